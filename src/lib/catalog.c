@@ -1,0 +1,323 @@
+/* catalog: reads events/NAME.td files into aliases, constants and definition
+ * lines; finds the file that serves a libpfm4 model. */
+#include "catalog.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+#ifndef TOPDOWN_EVENTS_DIR
+#define TOPDOWN_EVENTS_DIR "/usr/local/share/topdown/events"
+#endif
+
+const char *td_events_dir(const char *override)
+{
+	const char *env = getenv("TOPDOWN_EVENTS_DIR");
+
+	if (override && *override)
+		return override;
+	if (env && *env)
+		return env;
+	if (access(TOPDOWN_EVENTS_DIR "/software.td", R_OK) == 0)
+		return TOPDOWN_EVENTS_DIR;
+#ifdef TOPDOWN_SRC_EVENTS_DIR
+	if (access(TOPDOWN_SRC_EVENTS_DIR "/software.td", R_OK) == 0)
+		return TOPDOWN_SRC_EVENTS_DIR;
+#endif
+	return TOPDOWN_EVENTS_DIR;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static int push(void **arr, int *n, size_t size)
+{
+	void *p = realloc(*arr, (size_t)(*n + 1) * size);
+
+	if (!p)
+		return -1;
+	*arr = p;
+	memset((char *)p + (size_t)*n * size, 0, size);
+	(*n)++;
+	return 0;
+}
+
+static int push_str(char ***arr, int *n, const char *s)
+{
+	char *copy = strdup(s);
+
+	if (!copy || push((void **)arr, n, sizeof(char *))) {
+		free(copy);
+		return -1;
+	}
+	(*arr)[*n - 1] = copy;
+	return 0;
+}
+
+/* Split "WORD rest" into word and rest (both trimmed, in place). */
+static char *next_word(char **s)
+{
+	char *p = *s, *w;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	w = p;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	*s = p;
+	return w;
+}
+
+#define FAIL(...)                                                                     \
+	do {                                                                          \
+		char _m[400];                                                         \
+		snprintf(_m, sizeof(_m), __VA_ARGS__);                                \
+		td_err_set(err, "%s:%d: %s", cat->name, lineno, _m);                  \
+		return -1;                                                            \
+	} while (0)
+
+static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *err)
+{
+	char *rest = line;
+	char *kw = next_word(&rest);
+
+	if (!strcmp(kw, "pmu")) {
+		if (!*rest)
+			FAIL("'pmu' needs at least one libpfm4 model name");
+		while (*rest)
+			if (push_str(&cat->models, &cat->nmodels, next_word(&rest)))
+				FAIL("out of memory");
+	} else if (!strcmp(kw, "title")) {
+		snprintf(cat->title, sizeof(cat->title), "%s", rest);
+	} else if (!strcmp(kw, "version")) {
+		snprintf(cat->version, sizeof(cat->version), "%s", rest);
+	} else if (!strcmp(kw, "note")) {
+		if (push_str(&cat->notes, &cat->nnotes, rest))
+			FAIL("out of memory");
+	} else if (!strcmp(kw, "const") || !strcmp(kw, "param")) {
+		char *name = next_word(&rest), *val = next_word(&rest), *end;
+		if (!valid_name(name))
+			FAIL("'%s' needs a name, got '%s'", kw, name);
+		double v = strtod(val, &end);
+		if (!*val || *end || *rest)
+			FAIL("'%s %s' needs one number, got '%s%s%s'", kw, name, val, *rest ? " " : "", rest);
+		if (push((void **)&cat->consts, &cat->nconsts, sizeof(*cat->consts)))
+			FAIL("out of memory");
+		struct td_cat_const *c = &cat->consts[cat->nconsts - 1];
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		c->value = v;
+		c->is_param = kw[0] == 'p';
+		c->line = lineno;
+	} else if (!strcmp(kw, "event")) {
+		char *bar = strchr(rest, '|');
+		if (bar)
+			*bar++ = '\0';
+		char *alias = next_word(&rest), *spec = next_word(&rest);
+		if (!valid_name(alias))
+			FAIL("event alias '%s' is not a name (letters, digits, _)", alias);
+		if (!*spec)
+			FAIL("event '%s' has no event string", alias);
+		if (*rest)
+			FAIL("event '%s': unexpected '%s' after the event string (descriptions follow '|')", alias, rest);
+		if (td_catalog_event(cat, alias))
+			FAIL("event alias '%s' defined twice", alias);
+		if (push((void **)&cat->events, &cat->nevents, sizeof(*cat->events)))
+			FAIL("out of memory");
+		struct td_cat_event *e = &cat->events[cat->nevents - 1];
+		snprintf(e->alias, sizeof(e->alias), "%s", alias);
+		snprintf(e->spec, sizeof(e->spec), "%s", spec);
+		snprintf(e->desc, sizeof(e->desc), "%s", bar ? td_trim(bar) : "");
+		e->line = lineno;
+	} else if (!strcmp(kw, "node") || !strcmp(kw, "let") || !strcmp(kw, "info") || !strcmp(kw, "cpi") ||
+		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions")) {
+		if (!*rest)
+			FAIL("'%s' needs a definition", kw);
+		if (push((void **)&cat->defs, &cat->ndefs, sizeof(*cat->defs)))
+			FAIL("out of memory");
+		struct td_cat_def *d = &cat->defs[cat->ndefs - 1];
+		snprintf(d->keyword, sizeof(d->keyword), "%s", kw);
+		d->line = lineno;
+		if (!(d->text = strdup(rest)))
+			FAIL("out of memory");
+	} else {
+		FAIL("unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
+		     "node, cpi, cpi-cycles, cpi-instructions)", kw);
+	}
+	return 0;
+}
+
+/* Strip a comment that is not inside a quoted string. */
+static void strip_comment(char *s)
+{
+	bool quoted = false;
+
+	for (; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (*s == '#' && !quoted) {
+			*s = '\0';
+			return;
+		}
+	}
+}
+
+int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
+{
+	char *text = NULL, *joined = NULL;
+	size_t joined_len = 0;
+	int lineno = 0, start_line = 0, ret = -1;
+	struct td_catalog *cat = calloc(1, sizeof(*cat));
+	const char *base = strrchr(path, '/');
+
+	if (!cat) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	snprintf(cat->path, sizeof(cat->path), "%s", path);
+	snprintf(cat->name, sizeof(cat->name), "%s", base ? base + 1 : path);
+	int rc = td_slurp(path, &text, NULL);
+	if (rc < 0) {
+		td_err_set(err, "%s: cannot read: %s", path, strerror(-rc));
+		free(cat);
+		return -1;
+	}
+	if (memchr(text, '\0', strlen(text) + 1) != text + strlen(text)) {
+		td_err_set(err, "%s: not a text file", path);
+		goto out;
+	}
+	/* strtok_r would merge empty lines and lose line numbers: walk by hand */
+	for (char *line = text; line; ) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		strip_comment(line);
+		size_t len = strlen(line);
+		bool cont = len > 0 && line[len - 1] == '\\';
+		if (cont)
+			line[--len] = '\0';
+		char *nj = realloc(joined, joined_len + len + 2);
+		if (!nj) {
+			td_err_set(err, "out of memory");
+			goto out;
+		}
+		joined = nj;
+		if (!joined_len)
+			start_line = lineno;
+		memcpy(joined + joined_len, line, len);
+		joined_len += len;
+		joined[joined_len++] = ' ';
+		joined[joined_len] = '\0';
+		if (!cont || !nl) {
+			char *t = td_trim(joined);
+			if (*t && parse_line(cat, t, start_line, err))
+				goto out;
+			joined_len = 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (cat->nmodels == 0) {
+		lineno = 1;
+		td_err_set(err, "%s:1: no 'pmu' line: say which libpfm4 models the file serves", cat->name);
+		goto out;
+	}
+	ret = 0;
+	*out = cat;
+	cat = NULL;
+out:
+	free(joined);
+	free(text);
+	td_catalog_free(cat);
+	return ret;
+}
+
+void td_catalog_free(struct td_catalog *cat)
+{
+	if (!cat)
+		return;
+	for (int i = 0; i < cat->nmodels; i++)
+		free(cat->models[i]);
+	for (int i = 0; i < cat->nnotes; i++)
+		free(cat->notes[i]);
+	for (int i = 0; i < cat->ndefs; i++)
+		free(cat->defs[i].text);
+	free(cat->models);
+	free(cat->notes);
+	free(cat->events);
+	free(cat->consts);
+	free(cat->defs);
+	free(cat);
+}
+
+const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const char *alias)
+{
+	for (int i = 0; i < cat->nevents; i++)
+		if (!strcmp(cat->events[i].alias, alias))
+			return &cat->events[i];
+	return NULL;
+}
+
+bool td_catalog_serves(const struct td_catalog *cat, const char *model)
+{
+	for (int i = 0; i < cat->nmodels; i++)
+		if (!strcmp(cat->models[i], model))
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int td_catalog_find(const char *dir, const char *model, char *name, size_t len)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	int n = 0, found = -1;
+
+	if (!model || !*model || !(d = opendir(dir)))
+		return -1;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l > 3 && !strcmp(de->d_name + l - 3, ".td"))
+			push_str(&names, &n, de->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(char *), cmp_str); /* deterministic choice */
+	for (int i = 0; i < n && found < 0; i++) {
+		char path[1024];
+		struct td_catalog *cat;
+		td_err e;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (td_catalog_load(path, &cat, &e) == 0) {
+			if (td_catalog_serves(cat, model)) {
+				snprintf(name, len, "%s", names[i]);
+				found = 0;
+			}
+			td_catalog_free(cat);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return found;
+}

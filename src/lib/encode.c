@@ -1,0 +1,326 @@
+/* encode: event string -> perf_event_attr, through libpfm4 or perf's raw forms. */
+#include "encode.h"
+#include "pmu.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char sysfs_root[256] = "/sys/bus/event_source/devices";
+
+void td_encode_set_sysfs_root(const char *dir)
+{
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s", dir);
+}
+
+/* Built-in formats used when the host has no such PMU in sysfs (our VMs, or
+ * encoding another machine's events). From the kernel's x86 and Arm drivers. */
+struct builtin_format {
+	const char *pmu, *term, *spec;
+};
+static const struct builtin_format builtin_formats[] = {
+	{ "cpu", "event", "config:0-7,32-35" },
+	{ "cpu", "umask", "config:8-15" },
+	{ "cpu", "edge", "config:18" },
+	{ "cpu", "pc", "config:19" },
+	{ "cpu", "any", "config:21" },
+	{ "cpu", "inv", "config:23" },
+	{ "cpu", "cmask", "config:24-31" },
+	{ "cpu", "in_tx", "config:32" },
+	{ "cpu", "in_tx_cp", "config:33" },
+	{ "cpu", "ldlat", "config1:0-15" },
+	{ "cpu", "frontend", "config1:0-23" },
+	{ "armv8_pmuv3", "event", "config:0-15" },
+};
+
+/* Named events of the x86 core PMU that perf writes as cpu/NAME/. */
+static const struct builtin_format builtin_aliases[] = {
+	{ "cpu", "slots", "event=0x00,umask=0x4" },
+	{ "cpu", "topdown-retiring", "event=0x00,umask=0x80" },
+	{ "cpu", "topdown-bad-spec", "event=0x00,umask=0x81" },
+	{ "cpu", "topdown-fe-bound", "event=0x00,umask=0x82" },
+	{ "cpu", "topdown-be-bound", "event=0x00,umask=0x83" },
+	{ "cpu", "topdown-heavy-ops", "event=0x00,umask=0x84" },
+	{ "cpu", "topdown-br-mispredict", "event=0x00,umask=0x85" },
+	{ "cpu", "topdown-fetch-lat", "event=0x00,umask=0x86" },
+	{ "cpu", "topdown-mem-bound", "event=0x00,umask=0x87" },
+};
+
+static bool pmu_base_is(const char *pmu, const char *base)
+{
+	size_t n = strlen(base);
+	/* cpu_core/cpu_atom use the cpu format; armv8_pmuv3_0 the armv8 one */
+	return !strncmp(pmu, base, n) && (pmu[n] == '\0' || pmu[n] == '_');
+}
+
+static int lookup_sysfs(const char *pmu, const char *dir, const char *name, char *out, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/%s/%s", sysfs_root, pmu, dir, name);
+	return td_read_file(path, out, len) < 0 ? -1 : 0;
+}
+
+static int lookup_format(const char *pmu, const char *term, char *out, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", sysfs_root, pmu);
+	if (access(path, F_OK) == 0) /* the PMU exists in sysfs: its format files are the truth */
+		return lookup_sysfs(pmu, "format", term, out, len);
+	for (size_t i = 0; i < sizeof(builtin_formats) / sizeof(builtin_formats[0]); i++)
+		if (pmu_base_is(pmu, builtin_formats[i].pmu) && !strcmp(term, builtin_formats[i].term)) {
+			snprintf(out, len, "%s", builtin_formats[i].spec);
+			return 0;
+		}
+	return -1;
+}
+
+static int lookup_alias(const char *pmu, const char *name, char *out, size_t len)
+{
+	if (lookup_sysfs(pmu, "events", name, out, len) == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(builtin_aliases) / sizeof(builtin_aliases[0]); i++)
+		if (pmu_base_is(pmu, builtin_aliases[i].pmu) && !strcmp(name, builtin_aliases[i].term)) {
+			snprintf(out, len, "%s", builtin_aliases[i].spec);
+			return 0;
+		}
+	return -1;
+}
+
+/* Place value into the bit ranges of spec ("config:0-7,32-35"). */
+static int apply_format(struct perf_event_attr *a, const char *spec, uint64_t value, td_err *err,
+			const char *term)
+{
+	char buf[128];
+	uint64_t *field;
+	char *colon, *save = NULL;
+	int shift = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	colon = strchr(buf, ':');
+	if (!colon) {
+		td_err_set(err, "malformed format '%s' for term '%s'", spec, term);
+		return -1;
+	}
+	*colon = '\0';
+	if (!strcmp(buf, "config"))
+		field = (uint64_t *)&a->config;
+	else if (!strcmp(buf, "config1"))
+		field = (uint64_t *)&a->config1;
+	else if (!strcmp(buf, "config2"))
+		field = (uint64_t *)&a->config2;
+	else {
+		td_err_set(err, "unsupported format field '%s' for term '%s'", buf, term);
+		return -1;
+	}
+	for (char *r = strtok_r(colon + 1, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		int lo, hi;
+		if (sscanf(r, "%d-%d", &lo, &hi) != 2)
+			hi = lo = atoi(r);
+		if (lo < 0 || hi > 63 || hi < lo) {
+			td_err_set(err, "malformed bit range '%s' for term '%s'", r, term);
+			return -1;
+		}
+		int width = hi - lo + 1;
+		uint64_t mask = width == 64 ? ~0ull : ((1ull << width) - 1);
+		*field |= ((value >> shift) & mask) << lo;
+		shift += width;
+	}
+	if (shift < 64 && (value >> shift)) {
+		td_err_set(err, "value %#" PRIx64 " does not fit term '%s' (%d bits)", value, term, shift);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return (errno || *end) ? -1 : 0;
+}
+
+/* Apply perf's :u / :k style modifiers. */
+static int apply_modifiers(struct perf_event_attr *a, const char *mods, bool kernel, td_err *err,
+			   const char *evstr)
+{
+	bool u = false, k = false;
+
+	for (const char *m = mods; m && *m; m++) {
+		if (*m == 'u')
+			u = true;
+		else if (*m == 'k')
+			k = true;
+		else if (*m == 'p' || *m == 'P' || *m == 'G' || *m == 'H' || *m == 'S')
+			continue; /* precision/guest/host/read-sample: not relevant to counting */
+		else {
+			td_err_set(err, "unknown modifier ':%c' in event '%s' (supported: u, k)", *m, evstr);
+			return -1;
+		}
+	}
+	if (!u && !k) {
+		u = true;
+		k = kernel;
+	}
+	a->exclude_user = !u;
+	a->exclude_kernel = !k;
+	a->exclude_hv = 1;
+	return 0;
+}
+
+static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a, td_err *err, const char *evstr,
+			int depth)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char fmt[128], alias[256];
+		char *eq = strchr(t, '=');
+		uint64_t v = 1;
+		t = td_trim(t);
+		if (eq) {
+			*eq = '\0';
+			if (parse_u64(td_trim(eq + 1), &v)) {
+				td_err_set(err, "bad value '%s' for '%s' in event '%s'", eq + 1, t, evstr);
+				return -1;
+			}
+		}
+		if (lookup_format(pmu, t, fmt, sizeof(fmt)) == 0) {
+			if (apply_format(a, fmt, v, err, t))
+				return -1;
+		} else if (!eq && depth == 0 && lookup_alias(pmu, t, alias, sizeof(alias)) == 0) {
+			if (encode_terms(pmu, alias, a, err, evstr, 1))
+				return -1;
+		} else {
+			td_err_set(err, "unknown term '%s' for PMU '%s' in event '%s'", t, pmu, evstr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *enc, td_err *err)
+{
+	char buf[512];
+	char *slash1, *slash2, *mods = NULL;
+	long type;
+	char path[512];
+
+	snprintf(buf, sizeof(buf), "%s", evstr);
+	slash1 = strchr(buf, '/');
+	slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
+	if (!slash1 || !slash2 || slash1 == buf) {
+		td_err_set(err, "malformed raw event '%s' (expected PMU/term=value,.../)", evstr);
+		return -1;
+	}
+	*slash1 = *slash2 = '\0';
+	if (slash2[1] == ':')
+		mods = slash2 + 2;
+	else if (slash2[1]) {
+		td_err_set(err, "unexpected text after '/' in event '%s'", evstr);
+		return -1;
+	}
+	snprintf(enc->pmu, sizeof(enc->pmu), "%s", buf);
+	snprintf(path, sizeof(path), "%s/%s/type", sysfs_root, buf);
+	if (td_read_long(path, &type) == 0)
+		enc->attr.type = (uint32_t)type;
+	else if (pmu_base_is(buf, "cpu") || pmu_base_is(buf, "armv8_pmuv3"))
+		enc->attr.type = PERF_TYPE_RAW;
+	else {
+		td_err_set(err, "unknown PMU '%s' in event '%s' (not in %s)", buf, evstr, sysfs_root);
+		return -1;
+	}
+	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0))
+		return -1;
+	return apply_modifiers(&enc->attr, mods, kernel, err, evstr);
+}
+
+static int encode_rnnnn(const char *evstr, bool kernel, struct td_encoding *enc, td_err *err)
+{
+	char buf[64], *colon, *end;
+
+	snprintf(buf, sizeof(buf), "%s", evstr + 1);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	errno = 0;
+	enc->attr.config = strtoull(buf, &end, 16);
+	if (errno || *end || !buf[0]) {
+		td_err_set(err, "malformed raw event '%s' (expected rHEX)", evstr);
+		return -1;
+	}
+	enc->attr.type = PERF_TYPE_RAW;
+	snprintf(enc->pmu, sizeof(enc->pmu), "cpu");
+	return apply_modifiers(&enc->attr, colon ? colon + 1 : NULL, kernel, err, evstr);
+}
+
+static bool is_rnnnn(const char *s)
+{
+	if (s[0] != 'r' || !isxdigit((unsigned char)s[1]))
+		return false;
+	for (s++; *s && *s != ':'; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int encode_libpfm(const char *evstr, const char *model, bool kernel, struct td_encoding *enc, td_err *err)
+{
+	char full[512];
+	pfm_perf_encode_arg_t arg;
+	pfm_event_info_t einfo;
+	pfm_pmu_info_t pinfo;
+	int ret;
+
+	if (td_pfm_init()) {
+		td_err_set(err, "libpfm4 failed to initialise; reinstall libpfm4");
+		return -1;
+	}
+	if (model && *model && !strstr(evstr, "::"))
+		snprintf(full, sizeof(full), "%s::%s", model, evstr);
+	else
+		snprintf(full, sizeof(full), "%s", evstr);
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.attr = &enc->attr;
+	ret = pfm_get_os_event_encoding(full, kernel ? (PFM_PLM0 | PFM_PLM3) : PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
+					&arg);
+	if (ret != PFM_SUCCESS) {
+		td_err_set(err, "cannot encode event '%s' with libpfm4: %s", full, pfm_strerror(ret));
+		return -1;
+	}
+	memset(&einfo, 0, sizeof(einfo));
+	einfo.size = sizeof(einfo);
+	memset(&pinfo, 0, sizeof(pinfo));
+	pinfo.size = sizeof(pinfo);
+	if (pfm_get_event_info(arg.idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS &&
+	    pfm_get_pmu_info(einfo.pmu, &pinfo) == PFM_SUCCESS)
+		snprintf(enc->pmu, sizeof(enc->pmu), "%s", pinfo.name);
+	enc->attr.size = sizeof(enc->attr);
+	return 0;
+}
+
+int td_encode(const char *evstr, const char *model, bool kernel, struct td_encoding *enc, td_err *err)
+{
+	memset(enc, 0, sizeof(*enc));
+	enc->attr.size = sizeof(enc->attr);
+	if (strchr(evstr, '/')) {
+		enc->raw_form = true;
+		return encode_raw_form(evstr, kernel, enc, err);
+	}
+	if (is_rnnnn(evstr)) {
+		enc->raw_form = true;
+		return encode_rnnnn(evstr, kernel, enc, err);
+	}
+	return encode_libpfm(evstr, model, kernel, enc, err);
+}

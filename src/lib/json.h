@@ -1,0 +1,12 @@
+/* json: the few helpers needed to write JSON by hand (string escaping). */
+#ifndef TD_JSON_H
+#define TD_JSON_H
+
+#include <stdio.h>
+
+/* Write s as a JSON string literal (with quotes); NULL writes null. */
+void td_json_str(FILE *f, const char *s);
+/* Write a double; NaN/inf (not available) are written as null. */
+void td_json_num(FILE *f, double v);
+
+#endif

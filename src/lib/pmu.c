@@ -1,0 +1,398 @@
+/* pmu: detect what this host can measure (CPU, libpfm4 model, kernel PMU,
+ * counters, hypervisor, watchdog, paranoid level, capabilities, BPF) and
+ * decide the degradation rung with a reason a newcomer understands. */
+#include "pmu.h"
+#include "json.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <linux/capability.h>
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+const char *td_rung_name(enum td_rung r)
+{
+	switch (r) {
+	case TD_RUNG_NONE: return "none";
+	case TD_RUNG_SOFTWARE: return "software-only";
+	case TD_RUNG_IPC: return "ipc-only";
+	case TD_RUNG_PARTIAL_TREE: return "partial-tree";
+	case TD_RUNG_FULL_TREE: return "full-tree";
+	}
+	return "?";
+}
+
+struct uarch_row {
+	const char *vendor;
+	int family, model_lo, model_hi, stepping_lo;
+	const char *name;
+};
+
+/* Names users know; the first matching row wins. */
+static const struct uarch_row uarch_table[] = {
+	{ "GenuineIntel", 6, 0x4e, 0x4e, 0, "Skylake" },
+	{ "GenuineIntel", 6, 0x5e, 0x5e, 0, "Skylake" },
+	{ "GenuineIntel", 6, 0x8e, 0x8e, 0, "Kaby Lake / Coffee Lake" },
+	{ "GenuineIntel", 6, 0x9e, 0x9e, 0, "Kaby Lake / Coffee Lake" },
+	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake" },
+	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP" },
+	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake" },
+	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP" },
+	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake" },
+	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids" },
+	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids" },
+	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids" },
+	{ "GenuineIntel", 6, 0x97, 0x9a, 0, "Alder Lake (hybrid)" },
+	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)" },
+	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)" },
+	{ "GenuineIntel", 6, 0xbf, 0xbf, 0, "Raptor Lake (hybrid)" },
+	{ "AuthenticAMD", 0x17, 0x00, 0x2f, 0, "Zen / Zen+" },
+	{ "AuthenticAMD", 0x17, 0x30, 0xff, 0, "Zen 2" },
+	{ "AuthenticAMD", 0x19, 0x00, 0x0f, 0, "Zen 3" },
+	{ "AuthenticAMD", 0x19, 0x20, 0x5f, 0, "Zen 3" },
+	{ "AuthenticAMD", 0x19, 0x10, 0x1f, 0, "Zen 4" },
+	{ "AuthenticAMD", 0x19, 0x60, 0xaf, 0, "Zen 4" },
+	{ "AuthenticAMD", 0x1a, 0x00, 0xff, 0, "Zen 5" },
+};
+
+const char *td_uarch_name(const char *vendor, int family, int model, int stepping)
+{
+	for (size_t i = 0; i < sizeof(uarch_table) / sizeof(uarch_table[0]); i++) {
+		const struct uarch_row *r = &uarch_table[i];
+		if (!strcmp(r->vendor, vendor) && r->family == family && model >= r->model_lo &&
+		    model <= r->model_hi && stepping >= r->stepping_lo)
+			return r->name;
+	}
+	return NULL;
+}
+
+static void detect_cpuinfo(struct td_caps *c)
+{
+	char *text = NULL;
+	char *save = NULL;
+
+	if (td_slurp("/proc/cpuinfo", &text, NULL) < 0)
+		return;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		char *key = td_trim(line), *val = td_trim(colon + 1);
+		if (!strcmp(key, "processor") && strcmp(val, "0"))
+			break; /* the first CPU describes the package */
+		if (!strcmp(key, "vendor_id"))
+			snprintf(c->vendor, sizeof(c->vendor), "%s", val);
+		else if (!strcmp(key, "cpu family"))
+			c->family = atoi(val);
+		else if (!strcmp(key, "model"))
+			c->model = atoi(val);
+		else if (!strcmp(key, "stepping"))
+			c->stepping = atoi(val);
+		else if (!strcmp(key, "model name"))
+			snprintf(c->cpu_name, sizeof(c->cpu_name), "%s", val);
+		else if (!strcmp(key, "flags") && strstr(val, " hypervisor"))
+			c->hypervisor = true;
+		else if (!strcmp(key, "CPU implementer") && !c->vendor[0])
+			snprintf(c->vendor, sizeof(c->vendor), "ARM (implementer %s)", val);
+	}
+	free(text);
+}
+
+static void detect_hypervisor_name(struct td_caps *c)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, cc, d;
+	char sig[13];
+
+	if (!c->hypervisor)
+		return;
+	__cpuid(0x40000000, a, b, cc, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &cc, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	static const struct { const char *sig, *name; } known[] = {
+		{ "KVMKVMKVM", "KVM" },       { "Microsoft Hv", "Hyper-V" },
+		{ "VMwareVMware", "VMware" }, { "XenVMMXenVMM", "Xen" },
+		{ "TCGTCGTCGTCG", "QEMU TCG" }, { "ACRNACRNACRN", "ACRN" },
+		{ " lrpepyh  vr", "Parallels" }, { "bhyve bhyve ", "bhyve" },
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strncmp(sig, known[i].sig, strlen(known[i].sig))) {
+			snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "%s", known[i].name);
+			return;
+		}
+	snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
+#else
+	if (c->hypervisor)
+		snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
+#endif
+}
+
+int td_pfm_init(void)
+{
+	static int state; /* 0 not yet, 1 ok, -1 failed */
+
+	if (!state) {
+		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
+		state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
+	}
+	return state > 0 ? 0 : -1;
+}
+
+static void detect_libpfm(struct td_caps *c)
+{
+	pfm_pmu_info_t info;
+
+	c->gp_counters = c->fixed_counters = -1;
+	if (td_pfm_init() != 0)
+		return;
+	for (int i = 0; i < PFM_PMU_MAX; i++) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(i, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		/* perf and perf_raw are the generic PMUs, present everywhere */
+		if (!strcmp(info.name, "perf") || !strcmp(info.name, "perf_raw"))
+			continue;
+		snprintf(c->pfm_model, sizeof(c->pfm_model), "%s", info.name);
+		snprintf(c->pfm_desc, sizeof(c->pfm_desc), "%s", info.desc ? info.desc : "");
+		c->gp_counters = info.num_cntrs;
+		c->fixed_counters = info.num_fixed_cntrs;
+		break;
+	}
+}
+
+static void detect_kernel_pmu(struct td_caps *c)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
+	char path[256];
+	DIR *d;
+	struct dirent *de;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s", names[i]);
+		if (access(path, F_OK) == 0) {
+			snprintf(c->kernel_pmu, sizeof(c->kernel_pmu), "%s", names[i]);
+			return;
+		}
+	}
+	d = opendir("/sys/bus/event_source/devices");
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strncmp(de->d_name, "armv8", 5) || !strncmp(de->d_name, "armv9", 5)) {
+			snprintf(c->kernel_pmu, sizeof(c->kernel_pmu), "%s", de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+static void detect_caps(struct td_caps *c)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	c->is_root = geteuid() == 0;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return;
+#define HAS(cap) ((data[(cap) / 32].effective >> ((cap) % 32)) & 1u)
+	c->cap_sys_admin = HAS(CAP_SYS_ADMIN);
+	c->cap_perfmon = HAS(CAP_PERFMON) || c->cap_sys_admin;
+	c->cap_bpf = HAS(CAP_BPF) || c->cap_sys_admin;
+	c->cap_sys_ptrace = HAS(CAP_SYS_PTRACE);
+#undef HAS
+}
+
+static void detect_smt(struct td_caps *c)
+{
+	long v;
+
+	c->smt_on = -1;
+	if (td_read_long("/sys/devices/system/cpu/smt/active", &v) == 0)
+		c->smt_on = v ? 1 : 0;
+}
+
+void td_caps_detect(struct td_caps *c)
+{
+	struct utsname u;
+	long v;
+
+	memset(c, 0, sizeof(*c));
+	detect_cpuinfo(c);
+	detect_hypervisor_name(c);
+	const char *ua = td_uarch_name(c->vendor, c->family, c->model, c->stepping);
+	snprintf(c->uarch, sizeof(c->uarch), "%s", ua ? ua : "");
+	c->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	detect_smt(c);
+	detect_libpfm(c);
+	if (uname(&u) == 0)
+		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+	detect_kernel_pmu(c);
+	c->nmi_watchdog = td_read_long("/proc/sys/kernel/nmi_watchdog", &v) == 0 ? (v != 0) : -1;
+	c->paranoid = td_read_long("/proc/sys/kernel/perf_event_paranoid", &v) == 0 ? (int)v : -100;
+	detect_caps(c);
+	c->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	c->bpf_possible = c->btf && (c->is_root || c->cap_bpf);
+	td_caps_decide_rung(c);
+}
+
+void td_caps_decide_rung(struct td_caps *c)
+{
+	bool privileged = c->is_root || c->cap_perfmon;
+	const char *cpu = c->uarch[0] ? c->uarch : (c->cpu_name[0] ? c->cpu_name : "this CPU");
+
+	/* paranoid: 3 (Debian/Android extension) forbids unprivileged use; 2 allows
+	 * user-mode counting of own processes; <=1 adds kernel mode. */
+	c->counting_allowed = privileged || c->paranoid < 3;
+	c->kernel_allowed = privileged || (c->paranoid != -100 && c->paranoid <= 1);
+
+	if (!c->counting_allowed) {
+		c->rung = TD_RUNG_NONE;
+		snprintf(c->rung_reason, sizeof(c->rung_reason),
+			 "perf_event_paranoid is %d, which forbids performance counters to unprivileged users: "
+			 "run as root, grant CAP_PERFMON, or run 'sysctl kernel.perf_event_paranoid=2'",
+			 c->paranoid);
+		return;
+	}
+	if (!c->kernel_pmu[0]) {
+		c->rung = TD_RUNG_SOFTWARE;
+		if (c->hypervisor)
+			snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "hardware counters are unavailable because this VM (%s) exposes no PMU to the guest: "
+				 "only software metrics (CPU time, context switches, migrations, page faults) can be "
+				 "collected; for top-down metrics run on bare metal or enable the virtual PMU "
+				 "(e.g. QEMU/KVM '-cpu host,pmu=on')",
+				 c->hypervisor_name[0] ? c->hypervisor_name : "unknown hypervisor");
+		else
+			snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "hardware counters are unavailable because the kernel exposes no CPU PMU "
+				 "(no cpu device in /sys/bus/event_source/devices): only software metrics can be "
+				 "collected; check that the kernel was built with perf events for %s",
+				 cpu);
+		return;
+	}
+	if (!c->events_file[0]) {
+		c->rung = TD_RUNG_IPC;
+		if (!c->pfm_model[0])
+			snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "the installed libpfm4 does not know %s (%s family %#x model %#x), so no top-down "
+				 "events file applies: cycles, instructions, IPC and CPI are collected with the "
+				 "kernel's generic events; a newer libpfm4 or an events file with raw events adds the tree",
+				 cpu, c->vendor, c->family, c->model);
+		else
+			snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "no events file serves libpfm4 model %s: IPC and CPI are collected with generic "
+				 "events; add an events/NAME.td file for %s to get the top-down tree",
+				 c->pfm_model, c->pfm_model);
+		return;
+	}
+	c->rung = TD_RUNG_FULL_TREE;
+	snprintf(c->rung_reason, sizeof(c->rung_reason),
+		 "hardware counters available through the kernel's %s PMU; %s serves %s%s",
+		 c->kernel_pmu, c->events_file, c->pfm_model,
+		 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
+}
+
+static const char *yesno(bool b) { return b ? "yes" : "no"; }
+
+static void print_text(const struct td_caps *c)
+{
+	printf("CPU:            %s\n", c->cpu_name[0] ? c->cpu_name : "unknown");
+	printf("  vendor:       %s, family %d (%#x), model %d (%#x), stepping %d\n", c->vendor, c->family,
+	       c->family, c->model, c->model, c->stepping);
+	printf("  microarch:    %s\n", c->uarch[0] ? c->uarch : "unknown to topdown");
+	printf("  online CPUs:  %d, SMT %s\n", c->online_cpus,
+	       c->smt_on < 0 ? "unknown" : c->smt_on ? "on" : "off");
+	printf("libpfm4 model:  %s\n", c->pfm_model[0] ? c->pfm_model : "none (this libpfm4 does not know the CPU)");
+	if (c->gp_counters >= 0)
+		printf("  counters:     %d general-purpose, %d fixed (libpfm4's figures)\n", c->gp_counters,
+		       c->fixed_counters);
+	else
+		printf("  counters:     unknown\n");
+	printf("kernel:         %s\n", c->kernel);
+	printf("  core PMU:     %s\n", c->kernel_pmu[0] ? c->kernel_pmu : "none in /sys/bus/event_source/devices");
+	printf("  hypervisor:   %s\n", c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "yes") : "none");
+	printf("  NMI watchdog: %s\n", c->nmi_watchdog < 0 ? "unknown" : c->nmi_watchdog ? "on (takes a counter)" : "off");
+	if (c->paranoid == -100)
+		printf("  perf_event_paranoid: unknown\n");
+	else
+		printf("  perf_event_paranoid: %d\n", c->paranoid);
+	printf("privileges:     root %s, CAP_PERFMON %s, CAP_BPF %s, CAP_SYS_PTRACE %s\n", yesno(c->is_root),
+	       yesno(c->cap_perfmon), yesno(c->cap_bpf), yesno(c->cap_sys_ptrace));
+	printf("BPF tracker:    %s (BTF %s)\n", c->bpf_possible ? "possible" : "not available, /proc rescan is used",
+	       c->btf ? "present" : "missing");
+	printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
+	printf("rung:           %s\n", td_rung_name(c->rung));
+	printf("  why:          %s\n", c->rung_reason);
+}
+
+static void print_json(const struct td_caps *c)
+{
+	printf("{\"cpu\":{\"vendor\":");
+	td_json_str(stdout, c->vendor);
+	printf(",\"family\":%d,\"model\":%d,\"stepping\":%d,\"name\":", c->family, c->model, c->stepping);
+	td_json_str(stdout, c->cpu_name);
+	printf(",\"microarch\":");
+	td_json_str(stdout, c->uarch[0] ? c->uarch : NULL);
+	printf(",\"online_cpus\":%d,\"smt\":%s},", c->online_cpus,
+	       c->smt_on < 0 ? "null" : c->smt_on ? "true" : "false");
+	printf("\"libpfm4\":{\"model\":");
+	td_json_str(stdout, c->pfm_model[0] ? c->pfm_model : NULL);
+	printf(",\"gp_counters\":");
+	if (c->gp_counters >= 0)
+		printf("%d,\"fixed_counters\":%d},", c->gp_counters, c->fixed_counters);
+	else
+		printf("null,\"fixed_counters\":null},");
+	printf("\"kernel\":{\"release\":");
+	td_json_str(stdout, c->kernel);
+	printf(",\"core_pmu\":");
+	td_json_str(stdout, c->kernel_pmu[0] ? c->kernel_pmu : NULL);
+	printf(",\"hypervisor\":");
+	td_json_str(stdout, c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "unknown") : NULL);
+	printf(",\"nmi_watchdog\":%s", c->nmi_watchdog < 0 ? "null" : c->nmi_watchdog ? "true" : "false");
+	if (c->paranoid == -100)
+		printf(",\"perf_event_paranoid\":null},");
+	else
+		printf(",\"perf_event_paranoid\":%d},", c->paranoid);
+	printf("\"privileges\":{\"root\":%s,\"cap_perfmon\":%s,\"cap_bpf\":%s,\"cap_sys_ptrace\":%s},",
+	       c->is_root ? "true" : "false", c->cap_perfmon ? "true" : "false", c->cap_bpf ? "true" : "false",
+	       c->cap_sys_ptrace ? "true" : "false");
+	printf("\"bpf\":{\"btf\":%s,\"tracker_possible\":%s},", c->btf ? "true" : "false",
+	       c->bpf_possible ? "true" : "false");
+	printf("\"events_file\":");
+	td_json_str(stdout, c->events_file[0] ? c->events_file : NULL);
+	printf(",\"rung\":");
+	td_json_str(stdout, td_rung_name(c->rung));
+	printf(",\"reason\":");
+	td_json_str(stdout, c->rung_reason);
+	printf("}\n");
+}
+
+void td_caps_print(const struct td_caps *c, bool json)
+{
+	if (json)
+		print_json(c);
+	else
+		print_text(c);
+}

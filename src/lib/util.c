@@ -1,0 +1,136 @@
+/* util: error buffers, small-file reading, trimming, clocks. */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void td_err_set(td_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+int td_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, total = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			int err = errno;
+			if (err == EINTR)
+				continue;
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	while (total > 0 && buf[total - 1] == '\n')
+		buf[--total] = '\0';
+	return (int)total;
+}
+
+int td_read_long(const char *path, long *out)
+{
+	char buf[64];
+	int n = td_read_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	return td_parse_long(td_trim(buf), LONG_MIN, LONG_MAX, out) ? -EINVAL : 0;
+}
+
+int td_slurp(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rbe");
+	char *buf = NULL;
+	size_t cap = 0, used = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		if (cap - used < 4096) {
+			size_t ncap = cap ? cap * 2 : 8192;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t n = fread(buf + used, 1, cap - used - 1, f);
+		used += n;
+		if (n == 0)
+			break;
+	}
+	int err = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	if (len)
+		*len = used;
+	return 0;
+}
+
+char *td_trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+int td_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t td_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+uint64_t td_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }

@@ -1,0 +1,31 @@
+/* util: small helpers shared by every module — error buffers, file reading,
+ * string trimming, monotonic time. Nothing here knows about perf or SQLite. */
+#ifndef TD_UTIL_H
+#define TD_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An error message for the user: one line, says what went wrong and what to do. */
+typedef struct td_err {
+	char msg[512];
+} td_err;
+
+void td_err_set(td_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Read a whole small file (procfs, sysfs) into buf, NUL-terminated, trailing
+ * newline stripped. Returns bytes read or -errno. */
+int td_read_file(const char *path, char *buf, size_t len);
+/* Read a file holding one integer. Returns 0 or -errno. */
+int td_read_long(const char *path, long *out);
+/* Read an entire file into a malloc'd buffer (*out, NUL-terminated). Returns 0 or -errno. */
+int td_slurp(const char *path, char **out, size_t *len);
+
+char *td_trim(char *s);
+int td_parse_long(const char *s, long min, long max, long *out);
+
+uint64_t td_now_ns(void);          /* CLOCK_MONOTONIC */
+uint64_t td_wall_ns(void);         /* CLOCK_REALTIME */
+
+#endif

@@ -1,0 +1,57 @@
+/* tdctl: the user's command line — dispatches to one file per subcommand. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "tdctl.h"
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "doctor", cmd_doctor, "what this machine can measure, and why" },
+};
+
+void tdctl_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tdctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tdctl COMMAND [OPTIONS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(f, "\n'tdctl COMMAND --help' describes a command; 'man tdctl' describes them all.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tdctl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+	tdctl_error("unknown command '%s': run 'tdctl --help' for the list", argv[1]);
+	return 2;
+}

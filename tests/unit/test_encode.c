@@ -1,0 +1,157 @@
+/* Unit tests for encode: libpfm4 strings (host and other models), perf raw
+ * forms with built-in and sysfs formats, rNNNN, modifiers and errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "encode.h"
+
+static struct td_encoding enc;
+static td_err err;
+
+static void test_software_events(void **state)
+{
+	(void)state;
+	assert_int_equal(td_encode("perf::TASK-CLOCK", NULL, true, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(enc.attr.config, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(enc.attr.exclude_kernel, 0);
+	assert_int_equal(td_encode("perf::MAJOR-FAULTS", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+	assert_int_equal(enc.attr.exclude_kernel, 1);
+	assert_string_equal(enc.pmu, "perf");
+}
+
+static void test_other_model(void **state)
+{
+	(void)state;
+	assert_int_equal(td_encode("IDQ_UOPS_NOT_DELIVERED:CORE", "skl", false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, PERF_TYPE_RAW);
+	assert_int_equal(enc.attr.config, 0x19c);
+	assert_string_equal(enc.pmu, "skl");
+	assert_int_equal(td_encode("spr::TOPDOWN:SLOTS", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x400);
+	assert_int_equal(td_encode("DISPATCH_STALLS_1:FE_NO_OPS", "amd64_fam19h_zen4", false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x1000001a0ull);
+	assert_int_equal(td_encode("NO_SUCH_EVENT", "skl", false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "skl::NO_SUCH_EVENT"));
+}
+
+static void test_raw_form_builtin(void **state)
+{
+	(void)state;
+	td_encode_set_sysfs_root("/nonexistent");
+	assert_int_equal(td_encode("cpu/event=0x9c,umask=0x1,cmask=4/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, PERF_TYPE_RAW);
+	assert_int_equal(enc.attr.config, 0x0400019cull);
+	assert_true(enc.raw_form);
+	assert_int_equal(td_encode("cpu/event=0x3c,umask=0x0,any=1/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x20003cull);
+	assert_int_equal(td_encode("cpu/event=0xc3,umask=0x1,edge=1,cmask=1/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x010401c3ull);
+	assert_int_equal(td_encode("cpu/event=0x1a0,umask=0x1/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x1000001a0ull); /* event bits 8-11 go to config 32-35 */
+	assert_int_equal(td_encode("cpu/slots/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x400);
+	assert_int_equal(td_encode("cpu/topdown-fe-bound/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x8200);
+	assert_int_equal(td_encode("cpu/event=0xd1,umask=0x2/:u", NULL, true, &enc, &err), 0);
+	assert_int_equal(enc.attr.exclude_kernel, 1);
+	assert_int_equal(enc.attr.exclude_user, 0);
+	assert_int_equal(td_encode("cpu/event=0xd1,umask=0x2/:k", NULL, true, &enc, &err), 0);
+	assert_int_equal(enc.attr.exclude_kernel, 0);
+	assert_int_equal(enc.attr.exclude_user, 1);
+	assert_int_equal(td_encode("armv8_pmuv3_0/event=0x23/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x23);
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+}
+
+static void test_raw_form_errors(void **state)
+{
+	(void)state;
+	td_encode_set_sysfs_root("/nonexistent");
+	assert_int_equal(td_encode("cpu/event=0x9c,bogus=1/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown term 'bogus'"));
+	assert_int_equal(td_encode("cpu/event=0x9c", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "malformed raw event"));
+	assert_int_equal(td_encode("cpu/umask=0x100/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "does not fit"));
+	assert_int_equal(td_encode("cpu/event=zz/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "bad value"));
+	assert_int_equal(td_encode("nopmu/event=1/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown PMU 'nopmu'"));
+	assert_int_equal(td_encode("cpu/event=1/:q", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown modifier"));
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A PMU present in sysfs is encoded from its own format files. */
+static void test_raw_form_sysfs(void **state)
+{
+	char dir[] = "/tmp/td-sysfs-XXXXXX", path[512];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cpu_core", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpu_core/format", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpu_core/events", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpu_core/type", dir);
+	write_file(path, "8\n");
+	snprintf(path, sizeof(path), "%s/cpu_core/format/event", dir);
+	write_file(path, "config:0-7\n");
+	snprintf(path, sizeof(path), "%s/cpu_core/format/umask", dir);
+	write_file(path, "config:8-15\n");
+	snprintf(path, sizeof(path), "%s/cpu_core/events/slots", dir);
+	write_file(path, "event=0x00,umask=0x4\n");
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu_core/event=0xc0,umask=0x1/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, 8);
+	assert_int_equal(enc.attr.config, 0x1c0);
+	assert_int_equal(td_encode("cpu_core/slots/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x400);
+	/* sysfs has no cmask here: the built-in format must not be used instead */
+	assert_int_equal(td_encode("cpu_core/event=0xc0,cmask=1/", NULL, false, &enc, &err), -1);
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_rnnnn(void **state)
+{
+	(void)state;
+	assert_int_equal(td_encode("r019c", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, PERF_TYPE_RAW);
+	assert_int_equal(enc.attr.config, 0x19c);
+	assert_int_equal(td_encode("r4301c2:u", NULL, true, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x4301c2);
+	assert_int_equal(enc.attr.exclude_kernel, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_software_events), cmocka_unit_test(test_other_model),
+		cmocka_unit_test(test_raw_form_builtin), cmocka_unit_test(test_raw_form_errors),
+		cmocka_unit_test(test_raw_form_sysfs),   cmocka_unit_test(test_rnnnn),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,123 @@
+/* Unit tests for pmu: microarchitecture names, the rung decision and its
+ * reasons, and detection invariants on the host running the tests. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmu.h"
+
+static void test_uarch_names(void **state)
+{
+	(void)state;
+	assert_string_equal(td_uarch_name("AuthenticAMD", 0x19, 0x11, 1), "Zen 4");
+	assert_string_equal(td_uarch_name("AuthenticAMD", 0x19, 0x61, 2), "Zen 4");
+	assert_string_equal(td_uarch_name("AuthenticAMD", 0x19, 0x01, 1), "Zen 3");
+	assert_string_equal(td_uarch_name("AuthenticAMD", 0x1a, 0x02, 0), "Zen 5");
+	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x5e, 3), "Skylake");
+	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x55, 7), "Cascade Lake");
+	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x55, 4), "Skylake-SP");
+	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x8f, 8), "Sapphire Rapids");
+	assert_null(td_uarch_name("GenuineIntel", 6, 0x01, 0));
+	assert_null(td_uarch_name("HygonGenuine", 0x18, 0, 0));
+}
+
+static struct td_caps vm_caps(void)
+{
+	struct td_caps c;
+
+	memset(&c, 0, sizeof(c));
+	strcpy(c.vendor, "AuthenticAMD");
+	c.family = 0x19;
+	c.model = 0x11;
+	strcpy(c.uarch, "Zen 4");
+	strcpy(c.cpu_name, "AMD EPYC 9654");
+	strcpy(c.pfm_model, "amd64_fam19h_zen4");
+	c.hypervisor = true;
+	strcpy(c.hypervisor_name, "KVM");
+	c.paranoid = 2;
+	return c;
+}
+
+static void test_rung_vm_without_pmu(void **state)
+{
+	struct td_caps c = vm_caps();
+
+	(void)state;
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_SOFTWARE);
+	assert_non_null(strstr(c.rung_reason, "hardware counters are unavailable because this VM (KVM) exposes no PMU"));
+	assert_non_null(strstr(c.rung_reason, "only software metrics"));
+	assert_true(c.counting_allowed);
+	assert_false(c.kernel_allowed); /* paranoid 2, not root */
+}
+
+static void test_rung_paranoid_3(void **state)
+{
+	struct td_caps c = vm_caps();
+
+	(void)state;
+	c.paranoid = 3;
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_NONE);
+	assert_false(c.counting_allowed);
+	assert_non_null(strstr(c.rung_reason, "perf_event_paranoid is 3"));
+	c.cap_perfmon = true;
+	td_caps_decide_rung(&c);
+	assert_true(c.counting_allowed);
+	assert_true(c.kernel_allowed);
+	assert_int_equal(c.rung, TD_RUNG_SOFTWARE);
+}
+
+static void test_rung_with_pmu(void **state)
+{
+	struct td_caps c = vm_caps();
+
+	(void)state;
+	strcpy(c.kernel_pmu, "cpu");
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_IPC);
+	assert_non_null(strstr(c.rung_reason, "no events file serves libpfm4 model amd64_fam19h_zen4"));
+	strcpy(c.events_file, "amd-zen4.td");
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_FULL_TREE);
+	c.pfm_model[0] = c.events_file[0] = '\0';
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_IPC);
+	assert_non_null(strstr(c.rung_reason, "libpfm4 does not know Zen 4"));
+}
+
+static void test_detect_host(void **state)
+{
+	struct td_caps c;
+
+	(void)state;
+	td_caps_detect(&c);
+	assert_true(c.vendor[0] != '\0');
+	assert_true(c.online_cpus >= 1);
+	assert_int_equal(c.is_root, geteuid() == 0);
+	/* the rung follows from what was found, whatever the host */
+	if (!c.kernel_pmu[0])
+		assert_int_equal(c.rung, c.counting_allowed ? TD_RUNG_SOFTWARE : TD_RUNG_NONE);
+	else
+		assert_true(c.rung != TD_RUNG_SOFTWARE);
+	assert_true(strlen(c.rung_reason) > 20);
+	if (access("/sys/bus/event_source/devices/cpu", F_OK) == 0)
+		assert_string_equal(c.kernel_pmu, "cpu");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uarch_names),
+		cmocka_unit_test(test_rung_vm_without_pmu),
+		cmocka_unit_test(test_rung_paranoid_3),
+		cmocka_unit_test(test_rung_with_pmu),
+		cmocka_unit_test(test_detect_host),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
