@@ -14,6 +14,9 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "doctor", cmd_doctor, "what this machine can measure, and why" },
+	{ "run", cmd_run, "run a command and count every thread of it" },
+	{ "attach", cmd_attach, "count every thread of a running process" },
+	{ "sessions", cmd_sessions, "list the recorded sessions" },
 };
 
 void tdctl_error(const char *fmt, ...)

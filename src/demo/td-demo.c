@@ -1,0 +1,252 @@
+/* td-demo: a small multi-threaded workload to try topdown on and to test it
+ * with. Worker threads run different kinds of work (dependent arithmetic,
+ * pointer chasing through memory, unpredictable branches, short sleeps), some
+ * threads start late and some exit early, so that every part of the
+ * collector (threads born and gone, switches, faults) has something to see.
+ *
+ *   td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE]
+ *   -t N    worker threads started at once (default 4)
+ *   -l N    worker threads started later (default 2) ...
+ *   -L MS   ... this many ms after work begins (default 500)
+ *   -e N    of the first workers, N exit at half time (default 1)
+ *   -s SEC  seconds of work (default 2)
+ *   -w      wait for SIGUSR1 before working (to attach first)
+ *   -r FILE write FILE once every first thread exists (then wait or work)
+ *   -R FILE at its end, each thread appends "TID RUNTIME_NS" from its own
+ *           /proc/self/task/TID/schedstat (the kernel's count of its CPU time)
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHASE_ENTRIES (4u << 20) /* 32 MiB of 8-byte links */
+
+static size_t *chase;
+static const char *runtime_file;
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile uint64_t sink_value;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void report_runtime(void)
+{
+	char path[128], buf[128];
+	FILE *f;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	uint64_t runtime = 0;
+
+	if (!runtime_file)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f))
+		sscanf(buf, "%" SCNu64, &runtime);
+	fclose(f);
+	pthread_mutex_lock(&report_lock);
+	f = fopen(runtime_file, "a");
+	if (f) {
+		fprintf(f, "%d %" PRIu64 "\n", (int)tid, runtime);
+		fclose(f);
+	}
+	pthread_mutex_unlock(&report_lock);
+}
+
+/* A random single cycle through the table: every load depends on the last. */
+static void build_chase(void)
+{
+	uint64_t x = 88172645463325252ull;
+
+	chase = malloc(CHASE_ENTRIES * sizeof(*chase));
+	if (!chase) {
+		perror("td-demo: malloc");
+		exit(1);
+	}
+	for (size_t i = 0; i < CHASE_ENTRIES; i++)
+		chase[i] = i;
+	for (size_t i = CHASE_ENTRIES - 1; i > 0; i--) { /* Sattolo's algorithm */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t j = (size_t)(x % i);
+		size_t t = chase[i];
+		chase[i] = chase[j];
+		chase[j] = t;
+	}
+}
+
+enum kind { K_COMPUTE, K_MEMORY, K_BRANCHY, K_SLEEPY, K_N };
+static const char *const kind_name[K_N] = { "compute", "memory", "branchy", "sleepy" };
+
+static uint64_t work_chunk(enum kind k, uint64_t state)
+{
+	switch (k) {
+	case K_COMPUTE:
+		for (int i = 0; i < 200000; i++)
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+		break;
+	case K_MEMORY:
+		for (int i = 0; i < 20000; i++)
+			state = chase[state % CHASE_ENTRIES];
+		break;
+	case K_BRANCHY:
+		for (int i = 0; i < 100000; i++) {
+			state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+			if (state & 1)
+				sink_value += state >> 3;
+			else
+				sink_value ^= state;
+		}
+		break;
+	case K_SLEEPY: {
+		struct timespec ts = { 0, 1000000 };
+		for (int i = 0; i < 50000; i++)
+			state = state * 2862933555777941757ull + 3037000493ull;
+		nanosleep(&ts, NULL);
+		break;
+	}
+	default:
+		break;
+	}
+	return state;
+}
+
+struct worker {
+	pthread_t thread;
+	enum kind kind;
+	double seconds;
+	int index;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	char name[16];
+	uint64_t end = now_ns() + (uint64_t)(w->seconds * 1e9), state = (uint64_t)w->index + 1;
+
+	snprintf(name, sizeof(name), "%s-%d", kind_name[w->kind], w->index);
+	pthread_setname_np(pthread_self(), name);
+	while (now_ns() < end)
+		state = work_chunk(w->kind, state);
+	sink_value += state;
+	report_runtime();
+	return NULL;
+}
+
+/* Workers created before the start wait here. */
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t start_cond = PTHREAD_COND_INITIALIZER;
+static int started;
+
+static void *waiting_worker(void *arg)
+{
+	pthread_mutex_lock(&start_lock);
+	while (!started)
+		pthread_cond_wait(&start_cond, &start_lock);
+	pthread_mutex_unlock(&start_lock);
+	return worker_main(arg);
+}
+
+static long arg_long(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || v < lo || v > hi) {
+		fprintf(stderr, "td-demo: bad %s '%s' (%ld..%ld)\n", what, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	int nfirst = 4, nlate = 2, nearly = 1, opt;
+	long late_ms = 500;
+	double seconds = 2;
+	int wait_signal = 0;
+	const char *ready_file = NULL;
+	struct worker *w;
+	sigset_t usr1;
+
+	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:h")) != -1) {
+		switch (opt) {
+		case 't': nfirst = (int)arg_long(optarg, 1, 256, "thread count"); break;
+		case 'l': nlate = (int)arg_long(optarg, 0, 256, "late thread count"); break;
+		case 'L': late_ms = arg_long(optarg, 0, 3600000, "delay"); break;
+		case 'e': nearly = (int)arg_long(optarg, 0, 256, "early exit count"); break;
+		case 's': seconds = (double)arg_long(optarg, 1, 3600, "seconds"); break;
+		case 'w': wait_signal = 1; break;
+		case 'r': ready_file = optarg; break;
+		case 'R': runtime_file = optarg; break;
+		default:
+			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE]\n");
+			return 2;
+		}
+	}
+	if (nearly > nfirst)
+		nearly = nfirst;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL); /* every thread inherits the block */
+	build_chase();
+	w = calloc((size_t)(nfirst + nlate), sizeof(*w));
+	if (!w)
+		return 1;
+	for (int i = 0; i < nfirst + nlate; i++) {
+		w[i].index = i;
+		w[i].kind = (enum kind)(i % K_N);
+		w[i].seconds = i < nearly ? seconds / 2 : (i < nfirst ? seconds : seconds - late_ms / 1000.0);
+		if (w[i].seconds < 0.1)
+			w[i].seconds = 0.1;
+	}
+	for (int i = 0; i < nfirst; i++)
+		if (pthread_create(&w[i].thread, NULL, waiting_worker, &w[i])) {
+			perror("td-demo: pthread_create");
+			return 1;
+		}
+	if (ready_file) {
+		FILE *f = fopen(ready_file, "w");
+		if (f) {
+			fprintf(f, "%d\n", (int)getpid());
+			fclose(f);
+		}
+	}
+	if (wait_signal) {
+		int sig;
+		sigwait(&usr1, &sig);
+	}
+	pthread_mutex_lock(&start_lock);
+	started = 1;
+	pthread_cond_broadcast(&start_cond);
+	pthread_mutex_unlock(&start_lock);
+	/* the main thread works too until the late threads are due */
+	uint64_t late_at = now_ns() + (uint64_t)late_ms * 1000000ull, state = 7;
+	while (now_ns() < late_at)
+		state = work_chunk(K_COMPUTE, state);
+	sink_value += state;
+	for (int i = nfirst; i < nfirst + nlate; i++)
+		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i])) {
+			perror("td-demo: pthread_create");
+			return 1;
+		}
+	for (int i = 0; i < nfirst + nlate; i++)
+		pthread_join(w[i].thread, NULL);
+	report_runtime();
+	printf("td-demo: %d threads of work done (%d at start, %d late, %d exited early)\n", nfirst + nlate, nfirst,
+	       nlate, nearly);
+	free(w);
+	free(chase);
+	return 0;
+}

@@ -1,0 +1,309 @@
+/* collector: per-thread perf_event groups, opened as threads appear, read
+ * each interval into deltas, read a last time and closed when threads go. */
+#include "collector.h"
+#include "procfs.h"
+#include "tracker.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct td_collector {
+	struct td_evgroup_spec specs[TD_MAX_SPECS];
+	int nspecs;
+	bool decided[TD_MAX_SPECS];   /* first open attempted: counting or disabled */
+	char disabled[TD_MAX_SPECS][300];
+	int paranoid;
+	struct td_tracker *tracker;
+	struct td_thread **threads;
+	int nthreads, cap;
+	unsigned pending_flags;        /* for the next thread opened */
+	struct td_collector_stats stats;
+};
+
+struct td_collector *td_collector_new(const struct td_evgroup_spec *specs, int nspecs, bool follow_children,
+				      int paranoid)
+{
+	struct td_collector *c;
+
+	if (nspecs > TD_MAX_SPECS || !(c = calloc(1, sizeof(*c))))
+		return NULL;
+	memcpy(c->specs, specs, (size_t)nspecs * sizeof(*specs));
+	c->nspecs = nspecs;
+	c->paranoid = paranoid;
+	if (!(c->tracker = td_tracker_new(follow_children))) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void close_thread(struct td_collector *c, struct td_thread *t)
+{
+	for (int g = 0; g < c->nspecs; g++)
+		if (t->open[g]) {
+			c->stats.fds_open -= td_evgroup_fd_count(&t->groups[g]);
+			td_evgroup_close(&t->groups[g]);
+			t->open[g] = false;
+		}
+}
+
+void td_collector_free(struct td_collector *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nthreads; i++) {
+		close_thread(c, c->threads[i]);
+		free(c->threads[i]);
+	}
+	free(c->threads);
+	td_tracker_free(c->tracker);
+	free(c);
+}
+
+const char *td_collector_disabled(const struct td_collector *c, int spec)
+{
+	return c->disabled[spec][0] ? c->disabled[spec] : NULL;
+}
+
+int td_collector_process_count(const struct td_collector *c)
+{
+	return td_tracker_process_count(c->tracker);
+}
+
+void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st)
+{
+	*st = c->stats;
+	st->threads_live = 0;
+	for (int i = 0; i < c->nthreads; i++)
+		st->threads_live += !c->threads[i]->gone;
+}
+
+static bool machine_cannot_count(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
+}
+
+/* Open every enabled group on a new thread. Returns 0, 1 when the thread
+ * exited before it could be opened, or -1 with err set (fatal). */
+static int open_groups(struct td_collector *c, struct td_thread *t, unsigned flags, td_err *err)
+{
+	for (int g = 0; g < c->nspecs; g++) {
+		int failed = 0, rc;
+		char why[300];
+
+		if (c->disabled[g][0])
+			continue;
+		rc = td_evgroup_open(&t->groups[g], &c->specs[g], t->tid, -1, flags, &failed);
+		if (rc == 0) {
+			t->open[g] = true;
+			c->decided[g] = true;
+			c->stats.fds_open += td_evgroup_fd_count(&t->groups[g]);
+			continue;
+		}
+		if (rc == -ESRCH) {
+			close_thread(c, t);
+			return 1;
+		}
+		td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, why, sizeof(why));
+		if (!c->decided[g] && machine_cannot_count(-rc) && g > 0) {
+			/* an optional group (hardware events) this machine cannot count */
+			snprintf(c->disabled[g], sizeof(c->disabled[g]), "%s", why);
+			c->decided[g] = true;
+			continue;
+		}
+		if (!c->decided[g]) {
+			close_thread(c, t);
+			td_err_set(err, "%s", why);
+			return -1;
+		}
+		/* worked before, fails now (descriptors exhausted, ...): keep going */
+		c->stats.open_failures++;
+		snprintf(c->stats.last_failure, sizeof(c->stats.last_failure), "%s", why);
+		close_thread(c, t);
+		return 1;
+	}
+	return 0;
+}
+
+static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
+{
+	for (int i = c->nthreads - 1; i >= 0; i--)
+		if (c->threads[i]->tid == tid && !c->threads[i]->gone)
+			return c->threads[i];
+	return NULL;
+}
+
+static void read_proc_switches(struct td_thread *t)
+{
+	uint64_t vol, invol;
+
+	if (td_proc_ctxt_switches(t->pid, t->tid, &vol, &invol) == 0) {
+		t->last_sw[0] = vol;
+		t->last_sw[1] = invol;
+		t->have_sw = true;
+	}
+}
+
+static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t now, const struct td_sink *sink,
+		       td_err *err)
+{
+	struct td_thread *t;
+	int rc;
+
+	if (find_thread(c, tid))
+		return 0;
+	if (!(t = calloc(1, sizeof(*t)))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	t->pid = pid;
+	t->tid = tid;
+	t->first_seen_ns = t->last_seen_ns = t->sampled_ns = now;
+	if (td_proc_comm(pid, tid, t->comm, sizeof(t->comm)) != 0)
+		t->comm[0] = '\0';
+	rc = open_groups(c, t, c->pending_flags, err);
+	if (rc != 0) {
+		free(t);
+		return rc < 0 ? -1 : 0;
+	}
+	c->pending_flags = 0;
+	read_proc_switches(t);
+	t->prev_sw[0] = t->last_sw[0];
+	t->prev_sw[1] = t->last_sw[1];
+	if (c->nthreads == c->cap) {
+		int ncap = c->cap ? c->cap * 2 : 32;
+		struct td_thread **nt = realloc(c->threads, (size_t)ncap * sizeof(*nt));
+		if (!nt) {
+			close_thread(c, t);
+			free(t);
+			td_err_set(err, "out of memory");
+			return -1;
+		}
+		c->threads = nt;
+		c->cap = ncap;
+	}
+	c->threads[c->nthreads++] = t;
+	c->stats.threads_seen++;
+	if (sink->thread_born && sink->thread_born(sink->ctx, t)) {
+		td_err_set(err, "cannot record thread %d", (int)tid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Take the last reading of a thread that exited and close its descriptors. */
+static void thread_gone(struct td_collector *c, struct td_thread *t, uint64_t now)
+{
+	for (int g = 0; g < c->nspecs; g++)
+		if (t->open[g] && td_evgroup_read(&t->groups[g], &t->last[g]) == 0)
+			t->have_last[g] = true;
+	close_thread(c, t);
+	t->gone = true;
+	t->last_seen_ns = now;
+}
+
+static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_sink *sink, td_err *err)
+{
+	const struct td_task_event *ev;
+	int n = td_tracker_poll(c->tracker, &ev);
+
+	if (n < 0) {
+		td_err_set(err, "cannot scan /proc for threads: %s", strerror(-n));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (ev[i].change == TD_TASK_BORN) {
+			if (thread_born(c, ev[i].pid, ev[i].tid, now, sink, err))
+				return -1;
+		} else {
+			struct td_thread *t = find_thread(c, ev[i].tid);
+			if (t)
+				thread_gone(c, t, now);
+		}
+	}
+	return 0;
+}
+
+int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
+			     td_err *err)
+{
+	int rc = td_tracker_add_process(c->tracker, pid);
+
+	if (rc < 0) {
+		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
+		return -1;
+	}
+	c->pending_flags = flags;
+	return apply_tracker(c, td_wall_ns(), sink, err);
+}
+
+int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	td_err err;
+
+	return apply_tracker(c, now_ns, sink, &err);
+}
+
+static int deliver(struct td_collector *c, struct td_thread *t, const struct td_sink *sink)
+{
+	struct td_count d[TD_GROUP_MAX];
+
+	for (int g = 0; g < c->nspecs; g++) {
+		if (!t->have_last[g])
+			continue;
+		td_reading_delta(&t->prev[g], &t->last[g], c->specs[g].n, d);
+		t->prev[g] = t->last[g];
+		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
+			return -1;
+	}
+	if (t->have_sw) {
+		/* /proc counters are exact: counted for all the time since the last sample */
+		uint64_t span = t->last_seen_ns - t->sampled_ns;
+		for (int k = 0; k < 2; k++) {
+			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
+			d[k].enabled = d[k].running = span;
+			t->prev_sw[k] = t->last_sw[k];
+		}
+		if (sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))
+			return -1;
+	}
+	t->sampled_ns = t->last_seen_ns;
+	return 0;
+}
+
+int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	int rc = 0;
+
+	for (int i = 0; i < c->nthreads && rc == 0; i++) {
+		struct td_thread *t = c->threads[i];
+		if (!t->gone) {
+			for (int g = 0; g < c->nspecs; g++)
+				if (t->open[g] && td_evgroup_read(&t->groups[g], &t->last[g]) == 0)
+					t->have_last[g] = true;
+			read_proc_switches(t);
+			t->last_seen_ns = now_ns;
+		}
+		rc = deliver(c, t, sink);
+		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
+			rc = -1;
+	}
+	/* forget the threads that are gone: their last counts are delivered */
+	for (int i = 0; i < c->nthreads;) {
+		if (c->threads[i]->gone) {
+			free(c->threads[i]);
+			c->threads[i] = c->threads[--c->nthreads];
+		} else {
+			i++;
+		}
+	}
+	return rc;
+}
+
+int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	td_collector_scan(c, now_ns, sink);
+	return td_collector_sample(c, now_ns, sink);
+}

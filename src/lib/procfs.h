@@ -1,0 +1,30 @@
+/* procfs: what /proc says about processes and threads — the TIDs of a
+ * process, comm, parent, liveness, the kernel's own per-thread runtime
+ * (schedstat) and voluntary/involuntary context switches. */
+#ifndef TD_PROCFS_H
+#define TD_PROCFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Sorted TIDs of /proc/PID/task into a malloc'd array. Returns count or -errno. */
+int td_proc_tasks(pid_t pid, pid_t **tids);
+/* Sorted numeric entries of /proc (all PIDs). Returns count or -errno. */
+int td_proc_pids(pid_t **pids);
+int td_proc_comm(pid_t pid, pid_t tid, char *buf, size_t len);
+/* Parent PID and state letter from /proc/PID/stat. 0 or -errno. */
+int td_proc_stat(pid_t pid, pid_t *ppid, char *state);
+/* First field of /proc/PID/task/TID/schedstat: ns spent on a CPU. 0 or -errno. */
+int td_proc_schedstat(pid_t pid, pid_t tid, uint64_t *runtime_ns);
+/* voluntary_ctxt_switches / nonvoluntary_ctxt_switches. 0 or -errno. */
+int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol);
+/* Start time of the process (clock ticks after boot), to detect PID reuse. 0 or -errno. */
+int td_proc_starttime(pid_t pid, long long *start);
+/* Owner uid of /proc/PID. 0 or -errno. */
+int td_proc_uid(pid_t pid, uid_t *uid);
+
+/* Override /proc for tests. */
+void td_proc_set_root(const char *dir);
+
+#endif

@@ -1,0 +1,563 @@
+/* session: runs one monitoring session (run or attach) end to end. */
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "collector.h"
+#include "encode.h"
+#include "pmu.h"
+#include "procfs.h"
+#include "store.h"
+
+#define SPEC_SOFTWARE 0
+#define SPEC_HARDWARE 1
+
+static const char *const proc_event_names[2] = { "VOLUNTARY_SWITCHES", "INVOLUNTARY_SWITCHES" };
+static const char *const proc_event_specs[2] = { "proc:voluntary_ctxt_switches", "proc:nonvoluntary_ctxt_switches" };
+
+struct run_state {
+	const struct td_session_opts *o;
+	struct td_caps caps;
+	struct td_evgroup_spec specs[TD_MAX_SPECS];
+	char spec_files[TD_MAX_SPECS][64];
+	char spec_events[TD_MAX_SPECS][TD_GROUP_MAX][256];
+	int nspecs;
+	struct td_store *store;
+	struct td_collector *col;
+	int64_t session;
+	int64_t event_ids[TD_MAX_SPECS][TD_GROUP_MAX];
+	int64_t proc_event_ids[2];
+	int64_t interval_id;
+	int seq;
+	uint64_t interval_start;
+	bool write_failed;
+	pid_t child;
+	int go_fd, exec_err_fd;
+};
+
+/* ---- event groups from the events files -------------------------------- */
+
+static int load_spec(struct run_state *rs, const char *file, td_err *err)
+{
+	char path[1024];
+	struct td_catalog *cat;
+	struct td_evgroup_spec *spec = &rs->specs[rs->nspecs];
+
+	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o->events_dir), file);
+	if (td_catalog_load(path, &cat, err))
+		return -1;
+	memset(spec, 0, sizeof(*spec));
+	for (int i = 0; i < cat->nevents; i++) {
+		struct td_encoding enc;
+		td_err e;
+		if (td_encode(cat->events[i].spec, NULL, rs->caps.kernel_allowed, &enc, &e)) {
+			td_err_set(err, "%s:%d: %s", cat->name, cat->events[i].line, e.msg);
+			td_catalog_free(cat);
+			return -1;
+		}
+		if (td_evgroup_spec_add(spec, cat->events[i].alias, &enc.attr)) {
+			td_err_set(err, "%s: more than %d events in one group", cat->name, TD_GROUP_MAX);
+			td_catalog_free(cat);
+			return -1;
+		}
+		snprintf(rs->spec_events[rs->nspecs][i], sizeof(rs->spec_events[0][0]), "%s", cat->events[i].spec);
+	}
+	snprintf(rs->spec_files[rs->nspecs], sizeof(rs->spec_files[0]), "%s", file);
+	rs->nspecs++;
+	td_catalog_free(cat);
+	return 0;
+}
+
+/* ---- the sink: collector results into SQLite ---------------------------- */
+
+static int ensure_thread_row(struct run_state *rs, struct td_thread *t)
+{
+	if (t->store_id > 0)
+		return 0;
+	t->store_id = td_store_thread_add(rs->store, rs->session, t->pid, t->tid, t->comm, t->first_seen_ns);
+	return t->store_id > 0 ? 0 : -1;
+}
+
+static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const struct td_count *c, int n)
+{
+	struct run_state *rs = ctx;
+	struct td_thread *t = (struct td_thread *)ct;
+
+	if (ensure_thread_row(rs, t))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int64_t ev = spec == TD_SPEC_PROC ? rs->proc_event_ids[i] : rs->event_ids[spec][i];
+		if (td_store_count_add(rs->store, rs->interval_id, t->store_id, ev, c[i].value, c[i].enabled,
+				       c[i].running))
+			return -1;
+	}
+	if (spec == SPEC_SOFTWARE && td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm)) == 0)
+		return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, false);
+	return 0;
+}
+
+static int sink_gone(void *ctx, struct td_thread *t)
+{
+	struct run_state *rs = ctx;
+
+	if (ensure_thread_row(rs, t))
+		return -1;
+	return td_store_thread_seen(rs->store, t->store_id, NULL, t->last_seen_ns, true);
+}
+
+static const struct td_sink *sink_for(struct run_state *rs)
+{
+	static struct td_sink sink;
+
+	sink.ctx = rs;
+	sink.thread_born = NULL; /* rows are written with the interval that first counts them */
+	sink.thread_gone = sink_gone;
+	sink.counts = sink_counts;
+	return &sink;
+}
+
+/* Read everything and write one interval, in one transaction. */
+static int write_interval(struct run_state *rs, bool final)
+{
+	uint64_t now = td_wall_ns();
+
+	if (td_store_begin(rs->store))
+		goto fail;
+	rs->interval_id = td_store_interval_add(rs->store, rs->session, rs->seq, rs->interval_start, now);
+	if (rs->interval_id < 0)
+		goto fail_tx;
+	if ((final ? td_collector_finish(rs->col, now, sink_for(rs)) : td_collector_sample(rs->col, now, sink_for(rs))))
+		goto fail_tx;
+	if (td_store_commit(rs->store))
+		goto fail_tx;
+	rs->seq++;
+	rs->interval_start = now;
+	return 0;
+fail_tx:
+	td_store_rollback(rs->store);
+fail:
+	if (!rs->write_failed)
+		fprintf(stderr, "tdctl: cannot write interval %d to the database: %s\n", rs->seq,
+			td_store_errmsg(rs->store));
+	rs->write_failed = true;
+	return -1;
+}
+
+static int register_events(struct run_state *rs)
+{
+	for (int g = 0; g < rs->nspecs; g++) {
+		const char *why = td_collector_disabled(rs->col, g);
+		for (int i = 0; i < rs->specs[g].n; i++) {
+			rs->event_ids[g][i] = td_store_event_add(rs->store, rs->session, rs->specs[g].names[i],
+								 rs->spec_events[g][i], g, rs->specs[g].attrs[i].type,
+								 rs->specs[g].attrs[i].config, why ? "failed" : "counting",
+								 why);
+			if (rs->event_ids[g][i] < 0)
+				return -1;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if ((rs->proc_event_ids[k] = td_store_event_add(rs->store, rs->session, proc_event_names[k],
+								proc_event_specs[k], -1, 0, 0, "counting", NULL)) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- targets ------------------------------------------------------------- */
+
+static int find_command(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+
+	if (strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return access(name, X_OK) == 0 ? 0 : -errno;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	if (!(copy = strdup(path)))
+		return -ENOMEM;
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", *dir ? dir : ".", name);
+		if (access(out, X_OK) == 0) {
+			free(copy);
+			return 0;
+		}
+	}
+	free(copy);
+	return -ENOENT;
+}
+
+static int start_child(struct run_state *rs, td_err *err)
+{
+	int go[2], exec_err[2];
+	char resolved[PATH_MAX];
+	int rc = find_command(rs->o->argv[0], resolved, sizeof(resolved));
+
+	if (rc == -ENOENT) {
+		td_err_set(err, "command '%s' not found: check its name, or give its path", rs->o->argv[0]);
+		return -1;
+	}
+	if (rc < 0) {
+		td_err_set(err, "cannot execute '%s': %s", rs->o->argv[0], strerror(-rc));
+		return -1;
+	}
+	if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
+		td_err_set(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	rs->child = fork();
+	if (rs->child < 0) {
+		td_err_set(err, "cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (rs->child == 0) {
+		sigset_t none;
+		char byte;
+		int e;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(go[1]);
+		close(exec_err[0]);
+		/* wait until the counters are open, so the command is counted from its first instruction */
+		if (read(go[0], &byte, 1) != 1)
+			_exit(127);
+		execvp(rs->o->argv[0], rs->o->argv);
+		e = errno;
+		if (write(exec_err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(exec_err[1]);
+	rs->go_fd = go[1];
+	rs->exec_err_fd = exec_err[0];
+	return 0;
+}
+
+/* Let the child exec; 0 when exec succeeded, else -errno. */
+static int release_child(struct run_state *rs)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(rs->go_fd, "g", 1) != 1)
+		return -EPIPE;
+	close(rs->go_fd);
+	rs->go_fd = -1;
+	do
+		n = read(rs->exec_err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(rs->exec_err_fd);
+	rs->exec_err_fd = -1;
+	return n == (ssize_t)sizeof(e) ? -e : 0;
+}
+
+static int check_attach_target(pid_t pid, td_err *err)
+{
+	uid_t owner;
+
+	if (pid <= 0) {
+		td_err_set(err, "bad PID '%d': give the PID of a running process", (int)pid);
+		return -1;
+	}
+	if (pid == getpid()) {
+		td_err_set(err, "tdctl cannot attach to itself: give another PID");
+		return -1;
+	}
+	if (kill(pid, 0) != 0 && errno == ESRCH) {
+		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
+		return -1;
+	}
+	if (td_proc_uid(pid, &owner) == 0 && geteuid() != 0 && owner != geteuid()) {
+		td_err_set(err, "not allowed to monitor PID %d: it belongs to uid %u; run tdctl as that user or as root "
+			   "(or with CAP_PERFMON and CAP_SYS_PTRACE)", (int)pid, (unsigned)owner);
+		return -1;
+	}
+	return 0;
+}
+
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static int arm_timer(int fd, int ms)
+{
+	struct itimerspec its;
+
+	its.it_value.tv_sec = its.it_interval.tv_sec = ms / 1000;
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
+	return timerfd_settime(fd, 0, &its, NULL);
+}
+
+static void drain(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) < 0)
+		return;
+}
+
+static int pidfd_open_compat(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int status_code(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 1;
+}
+
+static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
+{
+	int tick = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	int scan = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	pid_t target = rs->child ? rs->child : rs->o->attach_pid;
+	int pidfd = pidfd_open_compat(target);
+	uint64_t deadline = rs->o->duration_ms ? td_now_ns() + (uint64_t)rs->o->duration_ms * 1000000ull : 0;
+	bool done = false;
+
+	arm_timer(tick, rs->o->interval_ms);
+	arm_timer(scan, rs->o->scan_ms);
+	while (!done) {
+		struct pollfd pfd[4] = {
+			{ .fd = tick, .events = POLLIN }, { .fd = scan, .events = POLLIN },
+			{ .fd = sigfd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN },
+		};
+		int timeout = -1;
+		if (deadline) {
+			uint64_t now = td_now_ns();
+			timeout = now >= deadline ? 0 : (int)((deadline - now) / 1000000ull) + 1;
+		}
+		int n = poll(pfd, pidfd >= 0 ? 4 : 3, pidfd >= 0 ? timeout : (timeout < 0 || timeout > 50 ? 50 : timeout));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents & POLLIN) {
+			drain(scan);
+			td_collector_scan(rs->col, td_wall_ns(), sink_for(rs));
+		}
+		if (pfd[0].revents & POLLIN) {
+			drain(tick);
+			write_interval(rs, false);
+		}
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				if (rs->child) {
+					/* the terminal already sent SIGINT to the command; pass on what it did not get */
+					if (si.ssi_signo != SIGINT || si.ssi_code != SI_KERNEL)
+						kill(rs->child, (int)si.ssi_signo);
+				} else {
+					snprintf(res->stop_reason, sizeof(res->stop_reason), "stopped by %s",
+						 strsignal((int)si.ssi_signo));
+					done = true;
+				}
+			}
+		}
+		if (pidfd >= 0 && (pfd[3].revents & POLLIN)) {
+			snprintf(res->stop_reason, sizeof(res->stop_reason), "target exited");
+			done = true;
+		}
+		if (pidfd < 0 && td_collector_process_count(rs->col) == 0) {
+			snprintf(res->stop_reason, sizeof(res->stop_reason), "target exited");
+			done = true;
+		}
+		if (deadline && td_now_ns() >= deadline) {
+			snprintf(res->stop_reason, sizeof(res->stop_reason), "duration reached");
+			done = true;
+		}
+	}
+	write_interval(rs, true);
+	if (rs->child) {
+		int wstatus = 0;
+		if (!strcmp(res->stop_reason, "duration reached"))
+			kill(rs->child, SIGTERM);
+		if (waitpid(rs->child, &wstatus, 0) == rs->child)
+			res->target_status = status_code(wstatus);
+	}
+	close(tick);
+	close(scan);
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+static void fill_session_info(const struct run_state *rs, struct td_session_info *si, char *command, size_t len,
+			      char *host, size_t hlen)
+{
+	size_t used = 0;
+
+	command[0] = '\0';
+	if (rs->o->argv) {
+		for (int i = 0; rs->o->argv[i] && used + 2 < len; i++)
+			used += (size_t)snprintf(command + used, len - used, "%s%s", i ? " " : "", rs->o->argv[i]);
+	} else {
+		char comm[64] = "";
+		char cmdline_path[64];
+		snprintf(cmdline_path, sizeof(cmdline_path), "/proc/%d/comm", (int)rs->o->attach_pid);
+		td_read_file(cmdline_path, comm, sizeof(comm));
+		snprintf(command, len, "%s (PID %d)", comm, (int)rs->o->attach_pid);
+	}
+	if (gethostname(host, hlen) != 0)
+		snprintf(host, hlen, "unknown");
+	memset(si, 0, sizeof(*si));
+	si->kind = rs->o->argv ? "run" : "attach";
+	si->command = command;
+	si->target_pid = rs->child ? rs->child : rs->o->attach_pid;
+	si->host = host;
+	si->kernel = rs->caps.kernel;
+	si->cpu_vendor = rs->caps.vendor;
+	si->cpu_family = rs->caps.family;
+	si->cpu_model = rs->caps.model;
+	si->cpu_name = rs->caps.cpu_name;
+	si->uarch = rs->caps.uarch;
+	si->pmu_model = rs->caps.pfm_model;
+	si->rung = td_rung_name(rs->caps.rung);
+	si->rung_reason = rs->caps.rung_reason;
+	si->events_file = rs->caps.events_file;
+	si->interval_ms = rs->o->interval_ms;
+	si->kernel_counted = rs->caps.kernel_allowed;
+}
+
+static int setup_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, old);
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void cleanup(struct run_state *rs)
+{
+	if (rs->child > 0 && rs->go_fd >= 0) {
+		/* never started: let it die without running the command */
+		kill(rs->child, SIGKILL);
+		waitpid(rs->child, NULL, 0);
+	}
+	if (rs->go_fd >= 0)
+		close(rs->go_fd);
+	if (rs->exec_err_fd >= 0)
+		close(rs->exec_err_fd);
+	td_collector_free(rs->col);
+	td_store_close(rs->store);
+}
+
+int td_session_execute(const struct td_session_opts *o, struct td_session_result *res, td_err *err)
+{
+	struct run_state rs;
+	char command[1024], host[256];
+	struct td_session_info si;
+	sigset_t oldmask;
+	int sigfd, ret = -1;
+
+	memset(&rs, 0, sizeof(rs));
+	memset(res, 0, sizeof(*res));
+	rs.o = o;
+	rs.go_fd = rs.exec_err_fd = -1;
+	td_caps_detect(&rs.caps);
+	if (rs.caps.pfm_model[0])
+		td_catalog_find(td_events_dir(o->events_dir), rs.caps.pfm_model, rs.caps.events_file,
+				sizeof(rs.caps.events_file));
+	td_caps_decide_rung(&rs.caps);
+	if (!rs.caps.counting_allowed) {
+		td_err_set(err, "%s", rs.caps.rung_reason);
+		return -1;
+	}
+	if (!o->argv && check_attach_target(o->attach_pid, err))
+		return -1;
+	if (load_spec(&rs, "software.td", err))
+		return -1;
+	if (rs.caps.kernel_pmu[0] && load_spec(&rs, "generic.td", err))
+		return -1;
+	raise_fd_limit();
+	if (td_store_open(o->db_path, TD_STORE_WRITE, &rs.store, err))
+		return -1;
+	td_store_recover(rs.store);
+	sigfd = setup_signals(&oldmask);
+	if (!(rs.col = td_collector_new(rs.specs, rs.nspecs, true, rs.caps.paranoid))) {
+		td_err_set(err, "out of memory");
+		goto out;
+	}
+	if (o->argv && start_child(&rs, err))
+		goto out;
+	if (td_collector_add_process(rs.col, o->argv ? rs.child : o->attach_pid,
+				     o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, sink_for(&rs), err))
+		goto out;
+	fill_session_info(&rs, &si, command, sizeof(command), host, sizeof(host));
+	if ((rs.session = td_store_session_begin(rs.store, &si, err)) < 0)
+		goto out;
+	res->session_id = rs.session;
+	if (register_events(&rs)) {
+		td_err_set(err, "cannot write to database '%s': %s", o->db_path, td_store_errmsg(rs.store));
+		td_store_session_end(rs.store, rs.session, "failed", -1, err->msg);
+		goto out;
+	}
+	rs.interval_start = td_wall_ns();
+	if (o->argv) {
+		int rc = release_child(&rs);
+		if (rc < 0) {
+			td_err_set(err, "cannot execute '%s': %s", o->argv[0], strerror(-rc));
+			td_store_session_end(rs.store, rs.session, "failed", 127, err->msg);
+			waitpid(rs.child, NULL, 0);
+			rs.child = 0;
+			goto out;
+		}
+	}
+	if (!o->quiet)
+		for (int g = 0; g < rs.nspecs; g++)
+			if (td_collector_disabled(rs.col, g))
+				fprintf(stderr, "tdctl: note: %s events are not counted: %s\n", rs.spec_files[g],
+					td_collector_disabled(rs.col, g));
+	loop(&rs, res, sigfd);
+	td_store_session_end(rs.store, rs.session, rs.write_failed ? "failed" : "completed",
+			     o->argv ? res->target_status : -1, res->stop_reason);
+	ret = rs.write_failed ? -1 : 0;
+	if (rs.write_failed)
+		td_err_set(err, "some intervals could not be written to '%s'; the session is marked failed", o->db_path);
+out:
+	cleanup(&rs);
+	if (sigfd >= 0)
+		close(sigfd);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	return ret;
+}

@@ -1,0 +1,30 @@
+/* tdctl run: start a command and count every thread of it (and of its
+ * children) until it exits; exits with the command's status. */
+#include <stdio.h>
+
+#include "session.h"
+#include "tdctl.h"
+
+static const char usage[] =
+	"usage: tdctl run [-I MS] [-d DB] [--duration SEC] [--events-dir DIR] [-q] -- CMD [ARGS...]\n"
+	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n"
+	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n"
+	"  --duration SEC      stop (and send SIGTERM to CMD) after SEC seconds\n"
+	"  -q, --quiet         no notes on stderr while running\n";
+
+int cmd_run(int argc, char **argv)
+{
+	struct td_session_opts o;
+	int first, code;
+
+	first = tdctl_parse_collect_opts(argc, argv, usage, false, &o);
+	if (first < 0)
+		return 2;
+	if (first >= argc) {
+		tdctl_error("run: no command given; usage: tdctl run [OPTIONS] -- CMD [ARGS...]");
+		return 2;
+	}
+	o.argv = argv + first;
+	tdctl_collect(&o, &code);
+	return code;
+}

@@ -1,0 +1,98 @@
+/* Options shared by `tdctl run` and `tdctl attach`, and the code both use to
+ * run a session and print its summary. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "store.h"
+#include "summary.h"
+#include "tdctl.h"
+
+int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'I' },
+		{ "database", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "events-dir", required_argument, NULL, 'E' },
+		{ "scan-ms", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->db_path = "topdown.db";
+	o->interval_ms = 1000;
+	o->scan_ms = 20;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+I:d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'I':
+			if (td_parse_long(optarg, 10, 3600000, &v)) {
+				tdctl_error("bad interval '-I %s': give milliseconds between 10 and 3600000", optarg);
+				return -1;
+			}
+			o->interval_ms = (int)v;
+			break;
+		case 'd':
+			if (!*optarg) {
+				tdctl_error("empty database path: give -d FILE");
+				return -1;
+			}
+			o->db_path = optarg;
+			break;
+		case 'D': {
+			char *end;
+			double secs = strtod(optarg, &end);
+			if (*end || !(secs > 0) || secs > 31536000) {
+				tdctl_error("bad duration '--duration %s': give seconds, e.g. --duration 10", optarg);
+				return -1;
+			}
+			o->duration_ms = (int)(secs * 1000);
+			if (o->duration_ms < 1)
+				o->duration_ms = 1;
+			break;
+		}
+		case 'E': o->events_dir = optarg; break;
+		case 'S':
+			if (td_parse_long(optarg, 1, 10000, &v)) {
+				tdctl_error("bad '--scan-ms %s': give milliseconds between 1 and 10000", optarg);
+				return -1;
+			}
+			o->scan_ms = (int)v;
+			break;
+		case 'q': o->quiet = true; break;
+		case 'h': printf("%s", usage); exit(0);
+		default: fprintf(stderr, "%s", usage); return -1;
+		}
+	}
+	(void)attach;
+	return optind;
+}
+
+int tdctl_collect(const struct td_session_opts *o, int *exit_code)
+{
+	struct td_session_result res;
+	td_err err;
+	struct td_store *st;
+
+	if (td_session_execute(o, &res, &err)) {
+		tdctl_error("%s", err.msg);
+		*exit_code = 1;
+		if (!res.session_id)
+			return -1;
+	} else {
+		*exit_code = o->argv ? res.target_status : 0;
+	}
+	if (td_store_open(o->db_path, TD_STORE_READ, &st, &err) == 0) {
+		td_summary_print(stderr, st, res.session_id, o->db_path);
+		td_store_close(st);
+	}
+	return 0;
+}
