@@ -111,7 +111,7 @@ static uint64_t work_chunk(enum kind k, uint64_t state)
 		break;
 	case K_SLEEPY: {
 		struct timespec ts = { 0, 1000000 };
-		for (int i = 0; i < 50000; i++)
+		for (int i = 0; i < 1000000; i++)
 			state = state * 2862933555777941757ull + 3037000493ull;
 		nanosleep(&ts, NULL);
 		break;
@@ -200,7 +200,6 @@ int main(int argc, char **argv)
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &usr1, NULL); /* every thread inherits the block */
-	build_chase();
 	w = calloc((size_t)(nfirst + nlate), sizeof(*w));
 	if (!w)
 		return 1;
@@ -227,6 +226,7 @@ int main(int argc, char **argv)
 		int sig;
 		sigwait(&usr1, &sig);
 	}
+	build_chase(); /* after the start: a collector attached before it sees this work too */
 	pthread_mutex_lock(&start_lock);
 	started = 1;
 	pthread_cond_broadcast(&start_cond);

@@ -239,10 +239,23 @@ int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, 
 	return apply_tracker(c, td_wall_ns(), sink, err);
 }
 
+/* Threads usually name themselves right after they start: look again a few times. */
+static void refresh_young_comms(struct td_collector *c)
+{
+	for (int i = 0; i < c->nthreads; i++) {
+		struct td_thread *t = c->threads[i];
+		if (!t->gone && t->comm_checks < 3) {
+			t->comm_checks++;
+			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+		}
+	}
+}
+
 int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
 	td_err err;
 
+	refresh_young_comms(c);
 	return apply_tracker(c, now_ns, sink, &err);
 }
 
@@ -264,6 +277,9 @@ static int deliver(struct td_collector *c, struct td_thread *t, const struct td_
 		for (int k = 0; k < 2; k++) {
 			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
 			d[k].enabled = d[k].running = span;
+			/* a thread that is gone has no /proc entry left: its last switches are unknown */
+			if (t->gone)
+				d[k].value = d[k].running = 0;
 			t->prev_sw[k] = t->last_sw[k];
 		}
 		if (sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))

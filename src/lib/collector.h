@@ -22,6 +22,7 @@ struct td_thread {
 	int64_t store_id;           /* the sink's handle (e.g. the threads row) */
 	uint64_t first_seen_ns, last_seen_ns;
 	uint64_t sampled_ns;        /* end of the last interval delivered */
+	int comm_checks;            /* scans that re-read comm (threads name themselves early) */
 	bool gone;                  /* exited: final reading taken, descriptors closed */
 	struct td_evgroup groups[TD_MAX_SPECS];
 	bool open[TD_MAX_SPECS];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/utsname.h>
@@ -48,6 +49,7 @@ struct run_state {
 	bool write_failed;
 	pid_t child;
 	int go_fd, exec_err_fd;
+	int *error_exit;
 };
 
 /* ---- event groups from the events files -------------------------------- */
@@ -106,8 +108,10 @@ static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const st
 				       c[i].running))
 			return -1;
 	}
-	if (spec == SPEC_SOFTWARE && td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm)) == 0)
+	if (spec == SPEC_SOFTWARE && !t->gone) {
+		td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
 		return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, false);
+	}
 	return 0;
 }
 
@@ -117,7 +121,7 @@ static int sink_gone(void *ctx, struct td_thread *t)
 
 	if (ensure_thread_row(rs, t))
 		return -1;
-	return td_store_thread_seen(rs->store, t->store_id, NULL, t->last_seen_ns, true);
+	return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, true);
 }
 
 static const struct td_sink *sink_for(struct run_state *rs)
@@ -186,7 +190,12 @@ static int find_command(const char *name, char *out, size_t len)
 	char *copy, *save = NULL;
 
 	if (strchr(name, '/')) {
+		struct stat st;
 		snprintf(out, len, "%s", name);
+		if (stat(name, &st) != 0)
+			return -errno;
+		if (!S_ISREG(st.st_mode))
+			return -EISDIR;
 		return access(name, X_OK) == 0 ? 0 : -errno;
 	}
 	if (!path)
@@ -212,10 +221,13 @@ static int start_child(struct run_state *rs, td_err *err)
 
 	if (rc == -ENOENT) {
 		td_err_set(err, "command '%s' not found: check its name, or give its path", rs->o->argv[0]);
+		*rs->error_exit = 127;
 		return -1;
 	}
 	if (rc < 0) {
-		td_err_set(err, "cannot execute '%s': %s", rs->o->argv[0], strerror(-rc));
+		td_err_set(err, "cannot execute '%s': %s: give an executable file", rs->o->argv[0],
+			   rc == -EISDIR ? "not a regular file" : strerror(-rc));
+		*rs->error_exit = 126;
 		return -1;
 	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
@@ -494,6 +506,8 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 	memset(res, 0, sizeof(*res));
 	rs.o = o;
 	rs.go_fd = rs.exec_err_fd = -1;
+	res->error_exit = 1;
+	rs.error_exit = &res->error_exit;
 	td_caps_detect(&rs.caps);
 	if (rs.caps.pfm_model[0])
 		td_catalog_find(td_events_dir(o->events_dir), rs.caps.pfm_model, rs.caps.events_file,
@@ -507,7 +521,8 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		return -1;
 	if (load_spec(&rs, "software.td", err))
 		return -1;
-	if (rs.caps.kernel_pmu[0] && load_spec(&rs, "generic.td", err))
+	/* hardware events are tried everywhere: where they fail the session says why, once */
+	if (load_spec(&rs, "generic.td", err))
 		return -1;
 	raise_fd_limit();
 	if (td_store_open(o->db_path, TD_STORE_WRITE, &rs.store, err))
@@ -536,18 +551,14 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 	if (o->argv) {
 		int rc = release_child(&rs);
 		if (rc < 0) {
-			td_err_set(err, "cannot execute '%s': %s", o->argv[0], strerror(-rc));
-			td_store_session_end(rs.store, rs.session, "failed", 127, err->msg);
+			td_err_set(err, "cannot execute '%s': %s: give an executable file", o->argv[0], strerror(-rc));
+			res->error_exit = rc == -ENOENT ? 127 : 126;
+			td_store_session_end(rs.store, rs.session, "failed", res->error_exit, err->msg);
 			waitpid(rs.child, NULL, 0);
 			rs.child = 0;
 			goto out;
 		}
 	}
-	if (!o->quiet)
-		for (int g = 0; g < rs.nspecs; g++)
-			if (td_collector_disabled(rs.col, g))
-				fprintf(stderr, "tdctl: note: %s events are not counted: %s\n", rs.spec_files[g],
-					td_collector_disabled(rs.col, g));
 	loop(&rs, res, sigfd);
 	td_store_session_end(rs.store, rs.session, rs.write_failed ? "failed" : "completed",
 			     o->argv ? res->target_status : -1, res->stop_reason);

@@ -27,6 +27,7 @@ struct td_session_result {
 	int64_t session_id;
 	int target_status;        /* run: exit status as a shell reports it (128+N for signal N) */
 	char stop_reason[128];
+	int error_exit;           /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
 };
 
 /* Run a whole session. Returns 0 when the session completed (whatever the

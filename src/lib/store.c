@@ -484,11 +484,28 @@ int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_
 	return rc;
 }
 
+int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT group_concat(name, ' '), error FROM events WHERE session_id=? AND status='failed'"
+			       " GROUP BY error ORDER BY min(id)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+		rc = fn((const char *)sqlite3_column_text(st, 0),
+			sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "", ctx);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static const char session_cols[] =
 	"SELECT s.id, s.kind, s.status, s.command, s.host, s.rung, s.message, s.target_pid, s.started_ns,"
 	" s.ended_ns, s.interval_ms, s.exit_code,"
 	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id),"
-	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id) FROM sessions s";
+	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {
@@ -510,6 +527,7 @@ static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 	r->exit_code = sqlite3_column_int(st, 11);
 	r->nthreads = sqlite3_column_int(st, 12);
 	r->nintervals = sqlite3_column_int(st, 13);
+	r->kernel_counted = sqlite3_column_int(st, 14) != 0;
 }
 
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)

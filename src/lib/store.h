@@ -74,6 +74,11 @@ struct td_thread_total {
 typedef int (*td_thread_total_fn)(const struct td_thread_total *t, void *ctx);
 int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
 
+/* Events of a session that could not be counted, one callback per distinct
+ * error: the names (space separated) and the error. */
+typedef int (*td_failed_events_fn)(const char *names, const char *error, void *ctx);
+int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx);
+
 struct td_session_row {
 	int64_t id;
 	char kind[16], status[16], command[256], host[64], rung[32], message[256];
@@ -81,6 +86,7 @@ struct td_session_row {
 	uint64_t started_ns, ended_ns;
 	int interval_ms, exit_code, nthreads, nintervals;
 	bool has_exit_code;
+	bool kernel_counted;     /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
 };
 typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);

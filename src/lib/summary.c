@@ -51,19 +51,13 @@ static int collect(const struct td_thread_total *t, void *ctx)
 		r->last_ns = t->last_seen_ns;
 	}
 	r = &rows->r[rows->n - 1];
+	/* a total with an interval not counted would be a guess: not counted */
 	for (int c = 0; c < C_N; c++)
 		if (t->event && !strcmp(t->event, col_event[c]))
-			r->v[c] = t->scaled;
+			r->v[c] = t->not_counted ? NAN : t->scaled;
 	return 0;
 }
 
-/* NaN-aware sum: not counted anywhere stays not counted */
-static void add(double *acc, double v)
-{
-	if (isnan(v))
-		return;
-	*acc = isnan(*acc) ? v : *acc + v;
-}
 
 static void cell(FILE *f, int width, int prec, double v)
 {
@@ -100,6 +94,12 @@ static void print_metrics(FILE *f, const double *v, double seconds, bool hw)
 	fputc('\n', f);
 }
 
+static int print_failed(const char *names, const char *error, void *ctx)
+{
+	fprintf((FILE *)ctx, "  not counted: %s: %s\n", names, error);
+	return 0;
+}
+
 int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *db_path)
 {
 	struct td_session_row sr;
@@ -114,8 +114,16 @@ int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *d
 		return -1;
 	}
 	duration = sr.ended_ns > sr.started_ns ? (double)(sr.ended_ns - sr.started_ns) / 1e9 : 0;
-	for (int i = 0; i < rows.n; i++)
-		hw |= !isnan(rows.r[i].v[C_CYCLES]);
+	for (int i = 0; i < rows.n; i++) {
+		struct row *r = &rows.r[i];
+		hw |= !isnan(r->v[C_CYCLES]);
+		if (!sr.kernel_counted) {
+			/* switches and migrations happen in the kernel: with kernel mode excluded the
+			 * perf counters read 0 without having measured anything. /proc counts switches. */
+			r->v[C_SWITCHES] = isnan(r->v[C_VOL]) || isnan(r->v[C_INVOL]) ? NAN : r->v[C_VOL] + r->v[C_INVOL];
+			r->v[C_MIGRATIONS] = NAN;
+		}
+	}
 	fprintf(f, "\ntopdown session %lld (%s) %s: %s\n", (long long)sr.id, sr.kind, sr.status, sr.command);
 	fprintf(f, "  %.2f s, %d thread%s, %d interval%s of %d ms, database %s", duration, sr.nthreads,
 		sr.nthreads == 1 ? "" : "s", sr.nintervals, sr.nintervals == 1 ? "" : "s", sr.interval_ms, db_path);
@@ -123,16 +131,21 @@ int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *d
 		fprintf(f, ", exit status %d", sr.exit_code);
 	fprintf(f, "\n  rung: %s%s\n", sr.rung, !strcmp(sr.rung, "software-only") ?
 		" (top-down metrics need hardware counters: see 'tdctl doctor')" : "");
+	td_store_failed_events(s, session, print_failed, f);
+	if (!sr.kernel_counted)
+		fprintf(f, "  kernel mode not counted (perf_event_paranoid, no CAP_PERFMON): switches come from "
+			   "/proc, migrations are n/c; run as root or grant CAP_PERFMON to count them\n");
 
 	/* processes in PID order; rows come ordered by pid, tid */
 	for (int i = 0; i < rows.n;) {
 		int j = i;
 		double tot[C_N];
+		/* a thread not counted makes the process total not counted (NaN propagates) */
 		for (int c = 0; c < C_N; c++)
-			tot[c] = NAN;
+			tot[c] = 0;
 		while (j < rows.n && rows.r[j].pid == rows.r[i].pid) {
 			for (int c = 0; c < C_N; c++)
-				add(&tot[c], rows.r[j].v[c]);
+				tot[c] += rows.r[j].v[c];
 			j++;
 		}
 		fprintf(f, "\nprocess %d (%s), %d thread%s:\n", (int)rows.r[i].pid, rows.r[i].comm, j - i,

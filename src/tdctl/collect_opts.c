@@ -84,9 +84,8 @@ int tdctl_collect(const struct td_session_opts *o, int *exit_code)
 
 	if (td_session_execute(o, &res, &err)) {
 		tdctl_error("%s", err.msg);
-		*exit_code = 1;
-		if (!res.session_id)
-			return -1;
+		*exit_code = res.error_exit;
+		return res.session_id ? 0 : -1; /* a failed session is marked so; its message says it all */
 	} else {
 		*exit_code = o->argv ? res.target_status : 0;
 	}

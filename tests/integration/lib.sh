@@ -1,0 +1,59 @@
+# lib.sh: helpers for the integration tests — TAP output, temporary
+# directories, the binaries under test, and waiting without sleeping blindly.
+# Each test sources it, calls checks, and ends with `finish`.
+
+set -u
+: "${TD_BUILDDIR:?run through 'make check' (TD_BUILDDIR unset)}"
+TDCTL="$TD_BUILDDIR/src/tdctl/tdctl"
+DEMO="$TD_BUILDDIR/src/demo/td-demo"
+TAP_N=0
+TAP_FAILED=0
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/td-test.XXXXXX")
+trap 'finish_cleanup' EXIT
+
+finish_cleanup() {
+	if [ -n "${CLEANUP_PIDS:-}" ]; then
+		kill -9 $CLEANUP_PIDS 2>/dev/null
+	fi
+	rm -rf "$WORK"
+}
+
+ok() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $*"; }
+not_ok() { TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1)); echo "not ok $TAP_N - $*"; }
+
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1 (expected '$2', got '$3')"; fi
+}
+
+# check_match DESCRIPTION REGEX TEXT
+check_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then ok "$1"; else not_ok "$1 ('$3' does not match /$2/)"; fi
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 50 ms until it succeeds
+wait_for() {
+	limit=$(($1 * 20))
+	shift
+	i=0
+	while [ $i -lt $limit ]; do
+		if "$@" 2>/dev/null; then return 0; fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+sql() { sqlite3 -batch -noheader "$@"; }
+
+finish() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}
