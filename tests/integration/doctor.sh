@@ -1,0 +1,51 @@
+#!/bin/sh
+# tdctl doctor: names this CPU (vendor, family, model, microarchitecture as
+# derived here independently from /proc/cpuinfo) and, on a machine whose
+# kernel exposes no core PMU, says in one line that only software metrics
+# can be collected and why.
+. "$(dirname "$0")/lib.sh"
+
+out=$("$TDCTL" doctor)
+check_eq "doctor exits 0" 0 "$?"
+field() { awk -F': ' -v k="$1" '$1 ~ "^"k"[ \t]*$" { print $2; exit }' /proc/cpuinfo; }
+vendor=$(field vendor_id)
+family=$(field "cpu family")
+model=$(field model)
+name=$(field "model name")
+if [ -n "$name" ]; then check_match "names the CPU model" "^CPU: +$name\$" "$out"; fi
+if [ -n "$vendor" ]; then
+	check_match "names vendor, family and model" "vendor: +$vendor, family $family \(.*\), model $model " "$out"
+fi
+# microarchitecture, derived here from AMD's and Intel's family/model numbers
+uarch=
+case "$vendor:$family" in
+AuthenticAMD:25)
+	if [ "$model" -lt 16 ] || { [ "$model" -ge 32 ] && [ "$model" -lt 96 ]; }; then uarch="Zen 3"; else uarch="Zen 4"; fi ;;
+AuthenticAMD:26) uarch="Zen 5" ;;
+GenuineIntel:6)
+	case "$model" in 78 | 94) uarch=Skylake ;; 143) uarch="Sapphire Rapids" ;; 125 | 126) uarch="Ice Lake" ;; esac ;;
+esac
+if [ -n "$uarch" ]; then check_match "names the microarchitecture" "microarch: +$uarch\$" "$out"; fi
+
+if [ ! -e /sys/bus/event_source/devices/cpu ] && ! ls -d /sys/bus/event_source/devices/armv8* >/dev/null 2>&1; then
+	check_match "rung is software-only without a core PMU" "^rung: +software-only\$" "$out"
+	if grep -qw hypervisor /proc/cpuinfo; then
+		check_match "one line says the VM exposes no PMU and only software metrics" \
+			"why: +hardware counters are unavailable because this VM \(.*\) exposes no PMU to the guest: only software metrics" "$out"
+	fi
+	check_match "core PMU reported missing" "core PMU: +none" "$out"
+else
+	check_match "rung is not software-only with a core PMU" "^rung: +(ipc-only|partial-tree|full-tree)\$" "$out"
+fi
+check_match "paranoid level reported" "perf_event_paranoid: $(cat /proc/sys/kernel/perf_event_paranoid)\$" "$out"
+
+json=$("$TDCTL" doctor --json)
+check_eq "doctor --json exits 0" 0 "$?"
+printf '%s' "$json" >"$WORK/doctor.json"
+check_eq "doctor --json is valid JSON" 1 "$(sql :memory: "select json_valid(readfile('$WORK/doctor.json'))")"
+check_eq "JSON carries the family" "$family" "$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.cpu.family')")"
+check_eq "JSON rung agrees with the text" "$(printf '%s\n' "$out" | awk '/^rung:/ { print $2 }')" \
+	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.rung')")"
+"$TDCTL" doctor --bogus 2>"$WORK/err"
+check_eq "bad option exits 2" 2 "$?"
+finish

@@ -1,0 +1,192 @@
+/* Unit tests for collector, live on this process: threads born and gone
+ * between scans get their groups opened, read every sample, read a last time
+ * and closed; a group the machine cannot count is disabled once; descriptors
+ * return to where they started. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "encode.h"
+
+#define MAXT 16
+struct seen {
+	int born, gone, count_calls;
+	pid_t tids[MAXT];
+	uint64_t task_clock[MAXT];
+	bool gone_flag[MAXT];
+	int64_t next_id;
+};
+
+static int slot(struct seen *s, pid_t tid)
+{
+	for (int i = 0; i < MAXT; i++)
+		if (s->tids[i] == tid || s->tids[i] == 0) {
+			s->tids[i] = tid;
+			return i;
+		}
+	fail_msg("too many threads");
+	return 0;
+}
+
+static int on_born(void *ctx, struct td_thread *t)
+{
+	struct seen *s = ctx;
+	s->born++;
+	t->store_id = ++s->next_id;
+	slot(s, t->tid);
+	return 0;
+}
+
+static int on_gone(void *ctx, struct td_thread *t)
+{
+	struct seen *s = ctx;
+	s->gone++;
+	s->gone_flag[slot(s, t->tid)] = true;
+	return 0;
+}
+
+static int on_counts(void *ctx, const struct td_thread *t, int spec, const struct td_count *c, int n)
+{
+	struct seen *s = ctx;
+	s->count_calls++;
+	if (spec == 0) {
+		assert_int_equal(n, 2);
+		assert_true(c[0].running <= c[0].enabled);
+		s->task_clock[slot(s, t->tid)] += c[0].value;
+	} else {
+		assert_int_equal(spec, TD_SPEC_PROC);
+		assert_int_equal(n, 2);
+	}
+	return 0;
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static volatile int stop;
+static pid_t worker_tid;
+
+static void *spinner(void *arg)
+{
+	struct timespec a, b;
+
+	(void)arg;
+	worker_tid = (pid_t)syscall(SYS_gettid);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < 40);
+	while (!stop)
+		usleep(1000);
+	return NULL;
+}
+
+static void spec_add(struct td_evgroup_spec *s, const char *ev)
+{
+	struct td_encoding enc;
+	td_err err;
+	assert_int_equal(td_encode(ev, NULL, geteuid() == 0, &enc, &err), 0);
+	assert_int_equal(td_evgroup_spec_add(s, ev, &enc.attr), 0);
+}
+
+static void test_threads_lifecycle(void **state)
+{
+	struct td_evgroup_spec specs[2];
+	struct seen seen = { 0 };
+	struct td_sink sink = { &seen, on_born, on_gone, on_counts };
+	struct td_collector_stats st;
+	struct td_collector *c;
+	td_err err;
+	pthread_t th;
+	int fds0 = count_fds();
+	bool no_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) != 0;
+
+	(void)state;
+	memset(specs, 0, sizeof(specs));
+	spec_add(&specs[0], "perf::TASK-CLOCK");
+	spec_add(&specs[0], "perf::PAGE-FAULTS");
+	spec_add(&specs[1], "perf::CYCLES");
+	c = td_collector_new(specs, 2, false, 2);
+	assert_non_null(c);
+	assert_int_equal(td_collector_add_process(c, getpid(), 0, &sink, &err), 0);
+	assert_int_equal(seen.born, 1); /* this test runs one thread */
+	if (no_pmu) {
+		assert_non_null(td_collector_disabled(c, 1));
+		assert_non_null(strstr(td_collector_disabled(c, 1), "ENOENT"));
+	}
+	assert_null(td_collector_disabled(c, 0));
+
+	stop = 0;
+	worker_tid = 0;
+	assert_int_equal(pthread_create(&th, NULL, spinner, NULL), 0);
+	while (!worker_tid)
+		usleep(100);
+	assert_int_equal(td_collector_scan(c, td_wall_ns(), &sink), 0);
+	assert_int_equal(seen.born, 2);
+	td_collector_stats(c, &st);
+	assert_int_equal(st.threads_live, 2);
+	assert_int_equal(st.fds_open, no_pmu ? 4 : 6);
+	usleep(60000); /* the worker spins 40 ms of CPU */
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	stop = 1;
+	pthread_join(th, NULL);
+	assert_int_equal(td_collector_scan(c, td_wall_ns(), &sink), 0);
+	td_collector_stats(c, &st);
+	assert_int_equal(st.threads_live, 1);
+	assert_int_equal(st.fds_open, no_pmu ? 2 : 3); /* the worker's descriptors are closed at once */
+	assert_int_equal(seen.gone, 0);                 /* ...and its last counts go with the next sample */
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	assert_int_equal(seen.gone, 1);
+	int w = slot(&seen, worker_tid);
+	assert_true(seen.gone_flag[w]);
+	assert_true(seen.task_clock[w] >= 40000000ull);
+	assert_true(seen.task_clock[w] < 1000000000ull);
+	td_collector_stats(c, &st);
+	assert_int_equal(st.threads_seen, 2);
+	td_collector_free(c);
+	assert_int_equal(count_fds(), fds0);
+}
+
+static void test_no_such_process(void **state)
+{
+	struct td_evgroup_spec spec = { 0 };
+	struct seen seen = { 0 };
+	struct td_sink sink = { &seen, on_born, on_gone, on_counts };
+	struct td_collector *c;
+	td_err err;
+
+	(void)state;
+	spec_add(&spec, "perf::TASK-CLOCK");
+	c = td_collector_new(&spec, 1, false, 2);
+	assert_int_equal(td_collector_add_process(c, 4000000, 0, &sink, &err), -1);
+	assert_non_null(strstr(err.msg, "no process with PID 4000000"));
+	td_collector_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_threads_lifecycle),
+		cmocka_unit_test(test_no_such_process),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

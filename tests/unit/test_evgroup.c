@@ -1,0 +1,146 @@
+/* Unit tests for evgroup, live on this machine: a software group on this
+ * thread counts what the thread does; a hardware event fails the way the
+ * machine says; every errno gets an actionable message. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "encode.h"
+#include "evgroup.h"
+
+static void add(struct td_evgroup_spec *s, const char *ev)
+{
+	struct td_encoding enc;
+	td_err err;
+
+	assert_int_equal(td_encode(ev, NULL, geteuid() == 0, &enc, &err), 0);
+	assert_int_equal(td_evgroup_spec_add(s, ev, &enc.attr), 0);
+}
+
+static void spin_ms(int ms)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+static void test_software_group_counts(void **state)
+{
+	struct td_evgroup_spec spec = { 0 };
+	struct td_evgroup g;
+	struct td_reading r1, r2;
+	int failed = -1;
+	const size_t pages = 64;
+	long psz = sysconf(_SC_PAGESIZE);
+
+	(void)state;
+	add(&spec, "perf::TASK-CLOCK");
+	add(&spec, "perf::PAGE-FAULTS");
+	add(&spec, "perf::CONTEXT-SWITCHES");
+	assert_int_equal(td_evgroup_open(&g, &spec, 0, -1, 0, &failed), 0);
+	assert_int_equal(td_evgroup_fd_count(&g), 3);
+	assert_int_equal(td_evgroup_read(&g, &r1), 0);
+	spin_ms(30);
+	char *mem = mmap(NULL, pages * (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(mem != MAP_FAILED);
+	for (size_t i = 0; i < pages; i++)
+		mem[i * (size_t)psz] = 1;
+	assert_int_equal(td_evgroup_read(&g, &r2), 0);
+	munmap(mem, pages * (size_t)psz);
+	/* task-clock counted the 30 ms of CPU this thread spent (and not much more) */
+	assert_true(r2.value[0] - r1.value[0] >= 30000000ull);
+	assert_true(r2.value[0] - r1.value[0] < 2000000000ull);
+	/* every fresh page touched faulted once */
+	assert_true(r2.value[1] - r1.value[1] >= pages);
+	/* software events never multiplex: running == enabled */
+	assert_true(r2.enabled > r1.enabled);
+	assert_int_equal(r2.enabled, r2.running);
+	td_evgroup_close(&g);
+	assert_int_equal(td_evgroup_fd_count(&g), 0);
+	assert_int_equal(td_evgroup_read(&g, &r1), -EBADF);
+}
+
+static void test_hardware_event_here(void **state)
+{
+	struct td_evgroup_spec spec = { 0 };
+	struct td_evgroup g;
+	int failed = -1, rc;
+
+	(void)state;
+	add(&spec, "perf::CYCLES");
+	add(&spec, "perf::INSTRUCTIONS");
+	rc = td_evgroup_open(&g, &spec, 0, -1, 0, &failed);
+	if (access("/sys/bus/event_source/devices/cpu", F_OK) != 0 &&
+	    access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK) != 0) {
+		/* no core PMU: the kernel refuses hardware events with ENOENT */
+		assert_int_equal(rc, -ENOENT);
+		assert_int_equal(failed, 0);
+		assert_int_equal(td_evgroup_fd_count(&g), 0);
+	} else {
+		assert_int_equal(rc, 0);
+		td_evgroup_close(&g);
+	}
+}
+
+static void test_dead_thread(void **state)
+{
+	struct td_evgroup_spec spec = { 0 };
+	struct td_evgroup g;
+	int failed;
+
+	(void)state;
+	add(&spec, "perf::TASK-CLOCK");
+	assert_int_equal(td_evgroup_open(&g, &spec, 4000000, -1, 0, &failed), -ESRCH);
+}
+
+static void test_messages(void **state)
+{
+	char buf[400];
+
+	(void)state;
+	td_perf_strerror(ENOENT, "CYCLES", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "event CYCLES does not exist on this machine (ENOENT)"));
+	assert_non_null(strstr(buf, "tdctl doctor"));
+	td_perf_strerror(EACCES, "CYCLES", 3, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "perf_event_paranoid is 3"));
+	assert_non_null(strstr(buf, "CAP_PERFMON"));
+	td_perf_strerror(EMFILE, "X", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "ulimit -n"));
+	td_perf_strerror(EINVAL, "UOPS", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "rejected event UOPS (EINVAL)"));
+	td_perf_strerror(EOPNOTSUPP, "X", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "EOPNOTSUPP"));
+	td_perf_strerror(ESRCH, "X", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "exited"));
+}
+
+static void test_spec_full(void **state)
+{
+	struct td_evgroup_spec spec = { 0 };
+	struct perf_event_attr a = { 0 };
+
+	(void)state;
+	for (int i = 0; i < TD_GROUP_MAX; i++)
+		assert_int_equal(td_evgroup_spec_add(&spec, "E", &a), 0);
+	assert_int_equal(td_evgroup_spec_add(&spec, "E", &a), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_software_group_counts), cmocka_unit_test(test_hardware_event_here),
+		cmocka_unit_test(test_dead_thread),           cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_spec_full),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,199 @@
+/* Unit tests for store: creation and refusal of foreign, newer and non-SQLite
+ * files; the session lifecycle; counts written and totals read back with
+ * scaling; recovery of sessions whose writer died. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store.h"
+
+static char dir[64], path[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/td-store-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void raw_sql(const char *file, const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static const struct td_session_info info = {
+	.kind = "run", .command = "demo", .target_pid = 42, .host = "h", .kernel = "k", .cpu_vendor = "v",
+	.cpu_name = "n", .uarch = "Zen 5", .pmu_model = "", .rung = "software-only", .rung_reason = "why",
+	.events_file = "", .interval_ms = 100, .kernel_counted = true,
+};
+
+struct totals {
+	int n;
+	struct td_thread_total t[8];
+	char names[8][32];
+};
+
+static int collect(const struct td_thread_total *t, void *ctx)
+{
+	struct totals *tt = ctx;
+	tt->t[tt->n] = *t;
+	snprintf(tt->names[tt->n], sizeof(tt->names[0]), "%s", t->event);
+	tt->t[tt->n].event = tt->names[tt->n];
+	tt->n++;
+	return 0;
+}
+
+static void test_roundtrip(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	int64_t sess, ev1, ev2, th, i1, i2;
+	struct totals tt = { 0 };
+	struct td_session_row row;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	sess = td_store_session_begin(s, &info, &err);
+	assert_true(sess > 0);
+	assert_int_equal(td_store_begin(s), 0);
+	ev1 = td_store_event_add(s, sess, "TASK_CLOCK", "perf::TASK-CLOCK", 0, 1, 1, "counting", NULL);
+	ev2 = td_store_event_add(s, sess, "CYCLES", "perf::CYCLES", 1, 0, 0, "failed", "no PMU");
+	th = td_store_thread_add(s, sess, 42, 43, "worker", 1000);
+	i1 = td_store_interval_add(s, sess, 0, 1000, 2000);
+	i2 = td_store_interval_add(s, sess, 1, 2000, 3000);
+	assert_true(ev1 > 0 && ev2 > 0 && th > 0 && i1 > 0 && i2 > 0);
+	/* interval 1: fully counted; interval 2: counted a quarter of the time */
+	assert_int_equal(td_store_count_add(s, i1, th, ev1, 100, 1000, 1000), 0);
+	assert_int_equal(td_store_count_add(s, i2, th, ev1, 100, 1000, 250), 0);
+	assert_int_equal(td_store_count_add(s, i1, th, ev2, 0, 1000, 0), 0);
+	assert_int_equal(td_store_count_add(s, i1, th, ev1, 1, 1, 1), -1); /* one row per key */
+	assert_int_equal(td_store_thread_seen(s, th, "renamed", 2500, true), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_session_end(s, sess, "completed", 0, "target exited"), 0);
+	td_store_close(s);
+
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_store_latest_session(s), sess);
+	assert_int_equal(td_store_thread_totals(s, sess, collect, &tt), 0);
+	assert_int_equal(tt.n, 2);
+	assert_string_equal(tt.names[0], "TASK_CLOCK");
+	assert_int_equal(tt.t[0].value, 200);
+	assert_int_equal(tt.t[0].enabled, 2000);
+	assert_int_equal(tt.t[0].running, 1250);
+	assert_true(tt.t[0].scaled == 100.0 + 400.0); /* each interval scaled by its own times */
+	assert_int_equal(tt.t[0].not_counted, 0);
+	assert_string_equal(tt.t[0].comm, "renamed");
+	assert_int_equal(tt.t[0].last_seen_ns, 2500);
+	assert_string_equal(tt.names[1], "CYCLES");
+	assert_true(isnan(tt.t[1].scaled)); /* never running: not counted, not zero */
+	assert_int_equal(tt.t[1].not_counted, 1);
+	assert_int_equal(td_store_session(s, sess, &row), 0);
+	assert_string_equal(row.status, "completed");
+	assert_string_equal(row.message, "target exited");
+	assert_int_equal(row.nthreads, 1);
+	assert_int_equal(row.nintervals, 2);
+	assert_true(row.has_exit_code);
+	assert_true(row.kernel_counted);
+	assert_true(row.ended_ns >= row.started_ns);
+	td_store_close(s);
+}
+
+static void test_refusals(void **state)
+{
+	struct td_store *s = NULL;
+	td_err err;
+	char p[160];
+	FILE *f;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/text.db", dir);
+	f = fopen(p, "w");
+	fputs("hello, not a database at all, but long enough to be read as a header......\n", f);
+	fclose(f);
+	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "is not a SQLite database"));
+
+	snprintf(p, sizeof(p), "%s/foreign.db", dir);
+	raw_sql(p, "CREATE TABLE t(x)");
+	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "of another program"));
+
+	snprintf(p, sizeof(p), "%s/newer.db", dir);
+	raw_sql(p, "CREATE TABLE t(x); PRAGMA application_id=1413764942; PRAGMA user_version=7");
+	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "schema version 7, newer than this tdctl understands (1)"));
+
+	snprintf(p, sizeof(p), "%s/missing.db", dir);
+	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "no database"));
+
+	assert_int_equal(td_store_open("/nonexistent-dir/x.db", TD_STORE_WRITE, &s, &err), -1);
+	assert_non_null(strstr(err.msg, "check that the directory exists"));
+	assert_null(s);
+}
+
+static void test_recover(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	int64_t live, dead;
+	pid_t gone = fork();
+	char sql[200];
+	struct td_session_row row;
+
+	(void)state;
+	if (gone == 0)
+		_exit(0);
+	waitpid(gone, NULL, 0);
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	live = td_store_session_begin(s, &info, &err);
+	dead = td_store_session_begin(s, &info, &err);
+	td_store_close(s);
+	snprintf(sql, sizeof(sql), "UPDATE sessions SET writer_pid=%d WHERE id=%lld", (int)gone, (long long)dead);
+	raw_sql(path, sql);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_int_equal(td_store_recover(s), 1); /* only the one whose writer is gone */
+	assert_int_equal(td_store_session(s, dead, &row), 0);
+	assert_string_equal(row.status, "interrupted");
+	assert_non_null(strstr(row.message, "stopped without closing"));
+	assert_int_equal(td_store_session(s, live, &row), 0);
+	assert_string_equal(row.status, "running"); /* this process still writes it */
+	assert_int_equal(td_store_recover(s), 0);
+	td_store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_recover),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,81 @@
+/* Unit tests for summary: a session written by hand prints the CPU time,
+ * utilisation and rates that follow from its counts, and "n/c" for what was
+ * not counted. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "summary.h"
+
+static void test_summary_values(void **state)
+{
+	char path[] = "/tmp/td-summary-XXXXXX";
+	int fd = mkstemp(path);
+	struct td_store *s;
+	td_err err;
+	struct td_session_info info = { .kind = "attach", .command = "demo (PID 7)", .rung = "software-only",
+					.interval_ms = 1000, .kernel_counted = true };
+	char *out = NULL;
+	size_t len = 0;
+
+	(void)state;
+	close(fd);
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	int64_t sess = td_store_session_begin(s, &info, &err);
+	td_store_begin(s);
+	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL);
+	int64_t cs = td_store_event_add(s, sess, "CONTEXT_SWITCHES", "", 0, 1, 3, "counting", NULL);
+	int64_t cy = td_store_event_add(s, sess, "CYCLES", "", 1, 0, 0, "failed", "no PMU here");
+	int64_t t1 = td_store_thread_add(s, sess, 7, 7, "demo", 0);
+	int64_t t2 = td_store_thread_add(s, sess, 7, 8, "worker", 0);
+	int64_t iv = td_store_interval_add(s, sess, 0, 0, 2000000000);
+	/* thread 7: 0.5 s CPU over 2 s alive, 40 switches; thread 8: 1.5 s CPU, 1 s alive, 10 switches */
+	td_store_count_add(s, iv, t1, tc, 500000000, 2000000000, 2000000000);
+	td_store_count_add(s, iv, t1, cs, 40, 2000000000, 2000000000);
+	td_store_count_add(s, iv, t2, tc, 1500000000, 1000000000, 1000000000);
+	td_store_count_add(s, iv, t2, cs, 10, 1000000000, 1000000000);
+	td_store_count_add(s, iv, t1, cy, 0, 2000000000, 0);
+	td_store_thread_seen(s, t1, NULL, 2000000000, false);
+	td_store_thread_seen(s, t2, NULL, 1000000000, true);
+	td_store_commit(s);
+	/* make the session last exactly 2 s */
+	td_store_session_end(s, sess, "completed", -1, "target exited");
+	td_store_close(s);
+	{
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), "sqlite3 %s 'update sessions set started_ns=0, ended_ns=2000000000'", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	FILE *f = open_memstream(&out, &len);
+	assert_int_equal(td_summary_print(f, s, sess, "x.db"), 0);
+	fclose(f);
+	td_store_close(s);
+	unlink(path);
+
+	assert_non_null(strstr(out, "topdown session 1 (attach) completed: demo (PID 7)"));
+	assert_non_null(strstr(out, "2.00 s, 2 threads, 1 interval of 1000 ms, database x.db"));
+	assert_non_null(strstr(out, "not counted: CYCLES: no PMU here"));
+	assert_non_null(strstr(out, "process 7 (demo), 2 threads:"));
+	/* process: 2.0 s CPU over 2 s = 1.00 CPUs; 50 switches / 2 s = 25.0/s */
+	assert_non_null(strstr(out, "      all                    2.000   1.00      25.0"));
+	/* thread 8: 1.5 s CPU in its 1 s of life = 1.50; 10 switches/s */
+	assert_non_null(strstr(out, "        8 worker             1.500   1.50      10.0"));
+	/* thread 7: 0.5 s / 2 s = 0.25; 20 switches/s; /proc switches were not recorded: n/c */
+	assert_non_null(strstr(out, "        7 demo               0.500   0.25      20.0      n/c"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,116 @@
+/* Unit tests for util and json: file reading, number parsing, trimming,
+ * clocks, and JSON escaping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "util.h"
+
+static void test_parse_long(void **state)
+{
+	long v = 0;
+
+	(void)state;
+	assert_int_equal(td_parse_long("42", 0, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(td_parse_long("-5", -10, 10, &v), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(td_parse_long("101", 0, 100, &v), -1);
+	assert_int_equal(td_parse_long("4x", 0, 100, &v), -1);
+	assert_int_equal(td_parse_long("", 0, 100, &v), -1);
+	assert_int_equal(td_parse_long("99999999999999999999999", LONG_MIN, LONG_MAX, &v), -1);
+	assert_int_equal(v, -5); /* untouched on error */
+}
+
+static void test_trim(void **state)
+{
+	char a[] = "  x y \t\n", b[] = "", c[] = "   ";
+
+	(void)state;
+	assert_string_equal(td_trim(a), "x y");
+	assert_string_equal(td_trim(b), "");
+	assert_string_equal(td_trim(c), "");
+}
+
+static void test_files(void **state)
+{
+	char path[] = "/tmp/td-util-XXXXXX", buf[8], *all = NULL;
+	size_t len = 0;
+	long v;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "1234567890\n", 11), 11);
+	close(fd);
+	assert_int_equal(td_read_file(path, buf, sizeof(buf)), 7); /* truncated to fit */
+	assert_string_equal(buf, "1234567");
+	assert_int_equal(td_read_long(path, &v), 0);
+	assert_int_equal(v, 1234567890);
+	assert_int_equal(td_slurp(path, &all, &len), 0);
+	assert_int_equal(len, 11);
+	assert_string_equal(all, "1234567890\n");
+	free(all);
+	unlink(path);
+	assert_int_equal(td_read_file(path, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(td_slurp(path, &all, &len), -ENOENT);
+}
+
+static void test_clocks(void **state)
+{
+	uint64_t a = td_now_ns(), b;
+
+	(void)state;
+	usleep(2000);
+	b = td_now_ns();
+	assert_true(b - a >= 2000000);
+	assert_true(td_wall_ns() > 1600000000ull * 1000000000ull); /* after 2020 */
+}
+
+static void test_json(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	td_json_str(f, "a\"b\\c\n\x01");
+	fputc(' ', f);
+	td_json_str(f, NULL);
+	fputc(' ', f);
+	td_json_num(f, NAN);
+	fputc(' ', f);
+	td_json_num(f, 0.25);
+	fclose(f);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\n\\u0001\" null null 0.25");
+	free(buf);
+}
+
+static void test_err(void **state)
+{
+	td_err e;
+
+	(void)state;
+	td_err_set(&e, "x=%d %s", 3, "y");
+	assert_string_equal(e.msg, "x=3 y");
+	td_err_set(NULL, "ignored");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_long), cmocka_unit_test(test_trim), cmocka_unit_test(test_files),
+		cmocka_unit_test(test_clocks),     cmocka_unit_test(test_json), cmocka_unit_test(test_err),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
