@@ -1,0 +1,49 @@
+#!/bin/sh
+# check-all: the whole test suite as CI runs it. Installs the Debian packages,
+# builds topdown twice out of tree — plain and with ASan+UBSan — runs
+# `make check` in both, then `make distcheck`, and ends with automake's
+# totals of both runs as one line: "N passed, N failed[, N skipped]".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+sh tests/install-deps.sh || exit 1
+autoreconf -fi || exit 1
+
+status=0
+passed=0 failed=0 skipped=0
+total() { awk -v k="$2" '$1 == "#" && $2 == k":" { print $3; exit }' "$1"; }
+
+for variant in plain sanitizers; do
+	dir="$top/build-check-$variant"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	flags=
+	[ "$variant" = sanitizers ] && flags=--enable-sanitizers
+	echo "== $variant build =="
+	(cd "$dir" && ../configure -q $flags && make -j2 >/dev/null) || { echo "check-all: $variant build failed"; exit 1; }
+	(cd "$dir" && make -j2 check) || status=1
+	log="$dir/test-suite.log"
+	if [ ! -f "$log" ]; then
+		echo "check-all: no test-suite.log for the $variant build"
+		exit 1
+	fi
+	passed=$((passed + $(total "$log" PASS) + $(total "$log" XFAIL)))
+	failed=$((failed + $(total "$log" FAIL) + $(total "$log" ERROR) + $(total "$log" XPASS)))
+	skipped=$((skipped + $(total "$log" SKIP)))
+	[ "$(total "$log" TOTAL)" -gt 0 ] || { echo "check-all: the $variant run executed no test"; status=1; }
+done
+
+echo "== make distcheck =="
+(cd "$top/build-check-plain" && make -j2 distcheck >distcheck.log 2>&1) || {
+	tail -40 "$top/build-check-plain/distcheck.log"
+	echo "check-all: make distcheck failed"
+	failed=$((failed + 1))
+	status=1
+}
+[ "$failed" -eq 0 ] || status=1
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+exit $status

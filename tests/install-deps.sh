@@ -1,0 +1,19 @@
+#!/bin/sh
+# install-deps: the Debian 12 packages topdown builds and tests with.
+# Run as root (or with sudo available). Safe to run again.
+set -eu
+PACKAGES="build-essential autoconf automake libtool pkg-config \
+libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev zlib1g-dev \
+sqlite3 util-linux"
+SUDO=
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null; then SUDO=sudo; else
+		echo "install-deps: run as root (apt-get needs it)" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null
+echo "install-deps: $(echo $PACKAGES | wc -w) packages present"
