@@ -7,7 +7,8 @@ version  Linux perf_event generic hardware counters (PERF_TYPE_HARDWARE)
 
 event    CYCLES        perf::CYCLES        | core clock cycles, unhalted
 event    INSTRUCTIONS  perf::INSTRUCTIONS  | instructions retired
+event    TASK_CLOCK    perf::TASK-CLOCK    | CPU time of the task, nanoseconds (for GHz)
 
 info     IPC  Metric = INSTRUCTIONS / CYCLES    | instructions per cycle
 info     CPI  Metric = CYCLES / INSTRUCTIONS    | cycles per instruction
-info     GHz  GHz    = CYCLES / TASK_CLOCK      | average frequency while running (needs software.td's TASK_CLOCK)
+info     GHz  GHz    = CYCLES / TASK_CLOCK      | average frequency while running
