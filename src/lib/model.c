@@ -195,7 +195,9 @@ static int find_parent(struct td_model *m, struct td_node *n, const struct td_ca
 	if (!dot)
 		return 0;
 	*dot = '\0';
+	m->nnodes--; /* n is the last node: look only at those declared before it */
 	n->parent = td_model_node(m, n->path);
+	m->nnodes++;
 	*dot = '.';
 	if (n->parent < 0)
 		FAIL(d->line, "node '%s': parent '%.*s' is not declared before it", n->path, (int)(dot - n->path),
