@@ -14,6 +14,7 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "doctor", cmd_doctor, "what this machine can measure, and why" },
+	{ "events", cmd_events, "the metric tree, events and encodings for a PMU model" },
 };
 
 void tdctl_error(const char *fmt, ...)

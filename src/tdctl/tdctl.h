@@ -3,6 +3,7 @@
 #define TDCTL_H
 
 int cmd_doctor(int argc, char **argv);
+int cmd_events(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 
