@@ -3,7 +3,6 @@
  * synthetic counts and prints nodes evaluated per second against the goal
  * of 10 million per second. Prints a ratio; never passes or fails.
  * usage: bench_metrics [FILE.td] [INTERVALS] */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,31 +17,26 @@
 /* The .td in dir with the most node lines (path into best, its count returned). */
 static int biggest_file(const char *dir, char *best, size_t len)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int most = 0;
+	char **names;
+	int n = td_list_dir(dir, ".td", &names), most = 0;
 
-	while (d && (de = readdir(d))) {
+	for (int i = 0; i < n; i++) {
 		char path[1024];
 		struct td_catalog *cat;
 		td_err err;
-		size_t l = strlen(de->d_name);
-		if (l <= 3 || strcmp(de->d_name + l - 3, ".td"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (td_catalog_load(path, &cat, &err))
 			continue;
 		int nodes = 0;
-		for (int i = 0; i < cat->ndefs; i++)
-			nodes += !strcmp(cat->defs[i].keyword, "node");
+		for (int k = 0; k < cat->ndefs; k++)
+			nodes += !strcmp(cat->defs[k].keyword, "node");
 		if (nodes > most) {
 			most = nodes;
 			snprintf(best, len, "%s", path);
 		}
 		td_catalog_free(cat);
 	}
-	if (d)
-		closedir(d);
+	td_free_names(names, n);
 	return most;
 }
 

@@ -136,22 +136,6 @@ static int split_def(struct td_model *m, const struct td_cat_def *d, char *text,
 	return 0;
 }
 
-/* Next whitespace-separated word of *s, or "" . */
-static char *word(char **s)
-{
-	char *p = *s, *w;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	w = p;
-	while (*p && !isspace((unsigned char)*p))
-		p++;
-	if (*p)
-		*p++ = '\0';
-	*s = p;
-	return w;
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s && *s ? strdup(s) : NULL;
@@ -237,7 +221,7 @@ static void *grow(void *arr, int n, size_t size)
 static int add_node(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
 {
 	char *head = p->head;
-	char *path = word(&head), *dom = word(&head);
+	char *path = td_next_word(&head), *dom = td_next_word(&head);
 
 	if (!valid_path(path))
 		FAIL(d->line, "node path '%s' is not dotted names (letters, digits, _)", path);
@@ -262,7 +246,7 @@ static int add_node(struct td_model *m, const struct td_cat_def *d, struct parts
 static int add_named(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
 {
 	char *head = p->head;
-	char *name = word(&head), *second = word(&head);
+	char *name = td_next_word(&head), *second = td_next_word(&head);
 	bool is_let = !strcmp(d->keyword, "let");
 
 	if (!valid_path(name) || strchr(name, '.'))
@@ -290,7 +274,7 @@ static int add_named(struct td_model *m, const struct td_cat_def *d, struct part
 static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
 {
 	char *head = p->head;
-	char *name = word(&head), *tag = word(&head);
+	char *name = td_next_word(&head), *tag = td_next_word(&head);
 	enum td_cpi_tag t;
 	char slot_name[96];
 

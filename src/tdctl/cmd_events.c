@@ -1,7 +1,6 @@
 /* tdctl events: shows the events file serving a PMU model — the metric tree
  * with domains, formulas and thresholds, each event alias with its
  * perf_event encoding, the info metrics and the CPI stack (text or JSON). */
-#include <dirent.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -27,35 +26,6 @@ struct shown {
 
 /* ---- finding the file ---------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int list_td(const char *dir, char ***out)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	int n = 0;
-
-	while (d && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		char **nn;
-		if (l <= 3 || strcmp(de->d_name + l - 3, ".td") || !(nn = realloc(names, (size_t)(n + 1) * sizeof(*nn))))
-			continue;
-		names = nn;
-		if ((names[n] = strdup(de->d_name)))
-			n++;
-	}
-	if (d)
-		closedir(d);
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
-	*out = names;
-	return d ? n : -1;
-}
-
 /* Append " model" to the list unless it is there already. */
 static void add_known(char *known, size_t len, const char *model)
 {
@@ -78,7 +48,7 @@ static void add_known(char *known, size_t len, const char *model)
 static int find_catalog(const char *dir, const char *model, struct td_catalog **out)
 {
 	char **names, known[1024] = "", bad[600] = "";
-	int n = list_td(dir, &names);
+	int n = td_list_dir(dir, ".td", &names);
 
 	*out = NULL;
 	for (int i = 0; i < n; i++) {
@@ -98,9 +68,7 @@ static int find_catalog(const char *dir, const char *model, struct td_catalog **
 		else
 			td_catalog_free(cat);
 	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	td_free_names(names, n);
 	if (*out)
 		return 0;
 	if (n < 0) {

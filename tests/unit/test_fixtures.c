@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,42 +308,19 @@ static void test_no_fixtures(void **state)
 	fail_msg("no tests/data/fixtures/*.fix found under $TD_SRCDIR");
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Paths of every fixture, sorted; returns how many. */
-static int find_fixtures(const char *dir, char ***out)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **paths = NULL;
-	int n = 0;
-
-	while (d && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (l < 5 || strcmp(de->d_name + l - 4, ".fix"))
-			continue;
-		paths = realloc(paths, (size_t)(n + 1) * sizeof(*paths));
-		paths[n] = malloc(strlen(dir) + l + 2);
-		sprintf(paths[n++], "%s/%s", dir, de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (n)
-		qsort(paths, (size_t)n, sizeof(*paths), cmp_str);
-	*out = paths;
-	return n;
-}
-
 int main(void)
 {
-	char dir[1024], **paths;
+	char dir[1024], **names;
 	const char *src = getenv("TD_SRCDIR");
 
 	snprintf(dir, sizeof(dir), "%s/tests/data/fixtures", src ? src : ".");
-	int n = find_fixtures(dir, &paths);
+	int n = td_list_dir(dir, ".fix", &names);
+	n = n < 0 ? 0 : n;
+	char **paths = calloc((size_t)n + 1, sizeof(*paths));
+	for (int i = 0; i < n; i++) {
+		paths[i] = malloc(strlen(dir) + strlen(names[i]) + 2);
+		sprintf(paths[i], "%s/%s", dir, names[i]);
+	}
 	struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof(*tests));
 	int nt = 0;
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
@@ -354,9 +330,8 @@ int main(void)
 		tests[nt++] = (struct CMUnitTest){ .name = strrchr(paths[i], '/') + 1, .test_func = test_fixture,
 						   .initial_state = paths[i] };
 	int rc = _cmocka_run_group_tests("fixtures", tests, (size_t)nt, NULL, NULL);
-	for (int i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	td_free_names(paths, n);
+	td_free_names(names, n);
 	free(tests);
 	return rc;
 }

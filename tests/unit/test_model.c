@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,29 +169,13 @@ static int read_expectation(const char *path, char *want, size_t len)
 	return 0;
 }
 
-static int list_td(const char *dir, char names[][128], int max)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	while (d && (de = readdir(d)) && n < max) {
-		size_t l = strlen(de->d_name);
-		if (l > 3 && !strcmp(de->d_name + l - 3, ".td"))
-			snprintf(names[n++], 128, "%s", de->d_name);
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
 static void test_bad_td_files(void **state)
 {
-	char dir[512], names[64][128];
+	char dir[512], **names;
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/tests/data/bad-td", getenv("TD_SRCDIR"));
-	int n = list_td(dir, names, 64);
+	int n = td_list_dir(dir, ".td", &names);
 	assert_true(n >= 10);
 	for (int i = 0; i < n; i++) {
 		char path[700], want[400];
@@ -212,6 +195,7 @@ static void test_bad_td_files(void **state)
 		assert_null(m);
 		td_catalog_free(cat);
 	}
+	td_free_names(names, n);
 }
 
 /* Every event of a file encodes for the file's first model; Arm files use
@@ -234,8 +218,8 @@ static void check_encodes(const struct td_catalog *cat)
 
 static int compile_and_encode_dir(const char *dir)
 {
-	char names[64][128];
-	int n = list_td(dir, names, 64);
+	char **names;
+	int n = td_list_dir(dir, ".td", &names);
 
 	td_encode_set_sysfs_root("/nonexistent"); /* built-in formats: the same result on every host */
 	for (int i = 0; i < n; i++) {
@@ -246,6 +230,7 @@ static int compile_and_encode_dir(const char *dir)
 		unload(&l);
 	}
 	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+	td_free_names(names, n);
 	return n;
 }
 
