@@ -1,6 +1,8 @@
 # generic.td — the kernel's generic hardware events (cycles, instructions),
 # used when the CPU has a PMU but no model-specific file applies: the
-# "IPC/CPI only" rung of the degradation ladder.
+# "IPC/CPI only" rung of the degradation ladder. The collector opens these
+# events as one group on every thread, separate from software.td's group, so
+# this file names only hardware events.
 pmu      perf
 title    Generic hardware events (any CPU with a PMU)
 version  Linux perf_event generic hardware counters (PERF_TYPE_HARDWARE)
@@ -10,4 +12,3 @@ event    INSTRUCTIONS  perf::INSTRUCTIONS  | instructions retired
 
 info     IPC  Metric = INSTRUCTIONS / CYCLES    | instructions per cycle
 info     CPI  Metric = CYCLES / INSTRUCTIONS    | cycles per instruction
-info     GHz  GHz    = CYCLES / TASK_CLOCK      | average frequency while running (needs software.td's TASK_CLOCK)

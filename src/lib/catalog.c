@@ -3,7 +3,6 @@
 #include "catalog.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,24 +66,6 @@ static int push_str(char ***arr, int *n, const char *s)
 	return 0;
 }
 
-/* Split "WORD rest" into word and rest (both trimmed, in place). */
-static char *next_word(char **s)
-{
-	char *p = *s, *w;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	w = p;
-	while (*p && !isspace((unsigned char)*p))
-		p++;
-	if (*p)
-		*p++ = '\0';
-	while (isspace((unsigned char)*p))
-		p++;
-	*s = p;
-	return w;
-}
-
 #define FAIL(...)                                                                     \
 	do {                                                                          \
 		char _m[400];                                                         \
@@ -96,13 +77,13 @@ static char *next_word(char **s)
 static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *err)
 {
 	char *rest = line;
-	char *kw = next_word(&rest);
+	char *kw = td_next_word(&rest);
 
 	if (!strcmp(kw, "pmu")) {
 		if (!*rest)
 			FAIL("'pmu' needs at least one libpfm4 model name");
 		while (*rest)
-			if (push_str(&cat->models, &cat->nmodels, next_word(&rest)))
+			if (push_str(&cat->models, &cat->nmodels, td_next_word(&rest)))
 				FAIL("out of memory");
 	} else if (!strcmp(kw, "title")) {
 		snprintf(cat->title, sizeof(cat->title), "%s", rest);
@@ -112,7 +93,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *er
 		if (push_str(&cat->notes, &cat->nnotes, rest))
 			FAIL("out of memory");
 	} else if (!strcmp(kw, "const") || !strcmp(kw, "param")) {
-		char *name = next_word(&rest), *val = next_word(&rest), *end;
+		char *name = td_next_word(&rest), *val = td_next_word(&rest), *end;
 		if (!valid_name(name))
 			FAIL("'%s' needs a name, got '%s'", kw, name);
 		double v = strtod(val, &end);
@@ -129,7 +110,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *er
 		char *bar = strchr(rest, '|');
 		if (bar)
 			*bar++ = '\0';
-		char *alias = next_word(&rest), *spec = next_word(&rest);
+		char *alias = td_next_word(&rest), *spec = td_next_word(&rest);
 		if (!valid_name(alias))
 			FAIL("event alias '%s' is not a name (letters, digits, _)", alias);
 		if (!*spec)
@@ -282,27 +263,13 @@ bool td_catalog_serves(const struct td_catalog *cat, const char *model)
 	return false;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int td_catalog_find(const char *dir, const char *model, char *name, size_t len)
 {
-	DIR *d;
-	struct dirent *de;
-	char **names = NULL;
-	int n = 0, found = -1;
+	char **names;
+	int n, found = -1;
 
-	if (!model || !*model || !(d = opendir(dir)))
+	if (!model || !*model || (n = td_list_dir(dir, ".td", &names)) < 0)
 		return -1;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (l > 3 && !strcmp(de->d_name + l - 3, ".td"))
-			push_str(&names, &n, de->d_name);
-	}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(char *), cmp_str); /* deterministic choice */
 	for (int i = 0; i < n && found < 0; i++) {
 		char path[1024];
 		struct td_catalog *cat;
@@ -316,8 +283,6 @@ int td_catalog_find(const char *dir, const char *model, char *name, size_t len)
 			td_catalog_free(cat);
 		}
 	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	td_free_names(names, n);
 	return found;
 }

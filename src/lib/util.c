@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -134,3 +135,59 @@ static uint64_t clock_ns(clockid_t id)
 
 uint64_t td_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 uint64_t td_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }
+
+char *td_next_word(char **s)
+{
+	char *p = *s, *w;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	w = p;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	*s = p;
+	return w;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int td_list_dir(const char *dir, const char *suffix, char ***names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t sl = strlen(suffix);
+	int n = 0;
+
+	*names = NULL;
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **nn;
+		if (l <= sl || strcmp(de->d_name + l - sl, suffix))
+			continue;
+		if (!(nn = realloc(*names, (size_t)(n + 1) * sizeof(*nn))))
+			break;
+		*names = nn;
+		if (((*names)[n] = strdup(de->d_name)))
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(*names, (size_t)n, sizeof(**names), cmp_name); /* deterministic order */
+	return n;
+}
+
+void td_free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

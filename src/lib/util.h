@@ -23,6 +23,13 @@ int td_read_long(const char *path, long *out);
 int td_slurp(const char *path, char **out, size_t *len);
 
 char *td_trim(char *s);
+/* Cut the next whitespace-separated word off *s (in place) and return it
+ * ("" at the end); *s moves past the word and the blanks after it. */
+char *td_next_word(char **s);
+/* Names of the entries of dir ending in suffix, sorted, malloc'd
+ * (free with td_free_names). Returns how many, or -1 if dir cannot be read. */
+int td_list_dir(const char *dir, const char *suffix, char ***names);
+void td_free_names(char **names, int n);
 int td_parse_long(const char *s, long min, long max, long *out);
 
 uint64_t td_now_ns(void);          /* CLOCK_MONOTONIC */

@@ -17,6 +17,7 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run, "run a command and count every thread of it" },
 	{ "attach", cmd_attach, "count every thread of a running process" },
 	{ "sessions", cmd_sessions, "list the recorded sessions" },
+	{ "events", cmd_events, "the metric tree, events and encodings for a PMU model" },
 };
 
 void tdctl_error(const char *fmt, ...)

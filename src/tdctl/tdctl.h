@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 int cmd_doctor(int argc, char **argv);
+int cmd_events(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);

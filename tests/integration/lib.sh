@@ -57,3 +57,8 @@ finish() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
 }
+
+# check_grep DESCRIPTION FIXED-STRING FILE: ok when FILE has a line containing it
+check_grep() {
+	if grep -qF -- "$2" "$3"; then ok "$1"; else not_ok "$1 ($(head -c 300 "$3" | tr '\n' ' '))"; fi
+}

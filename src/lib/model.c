@@ -1,0 +1,508 @@
+/* model: parses the definition lines the catalog kept, registers every name
+ * in one slot table, compiles the expressions, and hands the ordering and
+ * event-set work to model_order.c. */
+#include "model.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_order.h"
+
+static const char *const domains[] = { "Slots", "Clocks", "Stalls", "Uops", "Slots_est", "Clocks_est", "Cycles" };
+
+#define FAIL(line, ...)                                                   \
+	do {                                                              \
+		char m_[400];                                             \
+		snprintf(m_, sizeof(m_), __VA_ARGS__);                    \
+		td_err_set(err, "%s:%d: %s", m->cat->name, (line), m_);   \
+		return -1;                                                \
+	} while (0)
+
+const char *td_cpi_tag_name(enum td_cpi_tag tag)
+{
+	return tag == TD_CPI_MEASURED ? "measured" : tag == TD_CPI_DERIVED ? "derived" : "estimated";
+}
+
+int td_model_slot(const struct td_model *m, const char *name)
+{
+	for (int i = 0; i < m->nslots; i++)
+		if (!strcmp(m->slot_names[i], name))
+			return i;
+	return -1;
+}
+
+int td_model_node(const struct td_model *m, const char *path)
+{
+	for (int i = 0; i < m->nnodes; i++)
+		if (!strcmp(m->nodes[i].path, path))
+			return i;
+	return -1;
+}
+
+bool td_model_is_param(const struct td_model *m, int slot)
+{
+	int c = slot - m->first_const;
+
+	if (slot == m->slot_duration || slot == m->slot_num_cpus)
+		return true;
+	return c >= 0 && c < m->cat->nconsts && m->cat->consts[c].is_param;
+}
+
+/* ---- slot table ---------------------------------------------------------- */
+
+static int add_slot(struct td_model *m, const char *name, double dflt)
+{
+	char **names = realloc(m->slot_names, (size_t)(m->nslots + 1) * sizeof(*names));
+	double *d = names ? realloc(m->defaults, (size_t)(m->nslots + 1) * sizeof(*d)) : NULL;
+
+	if (names)
+		m->slot_names = names;
+	if (!d)
+		return -1;
+	m->defaults = d;
+	if (!(m->slot_names[m->nslots] = strdup(name)))
+		return -1;
+	m->defaults[m->nslots] = dflt;
+	return m->nslots++;
+}
+
+/* Register a name a formula may use; refuses duplicates. */
+static int define(struct td_model *m, const char *name, int line, td_err *err)
+{
+	if (td_model_slot(m, name) >= 0)
+		FAIL(line, "'%s' is already defined", name);
+	int slot = add_slot(m, name, TD_NA);
+	if (slot < 0)
+		FAIL(line, "out of memory");
+	return slot;
+}
+
+static int add_inputs(struct td_model *m, td_err *err)
+{
+	const struct td_catalog *cat = m->cat;
+
+	for (int i = 0; i < cat->nevents; i++)
+		if (define(m, cat->events[i].alias, cat->events[i].line, err) < 0)
+			return -1;
+	m->first_const = m->nslots;
+	for (int i = 0; i < cat->nconsts; i++) {
+		int s = define(m, cat->consts[i].name, cat->consts[i].line, err);
+		if (s < 0)
+			return -1;
+		m->defaults[s] = cat->consts[i].value;
+	}
+	if ((m->slot_duration = define(m, "DURATION", 0, err)) < 0 ||
+	    (m->slot_num_cpus = define(m, "NUM_CPUS", 0, err)) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- definition lines -------------------------------------------------- */
+
+/* The pieces of "HEAD = EXPR | F1 | F2" (in place, trimmed). */
+struct parts {
+	char *head, *expr;
+	char *field[2];
+	int nfields;
+};
+
+static int split_def(struct td_model *m, const struct td_cat_def *d, char *text, int maxfields, struct parts *p,
+		     td_err *err)
+{
+	char *eq = strchr(text, '=');
+	char *seg[3];
+	int nseg = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!eq)
+		FAIL(d->line, "'%s' needs '= EXPRESSION'", d->keyword);
+	*eq = '\0';
+	p->head = td_trim(text);
+	seg[nseg++] = eq + 1;
+	for (char *bar = strchr(eq + 1, '|'); bar; bar = strchr(bar + 1, '|')) {
+		if (nseg > maxfields)
+			FAIL(d->line, "'%s %s': too many '|' fields (at most %d)", d->keyword, p->head, maxfields);
+		*bar = '\0';
+		seg[nseg++] = bar + 1;
+	}
+	p->expr = td_trim(seg[0]);
+	for (int i = 1; i < nseg; i++)
+		p->field[p->nfields++] = td_trim(seg[i]);
+	if (!*p->expr)
+		FAIL(d->line, "'%s %s' has an empty expression", d->keyword, p->head);
+	return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+static int init_formula(struct td_model *m, struct td_formula *f, const char *name, const char *expr,
+			const struct td_cat_def *d, td_err *err)
+{
+	f->line = d->line;
+	if (!(f->text = strdup(expr)))
+		FAIL(d->line, "out of memory");
+	f->slot = define(m, name, d->line, err);
+	return f->slot < 0 ? -1 : 0;
+}
+
+static bool valid_path(const char *p)
+{
+	bool start = true;
+
+	for (; *p; p++) {
+		if (*p == '.') {
+			if (start)
+				return false;
+			start = true;
+		} else if (start ? (isalpha((unsigned char)*p) || *p == '_') : (isalnum((unsigned char)*p) || *p == '_')) {
+			start = false;
+		} else {
+			return false;
+		}
+	}
+	return !start;
+}
+
+static int find_parent(struct td_model *m, struct td_node *n, const struct td_cat_def *d, td_err *err)
+{
+	char *dot = strrchr(n->path, '.');
+
+	n->name = dot ? dot + 1 : n->path;
+	n->parent = -1;
+	n->level = 1;
+	if (!dot)
+		return 0;
+	*dot = '\0';
+	m->nnodes--; /* n is the last node: look only at those declared before it */
+	n->parent = td_model_node(m, n->path);
+	m->nnodes++;
+	*dot = '.';
+	if (n->parent < 0)
+		FAIL(d->line, "node '%s': parent '%.*s' is not declared before it", n->path, (int)(dot - n->path),
+		     n->path);
+	n->level = m->nodes[n->parent].level + 1;
+	return 0;
+}
+
+static int check_domain(struct td_model *m, const char *dom, const struct td_cat_def *d, const char *path,
+			td_err *err)
+{
+	for (size_t i = 0; i < sizeof(domains) / sizeof(domains[0]); i++)
+		if (!strcmp(dom, domains[i]))
+			return 0;
+	FAIL(d->line, "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
+		      "Clocks_est or Cycles)", path, dom);
+}
+
+static void *grow(void *arr, int n, size_t size)
+{
+	void *p = realloc(arr, (size_t)(n + 1) * size);
+
+	if (p)
+		memset((char *)p + (size_t)n * size, 0, size);
+	return p;
+}
+
+#define GROW(arr, n)                                                    \
+	do {                                                            \
+		void *g_ = grow((arr), (n), sizeof(*(arr)));            \
+		if (!g_)                                                \
+			FAIL(d->line, "out of memory");                 \
+		(arr) = g_;                                             \
+		(n)++;                                                  \
+	} while (0)
+
+static int add_node(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
+{
+	char *head = p->head;
+	char *path = td_next_word(&head), *dom = td_next_word(&head);
+
+	if (!valid_path(path))
+		FAIL(d->line, "node path '%s' is not dotted names (letters, digits, _)", path);
+	if (!*dom || *head)
+		FAIL(d->line, "node '%s' needs 'PATH DOMAIN = EXPR'", path);
+	if (check_domain(m, dom, d, path, err))
+		return -1;
+	GROW(m->nodes, m->nnodes);
+	struct td_node *n = &m->nodes[m->nnodes - 1];
+	n->path = strdup(path);
+	snprintf(n->domain, sizeof(n->domain), "%s", dom);
+	n->threshold = dup_or_null(p->nfields > 0 ? p->field[0] : NULL);
+	n->desc = dup_or_null(p->nfields > 1 ? p->field[1] : NULL);
+	if (!n->path)
+		FAIL(d->line, "out of memory");
+	if (find_parent(m, n, d, err))
+		return -1;
+	return init_formula(m, &n->f, path, p->expr, d, err);
+}
+
+/* let NAME = EXPR, info NAME UNIT = EXPR | DESC */
+static int add_named(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
+{
+	char *head = p->head;
+	char *name = td_next_word(&head), *second = td_next_word(&head);
+	bool is_let = !strcmp(d->keyword, "let");
+
+	if (!valid_path(name) || strchr(name, '.'))
+		FAIL(d->line, "'%s' needs a name (letters, digits, _), got '%s'", d->keyword, name);
+	if (*head || (is_let ? *second != '\0' : !*second))
+		FAIL(d->line, "'%s %s': expected '%s'", d->keyword, name,
+		     is_let ? "let NAME = EXPR" : "info NAME UNIT = EXPR | DESCRIPTION");
+	if (is_let) {
+		GROW(m->lets, m->nlets);
+		struct td_let *l = &m->lets[m->nlets - 1];
+		if (!(l->name = strdup(name)))
+			FAIL(d->line, "out of memory");
+		return init_formula(m, &l->f, name, p->expr, d, err);
+	}
+	GROW(m->infos, m->ninfos);
+	struct td_info *in = &m->infos[m->ninfos - 1];
+	in->name = strdup(name);
+	in->desc = dup_or_null(p->nfields ? p->field[0] : NULL);
+	snprintf(in->unit, sizeof(in->unit), "%s", second);
+	if (!in->name)
+		FAIL(d->line, "out of memory");
+	return init_formula(m, &in->f, name, p->expr, d, err);
+}
+
+static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
+{
+	char *head = p->head;
+	char *name = td_next_word(&head), *tag = td_next_word(&head);
+	enum td_cpi_tag t;
+	char slot_name[96];
+
+	if (!valid_path(name) || strchr(name, '.'))
+		FAIL(d->line, "'cpi' needs a name (letters, digits, _), got '%s'", name);
+	if (!strcmp(tag, "measured"))
+		t = TD_CPI_MEASURED;
+	else if (!strcmp(tag, "derived"))
+		t = TD_CPI_DERIVED;
+	else if (!strcmp(tag, "estimated"))
+		t = TD_CPI_ESTIMATED;
+	else
+		FAIL(d->line, "cpi '%s': tag must be measured, derived or estimated, got '%s'", name, tag);
+	if (!strcmp(name, "Other"))
+		FAIL(d->line, "cpi 'Other' is reserved: the engine adds it (CPI minus the components)");
+	for (int i = 0; i < m->ncpis; i++)
+		if (!strcmp(m->cpis[i].name, name))
+			FAIL(d->line, "cpi component '%s' defined twice", name);
+	GROW(m->cpis, m->ncpis);
+	struct td_cpi_comp *c = &m->cpis[m->ncpis - 1];
+	c->name = strdup(name);
+	c->tag = t;
+	c->desc = dup_or_null(p->nfields ? p->field[0] : NULL);
+	if (!c->name)
+		FAIL(d->line, "out of memory");
+	snprintf(slot_name, sizeof(slot_name), "cpi:%s", name); /* not an identifier: not referable */
+	return init_formula(m, &c->f, slot_name, p->expr, d, err);
+}
+
+static int add_cpi_base(struct td_model *m, const struct td_cat_def *d, td_err *err)
+{
+	bool cycles = !strcmp(d->keyword, "cpi-cycles");
+	struct td_formula *f = cycles ? &m->cpi_cycles : &m->cpi_instructions;
+	char text[1024];
+
+	if (f->text)
+		FAIL(d->line, "'%s' given twice (first at line %d)", d->keyword, f->line);
+	snprintf(text, sizeof(text), "%s", d->text);
+	if (strchr(text, '|'))
+		FAIL(d->line, "'%s' takes an expression only", d->keyword);
+	return init_formula(m, f, d->keyword, td_trim(text), d, err);
+}
+
+static int add_def(struct td_model *m, const struct td_cat_def *d, td_err *err)
+{
+	bool node = !strcmp(d->keyword, "node"), let = !strcmp(d->keyword, "let");
+	struct parts p;
+	char *text;
+	int rc;
+
+	if (!strncmp(d->keyword, "cpi-", 4))
+		return add_cpi_base(m, d, err);
+	if (!(text = strdup(d->text)))
+		FAIL(d->line, "out of memory");
+	rc = split_def(m, d, text, node ? 2 : let ? 0 : 1, &p, err);
+	if (!rc)
+		rc = node ? add_node(m, d, &p, err) : !strcmp(d->keyword, "cpi") ? add_cpi(m, d, &p, err)
+							       : add_named(m, d, &p, err);
+	free(text);
+	return rc;
+}
+
+/* ---- expressions ------------------------------------------------------- */
+
+struct resolve_ctx {
+	const struct td_model *m;
+	int this_slot;
+};
+
+static int resolve(void *ctx, const char *name, td_err *why)
+{
+	const struct resolve_ctx *rc = ctx;
+
+	if (!strcmp(name, "this")) {
+		if (rc->this_slot >= 0)
+			return rc->this_slot;
+		td_err_set(why, "'this' is only allowed in thresholds");
+		return -1;
+	}
+	int slot = td_model_slot(rc->m, name);
+	if (slot < 0)
+		td_err_set(why, "'%s' is not defined (not an event alias, const, param, let, info, node path, "
+				"DURATION or NUM_CPUS)", name);
+	return slot;
+}
+
+static int compile(struct td_model *m, const char *what, const char *src, int this_slot, int line,
+		   struct td_expr **out, td_err *err)
+{
+	struct resolve_ctx rc = { m, this_slot };
+	td_err e;
+
+	if (td_expr_compile(src, resolve, &rc, out, &e))
+		FAIL(line, "%s: %s", what, e.msg);
+	return 0;
+}
+
+static int compile_threshold(struct td_model *m, struct td_node *n, td_err *err)
+{
+	char src[1024], what[256];
+	const char *t = n->threshold;
+
+	if (!t)
+		return 0;
+	/* "> 0.15" is shorthand for "this > 0.15" */
+	bool shorthand = strchr("<>=!", t[0]) != NULL;
+	snprintf(src, sizeof(src), "%s%s", shorthand ? "this " : "", t);
+	snprintf(what, sizeof(what), "threshold of node %s%s", n->path,
+		 shorthand ? " (read as 'this ...', columns count from 'this')" : "");
+	return compile(m, what, src, n->f.slot, n->f.line, &n->thr, err);
+}
+
+static int compile_all(struct td_model *m, td_err *err)
+{
+	char what[256];
+
+	for (int i = 0; i < m->nnodes; i++) {
+		snprintf(what, sizeof(what), "node %s", m->nodes[i].path);
+		if (compile(m, what, m->nodes[i].f.text, -1, m->nodes[i].f.line, &m->nodes[i].f.expr, err) ||
+		    compile_threshold(m, &m->nodes[i], err))
+			return -1;
+	}
+	for (int i = 0; i < m->ninfos; i++) {
+		snprintf(what, sizeof(what), "info %s", m->infos[i].name);
+		if (compile(m, what, m->infos[i].f.text, -1, m->infos[i].f.line, &m->infos[i].f.expr, err))
+			return -1;
+	}
+	for (int i = 0; i < m->nlets; i++) {
+		snprintf(what, sizeof(what), "let %s", m->lets[i].name);
+		if (compile(m, what, m->lets[i].f.text, -1, m->lets[i].f.line, &m->lets[i].f.expr, err))
+			return -1;
+	}
+	for (int i = 0; i < m->ncpis; i++) {
+		snprintf(what, sizeof(what), "cpi %s", m->cpis[i].name);
+		if (compile(m, what, m->cpis[i].f.text, -1, m->cpis[i].f.line, &m->cpis[i].f.expr, err))
+			return -1;
+	}
+	struct td_formula *base[] = { &m->cpi_cycles, &m->cpi_instructions };
+	for (int i = 0; i < 2; i++)
+		if (base[i]->text &&
+		    compile(m, m->slot_names[base[i]->slot], base[i]->text, -1, base[i]->line, &base[i]->expr, err))
+			return -1;
+	return 0;
+}
+
+static int check_cpi_complete(struct td_model *m, td_err *err)
+{
+	bool c = m->cpi_cycles.text != NULL, i = m->cpi_instructions.text != NULL;
+
+	m->has_cpi = c && i;
+	if (m->ncpis && !m->has_cpi)
+		FAIL(m->cpis[0].f.line, "cpi components need both 'cpi-cycles' and 'cpi-instructions' lines");
+	if (c != i)
+		FAIL(c ? m->cpi_cycles.line : m->cpi_instructions.line,
+		     "'cpi-cycles' and 'cpi-instructions' go together: the other one is missing");
+	return 0;
+}
+
+int td_model_compile(const struct td_catalog *cat, struct td_model **out, td_err *err)
+{
+	struct td_model *m = calloc(1, sizeof(*m));
+
+	*out = NULL;
+	if (!m) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	m->cat = cat;
+	m->cpi_cycles.slot = m->cpi_instructions.slot = -1;
+	int rc = add_inputs(m, err);
+	for (int i = 0; !rc && i < cat->ndefs; i++)
+		rc = add_def(m, &cat->defs[i], err);
+	if (!rc)
+		rc = check_cpi_complete(m, err);
+	if (!rc)
+		rc = compile_all(m, err);
+	if (!rc)
+		rc = td_model_order(m, err);
+	if (rc) {
+		td_model_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+static void free_formula(struct td_formula *f)
+{
+	free(f->text);
+	td_expr_free(f->expr);
+	free(f->events);
+}
+
+void td_model_free(struct td_model *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nnodes; i++) {
+		free(m->nodes[i].path);
+		free(m->nodes[i].threshold);
+		free(m->nodes[i].desc);
+		td_expr_free(m->nodes[i].thr);
+		free_formula(&m->nodes[i].f);
+	}
+	for (int i = 0; i < m->ninfos; i++) {
+		free(m->infos[i].name);
+		free(m->infos[i].desc);
+		free_formula(&m->infos[i].f);
+	}
+	for (int i = 0; i < m->nlets; i++) {
+		free(m->lets[i].name);
+		free_formula(&m->lets[i].f);
+	}
+	for (int i = 0; i < m->ncpis; i++) {
+		free(m->cpis[i].name);
+		free(m->cpis[i].desc);
+		free_formula(&m->cpis[i].f);
+	}
+	free_formula(&m->cpi_cycles);
+	free_formula(&m->cpi_instructions);
+	for (int i = 0; i < m->nslots; i++)
+		free(m->slot_names[i]);
+	free(m->slot_names);
+	free(m->defaults);
+	free(m->nodes);
+	free(m->infos);
+	free(m->lets);
+	free(m->cpis);
+	free(m->order);
+	free(m);
+}

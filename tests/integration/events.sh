@@ -1,0 +1,73 @@
+#!/bin/sh
+# events.sh — `tdctl events`: the tree, encodings, info and CPI lines of a
+# model's file (text and JSON), and its errors: host model unknown, unknown
+# --pmu model, malformed files. Uses the test-only tree in tests/data/events
+# so it does not depend on the content of events/.
+. "$(dirname "$0")/lib.sh"
+DATA="$TD_SRCDIR/tests/data"
+out="$WORK/out"
+err="$WORK/err"
+
+# 1-3: without --pmu the host's libpfm4 model is used; when libpfm4 knows none
+# (our VMs) the command says so in one line and points at --pmu
+"$TDCTL" doctor --json >"$WORK/doctor"
+if grep -qF '"libpfm4":{"model":null' "$WORK/doctor"; then
+	"$TDCTL" events --events-dir "$DATA/events" >"$out" 2>"$err"; rc=$?
+	check "no host model: non-zero exit" test "$rc" -ne 0
+	check "no host model: exactly one line" test "$(wc -l <"$err")" -eq 1
+	check_grep "no host model: hint names --pmu" "--pmu MODEL" "$err"
+else
+	"$TDCTL" events >"$out" 2>"$err"; rc=$?
+	check "host model known: a file or a clear error" test "$rc" -eq 0 -o -s "$err"
+	check "host model known: output or error" test -s "$out" -o -s "$err"
+	check "host model known: no crash" test "$rc" -lt 128
+fi
+
+# 4-12: text output for the test tree
+"$TDCTL" events --events-dir "$DATA/events" --pmu skx >"$out" 2>"$err"; rc=$?
+check "text: exit 0" test "$rc" -eq 0
+check_grep "text: names the file and model" "test-engine.td: Engine test tree (test-only) (PMU model skx)" "$out"
+check_grep "text: level-1 node with domain, formula and threshold" \
+	"  Frontend_Bound                           Slots      = FE_NOT / SLOTS  | > 0.15" "$out"
+check_grep "text: level-2 node indented under its parent" "    Memory_Bound                           Stalls" "$out"
+check_grep "text: expression threshold shown as written" "| this > 0.7 or IPC > 3" "$out"
+check_grep "text: libpfm4 event encoded for the model" "CPU_CLK_THREAD_UNHALTED:THREAD_P:t=1         type=4 config=0x20003c" "$out"
+check_grep "text: raw-form event encoded" "cpu/event=0x9c,umask=0x1,cmask=4/            type=4 config=0x400019c" "$out"
+check_grep "text: info metric with unit" "  IPC                      Metric   = INST / CLKS" "$out"
+check_grep "text: CPI component with tag" "  Branch_Penalty           estimated = 15 * BR_MISP / CLKS" "$out"
+
+# 13-17: JSON output
+"$TDCTL" events --events-dir "$DATA/events" --pmu skl --json >"$out" 2>"$err"; rc=$?
+check "json: exit 0" test "$rc" -eq 0
+check_grep "json: node with parent and level" '"path":"Backend_Bound.Memory_Bound","name":"Memory_Bound","level":2,"parent":"Backend_Bound","domain":"Stalls"' "$out"
+check_grep "json: node lists the events it needs" '"events":["CLKS","CLKS_ANY","FE_NOT","UOPS_ISSUED","RET_SLOTS","RECOVERY","STALLS_MEM","STALLS_TOT"]' "$out"
+check_grep "json: encoding as hex string" '"alias":"FE_LAT","event":"cpu/event=0x9c,umask=0x1,cmask=4/","description":"raw form on purpose","pmu":"cpu","type":4,"config":"0x400019c","config1":null' "$out"
+if command -v python3 >/dev/null; then
+	check "json: parses" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["nodes"])==10 and d["cpi"]["cycles"]=="CLKS"' "$out"
+else
+	check "json: one line, object" test "$(head -c1 "$out")" = "{"
+fi
+
+# 18-20: unknown model
+"$TDCTL" events --events-dir "$DATA/events" --pmu zen9 >"$out" 2>"$err"; rc=$?
+check "unknown model: non-zero exit" test "$rc" -ne 0
+check "unknown model: one line" test "$(wc -l <"$err")" -eq 1
+check_grep "unknown model: lists the models with files" "serves PMU model 'zen9'; models with files: skl skx" "$err"
+
+# 21-24: malformed files give their FILE:LINE message
+mkdir "$WORK/bad1" "$WORK/bad2"
+cp "$DATA/bad-td/cycle.td" "$WORK/bad1/"
+"$TDCTL" events --events-dir "$WORK/bad1" --pmu skl >"$out" 2>"$err"; rc=$?
+check "malformed tree: non-zero exit" test "$rc" -ne 0
+check_grep "malformed tree: FILE:LINE message" "cycle.td:4: cycle: A -> B -> C -> A" "$err"
+cp "$DATA/bad-td/unknown-keyword.td" "$WORK/bad2/"
+"$TDCTL" events --events-dir "$WORK/bad2" --pmu skl >"$out" 2>"$err"; rc=$?
+check "malformed file: non-zero exit" test "$rc" -ne 0
+check_grep "malformed file: FILE:LINE message" "unknown-keyword.td:3: unknown keyword 'metric'" "$err"
+
+# 25-26: the shipped software/generic files
+"$TDCTL" events --pmu perf >"$out" 2>"$err"; rc=$?
+check "shipped perf file: exit 0" test "$rc" -eq 0
+check_grep "shipped perf file: generic hardware event encoded" "perf::CYCLES" "$out"
+
+finish

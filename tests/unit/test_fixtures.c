@@ -1,0 +1,337 @@
+/* Fixture runner: every tests/data/fixtures/NAME.fix (format: docs/td-format.md)
+ * becomes one test — load its .td, apply param/builtin/count lines, evaluate,
+ * check every expect/expect-cpi/expect-bottleneck line, then the invariants
+ * every fixture must keep (level 1 sums to 1, CPI stack sums to CPI). A
+ * failure names FILE:LINE. The runner itself is checked on a fixture that is
+ * wrong on purpose (tests/data/bad-fix/). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "metrics.h"
+#include "model.h"
+
+struct fixture {
+	const char *path;
+	const char *name;      /* base name, for messages */
+	struct td_catalog *cat;
+	struct td_model *model;
+	struct td_metrics *mx;
+	double *counts;
+	double tol;            /* absolute tolerance from `tolerance`, or < 0 */
+	char report[4096];
+	size_t rlen;
+	int failures;
+};
+
+struct fix_line {
+	int line;
+	char *kw, *a, *b;
+};
+
+static void failf(struct fixture *fx, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void failf(struct fixture *fx, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fx->failures++;
+	if (fx->rlen >= sizeof(fx->report) - 1)
+		return;
+	fx->rlen += (size_t)snprintf(fx->report + fx->rlen, sizeof(fx->report) - fx->rlen, "%s:%d: ", fx->name, line);
+	va_start(ap, fmt);
+	if (fx->rlen < sizeof(fx->report))
+		fx->rlen += (size_t)vsnprintf(fx->report + fx->rlen, sizeof(fx->report) - fx->rlen, fmt, ap);
+	va_end(ap);
+	if (fx->rlen < sizeof(fx->report) - 1)
+		fx->report[fx->rlen++] = '\n';
+	fx->report[fx->rlen < sizeof(fx->report) ? fx->rlen : sizeof(fx->report) - 1] = '\0';
+}
+
+/* Split the file into keyword lines (comments and blanks dropped), in place. */
+static int split_lines(char *text, struct fix_line *out, int max)
+{
+	int n = 0, lineno = 0;
+
+	for (char *line = text; line && n < max;) {
+		char *nl = strchr(line, '\n'), *hash, *save = NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if ((hash = strchr(line, '#')))
+			*hash = '\0';
+		char *kw = strtok_r(line, " \t\r", &save);
+		if (kw) {
+			out[n].line = lineno;
+			out[n].kw = kw;
+			out[n].a = strtok_r(NULL, " \t\r", &save);
+			out[n].b = strtok_r(NULL, " \t\r", &save);
+			n++;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+static bool parse_value(const char *s, double *v)
+{
+	char *end;
+
+	if (!s)
+		return false;
+	if (!strcmp(s, "na") || !strcmp(s, "missing")) {
+		*v = NAN;
+		return true;
+	}
+	*v = strtod(s, &end);
+	return *s && !*end;
+}
+
+static bool close_enough(const struct fixture *fx, double got, double want)
+{
+	double diff = fabs(got - want);
+
+	if (isnan(want) || isnan(got))
+		return isnan(want) && isnan(got);
+	if (fx->tol >= 0)
+		return diff <= fx->tol;
+	return diff <= 1e-12 || diff <= 1e-9 * fabs(want);
+}
+
+static void td_path(const struct fixture *fx, const char *td, char *out, size_t len)
+{
+	const char *slash = strrchr(fx->path, '/');
+
+	if (strchr(td, '/')) /* relative to the fixture's directory */
+		snprintf(out, len, "%.*s/%s", slash ? (int)(slash - fx->path) : 1, slash ? fx->path : ".", td);
+	else
+		snprintf(out, len, "%s/events/%s", getenv("TD_SRCDIR") ? getenv("TD_SRCDIR") : ".", td);
+}
+
+static int load(struct fixture *fx, const struct fix_line *l, int n)
+{
+	char path[1024];
+	td_err err;
+	const struct fix_line *td = NULL;
+
+	fx->tol = -1;
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(l[i].kw, "td"))
+			td = &l[i];
+		if (!strcmp(l[i].kw, "tolerance") && !parse_value(l[i].a, &fx->tol))
+			failf(fx, l[i].line, "tolerance needs a number");
+	}
+	if (!td || !td->a) {
+		failf(fx, 1, "no 'td FILE' line");
+		return -1;
+	}
+	td_path(fx, td->a, path, sizeof(path));
+	if (td_catalog_load(path, &fx->cat, &err) || td_model_compile(fx->cat, &fx->model, &err)) {
+		failf(fx, td->line, "%s", err.msg);
+		return -1;
+	}
+	fx->mx = td_metrics_new(fx->model);
+	fx->counts = malloc((size_t)(fx->cat->nevents + 1) * sizeof(double));
+	for (int i = 0; i < fx->cat->nevents; i++)
+		fx->counts[i] = NAN; /* no count line: not counted */
+	return 0;
+}
+
+static void apply_inputs(struct fixture *fx, const struct fix_line *l, int n)
+{
+	for (int i = 0; i < n; i++) {
+		bool count = !strcmp(l[i].kw, "count");
+		double v;
+		td_err err;
+		if (!count && strcmp(l[i].kw, "param") && strcmp(l[i].kw, "builtin"))
+			continue;
+		if (!l[i].a || !parse_value(l[i].b, &v)) {
+			failf(fx, l[i].line, "'%s' needs NAME VALUE", l[i].kw);
+		} else if (count) {
+			const struct td_cat_event *e = td_catalog_event(fx->cat, l[i].a);
+			if (!e)
+				failf(fx, l[i].line, "'%s' is not an event alias of %s", l[i].a, fx->cat->name);
+			else
+				fx->counts[e - fx->cat->events] = v;
+		} else if (td_metrics_set(fx->mx, l[i].a, v, &err)) {
+			failf(fx, l[i].line, "%s", err.msg);
+		}
+	}
+}
+
+static double cpi_value(const struct fixture *fx, const char *name, bool *found)
+{
+	*found = true;
+	if (!strcmp(name, "Other"))
+		return fx->mx->cpi.other;
+	for (int i = 0; i < fx->model->ncpis; i++)
+		if (!strcmp(fx->model->cpis[i].name, name))
+			return fx->mx->cpi.comp[i];
+	*found = false;
+	return NAN;
+}
+
+static void check_value(struct fixture *fx, const struct fix_line *l, double got, bool found)
+{
+	double want;
+
+	if (!found)
+		failf(fx, l->line, "%s: '%s' is not defined in %s", l->kw, l->a, fx->cat->name);
+	else if (!parse_value(l->b, &want))
+		failf(fx, l->line, "%s %s: value must be a number or na", l->kw, l->a);
+	else if (!close_enough(fx, got, want))
+		failf(fx, l->line, "%s %s: got %.12g, expected %.12g", l->kw, l->a, got, want);
+}
+
+static void check_bottleneck(struct fixture *fx, const struct fix_line *l)
+{
+	int b = fx->mx->bottleneck;
+	const char *got = b < 0 ? "none" : fx->model->nodes[b].path;
+
+	if (!l->a)
+		failf(fx, l->line, "expect-bottleneck needs a node path or none");
+	else if (strcmp(l->a, "none") && td_model_node(fx->model, l->a) < 0)
+		failf(fx, l->line, "expect-bottleneck: '%s' is not a node of %s", l->a, fx->cat->name);
+	else if (strcmp(got, l->a))
+		failf(fx, l->line, "expect-bottleneck: got %s, expected %s", got, l->a);
+}
+
+static void check_expects(struct fixture *fx, const struct fix_line *l, int n)
+{
+	static const char *const known[] = { "td", "source", "tolerance", "param", "builtin", "count" };
+
+	for (int i = 0; i < n; i++) {
+		bool found = false, other = false;
+		if (!strcmp(l[i].kw, "expect")) {
+			int slot = l[i].a ? td_model_slot(fx->model, l[i].a) : -1;
+			check_value(fx, &l[i], slot >= 0 ? fx->mx->slots[slot] : NAN, slot >= 0);
+		} else if (!strcmp(l[i].kw, "expect-cpi")) {
+			double v = l[i].a ? cpi_value(fx, l[i].a, &found) : NAN;
+			check_value(fx, &l[i], v, found);
+		} else if (!strcmp(l[i].kw, "expect-bottleneck")) {
+			check_bottleneck(fx, &l[i]);
+		} else {
+			for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+				other |= !strcmp(l[i].kw, known[k]);
+			if (!other)
+				failf(fx, l[i].line, "unknown directive '%s'", l[i].kw);
+		}
+	}
+}
+
+/* Invariants every fixture keeps, whatever its expect lines say. */
+static void check_invariants(struct fixture *fx)
+{
+	static const char *const l1[] = { "Frontend_Bound", "Bad_Speculation", "Backend_Bound", "Retiring" };
+	double sum = 0;
+	bool all = true;
+
+	for (int i = 0; i < 4; i++) {
+		int n = td_model_node(fx->model, l1[i]);
+		all = all && n >= 0 && !isnan(fx->mx->node[n]);
+		if (all)
+			sum += fx->mx->node[n];
+	}
+	if (all && fabs(sum - 1) > 1e-9)
+		failf(fx, 0, "invariant: the four level-1 nodes sum to %.12g, not 1", sum);
+	const struct td_cpi_stack *s = &fx->mx->cpi;
+	if (!s->valid)
+		return;
+	double total = s->other;
+	for (int i = 0; i < fx->model->ncpis; i++)
+		if (!isnan(s->comp[i]))
+			total += s->comp[i];
+	if (fabs(total - s->cpi) > 1e-9 * fmax(1, s->cpi))
+		failf(fx, 0, "invariant: CPI components + Other = %.12g, CPI = %.12g", total, s->cpi);
+}
+
+/* Run one fixture; returns the number of failures (details in fx->report). */
+static int run_fixture(struct fixture *fx, const char *path)
+{
+	struct fix_line lines[512];
+	char *text = NULL;
+	const char *slash = strrchr(path, '/');
+
+	memset(fx, 0, sizeof(*fx));
+	fx->path = path;
+	fx->name = slash ? slash + 1 : path;
+	if (td_slurp(path, &text, NULL)) {
+		failf(fx, 0, "cannot read");
+		return fx->failures;
+	}
+	int n = split_lines(text, lines, 512);
+	if (load(fx, lines, n) == 0) {
+		apply_inputs(fx, lines, n);
+		td_metrics_eval(fx->mx, fx->counts);
+		check_expects(fx, lines, n);
+		check_invariants(fx);
+	}
+	td_metrics_free(fx->mx);
+	td_model_free(fx->model);
+	td_catalog_free(fx->cat);
+	free(fx->counts);
+	free(text);
+	return fx->failures;
+}
+
+static void test_fixture(void **state)
+{
+	struct fixture fx;
+
+	if (run_fixture(&fx, *state))
+		fail_msg("%d failure(s):\n%s", fx.failures, fx.report);
+}
+
+/* The runner must catch a wrong expectation and name file and line. */
+static void test_runner_reports_file_line(void **state)
+{
+	struct fixture fx;
+	char path[1024];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/bad-fix/wrong-expect.fix", getenv("TD_SRCDIR"));
+	assert_int_equal(run_fixture(&fx, path), 2);
+	if (!strstr(fx.report, "wrong-expect.fix:7: expect Retiring: got 0.5, expected 0.4") ||
+	    !strstr(fx.report, "wrong-expect.fix:8: expect-cpi Other: got 1, expected 9"))
+		fail_msg("unexpected report:\n%s", fx.report);
+}
+
+static void test_no_fixtures(void **state)
+{
+	(void)state;
+	fail_msg("no tests/data/fixtures/*.fix found under $TD_SRCDIR");
+}
+
+int main(void)
+{
+	char dir[1024], **names;
+	const char *src = getenv("TD_SRCDIR");
+
+	snprintf(dir, sizeof(dir), "%s/tests/data/fixtures", src ? src : ".");
+	int n = td_list_dir(dir, ".fix", &names);
+	n = n < 0 ? 0 : n;
+	char **paths = calloc((size_t)n + 1, sizeof(*paths));
+	for (int i = 0; i < n; i++) {
+		paths[i] = malloc(strlen(dir) + strlen(names[i]) + 2);
+		sprintf(paths[i], "%s/%s", dir, names[i]);
+	}
+	struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof(*tests));
+	int nt = 0;
+	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
+	if (!n)
+		tests[nt++] = (struct CMUnitTest){ .name = "no_fixtures", .test_func = test_no_fixtures };
+	for (int i = 0; i < n; i++)
+		tests[nt++] = (struct CMUnitTest){ .name = strrchr(paths[i], '/') + 1, .test_func = test_fixture,
+						   .initial_state = paths[i] };
+	int rc = _cmocka_run_group_tests("fixtures", tests, (size_t)nt, NULL, NULL);
+	td_free_names(paths, n);
+	td_free_names(names, n);
+	free(tests);
+	return rc;
+}

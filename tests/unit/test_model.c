@@ -1,0 +1,378 @@
+/* Unit tests for model (compiling a catalog) and metrics (evaluating it):
+ * tree structure, transitive event sets, evaluation order, every malformed
+ * file in tests/data/bad-td/ giving its FILE:LINE message, every shipped
+ * events file compiling and encoding, thresholds, the bottleneck walk, CPI
+ * stack edge cases and aggregation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "encode.h"
+#include "metrics.h"
+#include "model.h"
+
+static char tmpdir[64];
+
+struct loaded {
+	struct td_catalog *cat;
+	struct td_model *m;
+	struct td_metrics *mx;
+};
+
+static void unload(struct loaded *l)
+{
+	td_metrics_free(l->mx);
+	td_model_free(l->m);
+	td_catalog_free(l->cat);
+}
+
+static struct loaded load_path(const char *path)
+{
+	struct loaded l = { 0 };
+	td_err err;
+
+	if (td_catalog_load(path, &l.cat, &err) || td_model_compile(l.cat, &l.m, &err))
+		fail_msg("%s", err.msg);
+	l.mx = td_metrics_new(l.m);
+	assert_non_null(l.mx);
+	return l;
+}
+
+static struct loaded load_text(const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/t.td", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return load_path(path);
+}
+
+static struct loaded load_test_tree(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/tests/data/events/test-engine.td", getenv("TD_SRCDIR"));
+	return load_path(path);
+}
+
+static bool needs(const struct td_model *m, const struct td_formula *f, const char *alias)
+{
+	int idx = (int)(td_catalog_event(m->cat, alias) - m->cat->events);
+
+	for (int i = 0; i < f->nevents; i++)
+		if (f->events[i] == idx)
+			return true;
+	return false;
+}
+
+static int order_of(const struct td_model *m, const char *name)
+{
+	int slot = td_model_slot(m, name);
+
+	for (int i = 0; i < m->norder; i++)
+		if (m->order[i]->slot == slot)
+			return i;
+	return -1;
+}
+
+static void test_structure(void **state)
+{
+	struct loaded l = load_test_tree();
+	const struct td_model *m = l.m;
+
+	(void)state;
+	assert_int_equal(m->nnodes, 10);
+	int fe = td_model_node(m, "Frontend_Bound"), fl = td_model_node(m, "Frontend_Bound.Fetch_Latency");
+	int mb = td_model_node(m, "Backend_Bound.Memory_Bound");
+	assert_true(fe >= 0 && fl >= 0 && mb >= 0);
+	assert_int_equal(m->nodes[fe].level, 1);
+	assert_int_equal(m->nodes[fe].parent, -1);
+	assert_int_equal(m->nodes[fl].level, 2);
+	assert_int_equal(m->nodes[fl].parent, fe);
+	assert_string_equal(m->nodes[fl].name, "Fetch_Latency");
+	assert_string_equal(m->nodes[mb].domain, "Stalls");
+	assert_string_equal(m->nodes[fl].threshold, "> 0.10");
+	assert_null(m->nodes[fl].desc);
+	assert_string_equal(m->nodes[fe].desc, "slots the frontend left empty");
+	assert_string_equal(m->nodes[fe].f.text, "FE_NOT / SLOTS");
+	int fb = td_model_node(m, "Frontend_Bound.Fetch_Bandwidth");
+	assert_string_equal(m->nodes[fb].desc, "bandwidth-limited frontend"); /* from a continued line */
+	assert_int_equal(m->ninfos, 3);
+	assert_string_equal(m->infos[1].name, "IPC");
+	assert_string_equal(m->infos[1].unit, "Metric");
+	assert_int_equal(m->ncpis, 5);
+	assert_int_equal(m->cpis[4].tag, TD_CPI_ESTIMATED);
+	assert_string_equal(td_cpi_tag_name(m->cpis[0].tag), "derived");
+	assert_true(m->has_cpi);
+	assert_true(td_model_is_param(m, td_model_slot(m, "SMT_on")));
+	assert_true(td_model_is_param(m, td_model_slot(m, "DURATION")));
+	assert_false(td_model_is_param(m, td_model_slot(m, "W")));
+	assert_false(td_model_is_param(m, td_model_slot(m, "CLKS")));
+	unload(&l);
+}
+
+static void test_event_sets_and_order(void **state)
+{
+	struct loaded l = load_test_tree();
+	const struct td_model *m = l.m;
+	const struct td_formula *be = &m->nodes[td_model_node(m, "Backend_Bound")].f;
+	const struct td_formula *mb = &m->nodes[td_model_node(m, "Backend_Bound.Memory_Bound")].f;
+
+	(void)state;
+	/* Backend_Bound = 1 - FE - BadSpec - Retiring, all over SLOTS = W * CORE_CLKS */
+	const char *be_needs[] = { "CLKS", "CLKS_ANY", "FE_NOT", "UOPS_ISSUED", "RET_SLOTS", "RECOVERY" };
+	for (size_t i = 0; i < sizeof(be_needs) / sizeof(be_needs[0]); i++)
+		assert_true(needs(m, be, be_needs[i]));
+	assert_int_equal(be->nevents, 6);
+	assert_false(needs(m, be, "STALLS_MEM"));
+	assert_false(needs(m, be, "INST"));
+	assert_int_equal(mb->nevents, 8);
+	assert_true(needs(m, mb, "STALLS_MEM") && needs(m, mb, "STALLS_TOT"));
+	const struct td_formula *ipc = &m->infos[1].f;
+	assert_int_equal(ipc->nevents, 2);
+	assert_true(needs(m, ipc, "INST") && needs(m, ipc, "CLKS"));
+	for (int i = 1; i < be->nevents; i++)
+		assert_true(be->events[i - 1] < be->events[i]);
+	/* dependencies first, even when defined later in the file */
+	assert_int_equal(m->norder, 10 + 3 + 1 + 5 + 2);
+	assert_true(order_of(m, "Retiring") < order_of(m, "Backend_Bound"));
+	assert_true(order_of(m, "CORE_CLKS") < order_of(m, "SLOTS"));
+	assert_true(order_of(m, "SLOTS") < order_of(m, "Frontend_Bound"));
+	unload(&l);
+}
+
+static int read_expectation(const char *path, char *want, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	bool ok = fgets(line, sizeof(line), f) && !strncmp(line, "# expect: ", 10);
+	fclose(f);
+	if (!ok)
+		return -1;
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(want, len, "%s", line + 10);
+	return 0;
+}
+
+static void test_bad_td_files(void **state)
+{
+	char dir[512], **names;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tests/data/bad-td", getenv("TD_SRCDIR"));
+	int n = td_list_dir(dir, ".td", &names);
+	assert_true(n >= 10);
+	for (int i = 0; i < n; i++) {
+		char path[700], want[400];
+		struct td_catalog *cat = NULL;
+		struct td_model *m = NULL;
+		td_err err = { "" };
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (read_expectation(path, want, sizeof(want)))
+			fail_msg("%s: first line must be '# expect: MESSAGE'", names[i]);
+		int rc = td_catalog_load(path, &cat, &err);
+		if (!rc)
+			rc = td_model_compile(cat, &m, &err);
+		if (rc == 0)
+			fail_msg("%s compiled, expected: %s", names[i], want);
+		if (!strstr(err.msg, want))
+			fail_msg("%s: got '%s', expected '%s'", names[i], err.msg, want);
+		assert_null(m);
+		td_catalog_free(cat);
+	}
+	td_free_names(names, n);
+}
+
+/* Every event of a file encodes for the file's first model; Arm files use
+ * raw forms only (libpfm4 may not know the model at all). */
+static void check_encodes(const struct td_catalog *cat)
+{
+	const char *model = cat->models[0];
+	bool arm = !strncmp(model, "arm_", 4);
+
+	for (int i = 0; i < cat->nevents; i++) {
+		struct td_encoding enc;
+		td_err err;
+		if (td_encode(cat->events[i].spec, model, false, &enc, &err))
+			fail_msg("%s:%d: %s", cat->name, cat->events[i].line, err.msg);
+		if (arm && !enc.raw_form)
+			fail_msg("%s:%d: Arm files must use raw PMU forms, got '%s'", cat->name, cat->events[i].line,
+				 cat->events[i].spec);
+	}
+}
+
+static int compile_and_encode_dir(const char *dir)
+{
+	char **names;
+	int n = td_list_dir(dir, ".td", &names);
+
+	td_encode_set_sysfs_root("/nonexistent"); /* built-in formats: the same result on every host */
+	for (int i = 0; i < n; i++) {
+		char path[700];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		struct loaded l = load_path(path);
+		check_encodes(l.cat);
+		unload(&l);
+	}
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+	td_free_names(names, n);
+	return n;
+}
+
+static void test_every_events_file(void **state)
+{
+	char dir[512];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/events", getenv("TD_SRCDIR"));
+	assert_true(compile_and_encode_dir(dir) >= 2);
+	snprintf(dir, sizeof(dir), "%s/tests/data/events", getenv("TD_SRCDIR"));
+	assert_true(compile_and_encode_dir(dir) >= 1);
+}
+
+static const char *tree =
+	"pmu x\n"
+	"const K 2\n"
+	"param P 0\n"
+	"event A a\nevent B b\nevent C c\n"
+	"node  X  Slots = A | > 0.1\n"
+	"node  X.One Slots = B | > 0.1\n"
+	"node  X.Two Slots = C | > 0.1\n"
+	"node  X.Two.Deep Clocks = C / 2 | > 0.1\n"
+	"node  X.Three Slots = B\n"      /* no threshold: never flagged */
+	"node  Y  Slots = A | > 0.1\n"
+	"info  Ratio Metric = A / B * K if P else A / B\n";
+
+static void test_flags_and_bottleneck(void **state)
+{
+	struct loaded l = load_text(tree);
+	struct td_metrics *mx = l.mx;
+	int x = td_model_node(l.m, "X"), one = td_model_node(l.m, "X.One"), two = td_model_node(l.m, "X.Two");
+	int deep = td_model_node(l.m, "X.Two.Deep"), three = td_model_node(l.m, "X.Three");
+
+	(void)state;
+	td_metrics_eval(mx, (double[]){ 0.5, 0.3, 0.4 });
+	assert_true(mx->flagged[x] && mx->flagged[one] && mx->flagged[two] && mx->flagged[deep]);
+	assert_false(mx->flagged[three]);
+	assert_int_equal(mx->bottleneck, deep); /* X (tie with Y: first declared), X.Two (0.4 > 0.3), Deep */
+	td_metrics_eval(mx, (double[]){ 0.5, 0.3, 0.15 });
+	assert_false(mx->flagged[deep]);        /* 0.075 is under 0.1 */
+	assert_int_equal(mx->bottleneck, one);  /* X.One 0.3 beats X.Two 0.15 */
+	td_metrics_eval(mx, (double[]){ 0.05, 0.3, 0.4 });
+	assert_false(mx->flagged[one]);         /* parent X is not flagged */
+	assert_int_equal(mx->bottleneck, -1);   /* Y = 0.05 too */
+	td_metrics_eval(mx, (double[]){ NAN, 0.3, 0.4 });
+	assert_true(td_is_na(mx->node[x]));
+	assert_false(mx->flagged[x]);           /* NA is never flagged */
+	assert_false(mx->flagged[two]);
+	assert_int_equal(mx->bottleneck, -1);
+	unload(&l);
+}
+
+static void test_params_and_aggregate(void **state)
+{
+	struct loaded l = load_text(tree);
+	struct td_metrics *mx = l.mx;
+	td_err err;
+
+	(void)state;
+	td_metrics_eval(mx, (double[]){ 3, 4, 0 });
+	assert_float_equal(mx->info[0], 0.75, 1e-15);
+	assert_int_equal(td_metrics_set(mx, "P", 1, &err), 0);
+	td_metrics_eval(mx, (double[]){ 3, 4, 0 });
+	assert_float_equal(mx->info[0], 1.5, 1e-15);
+	assert_int_equal(td_metrics_set(mx, "K", 3, &err), -1);
+	assert_non_null(strstr(err.msg, "'K' is not a param of t.td or a built-in (DURATION, NUM_CPUS); a const cannot"));
+	assert_int_equal(td_metrics_set(mx, "X", 3, &err), -1);
+	assert_null(strstr(err.msg, "const"));
+	assert_int_equal(td_metrics_set(mx, "NOPE", 3, &err), -1);
+	assert_int_equal(td_metrics_set(mx, "NUM_CPUS", 8, &err), 0);
+	assert_float_equal(td_metrics_value(mx, "NUM_CPUS"), 8, 0);
+	assert_true(td_is_na(td_metrics_value(mx, "DURATION")));
+	assert_true(td_is_na(td_metrics_value(mx, "NOPE")));
+
+	/* aggregate = ratio of sums, not mean of ratios: (1+9)/(1+1) * 2 = 10 */
+	double sum[3];
+	td_counts_zero(sum, 3);
+	td_counts_add(sum, (double[]){ 1, 1, 0 }, 3);
+	td_counts_add(sum, (double[]){ 9, 1, 0 }, 3);
+	td_metrics_eval(mx, sum);
+	assert_float_equal(mx->info[0], 10, 1e-12);
+	td_counts_add(sum, (double[]){ NAN, 1, 0 }, 3);
+	td_metrics_eval(mx, sum);
+	assert_true(td_is_na(mx->info[0]));
+	assert_float_equal(sum[1], 3, 0);
+	unload(&l);
+}
+
+static void test_cpi_edges(void **state)
+{
+	struct loaded l = load_text("pmu x\nevent CY c\nevent IN i\nevent F f\n"
+				    "cpi-cycles CY\ncpi-instructions IN\n"
+				    "cpi  A measured = F / CY\ncpi  B estimated = 0.25\n");
+	struct td_cpi_stack *s = &l.mx->cpi;
+
+	(void)state;
+	td_metrics_eval(l.mx, (double[]){ 100, 50, 20 });
+	assert_true(s->valid && !s->scaled);
+	assert_float_equal(s->cpi, 2, 0);
+	assert_float_equal(s->comp[0], 0.4, 1e-15);
+	assert_float_equal(s->comp[1], 0.5, 1e-15);
+	assert_float_equal(s->other, 1.1, 1e-15);
+	td_metrics_eval(l.mx, (double[]){ 100, 50, 150 }); /* 1.5 + 0.25 = 1.75 of the cycles */
+	assert_true(s->scaled);
+	assert_float_equal(s->scale, 1 / 1.75, 1e-15);
+	assert_float_equal(s->comp[0] + s->comp[1] + s->other, 2, 1e-12);
+	assert_float_equal(s->comp[0] / s->comp[1], 6, 1e-12); /* proportions kept */
+	assert_true(fabs(s->other) < 1e-12);
+	td_metrics_eval(l.mx, (double[]){ 100, 0, 20 });   /* no instructions: no CPI */
+	assert_false(s->valid);
+	assert_true(td_is_na(s->cpi) && td_is_na(s->other) && td_is_na(s->comp[1]));
+	td_metrics_eval(l.mx, (double[]){ 100, 50, NAN }); /* an NA component goes to Other */
+	assert_true(s->valid && td_is_na(s->comp[0]));
+	assert_float_equal(s->other, 1.5, 1e-15);
+	unload(&l);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/td-model-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/t.td", tmpdir);
+	unlink(path);
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_structure),         cmocka_unit_test(test_event_sets_and_order),
+		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_every_events_file),
+		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
+		cmocka_unit_test(test_cpi_edges),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
