@@ -195,20 +195,21 @@ node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m Clocks = \
         (EXEC_GE3 / 2 if SMT_on else EXEC_GE3) / CORE_CLKS \
       | > 0.4 | Cycles with three or more uops executed
 
-# --- Retiring ----------------------------------------------------------------------------------
-node  Retiring.Light_Operations Slots = Retiring - Retiring.Heavy_Operations \
-      | > 0.6 | Slots retiring light-weight operations (one uop per instruction)
+# --- Retiring (Heavy_Operations first: Light_Operations is computed from it) -------------------------------------------------------------------------------
 node  Retiring.Heavy_Operations Slots = (RETIRE_SLOTS + MACRO_FUSED - INST) / SLOTS \
       | > 0.1 | Slots retiring heavy operations (instructions of two or more uops, microcode)
-node  Retiring.Light_Operations.FP_Arith Uops = \
-        Retiring.Light_Operations.FP_Arith.X87_Use + Retiring.Light_Operations.FP_Arith.FP_Scalar \
-        + Retiring.Light_Operations.FP_Arith.FP_Vector \
+node  Retiring.Light_Operations Slots = Retiring - Retiring.Heavy_Operations \
+      | > 0.6 | Slots retiring light-weight operations (one uop per instruction)
+let   X87_USE_F   = Retiring * UOPS_X87 / UOPS_EXEC
+let   FP_SCALAR_F = FP_SCALAR / RETIRE_SLOTS
+let   FP_VECTOR_F = FP_VECTOR / RETIRE_SLOTS
+node  Retiring.Light_Operations.FP_Arith Uops = X87_USE_F + FP_SCALAR_F + FP_VECTOR_F \
       | > 0.2 | Retired floating-point arithmetic uops
-node  Retiring.Light_Operations.FP_Arith.X87_Use   Uops = Retiring * UOPS_X87 / UOPS_EXEC \
+node  Retiring.Light_Operations.FP_Arith.X87_Use   Uops = X87_USE_F \
       | > 0.1 | Retired x87 floating-point uops (estimate from executed uops)
-node  Retiring.Light_Operations.FP_Arith.FP_Scalar Uops = FP_SCALAR / RETIRE_SLOTS \
+node  Retiring.Light_Operations.FP_Arith.FP_Scalar Uops = FP_SCALAR_F \
       | > 0.1 | Retired scalar SSE/AVX floating-point arithmetic uops
-node  Retiring.Light_Operations.FP_Arith.FP_Vector Uops = FP_VECTOR / RETIRE_SLOTS \
+node  Retiring.Light_Operations.FP_Arith.FP_Vector Uops = FP_VECTOR_F \
       | > 0.1 | Retired packed SSE/AVX/AVX-512 floating-point arithmetic uops
 node  Retiring.Light_Operations.Memory_Operations Slots = Retiring.Light_Operations * MEM_INST / INST \
       | > 0.1 | Slots retiring load and store instructions
