@@ -36,6 +36,7 @@ static const struct builtin_format builtin_formats[] = {
 	{ "cpu", "ldlat", "config1:0-15" },
 	{ "cpu", "frontend", "config1:0-23" },
 	{ "armv8_pmuv3", "event", "config:0-15" },
+	{ "msr", "event", "config:0-63" },
 };
 
 /* Named events of the x86 core PMU that perf writes as cpu/NAME/. */
@@ -236,7 +237,11 @@ static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *e
 		enc->attr.type = (uint32_t)type;
 	else if (pmu_base_is(buf, "cpu") || pmu_base_is(buf, "armv8_pmuv3"))
 		enc->attr.type = PERF_TYPE_RAW;
-	else {
+	else if (!strcmp(buf, "msr")) {
+		/* a dynamic PMU this host lacks: encodable, but its type is only known where it exists */
+		enc->attr.type = TD_TYPE_UNKNOWN;
+		enc->type_unknown = true;
+	} else {
 		td_err_set(err, "unknown PMU '%s' in event '%s' (not in %s)", buf, evstr, sysfs_root);
 		return -1;
 	}

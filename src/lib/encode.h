@@ -15,7 +15,10 @@ struct td_encoding {
 	struct perf_event_attr attr;
 	char pmu[64];   /* libpfm4 PMU or sysfs PMU name that encoded it */
 	bool raw_form;  /* came from a PMU/term=val/ or rNNNN string */
+	bool type_unknown; /* a dynamic PMU (msr) absent here: attr.type is TD_TYPE_UNKNOWN */
 };
+
+#define TD_TYPE_UNKNOWN 0xffffffffu
 
 /* Encode evstr. model: libpfm4 model to encode for (NULL or "" = as the host
  * would); kernel: count kernel mode too. Returns 0, or -1 with err set. */

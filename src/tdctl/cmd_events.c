@@ -109,7 +109,10 @@ static void print_encoding_text(struct shown *s, const struct td_cat_event *e)
 		s->encode_failed = true;
 		return;
 	}
-	printf(" type=%" PRIu32 " config=0x%" PRIx64, enc.attr.type, (uint64_t)enc.attr.config);
+	if (enc.type_unknown)
+		printf(" type=? (no %s PMU on this host) config=0x%" PRIx64, enc.pmu, (uint64_t)enc.attr.config);
+	else
+		printf(" type=%" PRIu32 " config=0x%" PRIx64, enc.attr.type, (uint64_t)enc.attr.config);
 	if (enc.attr.config1)
 		printf(" config1=0x%" PRIx64, (uint64_t)enc.attr.config1);
 	putchar('\n');
@@ -187,7 +190,10 @@ static void json_event(struct shown *s, const struct td_cat_event *e)
 	} else {
 		char hex[32];
 		json_kv("pmu", enc.pmu, true);
-		printf("\"type\":%" PRIu32 ",", enc.attr.type);
+		if (enc.type_unknown)
+			printf("\"type\":null,");
+		else
+			printf("\"type\":%" PRIu32 ",", enc.attr.type);
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config);
 		json_kv("config", hex, true);
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config1);

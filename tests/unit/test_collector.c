@@ -82,8 +82,8 @@ static int count_fds(void)
 	return n;
 }
 
-static volatile int stop;
-static pid_t worker_tid;
+static volatile int stop, go;
+static volatile pid_t worker_tid;
 
 static void *spinner(void *arg)
 {
@@ -91,6 +91,8 @@ static void *spinner(void *arg)
 
 	(void)arg;
 	worker_tid = (pid_t)syscall(SYS_gettid);
+	while (!go) /* spin only once the collector has opened this thread's counters */
+		usleep(200);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
@@ -135,7 +137,7 @@ static void test_threads_lifecycle(void **state)
 	}
 	assert_null(td_collector_disabled(c, 0));
 
-	stop = 0;
+	stop = go = 0;
 	worker_tid = 0;
 	assert_int_equal(pthread_create(&th, NULL, spinner, NULL), 0);
 	while (!worker_tid)
@@ -145,6 +147,7 @@ static void test_threads_lifecycle(void **state)
 	td_collector_stats(c, &st);
 	assert_int_equal(st.threads_live, 2);
 	assert_int_equal(st.fds_open, no_pmu ? 4 : 6);
+	go = 1;
 	usleep(60000); /* the worker spins 40 ms of CPU */
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	stop = 1;

@@ -1,0 +1,147 @@
+# intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
+# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 from general-purpose events.
+# Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
+pmu      icl icx
+title    Intel Ice Lake / Ice Lake-SP
+version  TMA 5.1 (intel/perfmon ICL/metrics/icelake_metrics.json, 06/17/2025)
+note     L1 reads PERF_METRICS through perf's topdown-* events: perf reports each as a count in
+note     slots (slots * field / 0xff), so a node is TD_X / PM_SUM (sum of the four L1 counts), as
+note     perfmon and toplev do; SLOTS (fixed counter 3) must lead the group.
+note     libpfm4 4.13 has no TOPDOWN_M pseudo-events for icl, so the four metric events are written
+note     in perf raw form (event=0x00, umask 0x80-0x83, the kernel's topdown-* encodings).
+note     Agrees with toplev 5.1-full on the oracle case icl-l2-perfmetrics (all L1/L2 nodes).
+note     From Ice Lake on, TMA nodes are valid per logical processor; SMT_on only selects
+note     CORE_CLKS (CPU_CLK_UNHALTED.DISTRIBUTED).
+note     CPI stack: cpi-stack.md 2.7.2 (ICX column) at L2 granularity plus the memory split by the
+note     nested CYCLE_ACTIVITY stall counters; the resteer (refill) part of mispredicts stays in
+note     Frontend_Latency.
+
+const    W 5
+param    SMT_on 0
+const    BAClear_Cost 10         # cycles per BACLEARS.ANY (TMA 5.1 ICL Unknown_Branches)
+
+event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, leader of the PERF_METRICS group) [fixed 0x00/0x04]
+event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
+event    TD_BAD          cpu/event=0x0,umask=0x81/                 | PERF_METRICS.BAD_SPECULATION (perf topdown-bad-spec), in slots [pseudo 0x00/0x81]
+event    TD_FE           cpu/event=0x0,umask=0x82/                 | PERF_METRICS.FRONTEND_BOUND (perf topdown-fe-bound), in slots [pseudo 0x00/0x82]
+event    TD_BE           cpu/event=0x0,umask=0x83/                 | PERF_METRICS.BACKEND_BOUND (perf topdown-be-bound), in slots [pseudo 0x00/0x83]
+event    CLK_THREAD      CPU_CLK_UNHALTED:THREAD_P                 | CPU_CLK_UNHALTED.THREAD, unhalted core clocks of this thread [0x3C/0x00]
+event    CLK_DISTRIBUTED CPU_CLK_UNHALTED:DISTRIBUTED              | CPU_CLK_UNHALTED.DISTRIBUTED, core clocks distributed to this thread [0xEC/0x02]
+event    INST            INSTRUCTION_RETIRED                       | INST_RETIRED.ANY, instructions retired [0xC0/0x00]
+event    REF_TSC         UNHALTED_REFERENCE_CYCLES                 | CPU_CLK_UNHALTED.REF_TSC, reference cycles (fixed counter 2) [fixed 0x00/0x03]
+event    UOP_DROPPING    INT_MISC:UOP_DROPPING                     | INT_MISC.UOP_DROPPING, uops the frontend dropped (TMA subtracts them from Frontend_Bound) [0x0D/0x10]
+event    CLEARS_COUNT    INT_MISC:CLEARS_COUNT                     | INT_MISC.CLEARS_COUNT, pipeline clears [0x0D/0x01 c=1 e=1]
+event    FE_LAT_CYC      IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE | IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE, cycles with 0 uops delivered [0x9C/0x01 c=5]
+event    BR_MISP         BR_MISP_RETIRED:ALL_BRANCHES              | BR_MISP_RETIRED.ALL_BRANCHES, mispredicted branches retired [0xC5/0x00]
+event    MC_COUNT        MACHINE_CLEARS:COUNT                      | MACHINE_CLEARS.COUNT, machine clears [0xC3/0x01 c=1 e=1]
+event    STALLS_TOTAL    CYCLE_ACTIVITY:STALLS_TOTAL               | CYCLE_ACTIVITY.STALLS_TOTAL, execution stall cycles [0xA3/0x04 c=4]
+event    STALLS_MEM_ANY  CYCLE_ACTIVITY:STALLS_MEM_ANY             | CYCLE_ACTIVITY.STALLS_MEM_ANY, execution stalls with a load outstanding [0xA3/0x14 c=20]
+event    STALLS_L1D      CYCLE_ACTIVITY:STALLS_L1D_MISS            | CYCLE_ACTIVITY.STALLS_L1D_MISS [0xA3/0x0C c=12]
+event    STALLS_L2       CYCLE_ACTIVITY:STALLS_L2_MISS             | CYCLE_ACTIVITY.STALLS_L2_MISS [0xA3/0x05 c=5]
+event    STALLS_L3       CYCLE_ACTIVITY:STALLS_L3_MISS             | CYCLE_ACTIVITY.STALLS_L3_MISS [0xA3/0x06 c=6]
+event    EXE_1           EXE_ACTIVITY:1_PORTS_UTIL                 | EXE_ACTIVITY.1_PORTS_UTIL [0xA6/0x02]
+event    EXE_2           EXE_ACTIVITY:2_PORTS_UTIL                 | EXE_ACTIVITY.2_PORTS_UTIL [0xA6/0x04]
+event    BOUND_ON_STORES EXE_ACTIVITY:BOUND_ON_STORES              | EXE_ACTIVITY.BOUND_ON_STORES, store buffer full [0xA6/0x40 c=2]
+event    RETIRE_SLOTS    UOPS_RETIRED:SLOTS                        | UOPS_RETIRED.SLOTS, retirement slots used [0xC2/0x02]
+event    UOPS_ISSUED     UOPS_ISSUED:ANY                           | UOPS_ISSUED.ANY [0x0E/0x01]
+event    MS_UOPS         IDQ:MS_UOPS                               | IDQ.MS_UOPS, uops from the microcode sequencer [0x79/0x30]
+event    MITE_UOPS       IDQ:MITE_UOPS                             | IDQ.MITE_UOPS, uops from the legacy decoders [0x79/0x04]
+event    DEC0            UOPS_DECODED:DEC0                         | UOPS_DECODED.DEC0, uops decoded by decoder 0 [0x56/0x01]
+event    DEC0_C1         UOPS_DECODED:DEC0:c=1                     | UOPS_DECODED.DEC0:c1, cycles decoder 0 decoded any uop [0x56/0x01 c=1]
+event    ICACHE_STALL    ICACHE_16B:IFDATA_STALL                   | ICACHE_DATA.STALLS (ICACHE_16B.IFDATA_STALL), I-cache miss stall cycles [0x80/0x04]
+event    ITLB_STALL      ICACHE_64B:IFTAG_STALL                    | ICACHE_TAG.STALLS (ICACHE_64B.IFTAG_STALL), I-TLB miss stall cycles [0x83/0x04]
+event    RESTEER         INT_MISC:CLEAR_RESTEER_CYCLES             | INT_MISC.CLEAR_RESTEER_CYCLES [0x0D/0x80]
+event    BACLEARS        BACLEARS:ANY                              | BACLEARS.ANY [0xE6/0x01]
+event    L2_HIT          MEM_LOAD_RETIRED:L2_HIT                   | MEM_LOAD_RETIRED.L2_HIT [0xD1/0x02]
+event    FB_HIT          MEM_LOAD_RETIRED:FB_HIT                   | MEM_LOAD_RETIRED.FB_HIT [0xD1/0x40]
+event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RETIRED.L1_MISS [0xD1/0x08]
+event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS [0xD1/0x10]
+event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
+event    FB_FULL_PERIODS L1D_PEND_MISS:FB_FULL_PERIODS             | L1D_PEND_MISS.FB_FULL_PERIODS, fill-buffer-full episodes [0x48/0x02 c=1 e=1]
+event    DIV_ACTIVE      ARITH:DIVIDER_ACTIVE                      | ARITH.DIVIDER_ACTIVE, divider busy cycles [0x14/0x09 c=1]
+
+let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
+info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
+info     CORE_CLKS Count  = CLK_DISTRIBUTED if SMT_on else CLK_THREAD | Core clocks (distributed share with SMT on)
+info     SLOTS     Count  = SLOTS_EV                          | Issue slots (TOPDOWN.SLOTS, per logical processor)
+info     IPC       Metric = INST / CLKS                       | Instructions per cycle
+info     CPI       Metric = CLKS / INST                       | Cycles per instruction
+info     CoreIPC   Metric = INST / CORE_CLKS                  | Instructions per core clock
+info     Slots_Utilization Ratio = SLOTS / (W * CLKS)         | TOPDOWN.SLOTS relative to width x clocks (1.0 with SMT off)
+info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
+info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
+info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
+info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
+info     L3MPKI       MPKI = 1000 * L3_MISS / INST            | Retired loads that missed L3 per 1000 instructions
+
+# --- level 1 (order: Bad_Speculation is the remainder of the other three) ----------------------
+node  Frontend_Bound  Slots = TD_FE / PM_SUM - UOP_DROPPING / SLOTS \
+      | > 0.15 | Slots the frontend did not fill while the backend could accept uops
+node  Backend_Bound   Slots = TD_BE / PM_SUM + W * CLEARS_COUNT / SLOTS \
+      | > 0.20 | Slots with no uop issued because the backend lacked resources
+node  Retiring        Slots = TD_RET / PM_SUM \
+      | this > 0.7 or Retiring.Heavy_Operations > 0.1 | Slots that retired a uop (useful work)
+node  Bad_Speculation Slots = max(1 - (Frontend_Bound + Backend_Bound + Retiring), 0) \
+      | > 0.15 | Slots wasted on uops that never retire and on recovery
+
+node  Frontend_Bound.Fetch_Latency   Slots = (W * FE_LAT_CYC - UOP_DROPPING) / SLOTS \
+      | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
+node  Frontend_Bound.Fetch_Bandwidth Slots = max(0, Frontend_Bound - Frontend_Bound.Fetch_Latency) \
+      | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
+node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
+      | > 0.05 | Cycles stalled on instruction-cache misses
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
+      | > 0.05 | Cycles stalled on instruction-TLB misses
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers Clocks = RESTEER / CLKS + BAClear_Cost * BACLEARS / CLKS \
+      | > 0.05 | Cycles the frontend was delayed fetching from corrected paths (may overlap its siblings)
+
+node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) * Bad_Speculation \
+      | > 0.10 | Slots wasted on branch mispredictions
+node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
+      | > 0.10 | Slots wasted on machine clears
+
+let   BE_BOUND_CYCLES = STALLS_TOTAL + EXE_1 + Retiring * EXE_2 + BOUND_ON_STORES
+node  Backend_Bound.Memory_Bound Slots = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE_BOUND_CYCLES * Backend_Bound \
+      | > 0.20 | Slots stalled on the memory subsystem
+node  Backend_Bound.Core_Bound   Slots = max(0, Backend_Bound - Backend_Bound.Memory_Bound) \
+      | > 0.10 | Slots stalled on the core (execution ports, dividers, serialization)
+let   L2_HIT_ADJ = L2_HIT * (1 + FB_HIT / L1_MISS)
+node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((STALLS_MEM_ANY - STALLS_L1D) / CLKS, 0) \
+      | > 0.10 | Stall cycles with loads outstanding that hit L1D
+node  Backend_Bound.Memory_Bound.L2_Bound Stalls = L2_HIT_ADJ / (L2_HIT_ADJ + FB_FULL_PERIODS) * (STALLS_L1D - STALLS_L2) / CLKS \
+      | > 0.05 | Stall cycles on loads that hit L2
+node  Backend_Bound.Memory_Bound.L3_Bound Stalls = (STALLS_L2 - STALLS_L3) / CLKS \
+      | > 0.05 | Stall cycles on loads that hit L3
+node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = \
+        STALLS_L3 / CLKS + (STALLS_L1D - STALLS_L2) / CLKS - Backend_Bound.Memory_Bound.L2_Bound \
+      | > 0.10 | Stall cycles on loads served from DRAM
+node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
+      | > 0.20 | Cycles the store buffer was full
+node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
+      | > 0.20 | Cycles the divider unit was busy
+
+let   MS_F = RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / SLOTS
+node  Retiring.Heavy_Operations Slots = MS_F + Retiring * (DEC0 - DEC0_C1) / MITE_UOPS \
+      | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
+node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
+      | > 0.6 | Slots retiring light-weight operations
+node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_F \
+      | > 0.05 | Slots retiring uops from the microcode sequencer
+node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
+        max(0, Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer) \
+      | > 0.05 | Slots retiring instructions decoded into two to four uops
+
+let   MEM_PER_STALL = Backend_Bound / BE_BOUND_CYCLES
+cpi-cycles        CLKS
+cpi-instructions  INST
+cpi   Base               derived  = Retiring                              | Ideal retiring: retired uops at full width
+cpi   Branch_Mispredict  derived  = Bad_Speculation.Branch_Mispredicts    | Wrong-path slots and recovery of mispredicted branches
+cpi   Machine_Clear      derived  = Bad_Speculation.Machine_Clears        | Slots lost to machine clears
+cpi   Frontend_Latency   derived  = Frontend_Bound.Fetch_Latency          | Cycles the frontend delivered nothing (I-cache, I-TLB, resteers, ...)
+cpi   Frontend_Bandwidth derived  = Frontend_Bound.Fetch_Bandwidth        | Cycles the frontend delivered less than the width
+cpi   DRAM               measured = MEM_PER_STALL * STALLS_L3             | Execution stalls with an L3 miss outstanding
+cpi   L3_Hit             measured = MEM_PER_STALL * (STALLS_L2 - STALLS_L3) | Execution stalls on L2 misses that hit L3
+cpi   L2_Hit             measured = MEM_PER_STALL * (STALLS_L1D - STALLS_L2) | Execution stalls on L1D misses that hit L2
+cpi   L1_Other           derived  = MEM_PER_STALL * (STALLS_MEM_ANY - STALLS_L1D) | Load stalls without an L1D miss (DTLB, store forwarding, ...)
+cpi   Store_Bound        measured = MEM_PER_STALL * BOUND_ON_STORES       | Cycles the store buffer was full
+cpi   Core               derived  = Backend_Bound.Core_Bound              | Core-bound cycles (ports, divider, dependencies)

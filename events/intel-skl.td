@@ -1,0 +1,286 @@
+# intel-skl.td — Intel Skylake client (skl), Skylake-SP (skx), Cascade Lake (clx)
+# Top-down (TMA) tree L1-L3 + main L4 nodes, info metrics, CPI stack.
+# Event descriptions carry the perfmon encoding in brackets
+# [EVENT/UMASK c=CMASK e=EDGE i=INV any=ANYTHREAD] so a test can compare it with
+# what libpfm4 (model skl) produces.
+pmu      skl skx clx
+title    Intel Skylake / Skylake-SP / Cascade Lake
+version  TMA 5.01 (intel/perfmon SKL/metrics/skylake_metrics.json and CLX/metrics/cascadelakex_metrics.json, 12/02/2024)
+note     Formulas follow TMA 5.01 (perfmon BaseFormula); nodes the facts sheet does not list
+note     (LSD, Other_Mispredicts, Other_Nukes, the Light_Operations children, X87_Use, FP_Scalar,
+note     FP_Vector) follow pmu-tools toplev model 5.1-full (skl_client_ratios.py) and perf's
+note     vendor JSON, which give the same expressions; every node toplev 5.1-full also computes
+note     agrees with it on the oracle cases (tests/data/fixtures/oracle-skl-*.fix).
+note     SKX/CLX server-only nodes (MEM_Bandwidth, Local/Remote DRAM, PMM) are not included; for the
+note     nodes here the CLX formulas equal SKL's.
+note     Before Ice Lake, L1/L2 with SMT on are valid per physical core only: count both siblings
+note     (system-wide, per-core aggregation) and set SMT_on 1; *_ANY events need perf_event_paranoid
+note     <= 0 or CAP_PERFMON.
+note     CPI stack: the budgeted construction of docs cpi-stack.md 2.7.1; frontend-latency and
+note     core-bound children are scaled to fit their parent, the remainder goes to Other.
+
+const    W 4                     # issue width (slots per cycle)
+param    SMT_on 0                # 1 = hyperthreading on: use *_ANY events / 2 for core clocks
+const    BAClear_Cost 9          # cycles charged per BACLEARS.ANY (TMA 5.01 Unknown_Branches)
+const    MS_Switches_Cost 2      # cycles charged per IDQ.MS_SWITCHES (TMA 5.01 MS_Switches)
+
+# --- events ------------------------------------------------------------------------------------
+event    CLK_THREAD      CPU_CLK_THREAD_UNHALTED:THREAD_P          | CPU_CLK_UNHALTED.THREAD, unhalted core clocks of this thread [0x3C/0x00]
+event    CLKS_ANY        CPU_CLK_THREAD_UNHALTED:THREAD_P:t=1      | CPU_CLK_UNHALTED.THREAD_ANY, unhalted clocks of the physical core (AnyThread) [0x3C/0x00 any=1]
+event    INST            INSTRUCTION_RETIRED                       | INST_RETIRED.ANY, instructions retired [0xC0/0x00]
+event    REF_TSC         UNHALTED_REFERENCE_CYCLES                 | CPU_CLK_UNHALTED.REF_TSC, unhalted reference (TSC-rate) cycles, fixed counter 2 [fixed 0x00/0x03]
+event    TSC             msr/event=0x0/                            | msr/tsc/, time-stamp counter (perf msr PMU, event 0) [msr tsc]
+event    FE_NOT          IDQ_UOPS_NOT_DELIVERED:CORE               | IDQ_UOPS_NOT_DELIVERED.CORE, slots the frontend left empty while the backend was not stalled [0x9C/0x01]
+event    FE_LAT_CYC      IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE | IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE, cycles with 0 uops delivered [0x9C/0x01 c=4]
+event    UOPS_ISSUED     UOPS_ISSUED:ANY                           | UOPS_ISSUED.ANY, uops issued by the RAT [0x0E/0x01]
+event    RETIRE_SLOTS    UOPS_RETIRED:RETIRE_SLOTS                 | UOPS_RETIRED.RETIRE_SLOTS, retirement slots used [0xC2/0x02]
+event    MACRO_FUSED     cpu/event=0xc2,umask=0x4/                 | UOPS_RETIRED.MACRO_FUSED (absent from libpfm4 skl table, raw form) [0xC2/0x04]
+event    RECOVERY        INT_MISC:RECOVERY_CYCLES                  | INT_MISC.RECOVERY_CYCLES, allocator stalled during recovery [0x0D/0x01]
+event    RECOVERY_ANY    INT_MISC:RECOVERY_CYCLES_ANY              | INT_MISC.RECOVERY_CYCLES_ANY, same for the physical core [0x0D/0x01 any=1]
+event    CLEARS_COUNT    cpu/event=0xd,umask=0x1,edge=1,cmask=1/   | INT_MISC.CLEARS_COUNT, pipeline clears (absent from libpfm4 skl table, raw form) [0x0D/0x01 c=1 e=1]
+event    BR_MISP         BR_MISP_RETIRED:ALL_BRANCHES              | BR_MISP_RETIRED.ALL_BRANCHES, mispredicted branches retired [0xC5/0x00]
+event    BR_INST         BR_INST_RETIRED:ALL_BRANCHES              | BR_INST_RETIRED.ALL_BRANCHES, branches retired [0xC4/0x00]
+event    MC_COUNT        MACHINE_CLEARS:COUNT                      | MACHINE_CLEARS.COUNT, machine clears of any type [0xC3/0x01 c=1 e=1]
+event    MC_MO           MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLEARS.MEMORY_ORDERING, memory-ordering machine clears [0xC3/0x02]
+event    ICACHE_STALL    ICACHE_16B:IFDATA_STALL                   | ICACHE_16B.IFDATA_STALL, cycles fetch stalled on an I-cache miss [0x80/0x04]
+event    ICACHE_STALL_E  ICACHE_16B:IFDATA_STALL:c=1:e             | ICACHE_16B.IFDATA_STALL:c1:e1, I-cache stall episodes [0x80/0x04 c=1 e=1]
+event    ITLB_STALL      ICACHE_64B:IFTAG_STALL                    | ICACHE_TAG.STALLS (ICACHE_64B.IFTAG_STALL), cycles stalled on an I-TLB miss [0x83/0x04]
+event    RESTEER         INT_MISC:CLEAR_RESTEER_CYCLES             | INT_MISC.CLEAR_RESTEER_CYCLES, cycles until the first uop after a clear or mispredict [0x0D/0x80]
+event    BACLEARS        BACLEARS:ANY                              | BACLEARS.ANY, frontend resteers for branches the BPU did not know [0xE6/0x01]
+event    MS_SWITCHES     IDQ:MS_SWITCHES                           | IDQ.MS_SWITCHES, switches to the microcode sequencer [0x79/0x30 c=1 e=1]
+event    MS_UOPS         IDQ:MS_UOPS                               | IDQ.MS_UOPS, uops delivered by the microcode sequencer [0x79/0x30]
+event    LCP             ILD_STALL:LCP                             | DECODE.LCP (ILD_STALL.LCP), length-changing-prefix stall cycles [0x87/0x01]
+event    DSB2MITE        DSB2MITE_SWITCHES:PENALTY_CYCLES          | DSB2MITE_SWITCHES.PENALTY_CYCLES, DSB-to-MITE switch penalty cycles [0xAB/0x02]
+event    MITE_ANY        IDQ:ALL_MITE_CYCLES_ANY_UOPS              | IDQ.ALL_MITE_CYCLES_ANY_UOPS, cycles MITE delivered any uop [0x79/0x24 c=1]
+event    MITE_4          IDQ:ALL_MITE_CYCLES_4_UOPS                | IDQ.ALL_MITE_CYCLES_4_UOPS, cycles MITE delivered 4 uops [0x79/0x24 c=4]
+event    DSB_ANY         IDQ:ALL_DSB_CYCLES_ANY_UOPS               | IDQ.DSB_CYCLES_ANY, cycles the DSB delivered any uop [0x79/0x18 c=1]
+event    DSB_OK          IDQ:ALL_DSB_CYCLES_4_UOPS                 | IDQ.DSB_CYCLES_OK, cycles the DSB delivered 4 uops [0x79/0x18 c=4]
+event    LSD_ACTIVE      LSD:CYCLES_ACTIVE                         | LSD.CYCLES_ACTIVE, cycles the loop stream detector delivered any uop [0xA8/0x01 c=1]
+event    LSD_OK          LSD:CYCLES_4_UOPS                         | LSD.CYCLES_4_UOPS (LSD.CYCLES_OK), cycles the LSD delivered 4 uops [0xA8/0x01 c=4]
+event    STALLS_TOTAL    CYCLE_ACTIVITY:STALLS_TOTAL               | CYCLE_ACTIVITY.STALLS_TOTAL, execution stall cycles [0xA3/0x04 c=4]
+event    STALLS_MEM_ANY  CYCLE_ACTIVITY:STALLS_MEM_ANY             | CYCLE_ACTIVITY.STALLS_MEM_ANY, execution stalls with a load outstanding [0xA3/0x14 c=20]
+event    STALLS_L1D      CYCLE_ACTIVITY:STALLS_L1D_MISS            | CYCLE_ACTIVITY.STALLS_L1D_MISS, execution stalls with an L1D miss outstanding [0xA3/0x0C c=12]
+event    STALLS_L2       CYCLE_ACTIVITY:STALLS_L2_MISS             | CYCLE_ACTIVITY.STALLS_L2_MISS, execution stalls with an L2 miss outstanding [0xA3/0x05 c=5]
+event    STALLS_L3       CYCLE_ACTIVITY:STALLS_L3_MISS             | CYCLE_ACTIVITY.STALLS_L3_MISS, execution stalls with an L3 miss outstanding [0xA3/0x06 c=6]
+event    EXE_0           EXE_ACTIVITY:EXE_BOUND_0_PORTS            | EXE_ACTIVITY.EXE_BOUND_0_PORTS, cycles no port executed and no memory miss [0xA6/0x01]
+event    EXE_1           EXE_ACTIVITY:1_PORTS_UTIL                 | EXE_ACTIVITY.1_PORTS_UTIL, cycles one uop executed [0xA6/0x02]
+event    EXE_2           EXE_ACTIVITY:2_PORTS_UTIL                 | EXE_ACTIVITY.2_PORTS_UTIL, cycles two uops executed [0xA6/0x04]
+event    BOUND_ON_STORES EXE_ACTIVITY:BOUND_ON_STORES              | EXE_ACTIVITY.BOUND_ON_STORES, cycles the store buffer was full and no outstanding load [0xA6/0x40]
+event    L2_HIT          MEM_LOAD_RETIRED:L2_HIT                   | MEM_LOAD_RETIRED.L2_HIT, retired loads that hit L2 [0xD1/0x02]
+event    FB_HIT          MEM_LOAD_RETIRED:FB_HIT                   | MEM_LOAD_RETIRED.FB_HIT, retired loads that hit a fill buffer [0xD1/0x40]
+event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RETIRED.L1_MISS, retired loads that missed L1D [0xD1/0x08]
+event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS, retired loads that missed L2 [0xD1/0x10]
+event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS, retired loads that missed L3 [0xD1/0x20]
+event    FB_FULL         L1D_PEND_MISS:FB_FULL:c=1                 | L1D_PEND_MISS.FB_FULL:c1, cycles the L1D fill buffer was full [0x48/0x02 c=1]
+event    DIV_ACTIVE      ARITH:DIVIDER_ACTIVE                      | ARITH.DIVIDER_ACTIVE, cycles the divider was busy [0x14/0x01 c=1]
+event    SCOREBOARD      PARTIAL_RAT_STALLS:SCOREBOARD             | PARTIAL_RAT_STALLS.SCOREBOARD, cycles stalled on serializing operations [0x59/0x01]
+event    EXEC_GE1        UOPS_EXECUTED:CORE_CYCLES_GE_1            | UOPS_EXECUTED.CORE_CYCLES_GE_1, core cycles with >=1 uop executed [0xB1/0x02 c=1]
+event    EXEC_GE2        UOPS_EXECUTED:CORE_CYCLES_GE_2            | UOPS_EXECUTED.CORE_CYCLES_GE_2, core cycles with >=2 uops executed [0xB1/0x02 c=2]
+event    EXEC_GE3        UOPS_EXECUTED:CORE_CYCLES_GE_3            | UOPS_EXECUTED.CORE_CYCLES_GE_3, core cycles with >=3 uops executed [0xB1/0x02 c=3]
+event    UOPS_EXEC       UOPS_EXECUTED:THREAD                      | UOPS_EXECUTED.THREAD, uops executed by this thread [0xB1/0x01]
+event    UOPS_X87        UOPS_EXECUTED:X87                         | UOPS_EXECUTED.X87, x87 uops executed [0xB1/0x10]
+event    MEM_INST        MEM_INST_RETIRED:ANY                      | MEM_INST_RETIRED.ANY, retired load and store instructions [0xD0/0x83]
+event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR_SINGLE:SCALAR_DOUBLE | FP_ARITH_INST_RETIRED.SCALAR, scalar FP arithmetic instructions [0xC7/0x03]
+event    FP_VECTOR       FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE:128B_PACKED_SINGLE:256B_PACKED_DOUBLE:256B_PACKED_SINGLE:512B_PACKED_DOUBLE:512B_PACKED_SINGLE | FP_ARITH_INST_RETIRED.VECTOR, packed FP arithmetic instructions [0xC7/0xFC]
+
+# --- helpers and info metrics ------------------------------------------------------------------
+let      CORE_CLKS_V  = CLKS_ANY / 2 if SMT_on else CLK_THREAD
+let      RECOVERY_CYC = RECOVERY_ANY / 2 if SMT_on else RECOVERY
+info     CLKS          Count   = CLK_THREAD                       | Per-thread unhalted core clocks (CPU_CLK_UNHALTED.THREAD)
+info     CORE_CLKS     Count   = CORE_CLKS_V                | Core clocks: THREAD_ANY/2 with SMT on, else the thread clocks
+info     SLOTS         Count   = W * CORE_CLKS              | Total issue-pipeline slots (per physical core on SKL)
+info     IPC           Metric  = INST / CLKS                | Instructions per cycle (per logical processor)
+info     CPI           Metric  = CLKS / INST                | Cycles per instruction
+info     CoreIPC       Metric  = INST / CORE_CLKS           | Instructions per core clock
+info     UopPI         Metric  = RETIRE_SLOTS / INST        | Uops (retirement slots) per instruction
+info     IpBranch      Metric  = INST / BR_INST             | Instructions per branch
+info     IpMispredict  Metric  = INST / BR_MISP             | Instructions per mispredicted branch
+info     Branch_MPKI   MPKI    = 1000 * BR_MISP / INST      | Mispredicted branches per 1000 instructions
+info     L1MPKI        MPKI    = 1000 * L1_MISS / INST      | Retired loads that missed L1D per 1000 instructions
+info     L2MPKI        MPKI    = 1000 * L2_MISS / INST      | Retired loads that missed L2 per 1000 instructions
+info     L3MPKI        MPKI    = 1000 * L3_MISS / INST      | Retired loads that missed L3 per 1000 instructions
+info     Turbo_Utilization Ratio = CLKS / REF_TSC            | Average frequency relative to the nominal (TSC) frequency
+info     CPU_Utilization   Ratio = REF_TSC / TSC             | Fraction of time the logical CPU was unhalted (toplev CPU_Utilization)
+info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted
+
+# --- level 1 -----------------------------------------------------------------------------------
+node  Frontend_Bound  Slots = FE_NOT / SLOTS \
+      | > 0.15 | Slots the frontend did not fill while the backend could accept uops
+node  Bad_Speculation Slots = (UOPS_ISSUED - RETIRE_SLOTS + W * RECOVERY_CYC) / SLOTS \
+      | > 0.15 | Slots wasted on uops that never retire and on recovery from mispredicts and clears
+node  Backend_Bound   Slots = 1 - Frontend_Bound - (UOPS_ISSUED + W * RECOVERY_CYC) / SLOTS \
+      | > 0.20 | Slots with no uop issued because the backend lacked resources
+node  Retiring        Slots = RETIRE_SLOTS / SLOTS \
+      | this > 0.7 or Retiring.Heavy_Operations > 0.1 | Slots that retired a uop (useful work)
+
+# --- Frontend_Bound ----------------------------------------------------------------------------
+node  Frontend_Bound.Fetch_Latency   Slots = W * FE_LAT_CYC / SLOTS \
+      | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
+node  Frontend_Bound.Fetch_Bandwidth Slots = Frontend_Bound - Frontend_Bound.Fetch_Latency \
+      | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
+node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = (ICACHE_STALL + 2 * ICACHE_STALL_E) / CLKS \
+      | > 0.05 | Cycles stalled on instruction-cache misses
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
+      | > 0.05 | Cycles stalled on instruction-TLB misses
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers Clocks = RESTEER / CLKS + BAClear_Cost * BACLEARS / CLKS \
+      | > 0.05 | Cycles the frontend was delayed fetching from corrected paths (may overlap its siblings)
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Mispredicts_Resteers Clocks = \
+        BR_MISP / (BR_MISP + MC_COUNT) * RESTEER / CLKS \
+      | > 0.05 | Resteer cycles after branch mispredictions
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers Clocks = \
+        (1 - BR_MISP / (BR_MISP + MC_COUNT)) * RESTEER / CLKS \
+      | > 0.05 | Resteer cycles after machine clears
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches Clocks_est = BAClear_Cost * BACLEARS / CLKS \
+      | > 0.05 | Resteer cycles for branches the branch predictor did not know (9 cycles per BACLEAR)
+node  Frontend_Bound.Fetch_Latency.MS_Switches   Clocks_est = MS_Switches_Cost * MS_SWITCHES / CLKS \
+      | > 0.05 | Cycles lost switching to the microcode sequencer (2 cycles per switch)
+node  Frontend_Bound.Fetch_Latency.LCP           Clocks = LCP / CLKS \
+      | > 0.05 | Cycles stalled on length-changing prefixes
+node  Frontend_Bound.Fetch_Latency.DSB_Switches  Clocks = DSB2MITE / CLKS \
+      | > 0.05 | Cycles lost switching from the decoded-uop cache to the legacy decoders
+node  Frontend_Bound.Fetch_Bandwidth.MITE Slots_est = (MITE_ANY - MITE_4) / CORE_CLKS / 2 \
+      | > 0.10 | Bandwidth limits of the legacy decode pipeline (MITE)
+node  Frontend_Bound.Fetch_Bandwidth.DSB  Slots_est = (DSB_ANY - DSB_OK) / CORE_CLKS / 2 \
+      | > 0.15 | Bandwidth limits of the decoded-uop cache (DSB)
+node  Frontend_Bound.Fetch_Bandwidth.LSD  Slots_est = (LSD_ACTIVE - LSD_OK) / CORE_CLKS / 2 \
+      | > 0.15 | Bandwidth limits of the loop stream detector (LSD)
+
+# --- Bad_Speculation ---------------------------------------------------------------------------
+node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) * Bad_Speculation \
+      | > 0.10 | Slots wasted on branch mispredictions
+node  Bad_Speculation.Machine_Clears     Slots = Bad_Speculation - Bad_Speculation.Branch_Mispredicts \
+      | > 0.10 | Slots wasted on machine clears (memory ordering, self-modifying code, ...)
+node  Bad_Speculation.Branch_Mispredicts.Other_Mispredicts Slots = \
+        max(Bad_Speculation.Branch_Mispredicts * (1 - BR_MISP / (CLEARS_COUNT - MC_COUNT)), 0.0001) \
+      | > 0.05 | Slots wasted on mispredictions other than retired x86 branches
+node  Bad_Speculation.Machine_Clears.Other_Nukes Slots = \
+        max(Bad_Speculation.Machine_Clears * (1 - MC_MO / MC_COUNT), 0.0001) \
+      | > 0.05 | Slots wasted on machine clears not caused by memory ordering
+
+# --- Backend_Bound -----------------------------------------------------------------------------
+let   BE_BOUND_CYCLES = STALLS_TOTAL + EXE_1 + Retiring * EXE_2 + BOUND_ON_STORES
+node  Backend_Bound.Memory_Bound Slots = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE_BOUND_CYCLES * Backend_Bound \
+      | > 0.20 | Slots stalled on the memory subsystem
+node  Backend_Bound.Core_Bound   Slots = Backend_Bound - Backend_Bound.Memory_Bound \
+      | > 0.10 | Slots stalled on the core (execution ports, dividers, serialization)
+let   L2_HIT_ADJ = L2_HIT * (1 + FB_HIT / L1_MISS)
+node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((STALLS_MEM_ANY - STALLS_L1D) / CLKS, 0) \
+      | > 0.10 | Stall cycles with loads outstanding that hit L1D (DTLB misses, store forwarding, 4K aliasing, ...)
+node  Backend_Bound.Memory_Bound.L2_Bound Stalls = L2_HIT_ADJ / (L2_HIT_ADJ + FB_FULL) * (STALLS_L1D - STALLS_L2) / CLKS \
+      | > 0.05 | Stall cycles on loads that hit L2
+node  Backend_Bound.Memory_Bound.L3_Bound Stalls = (STALLS_L2 - STALLS_L3) / CLKS \
+      | > 0.05 | Stall cycles on loads that hit L3
+node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = \
+        STALLS_L3 / CLKS + (STALLS_L1D - STALLS_L2) / CLKS - Backend_Bound.Memory_Bound.L2_Bound \
+      | > 0.10 | Stall cycles on loads served from DRAM (and L1D fill-buffer-full stalls)
+node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
+      | > 0.20 | Cycles the store buffer was full
+node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
+      | > 0.20 | Cycles the divider unit was busy
+node  Backend_Bound.Core_Bound.Serializing_Operation Clocks = SCOREBOARD / CLKS \
+      | > 0.10 | Cycles stalled on serializing operations
+node  Backend_Bound.Core_Bound.Ports_Utilization Clocks = \
+        (EXE_0 + EXE_1 + Retiring * EXE_2) / CLKS if DIV_ACTIVE < STALLS_TOTAL - STALLS_MEM_ANY \
+        else (EXE_1 + Retiring * EXE_2) / CLKS \
+      | > 0.15 | Cycles with few or no uops executed for non-memory reasons (dependencies, port contention)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 Clocks = EXE_0 / CLKS \
+      | > 0.2 | Cycles with no uop executed on any port (and no memory miss)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1 Clocks = \
+        ((EXEC_GE1 - EXEC_GE2) / 2 if SMT_on else EXE_1) / CORE_CLKS \
+      | > 0.2 | Cycles with exactly one uop executed
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2 Clocks = \
+        ((EXEC_GE2 - EXEC_GE3) / 2 if SMT_on else EXE_2) / CORE_CLKS \
+      | > 0.15 | Cycles with exactly two uops executed
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m Clocks = \
+        (EXEC_GE3 / 2 if SMT_on else EXEC_GE3) / CORE_CLKS \
+      | > 0.4 | Cycles with three or more uops executed
+
+# --- Retiring (Heavy_Operations first: Light_Operations is computed from it) -------------------------------------------------------------------------------
+node  Retiring.Heavy_Operations Slots = (RETIRE_SLOTS + MACRO_FUSED - INST) / SLOTS \
+      | > 0.1 | Slots retiring heavy operations (instructions of two or more uops, microcode)
+node  Retiring.Light_Operations Slots = Retiring - Retiring.Heavy_Operations \
+      | > 0.6 | Slots retiring light-weight operations (one uop per instruction)
+let   X87_USE_F   = Retiring * UOPS_X87 / UOPS_EXEC
+let   FP_SCALAR_F = FP_SCALAR / RETIRE_SLOTS
+let   FP_VECTOR_F = FP_VECTOR / RETIRE_SLOTS
+node  Retiring.Light_Operations.FP_Arith Uops = X87_USE_F + FP_SCALAR_F + FP_VECTOR_F \
+      | > 0.2 | Retired floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.X87_Use   Uops = X87_USE_F \
+      | > 0.1 | Retired x87 floating-point uops (estimate from executed uops)
+node  Retiring.Light_Operations.FP_Arith.FP_Scalar Uops = FP_SCALAR_F \
+      | > 0.1 | Retired scalar SSE/AVX floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector Uops = FP_VECTOR_F \
+      | > 0.1 | Retired packed SSE/AVX/AVX-512 floating-point arithmetic uops
+node  Retiring.Light_Operations.Memory_Operations Slots = Retiring.Light_Operations * MEM_INST / INST \
+      | > 0.1 | Slots retiring load and store instructions
+node  Retiring.Light_Operations.Fused_Instructions Slots = Retiring.Light_Operations * MACRO_FUSED / RETIRE_SLOTS \
+      | > 0.1 | Slots retiring macro-fused compare-and-branch pairs
+node  Retiring.Light_Operations.Non_Fused_Branches Slots = \
+        Retiring.Light_Operations * (BR_INST - MACRO_FUSED) / RETIRE_SLOTS \
+      | > 0.1 | Slots retiring branches that were not macro-fused
+node  Retiring.Light_Operations.Other_Light_Ops Slots = \
+        max(0, Retiring.Light_Operations - (Retiring.Light_Operations.FP_Arith \
+        + Retiring.Light_Operations.Memory_Operations + Retiring.Light_Operations.Fused_Instructions \
+        + Retiring.Light_Operations.Non_Fused_Branches)) \
+      | > 0.3 | Slots retiring other light operations (integer ALU, moves, ...)
+node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / SLOTS \
+      | > 0.05 | Slots retiring uops from the microcode sequencer
+node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
+        Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer \
+      | > 0.05 | Slots retiring instructions decoded into two to four uops
+
+# --- CPI stack (fractions of CLKS; docs cpi-stack.md 2.7.1) ------------------------------------
+# Frontend-latency children are clock fractions that may overlap; they are scaled to fit
+# Fetch_Latency (FL_SCALE <= 1). Core children likewise into Core_Bound. Unscaled
+# remainders (frontend-latency other, core other) end up in the engine's Other.
+let   FL_RAW = Frontend_Bound.Fetch_Latency.ICache_Misses + Frontend_Bound.Fetch_Latency.ITLB_Misses \
+        + Frontend_Bound.Fetch_Latency.Branch_Resteers + Frontend_Bound.Fetch_Latency.MS_Switches \
+        + Frontend_Bound.Fetch_Latency.LCP + Frontend_Bound.Fetch_Latency.DSB_Switches
+let   FL_SCALE = Frontend_Bound.Fetch_Latency / max(FL_RAW, Frontend_Bound.Fetch_Latency) \
+        if Frontend_Bound.Fetch_Latency > 0 else 0
+let   CORE_RAW = Backend_Bound.Core_Bound.Divider + Backend_Bound.Core_Bound.Serializing_Operation \
+        + Backend_Bound.Core_Bound.Ports_Utilization
+let   CORE_SCALE = Backend_Bound.Core_Bound / max(CORE_RAW, Backend_Bound.Core_Bound) \
+        if Backend_Bound.Core_Bound > 0 else 0
+let   MEM_PER_STALL = Backend_Bound / BE_BOUND_CYCLES
+
+cpi-cycles        CLKS
+cpi-instructions  INST
+cpi   Base                derived   = Retiring \
+      | Ideal retiring: retired uops at full width (TMA Retiring)
+cpi   Branch_Mispredict   derived   = Bad_Speculation.Branch_Mispredicts \
+        + FL_SCALE * Frontend_Bound.Fetch_Latency.Branch_Resteers.Mispredicts_Resteers \
+      | Wrong-path slots, recovery and refill (resteer) cycles of mispredicted branches
+cpi   Machine_Clear       derived   = Bad_Speculation.Machine_Clears \
+        + FL_SCALE * Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers \
+      | Slots and resteer cycles lost to machine clears
+cpi   ICache_Miss         derived   = FL_SCALE * Frontend_Bound.Fetch_Latency.ICache_Misses \
+      | Instruction-cache miss stall cycles (share of fetch latency)
+cpi   ITLB_Miss           measured  = FL_SCALE * Frontend_Bound.Fetch_Latency.ITLB_Misses \
+      | Instruction-TLB miss stall cycles (share of fetch latency)
+cpi   Unknown_Branch      estimated = FL_SCALE * Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches \
+      | BTB-miss resteers at an assumed 9 cycles each (share of fetch latency)
+cpi   MS_Switch           estimated = FL_SCALE * Frontend_Bound.Fetch_Latency.MS_Switches \
+      | Microcode-sequencer switches at an assumed 2 cycles each (share of fetch latency)
+cpi   DSB_Switch          measured  = FL_SCALE * Frontend_Bound.Fetch_Latency.DSB_Switches \
+      | DSB-to-MITE switch penalty cycles (share of fetch latency)
+cpi   LCP_Stall           measured  = FL_SCALE * Frontend_Bound.Fetch_Latency.LCP \
+      | Length-changing-prefix stall cycles (share of fetch latency)
+cpi   Frontend_Bandwidth  derived   = Frontend_Bound.Fetch_Bandwidth \
+      | Cycles the decoders or DSB delivered less than the width
+cpi   DRAM                measured  = MEM_PER_STALL * STALLS_L3 \
+      | Execution stalls with an L3 miss outstanding (counted once however many misses overlap)
+cpi   L3_Hit              measured  = MEM_PER_STALL * (STALLS_L2 - STALLS_L3) \
+      | Execution stalls on L2 misses that hit L3
+cpi   L2_Hit              measured  = MEM_PER_STALL * (STALLS_L1D - STALLS_L2) \
+      | Execution stalls on L1D misses that hit L2 (short misses)
+cpi   L1_Other            derived   = MEM_PER_STALL * (STALLS_MEM_ANY - STALLS_L1D) \
+      | Execution stalls with loads outstanding but no L1D miss (DTLB, store forwarding, ...)
+cpi   Store_Bound         measured  = MEM_PER_STALL * BOUND_ON_STORES \
+      | Cycles the store buffer was full
+cpi   Divider             measured  = CORE_SCALE * Backend_Bound.Core_Bound.Divider \
+      | Divider-busy cycles (share of core bound)
+cpi   Serializing         measured  = CORE_SCALE * Backend_Bound.Core_Bound.Serializing_Operation \
+      | Serializing-operation stall cycles (share of core bound)
+cpi   Ports_ILP           derived   = CORE_SCALE * Backend_Bound.Core_Bound.Ports_Utilization \
+      | Dependency and port-contention cycles (Eyerman base ILP part; share of core bound)

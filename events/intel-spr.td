@@ -1,0 +1,115 @@
+# intel-spr.td — Intel Sapphire Rapids (spr)
+# Levels 1 and 2 from the SLOTS fixed counter + PERF_METRICS (8 fields on SPR); selected L3.
+pmu      spr
+title    Intel Sapphire Rapids
+version  TMA 5.2 (intel/perfmon SPR/metrics/sapphirerapids_metrics.json)
+note     L1 and L2 read PERF_METRICS through perf's topdown-* events (counts in slots); a node is
+note     TD_X / PM_SUM with PM_SUM the sum of the four L1 counts, as perfmon and toplev do.
+note     libpfm4 4.13 has no TOPDOWN_M pseudo-events, so the eight metric events are perf raw forms
+note     (event=0x00, umask 0x80-0x87, the kernel's topdown-* encodings); SLOTS must lead the group.
+note     Agrees with toplev 5.1-full on oracle case spr-l2-perfmetrics (all L1/L2 nodes). The
+note     GP-counter path (TOPDOWN.*_SLOTS, IDQ_BUBBLES) of oracle case spr-l2-events is not in this
+note     file: without PERF_METRICS the L1/L2 nodes are not available.
+note     DRAM_Bound keeps the toplev/TMA-4 name; TMA 5.2 calls the node L3_Miss_Bound.
+note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE, UOPS_RETIRED.MS)
+note     are libpfm4's spr table; the facts sheet names no perfmon encoding for them.
+note     Branch_Resteers is left out: libpfm4 encodes INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07,
+note     which could not be checked against perfmon here.
+
+const    W 6
+param    SMT_on 0
+
+event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, group leader) [fixed 0x00/0x04]
+event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
+event    TD_BAD          cpu/event=0x0,umask=0x81/                 | PERF_METRICS.BAD_SPECULATION (perf topdown-bad-spec), in slots [pseudo 0x00/0x81]
+event    TD_FE           cpu/event=0x0,umask=0x82/                 | PERF_METRICS.FRONTEND_BOUND (perf topdown-fe-bound), in slots [pseudo 0x00/0x82]
+event    TD_BE           cpu/event=0x0,umask=0x83/                 | PERF_METRICS.BACKEND_BOUND (perf topdown-be-bound), in slots [pseudo 0x00/0x83]
+event    TD_HEAVY        cpu/event=0x0,umask=0x84/                 | PERF_METRICS.HEAVY_OPERATIONS (perf topdown-heavy-ops), in slots [pseudo 0x00/0x84]
+event    TD_BR_MISP      cpu/event=0x0,umask=0x85/                 | PERF_METRICS.BRANCH_MISPREDICTS (perf topdown-br-mispredict), in slots [pseudo 0x00/0x85]
+event    TD_FETCH_LAT    cpu/event=0x0,umask=0x86/                 | PERF_METRICS.FETCH_LATENCY (perf topdown-fetch-lat), in slots [pseudo 0x00/0x86]
+event    TD_MEM          cpu/event=0x0,umask=0x87/                 | PERF_METRICS.MEMORY_BOUND (perf topdown-mem-bound), in slots [pseudo 0x00/0x87]
+event    CLK_THREAD      CPU_CLK_UNHALTED:THREAD_P                 | CPU_CLK_UNHALTED.THREAD, unhalted core clocks of this thread [0x3C/0x00]
+event    CLK_DISTRIBUTED CPU_CLK_UNHALTED:DISTRIBUTED              | CPU_CLK_UNHALTED.DISTRIBUTED, core clocks distributed to this thread [0xEC/0x02]
+event    INST            INSTRUCTION_RETIRED                       | INST_RETIRED.ANY, instructions retired [0xC0/0x00]
+event    REF_TSC         UNHALTED_REFERENCE_CYCLES                 | CPU_CLK_UNHALTED.REF_TSC, reference cycles (fixed counter 2) [fixed 0x00/0x03]
+event    UOP_DROPPING    INT_MISC:UOP_DROPPING                     | INT_MISC.UOP_DROPPING, uops the frontend dropped [0xAD/0x10]
+event    BR_MISP         BR_MISP_RETIRED:ALL_BRANCHES              | BR_MISP_RETIRED.ALL_BRANCHES, mispredicted branches retired [0xC5/0x00]
+event    ICACHE_STALL    ICACHE_DATA:STALLS                        | ICACHE_DATA.STALLS, I-cache miss stall cycles [0x80/0x04]
+event    ITLB_STALL      ICACHE_TAG:STALLS                         | ICACHE_TAG.STALLS, I-TLB miss stall cycles [0x83/0x04]
+event    BOUND_ON_LOADS  EXE_ACTIVITY:BOUND_ON_LOADS               | EXE_ACTIVITY.BOUND_ON_LOADS, execution stalls with a load outstanding [0xA6/0x21 c=5]
+event    BOUND_ON_STORES EXE_ACTIVITY:BOUND_ON_STORES              | EXE_ACTIVITY.BOUND_ON_STORES, store buffer full [0xA6/0x40 c=2]
+event    MA_L1D          MEMORY_ACTIVITY:STALLS_L1D_MISS           | MEMORY_ACTIVITY.STALLS_L1D_MISS, execution stalls with an L1D miss outstanding [0x47/0x03 c=3]
+event    MA_L2           MEMORY_ACTIVITY:STALLS_L2_MISS            | MEMORY_ACTIVITY.STALLS_L2_MISS [0x47/0x05 c=5]
+event    MA_L3           MEMORY_ACTIVITY:STALLS_L3_MISS            | MEMORY_ACTIVITY.STALLS_L3_MISS [0x47/0x09 c=9]
+event    DIV_ACTIVE      ARITH:DIV_ACTIVE                          | ARITH.DIV_ACTIVE, divider busy cycles [0xB0/0x09 c=1]
+event    MS_UOPS_RET     UOPS_RETIRED:MS                           | UOPS_RETIRED.MS, retired uops from the microcode sequencer [0xC2/0x08]
+event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RETIRED.L1_MISS [0xD1/0x08]
+event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS [0xD1/0x10]
+event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
+
+let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
+info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
+info     CORE_CLKS Count  = CLK_DISTRIBUTED if SMT_on else CLK_THREAD | Core clocks (distributed share with SMT on)
+info     SLOTS     Count  = SLOTS_EV                          | Issue slots (TOPDOWN.SLOTS, per logical processor)
+info     IPC       Metric = INST / CLKS                       | Instructions per cycle
+info     CPI       Metric = CLKS / INST                       | Cycles per instruction
+info     CoreIPC   Metric = INST / CORE_CLKS                  | Instructions per core clock
+info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
+info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
+info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
+info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
+info     L3MPKI       MPKI = 1000 * L3_MISS / INST            | Retired loads that missed L3 per 1000 instructions
+
+node  Frontend_Bound  Slots = TD_FE / PM_SUM - UOP_DROPPING / SLOTS \
+      | > 0.15 | Slots the frontend did not fill while the backend could accept uops
+node  Backend_Bound   Slots = TD_BE / PM_SUM \
+      | > 0.20 | Slots with no uop issued because the backend lacked resources
+node  Retiring        Slots = TD_RET / PM_SUM \
+      | this > 0.7 or Retiring.Heavy_Operations > 0.1 | Slots that retired a uop (useful work)
+node  Bad_Speculation Slots = max(1 - (Frontend_Bound + Backend_Bound + Retiring), 0) \
+      | > 0.15 | Slots wasted on uops that never retire and on recovery
+
+node  Frontend_Bound.Fetch_Latency   Slots = TD_FETCH_LAT / PM_SUM - UOP_DROPPING / SLOTS \
+      | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
+node  Frontend_Bound.Fetch_Bandwidth Slots = max(0, Frontend_Bound - Frontend_Bound.Fetch_Latency) \
+      | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
+node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
+      | > 0.05 | Cycles stalled on instruction-cache misses
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
+      | > 0.05 | Cycles stalled on instruction-TLB misses
+node  Bad_Speculation.Branch_Mispredicts Slots = TD_BR_MISP / PM_SUM \
+      | > 0.10 | Slots wasted on branch mispredictions
+node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
+      | > 0.10 | Slots wasted on machine clears
+node  Backend_Bound.Memory_Bound Slots = TD_MEM / PM_SUM \
+      | > 0.20 | Slots stalled on the memory subsystem
+node  Backend_Bound.Core_Bound   Slots = max(0, Backend_Bound - Backend_Bound.Memory_Bound) \
+      | > 0.10 | Slots stalled on the core
+node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((BOUND_ON_LOADS - MA_L1D) / CLKS, 0) \
+      | > 0.10 | Stall cycles with loads outstanding that hit L1D
+node  Backend_Bound.Memory_Bound.L2_Bound Stalls = (MA_L1D - MA_L2) / CLKS \
+      | > 0.05 | Stall cycles on loads that hit L2
+node  Backend_Bound.Memory_Bound.L3_Bound Stalls = (MA_L2 - MA_L3) / CLKS \
+      | > 0.05 | Stall cycles on loads that hit L3
+node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = MA_L3 / CLKS \
+      | > 0.10 | Stall cycles with an L3 miss outstanding (TMA 5.2 L3_Miss_Bound)
+node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
+      | > 0.20 | Cycles the store buffer was full
+node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
+      | > 0.20 | Cycles the divider unit was busy
+node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM \
+      | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
+node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
+      | > 0.6 | Slots retiring light-weight operations
+node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_UOPS_RET / SLOTS \
+      | > 0.05 | Slots retiring uops from the microcode sequencer
+
+cpi-cycles        CLKS
+cpi-instructions  INST
+cpi   Base               derived = Retiring                            | Ideal retiring: retired uops at full width
+cpi   Branch_Mispredict  derived = Bad_Speculation.Branch_Mispredicts  | Slots lost to branch mispredictions (PERF_METRICS)
+cpi   Machine_Clear      derived = Bad_Speculation.Machine_Clears      | Slots lost to machine clears
+cpi   Frontend_Latency   derived = Frontend_Bound.Fetch_Latency        | Cycles the frontend delivered nothing
+cpi   Frontend_Bandwidth derived = Frontend_Bound.Fetch_Bandwidth      | Cycles the frontend delivered less than the width
+cpi   Memory             derived = Backend_Bound.Memory_Bound          | Memory-bound slots (PERF_METRICS)
+cpi   Core               derived = Backend_Bound.Core_Bound            | Core-bound slots
