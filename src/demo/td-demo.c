@@ -14,6 +14,9 @@
  *   -r FILE write FILE once every first thread exists (then wait or work)
  *   -R FILE at its end, each thread appends "TID RUNTIME_NS" from its own
  *           /proc/self/task/TID/schedstat (the kernel's count of its CPU time)
+ *   -c RATE churn instead: start RATE short-lived threads a second for -s
+ *           seconds, each sleeping 10..490 ms, then idle -i MS (default 1000)
+ *   -T FILE with -c: each thread appends "TID START_NS END_NS" (CLOCK_REALTIME)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -170,17 +173,87 @@ static long arg_long(const char *s, long lo, long hi, const char *what)
 	return v;
 }
 
+/* ---- churn mode: many short-lived threads ------------------------------- */
+
+static const char *lifetime_file;
+static volatile int churn_live;
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *churn_thread(void *arg)
+{
+	long ms = (long)(intptr_t)arg;
+	uint64_t start = wall_ns();
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+	if (lifetime_file) {
+		uint64_t end = wall_ns();
+		pthread_mutex_lock(&report_lock);
+		FILE *f = fopen(lifetime_file, "a");
+		if (f) {
+			fprintf(f, "%d %" PRIu64 " %" PRIu64 "\n", (int)syscall(SYS_gettid), start, end);
+			fclose(f);
+		}
+		pthread_mutex_unlock(&report_lock);
+	}
+	__atomic_sub_fetch(&churn_live, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static int churn(long rate, double seconds, long idle_ms)
+{
+	pthread_attr_t attr;
+	uint64_t start = now_ns(), end = start + (uint64_t)(seconds * 1e9);
+	uint64_t period = 1000000000ull / (uint64_t)rate, next = start, x = 2463534242ull;
+	long nstarted = 0;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	while (now_ns() < end) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		long ms = 10 + (long)(x % 481);
+		pthread_t t;
+		__atomic_add_fetch(&churn_live, 1, __ATOMIC_SEQ_CST);
+		if (pthread_create(&t, &attr, churn_thread, (void *)(intptr_t)ms)) {
+			__atomic_sub_fetch(&churn_live, 1, __ATOMIC_SEQ_CST);
+			perror("td-demo: pthread_create");
+			return 1;
+		}
+		nstarted++;
+		next += period;
+		uint64_t now = now_ns();
+		if (next > now) {
+			struct timespec ts = { 0, (long)(next - now) };
+			nanosleep(&ts, NULL);
+		}
+	}
+	while (__atomic_load_n(&churn_live, __ATOMIC_SEQ_CST) > 0)
+		usleep(1000);
+	struct timespec idle = { idle_ms / 1000, (idle_ms % 1000) * 1000000L };
+	nanosleep(&idle, NULL);
+	printf("td-demo: churn started %ld threads\n", nstarted);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int nfirst = 4, nlate = 2, nearly = 1, opt;
 	long late_ms = 500;
 	double seconds = 2;
 	int wait_signal = 0;
+	long churn_rate = 0, idle_ms = 1000;
 	const char *ready_file = NULL;
 	struct worker *w;
 	sigset_t usr1;
 
-	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:h")) != -1) {
 		switch (opt) {
 		case 't': nfirst = (int)arg_long(optarg, 1, 256, "thread count"); break;
 		case 'l': nlate = (int)arg_long(optarg, 0, 256, "late thread count"); break;
@@ -190,10 +263,31 @@ int main(int argc, char **argv)
 		case 'w': wait_signal = 1; break;
 		case 'r': ready_file = optarg; break;
 		case 'R': runtime_file = optarg; break;
+		case 'c': churn_rate = arg_long(optarg, 1, 100000, "churn rate"); break;
+		case 'T': lifetime_file = optarg; break;
+		case 'i': idle_ms = arg_long(optarg, 0, 3600000, "idle time"); break;
 		default:
-			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE]\n");
+			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] [-c RATE [-T FILE] [-i MS]]\n");
 			return 2;
 		}
+	}
+	if (churn_rate) {
+		if (ready_file) {
+			FILE *f = fopen(ready_file, "w");
+			if (f) {
+				fprintf(f, "%d\n", (int)getpid());
+				fclose(f);
+			}
+		}
+		if (wait_signal) {
+			sigset_t set;
+			int sig;
+			sigemptyset(&set);
+			sigaddset(&set, SIGUSR1);
+			pthread_sigmask(SIG_BLOCK, &set, NULL);
+			sigwait(&set, &sig);
+		}
+		return churn(churn_rate, seconds, idle_ms);
 	}
 	if (nearly > nfirst)
 		nearly = nfirst;

@@ -5,9 +5,11 @@
 #include "tracker.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 struct td_collector {
 	struct td_evgroup_spec specs[TD_MAX_SPECS];
@@ -19,8 +21,12 @@ struct td_collector {
 	struct td_thread **threads;
 	int nthreads, cap;
 	unsigned pending_flags;        /* for the next thread opened */
+	int fd_budget;                 /* descriptors the groups may use, below RLIMIT_NOFILE */
 	struct td_collector_stats stats;
 };
+
+/* Descriptors kept free for the database, timers, /proc reads and the rest. */
+#define TD_FD_RESERVE 64
 
 struct td_collector *td_collector_new(const struct td_evgroup_spec *specs, int nspecs, bool follow_children,
 				      int paranoid)
@@ -32,6 +38,14 @@ struct td_collector *td_collector_new(const struct td_evgroup_spec *specs, int n
 	memcpy(c->specs, specs, (size_t)nspecs * sizeof(*specs));
 	c->nspecs = nspecs;
 	c->paranoid = paranoid;
+	{
+		struct rlimit rl;
+		c->fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT32_MAX
+				       ? (int)rl.rlim_cur - TD_FD_RESERVE
+				       : INT32_MAX;
+		if (c->fd_budget < 8)
+			c->fd_budget = 8;
+	}
 	if (!(c->tracker = td_tracker_new(follow_children))) {
 		free(c);
 		return NULL;
@@ -85,6 +99,26 @@ static bool machine_cannot_count(int err)
 	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
 }
 
+/* What running out of descriptors means for this target, in numbers. */
+static void describe_fd_shortage(const struct td_collector *c, char *buf, size_t len)
+{
+	struct rlimit rl;
+	int per_thread = 0, live = 0;
+
+	for (int g = 0; g < c->nspecs; g++)
+		if (!c->disabled[g][0])
+			per_thread += c->specs[g].n;
+	for (int i = 0; i < c->nthreads; i++)
+		live += !c->threads[i]->gone;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	snprintf(buf, len,
+		 "out of file descriptors: %d threads so far x %d events need %d descriptors plus %d for tdctl, the "
+		 "limit is %llu (hard limit %llu); raise the hard limit (ulimit -Hn, LimitNOFILE=) or count "
+		 "fewer events", live + c->stats.open_failures + 1, per_thread,
+		 (live + c->stats.open_failures + 1) * per_thread, TD_FD_RESERVE,
+		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+}
+
 /* Open every enabled group on a new thread. Returns 0, 1 when the thread
  * exited before it could be opened, or -1 with err set (fatal). */
 static int open_groups(struct td_collector *c, struct td_thread *t, unsigned flags, td_err *err)
@@ -95,7 +129,10 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 
 		if (c->disabled[g][0])
 			continue;
-		rc = td_evgroup_open(&t->groups[g], &c->specs[g], t->tid, -1, flags, &failed);
+		if (c->stats.fds_open + c->specs[g].n > c->fd_budget)
+			rc = -EMFILE; /* keep the reserve: the rest of tdctl needs descriptors too */
+		else
+			rc = td_evgroup_open(&t->groups[g], &c->specs[g], t->tid, -1, flags, &failed);
 		if (rc == 0) {
 			t->open[g] = true;
 			c->decided[g] = true;
@@ -107,6 +144,8 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 			return 1;
 		}
 		td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, why, sizeof(why));
+		if (rc == -EMFILE || rc == -ENFILE)
+			describe_fd_shortage(c, why, sizeof(why));
 		if (!c->decided[g] && machine_cannot_count(-rc) && g > 0) {
 			/* an optional group (hardware events) this machine cannot count */
 			snprintf(c->disabled[g], sizeof(c->disabled[g]), "%s", why);

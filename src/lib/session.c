@@ -50,6 +50,7 @@ struct run_state {
 	pid_t child;
 	int go_fd, exec_err_fd;
 	int *error_exit;
+	bool reported_failures;
 };
 
 /* ---- event groups from the events files -------------------------------- */
@@ -335,6 +336,18 @@ static void drain(int fd)
 		return;
 }
 
+/* Say once, as it happens, that threads go uncounted, and why. */
+static void report_open_failures(struct run_state *rs)
+{
+	struct td_collector_stats st;
+
+	td_collector_stats(rs->col, &st);
+	if (st.open_failures > 0 && !rs->reported_failures) {
+		fprintf(stderr, "tdctl: some threads cannot be counted: %s\n", st.last_failure);
+		rs->reported_failures = true;
+	}
+}
+
 static int pidfd_open_compat(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -364,6 +377,11 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 	uint64_t deadline = rs->o->duration_ms ? td_now_ns() + (uint64_t)rs->o->duration_ms * 1000000ull : 0;
 	bool done = false;
 
+	if (tick < 0 || scan < 0) {
+		snprintf(res->stop_reason, sizeof(res->stop_reason), "cannot create timers: %s", strerror(errno));
+		fprintf(stderr, "tdctl: %s\n", res->stop_reason);
+		done = true;
+	}
 	arm_timer(tick, rs->o->interval_ms);
 	arm_timer(scan, rs->o->scan_ms);
 	while (!done) {
@@ -382,6 +400,7 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 		if (pfd[1].revents & POLLIN) {
 			drain(scan);
 			td_collector_scan(rs->col, td_wall_ns(), sink_for(rs));
+			report_open_failures(rs);
 		}
 		if (pfd[0].revents & POLLIN) {
 			drain(tick);
@@ -560,8 +579,18 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		}
 	}
 	loop(&rs, res, sigfd);
-	td_store_session_end(rs.store, rs.session, rs.write_failed ? "failed" : "completed",
-			     o->argv ? res->target_status : -1, res->stop_reason);
+	{
+		struct td_collector_stats st;
+		char message[400];
+		td_collector_stats(rs.col, &st);
+		if (st.open_failures)
+			snprintf(message, sizeof(message), "%s; %d thread%s not counted: %s", res->stop_reason,
+				 st.open_failures, st.open_failures == 1 ? "" : "s", st.last_failure);
+		else
+			snprintf(message, sizeof(message), "%s", res->stop_reason);
+		td_store_session_end(rs.store, rs.session, rs.write_failed ? "failed" : "completed",
+				     o->argv ? res->target_status : -1, message);
+	}
 	ret = rs.write_failed ? -1 : 0;
 	if (rs.write_failed)
 		td_err_set(err, "some intervals could not be written to '%s'; the session is marked failed", o->db_path);

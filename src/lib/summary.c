@@ -132,6 +132,8 @@ int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *d
 	fprintf(f, "\n  rung: %s%s\n", sr.rung, !strcmp(sr.rung, "software-only") ?
 		" (top-down metrics need hardware counters: see 'tdctl doctor')" : "");
 	td_store_failed_events(s, session, print_failed, f);
+	if (strstr(sr.message, "not counted"))
+		fprintf(f, "  note: %s\n", sr.message);
 	if (!sr.kernel_counted)
 		fprintf(f, "  kernel mode not counted (perf_event_paranoid, no CAP_PERFMON): switches come from "
 			   "/proc, migrations are n/c; run as root or grant CAP_PERFMON to count them\n");

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Thread churn under tdctl attach: a workload creating and ending 1,000
+# threads a second for 10 s (each living 10-490 ms). Every thread that lived
+# at least two intervals (-I 100) is in the database, and tdctl's open
+# descriptor count is back to its starting value once the churn is over.
+. "$(dirname "$0")/lib.sh"
+
+DB="$WORK/c.db"
+"$DEMO" -c 1000 -s 10 -i 2000 -w -r "$WORK/ready" -T "$WORK/lifetimes" >"$WORK/demo.out" 2>&1 &
+DPID=$!
+CLEANUP_PIDS="$DPID"
+wait_for 20 test -s "$WORK/ready" || { not_ok "workload started"; finish; exit 1; }
+"$TDCTL" attach "$DPID" -I 100 -d "$DB" -q 2>"$WORK/attach.err" &
+TPID=$!
+CLEANUP_PIDS="$DPID $TPID"
+wait_for 20 sh -c "[ \"\$(sqlite3 '$DB' \"select count(*) from sessions where status='running'\" 2>/dev/null)\" = 1 ]" ||
+	not_ok "session recorded as running while attached"
+fds_start=$(ls "/proc/$TPID/fd" | wc -l)
+kill -USR1 "$DPID"
+# the churn is over when the workload is back to its main thread
+sleep 10
+wait_for 20 sh -c "[ \"\$(ls /proc/$DPID/task | wc -l)\" -eq 1 ]" || not_ok "churn ended"
+sleep 0.5 # two scans and an interval later
+fds_end=$(ls "/proc/$TPID/fd" | wc -l)
+check_eq "descriptor count back to its start value after the churn" "$fds_start" "$fds_end"
+wait "$TPID"
+check_eq "attach exits 0" 0 "$?"
+
+started=$(wc -l <"$WORK/lifetimes" | tr -d ' ')
+check "the workload started at least 9,000 threads" test "$started" -ge 9000
+awk '$3 - $2 >= 200000000 { print $1 }' "$WORK/lifetimes" | sort -u >"$WORK/long"
+sql "$DB" "select tid from threads" | sort -u >"$WORK/recorded"
+long=$(wc -l <"$WORK/long" | tr -d ' ')
+check "thousands of threads lived two intervals or more" test "$long" -ge 3000
+missing=$(comm -23 "$WORK/long" "$WORK/recorded" | wc -l | tr -d ' ')
+check_eq "every thread that lived >= 2 intervals is in the database" 0 "$missing"
+# a TID may be reused by a later thread (10,000 threads run through the PID
+# space), but two rows of one TID never overlap in time
+check_eq "no thread recorded twice" 0 \
+	"$(sql "$DB" "select count(*) from threads a join threads b on a.tid = b.tid and a.id < b.id
+	              and a.last_seen_ns > b.first_seen_ns and b.last_seen_ns > a.first_seen_ns")"
+check_eq "session completed" completed "$(sql "$DB" "select status from sessions")"
+finish
