@@ -50,18 +50,22 @@ node  Frontend_Bound.Fetch_Latency   Slots = W * FE_NO_OPS_C6 / SLOTS \
       | > 0.10 | Slots lost in cycles with no op at all from the frontend (AMD frontend_bound_latency)
 node  Frontend_Bound.Fetch_Bandwidth Slots = (FE_NO_OPS - W * FE_NO_OPS_C6) / SLOTS \
       | > 0.20 | Slots lost in cycles the frontend supplied some but fewer than 6 ops (AMD frontend_bound_bandwidth)
+partition Frontend_Bound        # AMD: latency + bandwidth = frontend_bound
 node  Bad_Speculation.Branch_Mispredicts Slots = Bad_Speculation * BR_MISP / (BR_MISP + RESYNCS) \
       | > 0.10 | Bad-speculation slots attributed to branch mispredictions (AMD bad_speculation_mispredicts)
 node  Bad_Speculation.Pipeline_Restarts  Slots = Bad_Speculation * RESYNCS / (BR_MISP + RESYNCS) \
       | > 0.10 | Bad-speculation slots attributed to resyncs and redirects (AMD bad_speculation_pipeline_restarts)
+partition Bad_Speculation       # AMD: mispredicts + pipeline_restarts = bad_speculation
 node  Backend_Bound.Memory_Bound Slots = Backend_Bound * LOAD_NOT_COMPLETE / NOT_COMPLETE \
       | > 0.20 | Backend slots while the oldest op waited for memory (AMD backend_bound_memory)
 node  Backend_Bound.Core_Bound   Slots = Backend_Bound * (1 - LOAD_NOT_COMPLETE / NOT_COMPLETE) \
       | > 0.10 | Backend slots while the oldest op waited on execution (AMD backend_bound_cpu)
+partition Backend_Bound         # AMD: backend_bound_memory + backend_bound_cpu = backend_bound
 node  Retiring.Fastpath  Slots = Retiring * (1 - UCODE_OPS / RET_OPS) \
       | > 0.6 | Retiring slots of fast-path (non-microcode) ops (AMD retiring_fastpath)
 node  Retiring.Microcode Slots = Retiring * UCODE_OPS / RET_OPS \
       | > 0.1 | Retiring slots of microcode ops (AMD retiring_microcode)
+partition Retiring              # AMD: retiring_fastpath + retiring_microcode = retiring
 
 cpi-cycles        CYCLES
 cpi-instructions  INST

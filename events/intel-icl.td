@@ -88,6 +88,9 @@ node  Frontend_Bound.Fetch_Latency   Slots = (W * FE_LAT_CYC - UOP_DROPPING) / S
       | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
 node  Frontend_Bound.Fetch_Bandwidth Slots = max(0, Frontend_Bound - Frontend_Bound.Fetch_Latency) \
       | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
+# TMA 5.1 complements: each L2 pair partitions its parent (exactly, while the vendor's
+# max(0, ...) clamp does not bite)
+partition Frontend_Bound        # Fetch_Bandwidth = max(0, Frontend_Bound - Fetch_Latency)
 node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
@@ -99,12 +102,14 @@ node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) 
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
+partition Bad_Speculation       # Machine_Clears = max(0, Bad_Speculation - Branch_Mispredicts)
 
 let   BE_BOUND_CYCLES = STALLS_TOTAL + EXE_1 + Retiring * EXE_2 + BOUND_ON_STORES
 node  Backend_Bound.Memory_Bound Slots = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE_BOUND_CYCLES * Backend_Bound \
       | > 0.20 | Slots stalled on the memory subsystem
 node  Backend_Bound.Core_Bound   Slots = max(0, Backend_Bound - Backend_Bound.Memory_Bound) \
       | > 0.10 | Slots stalled on the core (execution ports, dividers, serialization)
+partition Backend_Bound         # Core_Bound = max(0, Backend_Bound - Memory_Bound)
 let   L2_HIT_ADJ = L2_HIT * (1 + FB_HIT / L1_MISS)
 node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((STALLS_MEM_ANY - STALLS_L1D) / CLKS, 0) \
       | > 0.10 | Stall cycles with loads outstanding that hit L1D
@@ -125,11 +130,13 @@ node  Retiring.Heavy_Operations Slots = MS_F + Retiring * (DEC0 - DEC0_C1) / MIT
       | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
       | > 0.6 | Slots retiring light-weight operations
+partition Retiring              # Light_Operations = max(0, Retiring - Heavy_Operations)
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_F \
       | > 0.05 | Slots retiring uops from the microcode sequencer
 node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
         max(0, Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer) \
       | > 0.05 | Slots retiring instructions decoded into two to four uops
+partition Retiring.Heavy_Operations   # Few_Uops_Instructions = max(0, Heavy - Microcode_Sequencer)
 
 let   MEM_PER_STALL = Backend_Bound / BE_BOUND_CYCLES
 cpi-cycles        CLKS

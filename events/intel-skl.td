@@ -118,6 +118,8 @@ node  Frontend_Bound.Fetch_Latency   Slots = W * FE_LAT_CYC / SLOTS \
       | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
 node  Frontend_Bound.Fetch_Bandwidth Slots = Frontend_Bound - Frontend_Bound.Fetch_Latency \
       | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
+# TMA 5.01 defines Fetch_Bandwidth = Frontend_Bound - Fetch_Latency: the two partition their parent
+partition Frontend_Bound
 node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = (ICACHE_STALL + 2 * ICACHE_STALL_E) / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
@@ -132,6 +134,9 @@ node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers Clocks = \
       | > 0.05 | Resteer cycles after machine clears
 node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches Clocks_est = BAClear_Cost * BACLEARS / CLKS \
       | > 0.05 | Resteer cycles for branches the branch predictor did not know (9 cycles per BACLEAR)
+# TMA 5.01: Branch_Resteers = CLEAR_RESTEER_CYCLES/CLKS + Unknown_Branches, and the resteer cycles
+# split by BMr into Mispredicts_Resteers and Clears_Resteers: the three children add up to it
+partition Frontend_Bound.Fetch_Latency.Branch_Resteers
 node  Frontend_Bound.Fetch_Latency.MS_Switches   Clocks_est = MS_Switches_Cost * MS_SWITCHES / CLKS \
       | > 0.05 | Cycles lost switching to the microcode sequencer (2 cycles per switch)
 node  Frontend_Bound.Fetch_Latency.LCP           Clocks = LCP / CLKS \
@@ -150,6 +155,8 @@ node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) 
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = Bad_Speculation - Bad_Speculation.Branch_Mispredicts \
       | > 0.10 | Slots wasted on machine clears (memory ordering, self-modifying code, ...)
+partition Bad_Speculation       # Machine_Clears = Bad_Speculation - Branch_Mispredicts
+# Other_Mispredicts and Other_Nukes are parts of their parents (floored at 0.0001), not partitions
 node  Bad_Speculation.Branch_Mispredicts.Other_Mispredicts Slots = \
         max(Bad_Speculation.Branch_Mispredicts * (1 - BR_MISP / (CLEARS_COUNT - MC_COUNT)), 0.0001) \
       | > 0.05 | Slots wasted on mispredictions other than retired x86 branches
@@ -163,6 +170,8 @@ node  Backend_Bound.Memory_Bound Slots = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE
       | > 0.20 | Slots stalled on the memory subsystem
 node  Backend_Bound.Core_Bound   Slots = Backend_Bound - Backend_Bound.Memory_Bound \
       | > 0.10 | Slots stalled on the core (execution ports, dividers, serialization)
+partition Backend_Bound         # Core_Bound = Backend_Bound - Memory_Bound
+# the Memory_Bound (Stalls) and Core_Bound (Clocks) children are cycle fractions: no relation to a Slots parent
 let   L2_HIT_ADJ = L2_HIT * (1 + FB_HIT / L1_MISS)
 node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((STALLS_MEM_ANY - STALLS_L1D) / CLKS, 0) \
       | > 0.10 | Stall cycles with loads outstanding that hit L1D (DTLB misses, store forwarding, 4K aliasing, ...)
@@ -200,6 +209,7 @@ node  Retiring.Heavy_Operations Slots = (RETIRE_SLOTS + MACRO_FUSED - INST) / SL
       | > 0.1 | Slots retiring heavy operations (instructions of two or more uops, microcode)
 node  Retiring.Light_Operations Slots = Retiring - Retiring.Heavy_Operations \
       | > 0.6 | Slots retiring light-weight operations (one uop per instruction)
+partition Retiring              # Light_Operations = Retiring - Heavy_Operations
 let   X87_USE_F   = Retiring * UOPS_X87 / UOPS_EXEC
 let   FP_SCALAR_F = FP_SCALAR / RETIRE_SLOTS
 let   FP_VECTOR_F = FP_VECTOR / RETIRE_SLOTS
@@ -211,6 +221,7 @@ node  Retiring.Light_Operations.FP_Arith.FP_Scalar Uops = FP_SCALAR_F \
       | > 0.1 | Retired scalar SSE/AVX floating-point arithmetic uops
 node  Retiring.Light_Operations.FP_Arith.FP_Vector Uops = FP_VECTOR_F \
       | > 0.1 | Retired packed SSE/AVX/AVX-512 floating-point arithmetic uops
+partition Retiring.Light_Operations.FP_Arith   # TMA: FP_Arith = X87_Use + FP_Scalar + FP_Vector
 node  Retiring.Light_Operations.Memory_Operations Slots = Retiring.Light_Operations * MEM_INST / INST \
       | > 0.1 | Slots retiring load and store instructions
 node  Retiring.Light_Operations.Fused_Instructions Slots = Retiring.Light_Operations * MACRO_FUSED / RETIRE_SLOTS \
@@ -228,6 +239,7 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = RETIRE_SLOTS / UOPS_
 node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
         Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer \
       | > 0.05 | Slots retiring instructions decoded into two to four uops
+partition Retiring.Heavy_Operations   # Few_Uops_Instructions = Heavy_Operations - Microcode_Sequencer
 
 # --- CPI stack (fractions of CLKS; docs cpi-stack.md 2.7.1) ------------------------------------
 # Frontend-latency children are clock fractions that may overlap; they are scaled to fit

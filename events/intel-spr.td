@@ -73,6 +73,8 @@ node  Frontend_Bound.Fetch_Latency   Slots = TD_FETCH_LAT / PM_SUM - UOP_DROPPIN
       | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
 node  Frontend_Bound.Fetch_Bandwidth Slots = max(0, Frontend_Bound - Frontend_Bound.Fetch_Latency) \
       | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
+# Linux topdown.txt / TMA 5.2: the SPR level-2 complements partition their level-1 parents
+partition Frontend_Bound        # Fetch_Bandwidth = Frontend_Bound - Fetch_Latency
 node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
@@ -81,10 +83,12 @@ node  Bad_Speculation.Branch_Mispredicts Slots = TD_BR_MISP / PM_SUM \
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
+partition Bad_Speculation       # Machine_Clears = Bad_Speculation - Branch_Mispredicts
 node  Backend_Bound.Memory_Bound Slots = TD_MEM / PM_SUM \
       | > 0.20 | Slots stalled on the memory subsystem
 node  Backend_Bound.Core_Bound   Slots = max(0, Backend_Bound - Backend_Bound.Memory_Bound) \
       | > 0.10 | Slots stalled on the core
+partition Backend_Bound         # Core_Bound = Backend_Bound - Memory_Bound
 node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((BOUND_ON_LOADS - MA_L1D) / CLKS, 0) \
       | > 0.10 | Stall cycles with loads outstanding that hit L1D
 node  Backend_Bound.Memory_Bound.L2_Bound Stalls = (MA_L1D - MA_L2) / CLKS \
@@ -101,6 +105,8 @@ node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM \
       | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
       | > 0.6 | Slots retiring light-weight operations
+partition Retiring              # Light_Operations = Retiring - Heavy_Operations
+# Heavy_Operations has only Microcode_Sequencer here (Few_Uops_Instructions is not included): no relation
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_UOPS_RET / SLOTS \
       | > 0.05 | Slots retiring uops from the microcode sequencer
 

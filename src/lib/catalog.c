@@ -127,7 +127,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *er
 		snprintf(e->desc, sizeof(e->desc), "%s", bar ? td_trim(bar) : "");
 		e->line = lineno;
 	} else if (!strcmp(kw, "node") || !strcmp(kw, "let") || !strcmp(kw, "info") || !strcmp(kw, "cpi") ||
-		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions")) {
+		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions") || !strcmp(kw, "partition")) {
 		if (!*rest)
 			FAIL("'%s' needs a definition", kw);
 		if (push((void **)&cat->defs, &cat->ndefs, sizeof(*cat->defs)))
@@ -139,7 +139,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *er
 			FAIL("out of memory");
 	} else {
 		FAIL("unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
-		     "node, cpi, cpi-cycles, cpi-instructions)", kw);
+		     "node, partition, cpi, cpi-cycles, cpi-instructions)", kw);
 	}
 	return 0;
 }

@@ -318,6 +318,68 @@ static int add_cpi_base(struct td_model *m, const struct td_cat_def *d, td_err *
 	return init_formula(m, f, d->keyword, td_trim(text), d, err);
 }
 
+/* partition PARENT: only recorded here (PARENT may be declared later in the
+ * file); resolve_partitions checks it once every node is known. */
+static int add_partition(struct td_model *m, const struct td_cat_def *d, td_err *err)
+{
+	char text[512], *rest = text;
+
+	snprintf(text, sizeof(text), "%s", d->text);
+	char *path = td_next_word(&rest);
+	if (!valid_path(path) || *rest)
+		FAIL(d->line, "'partition' needs one node path (partition PARENT), got '%s'", td_trim(d->text));
+	GROW(m->partitions, m->npartitions);
+	m->partitions[m->npartitions - 1].node = -1;
+	m->partitions[m->npartitions - 1].line = d->line;
+	return 0;
+}
+
+/* Same domain family: Clocks and Clocks_est add up, Slots and Stalls do not. */
+static bool same_domain(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "_"), lb = strcspn(b, "_");
+
+	return la == lb && !strncmp(a, b, la);
+}
+
+static int resolve_partitions(struct td_model *m, td_err *err)
+{
+	int k = 0;
+
+	for (int i = 0; i < m->cat->ndefs; i++) {
+		const struct td_cat_def *d = &m->cat->defs[i];
+		char text[512], *rest = text;
+		if (strcmp(d->keyword, "partition"))
+			continue;
+		struct td_partition *p = &m->partitions[k++];
+		snprintf(text, sizeof(text), "%s", d->text);
+		const char *path = td_next_word(&rest);
+		int parent = td_model_node(m, path);
+		if (parent < 0)
+			FAIL(d->line, "partition: '%s' is not a node", path);
+		for (int j = 0; j < k - 1; j++)
+			if (m->partitions[j].node == parent)
+				FAIL(d->line, "partition '%s' given twice (first at line %d)", path, m->partitions[j].line);
+		p->node = parent;
+		for (int c = 0; c < m->nnodes; c++) {
+			if (m->nodes[c].parent != parent)
+				continue;
+			if (!same_domain(m->nodes[c].domain, m->nodes[parent].domain))
+				FAIL(d->line, "partition '%s': child %s is in domain %s, the parent in %s (they do not add up)",
+				     path, m->nodes[c].name, m->nodes[c].domain, m->nodes[parent].domain);
+			int *ch = realloc(p->children, (size_t)(p->nchildren + 1) * sizeof(int));
+			if (!ch)
+				FAIL(d->line, "out of memory");
+			p->children = ch;
+			p->children[p->nchildren++] = c;
+		}
+		if (p->nchildren < 2)
+			FAIL(d->line, "partition '%s': it has %d child node(s), a partition needs at least two", path,
+			     p->nchildren);
+	}
+	return 0;
+}
+
 static int add_def(struct td_model *m, const struct td_cat_def *d, td_err *err)
 {
 	bool node = !strcmp(d->keyword, "node"), let = !strcmp(d->keyword, "let");
@@ -327,6 +389,8 @@ static int add_def(struct td_model *m, const struct td_cat_def *d, td_err *err)
 
 	if (!strncmp(d->keyword, "cpi-", 4))
 		return add_cpi_base(m, d, err);
+	if (!strcmp(d->keyword, "partition"))
+		return add_partition(m, d, err);
 	if (!(text = strdup(d->text)))
 		FAIL(d->line, "out of memory");
 	rc = split_def(m, d, text, node ? 2 : let ? 0 : 1, &p, err);
@@ -448,6 +512,8 @@ int td_model_compile(const struct td_catalog *cat, struct td_model **out, td_err
 	for (int i = 0; !rc && i < cat->ndefs; i++)
 		rc = add_def(m, &cat->defs[i], err);
 	if (!rc)
+		rc = resolve_partitions(m, err);
+	if (!rc)
 		rc = check_cpi_complete(m, err);
 	if (!rc)
 		rc = compile_all(m, err);
@@ -493,6 +559,9 @@ void td_model_free(struct td_model *m)
 		free(m->cpis[i].desc);
 		free_formula(&m->cpis[i].f);
 	}
+	for (int i = 0; i < m->npartitions; i++)
+		free(m->partitions[i].children);
+	free(m->partitions);
 	free_formula(&m->cpi_cycles);
 	free_formula(&m->cpi_instructions);
 	for (int i = 0; i < m->nslots; i++)

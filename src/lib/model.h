@@ -53,6 +53,16 @@ struct td_let {
 	struct td_formula f;
 };
 
+/* `partition PARENT`: the vendor documents that PARENT's direct children
+ * add up to PARENT (e.g. Fetch_Latency + Fetch_Bandwidth = Frontend_Bound).
+ * Data for checks (tests/unit/test_fixtures.c), not used in evaluation. */
+struct td_partition {
+	int node;                /* the parent's node index */
+	int *children;           /* its direct children's node indices, declaration order */
+	int nchildren;
+	int line;
+};
+
 enum td_cpi_tag { TD_CPI_MEASURED, TD_CPI_DERIVED, TD_CPI_ESTIMATED };
 
 struct td_cpi_comp {
@@ -76,6 +86,8 @@ struct td_model {
 	int ninfos;
 	struct td_let *lets;
 	int nlets;
+	struct td_partition *partitions;
+	int npartitions;
 	struct td_cpi_comp *cpis;
 	int ncpis;
 	bool has_cpi;            /* cpi-cycles and cpi-instructions given */
@@ -88,7 +100,8 @@ struct td_model {
 /* Compile cat's definitions. Checks parents declared before children,
  * every name defined (aliases, const, param, let, info, node paths,
  * DURATION, NUM_CPUS; `this` only in thresholds), no cycles, CPI lines
- * complete. Names may be used before the line defining them. On error
+ * complete, every `partition` naming a node with two or more children of
+ * its own domain. Names may be used before the line defining them. On error
  * returns -1 with "FILE:LINE: what" (and "column N" from expressions). */
 int td_model_compile(const struct td_catalog *cat, struct td_model **out, td_err *err);
 void td_model_free(struct td_model *m);

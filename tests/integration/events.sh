@@ -1,8 +1,8 @@
 #!/bin/sh
 # events.sh — `tdctl events`: the tree, encodings, info and CPI lines of a
 # model's file (text and JSON), and its errors: host model unknown, unknown
-# --pmu model, malformed files. Uses the test-only tree in tests/data/events
-# so it does not depend on the content of events/.
+# --pmu model, malformed files (the test-only tree in tests/data/events), then
+# the shipped events/ trees of skl, icl, spr, zen4 and bench_metrics running.
 . "$(dirname "$0")/lib.sh"
 DATA="$TD_SRCDIR/tests/data"
 out="$WORK/out"
@@ -69,5 +69,42 @@ check_grep "malformed file: FILE:LINE message" "unknown-keyword.td:3: unknown ke
 "$TDCTL" events --pmu perf >"$out" 2>"$err"; rc=$?
 check "shipped perf file: exit 0" test "$rc" -eq 0
 check_grep "shipped perf file: generic hardware event encoded" "perf::CYCLES" "$out"
+
+# 27-55: the shipped events/ files for the listed models: exit 0, every level-1
+# node, and one level-2 node with its formula and threshold
+EV="$TD_SRCDIR/events"
+check_tree() { # MODEL FILE-HEADER LEVEL1-NODES... -- LEVEL2-LINE
+	model=$1 header=$2
+	shift 2
+	"$TDCTL" events --events-dir "$EV" --pmu "$model" >"$out" 2>"$err"; rc=$?
+	check "$model: exit 0" test "$rc" -eq 0
+	check_grep "$model: names its file" "$header (PMU model $model)" "$out"
+	while [ "$1" != "--" ]; do
+		if grep -Eq "^  $1 +Slots +=" "$out"; then ok "$model: level-1 node $1"; else not_ok "$model: level-1 node $1"; fi
+		shift
+	done
+	check_grep "$model: level-2 node with formula and threshold" "$2" "$out"
+}
+check_tree skl "intel-skl.td: Intel Skylake / Skylake-SP / Cascade Lake" \
+	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
+	"    Memory_Bound                           Slots      = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE_BOUND_CYCLES * Backend_Bound  | > 0.20"
+check_tree icl "intel-icl.td: Intel Ice Lake / Ice Lake-SP" \
+	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
+	"    Fetch_Latency                          Slots      = (W * FE_LAT_CYC - UOP_DROPPING) / SLOTS  | > 0.10"
+check_tree spr "intel-spr.td: Intel Sapphire Rapids" \
+	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
+	"    Memory_Bound                           Slots      = TD_MEM / PM_SUM  | > 0.20"
+check_tree amd64_fam19h_zen4 "amd-zen4.td: AMD Zen 4" \
+	Frontend_Bound Bad_Speculation Backend_Bound SMT_Contention Retiring -- \
+	"    Memory_Bound                           Slots      = Backend_Bound * LOAD_NOT_COMPLETE / NOT_COMPLETE  | > 0.20"
+
+# 56-59: bench/bench_metrics builds with 'make bench' and prints a nodes/s figure
+# on the Skylake tree (a few intervals: this proves it runs, it times nothing)
+MAKEFLAGS= make -s -C "$TD_BUILDDIR" bench >"$WORK/make" 2>&1; rc=$?
+check "bench: make bench builds" test "$rc" -eq 0 -a -x "$TD_BUILDDIR/bench/bench_metrics"
+"$TD_BUILDDIR/bench/bench_metrics" "$EV/intel-skl.td" 200 >"$out" 2>"$err"; rc=$?
+check "bench: runs on intel-skl.td" test "$rc" -eq 0
+check_grep "bench: Skylake tree" "file: intel-skl.td (48 nodes" "$out"
+check_match "bench: prints nodes/s" "^nodes evaluated per second: [0-9.]+e\+[0-9]+$" "$(cat "$out")"
 
 finish

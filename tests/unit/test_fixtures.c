@@ -26,6 +26,8 @@ struct fixture {
 	struct td_metrics *mx;
 	double *counts;
 	double tol;            /* absolute tolerance from `tolerance`, or < 0 */
+	int relations_checked; /* partitions whose values were all available */
+	char td_name[128];     /* the fixture's td line, as written */
 	char report[4096];
 	size_t rlen;
 	int failures;
@@ -44,7 +46,11 @@ static void failf(struct fixture *fx, int line, const char *fmt, ...)
 	fx->failures++;
 	if (fx->rlen >= sizeof(fx->report) - 1)
 		return;
-	fx->rlen += (size_t)snprintf(fx->report + fx->rlen, sizeof(fx->report) - fx->rlen, "%s:%d: ", fx->name, line);
+	if (line > 0)
+		fx->rlen += (size_t)snprintf(fx->report + fx->rlen, sizeof(fx->report) - fx->rlen, "%s:%d: ", fx->name,
+					     line);
+	else /* not tied to a line of the fixture (invariants, relations) */
+		fx->rlen += (size_t)snprintf(fx->report + fx->rlen, sizeof(fx->report) - fx->rlen, "%s: ", fx->name);
 	va_start(ap, fmt);
 	if (fx->rlen < sizeof(fx->report))
 		fx->rlen += (size_t)vsnprintf(fx->report + fx->rlen, sizeof(fx->report) - fx->rlen, fmt, ap);
@@ -131,6 +137,7 @@ static int load(struct fixture *fx, const struct fix_line *l, int n)
 		failf(fx, 1, "no 'td FILE' line");
 		return -1;
 	}
+	snprintf(fx->td_name, sizeof(fx->td_name), "%s", td->a);
 	td_path(fx, td->a, path, sizeof(path));
 	if (td_catalog_load(path, &fx->cat, &err) || td_model_compile(fx->cat, &fx->model, &err)) {
 		failf(fx, td->line, "%s", err.msg);
@@ -258,6 +265,38 @@ static void check_invariants(struct fixture *fx)
 		failf(fx, 0, "invariant: CPI components + Other = %.12g, CPI = %.12g", total, s->cpi);
 }
 
+/* Every `partition PARENT` of the .td (the vendor's documented relation: the
+ * children of PARENT add up to PARENT) must hold on the fixture's values to
+ * 1e-9, skipped only when the parent or a child is NA. Counted in
+ * fx->relations_checked so a test can tell "held" from "never looked at". */
+static void check_relations(struct fixture *fx)
+{
+	const struct td_model *m = fx->model;
+
+	for (int i = 0; i < m->npartitions; i++) {
+		const struct td_partition *p = &m->partitions[i];
+		double parent = fx->mx->node[p->node], sum = 0;
+		char terms[512];
+		size_t len = 0;
+		bool na = isnan(parent);
+		terms[0] = '\0';
+		for (int c = 0; c < p->nchildren; c++) {
+			double v = fx->mx->node[p->children[c]];
+			na |= isnan(v);
+			sum += v;
+			if (len < sizeof(terms))
+				len += (size_t)snprintf(terms + len, sizeof(terms) - len, "%s%s", c ? " + " : "",
+							m->nodes[p->children[c]].name);
+		}
+		if (na)
+			continue;
+		fx->relations_checked++;
+		if (fabs(sum - parent) > 1e-9)
+			failf(fx, 0, "relation %s:%d: %s = %.12g, but %s = %.12g", m->cat->name, p->line, terms, sum,
+			      m->nodes[p->node].path, parent);
+	}
+}
+
 /* Run one fixture; returns the number of failures (details in fx->report). */
 static int run_fixture(struct fixture *fx, const char *path)
 {
@@ -278,6 +317,7 @@ static int run_fixture(struct fixture *fx, const char *path)
 		td_metrics_eval(fx->mx, fx->counts);
 		check_expects(fx, lines, n);
 		check_invariants(fx);
+		check_relations(fx);
 	}
 	td_metrics_free(fx->mx);
 	td_model_free(fx->model);
@@ -309,6 +349,65 @@ static void test_runner_reports_file_line(void **state)
 		fail_msg("unexpected report:\n%s", fx.report);
 }
 
+/* ... and a declared relation that does not hold on the fixture's values. */
+static void test_runner_reports_relation(void **state)
+{
+	struct fixture fx;
+	char path[1024];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/bad-fix/bad-relation.fix", getenv("TD_SRCDIR"));
+	assert_int_equal(run_fixture(&fx, path), 1);
+	assert_int_equal(fx.relations_checked, 1);
+	if (!strstr(fx.report, "bad-relation.fix: relation relation.td:12: Memory_Bound + Core_Bound = 0.3, "
+			       "but Backend_Bound = 0.5"))
+		fail_msg("unexpected report:\n%s", fx.report);
+}
+
+/* Every relation a shipped events file declares is actually checked by at
+ * least one fixture (all its values available), so none passes vacuously. */
+static char **all_paths;
+static int nall_paths;
+
+static void test_every_relation_exercised(void **state)
+{
+	char dir[1024], **names;
+	const char *src = getenv("TD_SRCDIR");
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/events", src);
+	int n = td_list_dir(dir, ".td", &names);
+	int with_relations = 0;
+	assert_true(n > 0);
+	for (int t = 0; t < n; t++) {
+		char path[1200];
+		struct td_catalog *cat;
+		struct td_model *m;
+		td_err err;
+		int best = 0;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[t]);
+		if (td_catalog_load(path, &cat, &err) || td_model_compile(cat, &m, &err))
+			fail_msg("%s", err.msg);
+		int want = m->npartitions;
+		td_model_free(m);
+		td_catalog_free(cat);
+		if (!want)
+			continue;
+		with_relations++;
+		for (int i = 0; i < nall_paths; i++) {
+			struct fixture fx;
+			run_fixture(&fx, all_paths[i]);
+			if (!strcmp(fx.td_name, names[t]) && fx.relations_checked > best)
+				best = fx.relations_checked;
+		}
+		if (best != want)
+			fail_msg("%s declares %d relation(s); no fixture checks all of them (best: %d)", names[t], want,
+				 best);
+	}
+	assert_true(with_relations >= 4); /* skl, icl, spr, zen4 */
+	td_free_names(names, n);
+}
+
 static void test_no_fixtures(void **state)
 {
 	(void)state;
@@ -328,9 +427,13 @@ int main(void)
 		paths[i] = malloc(strlen(dir) + strlen(names[i]) + 2);
 		sprintf(paths[i], "%s/%s", dir, names[i]);
 	}
-	struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof(*tests));
+	struct CMUnitTest *tests = calloc((size_t)n + 4, sizeof(*tests));
 	int nt = 0;
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
+	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation", .test_func = test_runner_reports_relation };
+	tests[nt++] = (struct CMUnitTest){ .name = "every_relation_exercised", .test_func = test_every_relation_exercised };
+	all_paths = paths;
+	nall_paths = n;
 	if (!n)
 		tests[nt++] = (struct CMUnitTest){ .name = "no_fixtures", .test_func = test_no_fixtures };
 	for (int i = 0; i < n; i++)

@@ -245,6 +245,59 @@ static void test_every_events_file(void **state)
 	assert_true(compile_and_encode_dir(dir) >= 1);
 }
 
+/* Every event of arm-neoverse.td against Arm's published PMU event numbers
+ * (tests/data/arm-event-numbers.txt): the raw event=0xNN of each alias must be
+ * the number of the event its description names, and the description's
+ * [Arm 0xNN] tag must agree. */
+static long arm_number(const char *table, const char *name)
+{
+	char key[80];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%s ", name);
+	if (!(p = strstr(table, key)))
+		return -1;
+	return strtol(p + strlen(key), NULL, 16);
+}
+
+static void test_arm_event_numbers(void **state)
+{
+	char path[512], *table = NULL;
+	int checked = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/arm-event-numbers.txt", getenv("TD_SRCDIR"));
+	assert_int_equal(td_slurp(path, &table, NULL), 0);
+	snprintf(path, sizeof(path), "%s/events/arm-neoverse.td", getenv("TD_SRCDIR"));
+	struct loaded l = load_path(path);
+	for (int i = 0; i < l.cat->nevents; i++) {
+		const struct td_cat_event *e = &l.cat->events[i];
+		char name[64];
+		unsigned raw, tag;
+		const char *t = strstr(e->desc, "[Arm 0x");
+		/* the description starts with Arm's event name: "CPU_CYCLES, core cycles [Arm 0x11]" */
+		size_t n = strcspn(e->desc, ", ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, e->desc);
+		if (sscanf(e->spec, "armv8_pmuv3/event=0x%x/", &raw) != 1)
+			fail_msg("%s: '%s' is not armv8_pmuv3/event=0xNN/", e->alias, e->spec);
+		if (!t || sscanf(t, "[Arm 0x%x]", &tag) != 1)
+			fail_msg("%s: description has no [Arm 0xNN] tag: %s", e->alias, e->desc);
+		long want = arm_number(table, name);
+		if (want < 0)
+			fail_msg("%s: event '%s' is not in arm-event-numbers.txt", e->alias, name);
+		if ((long)raw != want || (long)tag != want)
+			fail_msg("%s (%s): event=0x%x, tag 0x%x, Arm publishes 0x%lx", e->alias, name, raw, tag, want);
+		checked++;
+	}
+	assert_int_equal(checked, l.cat->nevents);
+	assert_true(checked >= 22);
+	/* spot checks that the table itself says what the facts sheet cites */
+	assert_int_equal(arm_number(table, "CPU_CYCLES"), 0x11);
+	assert_int_equal(arm_number(table, "STALL_SLOT"), 0x3F);
+	unload(&l);
+	free(table);
+}
+
 static const char *tree =
 	"pmu x\n"
 	"const K 2\n"
@@ -372,7 +425,7 @@ int main(void)
 		cmocka_unit_test(test_structure),         cmocka_unit_test(test_event_sets_and_order),
 		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_every_events_file),
 		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
-		cmocka_unit_test(test_cpi_edges),
+		cmocka_unit_test(test_cpi_edges),         cmocka_unit_test(test_arm_event_numbers),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
