@@ -22,6 +22,10 @@ event    TOKEN_STALL1 DISPATCH_RESOURCE_STALL_CYCLES_1:INT_PHY_REG_FILE_RSRC_STA
 event    TOKEN_STALL2 DISPATCH_RESOURCE_STALL_CYCLES_2:INT_SCHEDULER_0_TOKEN_STALL:INT_SCHEDULER_1_TOKEN_STALL:INT_SCHEDULER_2_TOKEN_STALL:INT_SCHEDULER_3_TOKEN_STALL:RETIRE_TOKEN_STALL | de_dis_dispatch_token_stalls2, cycles dispatch stalled on scheduler or retire tokens [0xAF/0x2F]
 event    BR_MISP      RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED  | ex_ret_brn_misp, mispredicted branches retired [0xC3/0x00]
 
+# --- counters (planner): 6 general-purpose counters per thread, SMT or not, no fixed counters;
+# the NMI watchdog's cycles event takes one of them.
+counters  gp=6 watchdog=gp
+
 info     CLKS      Count  = CYCLES                | Unhalted core cycles
 info     SLOTS     Count  = W * CYCLES            | Dispatch slots (6 per cycle, nominal)
 info     IPC       Metric = INST / CYCLES         | Instructions per cycle

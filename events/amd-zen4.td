@@ -28,6 +28,10 @@ event    NOT_COMPLETE      CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU | ex_no_re
 event    LOAD_NOT_COMPLETE CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD | ex_no_retire.load_not_complete, cycles the oldest op waited for load data [0xD6/0xA2]
 event    UCODE_OPS         RETIRED_UCODE_OPS                         | ex_ret_ucode_ops, microcode ops retired [0x1C2/0x00]
 
+# --- counters (planner): 6 general-purpose counters per thread, SMT or not, no fixed counters;
+# the NMI watchdog's cycles event takes one of them.
+counters  gp=6 watchdog=gp
+
 info     CLKS      Count  = CYCLES                | Unhalted core cycles
 info     SLOTS     Count  = W * CYCLES            | Dispatch slots (6 per cycle)
 info     IPC       Metric = INST / CYCLES         | Instructions per cycle

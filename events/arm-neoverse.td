@@ -42,6 +42,11 @@ event    STALL_SLOT_BACKEND  armv8_pmuv3/event=0x3d/   | STALL_SLOT_BACKEND, slo
 event    STALL_SLOT_FRONTEND armv8_pmuv3/event=0x3e/   | STALL_SLOT_FRONTEND, slots with no operation sent for execution due to frontend (V1) [Arm 0x3E]
 event    STALL_SLOT          armv8_pmuv3/event=0x3f/   | STALL_SLOT, slots with no operation sent for execution (V1) [Arm 0x3F]
 
+# --- counters (planner): 6 programmable counters plus the PMUv3 cycle counter (fixed 0),
+# which the NMI watchdog's cycles event takes when it runs.
+counters  gp=6 fixed=1 watchdog=fixed:0
+fixed     0 CPU_CYCLES
+
 info     CLKS            Count  = CPU_CYCLES                              | Core cycles
 info     IPC             Metric = INST_RETIRED / CPU_CYCLES               | Instructions per cycle
 info     CPI             Metric = CPU_CYCLES / INST_RETIRED               | Cycles per instruction

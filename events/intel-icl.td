@@ -60,6 +60,24 @@ event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RE
 event    FB_FULL_PERIODS L1D_PEND_MISS:FB_FULL_PERIODS             | L1D_PEND_MISS.FB_FULL_PERIODS, fill-buffer-full episodes [0x48/0x02 c=1 e=1]
 event    DIV_ACTIVE      ARITH:DIVIDER_ACTIVE                      | ARITH.DIVIDER_ACTIVE, divider busy cycles [0x14/0x09 c=1]
 
+# --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
+# 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
+# The four PERF_METRICS events take no counter but must follow SLOTS in its group.
+counters  gp=8 fixed=4 watchdog=fixed:1
+fixed     0 INST
+fixed     1 CLK_THREAD
+fixed     2 REF_TSC
+fixed     3 SLOTS_EV
+limit     REF_TSC SLOTS_EV counters=fixed
+topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE
+# intel_icl_event_constraints: codes 0x48-0x54, 0x60-0x8B, 0xA3 (but STALLS_TOTAL and STALLS_MEM_ANY),
+# 0xD0-0xE6 only on counters 0-3
+limit     STALLS_L1D STALLS_L2 STALLS_L3 MS_UOPS MITE_UOPS ICACHE_STALL ITLB_STALL BACLEARS \
+          L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS FB_FULL_PERIODS counters=0-3
+# L2_Bound (and DRAM_Bound, which subtracts it) read six events that all live on counters 0-3:
+# they cannot share one group, so they may be spread over groups (lower confidence).
+span      Backend_Bound.Memory_Bound.L2_Bound Backend_Bound.Memory_Bound.DRAM_Bound
+
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
 info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
 info     CORE_CLKS Count  = CLK_DISTRIBUTED if SMT_on else CLK_THREAD | Core clocks (distributed share with SMT on)

@@ -83,6 +83,24 @@ event    MEM_INST        MEM_INST_RETIRED:ANY                      | MEM_INST_RE
 event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR_SINGLE:SCALAR_DOUBLE | FP_ARITH_INST_RETIRED.SCALAR, scalar FP arithmetic instructions [0xC7/0x03]
 event    FP_VECTOR       FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE:128B_PACKED_SINGLE:256B_PACKED_DOUBLE:256B_PACKED_SINGLE:512B_PACKED_DOUBLE:512B_PACKED_SINGLE | FP_ARITH_INST_RETIRED.VECTOR, packed FP arithmetic instructions [0xC7/0xFC]
 
+# --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
+# 8 general-purpose counters per logical CPU, 4 with hyperthreading on; 3 fixed counters. The NMI
+# watchdog's cycles event takes fixed counter 1 (the x86 scheduler prefers fixed counters), so a
+# second cycles event then needs a general-purpose counter.
+counters  gp=8 smt-gp=4 fixed=3 watchdog=fixed:1
+fixed     0 INST                        # INST_RETIRED.ANY (0xC0) may use fixed counter 0 or a GP counter
+fixed     1 CLK_THREAD CLKS_ANY         # CPU_CLK_UNHALTED.THREAD(_ANY) (0x3C): fixed counter 1 or a GP counter
+fixed     2 REF_TSC                     # CPU_CLK_UNHALTED.REF_TSC: fixed counter 2 only
+limit     REF_TSC counters=fixed
+nocounter TSC                           # msr PMU: no core counter, may join any group
+# intel_skl_event_constraints: MEM_INST_RETIRED (0xD0), MEM_LOAD_RETIRED (0xD1) run on counters 0-3 only
+limit     L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS MEM_INST counters=0-3
+# Nodes whose events exceed one group (with SMT on: 4 counters): perf's skl-metrics.json marks the
+# same metrics NO_GROUP_EVENTS. Their events may be spread over groups; the collector lowers the
+# confidence of such a node (its parts are counted in different time windows).
+span      Bad_Speculation.Branch_Mispredicts Bad_Speculation.Machine_Clears \
+          Backend_Bound.Memory_Bound Backend_Bound.Core_Bound
+
 # --- helpers and info metrics ------------------------------------------------------------------
 let      CORE_CLKS_V  = CLKS_ANY / 2 if SMT_on else CLK_THREAD
 let      RECOVERY_CYC = RECOVERY_ANY / 2 if SMT_on else RECOVERY

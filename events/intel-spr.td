@@ -47,6 +47,19 @@ event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RE
 event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS [0xD1/0x10]
 event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
 
+# --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
+# 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
+# The eight PERF_METRICS events take no counter but must follow SLOTS in its group.
+counters  gp=8 fixed=4 watchdog=fixed:1
+fixed     0 INST
+fixed     1 CLK_THREAD
+fixed     2 REF_TSC
+fixed     3 SLOTS_EV
+limit     REF_TSC SLOTS_EV counters=fixed
+topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LAT TD_MEM
+# intel_spr_event_constraints: codes below 0x90 (but 0x2E, 0x3C) and 0xD0-0xDF only on counters 0-3
+limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS counters=0-3
+
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
 info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
 info     CORE_CLKS Count  = CLK_DISTRIBUTED if SMT_on else CLK_THREAD | Core clocks (distributed share with SMT on)

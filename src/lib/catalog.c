@@ -138,8 +138,12 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *er
 		if (!(d->text = strdup(rest)))
 			FAIL("out of memory");
 	} else {
+		int handled = td_catalog_parse_counters(cat, kw, rest, lineno, err);
+		if (handled)
+			return handled < 0 ? -1 : 0;
 		FAIL("unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
-		     "node, partition, cpi, cpi-cycles, cpi-instructions)", kw);
+		     "node, partition, cpi, cpi-cycles, cpi-instructions, counters, fixed, limit, nocounter, topdown-group, "
+		     "span)", kw);
 	}
 	return 0;
 }
@@ -219,6 +223,8 @@ int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 		td_err_set(err, "%s:1: no 'pmu' line: say which libpfm4 models the file serves", cat->name);
 		goto out;
 	}
+	if (td_catalog_check_counters(cat, err))
+		goto out;
 	ret = 0;
 	*out = cat;
 	cat = NULL;
@@ -244,6 +250,7 @@ void td_catalog_free(struct td_catalog *cat)
 	free(cat->events);
 	free(cat->consts);
 	free(cat->defs);
+	free(cat->limits);
 	free(cat);
 }
 

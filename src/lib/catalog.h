@@ -33,6 +33,35 @@ struct td_cat_def {
 	int line;
 };
 
+/* Counter budget and per-event counter constraints (the planner's vendor
+ * knowledge, docs/td-format.md "Counters"): parsed by catalog_counters.c. */
+enum td_cat_limit_kind {
+	TD_LIMIT_FIXED,      /* fixed N ALIAS...: may use fixed counter N */
+	TD_LIMIT_GP,         /* limit ALIAS... counters=LO-HI|N|fixed: which GP counters (mask 0 = none) */
+	TD_LIMIT_NOCOUNTER,  /* nocounter ALIAS...: takes no PMU counter (msr, software) */
+	TD_LIMIT_TD_LEADER,  /* topdown-group LEADER METRIC...: the leader */
+	TD_LIMIT_TD_METRIC,  /*   a metric event: no counter, must follow LEADER in its group */
+	TD_LIMIT_SPAN,       /* span NAME...: a formula whose events may spread over groups */
+};
+
+struct td_cat_limit {
+	enum td_cat_limit_kind kind;
+	char name[128];          /* event alias (span: node path, info or cpi name) */
+	int fixed;               /* TD_LIMIT_FIXED: counter number */
+	unsigned gp_mask;        /* TD_LIMIT_GP: bit i = GP counter i allowed */
+	int line;
+};
+
+struct td_cat_counters {
+	bool given;              /* a 'counters' line was read */
+	int gp;                  /* GP counters per logical CPU, SMT off */
+	int gp_smt;              /* with SMT on (= gp unless smt-gp= given) */
+	int fixed;               /* fixed counters */
+	int watchdog_fixed;      /* fixed counter the NMI watchdog holds, -1 if none */
+	bool watchdog_gp;        /* the NMI watchdog holds one GP counter */
+	int line;
+};
+
 struct td_catalog {
 	char path[512];
 	char name[128];          /* file name, e.g. intel-skl.td */
@@ -48,7 +77,16 @@ struct td_catalog {
 	int nconsts;
 	struct td_cat_def *defs;
 	int ndefs;
+	struct td_cat_counters counters;
+	struct td_cat_limit *limits;
+	int nlimits;
 };
+
+/* catalog_counters.c: parse a counters/fixed/limit/nocounter/topdown-group/
+ * span line. 1 = handled, 0 = not such a line, -1 = error in err. */
+int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest, int lineno, td_err *err);
+/* After the whole file: every alias those lines name is an event. 0 or -1. */
+int td_catalog_check_counters(const struct td_catalog *cat, td_err *err);
 
 /* Load and check one file. On error returns -1 with "FILE:LINE: what" in err. */
 int td_catalog_load(const char *path, struct td_catalog **out, td_err *err);

@@ -536,6 +536,51 @@ void td_expr_foreach_slot(const struct td_expr *e, void (*fn)(void *ctx, int slo
 			fn(ctx, e->code[i].arg);
 }
 
+/* Like td_expr_eval over partly known slots, but an unknown (NA) condition
+ * walks A, drops A's value at A's closing JMP, walks B, and marks the
+ * result unknown at the end of B. `open` holds the closing JMPs of the
+ * conditionals being walked both ways, `ends` where their B parts end. */
+void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
+			       void *ctx)
+{
+	double st[TD_EXPR_MAX_STACK + 1];
+	int open[TD_EXPR_MAX_DEPTH + 1], ends[TD_EXPR_MAX_DEPTH + 1];
+	int sp = 0, nopen = 0, nends = 0;
+	const struct insn *c = e->code;
+
+	for (int pc = 0; pc < e->n; pc++) {
+		for (; nends > 0 && ends[nends - 1] == pc; nends--)
+			st[sp - 1] = TD_NA;
+		switch (c[pc].op) {
+		case OP_CONST: st[sp++] = c[pc].k; break;
+		case OP_LOAD:  fn(ctx, c[pc].arg); st[sp++] = known[c[pc].arg]; break;
+		case OP_NEG:   st[sp - 1] = -st[sp - 1]; break;
+		case OP_NOT:   st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0); break;
+		case OP_JMP:
+			if (nopen > 0 && open[nopen - 1] == pc) {
+				nopen--;
+				sp--;                      /* A's value; B pushes the result */
+				ends[nends++] = pc + c[pc].arg;
+			} else {
+				pc += c[pc].arg - 1;
+			}
+			break;
+		case OP_JFALSE: {
+			double cond = st[--sp];
+			int target = pc + c[pc].arg;
+			if (td_is_na(cond))
+				open[nopen++] = target - 1; /* fall into A, then on into B */
+			else if (cond == 0)
+				pc = target - 1;
+			break;
+		}
+		default:
+			sp--;
+			st[sp - 1] = binary(c[pc].op, st[sp - 1], st[sp]);
+		}
+	}
+}
+
 int td_expr_size(const struct td_expr *e)
 {
 	return e->n;

@@ -41,6 +41,14 @@ double td_expr_eval(const struct td_expr *e, const double *slots);
  * conditional; a slot read twice is reported twice). */
 void td_expr_foreach_slot(const struct td_expr *e, void (*fn)(void *ctx, int slot), void *ctx);
 
+/* Call fn for every slot the expression reads when the slots known in
+ * `known` (not NaN: consts, params) take those values: a conditional whose
+ * condition is known visits only the branch taken; one whose condition is
+ * unknown (it reads an event or any NaN slot) visits both. A slot read twice
+ * is reported twice. For the planner: SMT_on decides which clocks are needed. */
+void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
+			       void *ctx);
+
 /* Number of instructions (for tests and the benchmark's curiosity). */
 int td_expr_size(const struct td_expr *e);
 

@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
 	{ "attach", cmd_attach, "count every thread of a running process" },
 	{ "sessions", cmd_sessions, "list the recorded sessions" },
 	{ "events", cmd_events, "the metric tree, events and encodings for a PMU model" },
+	{ "plan", cmd_plan, "the perf groups a level or node list needs, and multiplexing" },
 };
 
 void tdctl_error(const char *fmt, ...)

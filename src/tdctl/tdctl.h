@@ -3,9 +3,11 @@
 #define TDCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 int cmd_doctor(int argc, char **argv);
 int cmd_events(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
@@ -17,6 +19,13 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 /* Run the session and print its summary; *exit_code is what tdctl exits with.
  * Returns -1 when no session was recorded. */
 int tdctl_collect(const struct td_session_opts *o, int *exit_code);
+
+struct td_catalog;
+/* Load the file in dir serving model; on failure print one line per problem
+ * prefixed "CMD: " (unknown model with the models that have files). 0 or -1. */
+int tdctl_find_catalog(const char *cmd, const char *dir, const char *model, struct td_catalog **out);
+/* The host's libpfm4 model into buf; -1 after a one-line error hinting --pmu. */
+int tdctl_host_model(const char *cmd, char *buf, size_t len);
 
 /* Print "tdctl: MSG" to stderr as one line. */
 void tdctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

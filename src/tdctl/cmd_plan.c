@@ -1,0 +1,409 @@
+/* tdctl plan: the pre-flight view of a collection — the perf groups a tree
+ * level or a node list needs on a PMU model (events with encodings, the
+ * nodes each group serves), whether the kernel will multiplex and each
+ * group's share of time, what is not collectable and why, and how many
+ * groups each level would need (text or JSON). Thin over planner.h. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "encode.h"
+#include "json.h"
+#include "model.h"
+#include "planner.h"
+#include "pmu.h"
+#include "tdctl.h"
+
+#define USAGE "usage: tdctl plan [--pmu MODEL] [-l LEVEL | --nodes LIST] [--counters N] [--smt on|off] " \
+	      "[--watchdog on|off] [--events-dir DIR] [--json]"
+#define MAX_NODES 64
+
+struct plan_opts {
+	const char *model, *dir, *nodes;
+	char host[64];
+	int level;                 /* 0: not given */
+	int smt, watchdog;         /* 1, 0, or -1: default */
+	int counters;
+	bool json;
+	bool host_smt_known;
+};
+
+/* ---- options ---------------------------------------------------------------- */
+
+static int on_off(const char *opt, const char *v, int *out)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "off")) {
+		*out = !strcmp(v, "on");
+		return 0;
+	}
+	tdctl_error("plan: %s takes on or off, got '%s'", opt, v);
+	return -1;
+}
+
+static int number(const char *opt, const char *v, long min, long max, int *out)
+{
+	long n;
+
+	if (td_parse_long(v, min, max, &n)) {
+		tdctl_error("plan: %s needs a number from %ld to %ld, got '%s'", opt, min, max, v);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct plan_opts *o)
+{
+	static const struct option opts[] = {
+		{ "pmu", required_argument, NULL, 'p' },      { "level", required_argument, NULL, 'l' },
+		{ "nodes", required_argument, NULL, 'n' },    { "counters", required_argument, NULL, 'c' },
+		{ "smt", required_argument, NULL, 's' },      { "watchdog", required_argument, NULL, 'w' },
+		{ "events-dir", required_argument, NULL, 'E' }, { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+	};
+	int c, rc = 0;
+
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, "p:l:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->model = optarg; break;
+		case 'l': rc = number("-l", optarg, 1, 99, &o->level); break;
+		case 'n': o->nodes = optarg; break;
+		case 'c': rc = number("--counters", optarg, 1, 32, &o->counters); break;
+		case 's': rc = on_off("--smt", optarg, &o->smt); break;
+		case 'w': rc = on_off("--watchdog", optarg, &o->watchdog); break;
+		case 'E': o->dir = optarg; break;
+		case 'j': o->json = true; break;
+		case 'h': printf("%s\n", USAGE); return 1;
+		default: tdctl_error("plan: bad option; %s", USAGE); return -1;
+		}
+	}
+	if (rc)
+		return -1;
+	if (optind < argc) {
+		tdctl_error("plan: unexpected argument '%s'; %s", argv[optind], USAGE);
+		return -1;
+	}
+	if (o->level && o->nodes) {
+		tdctl_error("plan: give -l LEVEL or --nodes LIST, not both");
+		return -1;
+	}
+	return 0;
+}
+
+/* SMT and the NMI watchdog default to the host's when planning for the
+ * host's own model, else off. */
+static void host_defaults(struct plan_opts *o)
+{
+	struct td_caps caps;
+
+	if (o->smt >= 0 && o->watchdog >= 0)
+		return;
+	td_caps_detect(&caps);
+	bool same = o->model && !strcmp(o->model, caps.pfm_model);
+	if (o->smt < 0)
+		o->smt = same && caps.smt_on == 1;
+	if (o->watchdog < 0)
+		o->watchdog = same && caps.nmi_watchdog == 1;
+}
+
+/* Split "A,B C" into names (in place). */
+static int split_nodes(char *list, const char **names)
+{
+	int n = 0;
+
+	for (char *tok = strtok(list, ", "); tok && n < MAX_NODES; tok = strtok(NULL, ", "))
+		names[n++] = tok;
+	return n;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+static void print_event_text(const struct td_plan *p, const char *model, int alias, bool *enc_failed)
+{
+	const struct td_cat_event *e = &p->model->cat->events[alias];
+	struct td_encoding enc;
+	char cls[48];
+	td_err err;
+
+	printf("    %-18s %-20s %-44s", e->alias, td_plan_event_class(p, alias, cls, sizeof(cls)), e->spec);
+	if (td_encode(e->spec, model, false, &enc, &err)) {
+		printf(" cannot encode: %s\n", err.msg);
+		*enc_failed = true;
+	} else if (enc.type_unknown) {
+		printf(" type=? config=0x%" PRIx64 "\n", (uint64_t)enc.attr.config);
+	} else {
+		printf(" type=%" PRIu32 " config=0x%" PRIx64 "\n", enc.attr.type, (uint64_t)enc.attr.config);
+	}
+}
+
+static void print_group_text(const struct td_plan *p, const char *model, int g, bool *enc_failed)
+{
+	const struct td_plan_group *grp = &p->groups[g];
+
+	printf("\ngroup %d: %d events, %d general-purpose + %d fixed counters, about %.0f%% of the time\n", g + 1,
+	       grp->nevents, grp->gp_used, grp->fixed_used, 100.0 * p->share);
+	for (int i = 0; i < grp->nevents; i++)
+		print_event_text(p, model, grp->events[i], enc_failed);
+	printf("  serves:");
+	for (int i = 0; i < grp->nitems; i++) {
+		const struct td_plan_item *it = &p->items[grp->items[i]];
+		printf("%s %s%s%s", i ? "," : "", it->kind == TD_PLAN_NODE ? "" : td_plan_kind_name(it->kind),
+		       it->kind == TD_PLAN_NODE ? "" : " ", it->name);
+		if (it->status == TD_PLAN_SPANS)
+			printf(" (spans groups)");
+	}
+	putchar('\n');
+}
+
+static void count_kinds(const struct td_plan *p, int *n)
+{
+	memset(n, 0, 4 * sizeof(int));
+	for (int i = 0; i < p->nitems; i++)
+		n[p->items[i].kind]++;
+}
+
+static void print_problems(const struct td_plan *p)
+{
+	for (int s = TD_PLAN_SPANS; s <= TD_PLAN_NOT_COLLECTABLE; s++) {
+		bool head = false;
+		for (int i = 0; i < p->nitems; i++) {
+			if ((int)p->items[i].status != s)
+				continue;
+			if (!head)
+				printf("\n%s:\n", td_plan_status_name((enum td_plan_status)s));
+			head = true;
+			printf("  %s\n", p->items[i].reason);
+		}
+	}
+}
+
+static void print_levels_text(const int *levels, int max)
+{
+	printf("\nby level:");
+	for (int l = 1; l <= max; l++) {
+		if (levels[l] < 0)
+			printf("%s level %d cannot be planned", l > 1 ? ";" : "", l);
+		else if (levels[l] <= 1)
+			printf("%s level %d fits in 1 group", l > 1 ? ";" : "", l);
+		else
+			printf("%s level %d needs %d groups (%.0f%% each)", l > 1 ? ";" : "", l, levels[l],
+			       100.0 / levels[l]);
+	}
+	putchar('\n');
+}
+
+static void print_text(const struct td_plan *p, const struct plan_opts *o, const char *model, const int *levels,
+		       int max, bool *enc_failed)
+{
+	int n[4];
+
+	count_kinds(p, n);
+	printf("%s (PMU model %s): ", p->model->cat->name, model);
+	if (o->nodes)
+		printf("nodes %s", o->nodes);
+	else
+		printf("level %d", o->level);
+	printf(", SMT %s, NMI watchdog %s\n", o->smt ? "on" : "off", o->watchdog ? "counted" : "not counted");
+	printf("counters per group: %s\n", p->budget.why);
+	printf("planned: %d nodes, %d info metrics, %d cpi components%s\n", n[TD_PLAN_NODE], n[TD_PLAN_INFO],
+	       n[TD_PLAN_CPI], n[TD_PLAN_CPI_BASE] ? " (with cpi-cycles/cpi-instructions)" : "");
+	if (p->multiplex)
+		printf("%d groups: the kernel multiplexes, each group counts about %.0f%% of the time\n", p->ngroups,
+		       100.0 * p->share);
+	else
+		printf("%d group%s: no multiplexing\n", p->ngroups, p->ngroups == 1 ? "" : "s");
+	for (int g = 0; g < p->ngroups; g++)
+		print_group_text(p, model, g, enc_failed);
+	print_problems(p);
+	print_levels_text(levels, max);
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_event(const struct td_plan *p, const char *model, int alias, bool *enc_failed)
+{
+	const struct td_cat_event *e = &p->model->cat->events[alias];
+	struct td_encoding enc;
+	char cls[48], hex[32];
+	td_err err;
+
+	printf("{\"alias\":");
+	td_json_str(stdout, e->alias);
+	printf(",\"event\":");
+	td_json_str(stdout, e->spec);
+	printf(",\"class\":");
+	td_json_str(stdout, td_plan_event_class(p, alias, cls, sizeof(cls)));
+	if (td_encode(e->spec, model, false, &enc, &err)) {
+		*enc_failed = true;
+		printf(",\"error\":");
+		td_json_str(stdout, err.msg);
+	} else {
+		if (enc.type_unknown)
+			printf(",\"type\":null");
+		else
+			printf(",\"type\":%" PRIu32, enc.attr.type);
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config);
+		printf(",\"config\":\"%s\"", hex);
+	}
+	putchar('}');
+}
+
+static void json_group(const struct td_plan *p, const char *model, int g, bool *enc_failed)
+{
+	const struct td_plan_group *grp = &p->groups[g];
+
+	printf("{\"group\":%d,\"share\":", g + 1);
+	td_json_num(stdout, p->share);
+	printf(",\"gp_used\":%d,\"fixed_used\":%d,\"events\":[", grp->gp_used, grp->fixed_used);
+	for (int i = 0; i < grp->nevents; i++) {
+		printf("%s", i ? "," : "");
+		json_event(p, model, grp->events[i], enc_failed);
+	}
+	printf("],\"serves\":[");
+	for (int i = 0; i < grp->nitems; i++) {
+		printf("%s", i ? "," : "");
+		td_json_str(stdout, p->items[grp->items[i]].name);
+	}
+	printf("]}");
+}
+
+static void json_item(const struct td_plan *p, int i)
+{
+	const struct td_plan_item *it = &p->items[i];
+
+	printf("{\"kind\":\"%s\",\"name\":", td_plan_kind_name(it->kind));
+	td_json_str(stdout, it->name);
+	printf(",\"status\":\"%s\",\"group\":", td_plan_status_name(it->status));
+	if (it->group >= 0)
+		printf("%d", it->group + 1);
+	else
+		printf("null");
+	printf(",\"reason\":");
+	td_json_str(stdout, it->reason[0] ? it->reason : NULL);
+	printf(",\"events\":[");
+	for (int e = 0; e < it->nevents; e++) {
+		printf("%s", e ? "," : "");
+		td_json_str(stdout, p->model->cat->events[it->events[e]].alias);
+	}
+	printf("]}");
+}
+
+static void print_json(const struct td_plan *p, const struct plan_opts *o, const char *model, const int *levels,
+		       int max, bool *enc_failed)
+{
+	printf("{\"file\":");
+	td_json_str(stdout, p->model->cat->name);
+	printf(",\"model\":");
+	td_json_str(stdout, model);
+	printf(",\"level\":");
+	o->nodes ? printf("null") : printf("%d", o->level);
+	printf(",\"nodes\":");
+	td_json_str(stdout, o->nodes);
+	printf(",\"smt\":%s,\"watchdog\":%s,\"budget\":{\"gp\":%d,\"fixed\":[", o->smt ? "true" : "false",
+	       o->watchdog ? "true" : "false", p->budget.gp);
+	for (int k = 0, n = 0; k < p->budget.nfixed; k++)
+		if ((p->budget.fixed_mask >> k) & 1)
+			printf("%s%d", n++ ? "," : "", k);
+	printf("],\"why\":");
+	td_json_str(stdout, p->budget.why);
+	printf("},\"multiplex\":%s,\"share\":", p->multiplex ? "true" : "false");
+	td_json_num(stdout, p->share);
+	printf(",\"not_collectable\":%d,\"spans\":%d,\"groups\":[", p->nnot_collectable, p->nspans);
+	for (int g = 0; g < p->ngroups; g++) {
+		printf("%s", g ? "," : "");
+		json_group(p, model, g, enc_failed);
+	}
+	printf("],\"items\":[");
+	for (int i = 0; i < p->nitems; i++) {
+		printf("%s", i ? "," : "");
+		json_item(p, i);
+	}
+	printf("],\"levels\":[");
+	for (int l = 1; l <= max; l++)
+		printf("%s{\"level\":%d,\"groups\":%d}", l > 1 ? "," : "", l, levels[l]);
+	printf("]}\n");
+}
+
+/* ---- command ----------------------------------------------------------------- */
+
+/* Groups each level needs with the same budget (-1 if it cannot be planned). */
+static void plan_levels(const struct td_model *m, const struct td_plan_request *rq, int *levels, int max)
+{
+	for (int l = 1; l <= max; l++) {
+		struct td_plan_request r = *rq;
+		struct td_plan *p;
+		td_err err;
+		r.level = l;
+		r.nodes = NULL;
+		r.nnodes = 0;
+		levels[l] = td_plan_make(m, &r, &p, &err) ? -1 : p->ngroups;
+		td_plan_free(p);
+	}
+}
+
+static int run_plan(const struct td_model *m, struct plan_opts *o, const char *model)
+{
+	const char *names[MAX_NODES];
+	char *list = o->nodes ? strdup(o->nodes) : NULL;
+	struct td_plan_request rq = { .level = o->level, .smt = o->smt, .watchdog = o->watchdog,
+				      .counters = o->counters };
+	int max = td_plan_max_level(m), levels[100] = { 0 }, rc = 1;
+	struct td_plan *p = NULL;
+	bool enc_failed = false;
+	td_err err;
+
+	if (list) {
+		rq.nnodes = split_nodes(list, names);
+		rq.nodes = names;
+	}
+	if (td_plan_make(m, &rq, &p, &err)) {
+		tdctl_error("plan: %s", err.msg);
+		goto out;
+	}
+	plan_levels(m, &rq, levels, max < 99 ? max : 99);
+	if (o->json)
+		print_json(p, o, model, levels, max, &enc_failed);
+	else
+		print_text(p, o, model, levels, max, &enc_failed);
+	rc = enc_failed ? 1 : 0;
+out:
+	td_plan_free(p);
+	free(list);
+	return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_opts o = { .smt = -1, .watchdog = -1 };
+	struct td_catalog *cat;
+	struct td_model *m;
+	td_err err;
+
+	int rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (!o.level && !o.nodes)
+		o.level = 1;
+	if (!o.model) {
+		if (tdctl_host_model("plan", o.host, sizeof(o.host)))
+			return 1;
+		o.model = o.host;
+	}
+	host_defaults(&o);
+	if (tdctl_find_catalog("plan", td_events_dir(o.dir), o.model, &cat))
+		return 1;
+	if (td_model_compile(cat, &m, &err)) {
+		tdctl_error("%s", err.msg);
+		td_catalog_free(cat);
+		return 1;
+	}
+	rc = run_plan(m, &o, o.model);
+	td_model_free(m);
+	td_catalog_free(cat);
+	return rc;
+}
