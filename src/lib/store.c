@@ -416,7 +416,8 @@ int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_
 	sqlite3_stmt *st = s->stmt[ST_THREAD_ADD];
 
 	sqlite3_bind_int64(st, 1, session);
-	sqlite3_bind_int(st, 2, pid);
+	if (pid > 0) /* 0: not known (perf stat --per-thread prints no PID) */
+		sqlite3_bind_int(st, 2, pid);
 	sqlite3_bind_int(st, 3, tid);
 	td_store_bind_text(st, 4, comm);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)first_seen_ns);
