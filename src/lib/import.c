@@ -111,6 +111,24 @@ static bool is_value(const char *s)
 	return is_not_counted(s) || parse_double(s, &v);
 }
 
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* Does f open a PMU term list (cpu/event=0x9c,umask=0x1/) that the
+ * separator split? PMU/ then an odd number of slashes. */
+static bool opens_pmu_form(const char *f)
+{
+	size_t n = strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	return n > 0 && f[n] == '/' && count_char(f, '/') % 2 == 1;
+}
+
 static int split(char *line, char sep, char **f)
 {
 	int n = 0;
@@ -121,11 +139,27 @@ static int split(char *line, char sep, char **f)
 			return -1;
 		if (end)
 			*end = '\0';
-		f[n++] = td_trim(p);
+		f[n++] = p;
 		if (!end)
-			return n;
+			break;
 		p = end;
 	}
+	/* with -x, perf's raw forms contain the separator: join them again */
+	for (int i = 0; i + 1 < n; i++)
+		if (opens_pmu_form(f[i])) {
+			int j = i + 1;
+			while (j < n && count_char(f[j], '/') % 2 == 0)
+				j++;
+			if (j == n)
+				break;
+			for (int k = i + 1; k <= j; k++)
+				f[k][-1] = sep; /* undo the cut */
+			memmove(&f[i + 1], &f[j + 1], (size_t)(n - j - 1) * sizeof(f[0]));
+			n -= j - i;
+		}
+	for (int i = 0; i < n; i++)
+		f[i] = td_trim(f[i]);
+	return n;
 }
 
 static bool is_text(const char *line, size_t len)
@@ -249,6 +283,10 @@ static int parse_counts(struct parse *p, char **f, int n, int v, int line, struc
 	}
 	if (n > v + 3 && f[v + 3][0] && (!parse_double(f[v + 3], &run) || run < 0 || run >= 1.8e19)) {
 		line_msg(p, line, "run time '%s' is not a number of ns", f[v + 3]);
+		return -1;
+	}
+	if (!isnan(run) && (n <= v + 4 || !f[v + 4][0])) {
+		line_msg(p, line, "run time without a percentage (truncated line?)");
 		return -1;
 	}
 	if (n > v + 4 && f[v + 4][0] && (!parse_double(f[v + 4], &pct) || pct < 0 || pct > 100.001)) {
@@ -581,7 +619,8 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 		rc = write_session(&p, s, events_file, err);
 	res->intervals = p.nivs;
 	res->targets = p.ntargets;
-	res->events = p.nevents;
+	for (int i = 0; i < p.nevents; i++)
+		res->events += !p.events[i].bad;
 	free(buf);
 	free_parse(&p);
 	return rc;

@@ -200,12 +200,9 @@ static int load(const char *dir, const struct td_session_meta *meta, struct td_r
 	char path[1024];
 
 	if (td_catalog_find(dir, meta->pmu_model, res->events_file, sizeof(res->events_file))) {
-		if (!meta->events_file[0]) {
-			td_err_set(err, "no events file in %s serves PMU model '%s': give --events-dir with one", dir,
-				   meta->pmu_model[0] ? meta->pmu_model : "(none recorded)");
-			return -1;
-		}
-		snprintf(res->events_file, sizeof(res->events_file), "%s", meta->events_file);
+		td_err_set(err, "no events file in %s serves PMU model '%s': give --events-dir with one", dir,
+			   meta->pmu_model[0] ? meta->pmu_model : "(none recorded)");
+		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, res->events_file);
 	if (td_catalog_load(path, cat, err))

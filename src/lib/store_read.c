@@ -312,6 +312,13 @@ int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx,
 		sqlite3_finalize(st);
 		return -1;
 	}
+	while (*tail == ' ' || *tail == '\t' || *tail == '\n' || *tail == ';')
+		tail++;
+	if (*tail) {
+		td_err_set(err, "more than one statement: give one SQL statement at a time");
+		sqlite3_finalize(st);
+		return -1;
+	}
 	if (!sqlite3_stmt_readonly(st)) {
 		td_err_set(err, "the statement would change the database; tdctl query only reads (use sqlite3 to modify)");
 		sqlite3_finalize(st);
