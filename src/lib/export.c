@@ -124,10 +124,13 @@ static const char *target_text(const struct ex *x, int64_t id)
 	return l ? l->text : "?";
 }
 
-static void json_sep(struct ex *x)
+/* Open a JSON row: separator, interval, times and target. */
+static void json_prefix(struct ex *x, int seq, uint64_t start, uint64_t end, int64_t target)
 {
 	fputs(x->first ? "\n    " : ",\n    ", x->out);
 	x->first = false;
+	fprintf(x->out, "{\"interval\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"target\":", seq, start, end);
+	td_json_str(x->out, target_text(x, target));
 }
 
 static int put_count(const struct td_count_row *c, void *ctx)
@@ -142,10 +145,7 @@ static int put_count(const struct td_count_row *c, void *ctx)
 		fprintf(x->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",,,\n", c->value, c->enabled, c->running);
 		return 0;
 	}
-	json_sep(x);
-	fprintf(x->out, "{\"interval\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"target\":", c->seq,
-		c->start_ns, c->end_ns);
-	td_json_str(x->out, target_text(x, c->target));
+	json_prefix(x, c->seq, c->start_ns, c->end_ns, c->target);
 	fputs(",\"name\":", x->out);
 	td_json_str(x->out, name);
 	fputs(",\"alias\":", x->out);
@@ -168,10 +168,7 @@ static int put_metric(const struct td_metric_row *m, void *ctx)
 		fprintf(x->out, ",%d,%d\n", m->flagged, m->bottleneck);
 		return 0;
 	}
-	json_sep(x);
-	fprintf(x->out, "{\"interval\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"target\":", m->seq,
-		m->start_ns, m->end_ns);
-	td_json_str(x->out, target_text(x, m->target));
+	json_prefix(x, m->seq, m->start_ns, m->end_ns, m->target);
 	fputs(",\"kind\":", x->out);
 	td_json_str(x->out, m->kind);
 	fputs(",\"name\":", x->out);

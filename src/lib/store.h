@@ -125,6 +125,7 @@ struct td_session_row {
 	pid_t target_pid;
 	uint64_t started_ns, ended_ns;
 	int interval_ms, exit_code, nthreads, nintervals;
+	int ncpus;               /* CPU targets (system-wide and per-CPU imports) */
 	bool has_exit_code;
 	bool kernel_counted;     /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
 };

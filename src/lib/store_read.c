@@ -66,7 +66,8 @@ static const char session_cols[] =
 	"SELECT s.id, s.kind, s.status, s.command, s.host, s.rung, s.message, s.target_pid, s.started_ns,"
 	" s.ended_ns, s.interval_ms, s.exit_code,"
 	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id),"
-	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted FROM sessions s";
+	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted,"
+	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu') FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {
@@ -89,6 +90,7 @@ static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 	r->nthreads = sqlite3_column_int(st, 12);
 	r->nintervals = sqlite3_column_int(st, 13);
 	r->kernel_counted = sqlite3_column_int(st, 14) != 0;
+	r->ncpus = sqlite3_column_int(st, 15);
 }
 
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)

@@ -11,7 +11,7 @@ DB="$WORK/s.db"
 for i in 1 2 3; do "$TDCTL" import -q --pmu skl -d "$DB" "$D/per-cpu.csv"; done
 
 out=$("$TDCTL" sessions -d "$DB")
-check_match "sessions lists the imports with their file" "^ +3  import completed .* import $D/per-cpu.csv" "$out"
+check_match "sessions lists the imports with their CPUs and file" "^ +3  import completed .* 2 cpu +1 int  import $D/per-cpu.csv" "$out"
 
 # ---- query ------------------------------------------------------------------------
 out=$("$TDCTL" query -d "$DB" "select kind, count(*) as n from sessions group by kind")
