@@ -108,6 +108,7 @@ check_eq "prune --max-age 1s deletes the finished import, keeps the live run" "r
 "$TDCTL" prune -d "$RDB" --max-size 0.01 >/dev/null
 check_eq "prune --max-size keeps the live run too" 1 "$(sql "$RDB" "select count(*) from sessions where status = 'running'")"
 wait "$RPID"
+CLEANUP_PIDS=
 check_eq "the run completes after being pruned around" completed "$(sql "$RDB" "select status from sessions")"
 
 # ---- prune errors --------------------------------------------------------------------

@@ -23,6 +23,7 @@ while read -r delay; do
 	sleep "$delay"
 	kill -9 "$pid" 2>/dev/null && killed=$((killed + 1))
 	wait "$pid" 2>/dev/null
+	CLEANUP_PIDS=
 	n=$((n + 1))
 	if [ -e "$DB" ]; then
 		r=$(sql "$DB" "pragma integrity_check" 2>&1)
