@@ -111,6 +111,18 @@ wait "$RPID"
 CLEANUP_PIDS=
 check_eq "the run completes after being pruned around" completed "$(sql "$RDB" "select status from sessions")"
 
+# ---- a version-1 database (tdctl run before schema 2) -----------------------------
+cp "$TD_SRCDIR/tests/data/store/v1.db" "$WORK/v1.db"
+chmod u+w "$WORK/v1.db"
+out=$("$TDCTL" sessions -d "$WORK/v1.db")
+check_eq "v1 file: tdctl sessions migrates it to version 2" 2 "$(sql "$WORK/v1.db" "pragma user_version")"
+check_match "v1 file: both sessions listed as before" "^ +2  run +completed .* 1 thr +1 int  true" "$out"
+check_eq "v1 file: export of the migrated run gives its 320 counts" 320 \
+	"$("$TDCTL" export 1 -d "$WORK/v1.db" --format csv | grep -c '^count,')"
+err=$("$TDCTL" recompute 1 -d "$WORK/v1.db" 2>&1)
+check_match "v1 file: recompute of a software-only run says no events file serves it" \
+	"no events file in .* serves PMU model '\(none recorded\)'" "$err"
+
 # ---- prune errors --------------------------------------------------------------------
 for bad in "--max-age 7" "--max-age 3w" "--max-age -1d" "--max-size 0" "--max-size ten"; do
 	err=$("$TDCTL" prune -d "$DB" $bad 2>&1)
