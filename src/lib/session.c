@@ -482,6 +482,8 @@ static void fill_session_info(const struct run_state *rs, struct td_session_info
 	si->events_file = rs->caps.events_file;
 	si->interval_ms = rs->o->interval_ms;
 	si->kernel_counted = rs->caps.kernel_allowed;
+	si->smt = rs->caps.smt_on;
+	si->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 static int setup_signals(sigset_t *old)

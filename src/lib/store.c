@@ -1,97 +1,44 @@
-/* store: SQLite schema v1, session lifecycle and crash recovery, batched
- * writes of raw interval counts, and the queries summaries need. */
+/* store: opening (and migrating) the database, session lifecycle and crash
+ * recovery, and the batched writes of targets, events, raw interval counts
+ * and metric values. Reads are in store_read.c, retention in store_prune.c,
+ * the schema in store_schema.c. */
 #include "store.h"
 
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "procfs.h"
-
-/* 'TDWN': marks a SQLite file as a topdown database. */
-#define TD_APPLICATION_ID 0x5444574e
-
-enum stmt_id {
-	ST_EVENT_ADD,
-	ST_THREAD_ADD,
-	ST_THREAD_SEEN,
-	ST_INTERVAL_ADD,
-	ST_COUNT_ADD,
-	ST_COUNT
-};
+#include "store_impl.h"
 
 static const char *const stmt_sql[ST_COUNT] = {
-	[ST_EVENT_ADD] = "INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error) "
-			 "VALUES(?,?,?,?,?,?,?,?)",
-	[ST_THREAD_ADD] = "INSERT INTO threads(session_id,pid,tid,comm,first_seen_ns,last_seen_ns) VALUES(?,?,?,?,?,?)",
-	[ST_THREAD_SEEN] = "UPDATE threads SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
+	[ST_EVENT_ADD] = "INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error,config1,alias) "
+			 "VALUES(?,?,?,?,?,?,?,?,?,?)",
+	[ST_THREAD_ADD] = "INSERT INTO targets(session_id,kind,pid,tid,comm,first_seen_ns,last_seen_ns) "
+			  "VALUES(?,'thread',?,?,?,?,?)",
+	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
 	[ST_INTERVAL_ADD] = "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(?,?,?,?)",
 	[ST_COUNT_ADD] = "INSERT INTO counts(interval_id,thread_id,event_id,value,enabled,running) VALUES(?,?,?,?,?,?)",
+	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
+	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
+			  "bottleneck) VALUES(?,?,?,?,?,?,?)",
 };
-
-struct td_store {
-	sqlite3 *db;
-	sqlite3_stmt *stmt[ST_COUNT];
-	char path[512];
-};
-
-static const char schema_v1[] =
-	"CREATE TABLE sessions("
-	" id INTEGER PRIMARY KEY,"
-	" kind TEXT NOT NULL,"
-	" command TEXT,"
-	" target_pid INTEGER,"
-	" host TEXT, kernel TEXT,"
-	" cpu_vendor TEXT, cpu_family INTEGER, cpu_model INTEGER, cpu_name TEXT, uarch TEXT, pmu_model TEXT,"
-	" rung TEXT, rung_reason TEXT, events_file TEXT,"
-	" interval_ms INTEGER, kernel_counted INTEGER,"
-	" started_ns INTEGER NOT NULL, ended_ns INTEGER,"
-	" status TEXT NOT NULL CHECK(status IN ('running','completed','failed','interrupted')),"
-	" exit_code INTEGER, message TEXT,"
-	" writer_pid INTEGER, writer_boot TEXT, writer_start INTEGER);"
-	"CREATE TABLE threads("
-	" id INTEGER PRIMARY KEY,"
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
-	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, comm TEXT,"
-	" first_seen_ns INTEGER NOT NULL, last_seen_ns INTEGER,"
-	" exited INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX threads_by_session ON threads(session_id, tid);"
-	"CREATE TABLE events("
-	" id INTEGER PRIMARY KEY,"
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
-	" name TEXT NOT NULL, spec TEXT, group_idx INTEGER,"
-	" type INTEGER, config INTEGER,"
-	" status TEXT NOT NULL CHECK(status IN ('counting','failed')), error TEXT);"
-	"CREATE INDEX events_by_session ON events(session_id);"
-	"CREATE TABLE intervals("
-	" id INTEGER PRIMARY KEY,"
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
-	" seq INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,"
-	" UNIQUE(session_id, seq));"
-	"CREATE TABLE counts("
-	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
-	" thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,"
-	" event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,"
-	" value INTEGER NOT NULL, enabled INTEGER NOT NULL, running INTEGER NOT NULL,"
-	" PRIMARY KEY(interval_id, thread_id, event_id)) WITHOUT ROWID;"
-	"CREATE INDEX counts_by_thread ON counts(thread_id);";
 
 const char *td_store_errmsg(struct td_store *s)
 {
 	return sqlite3_errmsg(s->db);
 }
 
-static int exec(struct td_store *s, const char *sql)
+int td_store_exec(struct td_store *s, const char *sql)
 {
 	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-static int pragma_int(struct td_store *s, const char *sql, int *out)
+int td_store_pragma_int(struct td_store *s, const char *sql, int *out)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
@@ -123,37 +70,56 @@ static void describe_open_error(td_err *err, const char *path, int rc, const cha
 		td_err_set(err, "cannot %s database '%s': %s", what, path, sqlite3_errstr(rc));
 }
 
+/* Create or migrate the schema in one immediate transaction (foreign keys
+ * off, as SQLite's table rebuilds require). */
+static int upgrade(struct td_store *s, int version, td_err *err)
+{
+	if (td_store_exec(s, "BEGIN IMMEDIATE")) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		return -1;
+	}
+	if (td_store_schema_upgrade(s, version) || td_store_exec(s, "COMMIT")) {
+		td_err_set(err, "cannot %s database '%s': %s", version ? "migrate" : "create", s->path,
+			   sqlite3_errmsg(s->db));
+		td_store_exec(s, "ROLLBACK");
+		return -1;
+	}
+	return 0;
+}
+
+/* Migrate an older file opened read-only through a short write connection. */
+static int upgrade_from_reader(struct td_store *s, td_err *err)
+{
+	struct td_store *w;
+
+	if (td_store_open(s->path, TD_STORE_WRITE, &w, err)) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		td_err_set(err, "database '%s' has an older schema and cannot be migrated (%.300s): open it once with "
+			   "write access", s->path, why);
+		return -1;
+	}
+	td_store_close(w);
+	return 0;
+}
+
 static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, td_err *err)
 {
 	int version = 0, appid = 0, ntables = 0, rc;
 
-	if ((rc = pragma_int(s, "PRAGMA user_version", &version)) != SQLITE_OK ||
-	    (rc = pragma_int(s, "PRAGMA application_id", &appid)) != SQLITE_OK ||
-	    (rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &ntables)) != SQLITE_OK) {
+	if ((rc = td_store_pragma_int(s, "PRAGMA user_version", &version)) != SQLITE_OK ||
+	    (rc = td_store_pragma_int(s, "PRAGMA application_id", &appid)) != SQLITE_OK ||
+	    (rc = td_store_pragma_int(s, "SELECT count(*) FROM sqlite_master", &ntables)) != SQLITE_OK) {
 		describe_open_error(err, s->path, rc, "read");
 		return -1;
 	}
 	if (ntables == 0 && version == 0) {
-		if (mode == TD_STORE_READ) {
+		if (mode != TD_STORE_WRITE) {
 			td_err_set(err, "'%s' holds no topdown data: record a session first (tdctl run -d %s -- CMD)",
 				   s->path, s->path);
 			return -1;
 		}
-		char sql[64];
-		if (exec(s, "BEGIN IMMEDIATE") || exec(s, schema_v1)) {
-			describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
-			exec(s, "ROLLBACK");
-			return -1;
-		}
-		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", TD_SCHEMA_VERSION);
-		exec(s, sql);
-		snprintf(sql, sizeof(sql), "PRAGMA application_id=%d", TD_APPLICATION_ID);
-		exec(s, sql);
-		if (exec(s, "COMMIT")) {
-			describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
-			return -1;
-		}
-		return 0;
+		return upgrade(s, 0, err);
 	}
 	if (appid != TD_APPLICATION_ID) {
 		td_err_set(err, "'%s' is a SQLite database of another program, not topdown's: give another -d file",
@@ -165,6 +131,26 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 			   "upgrade topdown", s->path, version, TD_SCHEMA_VERSION);
 		return -1;
 	}
+	if (version < 1) {
+		td_err_set(err, "database '%s' has no schema version: it is damaged; move it away", s->path);
+		return -1;
+	}
+	if (version < TD_SCHEMA_VERSION)
+		return mode == TD_STORE_WRITE ? upgrade(s, version, err) : upgrade_from_reader(s, err);
+	return 0;
+}
+
+static int prepare_writes(struct td_store *s, td_err *err)
+{
+	if (td_store_exec(s, "PRAGMA journal_mode=WAL") || td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		return -1;
+	}
+	for (int i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i], NULL)) {
+			td_err_set(err, "database '%s': %s", s->path, sqlite3_errmsg(s->db));
+			return -1;
+		}
 	return 0;
 }
 
@@ -178,8 +164,9 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		td_err_set(err, "out of memory");
 		return -1;
 	}
+	s->mode = mode;
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	if (mode == TD_STORE_READ && access(path, F_OK) != 0) {
+	if (mode != TD_STORE_WRITE && access(path, F_OK) != 0) {
 		td_err_set(err, "no database '%s': record a session first (tdctl run -d %s -- CMD) or give -d", path,
 			   path);
 		free(s);
@@ -192,24 +179,11 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
-	if (check_or_create_schema(s, mode, err)) {
+	if (check_or_create_schema(s, mode, err) || (mode == TD_STORE_WRITE && prepare_writes(s, err))) {
 		td_store_close(s);
 		return -1;
 	}
-	if (mode == TD_STORE_WRITE) {
-		if (exec(s, "PRAGMA journal_mode=WAL") || exec(s, "PRAGMA synchronous=NORMAL")) {
-			describe_open_error(err, path, sqlite3_errcode(s->db), "write");
-			td_store_close(s);
-			return -1;
-		}
-		for (int i = 0; i < ST_COUNT; i++)
-			if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i], NULL)) {
-				td_err_set(err, "database '%s': %s", path, sqlite3_errmsg(s->db));
-				td_store_close(s);
-				return -1;
-			}
-	}
-	exec(s, "PRAGMA foreign_keys=ON");
+	td_store_exec(s, mode == TD_STORE_QUERY ? "PRAGMA query_only=ON" : "PRAGMA foreign_keys=ON");
 	*out = s;
 	return 0;
 }
@@ -224,11 +198,11 @@ void td_store_close(struct td_store *s)
 	free(s);
 }
 
-int td_store_begin(struct td_store *s) { return exec(s, "BEGIN IMMEDIATE"); }
-int td_store_commit(struct td_store *s) { return exec(s, "COMMIT"); }
-void td_store_rollback(struct td_store *s) { exec(s, "ROLLBACK"); }
+int td_store_begin(struct td_store *s) { return td_store_exec(s, "BEGIN IMMEDIATE"); }
+int td_store_commit(struct td_store *s) { return td_store_exec(s, "COMMIT"); }
+void td_store_rollback(struct td_store *s) { td_store_exec(s, "ROLLBACK"); }
 
-static int64_t step_insert(struct td_store *s, sqlite3_stmt *st)
+int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
 
@@ -237,7 +211,7 @@ static int64_t step_insert(struct td_store *s, sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+void td_store_bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
@@ -259,7 +233,8 @@ int64_t td_store_session_begin(struct td_store *s, const struct td_session_info 
 	static const char sql[] =
 		"INSERT INTO sessions(kind,command,target_pid,host,kernel,cpu_vendor,cpu_family,cpu_model,cpu_name,"
 		"uarch,pmu_model,rung,rung_reason,events_file,interval_ms,kernel_counted,started_ns,status,"
-		"writer_pid,writer_boot,writer_start) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?)";
+		"writer_pid,writer_boot,writer_start,smt,num_cpus,source) "
+		"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)";
 	sqlite3_stmt *st;
 	char boot[64];
 	long long start;
@@ -270,26 +245,31 @@ int64_t td_store_session_begin(struct td_store *s, const struct td_session_info 
 		return -1;
 	}
 	writer_identity(boot, sizeof(boot), &start);
-	bind_text(st, 1, in->kind);
-	bind_text(st, 2, in->command);
+	td_store_bind_text(st, 1, in->kind);
+	td_store_bind_text(st, 2, in->command);
 	sqlite3_bind_int(st, 3, in->target_pid);
-	bind_text(st, 4, in->host);
-	bind_text(st, 5, in->kernel);
-	bind_text(st, 6, in->cpu_vendor);
+	td_store_bind_text(st, 4, in->host);
+	td_store_bind_text(st, 5, in->kernel);
+	td_store_bind_text(st, 6, in->cpu_vendor);
 	sqlite3_bind_int(st, 7, in->cpu_family);
 	sqlite3_bind_int(st, 8, in->cpu_model);
-	bind_text(st, 9, in->cpu_name);
-	bind_text(st, 10, in->uarch);
-	bind_text(st, 11, in->pmu_model);
-	bind_text(st, 12, in->rung);
-	bind_text(st, 13, in->rung_reason);
-	bind_text(st, 14, in->events_file);
+	td_store_bind_text(st, 9, in->cpu_name);
+	td_store_bind_text(st, 10, in->uarch);
+	td_store_bind_text(st, 11, in->pmu_model);
+	td_store_bind_text(st, 12, in->rung);
+	td_store_bind_text(st, 13, in->rung_reason);
+	td_store_bind_text(st, 14, in->events_file);
 	sqlite3_bind_int(st, 15, in->interval_ms);
 	sqlite3_bind_int(st, 16, in->kernel_counted);
 	sqlite3_bind_int64(st, 17, (sqlite3_int64)td_wall_ns());
 	sqlite3_bind_int(st, 18, (int)getpid());
-	bind_text(st, 19, boot);
+	td_store_bind_text(st, 19, boot);
 	sqlite3_bind_int64(st, 20, start);
+	if (in->smt >= 0)
+		sqlite3_bind_int(st, 21, in->smt);
+	if (in->num_cpus > 0)
+		sqlite3_bind_int(st, 22, in->num_cpus);
+	td_store_bind_text(st, 23, in->source);
 	id = sqlite3_step(st) == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (id < 0)
 		td_err_set(err, "cannot write to database '%s': %s", s->path, sqlite3_errmsg(s->db));
@@ -307,13 +287,13 @@ int td_store_session_end(struct td_store *s, int64_t session, const char *status
 			       "UPDATE sessions SET status=?, ended_ns=?, exit_code=?, message=? WHERE id=?", -1, &st,
 			       NULL) != SQLITE_OK)
 		return -1;
-	bind_text(st, 1, status);
+	td_store_bind_text(st, 1, status);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)td_wall_ns());
 	if (exit_code >= 0)
 		sqlite3_bind_int(st, 3, exit_code);
 	else
 		sqlite3_bind_null(st, 3);
-	bind_text(st, 4, message);
+	td_store_bind_text(st, 4, message);
 	sqlite3_bind_int64(st, 5, session);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
@@ -380,20 +360,54 @@ int64_t td_store_latest_session(struct td_store *s)
 	return id;
 }
 
-int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
-			   uint32_t type, uint64_t config, const char *status, const char *error)
+int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struct td_event_row *e)
 {
 	sqlite3_stmt *st = s->stmt[ST_EVENT_ADD];
 
 	sqlite3_bind_int64(st, 1, session);
-	bind_text(st, 2, name);
-	bind_text(st, 3, spec);
-	sqlite3_bind_int(st, 4, group);
-	sqlite3_bind_int64(st, 5, type);
-	sqlite3_bind_int64(st, 6, (sqlite3_int64)config);
-	bind_text(st, 7, status);
-	bind_text(st, 8, error);
-	return step_insert(s, st);
+	td_store_bind_text(st, 2, e->name);
+	td_store_bind_text(st, 3, e->spec);
+	sqlite3_bind_int(st, 4, e->group);
+	sqlite3_bind_int64(st, 5, e->type);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)e->config);
+	td_store_bind_text(st, 7, e->status);
+	td_store_bind_text(st, 8, e->error);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)e->config1);
+	td_store_bind_text(st, 10, e->alias);
+	return td_store_step_insert(s, st);
+}
+
+int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
+			   uint32_t type, uint64_t config, const char *status, const char *error)
+{
+	struct td_event_row e = { .name = name, .spec = spec, .group = group, .type = type, .config = config,
+				  .status = status, .error = error };
+
+	return td_store_event_plan_add(s, session, &e);
+}
+
+/* Run a one-off statement: ?1 an integer, ?2 and ?3 texts (if present). */
+static int run_stmt(struct td_store *s, const char *sql, int64_t a, const char *t2, const char *t3)
+{
+	sqlite3_stmt *st;
+	int rc, n;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	n = sqlite3_bind_parameter_count(st);
+	sqlite3_bind_int64(st, 1, a);
+	if (n >= 2)
+		td_store_bind_text(st, 2, t2);
+	if (n >= 3)
+		td_store_bind_text(st, 3, t3);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alias)
+{
+	return run_stmt(s, "UPDATE events SET alias=?2 WHERE id=?1", event, alias, NULL);
 }
 
 int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_t tid, const char *comm,
@@ -402,23 +416,57 @@ int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_
 	sqlite3_stmt *st = s->stmt[ST_THREAD_ADD];
 
 	sqlite3_bind_int64(st, 1, session);
-	sqlite3_bind_int(st, 2, pid);
+	if (pid > 0) /* 0: not known (perf stat --per-thread prints no PID) */
+		sqlite3_bind_int(st, 2, pid);
 	sqlite3_bind_int(st, 3, tid);
-	bind_text(st, 4, comm);
+	td_store_bind_text(st, 4, comm);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)first_seen_ns);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)first_seen_ns);
-	return step_insert(s, st);
+	return td_store_step_insert(s, st);
 }
 
 int td_store_thread_seen(struct td_store *s, int64_t thread, const char *comm, uint64_t last_seen_ns, bool exited)
 {
 	sqlite3_stmt *st = s->stmt[ST_THREAD_SEEN];
 
-	bind_text(st, 1, comm);
+	td_store_bind_text(st, 1, comm);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)last_seen_ns);
 	sqlite3_bind_int(st, 3, exited);
 	sqlite3_bind_int64(st, 4, thread);
-	return step_insert(s, st) < 0 ? -1 : 0;
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
+}
+
+static void bind_opt_int(sqlite3_stmt *st, int i, long v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core, int socket)
+{
+	sqlite3_stmt *st = s->stmt[ST_TARGET_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_text(st, 2, "cpu", -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, cpu);
+	bind_opt_int(st, 6, core);
+	bind_opt_int(st, 7, socket);
+	return td_store_step_insert(s, st);
+}
+
+int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kind, pid_t pid, const char *comm,
+			    const char *cgroup)
+{
+	sqlite3_stmt *st = s->stmt[ST_TARGET_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	td_store_bind_text(st, 2, kind);
+	bind_opt_int(st, 3, pid > 0 ? pid : -1);
+	td_store_bind_text(st, 4, comm);
+	td_store_bind_text(st, 8, cgroup);
+	return td_store_step_insert(s, st);
 }
 
 int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns)
@@ -429,7 +477,7 @@ int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint
 	sqlite3_bind_int(st, 2, seq);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)start_ns);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)end_ns);
-	return step_insert(s, st);
+	return td_store_step_insert(s, st);
 }
 
 int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
@@ -443,125 +491,59 @@ int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)value);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)enabled);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)running);
-	return step_insert(s, st) < 0 ? -1 : 0;
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
-int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+
+void td_store_bind_real(sqlite3_stmt *st, int i, double v)
 {
-	static const char sql[] =
-		"SELECT t.id, t.pid, t.tid, t.comm, t.first_seen_ns, t.last_seen_ns, e.name,"
-		" sum(c.value), sum(c.enabled), sum(c.running),"
-		" sum(CASE WHEN c.running = 0 THEN NULL WHEN c.running >= c.enabled THEN c.value"
-		"     ELSE c.value * 1.0 * c.enabled / c.running END),"
-		" count(*), sum(c.running = 0)"
-		" FROM counts c JOIN threads t ON t.id = c.thread_id JOIN events e ON e.id = c.event_id"
-		" WHERE t.session_id = ? GROUP BY t.id, e.id ORDER BY t.pid, t.tid, t.id, e.id";
-	sqlite3_stmt *st;
-	int rc = 0;
-
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, session);
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		struct td_thread_total t;
-		memset(&t, 0, sizeof(t));
-		t.thread = sqlite3_column_int64(st, 0);
-		t.pid = sqlite3_column_int(st, 1);
-		t.tid = sqlite3_column_int(st, 2);
-		snprintf(t.comm, sizeof(t.comm), "%s", sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "");
-		t.first_seen_ns = (uint64_t)sqlite3_column_int64(st, 4);
-		t.last_seen_ns = (uint64_t)sqlite3_column_int64(st, 5);
-		t.event = (const char *)sqlite3_column_text(st, 6);
-		t.value = (uint64_t)sqlite3_column_int64(st, 7);
-		t.enabled = (uint64_t)sqlite3_column_int64(st, 8);
-		t.running = (uint64_t)sqlite3_column_int64(st, 9);
-		t.scaled = sqlite3_column_type(st, 10) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 10);
-		t.intervals = sqlite3_column_int(st, 11);
-		t.not_counted = sqlite3_column_int(st, 12);
-		rc = fn(&t, ctx);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
 }
 
-int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx)
+const char *td_store_col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind)
 {
 	sqlite3_stmt *st;
-	int rc = 0;
+	int64_t id = -1;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT group_concat(name, ' '), error FROM events WHERE session_id=? AND status='failed'"
-			       " GROUP BY error ORDER BY min(id)", -1, &st, NULL) != SQLITE_OK)
+	if (run_stmt(s, "INSERT OR IGNORE INTO metric_names(name, kind) SELECT ?2, ?3 WHERE ?1", 1, name, kind))
 		return -1;
-	sqlite3_bind_int64(st, 1, session);
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
-		rc = fn((const char *)sqlite3_column_text(st, 0),
-			sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "", ctx);
+	if (sqlite3_prepare_v2(s->db, "SELECT id FROM metric_names WHERE name=? AND kind=?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	td_store_bind_text(st, 1, name);
+	td_store_bind_text(st, 2, kind);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc;
+	return id;
 }
 
-static const char session_cols[] =
-	"SELECT s.id, s.kind, s.status, s.command, s.host, s.rung, s.message, s.target_pid, s.started_ns,"
-	" s.ended_ns, s.interval_ms, s.exit_code,"
-	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id),"
-	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted FROM sessions s";
-
-static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
+int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
+			double confidence, bool flagged, bool bottleneck)
 {
-#define TXT(i) (sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "")
-	memset(r, 0, sizeof(*r));
-	r->id = sqlite3_column_int64(st, 0);
-	snprintf(r->kind, sizeof(r->kind), "%s", TXT(1));
-	snprintf(r->status, sizeof(r->status), "%s", TXT(2));
-	snprintf(r->command, sizeof(r->command), "%s", TXT(3));
-	snprintf(r->host, sizeof(r->host), "%s", TXT(4));
-	snprintf(r->rung, sizeof(r->rung), "%s", TXT(5));
-	snprintf(r->message, sizeof(r->message), "%s", TXT(6));
-#undef TXT
-	r->target_pid = sqlite3_column_int(st, 7);
-	r->started_ns = (uint64_t)sqlite3_column_int64(st, 8);
-	r->ended_ns = (uint64_t)sqlite3_column_int64(st, 9);
-	r->interval_ms = sqlite3_column_int(st, 10);
-	r->has_exit_code = sqlite3_column_type(st, 11) != SQLITE_NULL;
-	r->exit_code = sqlite3_column_int(st, 11);
-	r->nthreads = sqlite3_column_int(st, 12);
-	r->nintervals = sqlite3_column_int(st, 13);
-	r->kernel_counted = sqlite3_column_int(st, 14) != 0;
+	sqlite3_stmt *st = s->stmt[ST_METRIC_ADD];
+
+	sqlite3_bind_int64(st, 1, interval);
+	sqlite3_bind_int64(st, 2, target);
+	sqlite3_bind_int64(st, 3, metric);
+	td_store_bind_real(st, 4, value);
+	td_store_bind_real(st, 5, confidence);
+	sqlite3_bind_int(st, 6, flagged);
+	sqlite3_bind_int(st, 7, bottleneck);
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
-int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)
+int td_store_metrics_clear(struct td_store *s, int64_t session)
 {
-	char sql[sizeof(session_cols) + 32];
-	sqlite3_stmt *st;
-	int rc = 0;
-
-	snprintf(sql, sizeof(sql), "%s ORDER BY s.id", session_cols);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		struct td_session_row r;
-		fill_session(st, &r);
-		rc = fn(&r, ctx);
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
-int td_store_session(struct td_store *s, int64_t id, struct td_session_row *row)
-{
-	char sql[sizeof(session_cols) + 32];
-	sqlite3_stmt *st;
-	int rc = -1;
-
-	snprintf(sql, sizeof(sql), "%s WHERE s.id = ?", session_cols);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		fill_session(st, row);
-		rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return run_stmt(s, "DELETE FROM metrics WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
+			session, NULL, NULL);
 }

@@ -1,8 +1,10 @@
-/* store: the SQLite database — schema and its version, sessions with their
- * status, threads, the events opened, and raw interval counts (value,
- * enabled, running). Raw counts are the truth; metrics are recomputable.
- * WAL mode and one transaction per interval: a kill at any moment leaves a
- * readable file missing at most the interval in flight. Schema: docs/schema.md. */
+/* store: the SQLite database — schema and its version (migrating older
+ * files), sessions with their status, targets (threads, processes, CPUs,
+ * cgroups, the whole target), the event plan, raw interval counts (value,
+ * enabled, running) and derived metric values; retention. Raw counts are
+ * the truth; metrics are recomputable. WAL mode and one transaction per
+ * interval: a kill at any moment leaves a readable file missing at most the
+ * interval in flight. Schema: docs/schema.md. */
 #ifndef TD_STORE_H
 #define TD_STORE_H
 
@@ -12,14 +14,14 @@
 
 #include "util.h"
 
-#define TD_SCHEMA_VERSION 1
+#define TD_SCHEMA_VERSION 2
 
 struct td_store;
 
-enum td_store_mode { TD_STORE_READ, TD_STORE_WRITE };
+enum td_store_mode { TD_STORE_READ, TD_STORE_WRITE, TD_STORE_QUERY };
 
 struct td_session_info {
-	const char *kind;       /* run, attach */
+	const char *kind;       /* run, attach, import */
 	const char *command;    /* command line or target description */
 	pid_t target_pid;
 	const char *host, *kernel;
@@ -28,11 +30,16 @@ struct td_session_info {
 	const char *rung, *rung_reason, *events_file;
 	int interval_ms;
 	bool kernel_counted;
+	int smt;                /* 1 on, 0 off, -1 unknown */
+	int num_cpus;           /* online CPUs of the measured host, 0 unknown */
+	const char *source;     /* import: the file read; NULL otherwise */
 };
 
-/* Open (and in WRITE mode create) the database at path. Refuses files that
- * are not SQLite, foreign SQLite files and newer schemas, each with a
- * one-line message in err. */
+/* Open (and in WRITE mode create) the database at path. An older schema is
+ * migrated (in READ mode too, through a short write connection). Refuses
+ * files that are not SQLite, foreign SQLite files and newer schemas, each
+ * with a one-line message in err. TD_STORE_QUERY is READ with
+ * `PRAGMA query_only`: nothing can write through it. */
 int td_store_open(const char *path, enum td_store_mode mode, struct td_store **out, td_err *err);
 void td_store_close(struct td_store *s);
 
@@ -50,14 +57,47 @@ int td_store_recover(struct td_store *s);
 /* Id of the latest session, or 0 when there is none. */
 int64_t td_store_latest_session(struct td_store *s);
 
+/* The event plan: one row per event opened (or imported). */
+struct td_event_row {
+	const char *name;       /* alias, or the event as written in an imported file */
+	const char *spec;       /* event string */
+	int group;              /* group index (import: occurrence of the same event, 0, 1, ...) */
+	uint32_t type;
+	uint64_t config, config1;
+	const char *status;     /* counting, failed */
+	const char *error;
+	const char *alias;      /* catalog alias its counts feed, NULL if none */
+};
+int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struct td_event_row *e);
 int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
 			   uint32_t type, uint64_t config, const char *status, const char *error);
+int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alias);
+
+/* Targets. Every add returns an id usable as the `thread` of
+ * td_store_count_add and the `target` of td_store_metric_add. */
 int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_t tid, const char *comm,
 			    uint64_t first_seen_ns);
 int td_store_thread_seen(struct td_store *s, int64_t thread, const char *comm, uint64_t last_seen_ns, bool exited);
+/* A CPU of a system-wide session; core and socket -1 when unknown. */
+int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core, int socket);
+/* Any other target: kind is process (pid, comm), cgroup (path) or whole
+ * (everything the session measured; aggregates). */
+int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kind, pid_t pid, const char *comm,
+			    const char *cgroup);
+
 int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns);
 int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
 		       uint64_t enabled, uint64_t running);
+
+/* Derived metric values, one row per interval, target and metric. kind:
+ * node, info, cpi. td_store_metric_id returns the metric's id (creating it),
+ * to be cached by the writer. value and confidence: NaN is stored as NULL
+ * (not available / unknown); confidence is 0..1. */
+int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind);
+int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
+			double confidence, bool flagged, bool bottleneck);
+/* Delete the metric values of a session (before recomputing them). */
+int td_store_metrics_clear(struct td_store *s, int64_t session);
 
 /* Per-thread totals of one event over a session: raw sums and the sum of
  * per-interval scaled values (NaN when no interval was counted). */
@@ -85,12 +125,84 @@ struct td_session_row {
 	pid_t target_pid;
 	uint64_t started_ns, ended_ns;
 	int interval_ms, exit_code, nthreads, nintervals;
+	int ncpus;               /* CPU targets (system-wide and per-CPU imports) */
 	bool has_exit_code;
 	bool kernel_counted;     /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
 };
 typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);
 int td_store_session(struct td_store *s, int64_t id, struct td_session_row *row);
+
+/* ---- reading a session back -------------------------------------------- */
+
+struct td_session_meta {
+	char kind[16], pmu_model[64], events_file[64], source[512];
+	int smt, num_cpus;      /* -1 / 0: unknown */
+};
+int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m);
+
+struct td_event_info {
+	int64_t id;
+	const char *name, *spec, *status, *alias; /* alias NULL if none */
+	int group;
+	uint32_t type;
+	uint64_t config, config1;
+};
+typedef int (*td_event_fn)(const struct td_event_info *e, void *ctx);
+int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx);
+
+struct td_target_info {
+	int64_t id;
+	const char *kind, *comm, *cgroup;
+	pid_t pid, tid;
+	int cpu, core, socket; /* -1 when not a CPU / unknown */
+};
+typedef int (*td_target_fn)(const struct td_target_info *t, void *ctx);
+int td_store_targets(struct td_store *s, int64_t session, td_target_fn fn, void *ctx);
+/* A label for a target: thread:COMM-TID, process:COMM-PID, cpu:N, cgroup:PATH, whole. */
+void td_target_label(const struct td_target_info *t, char *out, size_t len);
+
+/* Raw counts of a session in interval, target, event order. */
+struct td_count_row {
+	int64_t interval, target, event;
+	int seq;
+	uint64_t start_ns, end_ns;
+	uint64_t value, enabled, running;
+};
+typedef int (*td_count_fn)(const struct td_count_row *c, void *ctx);
+int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx);
+
+/* Metric values of a session in interval, target, metric order. */
+struct td_metric_row {
+	int64_t interval, target;
+	int seq;
+	uint64_t start_ns, end_ns;
+	const char *name, *kind;
+	double value, confidence; /* NaN: NULL */
+	bool flagged, bottleneck;
+};
+typedef int (*td_metric_fn)(const struct td_metric_row *m, void *ctx);
+int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx);
+
+/* Run one SQL statement; fn gets each row's column names and values as
+ * text (NULL for SQL NULL). On error -1 with the message in err. */
+typedef int (*td_row_fn)(int ncols, const char *const *names, const char *const *values, void *ctx);
+int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx, td_err *err);
+
+/* ---- retention ------------------------------------------------------------ */
+
+struct td_prune_result {
+	int sessions_deleted;
+	int64_t intervals_deleted;
+	uint64_t bytes_before, bytes_after;  /* file size (with its WAL) */
+};
+/* Delete sessions that ended more than max_age_ns ago (0: no age limit),
+ * then, while the data exceeds max_bytes (0: no size limit), the oldest
+ * sessions and then the oldest intervals of the oldest remaining session;
+ * then vacuum so the file shrinks. A running session whose writer is alive
+ * is never deleted (only its oldest intervals, for the size limit). */
+int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+		   td_err *err);
 
 const char *td_store_errmsg(struct td_store *s);
 

@@ -1,4 +1,5 @@
-/* tdctl sessions: list the sessions of a database with their status. */
+/* tdctl sessions: list the sessions of a database (runs, attaches and
+ * imports) with their status, threads or CPUs, intervals and target. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,8 +17,8 @@ static int print_row(const struct td_session_row *r, void *ctx)
 
 	(void)ctx;
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-	printf("%4lld  %-6s %-11s %s %8.1f s %4d thr %5d int  %s\n", (long long)r->id, r->kind, r->status, when, secs,
-	       r->nthreads, r->nintervals, r->command);
+	printf("%4lld  %-6s %-11s %s %8.1f s %4d %s %5d int  %s\n", (long long)r->id, r->kind, r->status, when, secs,
+	       r->ncpus ? r->ncpus : r->nthreads, r->ncpus ? "cpu" : "thr", r->nintervals, r->command);
 	if (!strcmp(r->status, "interrupted") || !strcmp(r->status, "failed"))
 		printf("      %s\n", r->message);
 	return 0;

@@ -19,6 +19,11 @@ static const struct subcommand subcommands[] = {
 	{ "sessions", cmd_sessions, "list the recorded sessions" },
 	{ "events", cmd_events, "the metric tree, events and encodings for a PMU model" },
 	{ "plan", cmd_plan, "the perf groups a level or node list needs, and multiplexing" },
+	{ "import", cmd_import, "import perf stat -x output as a session" },
+	{ "recompute", cmd_recompute, "recompute a session's metrics from its raw counts" },
+	{ "export", cmd_export, "write a session's counts and metrics as CSV or JSON" },
+	{ "query", cmd_query, "run a read-only SQL query on the database" },
+	{ "prune", cmd_prune, "delete old sessions and intervals to bound the database" },
 };
 
 void tdctl_error(const char *fmt, ...)
@@ -36,7 +41,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: tdctl COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+		fprintf(f, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
 	fprintf(f, "\n'tdctl COMMAND --help' describes a command; 'man tdctl' describes them all.\n");
 }
 

@@ -4,6 +4,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
 
 int cmd_doctor(int argc, char **argv);
 int cmd_events(int argc, char **argv);
@@ -11,6 +14,16 @@ int cmd_plan(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_recompute(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
+
+/* The SESSION operand of a store subcommand; -1 after printing an error. */
+int tdctl_session_arg(const char *cmd, const char *arg, int64_t *id);
+/* Open the database, printing the one-line error on failure. */
+int tdctl_open_store(const char *db, enum td_store_mode mode, struct td_store **out);
 
 struct td_session_opts;
 /* Parse the options run and attach share. Returns the index of the first

@@ -1,0 +1,45 @@
+/* store_impl: what the store's source files (store.c, store_schema.c,
+ * store_read.c, store_prune.c) share — the handle, its prepared statements
+ * and small SQLite helpers. Not for use outside the store module. */
+#ifndef TD_STORE_IMPL_H
+#define TD_STORE_IMPL_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* 'TDWN': marks a SQLite file as a topdown database. */
+#define TD_APPLICATION_ID 0x5444574e
+
+enum stmt_id {
+	ST_EVENT_ADD,
+	ST_THREAD_ADD,
+	ST_THREAD_SEEN,
+	ST_INTERVAL_ADD,
+	ST_COUNT_ADD,
+	ST_TARGET_ADD,
+	ST_METRIC_ADD,
+	ST_COUNT
+};
+
+struct td_store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[ST_COUNT];
+	char path[512];
+	enum td_store_mode mode;
+};
+
+int td_store_exec(struct td_store *s, const char *sql);
+int td_store_pragma_int(struct td_store *s, const char *sql, int *out);
+int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st);
+void td_store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* NULL for NaN, the value otherwise. */
+void td_store_bind_real(sqlite3_stmt *st, int i, double v);
+/* Text of a column, "" for NULL. */
+const char *td_store_col_text(sqlite3_stmt *st, int i);
+
+/* Schema: create a new file's schema, or migrate an older one, in one
+ * transaction. version is the file's user_version (0 for an empty file). */
+int td_store_schema_upgrade(struct td_store *s, int version);
+
+#endif

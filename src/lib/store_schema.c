@@ -1,0 +1,128 @@
+/* store_schema: the database schema and its migrations. A new file gets the
+ * version-1 tables and is then migrated like any version-1 file, so new and
+ * migrated files have the same schema by construction. Each step runs in
+ * the caller's transaction; foreign keys are off while it runs (SQLite's
+ * table-rebuild procedure). Columns and meanings: docs/schema.md. */
+#include <stdio.h>
+
+#include "store_impl.h"
+
+static const char schema_v1[] =
+	"CREATE TABLE sessions("
+	" id INTEGER PRIMARY KEY,"
+	" kind TEXT NOT NULL,"
+	" command TEXT,"
+	" target_pid INTEGER,"
+	" host TEXT, kernel TEXT,"
+	" cpu_vendor TEXT, cpu_family INTEGER, cpu_model INTEGER, cpu_name TEXT, uarch TEXT, pmu_model TEXT,"
+	" rung TEXT, rung_reason TEXT, events_file TEXT,"
+	" interval_ms INTEGER, kernel_counted INTEGER,"
+	" started_ns INTEGER NOT NULL, ended_ns INTEGER,"
+	" status TEXT NOT NULL CHECK(status IN ('running','completed','failed','interrupted')),"
+	" exit_code INTEGER, message TEXT,"
+	" writer_pid INTEGER, writer_boot TEXT, writer_start INTEGER);"
+	"CREATE TABLE threads("
+	" id INTEGER PRIMARY KEY,"
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, comm TEXT,"
+	" first_seen_ns INTEGER NOT NULL, last_seen_ns INTEGER,"
+	" exited INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX threads_by_session ON threads(session_id, tid);"
+	"CREATE TABLE events("
+	" id INTEGER PRIMARY KEY,"
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, spec TEXT, group_idx INTEGER,"
+	" type INTEGER, config INTEGER,"
+	" status TEXT NOT NULL CHECK(status IN ('counting','failed')), error TEXT);"
+	"CREATE INDEX events_by_session ON events(session_id);"
+	"CREATE TABLE intervals("
+	" id INTEGER PRIMARY KEY,"
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,"
+	" UNIQUE(session_id, seq));"
+	"CREATE TABLE counts("
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
+	" thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,"
+	" event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,"
+	" value INTEGER NOT NULL, enabled INTEGER NOT NULL, running INTEGER NOT NULL,"
+	" PRIMARY KEY(interval_id, thread_id, event_id)) WITHOUT ROWID;"
+	"CREATE INDEX counts_by_thread ON counts(thread_id);";
+
+/* v1 -> v2: threads become targets (threads, processes, CPUs, cgroups, the
+ * whole target), with a `threads` view for v1 queries; counts keep their
+ * thread_id column, now pointing at targets; events get config1 and the
+ * catalog alias; sessions get SMT, CPU count and source; metric values. */
+static const char migrate_1_2[] =
+	/* renaming first makes counts' foreign key follow the table */
+	"ALTER TABLE threads RENAME TO targets;"
+	"DROP INDEX threads_by_session;"
+	"CREATE TABLE targets_v2("
+	" id INTEGER PRIMARY KEY,"
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+	" kind TEXT NOT NULL CHECK(kind IN ('thread','process','cpu','cgroup','whole')),"
+	" pid INTEGER, tid INTEGER, comm TEXT,"
+	" cpu INTEGER, core INTEGER, socket INTEGER,"
+	" cgroup TEXT,"
+	" first_seen_ns INTEGER, last_seen_ns INTEGER,"
+	" exited INTEGER NOT NULL DEFAULT 0);"
+	"INSERT INTO targets_v2(id,session_id,kind,pid,tid,comm,first_seen_ns,last_seen_ns,exited)"
+	" SELECT id,session_id,'thread',pid,tid,comm,first_seen_ns,last_seen_ns,exited FROM targets;"
+	"DROP TABLE targets;"
+	"ALTER TABLE targets_v2 RENAME TO targets;"
+	"CREATE INDEX targets_by_session ON targets(session_id, kind, tid);"
+	"CREATE VIEW threads AS SELECT id, session_id, pid, tid, comm, first_seen_ns, last_seen_ns, exited"
+	" FROM targets WHERE kind = 'thread';"
+	"ALTER TABLE events ADD COLUMN config1 INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE events ADD COLUMN alias TEXT;"
+	"ALTER TABLE sessions ADD COLUMN smt INTEGER;"
+	"ALTER TABLE sessions ADD COLUMN num_cpus INTEGER;"
+	"ALTER TABLE sessions ADD COLUMN source TEXT;"
+	"CREATE INDEX intervals_by_time ON intervals(end_ns);"
+	"CREATE TABLE metric_names("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" kind TEXT NOT NULL CHECK(kind IN ('node','info','cpi')),"
+	" UNIQUE(name, kind));"
+	"CREATE TABLE metrics("
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
+	" target_id INTEGER NOT NULL REFERENCES targets(id) ON DELETE CASCADE,"
+	" metric_id INTEGER NOT NULL REFERENCES metric_names(id),"
+	" value REAL,"
+	" confidence REAL CHECK(confidence IS NULL OR (confidence >= 0 AND confidence <= 1)),"
+	" flagged INTEGER NOT NULL DEFAULT 0,"
+	" bottleneck INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY(interval_id, target_id, metric_id)) WITHOUT ROWID;"
+	"CREATE VIEW metric_values AS"
+	" SELECT i.session_id, i.id AS interval_id, i.seq, i.start_ns, i.end_ns,"
+	"  t.id AS target_id, t.kind AS target_kind, t.pid, t.tid, t.comm, t.cpu, t.cgroup,"
+	"  n.kind, n.name, m.value, m.confidence, m.flagged, m.bottleneck"
+	" FROM metrics m JOIN intervals i ON i.id = m.interval_id JOIN targets t ON t.id = m.target_id"
+	" JOIN metric_names n ON n.id = m.metric_id;";
+
+static int set_version(struct td_store *s, int version)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", version);
+	return td_store_exec(s, sql);
+}
+
+int td_store_schema_upgrade(struct td_store *s, int version)
+{
+	char sql[64];
+
+	if (version == 0) {
+		if (td_store_exec(s, schema_v1) || set_version(s, 1))
+			return -1;
+		snprintf(sql, sizeof(sql), "PRAGMA application_id=%d", TD_APPLICATION_ID);
+		if (td_store_exec(s, sql))
+			return -1;
+		version = 1;
+	}
+	if (version == 1) {
+		if (td_store_exec(s, migrate_1_2) || set_version(s, 2))
+			return -1;
+		version = 2;
+	}
+	return version == TD_SCHEMA_VERSION ? 0 : -1;
+}

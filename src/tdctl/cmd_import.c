@@ -1,0 +1,88 @@
+/* tdctl import: read perf stat -x output into a new session (kind import)
+ * with its counts and the metrics computed from them. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "import.h"
+#include "pmu.h"
+#include "tdctl.h"
+
+#define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [-q] FILE"
+
+static int parse_smt(const char *arg, int *smt)
+{
+	if (!strcmp(arg, "on"))
+		*smt = 1;
+	else if (!strcmp(arg, "off"))
+		*smt = 0;
+	else {
+		tdctl_error("import: bad --smt '%s': give on or off", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static void report(const struct td_import_opts *o, const struct td_import_result *r)
+{
+	printf("imported %s as session %lld: %d of %d lines used, %d skipped; %d interval%s, %d target%s, %d event%s\n",
+	       o->path, (long long)r->session, r->used, r->lines, r->skipped, r->intervals, r->intervals == 1 ? "" : "s",
+	       r->targets, r->targets == 1 ? "" : "s", r->events, r->events == 1 ? "" : "s");
+	printf("metrics: %s (PMU model %s) reads %d of the events; %lld evaluation%s written\n", r->metrics.events_file,
+	       o->pmu_model, r->metrics.events_matched, (long long)r->metrics.evaluations,
+	       r->metrics.evaluations == 1 ? "" : "s");
+	if (r->metrics.events_unmatched)
+		printf("not read by %s: %s\n", r->metrics.events_file, r->metrics.unmatched);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "database", required_argument, NULL, 'd' },
+		{ "smt", required_argument, NULL, 's' },
+		{ "events-dir", required_argument, NULL, 'E' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct td_import_opts o = { .smt = -1, .diag = stderr };
+	struct td_import_result res;
+	struct td_caps caps;
+	const char *db = "topdown.db";
+	struct td_store *st;
+	bool quiet = false;
+	td_err err;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o.pmu_model = optarg; break;
+		case 'd': db = optarg; break;
+		case 's': if (parse_smt(optarg, &o.smt)) return 2; break;
+		case 'E': o.events_dir = optarg; break;
+		case 'q': quiet = true; break;
+		case 'h': printf("%s\n", USAGE); return 0;
+		default: tdctl_error("import: %s", USAGE); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		tdctl_error("import: give exactly one FILE; %s", USAGE);
+		return 2;
+	}
+	o.path = argv[optind];
+	if (!o.pmu_model) {
+		td_caps_detect(&caps);
+		o.pmu_model = caps.pfm_model;
+	}
+	if (tdctl_open_store(db, TD_STORE_WRITE, &st))
+		return 1;
+	rc = td_import(st, &o, &res, &err);
+	if (rc)
+		tdctl_error("import: %s", err.msg);
+	else if (!quiet)
+		report(&o, &res);
+	td_store_close(st);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,95 @@
+/* tdctl prune: delete the oldest sessions (and then the oldest intervals)
+ * until the database is within an age and a size, and shrink the file. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdctl.h"
+
+#define USAGE "usage: tdctl prune [-d DB] [--max-age AGE] [--max-size MB]"
+
+/* "7d", "12h", "30m", "45s" -> ns. */
+static int parse_age(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(arg, &end), unit;
+
+	if (end == arg || !(v > 0) || strlen(end) != 1)
+		goto bad;
+	switch (*end) {
+	case 'd': unit = 86400; break;
+	case 'h': unit = 3600; break;
+	case 'm': unit = 60; break;
+	case 's': unit = 1; break;
+	default: goto bad;
+	}
+	if (v * unit > 1e9 * 86400)
+		goto bad;
+	*ns = (uint64_t)(v * unit * 1e9);
+	return 0;
+bad:
+	tdctl_error("prune: bad --max-age '%s': give a number with d, h, m or s (e.g. 7d, 12h)", arg);
+	return -1;
+}
+
+static int parse_size(const char *arg, uint64_t *bytes)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0) || v > 1e9) {
+		tdctl_error("prune: bad --max-size '%s': give megabytes (e.g. 500 or 0.5)", arg);
+		return -1;
+	}
+	*bytes = (uint64_t)(v * 1024 * 1024);
+	return 0;
+}
+
+int cmd_prune(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "database", required_argument, NULL, 'd' },
+		{ "max-age", required_argument, NULL, 'a' },
+		{ "max-size", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = "topdown.db";
+	uint64_t age = 0, size = 0;
+	struct td_prune_result res;
+	struct td_store *st;
+	td_err err;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'a': if (parse_age(optarg, &age)) return 2; break;
+		case 's': if (parse_size(optarg, &size)) return 2; break;
+		case 'h': printf("%s\n", USAGE); return 0;
+		default: tdctl_error("prune: %s", USAGE); return 2;
+		}
+	}
+	if (optind < argc) {
+		tdctl_error("prune: unexpected '%s'; %s", argv[optind], USAGE);
+		return 2;
+	}
+	if (!age && !size) {
+		tdctl_error("prune: no limit given: give --max-age AGE and/or --max-size MB");
+		return 2;
+	}
+	if (tdctl_open_store(db, TD_STORE_WRITE, &st))
+		return 1;
+	rc = td_store_prune(st, age, size, &res, &err);
+	if (rc)
+		tdctl_error("%s", err.msg);
+	else
+		printf("pruned %s: %d session%s and %lld interval%s deleted, %.1f KiB -> %.1f KiB\n", db,
+		       res.sessions_deleted, res.sessions_deleted == 1 ? "" : "s", (long long)res.intervals_deleted,
+		       res.intervals_deleted == 1 ? "" : "s", res.bytes_before / 1024.0, res.bytes_after / 1024.0);
+	td_store_close(st);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,377 @@
+/* Unit tests for store schema v2: what the writer writes is what the reader
+ * returns, bit for bit (u64 counts near and above 2^63, doubles, NaN as
+ * NULL); every kind of target; metric values; migration of a real v1 file
+ * (tests/data/store/v1.db, written by tdctl run before v2 existed);
+ * read-only queries; pruning by age. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+
+static char dir[64], path[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/td-store2-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/t.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static const struct td_session_info info = {
+	.kind = "import", .command = "import x.csv", .pmu_model = "skl", .events_file = "intel-skl.td",
+	.interval_ms = 1000, .smt = 1, .num_cpus = 8, .source = "x.csv",
+};
+
+static const uint64_t big[] = { 0, 1, (1ull << 63) - 1, 1ull << 63, (1ull << 63) + 1, UINT64_MAX };
+#define NBIG (int)(sizeof(big) / sizeof(big[0]))
+
+struct seen {
+	int n;
+	struct td_count_row c[16];
+	char kinds[8][16], labels[8][64];
+	int cpu[8], core[8], socket[8];
+	double value[16], conf[16];
+	char names[16][64];
+	bool flagged[16], bneck[16];
+};
+
+static int on_count(const struct td_count_row *c, void *ctx)
+{
+	struct seen *s = ctx;
+	s->c[s->n++] = *c;
+	return 0;
+}
+
+static int on_target(const struct td_target_info *t, void *ctx)
+{
+	struct seen *s = ctx;
+	snprintf(s->kinds[s->n], sizeof(s->kinds[0]), "%s", t->kind);
+	td_target_label(t, s->labels[s->n], sizeof(s->labels[0]));
+	s->cpu[s->n] = t->cpu;
+	s->core[s->n] = t->core;
+	s->socket[s->n] = t->socket;
+	s->n++;
+	return 0;
+}
+
+static int on_metric(const struct td_metric_row *m, void *ctx)
+{
+	struct seen *s = ctx;
+	s->value[s->n] = m->value;
+	s->conf[s->n] = m->confidence;
+	snprintf(s->names[s->n], sizeof(s->names[0]), "%s/%s", m->kind, m->name);
+	s->flagged[s->n] = m->flagged;
+	s->bneck[s->n] = m->bottleneck;
+	s->n++;
+	return 0;
+}
+
+static void test_counts_bits(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	struct seen seen = { 0 };
+	int64_t sess, cpu, iv, ev[NBIG];
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	assert_int_equal(td_store_begin(s), 0);
+	cpu = td_store_cpu_add(s, sess, 3, 1, 0);
+	iv = td_store_interval_add(s, sess, 0, UINT64_MAX - 5, UINT64_MAX);
+	assert_true(cpu > 0 && iv > 0);
+	for (int i = 0; i < NBIG; i++) {
+		char name[16];
+		struct td_event_row e = { .name = name, .spec = name, .group = i, .type = 4, .config = big[i],
+					  .config1 = big[NBIG - 1 - i], .status = "counting", .alias = "X" };
+		snprintf(name, sizeof(name), "e%d", i);
+		assert_true((ev[i] = td_store_event_plan_add(s, sess, &e)) > 0);
+		/* the CPU id is usable where a thread id is */
+		assert_int_equal(td_store_count_add(s, iv, cpu, ev[i], big[i], big[NBIG - 1 - i], big[i]), 0);
+	}
+	assert_int_equal(td_store_commit(s), 0);
+	td_store_close(s);
+
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_store_counts(s, sess, on_count, &seen), 0);
+	assert_int_equal(seen.n, NBIG);
+	for (int i = 0; i < NBIG; i++) {
+		assert_true(seen.c[i].value == big[i]);
+		assert_true(seen.c[i].enabled == big[NBIG - 1 - i]);
+		assert_true(seen.c[i].running == big[i]);
+		assert_true(seen.c[i].target == cpu && seen.c[i].event == ev[i] && seen.c[i].interval == iv);
+		assert_true(seen.c[i].start_ns == UINT64_MAX - 5 && seen.c[i].end_ns == UINT64_MAX);
+	}
+	td_store_close(s);
+}
+
+static int check_event(const struct td_event_info *e, void *ctx)
+{
+	int *i = ctx;
+	assert_true(e->config == big[*i] && e->config1 == big[NBIG - 1 - *i]);
+	assert_int_equal(e->group, *i);
+	assert_string_equal(e->alias, "X");
+	(*i)++;
+	return 0;
+}
+
+static void test_events_bits(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	int i = 0;
+
+	(void)state;
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_store_events(s, 1, check_event, &i), 0);
+	assert_int_equal(i, NBIG);
+	td_store_close(s);
+}
+
+static void test_targets(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	struct seen seen = { 0 };
+	int64_t sess;
+	struct td_session_meta meta;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	sess = td_store_session_begin(s, &info, &err);
+	assert_true(td_store_thread_add(s, sess, 10, 11, "worker", 5) > 0);
+	assert_true(td_store_cpu_add(s, sess, 7, 3, 1) > 0);
+	assert_true(td_store_cpu_add(s, sess, 8, -1, -1) > 0);
+	assert_true(td_store_target_add(s, sess, "process", 10, "demo", NULL) > 0);
+	assert_true(td_store_target_add(s, sess, "cgroup", 0, NULL, "/system.slice/x.service") > 0);
+	assert_true(td_store_target_add(s, sess, "whole", 0, NULL, NULL) > 0);
+	assert_true(td_store_target_add(s, sess, "planet", 0, NULL, NULL) < 0); /* CHECK constraint */
+	assert_int_equal(td_store_targets(s, sess, on_target, &seen), 0);
+	assert_int_equal(seen.n, 6);
+	assert_string_equal(seen.labels[0], "thread:worker-11");
+	assert_string_equal(seen.labels[1], "cpu:7");
+	assert_true(seen.core[1] == 3 && seen.socket[1] == 1);
+	assert_true(seen.core[2] == -1 && seen.socket[2] == -1);
+	assert_string_equal(seen.labels[3], "process:demo-10");
+	assert_string_equal(seen.labels[4], "cgroup:/system.slice/x.service");
+	assert_string_equal(seen.labels[5], "whole");
+	assert_int_equal(td_store_session_meta(s, sess, &meta), 0);
+	assert_true(meta.smt == 1 && meta.num_cpus == 8);
+	assert_string_equal(meta.source, "x.csv");
+	assert_string_equal(meta.kind, "import");
+	td_store_close(s);
+}
+
+static void test_metrics_bits(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	struct seen seen = { 0 };
+	int64_t sess, th, iv, m1, m2, m3;
+	const double v1 = 0.1 + 0.2, v2 = 4.9406564584124654e-324;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	sess = td_store_session_begin(s, &info, &err);
+	assert_int_equal(td_store_begin(s), 0);
+	th = td_store_thread_add(s, sess, 1, 1, "a", 0);
+	iv = td_store_interval_add(s, sess, 0, 0, 1);
+	m1 = td_store_metric_id(s, "Backend_Bound.Memory_Bound", "node");
+	m2 = td_store_metric_id(s, "IPC", "info");
+	m3 = td_store_metric_id(s, "Other", "cpi");
+	assert_true(m1 > 0 && m2 > 0 && m3 > 0 && m1 != m2 && m2 != m3);
+	assert_int_equal(td_store_metric_id(s, "Backend_Bound.Memory_Bound", "node"), m1); /* stable */
+	assert_true(td_store_metric_id(s, "x", "bogus") < 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m1, v1, 0.75, true, true), 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m2, NAN, NAN, false, false), 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m3, v2, 1.0, false, false), 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m3, -v2, 0.0, false, false), 0); /* replaces */
+	assert_int_equal(td_store_metric_add(s, iv, th, m2, 1, 1.5, false, false), -1);  /* confidence > 1 */
+	assert_int_equal(td_store_commit(s), 0);
+	td_store_close(s);
+
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_store_metrics(s, sess, on_metric, &seen), 0);
+	assert_int_equal(seen.n, 3);
+	assert_string_equal(seen.names[0], "node/Backend_Bound.Memory_Bound");
+	assert_memory_equal(&seen.value[0], &v1, sizeof(double));
+	assert_true(seen.conf[0] == 0.75 && seen.flagged[0] && seen.bneck[0]);
+	assert_string_equal(seen.names[1], "info/IPC");
+	assert_true(isnan(seen.value[1]) && isnan(seen.conf[1]));
+	assert_true(seen.value[2] == -v2 && seen.conf[2] == 0.0);
+	td_store_close(s);
+
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_int_equal(td_store_metrics_clear(s, sess), 0);
+	seen.n = 0;
+	assert_int_equal(td_store_metrics(s, sess, on_metric, &seen), 0);
+	assert_int_equal(seen.n, 0);
+	td_store_close(s);
+}
+
+static int sql_int(const char *file, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int v = -1;
+
+	assert_int_equal(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+struct totals {
+	int n;
+	long long task_clock[8];
+};
+
+static int on_total(const struct td_thread_total *t, void *ctx)
+{
+	struct totals *tt = ctx;
+	if (!strcmp(t->event, "TASK_CLOCK"))
+		tt->task_clock[tt->n++] = (long long)t->value;
+	return 0;
+}
+
+static int on_session(const struct td_session_row *r, void *ctx)
+{
+	(*(int *)ctx)++;
+	assert_string_equal(r->status, "completed");
+	return 0;
+}
+
+static void test_migration_v1(void **state)
+{
+	static const long long want[5] = { 348885865, 311918922, 735228992, 431567046, 198653883 };
+	const char *src = getenv("TD_SRCDIR");
+	char cmd[512], p[160];
+	struct td_store *s;
+	td_err err;
+	struct totals tt = { 0 };
+	struct td_session_row row;
+	int nsess = 0;
+
+	(void)state;
+	assert_non_null(src);
+	snprintf(p, sizeof(p), "%s/v1.db", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s/tests/data/store/v1.db' '%s' && chmod u+w '%s'", src, p, p);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(sql_int(p, "PRAGMA user_version"), 1);
+
+	/* a reader migrates through a short write connection */
+	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(sql_int(p, "PRAGMA user_version"), 2);
+	assert_int_equal(td_store_sessions(s, on_session, &nsess), 0);
+	assert_int_equal(nsess, 2);
+	assert_int_equal(td_store_session(s, 1, &row), 0);
+	assert_string_equal(row.kind, "run");
+	assert_non_null(strstr(row.command, "td-demo"));
+	assert_int_equal(row.nthreads, 5);
+	assert_int_equal(row.nintervals, 11);
+	assert_int_equal(td_store_thread_totals(s, 1, on_total, &tt), 0);
+	assert_int_equal(tt.n, 5);
+	for (int i = 0; i < 5; i++)
+		assert_true(tt.task_clock[i] == want[i]);
+	td_store_close(s);
+
+	/* every count, thread and event came through the migration */
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM counts"), 328);
+	assert_int_equal(sql_int(p, "SELECT sum(value) = 2026770379 FROM counts"), 1);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM threads"), 6);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM targets WHERE kind = 'thread'"), 6);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM events"), 20);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0);
+	/* the migrated file takes v2 writes: a CPU target with counts */
+	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), 0);
+	int64_t cpu = td_store_cpu_add(s, 2, 0, 0, 0);
+	assert_true(cpu > 0);
+	assert_int_equal(td_store_count_add(s, sql_int(p, "SELECT id FROM intervals WHERE session_id = 2"), cpu,
+					    sql_int(p, "SELECT min(id) FROM events WHERE session_id = 2"), 5, 5, 5), 0);
+	td_store_close(s);
+}
+
+static void test_query_only(void **state)
+{
+	struct td_store *s;
+	td_err err;
+
+	(void)state;
+	assert_int_equal(td_store_open(path, TD_STORE_QUERY, &s, &err), 0);
+	assert_int_equal(td_store_query(s, "DELETE FROM sessions", NULL, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "only reads"));
+	assert_int_equal(td_store_query(s, "SELECT 1; DROP TABLE sessions", NULL, NULL, &err), -1);
+	td_store_close(s);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM sessions"), 1);
+}
+
+static void test_prune_age(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	struct td_prune_result res;
+	int64_t old, now;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	old = td_store_session_begin(s, &info, &err);
+	now = td_store_session_begin(s, &info, &err);
+	td_store_session_end(s, old, "completed", -1, NULL);
+	td_store_session_end(s, now, "completed", -1, NULL);
+	td_store_close(s);
+	{
+		sqlite3 *db;
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, "UPDATE sessions SET ended_ns = 1 WHERE id = 1", NULL, NULL, NULL), 0);
+		sqlite3_close(db);
+	}
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_int_equal(td_store_prune(s, 3600ull * 1000000000ull, 0, &res, &err), 0);
+	assert_int_equal(res.sessions_deleted, 1);
+	assert_int_equal(td_store_latest_session(s), now);
+	td_store_close(s);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM sessions"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts_bits),
+		cmocka_unit_test(test_events_bits),
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_metrics_bits),
+		cmocka_unit_test(test_migration_v1),
+		cmocka_unit_test(test_query_only),
+		cmocka_unit_test(test_prune_age),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
