@@ -136,6 +136,24 @@ static const struct td_sink *sink_for(struct run_state *rs)
 	return &sink;
 }
 
+/* Keep the database within the run's retention limits: at the start and
+ * then about once a minute. */
+static void enforce_retention(struct run_state *rs)
+{
+	struct td_prune_result pr;
+	td_err err;
+	int every = 60000 / rs->o->interval_ms;
+
+	if (!rs->o->max_age_ns && !rs->o->max_bytes)
+		return;
+	if (every < 1)
+		every = 1;
+	if (rs->seq % every != 0)
+		return;
+	if (td_store_prune(rs->store, rs->o->max_age_ns, rs->o->max_bytes, &pr, &err) && !rs->o->quiet)
+		fprintf(stderr, "tdctl: retention: %s\n", err.msg);
+}
+
 /* Read everything and write one interval, in one transaction. */
 static int write_interval(struct run_state *rs, bool final)
 {
@@ -152,6 +170,8 @@ static int write_interval(struct run_state *rs, bool final)
 		goto fail_tx;
 	rs->seq++;
 	rs->interval_start = now;
+	if (!final)
+		enforce_retention(rs);
 	return 0;
 fail_tx:
 	td_store_rollback(rs->store);
@@ -569,6 +589,7 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		goto out;
 	}
 	rs.interval_start = td_wall_ns();
+	enforce_retention(&rs);
 	if (o->argv) {
 		int rc = release_child(&rs);
 		if (rc < 0) {

@@ -21,6 +21,8 @@ struct td_session_opts {
 	pid_t attach_pid;         /* attach: the process; 0 for run */
 	char *const *argv;        /* run: the command */
 	bool quiet;               /* no notes on stderr */
+	uint64_t max_age_ns;      /* retention while running (0: none): see td_store_prune */
+	uint64_t max_bytes;
 };
 
 struct td_session_result {

@@ -10,43 +10,6 @@
 
 #define USAGE "usage: tdctl prune [-d DB] [--max-age AGE] [--max-size MB]"
 
-/* "7d", "12h", "30m", "45s" -> ns. */
-static int parse_age(const char *arg, uint64_t *ns)
-{
-	char *end;
-	double v = strtod(arg, &end), unit;
-
-	if (end == arg || !(v > 0) || strlen(end) != 1)
-		goto bad;
-	switch (*end) {
-	case 'd': unit = 86400; break;
-	case 'h': unit = 3600; break;
-	case 'm': unit = 60; break;
-	case 's': unit = 1; break;
-	default: goto bad;
-	}
-	if (v * unit > 1e9 * 86400)
-		goto bad;
-	*ns = (uint64_t)(v * unit * 1e9);
-	return 0;
-bad:
-	tdctl_error("prune: bad --max-age '%s': give a number with d, h, m or s (e.g. 7d, 12h)", arg);
-	return -1;
-}
-
-static int parse_size(const char *arg, uint64_t *bytes)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end || !(v > 0) || v > 1e9) {
-		tdctl_error("prune: bad --max-size '%s': give megabytes (e.g. 500 or 0.5)", arg);
-		return -1;
-	}
-	*bytes = (uint64_t)(v * 1024 * 1024);
-	return 0;
-}
-
 int cmd_prune(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -67,8 +30,8 @@ int cmd_prune(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
-		case 'a': if (parse_age(optarg, &age)) return 2; break;
-		case 's': if (parse_size(optarg, &size)) return 2; break;
+		case 'a': if (tdctl_parse_age("--max-age", optarg, &age)) return 2; break;
+		case 's': if (tdctl_parse_size("--max-size", optarg, &size)) return 2; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("prune: %s", USAGE); return 2;
 		}

@@ -20,6 +20,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "events-dir", required_argument, NULL, 'E' },
 		{ "scan-ms", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "max-age", required_argument, NULL, 'a' },
+		{ "max-size", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -68,6 +70,14 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			o->scan_ms = (int)v;
 			break;
 		case 'q': o->quiet = true; break;
+		case 'a':
+			if (tdctl_parse_age("--max-age", optarg, &o->max_age_ns))
+				return -1;
+			break;
+		case 'z':
+			if (tdctl_parse_size("--max-size", optarg, &o->max_bytes))
+				return -1;
+			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}
