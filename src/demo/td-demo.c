@@ -15,7 +15,8 @@
  *   -R FILE at its end, each thread appends "TID RUNTIME_NS" from its own
  *           /proc/self/task/TID/schedstat (the kernel's count of its CPU time)
  *   -c RATE churn instead: start RATE short-lived threads a second for -s
- *           seconds, each sleeping 10..490 ms, then idle -i MS (default 1000)
+ *           seconds, each sleeping 10 ms to -m MS (default 490), then idle
+ *           -i MS (default 1000)
  *   -T FILE with -c: each thread appends "TID START_NS END_NS" (CLOCK_REALTIME)
  */
 #include <errno.h>
@@ -161,6 +162,17 @@ static void *waiting_worker(void *arg)
 	return worker_main(arg);
 }
 
+/* Tell a waiting test that the threads it should see exist: our PID in FILE. */
+static void write_ready(const char *file)
+{
+	FILE *f;
+
+	if (!file || !(f = fopen(file, "w")))
+		return;
+	fprintf(f, "%d\n", (int)getpid());
+	fclose(f);
+}
+
 static long arg_long(const char *s, long lo, long hi, const char *what)
 {
 	char *end;
@@ -206,7 +218,7 @@ static void *churn_thread(void *arg)
 	return NULL;
 }
 
-static int churn(long rate, double seconds, long idle_ms)
+static int churn(long rate, double seconds, long idle_ms, long max_ms)
 {
 	pthread_attr_t attr;
 	uint64_t start = now_ns(), end = start + (uint64_t)(seconds * 1e9);
@@ -218,7 +230,7 @@ static int churn(long rate, double seconds, long idle_ms)
 	pthread_attr_setstacksize(&attr, 64 * 1024);
 	while (now_ns() < end) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		long ms = 10 + (long)(x % 481);
+		long ms = 10 + (long)(x % (uint64_t)(max_ms - 9));
 		pthread_t t;
 		__atomic_add_fetch(&churn_live, 1, __ATOMIC_SEQ_CST);
 		if (pthread_create(&t, &attr, churn_thread, (void *)(intptr_t)ms)) {
@@ -248,12 +260,12 @@ int main(int argc, char **argv)
 	long late_ms = 500;
 	double seconds = 2;
 	int wait_signal = 0;
-	long churn_rate = 0, idle_ms = 1000;
+	long churn_rate = 0, idle_ms = 1000, max_ms = 490;
 	const char *ready_file = NULL;
 	struct worker *w;
 	sigset_t usr1;
 
-	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:m:h")) != -1) {
 		switch (opt) {
 		case 't': nfirst = (int)arg_long(optarg, 1, 256, "thread count"); break;
 		case 'l': nlate = (int)arg_long(optarg, 0, 256, "late thread count"); break;
@@ -266,19 +278,14 @@ int main(int argc, char **argv)
 		case 'c': churn_rate = arg_long(optarg, 1, 100000, "churn rate"); break;
 		case 'T': lifetime_file = optarg; break;
 		case 'i': idle_ms = arg_long(optarg, 0, 3600000, "idle time"); break;
+		case 'm': max_ms = arg_long(optarg, 10, 3600000, "longest lifetime"); break;
 		default:
-			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] [-c RATE [-T FILE] [-i MS]]\n");
+			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] [-c RATE [-T FILE] [-i MS] [-m MS]]\n");
 			return 2;
 		}
 	}
 	if (churn_rate) {
-		if (ready_file) {
-			FILE *f = fopen(ready_file, "w");
-			if (f) {
-				fprintf(f, "%d\n", (int)getpid());
-				fclose(f);
-			}
-		}
+		write_ready(ready_file);
 		if (wait_signal) {
 			sigset_t set;
 			int sig;
@@ -287,7 +294,7 @@ int main(int argc, char **argv)
 			pthread_sigmask(SIG_BLOCK, &set, NULL);
 			sigwait(&set, &sig);
 		}
-		return churn(churn_rate, seconds, idle_ms);
+		return churn(churn_rate, seconds, idle_ms, max_ms);
 	}
 	if (nearly > nfirst)
 		nearly = nfirst;
@@ -309,13 +316,7 @@ int main(int argc, char **argv)
 			perror("td-demo: pthread_create");
 			return 1;
 		}
-	if (ready_file) {
-		FILE *f = fopen(ready_file, "w");
-		if (f) {
-			fprintf(f, "%d\n", (int)getpid());
-			fclose(f);
-		}
-	}
+	write_ready(ready_file);
 	if (wait_signal) {
 		int sig;
 		sigwait(&usr1, &sig);

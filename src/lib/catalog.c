@@ -1,6 +1,7 @@
 /* catalog: reads events/NAME.td files into aliases, constants and definition
  * lines; finds the file that serves a libpfm4 model. */
 #include "catalog.h"
+#include "catalog_parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -65,14 +66,6 @@ static int push_str(char ***arr, int *n, const char *s)
 	(*arr)[*n - 1] = copy;
 	return 0;
 }
-
-#define FAIL(...)                                                                     \
-	do {                                                                          \
-		char _m[400];                                                         \
-		snprintf(_m, sizeof(_m), __VA_ARGS__);                                \
-		td_err_set(err, "%s:%d: %s", cat->name, lineno, _m);                  \
-		return -1;                                                            \
-	} while (0)
 
 static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *err)
 {

@@ -9,16 +9,9 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "catalog_parse.h"
 
 #define MAX_COUNTERS 32
-
-#define FAIL(...)                                                              \
-	do {                                                                   \
-		char m_[400];                                                  \
-		snprintf(m_, sizeof(m_), __VA_ARGS__);                         \
-		td_err_set(err, "%s:%d: %s", cat->name, lineno, m_);           \
-		return -1;                                                     \
-	} while (0)
 
 static int add_limit(struct td_catalog *cat, enum td_cat_limit_kind kind, const char *name, int lineno,
 		     struct td_cat_limit **out)

@@ -139,7 +139,8 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 			c->stats.fds_open += td_evgroup_fd_count(&t->groups[g]);
 			continue;
 		}
-		if (rc == -ESRCH) {
+		/* ESRCH: the thread is gone; ENODEV on a group that opened before: it is exiting */
+		if (rc == -ESRCH || (rc == -ENODEV && c->decided[g])) {
 			close_thread(c, t);
 			return 1;
 		}

@@ -109,6 +109,7 @@ static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const st
 				       c[i].running))
 			return -1;
 	}
+	/* threads may rename themselves at any time (pools, workers): keep comm current */
 	if (spec == SPEC_SOFTWARE && !t->gone) {
 		td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
 		return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, false);
