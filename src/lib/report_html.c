@@ -165,6 +165,14 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 	fputs("</summary>", out);
 }
 
+static bool has_children(const struct td_model *m, int i)
+{
+	for (int k = 0; k < m->nnodes; k++)
+		if (m->nodes[k].parent == i)
+			return true;
+	return false;
+}
+
 static void subtree(FILE *out, const struct td_report_data *d, const struct td_report_opts *o, int parent)
 {
 	const struct td_model *m = d->model;
@@ -178,8 +186,8 @@ static void subtree(FILE *out, const struct td_report_data *d, const struct td_r
 			continue;
 		}
 		bool path = on_path(m, e->bottleneck, i);
-		fprintf(out, "<details class=\"l%d%s%s\" data-node=\"", m->nodes[i].level, path ? " path" : "",
-			!isnan(e->node[i]) && !e->flagged[i] ? " below" : "");
+		fprintf(out, "<details class=\"l%d%s%s%s\" data-node=\"", m->nodes[i].level, path ? " path" : "",
+			!isnan(e->node[i]) && !e->flagged[i] ? " below" : "", has_children(m, i) ? "" : " leaf");
 		esc(out, m->nodes[i].path);
 		fprintf(out, "\"%s>", path ? " open" : "");
 		summary(out, d, e, i);
