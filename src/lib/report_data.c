@@ -203,19 +203,37 @@ static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *
 
 /* ---- reading counts ----------------------------------------------------------------- */
 
+/* Targets and events are read in id order (td_store_targets/_events):
+ * binary search, so a session of many threads stays linear in its counts. */
 static struct tgt *find_tgt(struct load *L, int64_t id)
 {
-	for (int i = 0; i < L->ntg; i++)
-		if (L->tg[i].id == id)
-			return &L->tg[i];
+	int lo = 0, hi = L->ntg - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (L->tg[mid].id == id)
+			return &L->tg[mid];
+		if (L->tg[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	return NULL;
 }
 
 static const struct evmap *find_ev(const struct load *L, int64_t id)
 {
-	for (int i = 0; i < L->nevs; i++)
-		if (L->evs[i].id == id)
-			return &L->evs[i];
+	int lo = 0, hi = L->nevs - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (L->evs[mid].id == id)
+			return &L->evs[mid];
+		if (L->evs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
 	return NULL;
 }
 

@@ -210,9 +210,9 @@ static void cpi_part(FILE *out, const char *name, double v, double cpi, double *
 	*x += w;
 }
 
-static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi)
+static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, int c)
 {
-	fputs("<tr><td>", out);
+	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", palette[c % NPAL]);
 	esc(out, name);
 	fprintf(out, "</td><td>%s</td>", tag);
 	num_cell(out, v);
@@ -238,8 +238,8 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 	fputs("</svg>\n<div class=\"scroll\"><table class=\"sortable\" id=\"cpi-table\"><thead><tr><th>Component</th>"
 	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n", out);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi);
-	cpi_legend_row(out, "Other", "derived", e->other, e->cpi);
+		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi, i);
+	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, m->ncpis);
 	fprintf(out, "</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
 		"</table></div>\n", e->cpi);
 }
