@@ -1,10 +1,11 @@
 #!/bin/sh
-# install-deps: the Debian 12 packages topdown builds and tests with.
+# install-deps: the Debian 12 packages topdown builds and tests with
+# (chromium: the HTML report is rendered headless by tests/integration/report.sh).
 # Run as root (or with sudo available). Safe to run again.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config \
 libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev zlib1g-dev \
-sqlite3 util-linux"
+sqlite3 util-linux chromium"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	if command -v sudo >/dev/null; then SUDO=sudo; else

@@ -21,6 +21,8 @@ static const struct subcommand subcommands[] = {
 	{ "plan", cmd_plan, "the perf groups a level or node list needs, and multiplexing" },
 	{ "import", cmd_import, "import perf stat -x output as a session" },
 	{ "recompute", cmd_recompute, "recompute a session's metrics from its raw counts" },
+	{ "report", cmd_report, "show a session's top-down tree, CPI stack and metrics (text, CSV, JSON, HTML)" },
+	{ "diff", cmd_diff, "compare two sessions' top-down trees, biggest changes first" },
 	{ "export", cmd_export, "write a session's counts and metrics as CSV or JSON" },
 	{ "query", cmd_query, "run a read-only SQL query on the database" },
 	{ "prune", cmd_prune, "delete old sessions and intervals to bound the database" },

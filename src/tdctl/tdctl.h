@@ -19,6 +19,8 @@ int cmd_recompute(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* The SESSION operand of a store subcommand; -1 after printing an error. */
 int tdctl_session_arg(const char *cmd, const char *arg, int64_t *id);

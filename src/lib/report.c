@@ -1,0 +1,116 @@
+/* report: loading a session and dispatching to the format writers; helpers
+ * the writers share (what is shown, units, the header, why no tree). */
+#include "report.h"
+
+#include <string.h>
+
+#include "summary.h"
+
+bool td_report_node_shown(const struct td_model *m, int i, const struct td_report_opts *o)
+{
+	const struct td_node *n = &m->nodes[i];
+
+	if (o->level > 0 && n->level > o->level)
+		return false;
+	if (o->node && o->node[0]) {
+		size_t len = strlen(o->node);
+		if (strncmp(n->path, o->node, len) || (n->path[len] != '\0' && n->path[len] != '.'))
+			return false;
+	}
+	return true;
+}
+
+static int visit(const struct td_model *m, int parent, int *order, int n)
+{
+	for (int i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].parent == parent) {
+			order[n++] = i;
+			n = visit(m, i, order, n);
+		}
+	return n;
+}
+
+void td_report_tree_order(const struct td_model *m, int *order)
+{
+	visit(m, -1, order, 0);
+}
+
+void td_report_unit(const struct td_node *n, char *out, size_t len)
+{
+	snprintf(out, len, "%% %s", n->domain[0] ? n->domain : "Slots");
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s && s[0] ? s : "unknown";
+}
+
+void td_report_header_text(FILE *out, const struct td_report_data *d, const char *p)
+{
+	const struct td_report_header *h = &d->h;
+
+	fprintf(out, "%sSession %lld (%s, %s)\n", p, (long long)h->id, h->kind, or_unknown(h->status));
+	fprintf(out, "%sHost:     %s\n", p, or_unknown(h->host));
+	fprintf(out, "%sCPU:      %s", p, or_unknown(h->cpu_name));
+	if (h->uarch[0] || h->pmu_model[0])
+		fprintf(out, " (%s%s%s)", h->uarch, h->uarch[0] && h->pmu_model[0] ? ", PMU " : "",
+			h->pmu_model[0] ? h->pmu_model : "");
+	fprintf(out, "\n%sKernel:   %s\n", p, or_unknown(h->kernel));
+	fprintf(out, "%sTarget:   %s\n", p, or_unknown(h->command));
+	if (d->whole.seconds > 0)
+		fprintf(out, "%sDuration: %.3f s in %d interval%s", p, d->whole.seconds, d->nivs, d->nivs == 1 ? "" : "s");
+	else
+		fprintf(out, "%sDuration: n/a (not recorded) in %d interval%s", p, d->nivs, d->nivs == 1 ? "" : "s");
+	if (h->interval_ms > 0)
+		fprintf(out, " of %d ms", h->interval_ms);
+	fprintf(out, "\n%sRung:     %s", p, or_unknown(h->rung));
+	if (h->rung_reason[0])
+		fprintf(out, ": %s", h->rung_reason);
+	fprintf(out, "\n%sEvents:   %s\n", p, d->cat ? d->cat->name : "none (see below)");
+}
+
+void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len)
+{
+	const struct td_report_header *h = &d->h;
+
+	if (!strcmp(h->rung, "software-only") || !strcmp(h->rung, "ipc-only") || !strcmp(h->rung, "none"))
+		snprintf(out, len, "the session ran on the %s rung: %s", h->rung,
+			 h->rung_reason[0] ? h->rung_reason : "no reason recorded");
+	else if (!d->model)
+		snprintf(out, len, "%s", d->why_no_model);
+	else if (d->model->nnodes == 0)
+		snprintf(out, len, "%s defines no top-down tree", d->cat->name);
+	else
+		snprintf(out, len, "none of the events the tree reads was counted in this session");
+}
+
+int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
+{
+	struct td_report_data d;
+
+	if (td_report_data_load(s, session, &o->filter, o->events_dir, &d, err))
+		return -1;
+	if (o->filter.kind != TD_RF_ALL && d.selected_targets == 0) {
+		td_err_set(err, "session %lld has no %s %ld: see 'tdctl export %lld'", (long long)session,
+			   o->filter.kind == TD_RF_THREAD ? "thread" : o->filter.kind == TD_RF_CPU ? "cpu" : "process",
+			   o->filter.id, (long long)session);
+		td_report_data_free(&d);
+		return -1;
+	}
+	switch (o->format) {
+	case TD_REPORT_TEXT:
+		td_report_text(out, &d, o);
+		if (!td_report_has_tree(&d))
+			td_summary_print(out, s, session, o->db_path);
+		break;
+	case TD_REPORT_CSV:
+	case TD_REPORT_JSON:
+		td_report_table(out, &d, o);
+		break;
+	case TD_REPORT_HTML:
+		td_report_html(out, &d, o);
+		break;
+	}
+	td_report_data_free(&d);
+	return 0;
+}

@@ -1,0 +1,525 @@
+/* report_data: a session read back and evaluated for reports (see
+ * report_data.h). Reads the sessions row with its own query (the header
+ * fields store.h's readers do not return) through store_impl.h. */
+#include "report_data.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "store_impl.h"
+
+/* ---- header ------------------------------------------------------------------ */
+
+static void col_copy(sqlite3_stmt *st, int i, char *out, size_t len)
+{
+	snprintf(out, len, "%s", td_store_col_text(st, i));
+}
+
+int td_report_header_read(struct td_store *s, int64_t session, struct td_report_header *h, td_err *err)
+{
+	static const char sql[] =
+		"SELECT kind, coalesce(command,''), coalesce(host,''), coalesce(kernel,''), coalesce(cpu_name,''),"
+		" coalesce(uarch,''), coalesce(pmu_model,''), coalesce(rung,''), coalesce(rung_reason,''),"
+		" coalesce(events_file,''), coalesce(status,''), coalesce(interval_ms,0), coalesce(smt,-1),"
+		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0) FROM sessions WHERE id = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		td_err_set(err, "cannot read session %lld: %s", (long long)session, sqlite3_errmsg(s->db));
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, session);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		h->id = session;
+		col_copy(st, 0, h->kind, sizeof(h->kind));
+		col_copy(st, 1, h->command, sizeof(h->command));
+		col_copy(st, 2, h->host, sizeof(h->host));
+		col_copy(st, 3, h->kernel, sizeof(h->kernel));
+		col_copy(st, 4, h->cpu_name, sizeof(h->cpu_name));
+		col_copy(st, 5, h->uarch, sizeof(h->uarch));
+		col_copy(st, 6, h->pmu_model, sizeof(h->pmu_model));
+		col_copy(st, 7, h->rung, sizeof(h->rung));
+		col_copy(st, 8, h->rung_reason, sizeof(h->rung_reason));
+		col_copy(st, 9, h->events_file, sizeof(h->events_file));
+		col_copy(st, 10, h->status, sizeof(h->status));
+		h->interval_ms = sqlite3_column_int(st, 11);
+		h->smt = sqlite3_column_int(st, 12);
+		h->num_cpus = sqlite3_column_int(st, 13);
+		h->started_ns = (uint64_t)sqlite3_column_int64(st, 14);
+		h->ended_ns = (uint64_t)sqlite3_column_int64(st, 15);
+	} else {
+		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* ---- accumulation --------------------------------------------------------------- */
+
+struct acc {
+	double *sum, *cov;       /* summed scaled counts (NA sticky), least coverage */
+	double secs;
+	uint64_t start_ns, end_ns;
+	bool used;
+};
+
+struct tgt {
+	int64_t id;
+	char label[160];
+	bool selected;
+	struct acc total;
+};
+
+struct evmap {
+	int64_t id;
+	int alias;               /* -1: not read by the model */
+	int count;               /* index into d->counts */
+};
+
+struct load {
+	struct td_report_data *d;
+	const struct td_report_filter *f;
+	struct td_metrics *mx;
+	int n;                   /* aliases */
+	struct evmap *evs;
+	int nevs;
+	struct tgt *tg;
+	int ntg;
+	double *sum, *cov;       /* current (interval, target) */
+	int *nsum;
+	struct acc iv, whole;
+	int64_t interval, target;
+	int seq;
+	uint64_t start_ns, end_ns;
+	bool failed;
+};
+
+static int acc_init(struct acc *a, int n)
+{
+	memset(a, 0, sizeof(*a));
+	a->sum = calloc((size_t)n + 1, sizeof(double));
+	a->cov = calloc((size_t)n + 1, sizeof(double));
+	if (!a->sum || !a->cov)
+		return -1;
+	for (int i = 0; i < n; i++)
+		a->cov[i] = NAN;
+	return 0;
+}
+
+static void acc_free(struct acc *a)
+{
+	free(a->sum);
+	free(a->cov);
+}
+
+static void acc_reset(struct acc *a, int n)
+{
+	td_counts_zero(a->sum, n);
+	for (int i = 0; i < n; i++)
+		a->cov[i] = NAN;
+	a->secs = 0;
+	a->used = false;
+}
+
+static void acc_add(struct acc *a, const double *v, const double *cov, int n, double secs)
+{
+	td_counts_add(a->sum, v, n);
+	for (int i = 0; i < n; i++)
+		if (!isnan(cov[i]))
+			a->cov[i] = isnan(a->cov[i]) ? cov[i] : fmin(a->cov[i], cov[i]);
+	a->secs += secs;
+	a->used = true;
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+static int eval_alloc(struct td_report_eval *e, const struct td_model *m)
+{
+	size_t nn = (size_t)m->nnodes + 1, ni = (size_t)m->ninfos + 1, nc = (size_t)m->ncpis + 1;
+
+	e->node = calloc(nn, sizeof(double));
+	e->conf = calloc(nn, sizeof(double));
+	e->flagged = calloc(nn, sizeof(bool));
+	e->info = calloc(ni, sizeof(double));
+	e->cpi_comp = calloc(nc, sizeof(double));
+	e->bottleneck = -1;
+	return e->node && e->conf && e->flagged && e->info && e->cpi_comp ? 0 : -1;
+}
+
+static void eval_free(struct td_report_eval *e)
+{
+	free(e->node);
+	free(e->conf);
+	free(e->flagged);
+	free(e->info);
+	free(e->cpi_comp);
+}
+
+/* Least coverage of the counted events a formula reads; NaN if unknown. */
+static double formula_conf(const struct td_formula *f, const double *cov)
+{
+	double c = NAN;
+
+	for (int i = 0; i < f->nevents; i++) {
+		double v = cov[f->events[i]];
+		if (!isnan(v))
+			c = isnan(c) ? v : fmin(c, v);
+	}
+	return c;
+}
+
+static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *e)
+{
+	const struct td_model *m = L->d->model;
+	td_err ignored;
+
+	if (eval_alloc(e, m))
+		return -1;
+	e->seconds = a->secs;
+	td_metrics_set(L->mx, "DURATION", a->secs > 0 ? a->secs : NAN, &ignored);
+	td_metrics_eval(L->mx, a->sum);
+	for (int i = 0; i < m->nnodes; i++) {
+		e->node[i] = L->mx->node[i];
+		e->flagged[i] = L->mx->flagged[i];
+		e->conf[i] = isnan(e->node[i]) ? NAN : formula_conf(&m->nodes[i].f, a->cov);
+		e->nvalid += !isnan(e->node[i]);
+	}
+	e->bottleneck = L->mx->bottleneck;
+	for (int i = 0; i < m->ninfos; i++)
+		e->info[i] = L->mx->info[i];
+	e->cpi_valid = L->mx->cpi.valid;
+	e->cpi = L->mx->cpi.cpi;
+	e->other = L->mx->cpi.other;
+	for (int i = 0; i < m->ncpis; i++)
+		e->cpi_comp[i] = L->mx->cpi.comp[i];
+	return 0;
+}
+
+/* ---- reading counts ----------------------------------------------------------------- */
+
+/* Targets and events are read in id order (td_store_targets/_events):
+ * binary search, so a session of many threads stays linear in its counts. */
+static struct tgt *find_tgt(struct load *L, int64_t id)
+{
+	int lo = 0, hi = L->ntg - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (L->tg[mid].id == id)
+			return &L->tg[mid];
+		if (L->tg[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+static const struct evmap *find_ev(const struct load *L, int64_t id)
+{
+	int lo = 0, hi = L->nevs - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (L->evs[mid].id == id)
+			return &L->evs[mid];
+		if (L->evs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+static double iv_secs(const struct load *L)
+{
+	return L->end_ns > L->start_ns ? (double)(L->end_ns - L->start_ns) / 1e9 : 0;
+}
+
+static void flush_target(struct load *L)
+{
+	struct tgt *t = L->target ? find_tgt(L, L->target) : NULL;
+
+	if (t && t->selected) {
+		for (int i = 0; i < L->n; i++)
+			L->sum[i] = L->nsum[i] ? L->sum[i] / L->nsum[i] : NAN;
+		acc_add(&L->iv, L->sum, L->cov, L->n, 0);
+		acc_add(&t->total, L->sum, L->cov, L->n, iv_secs(L));
+	}
+	for (int i = 0; i < L->n; i++) {
+		L->sum[i] = 0;
+		L->nsum[i] = 0;
+		L->cov[i] = NAN;
+	}
+	L->target = 0;
+}
+
+static int flush_interval(struct load *L)
+{
+	struct td_report_data *d = L->d;
+
+	flush_target(L);
+	if (!L->interval)
+		return 0;
+	L->iv.secs = iv_secs(L);
+	if (L->iv.used) {
+		struct td_report_eval *n = realloc(d->ivs, (size_t)(d->nivs + 1) * sizeof(*n));
+		if (!n)
+			return -1;
+		d->ivs = n;
+		struct td_report_eval *e = &d->ivs[d->nivs++];
+		memset(e, 0, sizeof(*e));
+		e->seq = L->seq;
+		e->start_ns = L->start_ns;
+		e->end_ns = L->end_ns;
+		snprintf(e->label, sizeof(e->label), "%d", L->seq);
+		if (d->model && evaluate(L, &L->iv, e))
+			return -1;
+		if (!d->model)
+			e->seconds = L->iv.secs;
+		acc_add(&L->whole, L->iv.sum, L->iv.cov, L->n, L->iv.secs);
+	}
+	acc_reset(&L->iv, L->n);
+	L->interval = 0;
+	return 0;
+}
+
+static int add_count(const struct td_count_row *c, void *ctx)
+{
+	struct load *L = ctx;
+	const struct evmap *ev = find_ev(L, c->event);
+	struct tgt *t;
+
+	if (c->interval != L->interval) {
+		if (flush_interval(L))
+			return -1;
+		L->interval = c->interval;
+		L->seq = c->seq;
+		L->start_ns = c->start_ns;
+		L->end_ns = c->end_ns;
+	}
+	if (c->target != L->target) {
+		flush_target(L);
+		L->target = c->target;
+	}
+	if (!(t = find_tgt(L, c->target)) || !t->selected || !ev)
+		return 0;
+	struct td_report_count *rc = &L->d->counts[ev->count];
+	rc->value += c->value;
+	rc->enabled += c->enabled;
+	rc->running += c->running;
+	if (ev->alias < 0 || c->running == 0)
+		return 0;
+	double ratio = c->running >= c->enabled ? 1.0 : (double)c->running / (double)c->enabled;
+	L->sum[ev->alias] += (double)c->value / ratio;
+	L->nsum[ev->alias]++;
+	L->cov[ev->alias] = isnan(L->cov[ev->alias]) ? ratio : fmin(L->cov[ev->alias], ratio);
+	return 0;
+}
+
+static int add_event(const struct td_event_info *e, void *ctx)
+{
+	struct load *L = ctx;
+	struct td_report_data *d = L->d;
+	const char *alias = e->alias ? e->alias : e->name;
+	const struct td_cat_event *ce = d->cat ? td_catalog_event(d->cat, alias) : NULL;
+	struct evmap *ne = realloc(L->evs, (size_t)(L->nevs + 1) * sizeof(*ne));
+	struct td_report_count *nc = realloc(d->counts, (size_t)(d->ncounts + 1) * sizeof(*nc));
+
+	if (ne)
+		L->evs = ne;
+	if (nc)
+		d->counts = nc;
+	if (!ne || !nc)
+		return -1;
+	L->evs[L->nevs++] = (struct evmap){ e->id, ce ? (int)(ce - d->cat->events) : -1, d->ncounts };
+	memset(&d->counts[d->ncounts], 0, sizeof(d->counts[0]));
+	snprintf(d->counts[d->ncounts].name, sizeof(d->counts[0].name), "%s", e->name);
+	snprintf(d->counts[d->ncounts].alias, sizeof(d->counts[0].alias), "%s", e->alias ? e->alias : "");
+	d->ncounts++;
+	return 0;
+}
+
+static bool filter_keeps(const struct td_report_filter *f, const struct td_target_info *t)
+{
+	switch (f->kind) {
+	case TD_RF_ALL: return true; /* `whole` dropped later unless it is the only target */
+	case TD_RF_THREAD: return !strcmp(t->kind, "thread") && t->tid == f->id;
+	case TD_RF_PROCESS: return (!strcmp(t->kind, "thread") || !strcmp(t->kind, "process")) && t->pid == f->id;
+	case TD_RF_CPU: return !strcmp(t->kind, "cpu") && t->cpu == f->id;
+	}
+	return false;
+}
+
+static int add_target(const struct td_target_info *t, void *ctx)
+{
+	struct load *L = ctx;
+	struct tgt *n = realloc(L->tg, (size_t)(L->ntg + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	L->tg = n;
+	n = &L->tg[L->ntg];
+	memset(n, 0, sizeof(*n));
+	n->id = t->id;
+	n->selected = filter_keeps(L->f, t);
+	td_target_label(t, n->label, sizeof(n->label));
+	if (acc_init(&n->total, L->n))
+		return -1;
+	L->ntg++;
+	L->d->selected_targets += n->selected;
+	return 0;
+}
+
+/* The `whole` target holds counts only when it is all a session measured
+ * (a perf stat import without -A or --per-thread); otherwise it is the
+ * recomputed aggregate and summing it too would count everything twice. */
+static void drop_whole(struct load *L)
+{
+	bool others = false;
+
+	for (int i = 0; i < L->ntg; i++)
+		others |= L->tg[i].selected && strcmp(L->tg[i].label, "whole") != 0;
+	for (int i = 0; others && i < L->ntg; i++)
+		if (!strcmp(L->tg[i].label, "whole") && L->tg[i].selected) {
+			L->tg[i].selected = false;
+			L->d->selected_targets--;
+		}
+}
+
+/* ---- setup ------------------------------------------------------------------------ */
+
+static void load_model(struct td_report_data *d, const char *events_dir)
+{
+	char name[64], path[1024];
+	const char *dir = td_events_dir(events_dir);
+	td_err err;
+
+	if (!d->h.pmu_model[0] || td_catalog_find(dir, d->h.pmu_model, name, sizeof(name))) {
+		snprintf(d->why_no_model, sizeof(d->why_no_model), "no events file in %s serves PMU model '%s'", dir,
+			 d->h.pmu_model[0] ? d->h.pmu_model : "(none recorded)");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (td_catalog_load(path, &d->cat, &err)) {
+		snprintf(d->why_no_model, sizeof(d->why_no_model), "%s", err.msg);
+		return;
+	}
+	if (td_model_compile(d->cat, &d->model, &err)) {
+		snprintf(d->why_no_model, sizeof(d->why_no_model), "%s", err.msg);
+		td_catalog_free(d->cat);
+		d->cat = NULL;
+	}
+}
+
+static int finish_targets(struct load *L)
+{
+	struct td_report_data *d = L->d;
+
+	if (!(d->targets = calloc((size_t)L->ntg + 1, sizeof(*d->targets))))
+		return -1;
+	for (int i = 0; i < L->ntg; i++) {
+		struct tgt *t = &L->tg[i];
+		if (!t->selected || !t->total.used)
+			continue;
+		struct td_report_eval *e = &d->targets[d->ntargets++];
+		snprintf(e->label, sizeof(e->label), "%s", t->label);
+		e->seq = -1;
+		if (d->model && evaluate(L, &t->total, e))
+			return -1;
+	}
+	return 0;
+}
+
+static int run(struct load *L, struct td_store *s, int64_t session)
+{
+	struct td_report_data *d = L->d;
+	td_err ignored;
+
+	if (d->model) {
+		if (!(L->mx = td_metrics_new(d->model)))
+			return -1;
+		if (d->h.smt >= 0)
+			td_metrics_set(L->mx, "SMT_on", d->h.smt, &ignored);
+		td_metrics_set(L->mx, "NUM_CPUS", d->h.num_cpus > 0 ? d->h.num_cpus : NAN, &ignored);
+	}
+	L->n = d->cat ? d->cat->nevents : 0;
+	L->sum = calloc((size_t)L->n + 1, sizeof(double));
+	L->cov = calloc((size_t)L->n + 1, sizeof(double));
+	L->nsum = calloc((size_t)L->n + 1, sizeof(int));
+	if (!L->sum || !L->cov || !L->nsum || acc_init(&L->iv, L->n) || acc_init(&L->whole, L->n))
+		return -1;
+	for (int i = 0; i < L->n; i++)
+		L->cov[i] = NAN;
+	if (td_store_events(s, session, add_event, L) || td_store_targets(s, session, add_target, L))
+		return -1;
+	drop_whole(L);
+	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || finish_targets(L))
+		return -1;
+	snprintf(d->whole.label, sizeof(d->whole.label), "session");
+	d->whole.seq = -1;
+	d->whole.seconds = L->whole.secs;
+	if (d->nivs) {
+		d->whole.start_ns = d->ivs[0].start_ns;
+		d->whole.end_ns = d->ivs[d->nivs - 1].end_ns;
+	}
+	return d->model ? evaluate(L, &L->whole, &d->whole) : 0;
+}
+
+int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
+			const char *events_dir, struct td_report_data *d, td_err *err)
+{
+	struct load L;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->whole.bottleneck = -1;
+	if (td_report_header_read(s, session, &d->h, err))
+		return -1;
+	load_model(d, events_dir);
+	memset(&L, 0, sizeof(L));
+	L.d = d;
+	L.f = f;
+	rc = run(&L, s, session);
+	if (rc)
+		td_err_set(err, "cannot read session %lld: %s", (long long)session, td_store_errmsg(s));
+	for (int i = 0; i < L.ntg; i++)
+		acc_free(&L.tg[i].total);
+	free(L.tg);
+	free(L.evs);
+	free(L.sum);
+	free(L.cov);
+	free(L.nsum);
+	acc_free(&L.iv);
+	acc_free(&L.whole);
+	td_metrics_free(L.mx);
+	if (rc)
+		td_report_data_free(d);
+	return rc;
+}
+
+void td_report_data_free(struct td_report_data *d)
+{
+	eval_free(&d->whole);
+	for (int i = 0; i < d->nivs; i++)
+		eval_free(&d->ivs[i]);
+	for (int i = 0; i < d->ntargets; i++)
+		eval_free(&d->targets[i]);
+	free(d->ivs);
+	free(d->targets);
+	free(d->counts);
+	td_model_free(d->model);
+	td_catalog_free(d->cat);
+	memset(d, 0, sizeof(*d));
+}
+
+bool td_report_has_tree(const struct td_report_data *d)
+{
+	return d->model && d->model->nnodes > 0 && d->whole.nvalid > 0;
+}

@@ -1,0 +1,82 @@
+/* report_data: what a report shows, read back from the store and evaluated
+ * once — the session header (host, CPU, kernel, command, rung and why), the
+ * events file's model, and evaluations of it: the session aggregate, one per
+ * interval, and one per target. Aggregation sums counts, then evaluates
+ * (never averages ratios): per interval and target the scaled counts of an
+ * alias are averaged over its rows (perf counting one event in several
+ * groups), then summed over the selected targets and over intervals; an
+ * alias NA in any addend is NA in the sum. DURATION of an aggregate is the
+ * wall time its intervals cover. A node's confidence is the least
+ * running/enabled of the counted events its formula reads. */
+#ifndef TD_REPORT_DATA_H
+#define TD_REPORT_DATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "model.h"
+#include "store.h"
+
+enum td_report_filter_kind { TD_RF_ALL, TD_RF_THREAD, TD_RF_PROCESS, TD_RF_CPU };
+
+struct td_report_filter {
+	enum td_report_filter_kind kind;
+	long id;                 /* tid, pid or cpu */
+};
+
+struct td_report_header {
+	int64_t id;
+	char kind[16], command[512], host[128], kernel[128], cpu_name[128], uarch[64], pmu_model[64];
+	char rung[32], rung_reason[512], events_file[64], status[16];
+	int interval_ms, smt, num_cpus;
+	uint64_t started_ns, ended_ns;
+};
+
+/* One evaluation of the model. Arrays sized by the model; NaN = NA. */
+struct td_report_eval {
+	char label[160];         /* "session", interval seq, or target label */
+	int seq;                 /* interval seq; -1 for aggregates */
+	uint64_t start_ns, end_ns;
+	double seconds;          /* wall time covered */
+	double *node, *conf;     /* per node: value (fraction), confidence 0..1 */
+	bool *flagged;
+	int bottleneck;          /* node index or -1 */
+	double *info;
+	bool cpi_valid;
+	double cpi, other, *cpi_comp;
+	int nvalid;              /* nodes with a value */
+};
+
+/* Raw totals of one event over the selected targets and intervals. */
+struct td_report_count {
+	char name[128], alias[64];
+	uint64_t value, enabled, running;
+};
+
+struct td_report_data {
+	struct td_report_header h;
+	struct td_catalog *cat;  /* NULL: no events file serves the PMU model */
+	struct td_model *model;
+	char why_no_model[256];
+	struct td_report_eval whole;
+	struct td_report_eval *ivs;
+	int nivs;
+	struct td_report_eval *targets;
+	int ntargets;
+	struct td_report_count *counts;
+	int ncounts;
+	int selected_targets;    /* targets the filter kept */
+};
+
+int td_report_header_read(struct td_store *s, int64_t session, struct td_report_header *h, td_err *err);
+
+/* Load everything for session; events_dir NULL: td_events_dir(). */
+int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
+			const char *events_dir, struct td_report_data *d, td_err *err);
+void td_report_data_free(struct td_report_data *d);
+
+/* True when the tree is available: a model and at least one node value. */
+bool td_report_has_tree(const struct td_report_data *d);
+
+#endif

@@ -1,0 +1,337 @@
+/* report_html: one self-contained HTML file (no network, no external
+ * scripts or fonts): the header; the level-1 nodes over the intervals as an
+ * inline SVG stacked series; the drill-down tree as nested <details> with
+ * bars, the bottleneck path open, formula and description as the summary's
+ * title; the CPI stack as a stacked SVG bar; a per-target table sortable by
+ * any column; the raw counts with enabled/running. Styles and script come
+ * from reports/ (report_assets.h). Not available values print `n/a`. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_assets.h"
+
+#define SVG_W 600
+#define SVG_H 200
+
+static const char *const palette[] = { "#4f7fbf", "#e0a030", "#c62828", "#43a047", "#8e24aa", "#00897b",
+				       "#6d4c41", "#546e7a" };
+#define NPAL (sizeof(palette) / sizeof(palette[0]))
+
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void pct_cell(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("<td data-v=\"\">n/a</td>", out);
+	else
+		fprintf(out, "<td data-v=\"%.6g\">%.1f</td>", 100 * v, 100 * v);
+}
+
+static void num_cell(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("<td data-v=\"\">n/a</td>", out);
+	else
+		fprintf(out, "<td data-v=\"%.9g\">%.3f</td>", v, v);
+}
+
+/* ---- header ------------------------------------------------------------------------- */
+
+static void header(FILE *out, const struct td_report_data *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	fprintf(out, "<h1>topdown session %lld</h1>\n<pre class=\"hdr\">", (long long)d->h.id);
+	if (mem) {
+		td_report_header_text(mem, d, "");
+		fclose(mem);
+		esc(out, buf);
+		free(buf);
+	}
+	fputs("</pre>\n", out);
+}
+
+/* ---- level-1 series ----------------------------------------------------------------- */
+
+static void legend(FILE *out, const struct td_model *m)
+{
+	int c = 0;
+
+	fputs("<div class=\"legend\">", out);
+	for (int i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].level == 1) {
+			fprintf(out, "<span><i style=\"background:%s\"></i>", palette[c++ % NPAL]);
+			esc(out, m->nodes[i].name);
+			fputs("</span>", out);
+		}
+	fputs("</div>\n", out);
+}
+
+static void series_column(FILE *out, const struct td_model *m, const struct td_report_eval *e, double x, double w)
+{
+	double cum = 0;
+	int c = 0;
+
+	for (int i = 0; i < m->nnodes; i++) {
+		if (m->nodes[i].level != 1)
+			continue;
+		const char *color = palette[c++ % NPAL];
+		double v = e->node[i];
+		if (isnan(v) || v <= 0)
+			continue;
+		v = fmin(v, 1 - cum);
+		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>", x,
+			SVG_H * (1 - cum - v), w, SVG_H * v, color);
+		fprintf(out, "interval %d: ", e->seq);
+		esc(out, m->nodes[i].name);
+		fprintf(out, " %.1f%%</title></rect>", 100 * e->node[i]);
+		cum += v;
+	}
+}
+
+static void series(FILE *out, const struct td_report_data *d)
+{
+	fputs("<h2>Level 1 over time</h2>\n", out);
+	if (d->nivs == 0) {
+		fputs("<p>n/a: no interval recorded</p>\n", out);
+		return;
+	}
+	fprintf(out, "<svg id=\"series\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"level-1 nodes per interval\">",
+		SVG_W, SVG_H);
+	double w = (double)SVG_W / d->nivs;
+	for (int k = 0; k < d->nivs; k++)
+		series_column(out, d->model, &d->ivs[k], k * w, w > 2 ? w - 1 : w);
+	fputs("</svg>\n", out);
+	legend(out, d->model);
+}
+
+/* ---- tree --------------------------------------------------------------------------- */
+
+static bool on_path(const struct td_model *m, int bottleneck, int i)
+{
+	for (int n = bottleneck; n >= 0; n = m->nodes[n].parent)
+		if (n == i)
+			return true;
+	return false;
+}
+
+static void summary(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i)
+{
+	const struct td_node *n = &d->model->nodes[i];
+	char unit[24];
+	double v = e->node[i];
+
+	td_report_unit(n, unit, sizeof(unit));
+	fputs("<summary title=\"", out);
+	esc(out, n->path);
+	fputs(" = ", out);
+	esc(out, n->f.text);
+	if (n->threshold) {
+		fputs("&#10;threshold: ", out);
+		esc(out, n->threshold);
+	}
+	if (n->desc) {
+		fputs("&#10;", out);
+		esc(out, n->desc);
+	}
+	fputs("\"><span class=\"name\">", out);
+	esc(out, n->name);
+	if (isnan(v))
+		fprintf(out, "</span><span class=\"val\">n/a %s</span>", unit);
+	else
+		fprintf(out, "</span><span class=\"val\">%.1f %s%s</span><span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>",
+			100 * v, unit, e->flagged[i] ? "" : " &lt;", 100 * fmax(0, fmin(1, v)));
+	if (i == e->bottleneck)
+		fputs("<span class=\"mark\">&lt;==</span>", out);
+	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
+		fprintf(out, "<span class=\"conf\">[conf %.0f%%]</span>", 100 * e->conf[i]);
+	fputs("</summary>", out);
+}
+
+static bool has_children(const struct td_model *m, int i)
+{
+	for (int k = 0; k < m->nnodes; k++)
+		if (m->nodes[k].parent == i)
+			return true;
+	return false;
+}
+
+static void subtree(FILE *out, const struct td_report_data *d, const struct td_report_opts *o, int parent)
+{
+	const struct td_model *m = d->model;
+	const struct td_report_eval *e = &d->whole;
+
+	for (int i = 0; i < m->nnodes; i++) {
+		if (m->nodes[i].parent != parent)
+			continue;
+		if (!td_report_node_shown(m, i, o)) {
+			subtree(out, d, o, i);
+			continue;
+		}
+		bool path = on_path(m, e->bottleneck, i);
+		fprintf(out, "<details class=\"l%d%s%s%s\" data-node=\"", m->nodes[i].level, path ? " path" : "",
+			!isnan(e->node[i]) && !e->flagged[i] ? " below" : "", has_children(m, i) ? "" : " leaf");
+		esc(out, m->nodes[i].path);
+		fprintf(out, "\"%s>", path ? " open" : "");
+		summary(out, d, e, i);
+		subtree(out, d, o, i);
+		fputs("</details>\n", out);
+	}
+}
+
+/* ---- CPI stack ---------------------------------------------------------------------- */
+
+static void cpi_part(FILE *out, const char *name, double v, double cpi, double *x, int c)
+{
+	if (isnan(v) || v <= 0)
+		return;
+	double w = SVG_W * v / cpi;
+	fprintf(out, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"40\" fill=\"%s\"><title>", *x, w,
+		palette[c % NPAL]);
+	esc(out, name);
+	fprintf(out, ": CPI %.3f (%.1f%% of cycles)</title></rect>", v, 100 * v / cpi);
+	*x += w;
+}
+
+static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, int c)
+{
+	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", palette[c % NPAL]);
+	esc(out, name);
+	fprintf(out, "</td><td>%s</td>", tag);
+	num_cell(out, v);
+	pct_cell(out, v / cpi);
+	fputs("</tr>\n", out);
+}
+
+static void cpi_stack(FILE *out, const struct td_model *m, const struct td_report_eval *e)
+{
+	double x = 0;
+
+	if (!m->has_cpi)
+		return;
+	fputs("<h2>CPI stack</h2>\n", out);
+	if (!e->cpi_valid) {
+		fputs("<p>n/a: cycles or instructions were not counted</p>\n", out);
+		return;
+	}
+	fprintf(out, "<svg id=\"cpi\" viewBox=\"0 0 %d 40\" role=\"img\" aria-label=\"CPI stack\">", SVG_W);
+	for (int i = 0; i < m->ncpis; i++)
+		cpi_part(out, m->cpis[i].name, e->cpi_comp[i], e->cpi, &x, i);
+	cpi_part(out, "Other", e->other, e->cpi, &x, m->ncpis);
+	fputs("</svg>\n<div class=\"scroll\"><table class=\"sortable\" id=\"cpi-table\"><thead><tr><th>Component</th>"
+	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n", out);
+	for (int i = 0; i < m->ncpis; i++)
+		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi, i);
+	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, m->ncpis);
+	fprintf(out, "</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
+		"</table></div>\n", e->cpi);
+}
+
+/* ---- per target ----------------------------------------------------------------------- */
+
+static int info_index(const struct td_model *m, const char *name)
+{
+	for (int i = 0; i < m->ninfos; i++)
+		if (!strcmp(m->infos[i].name, name))
+			return i;
+	return -1;
+}
+
+static void targets(FILE *out, const struct td_report_data *d)
+{
+	const struct td_model *m = d->model;
+	int ipc = info_index(m, "IPC");
+
+	fputs("<h2>Per target</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"targets\"><thead><tr>"
+	      "<th>Target</th>", out);
+	for (int i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].level == 1) {
+			fputs("<th>", out);
+			esc(out, m->nodes[i].name);
+			fputs(" %</th>", out);
+		}
+	fputs(ipc >= 0 ? "<th>IPC</th><th>Bottleneck</th></tr></thead><tbody>\n" : "<th>Bottleneck</th></tr></thead><tbody>\n",
+	      out);
+	for (int k = 0; k < d->ntargets; k++) {
+		const struct td_report_eval *e = &d->targets[k];
+		fputs("<tr><td>", out);
+		esc(out, e->label);
+		fputs("</td>", out);
+		for (int i = 0; i < m->nnodes; i++)
+			if (m->nodes[i].level == 1)
+				pct_cell(out, e->node[i]);
+		if (ipc >= 0)
+			num_cell(out, e->info[ipc]);
+		fputs("<td>", out);
+		esc(out, e->bottleneck >= 0 ? m->nodes[e->bottleneck].path : "none");
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table></div>\n", out);
+}
+
+/* ---- raw counts --------------------------------------------------------------------- */
+
+static void counts(FILE *out, const struct td_report_data *d)
+{
+	fputs("<h2>Appendix: raw counts</h2>\n<p>Summed over the selected targets and intervals; a count is scaled "
+	      "by enabled/running.</p>\n<div class=\"scroll\"><table class=\"sortable\" id=\"counts\"><thead><tr>"
+	      "<th>Event</th><th>Alias</th><th>Value</th><th>Enabled ns</th><th>Running ns</th><th>Running %</th>"
+	      "</tr></thead><tbody>\n", out);
+	for (int i = 0; i < d->ncounts; i++) {
+		const struct td_report_count *c = &d->counts[i];
+		fputs("<tr><td>", out);
+		esc(out, c->name);
+		fputs("</td><td>", out);
+		esc(out, c->alias[0] ? c->alias : "-");
+		fprintf(out, "</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%" PRIu64
+			"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", c->value, c->value, c->enabled, c->enabled,
+			c->running, c->running);
+		pct_cell(out, c->enabled ? (double)c->running / (double)c->enabled : NAN);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table></div>\n", out);
+}
+
+void td_report_html(FILE *out, const struct td_report_data *d, const struct td_report_opts *o)
+{
+	char why[600];
+
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<title>topdown session %lld</title>\n<style>\n%s</style></head>\n<body>\n",
+		(long long)d->h.id, td_asset_report_css);
+	header(out, d);
+	if (td_report_has_tree(d)) {
+		series(out, d);
+		fputs("<h2>Top-down tree</h2>\n<div id=\"tree\">\n", out);
+		subtree(out, d, o, -1);
+		fprintf(out, "</div>\n<p>Bottleneck: <span id=\"bottleneck\">%s</span></p>\n",
+			d->whole.bottleneck >= 0 ? d->model->nodes[d->whole.bottleneck].path : "none");
+		cpi_stack(out, d->model, &d->whole);
+		targets(out, d);
+	} else {
+		td_report_why_no_tree(d, why, sizeof(why));
+		fputs("<p class=\"unavailable\" id=\"unavailable\">Top-down unavailable: ", out);
+		esc(out, why);
+		fputs("</p>\n", out);
+	}
+	counts(out, d);
+	fprintf(out, "<script>\n%s</script>\n</body></html>\n", td_asset_report_js);
+}

@@ -1,0 +1,77 @@
+/* tdctl diff: two sessions' top-down trees side by side with the change of
+ * every node, biggest first (thin over td_report_diff, src/lib/report.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "tdctl.h"
+
+#define USAGE "usage: tdctl diff A B [-d DB] [--format text|html] [-o FILE]"
+
+static int run(const char *db, int64_t a, int64_t b, enum td_report_format fmt, const char *events_dir,
+	       const char *path)
+{
+	struct td_store *st;
+	FILE *out = stdout;
+	td_err err;
+	int rc;
+
+	if (tdctl_open_store(db, TD_STORE_READ, &st))
+		return 1;
+	if (path && !(out = fopen(path, "w"))) {
+		tdctl_error("diff: cannot write '%s': %s: give another -o FILE", path, strerror(errno));
+		td_store_close(st);
+		return 1;
+	}
+	if ((rc = td_report_diff(st, a, b, fmt, events_dir, out, &err)))
+		tdctl_error("diff: %s", err.msg);
+	if (out != stdout && fclose(out) && !rc) {
+		tdctl_error("diff: cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	td_store_close(st);
+	return rc ? 1 : 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "database", required_argument, NULL, 'd' }, { "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },   { "events-dir", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+	};
+	const char *db = "topdown.db", *path = NULL, *events_dir = NULL;
+	enum td_report_format fmt = TD_REPORT_TEXT;
+	int64_t a, b;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = TD_REPORT_TEXT;
+			else if (!strcmp(optarg, "html"))
+				fmt = TD_REPORT_HTML;
+			else {
+				tdctl_error("diff: bad --format '%s': give text or html", optarg);
+				return 2;
+			}
+			break;
+		case 'o': path = optarg; break;
+		case 'e': events_dir = optarg; break;
+		case 'h': printf("%s\n", USAGE); return 0;
+		default: tdctl_error("diff: %s", USAGE); return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		tdctl_error("diff: give two sessions; %s", USAGE);
+		return 2;
+	}
+	if (tdctl_session_arg("diff", argv[optind], &a) || tdctl_session_arg("diff", argv[optind + 1], &b))
+		return 2;
+	return run(db, a, b, fmt, events_dir, path);
+}

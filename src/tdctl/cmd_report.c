@@ -1,0 +1,151 @@
+/* tdctl report: one session as text, CSV, JSON or a self-contained HTML
+ * file (thin over src/lib/report.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "tdctl.h"
+#include "util.h"
+
+#define USAGE                                                                                      \
+	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
+	"--cpu N] [--format text|csv|json|html] [--intervals] [-o FILE] [--color auto|always|never]"
+
+static int parse_format(const char *arg, enum td_report_format *fmt)
+{
+	static const char *const names[] = { "text", "csv", "json", "html" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(arg, names[i])) {
+			*fmt = (enum td_report_format)i;
+			return 0;
+		}
+	tdctl_error("report: bad --format '%s': give text, csv, json or html", arg);
+	return -1;
+}
+
+static int parse_filter(int c, const char *arg, struct td_report_filter *f)
+{
+	long v;
+
+	if (f->kind != TD_RF_ALL) {
+		tdctl_error("report: give one of --thread, --process, --cpu");
+		return -1;
+	}
+	if (td_parse_long(arg, 0, 0x7fffffffL, &v)) {
+		tdctl_error("report: bad %s '%s': give a number", c == 'T' ? "--thread" : c == 'P' ? "--process" : "--cpu",
+			    arg);
+		return -1;
+	}
+	f->kind = c == 'T' ? TD_RF_THREAD : c == 'P' ? TD_RF_PROCESS : TD_RF_CPU;
+	f->id = v;
+	return 0;
+}
+
+static int parse_color(const char *arg, int *color)
+{
+	if (!strcmp(arg, "auto"))
+		*color = -1;
+	else if (!strcmp(arg, "always"))
+		*color = 1;
+	else if (!strcmp(arg, "never"))
+		*color = 0;
+	else {
+		tdctl_error("report: bad --color '%s': give auto, always or never", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The SESSION operand, or the latest session when none is given. */
+static int pick_session(struct td_store *st, const char *arg, int64_t *session)
+{
+	if (arg)
+		return tdctl_session_arg("report", arg, session);
+	if ((*session = td_store_latest_session(st)) <= 0) {
+		tdctl_error("report: the database has no session: record one with 'tdctl run' or 'tdctl import'");
+		return -1;
+	}
+	return 0;
+}
+
+static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path)
+{
+	struct td_store *st;
+	FILE *out = stdout;
+	int64_t session;
+	td_err err;
+	int rc = -1;
+
+	if (tdctl_open_store(db, TD_STORE_READ, &st))
+		return 1;
+	if (pick_session(st, arg, &session))
+		goto done;
+	if (path && !(out = fopen(path, "w"))) {
+		tdctl_error("report: cannot write '%s': %s: give another -o FILE", path, strerror(errno));
+		goto done;
+	}
+	o->color = o->format == TD_REPORT_TEXT && (color == 1 || (color == -1 && isatty(fileno(out))));
+	o->db_path = db;
+	if ((rc = td_report(st, session, o, out, &err)))
+		tdctl_error("report: %s", err.msg);
+	if (out != stdout && fclose(out) && !rc) {
+		tdctl_error("report: cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+done:
+	td_store_close(st);
+	return rc ? 1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "database", required_argument, NULL, 'd' }, { "level", required_argument, NULL, 'l' },
+		{ "node", required_argument, NULL, 'n' },     { "thread", required_argument, NULL, 'T' },
+		{ "process", required_argument, NULL, 'P' },  { "cpu", required_argument, NULL, 'C' },
+		{ "format", required_argument, NULL, 'f' },   { "intervals", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },   { "color", required_argument, NULL, 'c' },
+		{ "events-dir", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct td_report_opts o = { .format = TD_REPORT_TEXT };
+	const char *db = "topdown.db", *path = NULL;
+	int c, color = -1;
+	long v;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:l:f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'l':
+			if (td_parse_long(optarg, 1, 9, &v)) {
+				tdctl_error("report: bad --level '%s': give 1 to 9", optarg);
+				return 2;
+			}
+			o.level = (int)v;
+			break;
+		case 'n': o.node = optarg; break;
+		case 'T': case 'P': case 'C': if (parse_filter(c, optarg, &o.filter)) return 2; break;
+		case 'f': if (parse_format(optarg, &o.format)) return 2; break;
+		case 'i': o.intervals = true; break;
+		case 'o': path = optarg; break;
+		case 'c': if (parse_color(optarg, &color)) return 2; break;
+		case 'e': o.events_dir = optarg; break;
+		case 'h': printf("%s\n", USAGE); return 0;
+		default: tdctl_error("report: %s", USAGE); return 2;
+		}
+	}
+	if (optind < argc - 1) {
+		tdctl_error("report: one SESSION only; %s", USAGE);
+		return 2;
+	}
+	if (o.format == TD_REPORT_HTML && !path) {
+		tdctl_error("report: --format html writes a file: give -o FILE");
+		return 2;
+	}
+	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path);
+}

@@ -1,0 +1,168 @@
+#!/bin/sh
+# tdctl report and tdctl diff on fixture sessions: golden text and CSV
+# (tests/data/golden/) for a Skylake L3 import (toplev's oracle input), a
+# Zen 4 import, a multiplexed Skylake L2 import (confidence below 100 %) and
+# a software-only session built by SQL with fixed numbers; the report's
+# values against the stored metrics; filters, levels, intervals (counts
+# summed, then evaluated); the HTML file rendered by headless Chromium (DOM:
+# every node, the bottleneck path open; a phone-width screenshot); diff
+# naming the nodes that changed most, in order.
+# TD_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+. "$(dirname "$0")/lib.sh"
+
+GOLDEN="$TD_SRCDIR/tests/data/golden"
+REPORT="$TD_SRCDIR/tests/data/report"
+ORACLE="$TD_SRCDIR/tests/data/oracle/toplev/inputs"
+
+# imp DIR FILE PMU DB: import DIR/FILE (named relatively, so the golden
+# header is the same in every build tree)
+imp() { (cd "$1" && "$TDCTL" import -q --pmu "$3" --smt off -d "$4" "$2"); }
+
+# golden NAME FILE: FILE equals tests/data/golden/NAME
+golden() {
+	if [ "${TD_GOLDEN_UPDATE:-}" = 1 ]; then cp "$2" "$GOLDEN/$1"; fi
+	if cmp -s "$GOLDEN/$1" "$2"; then ok "golden $1"; else
+		not_ok "golden $1 ($(diff "$GOLDEN/$1" "$2" | head -8 | tr '\n' ' '))"
+	fi
+}
+
+# rows CSV AWK-CONDITION: the report CSV rows matching, as "node=value" words
+rows() { awk -F, "NR > 1 && ($2) { printf \"%s%s=%s\", sep, \$2, \$4; sep = \" \" }" "$1"; }
+
+# ---- Skylake L3 (toplev oracle input) -----------------------------------------------
+DB="$WORK/skl.db"
+imp "$ORACLE" skl-l3.perf.csv skl "$DB"
+check_eq "skl-l3: import exits 0" 0 "$?"
+"$TDCTL" report -d "$DB" >"$WORK/skl-l3.txt"
+check_eq "skl-l3: report (latest session, text) exits 0" 0 "$?"
+golden skl-l3.txt "$WORK/skl-l3.txt"
+"$TDCTL" report 1 -d "$DB" --format csv -o "$WORK/skl-l3.csv"
+golden skl-l3.csv "$WORK/skl-l3.csv"
+check_grep "skl-l3: Core_Bound carries <==" "    Core_Bound                                    15.0 % Slots        <==" "$WORK/skl-l3.txt"
+check_grep "skl-l3: Memory_Bound is below its threshold (<)" "    Memory_Bound                                  15.0 % Slots      <" "$WORK/skl-l3.txt"
+check_grep "skl-l3: a node that could not be computed prints n/a" "Ports_Utilized_3m                          n/a % Clocks" "$WORK/skl-l3.txt"
+check_grep "skl-l3: the CPI stack ends with CPI = 0.667 (1e9 cycles / 1.5e9 instructions)" \
+	"  CPI                              measured       0.667     100.0" "$WORK/skl-l3.txt"
+"$TDCTL" export 1 -d "$DB" --format csv -o "$WORK/skl-export.csv"
+check_eq "skl-l3: every report value equals the stored metric (export) to 1e-4 points" "48 0" \
+	"$(awk -F, 'FNR == NR { if ($1 == "node" && $5 == "whole") v[$6] = $8; next }
+	   FNR > 1 { n++; e = ($4 == "" ? (v[$2] == "" ? 0 : 1) : ($4 - 100 * v[$2])); if (e < 0) e = -e; if (e > 1e-4) bad++ }
+	   END { printf "%d %d\n", n, bad }' "$WORK/skl-export.csv" "$WORK/skl-l3.csv")"
+check_eq "skl-l3: --level 1 gives the four level-1 nodes" \
+	"Frontend_Bound=20.0000 Bad_Speculation=10.0000 Backend_Bound=30.0000 Retiring=40.0000" \
+	"$("$TDCTL" report -d "$DB" -l 1 --format csv -o "$WORK/l1.csv"; rows "$WORK/l1.csv" 1)"
+"$TDCTL" report -d "$DB" --node Backend_Bound.Memory_Bound --format csv -o "$WORK/mem.csv"
+check_eq "skl-l3: --node gives the subtree only (Memory_Bound and its 5 children)" "6 6" \
+	"$(awk -F, 'NR > 1 { n++; if ($2 ~ /^Backend_Bound\.Memory_Bound/) m++ } END { print n, m }' "$WORK/mem.csv")"
+"$TDCTL" report -d "$DB" --format json -o "$WORK/skl.json"
+check_eq "skl-l3: JSON has one object per node, the bottleneck true once" "48 1" \
+	"$(grep -c '"scope":"session"' "$WORK/skl.json") $(grep -c '"bottleneck":true' "$WORK/skl.json")"
+check_grep "skl-l3: JSON names node, value, unit, threshold, confidence" \
+	'{"scope":"session","node":"Backend_Bound.Core_Bound","level":2,"value":15.0000,"unit":"% Slots","threshold":"above","bottleneck":true,"confidence":100.0}' "$WORK/skl.json"
+check_eq "skl-l3: no colour when not a terminal; --color always adds bars and escapes" "0 1" \
+	"$(grep -c "$(printf '\033')" "$WORK/skl-l3.txt") $("$TDCTL" report -d "$DB" --color always | grep -c "$(printf '\033')\[1;31m.*Core_Bound.*|###  *| <==")"
+
+# ---- Zen 4 ----------------------------------------------------------------------------------
+ZDB="$WORK/zen4.db"
+imp "$REPORT" zen4-l2.perf.csv amd64_fam19h_zen4 "$ZDB"
+"$TDCTL" report -d "$ZDB" >"$WORK/zen4.txt"
+golden zen4-l2.txt "$WORK/zen4.txt"
+"$TDCTL" report -d "$ZDB" --format csv >"$WORK/zen4.csv"
+golden zen4-l2.csv "$WORK/zen4.csv"
+check_eq "zen4: Memory_Bound = 40 % x 3e8/5e8 = 24 %, the bottleneck" "Backend_Bound.Memory_Bound=24.0000" \
+	"$(rows "$WORK/zen4.csv" '$7 == 1')"
+
+# ---- multiplexed: confidence below 100 % ----------------------------------------------------------
+imp "$REPORT" skl-l2-mux.perf.csv skl "$DB"
+"$TDCTL" report 2 -d "$DB" >"$WORK/mux.txt"
+golden skl-l2-mux.txt "$WORK/mux.txt"
+"$TDCTL" report 2 -d "$DB" --format csv >"$WORK/mux.csv"
+golden skl-l2-mux.csv "$WORK/mux.csv"
+check_grep "mux: Memory_Bound shows its confidence" "Memory_Bound                                  19.0 % Slots      < [conf 62%]" "$WORK/mux.txt"
+check_eq "mux: confidence 62.5 on the nodes reading the multiplexed events, 100 elsewhere" \
+	"Backend_Bound.Memory_Bound=62.5 Backend_Bound.Core_Bound=62.5 Frontend_Bound=100.0" \
+	"$(awk -F, '$2 == "Backend_Bound.Memory_Bound" || $2 == "Backend_Bound.Core_Bound" || $2 == "Frontend_Bound" { a[$2] = $8 }
+	   END { printf "Backend_Bound.Memory_Bound=%s Backend_Bound.Core_Bound=%s Frontend_Bound=%s", a["Backend_Bound.Memory_Bound"], a["Backend_Bound.Core_Bound"], a["Frontend_Bound"] }' "$WORK/mux.csv")"
+
+# ---- intervals: counts summed, then evaluated ----------------------------------------------------
+IDB="$WORK/iv.db"
+imp "$REPORT" zen4-intervals.perf.csv amd64_fam19h_zen4 "$IDB"
+"$TDCTL" report -d "$IDB" -l 1 --intervals --format csv >"$WORK/iv.csv"
+check_eq "intervals: Backend_Bound 40 % then 50 % (twice the cycles): the session is 8.4e9/18e9 = 46.67 %, not the mean 45 %" \
+	"Backend_Bound=46.6667 Backend_Bound=40.0000 Backend_Bound=50.0000" "$(rows "$WORK/iv.csv" '$2 == "Backend_Bound"')"
+check_eq "intervals: scopes session, 0, 1" "session 0 1" \
+	"$(awk -F, '$2 == "Retiring" { printf "%s%s", sep, $1; sep = " " }' "$WORK/iv.csv")"
+check_grep "intervals: the text report has a per-interval table" "    1             10.0             10.0             50.0" \
+	"$("$TDCTL" report -d "$IDB" --intervals >"$WORK/iv.txt"; echo "$WORK/iv.txt")"
+
+# ---- targets: --cpu of a per-CPU (SMT) import -----------------------------------------------------
+SDB="$WORK/smt.db"
+(cd "$ORACLE" && "$TDCTL" import -q --pmu skl --smt on -d "$SDB" skl-smt-l2.perf.csv)
+"$TDCTL" export 1 -d "$SDB" --format csv -o "$WORK/smt-export.csv"
+"$TDCTL" report -d "$SDB" --cpu 1 -l 1 --format csv -o "$WORK/cpu1.csv"
+check_eq "--cpu 1: the level-1 values equal the stored metrics of target cpu:1" \
+	"$(awk -F, '$1 == "node" && $5 == "cpu:1" && $6 !~ /\./ { printf "%s%s=%.4f", sep, $6, 100 * $8; sep = " " }' "$WORK/smt-export.csv")" \
+	"$(rows "$WORK/cpu1.csv" 1)"
+"$TDCTL" report -d "$SDB" --cpu 7 >/dev/null 2>"$WORK/cpu7.err"
+check_eq "--cpu 7 (not in the session) exits 1" 1 "$?"
+check_grep "--cpu 7: says so" "session 1 has no cpu 7" "$WORK/cpu7.err"
+
+# ---- software-only session (fixed numbers, built by SQL) ---------------------------------------------
+(cd "$WORK" && "$TDCTL" sessions -d sw.db >/dev/null && sqlite3 -batch sw.db <"$REPORT/sw-session.sql")
+(cd "$WORK" && "$TDCTL" report -d sw.db >sw.txt)
+check_eq "software-only: report exits 0" 0 "$?"
+golden sw-session.txt "$WORK/sw.txt"
+check_grep "software-only: says top-down is unavailable and why" \
+	"Top-down: unavailable: the session ran on the software-only rung: hardware counters are unavailable because this VM (KVM) exposes no PMU to the guest." "$WORK/sw.txt"
+check_eq "software-only: no % Slots anywhere, CSV has its header only" "0 1" \
+	"$(grep -c '% Slots' "$WORK/sw.txt") $("$TDCTL" report -d "$WORK/sw.db" --format csv | wc -l | tr -d ' ')"
+check_grep "software-only: JSON says why" '"nodes":[],"unavailable":"the session ran on the software-only rung' \
+	"$("$TDCTL" report -d "$WORK/sw.db" --format json >"$WORK/sw.json"; echo "$WORK/sw.json")"
+
+# ---- HTML in headless Chromium ---------------------------------------------------------------------
+"$TDCTL" report 1 -d "$DB" --format html -o "$WORK/skl.html"
+check_eq "html: written" 0 "$?"
+check_eq "html: self-contained (no src= or href= to anything, no http)" "0" \
+	"$(grep -Eci 'src=|href=|https?:' "$WORK/skl.html")"
+check_grep "html: viewport meta for phones" '<meta name="viewport" content="width=device-width, initial-scale=1">' "$WORK/skl.html"
+chromium_run() {
+	ud=$(mktemp -d "$WORK/chromium.XXXXXX")
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$ud" "$@" 2>>"$WORK/chromium.err"
+}
+if command -v chromium >/dev/null; then
+	ok "chromium is installed"
+	chromium_run --dump-dom "file://$WORK/skl.html" >"$WORK/dom.html"
+	check_eq "html DOM: one <details> per tree node (48)" 48 "$(grep -o '<details[^>]*data-node="[^"]*"' "$WORK/dom.html" | wc -l | tr -d ' ')"
+	check_eq "html DOM: every node of the CSV is in the tree" 0 \
+		"$(awk -F, 'NR > 1 { print $2 }' "$WORK/skl-l3.csv" | while read -r n; do grep -qF "data-node=\"$n\"" "$WORK/dom.html" || echo "$n"; done | wc -l | tr -d ' ')"
+	check_eq "html DOM: exactly the bottleneck path is open" "Backend_Bound Backend_Bound.Core_Bound" \
+		"$(grep -o '<details[^>]*data-node="[^"]*" open' "$WORK/dom.html" | sed 's/.*data-node="\([^"]*\)".*/\1/' | tr '\n' ' ' | sed 's/ $//')"
+	check_grep "html DOM: the bottleneck is marked <==" 'Core_Bound</span><span class="val">15.0 % Slots</span><span class="bar"><i style="width:15.0%"></i></span><span class="mark">&lt;==</span>' "$WORK/dom.html"
+	check_grep "html DOM: formula and description as hover title" 'title="Backend_Bound.Memory_Bound = ' "$WORK/dom.html"
+	check_eq "html DOM: series, CPI stack, per-target and counts tables" "1 1 1 1" \
+		"$(for id in series cpi targets counts; do grep -c "id=\"$id\"" "$WORK/dom.html" | tr '\n' ' '; done | sed 's/ $//')"
+	chromium_run --window-size=412,1600 --screenshot="$WORK/skl.png" "file://$WORK/skl.html" >/dev/null
+	check_eq "html screenshot: a PNG at phone width" "PNG" "$(head -c 4 "$WORK/skl.png" 2>/dev/null | tail -c 3)"
+	check "html screenshot: non-trivial (> 20 kB)" test "$(wc -c <"$WORK/skl.png" 2>/dev/null || echo 0)" -gt 20000
+else
+	not_ok "chromium is installed (tests/install-deps.sh installs it; the HTML checks need it)"
+fi
+
+# ---- diff -------------------------------------------------------------------------------------------
+L2DB="$WORK/l2.db"
+imp "$ORACLE" skl-l2.perf.csv skl "$L2DB"
+imp "$REPORT" skl-l2-mux.perf.csv skl "$L2DB"
+"$TDCTL" diff 1 2 -d "$L2DB" >"$WORK/diff.txt"
+check_eq "diff: exits 0" 0 "$?"
+check_eq "diff: the nodes that changed most come first, with their deltas" \
+	"Backend_Bound.Memory_Bound +4.0|Backend_Bound.Core_Bound -4.0|Frontend_Bound +0.0" \
+	"$(awk 'NR > 4 && NR <= 7 { printf "%s%s %s", sep, $1, $4; sep = "|" }' "$WORK/diff.txt")"
+check_grep "diff: A and B values side by side" "Backend_Bound.Memory_Bound                                            15.0      19.0      +4.0" "$WORK/diff.txt"
+"$TDCTL" diff 1 2 -d "$L2DB" --format html -o "$WORK/diff.html"
+check_grep "diff html: a sortable table, biggest change first" '<tbody>
+<tr><td>Backend_Bound.Memory_Bound</td>' "$WORK/diff.html"
+"$TDCTL" diff 1 1 -d "$WORK/sw.db" 2>"$WORK/diff.err"
+check_eq "diff of a software-only session exits 1" 1 "$?"
+check_grep "diff: says why" "session 1 has no top-down tree to compare" "$WORK/diff.err"
+finish
