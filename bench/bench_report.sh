@@ -1,0 +1,38 @@
+#!/bin/sh
+# bench_report: the HTML report of a one-hour session at 1 s intervals with 50
+# threads (Skylake level-1 events, imported from a generated perf stat CSV):
+# its size against the 2 MB goal and the time headless Chromium takes to load
+# it, against the 2 s goal and against an empty page. Prints ratios; never
+# fails on timing. Usage: bench/bench_report.sh BUILDDIR
+set -eu
+build=${1:?usage: bench_report.sh BUILDDIR}
+tdctl="$build/src/tdctl/tdctl"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-report.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+awk 'BEGIN {
+	split("cpu/event=0x3c,umask=0x0/ cpu/event=0x9c,umask=0x1/ cpu/event=0xc2,umask=0x2/ cpu/event=0xe,umask=0x1/ cpu/event=0xd,umask=0x1/ cpu/event=0xc0,umask=0x0/", ev, " ")
+	split("1000000000 800000000 1600000000 1800000000 50000000 1500000000", base, " ")
+	for (t = 1; t <= 3600; t++) for (th = 0; th < 50; th++) for (e = 1; e <= 6; e++)
+		printf "%d.000000000;w-%d;%d;;%s;1000000000;100.00;;\n", t, 1000 + th,
+		       int(base[e] * (0.5 + ((t * 7 + th * 13 + e) % 100) / 100)), ev[e]
+}' >"$dir/hour.csv"
+"$tdctl" import --pmu skl -d "$dir/hour.db" "$dir/hour.csv" >/dev/null
+"$tdctl" report -d "$dir/hour.db" --format html -o "$dir/hour.html"
+size=$(wc -c <"$dir/hour.html")
+echo "html size: $size bytes; ratio to the 2 MB goal: $(awk -v s="$size" 'BEGIN { printf "%.2f", s / 2097152 }')"
+if ! command -v chromium >/dev/null; then
+	echo "chromium not installed: load time not measured"
+	exit 0
+fi
+echo '<!doctype html><title>empty</title>' >"$dir/empty.html"
+load() {
+	start=$(date +%s.%N)
+	chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --user-data-dir="$dir/profile-$2" --dump-dom "file://$1" >/dev/null 2>&1
+	end=$(date +%s.%N)
+	awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
+}
+empty=$(load "$dir/empty.html" e)
+full=$(load "$dir/hour.html" h)
+echo "chromium load: report ${full} s, empty page ${empty} s"
+echo "ratio to the 2 s goal: $(awk -v f="$full" 'BEGIN { printf "%.2f", f / 2 }'); report over empty page: $(awk -v f="$full" -v e="$empty" 'BEGIN { printf "%.2f", f / e }')"
