@@ -21,6 +21,7 @@
 #include "catalog.h"
 #include "collector.h"
 #include "encode.h"
+#include "live_metrics.h"
 #include "pmu.h"
 #include "procfs.h"
 #include "store.h"
@@ -42,6 +43,9 @@ struct run_state {
 	struct td_collector *col;
 	int64_t session;
 	int64_t event_ids[TD_MAX_SPECS][TD_GROUP_MAX];
+	struct td_live *live;                          /* metric values per interval */
+	int spec_live[TD_MAX_SPECS];                   /* live file of a spec, -1 none */
+	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX];    /* alias of each member in that file */
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
 	int seq;
@@ -108,6 +112,10 @@ static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const st
 		if (td_store_count_add(rs->store, rs->interval_id, t->store_id, ev, c[i].value, c[i].enabled,
 				       c[i].running))
 			return -1;
+		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
+		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->comm, rs->spec_alias[spec][i],
+				  spec, &c[i]))
+			return -1;
 	}
 	if (spec == SPEC_SOFTWARE && !t->gone) {
 		td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
@@ -166,6 +174,8 @@ static int write_interval(struct run_state *rs, bool final)
 		goto fail_tx;
 	if ((final ? td_collector_finish(rs->col, now, sink_for(rs)) : td_collector_sample(rs->col, now, sink_for(rs))))
 		goto fail_tx;
+	if (rs->live && td_live_flush(rs->live, rs->interval_id, (double)(now - rs->interval_start) / 1e9))
+		goto fail_tx;
 	if (td_store_commit(rs->store))
 		goto fail_tx;
 	rs->seq++;
@@ -200,6 +210,33 @@ static int register_events(struct run_state *rs)
 		if ((rs->proc_event_ids[k] = td_store_event_add(rs->store, rs->session, proc_event_names[k],
 								proc_event_specs[k], -1, 0, 0, "counting", NULL)) < 0)
 			return -1;
+	return 0;
+}
+
+/* The models evaluated every interval: each events file with a group that
+ * counts (software.td always; hardware files only where their groups open). */
+static int setup_live(struct run_state *rs, td_err *err)
+{
+	if (!(rs->live = td_live_new(rs->store, rs->session, (int)sysconf(_SC_NPROCESSORS_ONLN)))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	for (int g = 0; g < rs->nspecs; g++) {
+		rs->spec_live[g] = -1;
+		if (td_collector_disabled(rs->col, g))
+			continue;
+		for (int k = 0; k < g && rs->spec_live[g] < 0; k++)
+			if (!strcmp(rs->spec_files[k], rs->spec_files[g]))
+				rs->spec_live[g] = rs->spec_live[k];
+		if (rs->spec_live[g] < 0) {
+			char path[1024];
+			snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o->events_dir), rs->spec_files[g]);
+			if ((rs->spec_live[g] = td_live_add_file(rs->live, path, err)) < 0)
+				return -1;
+		}
+		for (int i = 0; i < rs->specs[g].n; i++)
+			rs->spec_alias[g][i] = td_live_alias(rs->live, rs->spec_live[g], rs->specs[g].names[i]);
+	}
 	return 0;
 }
 
@@ -532,6 +569,7 @@ static void cleanup(struct run_state *rs)
 	if (rs->exec_err_fd >= 0)
 		close(rs->exec_err_fd);
 	td_collector_free(rs->col);
+	td_live_free(rs->live);
 	td_store_close(rs->store);
 }
 
@@ -588,6 +626,10 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		td_store_session_end(rs.store, rs.session, "failed", -1, err->msg);
 		goto out;
 	}
+	if (setup_live(&rs, err)) {
+		td_store_session_end(rs.store, rs.session, "failed", -1, err->msg);
+		goto out;
+	}
 	rs.interval_start = td_wall_ns();
 	enforce_retention(&rs);
 	if (o->argv) {
@@ -602,6 +644,10 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		}
 	}
 	loop(&rs, res, sigfd);
+	if (!o->quiet && td_live_spanning(rs.live) > 0)
+		fprintf(stderr, "tdctl: note: %d formula%s read events of several groups (different time windows): their "
+			"confidence is the product of the groups' coverage\n", td_live_spanning(rs.live),
+			td_live_spanning(rs.live) == 1 ? "" : "s");
 	{
 		struct td_collector_stats st;
 		char message[400];
