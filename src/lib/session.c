@@ -21,7 +21,9 @@
 #include "catalog.h"
 #include "collector.h"
 #include "encode.h"
+#include "evpack.h"
 #include "live_metrics.h"
+#include "model.h"
 #include "pmu.h"
 #include "procfs.h"
 #include "store.h"
@@ -55,37 +57,73 @@ struct run_state {
 	int go_fd, exec_err_fd;
 	int *error_exit;
 	bool reported_failures;
+	FILE *raw_dump;
 };
 
 /* ---- event groups from the events files -------------------------------- */
+
+/* Which group each event of cat goes into: one group, or with --counters N
+ * the simple packing of evpack.h. Returns the number of groups or -1. */
+static int split_events(const struct run_state *rs, const struct td_catalog *cat, int *group, td_err *err)
+{
+	struct td_model *m;
+	int n;
+
+	if (rs->o->counters <= 0) {
+		for (int i = 0; i < cat->nevents; i++)
+			group[i] = 0;
+		return cat->nevents > 0 ? 1 : 0;
+	}
+	if (td_model_compile(cat, &m, err))
+		return -1;
+	n = td_evpack(m, rs->o->counters, group);
+	td_model_free(m);
+	return n;
+}
 
 static int load_spec(struct run_state *rs, const char *file, td_err *err)
 {
 	char path[1024];
 	struct td_catalog *cat;
-	struct td_evgroup_spec *spec = &rs->specs[rs->nspecs];
+	int group[256], ngroups, first = rs->nspecs;
 
 	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o->events_dir), file);
 	if (td_catalog_load(path, &cat, err))
 		return -1;
-	memset(spec, 0, sizeof(*spec));
+	if (cat->nevents > 256 || (ngroups = split_events(rs, cat, group, err)) < 0) {
+		if (cat->nevents > 256)
+			td_err_set(err, "%s: more than 256 events", cat->name);
+		td_catalog_free(cat);
+		return -1;
+	}
+	if (first + ngroups > TD_MAX_SPECS) {
+		td_err_set(err, "%s needs %d groups, more than the %d tdctl can open: give a larger --counters", cat->name,
+			   ngroups, TD_MAX_SPECS - first);
+		td_catalog_free(cat);
+		return -1;
+	}
+	for (int g = 0; g < ngroups; g++) {
+		memset(&rs->specs[first + g], 0, sizeof(rs->specs[0]));
+		snprintf(rs->spec_files[first + g], sizeof(rs->spec_files[0]), "%s", file);
+	}
 	for (int i = 0; i < cat->nevents; i++) {
 		struct td_encoding enc;
+		struct td_evgroup_spec *spec = &rs->specs[first + group[i]];
 		td_err e;
 		if (td_encode(cat->events[i].spec, NULL, rs->caps.kernel_allowed, &enc, &e)) {
 			td_err_set(err, "%s:%d: %s", cat->name, cat->events[i].line, e.msg);
 			td_catalog_free(cat);
 			return -1;
 		}
+		snprintf(rs->spec_events[first + group[i]][spec->n], sizeof(rs->spec_events[0][0]), "%s",
+			 cat->events[i].spec);
 		if (td_evgroup_spec_add(spec, cat->events[i].alias, &enc.attr)) {
 			td_err_set(err, "%s: more than %d events in one group", cat->name, TD_GROUP_MAX);
 			td_catalog_free(cat);
 			return -1;
 		}
-		snprintf(rs->spec_events[rs->nspecs][i], sizeof(rs->spec_events[0][0]), "%s", cat->events[i].spec);
 	}
-	snprintf(rs->spec_files[rs->nspecs], sizeof(rs->spec_files[0]), "%s", file);
-	rs->nspecs++;
+	rs->nspecs += ngroups;
 	td_catalog_free(cat);
 	return 0;
 }
@@ -236,6 +274,29 @@ static int setup_live(struct run_state *rs, td_err *err)
 		}
 		for (int i = 0; i < rs->specs[g].n; i++)
 			rs->spec_alias[g][i] = td_live_alias(rs->live, rs->spec_live[g], rs->specs[g].names[i]);
+	}
+	return 0;
+}
+
+/* --rotate: every group but the first (software.td's group with TASK_CLOCK,
+ * the always-on reference) takes turns. TD_DEBUG_RAW=FILE dumps what the
+ * kernel reported for every delivered group (tests compare it with the DB). */
+static int setup_rotation(struct run_state *rs, td_err *err)
+{
+	const char *dump = getenv("TD_DEBUG_RAW");
+
+	if (dump && *dump) {
+		if (!(rs->raw_dump = fopen(dump, "we"))) {
+			td_err_set(err, "cannot write TD_DEBUG_RAW file '%s': %s", dump, strerror(errno));
+			return -1;
+		}
+		td_collector_dump_raw(rs->col, rs->raw_dump);
+	}
+	if (rs->o->rotate_ms > 0) {
+		bool rotated[TD_MAX_SPECS] = { false };
+		for (int g = 1; g < rs->nspecs; g++)
+			rotated[g] = true;
+		td_collector_set_rotation(rs->col, 0, rotated);
 	}
 	return 0;
 }
@@ -429,6 +490,7 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 {
 	int tick = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	int scan = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	int rot = rs->o->rotate_ms > 0 ? timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK) : -1;
 	pid_t target = rs->child ? rs->child : rs->o->attach_pid;
 	int pidfd = pidfd_open_compat(target);
 	uint64_t deadline = rs->o->duration_ms ? td_now_ns() + (uint64_t)rs->o->duration_ms * 1000000ull : 0;
@@ -441,19 +503,26 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 	}
 	arm_timer(tick, rs->o->interval_ms);
 	arm_timer(scan, rs->o->scan_ms);
+	if (rot >= 0)
+		arm_timer(rot, rs->o->rotate_ms);
 	while (!done) {
-		struct pollfd pfd[4] = {
+		struct pollfd pfd[5] = {
 			{ .fd = tick, .events = POLLIN }, { .fd = scan, .events = POLLIN },
-			{ .fd = sigfd, .events = POLLIN }, { .fd = pidfd, .events = POLLIN },
+			{ .fd = sigfd, .events = POLLIN }, { .fd = rot, .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
 		};
 		int timeout = -1;
 		if (deadline) {
 			uint64_t now = td_now_ns();
 			timeout = now >= deadline ? 0 : (int)((deadline - now) / 1000000ull) + 1;
 		}
-		int n = poll(pfd, pidfd >= 0 ? 4 : 3, pidfd >= 0 ? timeout : (timeout < 0 || timeout > 50 ? 50 : timeout));
+		int n = poll(pfd, 5, pidfd >= 0 ? timeout : (timeout < 0 || timeout > 50 ? 50 : timeout));
 		if (n < 0 && errno != EINTR)
 			break;
+		if (rot >= 0 && (pfd[3].revents & POLLIN)) {
+			drain(rot);
+			td_collector_rotate(rs->col);
+		}
 		if (pfd[1].revents & POLLIN) {
 			drain(scan);
 			td_collector_scan(rs->col, td_wall_ns(), sink_for(rs));
@@ -477,7 +546,7 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 				}
 			}
 		}
-		if (pidfd >= 0 && (pfd[3].revents & POLLIN)) {
+		if (pidfd >= 0 && (pfd[4].revents & POLLIN)) {
 			snprintf(res->stop_reason, sizeof(res->stop_reason), "target exited");
 			done = true;
 		}
@@ -500,6 +569,8 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 	}
 	close(tick);
 	close(scan);
+	if (rot >= 0)
+		close(rot);
 	if (pidfd >= 0)
 		close(pidfd);
 }
@@ -570,6 +641,8 @@ static void cleanup(struct run_state *rs)
 		close(rs->exec_err_fd);
 	td_collector_free(rs->col);
 	td_live_free(rs->live);
+	if (rs->raw_dump)
+		fclose(rs->raw_dump);
 	td_store_close(rs->store);
 }
 
@@ -612,6 +685,8 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		td_err_set(err, "out of memory");
 		goto out;
 	}
+	if (setup_rotation(&rs, err))
+		goto out;
 	if (o->argv && start_child(&rs, err))
 		goto out;
 	if (td_collector_add_process(rs.col, o->argv ? rs.child : o->attach_pid,

@@ -23,6 +23,8 @@ struct td_session_opts {
 	bool quiet;               /* no notes on stderr */
 	uint64_t max_age_ns;      /* retention while running (0: none): see td_store_prune */
 	uint64_t max_bytes;
+	int counters;             /* > 0: at most this many events per group (evpack.h) */
+	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
 };
 
 struct td_session_result {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evgroup.h"
 #include "session.h"
 #include "store.h"
 #include "summary.h"
@@ -22,6 +23,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "max-age", required_argument, NULL, 'a' },
 		{ "max-size", required_argument, NULL, 'z' },
+		{ "counters", required_argument, NULL, 'n' },
+		{ "rotate", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,6 +80,20 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		case 'z':
 			if (tdctl_parse_size("--max-size", optarg, &o->max_bytes))
 				return -1;
+			break;
+		case 'n':
+			if (td_parse_long(optarg, 1, TD_GROUP_MAX, &v)) {
+				tdctl_error("bad '--counters %s': give the events per group, 1 to %d", optarg, TD_GROUP_MAX);
+				return -1;
+			}
+			o->counters = (int)v;
+			break;
+		case 'r':
+			if (td_parse_long(optarg, 1, 3600000, &v)) {
+				tdctl_error("bad '--rotate %s': give milliseconds between 1 and 3600000", optarg);
+				return -1;
+			}
+			o->rotate_ms = (int)v;
 			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
