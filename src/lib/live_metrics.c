@@ -16,7 +16,8 @@
 /* One target's scaled counts and coverages in the current interval. */
 struct tgt {
 	int64_t id;
-	pid_t pid;
+	pid_t pid;               /* thread: its process (aggregate); 0 otherwise */
+	int64_t agg[2];          /* aggregate targets (CPU: core, socket), 0 none */
 	char comm[32];
 	double *val, *cov;       /* per alias; NaN: not delivered / not counted */
 };
@@ -155,6 +156,7 @@ static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, const c
 		t->val[i] = t->cov[i] = NAN;
 	t->id = id;
 	t->pid = pid;
+	t->agg[0] = t->agg[1] = 0;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
 	f->nt++;
 	return t;
@@ -170,6 +172,24 @@ int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const 
 		return 0;
 	if (!(t = target_of(f, thread, pid, comm)))
 		return -1;
+	f->group[alias] = group;
+	t->val[alias] = td_scale(c->value, c->enabled, c->running);
+	t->cov[alias] = td_coverage(c->enabled, c->running);
+	return 0;
+}
+
+int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t agg[2], int alias, int group,
+		      const struct td_count *c)
+{
+	struct live_file *f = &l->f[file];
+	struct tgt *t;
+
+	if (alias < 0 || alias >= f->n)
+		return 0;
+	if (!(t = target_of(f, target, 0, NULL)))
+		return -1;
+	t->agg[0] = agg[0];
+	t->agg[1] = agg[1];
 	f->group[alias] = group;
 	t->val[alias] = td_scale(c->value, c->enabled, c->running);
 	t->cov[alias] = td_coverage(c->enabled, c->running);
@@ -207,28 +227,36 @@ static int write_one(struct td_live *l, struct live_file *f, int64_t interval, i
 	return 0;
 }
 
-/* Sum the process's threads (first index i, all later ones with its pid),
- * then evaluate once; coverage is the least over its threads. */
-static int write_process(struct td_live *l, struct live_file *f, int64_t interval, int i)
+/* Aggregation key of target t for slot k: 0 process (by pid), 1 and 2 agg[0], agg[1]. */
+static int64_t key_of(const struct tgt *t, int k)
 {
-	pid_t pid = f->t[i].pid;
-	int64_t id;
+	return k == 0 ? (int64_t)t->pid : t->agg[k - 1];
+}
 
-	for (int k = 0; k < i; k++)
-		if (f->t[k].pid == pid)
-			return 0; /* done with the first thread of this pid */
+/* Sum the targets sharing target i's key (i the first of them), then
+ * evaluate once; coverage is the least over them. */
+static int write_aggregate(struct td_live *l, struct live_file *f, int64_t interval, int i, int k)
+{
+	int64_t key = key_of(&f->t[i], k), id;
+
+	if (key == 0)
+		return 0;
+	for (int j = 0; j < i; j++)
+		if (key_of(&f->t[j], k) == key)
+			return 0; /* done with the first target of this key */
 	td_counts_zero(f->sum, f->n);
 	for (int a = 0; a < f->n; a++)
 		f->sumcov[a] = NAN;
-	for (int k = i; k < f->nt; k++) {
-		if (f->t[k].pid != pid)
+	for (int j = i; j < f->nt; j++) {
+		if (key_of(&f->t[j], k) != key)
 			continue;
-		td_counts_add(f->sum, f->t[k].val, f->n);
+		td_counts_add(f->sum, f->t[j].val, f->n);
 		for (int a = 0; a < f->n; a++)
-			if (!isnan(f->t[k].cov[a]))
-				f->sumcov[a] = isnan(f->sumcov[a]) ? f->t[k].cov[a] : fmin(f->sumcov[a], f->t[k].cov[a]);
+			if (!isnan(f->t[j].cov[a]))
+				f->sumcov[a] = isnan(f->sumcov[a]) ? f->t[j].cov[a] : fmin(f->sumcov[a], f->t[j].cov[a]);
 	}
-	if ((id = process_target(l, pid, f->t[i].comm)) < 0)
+	id = k == 0 ? process_target(l, (pid_t)key, f->t[i].comm) : key;
+	if (id < 0)
 		return -1;
 	return write_one(l, f, interval, id, f->sum, f->sumcov);
 }
@@ -243,9 +271,10 @@ int td_live_flush(struct td_live *l, int64_t interval, double seconds)
 		for (int i = 0; i < f->nt; i++)
 			if (write_one(l, f, interval, f->t[i].id, f->t[i].val, f->t[i].cov))
 				return -1;
-		for (int i = 0; i < f->nt; i++)
-			if (write_process(l, f, interval, i))
-				return -1;
+		for (int k = 0; k < 3; k++)
+			for (int i = 0; i < f->nt; i++)
+				if (write_aggregate(l, f, interval, i, k))
+					return -1;
 		f->nt = 0;
 	}
 	return 0;

@@ -33,6 +33,11 @@ int td_live_alias(const struct td_live *l, int file, const char *name);
  * file, counted in perf group `group` (any id unique within the session). */
 int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const char *comm, int alias, int group,
 		  const struct td_count *c);
+/* The same for a target that is not a thread (a CPU): its counts are also
+ * summed into up to two aggregate targets (e.g. its core and its socket;
+ * 0: none), each evaluated once per interval. */
+int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t agg[2], int alias, int group,
+		      const struct td_count *c);
 /* Evaluate and write everything counted since the last flush for interval
  * (duration: its length), then forget it. -1 on a store error. */
 int td_live_flush(struct td_live *l, int64_t interval, double seconds);

@@ -27,6 +27,7 @@
 #include "pmu.h"
 #include "procfs.h"
 #include "store.h"
+#include "syswide.h"
 
 #define SPEC_SOFTWARE 0
 #define SPEC_HARDWARE 1
@@ -58,6 +59,8 @@ struct run_state {
 	int *error_exit;
 	bool reported_failures;
 	FILE *raw_dump;
+	struct td_syswide *sys;                        /* record --system */
+	int64_t core_ids[64][64], socket_ids[64];      /* aggregate targets of cores and sockets */
 };
 
 /* ---- event groups from the events files -------------------------------- */
@@ -128,6 +131,12 @@ static int load_spec(struct run_state *rs, const char *file, td_err *err)
 	return 0;
 }
 
+/* Why spec g does not count (NULL: it counts), whichever opened it. */
+static const char *spec_disabled(const struct run_state *rs, int g)
+{
+	return rs->sys ? td_syswide_disabled(rs->sys, g) : td_collector_disabled(rs->col, g);
+}
+
 /* ---- the sink: collector results into SQLite ---------------------------- */
 
 static int ensure_thread_row(struct run_state *rs, struct td_thread *t)
@@ -171,6 +180,43 @@ static int sink_gone(void *ctx, struct td_thread *t)
 	return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, true);
 }
 
+/* Target of a core or socket aggregate (created on first use); 0 if unknown. */
+static int64_t cpu_aggregate(struct run_state *rs, int core, int socket)
+{
+	int64_t *id;
+
+	if (socket < 0 || socket >= 64 || core >= 64)
+		return 0;
+	id = core >= 0 ? &rs->core_ids[socket][core] : &rs->socket_ids[socket];
+	if (*id == 0)
+		*id = td_store_cpu_add(rs->store, rs->session, -1, core, socket);
+	return *id;
+}
+
+static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n)
+{
+	struct run_state *rs = ctx;
+	int64_t agg[2];
+
+	if (cpu->store_id <= 0 &&
+	    (cpu->store_id = td_store_cpu_add(rs->store, rs->session, cpu->cpu, cpu->core, cpu->socket)) < 0)
+		return -1;
+	agg[0] = cpu->core >= 0 ? cpu_aggregate(rs, cpu->core, cpu->socket) : 0;
+	agg[1] = cpu_aggregate(rs, -1, cpu->socket);
+	if (agg[0] < 0 || agg[1] < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (td_store_count_add(rs->store, rs->interval_id, cpu->store_id, rs->event_ids[spec][i], c[i].value,
+				       c[i].enabled, c[i].running))
+			return -1;
+		if (rs->live && rs->spec_live[spec] >= 0 &&
+		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, agg, rs->spec_alias[spec][i], spec,
+				      &c[i]))
+			return -1;
+	}
+	return 0;
+}
+
 static const struct td_sink *sink_for(struct run_state *rs)
 {
 	static struct td_sink sink;
@@ -212,6 +258,8 @@ static int write_interval(struct run_state *rs, bool final)
 		goto fail_tx;
 	if ((final ? td_collector_finish(rs->col, now, sink_for(rs)) : td_collector_sample(rs->col, now, sink_for(rs))))
 		goto fail_tx;
+	if (rs->sys && td_syswide_sample(rs->sys, sink_cpu, rs))
+		goto fail_tx;
 	if (rs->live && td_live_flush(rs->live, rs->interval_id, (double)(now - rs->interval_start) / 1e9))
 		goto fail_tx;
 	if (td_store_commit(rs->store))
@@ -234,7 +282,7 @@ fail:
 static int register_events(struct run_state *rs)
 {
 	for (int g = 0; g < rs->nspecs; g++) {
-		const char *why = td_collector_disabled(rs->col, g);
+		const char *why = spec_disabled(rs, g);
 		for (int i = 0; i < rs->specs[g].n; i++) {
 			rs->event_ids[g][i] = td_store_event_add(rs->store, rs->session, rs->specs[g].names[i],
 								 rs->spec_events[g][i], g, rs->specs[g].attrs[i].type,
@@ -261,7 +309,7 @@ static int setup_live(struct run_state *rs, td_err *err)
 	}
 	for (int g = 0; g < rs->nspecs; g++) {
 		rs->spec_live[g] = -1;
-		if (td_collector_disabled(rs->col, g))
+		if (spec_disabled(rs, g))
 			continue;
 		for (int k = 0; k < g && rs->spec_live[g] < 0; k++)
 			if (!strcmp(rs->spec_files[k], rs->spec_files[g]))
@@ -492,7 +540,7 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 	int scan = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	int rot = rs->o->rotate_ms > 0 ? timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK) : -1;
 	pid_t target = rs->child ? rs->child : rs->o->attach_pid;
-	int pidfd = pidfd_open_compat(target);
+	int pidfd = target > 0 ? pidfd_open_compat(target) : -1;
 	uint64_t deadline = rs->o->duration_ms ? td_now_ns() + (uint64_t)rs->o->duration_ms * 1000000ull : 0;
 	bool done = false;
 
@@ -550,7 +598,7 @@ static void loop(struct run_state *rs, struct td_session_result *res, int sigfd)
 			snprintf(res->stop_reason, sizeof(res->stop_reason), "target exited");
 			done = true;
 		}
-		if (pidfd < 0 && td_collector_process_count(rs->col) == 0) {
+		if (!rs->sys && pidfd < 0 && td_collector_process_count(rs->col) == 0) {
 			snprintf(res->stop_reason, sizeof(res->stop_reason), "target exited");
 			done = true;
 		}
@@ -584,6 +632,8 @@ static void fill_session_info(const struct run_state *rs, struct td_session_info
 	if (rs->o->argv) {
 		for (int i = 0; rs->o->argv[i] && used + 2 < len; i++)
 			used += (size_t)snprintf(command + used, len - used, "%s%s", i ? " " : "", rs->o->argv[i]);
+	} else if (rs->sys) {
+		snprintf(command, len, "system-wide (%d CPUs)", td_syswide_ncpus(rs->sys));
 	} else {
 		char comm[64] = "";
 		char cmdline_path[64];
@@ -594,7 +644,7 @@ static void fill_session_info(const struct run_state *rs, struct td_session_info
 	if (gethostname(host, hlen) != 0)
 		snprintf(host, hlen, "unknown");
 	memset(si, 0, sizeof(*si));
-	si->kind = rs->o->argv ? "run" : "attach";
+	si->kind = rs->o->argv ? "run" : rs->sys ? "system" : "attach";
 	si->command = command;
 	si->target_pid = rs->child ? rs->child : rs->o->attach_pid;
 	si->host = host;
@@ -641,6 +691,7 @@ static void cleanup(struct run_state *rs)
 		close(rs->exec_err_fd);
 	td_collector_free(rs->col);
 	td_live_free(rs->live);
+	td_syswide_free(rs->sys);
 	if (rs->raw_dump)
 		fclose(rs->raw_dump);
 	td_store_close(rs->store);
@@ -669,8 +720,16 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		td_err_set(err, "%s", rs.caps.rung_reason);
 		return -1;
 	}
-	if (!o->argv && check_attach_target(o->attach_pid, err))
+	if (o->system) {
+		char why[256];
+		if (td_syswide_refusal(rs.caps.is_root, rs.caps.cap_perfmon, rs.caps.cap_sys_admin, rs.caps.paranoid, why,
+				       sizeof(why))) {
+			td_err_set(err, "%s", why);
+			return -1;
+		}
+	} else if (!o->argv && check_attach_target(o->attach_pid, err)) {
 		return -1;
+	}
 	if (load_spec(&rs, "software.td", err))
 		return -1;
 	/* hardware events are tried everywhere: where they fail the session says why, once */
@@ -689,8 +748,9 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		goto out;
 	if (o->argv && start_child(&rs, err))
 		goto out;
-	if (td_collector_add_process(rs.col, o->argv ? rs.child : o->attach_pid,
-				     o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, sink_for(&rs), err))
+	if (o->system ? td_syswide_open(rs.specs, rs.nspecs, rs.caps.paranoid, &rs.sys, err)
+		      : td_collector_add_process(rs.col, o->argv ? rs.child : o->attach_pid,
+						 o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, sink_for(&rs), err))
 		goto out;
 	fill_session_info(&rs, &si, command, sizeof(command), host, sizeof(host));
 	if ((rs.session = td_store_session_begin(rs.store, &si, err)) < 0)

@@ -25,6 +25,7 @@ struct td_session_opts {
 	uint64_t max_bytes;
 	int counters;             /* > 0: at most this many events per group (evpack.h) */
 	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
+	bool system;              /* record --system: every online CPU, no target process */
 };
 
 struct td_session_result {

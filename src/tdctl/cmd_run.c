@@ -24,6 +24,10 @@ int cmd_run(int argc, char **argv)
 	first = tdctl_parse_collect_opts(argc, argv, usage, false, &o);
 	if (first < 0)
 		return 2;
+	if (o.system) {
+		tdctl_error("run: --system is an option of 'tdctl record': use 'tdctl record --system'");
+		return 2;
+	}
 	if (first >= argc) {
 		tdctl_error("run: no command given; usage: tdctl run [OPTIONS] -- CMD [ARGS...]");
 		return 2;

@@ -25,6 +25,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "max-size", required_argument, NULL, 'z' },
 		{ "counters", required_argument, NULL, 'n' },
 		{ "rotate", required_argument, NULL, 'r' },
+		{ "system", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +95,13 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				return -1;
 			}
 			o->rotate_ms = (int)v;
+			break;
+		case 'y':
+			if (attach) {
+				tdctl_error("--system is an option of 'tdctl record': use 'tdctl record --system'");
+				return -1;
+			}
+			o->system = true;
 			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
