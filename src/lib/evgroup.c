@@ -40,7 +40,8 @@ int td_evgroup_open(struct td_evgroup *g, const struct td_evgroup_spec *s, pid_t
 			a.disabled = 1;
 			a.enable_on_exec = 1;
 		}
-		int fd = perf_event_open(&a, tid, cpu, i == 0 ? -1 : g->fd[0], PERF_FLAG_FD_CLOEXEC);
+		int fd = perf_event_open(&a, tid, cpu, i == 0 ? -1 : g->fd[0],
+					 PERF_FLAG_FD_CLOEXEC | ((flags & TD_OPEN_CGROUP) ? PERF_FLAG_PID_CGROUP : 0));
 		if (fd < 0) {
 			int err = errno;
 			if (failed)

@@ -32,7 +32,8 @@ struct td_reading {
 
 /* ENABLE_ON_EXEC: the leader starts disabled and is enabled when the thread
  * execs; DISABLED: the leader starts disabled (enabled later by ioctl). */
-enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2 };
+/* CGROUP: tid is the fd of a cgroup directory (PERF_FLAG_PID_CGROUP; cpu >= 0). */
+enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2, TD_OPEN_CGROUP = 4 };
 
 /* Add an event to a spec. Returns 0 or -1 when the group is full. */
 int td_evgroup_spec_add(struct td_evgroup_spec *s, const char *name, const struct perf_event_attr *attr);

@@ -61,6 +61,11 @@ struct run_state {
 	FILE *raw_dump;
 	struct td_syswide *sys;                        /* record --system */
 	int64_t core_ids[64][64], socket_ids[64];      /* aggregate targets of cores and sockets */
+	int cg_fd;                                     /* record --cgroup: the cgroup directory, else -1 */
+	char cg_path[512];
+	int64_t cg_target;
+	struct td_count cg_sum[TD_MAX_SPECS][TD_GROUP_MAX]; /* this interval, summed over CPUs */
+	bool cg_have[TD_MAX_SPECS];
 };
 
 /* ---- event groups from the events files -------------------------------- */
@@ -217,6 +222,46 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 	return 0;
 }
 
+/* record --cgroup: the cgroup's counts on each CPU, summed over the CPUs. */
+static int sink_cgroup_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n)
+{
+	struct run_state *rs = ctx;
+
+	(void)cpu;
+	for (int i = 0; i < n; i++) {
+		rs->cg_sum[spec][i].value += c[i].value;
+		rs->cg_sum[spec][i].enabled += c[i].enabled;
+		rs->cg_sum[spec][i].running += c[i].running;
+	}
+	rs->cg_have[spec] = true;
+	return 0;
+}
+
+static int write_cgroup_counts(struct run_state *rs)
+{
+	static const int64_t none[2] = { 0, 0 };
+
+	if (rs->cg_target <= 0 &&
+	    (rs->cg_target = td_store_target_add(rs->store, rs->session, "cgroup", 0, NULL, rs->cg_path)) < 0)
+		return -1;
+	for (int g = 0; g < rs->nspecs; g++) {
+		if (!rs->cg_have[g])
+			continue;
+		for (int i = 0; i < rs->specs[g].n; i++) {
+			const struct td_count *c = &rs->cg_sum[g][i];
+			if (td_store_count_add(rs->store, rs->interval_id, rs->cg_target, rs->event_ids[g][i], c->value,
+					       c->enabled, c->running))
+				return -1;
+			if (rs->live && rs->spec_live[g] >= 0 &&
+			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, none, rs->spec_alias[g][i], g, c))
+				return -1;
+		}
+	}
+	memset(rs->cg_sum, 0, sizeof(rs->cg_sum));
+	memset(rs->cg_have, 0, sizeof(rs->cg_have));
+	return 0;
+}
+
 static const struct td_sink *sink_for(struct run_state *rs)
 {
 	static struct td_sink sink;
@@ -258,7 +303,9 @@ static int write_interval(struct run_state *rs, bool final)
 		goto fail_tx;
 	if ((final ? td_collector_finish(rs->col, now, sink_for(rs)) : td_collector_sample(rs->col, now, sink_for(rs))))
 		goto fail_tx;
-	if (rs->sys && td_syswide_sample(rs->sys, sink_cpu, rs))
+	if (rs->sys && td_syswide_sample(rs->sys, rs->cg_fd >= 0 ? sink_cgroup_cpu : sink_cpu, rs))
+		goto fail_tx;
+	if (rs->sys && rs->cg_fd >= 0 && write_cgroup_counts(rs))
 		goto fail_tx;
 	if (rs->live && td_live_flush(rs->live, rs->interval_id, (double)(now - rs->interval_start) / 1e9))
 		goto fail_tx;
@@ -632,6 +679,8 @@ static void fill_session_info(const struct run_state *rs, struct td_session_info
 	if (rs->o->argv) {
 		for (int i = 0; rs->o->argv[i] && used + 2 < len; i++)
 			used += (size_t)snprintf(command + used, len - used, "%s%s", i ? " " : "", rs->o->argv[i]);
+	} else if (rs->sys && rs->cg_fd >= 0) {
+		snprintf(command, len, "cgroup %s (%d CPUs)", rs->cg_path, td_syswide_ncpus(rs->sys));
 	} else if (rs->sys) {
 		snprintf(command, len, "system-wide (%d CPUs)", td_syswide_ncpus(rs->sys));
 	} else {
@@ -644,7 +693,7 @@ static void fill_session_info(const struct run_state *rs, struct td_session_info
 	if (gethostname(host, hlen) != 0)
 		snprintf(host, hlen, "unknown");
 	memset(si, 0, sizeof(*si));
-	si->kind = rs->o->argv ? "run" : rs->sys ? "system" : "attach";
+	si->kind = rs->o->argv ? "run" : rs->cg_fd >= 0 ? "cgroup" : rs->sys ? "system" : "attach";
 	si->command = command;
 	si->target_pid = rs->child ? rs->child : rs->o->attach_pid;
 	si->host = host;
@@ -692,6 +741,8 @@ static void cleanup(struct run_state *rs)
 	td_collector_free(rs->col);
 	td_live_free(rs->live);
 	td_syswide_free(rs->sys);
+	if (rs->cg_fd >= 0)
+		close(rs->cg_fd);
 	if (rs->raw_dump)
 		fclose(rs->raw_dump);
 	td_store_close(rs->store);
@@ -708,7 +759,7 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 	memset(&rs, 0, sizeof(rs));
 	memset(res, 0, sizeof(*res));
 	rs.o = o;
-	rs.go_fd = rs.exec_err_fd = -1;
+	rs.go_fd = rs.exec_err_fd = rs.cg_fd = -1;
 	res->error_exit = 1;
 	rs.error_exit = &res->error_exit;
 	td_caps_detect(&rs.caps);
@@ -720,7 +771,8 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		td_err_set(err, "%s", rs.caps.rung_reason);
 		return -1;
 	}
-	if (o->system) {
+
+	if (o->system || o->cgroup) {
 		char why[256];
 		if (td_syswide_refusal(rs.caps.is_root, rs.caps.cap_perfmon, rs.caps.cap_sys_admin, rs.caps.paranoid, why,
 				       sizeof(why))) {
@@ -748,7 +800,9 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		goto out;
 	if (o->argv && start_child(&rs, err))
 		goto out;
-	if (o->system ? td_syswide_open(rs.specs, rs.nspecs, rs.caps.paranoid, &rs.sys, err)
+	if (o->cgroup && (rs.cg_fd = td_cgroup_open(o->cgroup, rs.cg_path, sizeof(rs.cg_path), err)) < 0)
+		goto out;
+	if (o->system || o->cgroup ? td_syswide_open(rs.specs, rs.nspecs, rs.caps.paranoid, rs.cg_fd, &rs.sys, err)
 		      : td_collector_add_process(rs.col, o->argv ? rs.child : o->attach_pid,
 						 o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, sink_for(&rs), err))
 		goto out;

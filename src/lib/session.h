@@ -26,6 +26,7 @@ struct td_session_opts {
 	int counters;             /* > 0: at most this many events per group (evpack.h) */
 	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
 	bool system;              /* record --system: every online CPU, no target process */
+	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
 };
 
 struct td_session_result {

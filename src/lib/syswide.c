@@ -2,6 +2,7 @@
 #include "syswide.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@ struct td_syswide {
 	struct td_evgroup_spec specs[TD_MAX_SPECS];
 	int nspecs;
 	char disabled[TD_MAX_SPECS][300];
+	int cgroup_fd;
 	struct td_cpu_slot *cpus;
 	int ncpus;
 };
@@ -72,7 +74,8 @@ static bool cannot_count(int err)
 static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 {
 	for (int i = 0; i < w->ncpus; i++) {
-		int failed = 0, rc = td_evgroup_open(&w->cpus[i].groups[g], &w->specs[g], -1, w->cpus[i].cpu, 0, &failed);
+		int failed = 0, rc = td_evgroup_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
+						     w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0, &failed);
 		char why[300];
 		if (rc == 0) {
 			w->cpus[i].open[g] = true;
@@ -89,8 +92,8 @@ static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 	return 0;
 }
 
-int td_syswide_open(const struct td_evgroup_spec *specs, int nspecs, int paranoid, struct td_syswide **out,
-		    td_err *err)
+int td_syswide_open(const struct td_evgroup_spec *specs, int nspecs, int paranoid, int cgroup_fd,
+		    struct td_syswide **out, td_err *err)
 {
 	struct td_syswide *w = calloc(1, sizeof(*w));
 	char online[4096];
@@ -102,6 +105,7 @@ int td_syswide_open(const struct td_evgroup_spec *specs, int nspecs, int paranoi
 	}
 	memcpy(w->specs, specs, (size_t)nspecs * sizeof(*specs));
 	w->nspecs = nspecs;
+	w->cgroup_fd = cgroup_fd;
 	if (td_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) < 0 ||
 	    (w->ncpus = td_online_cpus(online, "", w->cpus, TD_MAX_CPUS)) <= 0) {
 		td_syswide_free(w);
@@ -160,4 +164,43 @@ int td_syswide_sample(struct td_syswide *w, td_cpu_counts_fn fn, void *ctx)
 				return -1;
 		}
 	return 0;
+}
+
+/* Mount point of the cgroup v2 hierarchy, else of the v1 perf_event one. */
+static int cgroup_mount(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[512], type[64], opts[512];
+	bool found = false;
+
+	if (!f)
+		return -1;
+	while (!found && fscanf(f, "%255s %511s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+		if (!strcmp(type, "cgroup2") || (!strcmp(type, "cgroup") && strstr(opts, "perf_event"))) {
+			snprintf(out, len, "%s", dir);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err)
+{
+	char mnt[512];
+	int fd;
+
+	if (path[0] == '/' && (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		snprintf(resolved, len, "%s", path);
+		return fd;
+	}
+	if (cgroup_mount(mnt, sizeof(mnt))) {
+		td_err_set(err, "no cgroup v2 (or v1 perf_event) hierarchy is mounted: mount one, or give the cgroup's full path");
+		return -1;
+	}
+	snprintf(resolved, len, "%s/%s", mnt, path[0] == '/' ? path + 1 : path);
+	if ((fd = open(resolved, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		td_err_set(err, "no cgroup '%s' (%s: %s): give a directory under %s, or its full path", path, resolved,
+			   strerror(errno), mnt);
+	return fd;
 }

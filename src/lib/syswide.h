@@ -32,10 +32,16 @@ int td_online_cpus(const char *online, const char *sysroot, struct td_cpu_slot *
 /* One line saying why this process may not count system-wide, or NULL. */
 const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, int paranoid, char *buf, size_t len);
 
-/* Open specs on every online CPU. -1 with a one-line err when the first
- * group cannot be opened. */
-int td_syswide_open(const struct td_evgroup_spec *specs, int nspecs, int paranoid, struct td_syswide **out,
-		    td_err *err);
+/* Open specs on every online CPU; cgroup_fd >= 0: count only tasks of that
+ * cgroup (perf's cgroup mode: pid = the cgroup directory's fd,
+ * PERF_FLAG_PID_CGROUP). -1 with a one-line err when the first group cannot
+ * be opened. */
+int td_syswide_open(const struct td_evgroup_spec *specs, int nspecs, int paranoid, int cgroup_fd,
+		    struct td_syswide **out, td_err *err);
+/* The directory of a cgroup named by the user: an absolute path to it, or a
+ * path inside the cgroup v2 mount (or the v1 perf_event mount) as perf -G
+ * takes it. Returns an O_DIRECTORY fd, or -1 with a one-line err. */
+int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err);
 void td_syswide_free(struct td_syswide *w);
 int td_syswide_ncpus(const struct td_syswide *w);
 struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i);

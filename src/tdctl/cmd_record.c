@@ -1,14 +1,17 @@
-/* tdctl record --system: count every online CPU (system-wide, pid = -1)
- * until --duration ends or a signal; rows per CPU with core and socket, and
- * metric values per CPU, per core and per socket. */
+/* tdctl record --system | --cgroup PATH: count every online CPU
+ * (system-wide, pid = -1), or one cgroup's tasks on every CPU (perf's cgroup
+ * mode), until --duration ends or a signal. System-wide: rows per CPU with
+ * core and socket, metric values per CPU, per core and per socket. Cgroup:
+ * one cgroup target, counts summed over the CPUs. */
 #include <stdio.h>
 
 #include "session.h"
 #include "tdctl.h"
 
 static const char usage[] =
-	"usage: tdctl record --system [-I MS] [-d DB] [--duration SEC] [--events-dir DIR] [-q] [--counters N]\n"
+	"usage: tdctl record --system|--cgroup PATH [-I MS] [-d DB] [--duration SEC] [--events-dir DIR] [-q] [--counters N]\n"
 	"  --system            count every online CPU (needs root, CAP_PERFMON or perf_event_paranoid <= 0)\n"
+	"  --cgroup PATH       count the tasks of cgroup PATH (full path, or under the cgroup v2 mount) on every CPU\n"
 	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n"
 	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n"
 	"  --duration SEC      stop after SEC seconds (default: until Ctrl-C or SIGTERM)\n"
@@ -24,15 +27,20 @@ int cmd_record(int argc, char **argv)
 	if (first < 0)
 		return 2;
 	if (first < argc) {
-		tdctl_error("record: unexpected argument '%s'; usage: tdctl record --system [OPTIONS]", argv[first]);
+		tdctl_error("record: unexpected argument '%s'; usage: tdctl record --system|--cgroup PATH [OPTIONS]",
+			    argv[first]);
 		return 2;
 	}
-	if (!o.system) {
-		tdctl_error("record: say what to record: give --system (every online CPU)");
+	if (!o.system && !o.cgroup) {
+		tdctl_error("record: say what to record: give --system (every online CPU) or --cgroup PATH");
+		return 2;
+	}
+	if (o.system && o.cgroup) {
+		tdctl_error("record: give --system or --cgroup PATH, not both");
 		return 2;
 	}
 	if (o.rotate_ms) {
-		tdctl_error("record --system: --rotate is for run and attach; leave it out");
+		tdctl_error("record: --rotate is for run and attach; leave it out");
 		return 2;
 	}
 	if (tdctl_collect(&o, &code))

@@ -24,8 +24,8 @@ int cmd_run(int argc, char **argv)
 	first = tdctl_parse_collect_opts(argc, argv, usage, false, &o);
 	if (first < 0)
 		return 2;
-	if (o.system) {
-		tdctl_error("run: --system is an option of 'tdctl record': use 'tdctl record --system'");
+	if (o.system || o.cgroup) {
+		tdctl_error("run: --system and --cgroup are options of 'tdctl record': use 'tdctl record'");
 		return 2;
 	}
 	if (first >= argc) {

@@ -26,6 +26,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "counters", required_argument, NULL, 'n' },
 		{ "rotate", required_argument, NULL, 'r' },
 		{ "system", no_argument, NULL, 'y' },
+		{ "cgroup", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,6 +103,14 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				return -1;
 			}
 			o->system = true;
+			break;
+		case 'g':
+			if (attach || !*optarg) {
+				tdctl_error(attach ? "--cgroup is an option of 'tdctl record': use 'tdctl record --cgroup PATH'"
+						   : "empty cgroup path: give --cgroup PATH");
+				return -1;
+			}
+			o->cgroup = optarg;
 			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
