@@ -14,7 +14,8 @@ static const char usage[] =
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n"
 	"  --max-size MB       keep the database under MB megabytes the same way\n"
 	"  --counters N        at most N events per group (events files split, each info metric kept together)\n"
-	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n";
+	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
+	"  -l LEVEL, --nodes LIST  planned model groups: not collected yet (refused with the reason)\n";
 
 int cmd_run(int argc, char **argv)
 {

@@ -25,6 +25,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "max-size", required_argument, NULL, 'z' },
 		{ "counters", required_argument, NULL, 'n' },
 		{ "rotate", required_argument, NULL, 'r' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "nodes", required_argument, NULL, 'N' },
 		{ "system", no_argument, NULL, 'y' },
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -38,7 +40,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->interval_ms = 1000;
 	o->scan_ms = 20;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+I:d:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+I:d:l:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (td_parse_long(optarg, 10, 3600000, &v)) {
@@ -96,6 +98,20 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				return -1;
 			}
 			o->rotate_ms = (int)v;
+			break;
+		case 'l':
+			if (td_parse_long(optarg, 1, 9, &v)) {
+				tdctl_error("bad level '-l %s': give a tree level from 1 to 9", optarg);
+				return -1;
+			}
+			o->level = (int)v;
+			break;
+		case 'N':
+			if (!*optarg) {
+				tdctl_error("empty node list: give --nodes NODE[,NODE...]");
+				return -1;
+			}
+			o->nodes = optarg;
 			break;
 		case 'y':
 			if (attach) {
