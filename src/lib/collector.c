@@ -23,6 +23,10 @@ struct td_collector {
 	unsigned pending_flags;        /* for the next thread opened */
 	int fd_budget;                 /* descriptors the groups may use, below RLIMIT_NOFILE */
 	struct td_collector_stats stats;
+	int ref_spec;                  /* always-on reference of a rotation, -1 none */
+	bool rotated[TD_MAX_SPECS];
+	int current;                   /* rotated spec enabled now, -1 none */
+	FILE *raw_dump;
 };
 
 /* Descriptors kept free for the database, timers, /proc reads and the rest. */
@@ -38,6 +42,7 @@ struct td_collector *td_collector_new(const struct td_evgroup_spec *specs, int n
 	memcpy(c->specs, specs, (size_t)nspecs * sizeof(*specs));
 	c->nspecs = nspecs;
 	c->paranoid = paranoid;
+	c->ref_spec = c->current = -1;
 	{
 		struct rlimit rl;
 		c->fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT32_MAX
@@ -132,7 +137,8 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 		if (c->stats.fds_open + c->specs[g].n > c->fd_budget)
 			rc = -EMFILE; /* keep the reserve: the rest of tdctl needs descriptors too */
 		else
-			rc = td_evgroup_open(&t->groups[g], &c->specs[g], t->tid, -1, flags, &failed);
+			rc = td_evgroup_open(&t->groups[g], &c->specs[g], t->tid, -1,
+					     c->rotated[g] && g != c->current ? TD_OPEN_DISABLED : flags, &failed);
 		if (rc == 0) {
 			t->open[g] = true;
 			c->decided[g] = true;
@@ -299,15 +305,39 @@ int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_s
 	return apply_tracker(c, now_ns, sink, &err);
 }
 
-static int deliver(struct td_collector *c, struct td_thread *t, const struct td_sink *sink)
+/* Enabled time of the thread's reference group over this interval, or -1. */
+static int64_t ref_enabled(const struct td_collector *c, const struct td_thread *t)
+{
+	int r = c->ref_spec;
+
+	if (r < 0 || !t->have_last[r])
+		return -1;
+	return (int64_t)(t->last[r].enabled - t->prev[r].enabled);
+}
+
+/* A rotated group's delta in the reference's time base (see collector.h). */
+static void rebase(struct td_count *d, int n, int64_t ref)
+{
+	for (int i = 0; i < n; i++)
+		d[i].enabled = (uint64_t)ref > d[i].running ? (uint64_t)ref : d[i].running;
+}
+
+static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns, const struct td_sink *sink)
 {
 	struct td_count d[TD_GROUP_MAX];
+	int64_t ref = ref_enabled(c, t);
 
 	for (int g = 0; g < c->nspecs; g++) {
 		if (!t->have_last[g])
 			continue;
 		td_reading_delta(&t->prev[g], &t->last[g], c->specs[g].n, d);
 		t->prev[g] = t->last[g];
+		if (c->raw_dump)
+			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns, (int)t->tid, g,
+				(unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
+				(unsigned long long)d[0].running, (long long)ref);
+		if (c->rotated[g] && ref >= 0)
+			rebase(d, c->specs[g].n, ref);
 		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
 			return -1;
 	}
@@ -342,7 +372,7 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			read_proc_switches(t);
 			t->last_seen_ns = now_ns;
 		}
-		rc = deliver(c, t, sink);
+		rc = deliver(c, t, now_ns, sink);
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;
 	}
@@ -362,4 +392,50 @@ int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td
 {
 	td_collector_scan(c, now_ns, sink);
 	return td_collector_sample(c, now_ns, sink);
+}
+
+void td_collector_set_rotation(struct td_collector *c, int ref_spec, const bool *rotated)
+{
+	c->ref_spec = ref_spec;
+	c->current = -1;
+	for (int g = 0; g < c->nspecs; g++) {
+		c->rotated[g] = rotated[g] && g != ref_spec;
+		if (c->rotated[g] && c->current < 0)
+			c->current = g;
+	}
+}
+
+/* The rotated spec after `from` that counts (cyclic), or -1. */
+static int next_rotated(const struct td_collector *c, int from)
+{
+	for (int k = 1; k <= c->nspecs; k++) {
+		int g = (from + k) % c->nspecs;
+		if (c->rotated[g] && !c->disabled[g][0])
+			return g;
+	}
+	return -1;
+}
+
+int td_collector_rotate(struct td_collector *c)
+{
+	int next;
+
+	if (c->current < 0 || (next = next_rotated(c, c->current)) < 0 || next == c->current)
+		return -1;
+	for (int i = 0; i < c->nthreads; i++) {
+		struct td_thread *t = c->threads[i];
+		if (t->gone)
+			continue;
+		if (t->open[c->current])
+			td_evgroup_enable(&t->groups[c->current], false);
+		if (t->open[next])
+			td_evgroup_enable(&t->groups[next], true);
+	}
+	c->current = next;
+	return next;
+}
+
+void td_collector_dump_raw(struct td_collector *c, FILE *f)
+{
+	c->raw_dump = f;
 }

@@ -8,13 +8,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "evgroup.h"
 #include "interval.h"
 #include "util.h"
 
-#define TD_MAX_SPECS 4
+#define TD_MAX_SPECS 12
 
 struct td_thread {
 	pid_t pid, tid;
@@ -74,6 +75,27 @@ int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_s
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
 /* Final read of everything (the target ended or collection stops). */
 int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
+
+/* User-space rotation (`--rotate`): the specs marked in `rotated` take turns,
+ * one enabled at a time in spec order (round-robin, deterministic); every
+ * other spec — ref_spec, the always-on reference, among them — stays
+ * enabled. Call before td_collector_add_process: threads are opened with
+ * only the current rotated group enabled. A rotated group is read like any
+ * other, but a group we disabled accumulates no enabled time, so its
+ * delivered counts carry: value and running = the kernel's deltas of that
+ * group; enabled = the thread's enabled time in ref_spec over the same
+ * interval (never less than running: the two groups are read a few
+ * microseconds apart). value * enabled / running then estimates the whole
+ * interval and running / enabled is the group's share (its confidence).
+ * Fewer than two rotated groups counting: no rotation happens. */
+void td_collector_set_rotation(struct td_collector *c, int ref_spec, const bool *rotated);
+/* Switch to the next rotated group on every live thread. Returns the spec
+ * now enabled, or -1 when there is nothing to rotate. */
+int td_collector_rotate(struct td_collector *c);
+/* Debugging and tests: write every delivered group delta as the kernel
+ * reported it, one line "END_NS TID SPEC VALUE0 ENABLED RUNNING REF_ENABLED"
+ * (END_NS: the sample's time; REF_ENABLED: -1 without a reference). */
+void td_collector_dump_raw(struct td_collector *c, FILE *f);
 
 /* Why spec i is disabled, or NULL when it is counting. */
 const char *td_collector_disabled(const struct td_collector *c, int spec);

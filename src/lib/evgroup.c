@@ -34,11 +34,14 @@ int td_evgroup_open(struct td_evgroup *g, const struct td_evgroup_spec *s, pid_t
 				PERF_FORMAT_ID;
 		a.disabled = 0;
 		a.inherit = 0;
-		if (i == 0 && (flags & TD_OPEN_ENABLE_ON_EXEC)) {
+		if (i == 0 && (flags & TD_OPEN_DISABLED)) {
+			a.disabled = 1;
+		} else if (i == 0 && (flags & TD_OPEN_ENABLE_ON_EXEC)) {
 			a.disabled = 1;
 			a.enable_on_exec = 1;
 		}
-		int fd = perf_event_open(&a, tid, cpu, i == 0 ? -1 : g->fd[0], PERF_FLAG_FD_CLOEXEC);
+		int fd = perf_event_open(&a, tid, cpu, i == 0 ? -1 : g->fd[0],
+					 PERF_FLAG_FD_CLOEXEC | ((flags & TD_OPEN_CGROUP) ? PERF_FLAG_PID_CGROUP : 0));
 		if (fd < 0) {
 			int err = errno;
 			if (failed)
@@ -91,6 +94,15 @@ void td_evgroup_close(struct td_evgroup *g)
 		if (g->fd[i] >= 0)
 			close(g->fd[i]);
 	g->n = 0;
+}
+
+int td_evgroup_enable(const struct td_evgroup *g, bool on)
+{
+	if (g->n == 0)
+		return -EBADF;
+	if (ioctl(g->fd[0], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) != 0)
+		return -errno;
+	return 0;
 }
 
 int td_evgroup_fd_count(const struct td_evgroup *g)

@@ -30,7 +30,10 @@ struct td_reading {
 	uint64_t value[TD_GROUP_MAX];
 };
 
-enum { TD_OPEN_ENABLE_ON_EXEC = 1 };
+/* ENABLE_ON_EXEC: the leader starts disabled and is enabled when the thread
+ * execs; DISABLED: the leader starts disabled (enabled later by ioctl). */
+/* CGROUP: tid is the fd of a cgroup directory (PERF_FLAG_PID_CGROUP; cpu >= 0). */
+enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2, TD_OPEN_CGROUP = 4 };
 
 /* Add an event to a spec. Returns 0 or -1 when the group is full. */
 int td_evgroup_spec_add(struct td_evgroup_spec *s, const char *name, const struct perf_event_attr *attr);
@@ -42,6 +45,9 @@ int td_evgroup_open(struct td_evgroup *g, const struct td_evgroup_spec *s, pid_t
 /* Read the group. Returns 0 or -errno (-ENODATA for a short read). */
 int td_evgroup_read(const struct td_evgroup *g, struct td_reading *r);
 void td_evgroup_close(struct td_evgroup *g);
+/* Enable or disable the whole group (PERF_EVENT_IOC_ENABLE/DISABLE on the
+ * leader with PERF_IOC_FLAG_GROUP). Returns 0 or -errno. */
+int td_evgroup_enable(const struct td_evgroup *g, bool on);
 int td_evgroup_fd_count(const struct td_evgroup *g);
 
 /* One line saying why perf_event_open failed for event and what to do. */

@@ -23,6 +23,12 @@ struct td_session_opts {
 	bool quiet;               /* no notes on stderr */
 	uint64_t max_age_ns;      /* retention while running (0: none): see td_store_prune */
 	uint64_t max_bytes;
+	int counters;             /* > 0: at most this many events per group (evpack.h) */
+	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
+	int level;                /* -l LEVEL: planned model groups (> 0), 0 none */
+	const char *nodes;        /* --nodes LIST: planned model groups, NULL none */
+	bool system;              /* record --system: every online CPU, no target process */
+	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
 };
 
 struct td_session_result {

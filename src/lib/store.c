@@ -450,7 +450,7 @@ int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core,
 
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_text(st, 2, "cpu", -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, cpu);
+	bind_opt_int(st, 5, cpu);
 	bind_opt_int(st, 6, core);
 	bind_opt_int(st, 7, socket);
 	return td_store_step_insert(s, st);

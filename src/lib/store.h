@@ -78,7 +78,8 @@ int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alia
 int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_t tid, const char *comm,
 			    uint64_t first_seen_ns);
 int td_store_thread_seen(struct td_store *s, int64_t thread, const char *comm, uint64_t last_seen_ns, bool exited);
-/* A CPU of a system-wide session; core and socket -1 when unknown. */
+/* A CPU of a system-wide session; core and socket -1 when unknown. cpu -1:
+ * an aggregate of CPUs — a core (core given) or a socket (core -1). */
 int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core, int socket);
 /* Any other target: kind is process (pid, comm), cgroup (path) or whole
  * (everything the session measured; aggregates). */

@@ -67,7 +67,7 @@ static const char session_cols[] =
 	" s.ended_ns, s.interval_ms, s.exit_code,"
 	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id),"
 	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted,"
-	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu') FROM sessions s";
+	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu' AND t.cpu IS NOT NULL) FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {

@@ -94,6 +94,62 @@ static void print_metrics(FILE *f, const double *v, double seconds, bool hw)
 	fputc('\n', f);
 }
 
+/* Metric values counted for only part of their interval (multiplexing,
+ * rotation): per metric, how many and the lowest confidence. */
+struct low_conf {
+	char name[64][96];
+	double least[64];
+	int low[64], total[64];
+	int n;
+};
+
+static int collect_confidence(const struct td_metric_row *m, void *ctx)
+{
+	struct low_conf *lc = ctx;
+	int i;
+
+	for (i = 0; i < lc->n && strcmp(lc->name[i], m->name); i++)
+		;
+	if (i == lc->n) {
+		if (lc->n == 64)
+			return 0;
+		snprintf(lc->name[i], sizeof(lc->name[i]), "%s", m->name);
+		lc->least[i] = NAN;
+		lc->low[i] = lc->total[i] = 0;
+		lc->n++;
+	}
+	if (isnan(m->confidence))
+		return 0;
+	lc->total[i]++;
+	if (m->confidence < 1.0) {
+		lc->low[i]++;
+		if (isnan(lc->least[i]) || m->confidence < lc->least[i])
+			lc->least[i] = m->confidence;
+	}
+	return 0;
+}
+
+static void print_confidence(FILE *f, struct td_store *s, int64_t session)
+{
+	struct low_conf *lc = calloc(1, sizeof(*lc));
+	bool header = false;
+
+	if (!lc || td_store_metrics(s, session, collect_confidence, lc)) {
+		free(lc);
+		return;
+	}
+	for (int i = 0; i < lc->n; i++) {
+		if (!lc->low[i])
+			continue;
+		if (!header)
+			fprintf(f, "  confidence below 100%% (events counted part of the time, values scaled):\n");
+		header = true;
+		fprintf(f, "    %-20s lowest %5.1f%%, %d of %d values below 100%%\n", lc->name[i], 100.0 * lc->least[i],
+			lc->low[i], lc->total[i]);
+	}
+	free(lc);
+}
+
 static int print_failed(const char *names, const char *error, void *ctx)
 {
 	fprintf((FILE *)ctx, "  not counted: %s: %s\n", names, error);
@@ -137,6 +193,8 @@ int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *d
 	if (!sr.kernel_counted)
 		fprintf(f, "  kernel mode not counted (perf_event_paranoid, no CAP_PERFMON): switches come from "
 			   "/proc, migrations are n/c; run as root or grant CAP_PERFMON to count them\n");
+
+	print_confidence(f, s, session);
 
 	/* processes in PID order; rows come ordered by pid, tid */
 	for (int i = 0; i < rows.n;) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evgroup.h"
 #include "session.h"
 #include "store.h"
 #include "summary.h"
@@ -22,6 +23,12 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "max-age", required_argument, NULL, 'a' },
 		{ "max-size", required_argument, NULL, 'z' },
+		{ "counters", required_argument, NULL, 'n' },
+		{ "rotate", required_argument, NULL, 'r' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "nodes", required_argument, NULL, 'N' },
+		{ "system", no_argument, NULL, 'y' },
+		{ "cgroup", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -33,7 +40,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->interval_ms = 1000;
 	o->scan_ms = 20;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+I:d:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+I:d:l:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (td_parse_long(optarg, 10, 3600000, &v)) {
@@ -77,6 +84,49 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		case 'z':
 			if (tdctl_parse_size("--max-size", optarg, &o->max_bytes))
 				return -1;
+			break;
+		case 'n':
+			if (td_parse_long(optarg, 1, TD_GROUP_MAX, &v)) {
+				tdctl_error("bad '--counters %s': give the events per group, 1 to %d", optarg, TD_GROUP_MAX);
+				return -1;
+			}
+			o->counters = (int)v;
+			break;
+		case 'r':
+			if (td_parse_long(optarg, 1, 3600000, &v)) {
+				tdctl_error("bad '--rotate %s': give milliseconds between 1 and 3600000", optarg);
+				return -1;
+			}
+			o->rotate_ms = (int)v;
+			break;
+		case 'l':
+			if (td_parse_long(optarg, 1, 9, &v)) {
+				tdctl_error("bad level '-l %s': give a tree level from 1 to 9", optarg);
+				return -1;
+			}
+			o->level = (int)v;
+			break;
+		case 'N':
+			if (!*optarg) {
+				tdctl_error("empty node list: give --nodes NODE[,NODE...]");
+				return -1;
+			}
+			o->nodes = optarg;
+			break;
+		case 'y':
+			if (attach) {
+				tdctl_error("--system is an option of 'tdctl record': use 'tdctl record --system'");
+				return -1;
+			}
+			o->system = true;
+			break;
+		case 'g':
+			if (attach || !*optarg) {
+				tdctl_error(attach ? "--cgroup is an option of 'tdctl record': use 'tdctl record --cgroup PATH'"
+						   : "empty cgroup path: give --cgroup PATH");
+				return -1;
+			}
+			o->cgroup = optarg;
 			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;

@@ -16,6 +16,7 @@ static const struct subcommand subcommands[] = {
 	{ "doctor", cmd_doctor, "what this machine can measure, and why" },
 	{ "run", cmd_run, "run a command and count every thread of it" },
 	{ "attach", cmd_attach, "count every thread of a running process" },
+	{ "record", cmd_record, "count every online CPU (--system)" },
 	{ "sessions", cmd_sessions, "list the recorded sessions" },
 	{ "events", cmd_events, "the metric tree, events and encodings for a PMU model" },
 	{ "plan", cmd_plan, "the perf groups a level or node list needs, and multiplexing" },

@@ -84,6 +84,7 @@ static int count_fds(void)
 
 static volatile int stop, go;
 static volatile pid_t worker_tid;
+static volatile int spun; /* the worker has used its 40 ms of CPU */
 
 static void *spinner(void *arg)
 {
@@ -97,6 +98,7 @@ static void *spinner(void *arg)
 	do
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
 	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < 40);
+	spun = 1;
 	while (!stop)
 		usleep(1000);
 	return NULL;
@@ -137,7 +139,7 @@ static void test_threads_lifecycle(void **state)
 	}
 	assert_null(td_collector_disabled(c, 0));
 
-	stop = go = 0;
+	stop = go = spun = 0;
 	worker_tid = 0;
 	assert_int_equal(pthread_create(&th, NULL, spinner, NULL), 0);
 	while (!worker_tid)
@@ -148,7 +150,8 @@ static void test_threads_lifecycle(void **state)
 	assert_int_equal(st.threads_live, 2);
 	assert_int_equal(st.fds_open, no_pmu ? 4 : 6);
 	go = 1;
-	usleep(60000); /* the worker spins 40 ms of CPU */
+	while (!spun) /* the worker spins 40 ms of CPU: however long that takes on a loaded machine */
+		usleep(1000);
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	stop = 1;
 	pthread_join(th, NULL);

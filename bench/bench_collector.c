@@ -1,0 +1,103 @@
+/* bench_collector: CPU time the collector spends per interval
+ * (td_collector_sample: group reads, deltas, /proc switch counts, the sink
+ * call) against a bare loop of group read()s on the same descriptors, with
+ * software.td's events on THREADS sleeping threads of this process; prints
+ * both per interval and the ratio (goal <= 1.3). Never passes or fails.
+ * usage: bench_collector [THREADS] [INTERVALS] */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "encode.h"
+
+#define GOAL_RATIO 1.3
+#define MAXT 1024
+
+static const char *const events[] = { "perf::TASK-CLOCK", "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS",
+				      "perf::PAGE-FAULTS", "perf::MINOR-FAULTS", "perf::MAJOR-FAULTS" };
+static volatile int stop;
+static const struct td_evgroup *groups[MAXT];
+static int ngroups;
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	while (!stop)
+		usleep(10000);
+	return NULL;
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The sink remembers each thread's group (the descriptors the bare loop reads). */
+static int on_counts(void *ctx, const struct td_thread *t, int spec, const struct td_count *c, int n)
+{
+	(void)c;
+	(void)n;
+	if (*(int *)ctx && spec == 0 && ngroups < MAXT)
+		groups[ngroups++] = &t->groups[0];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int nthreads = argc > 1 ? atoi(argv[1]) : 64, intervals = argc > 2 ? atoi(argv[2]) : 2000, collect = 1;
+	struct td_evgroup_spec spec = { 0 };
+	struct td_sink sink = { .ctx = &collect, .counts = on_counts };
+	struct td_collector *c;
+	pthread_t th[MAXT];
+	struct td_reading r;
+	double t0, col, bare;
+	td_err err;
+
+	if (nthreads < 1 || nthreads > MAXT - 1 || intervals < 1) {
+		fprintf(stderr, "usage: bench_collector [THREADS 1-%d] [INTERVALS]\n", MAXT - 1);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		struct td_encoding enc;
+		if (td_encode(events[i], NULL, false, &enc, &err)) {
+			fprintf(stderr, "bench_collector: %s\n", err.msg);
+			return 1;
+		}
+		td_evgroup_spec_add(&spec, events[i], &enc.attr);
+	}
+	for (int i = 0; i < nthreads; i++)
+		pthread_create(&th[i], NULL, sleeper, NULL);
+	c = td_collector_new(&spec, 1, false, 2);
+	if (!c || td_collector_add_process(c, getpid(), 0, &sink, &err)) {
+		fprintf(stderr, "bench_collector: %s\n", c ? err.msg : "out of memory");
+		return 1;
+	}
+	td_collector_sample(c, td_wall_ns(), &sink); /* learns the descriptors */
+	collect = 0;
+	t0 = cpu_now();
+	for (int i = 0; i < intervals; i++)
+		td_collector_sample(c, td_wall_ns(), &sink);
+	col = (cpu_now() - t0) / intervals;
+	t0 = cpu_now();
+	for (int i = 0; i < intervals; i++)
+		for (int g = 0; g < ngroups; g++)
+			td_evgroup_read(groups[g], &r);
+	bare = (cpu_now() - t0) / intervals;
+	printf("collector: %d threads x %zu events, %d intervals\n", ngroups, sizeof(events) / sizeof(events[0]),
+	       intervals);
+	printf("  td_collector_sample  %9.1f us CPU per interval\n", col * 1e6);
+	printf("  bare group read()s   %9.1f us CPU per interval\n", bare * 1e6);
+	printf("  ratio %.2f (goal <= %.1f): %s\n", col / bare, GOAL_RATIO, col / bare <= GOAL_RATIO ? "met" : "NOT met");
+	stop = 1;
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	td_collector_free(c);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* tdctl record --system | --cgroup PATH: count every online CPU
+ * (system-wide, pid = -1), or one cgroup's tasks on every CPU (perf's cgroup
+ * mode), until --duration ends or a signal. System-wide: rows per CPU with
+ * core and socket, metric values per CPU, per core and per socket. Cgroup:
+ * one cgroup target, counts summed over the CPUs. */
+#include <stdio.h>
+
+#include "session.h"
+#include "tdctl.h"
+
+static const char usage[] =
+	"usage: tdctl record --system|--cgroup PATH [-I MS] [-d DB] [--duration SEC] [--events-dir DIR] [-q] [--counters N]\n"
+	"  --system            count every online CPU (needs root, CAP_PERFMON or perf_event_paranoid <= 0)\n"
+	"  --cgroup PATH       count the tasks of cgroup PATH (full path, or under the cgroup v2 mount) on every CPU\n"
+	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n"
+	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n"
+	"  --duration SEC      stop after SEC seconds (default: until Ctrl-C or SIGTERM)\n"
+	"  --counters N        at most N events per group\n"
+	"  -q, --quiet         no notes on stderr while running\n";
+
+int cmd_record(int argc, char **argv)
+{
+	struct td_session_opts o;
+	int first, code;
+
+	first = tdctl_parse_collect_opts(argc, argv, usage, false, &o);
+	if (first < 0)
+		return 2;
+	if (first < argc) {
+		tdctl_error("record: unexpected argument '%s'; usage: tdctl record --system|--cgroup PATH [OPTIONS]",
+			    argv[first]);
+		return 2;
+	}
+	if (!o.system && !o.cgroup) {
+		tdctl_error("record: say what to record: give --system (every online CPU) or --cgroup PATH");
+		return 2;
+	}
+	if (o.system && o.cgroup) {
+		tdctl_error("record: give --system or --cgroup PATH, not both");
+		return 2;
+	}
+	if (o.rotate_ms) {
+		tdctl_error("record: --rotate is for run and attach; leave it out");
+		return 2;
+	}
+	if (tdctl_collect(&o, &code))
+		return code ? code : 1;
+	return code;
+}

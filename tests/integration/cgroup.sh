@@ -1,0 +1,51 @@
+#!/bin/sh
+# tdctl record --cgroup PATH: perf's cgroup mode on every CPU. Creates two
+# cgroup v2 groups, runs td-demo in one; the busy cgroup's TASK_CLOCK is the
+# demo's CPU time, the empty one's is 0. If no cgroup can be created here
+# the test FAILS and says why (it is not skipped).
+. "$(dirname "$0")/lib.sh"
+
+mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$mnt" ]; then
+	not_ok "cannot test cgroups: no cgroup v2 hierarchy in /proc/mounts (mount one: mount -t cgroup2 none /sys/fs/cgroup)"
+	finish
+	exit 1
+fi
+busy="$mnt/td-test-busy-$$"
+idle="$mnt/td-test-idle-$$"
+if ! mkdir "$busy" "$idle" 2>"$WORK/mkdir.err"; then
+	not_ok "cannot create cgroups under $mnt (run the tests as root): $(cat "$WORK/mkdir.err")"
+	finish
+	exit 1
+fi
+cleanup_cgroups() { rmdir "$busy" "$idle" 2>/dev/null; }
+trap 'cleanup_cgroups; finish_cleanup' EXIT
+
+DB="$WORK/g.db"
+sh -c "echo \$\$ >'$busy/cgroup.procs' && exec '$DEMO' -t 2 -l 0 -e 0 -s 3" >/dev/null 2>&1 &
+DPID=$!
+CLEANUP_PIDS=$DPID
+wait_for 20 grep -qx "$DPID" "$busy/cgroup.procs" || not_ok "the demo moved into $busy"
+"$TDCTL" record --cgroup "$busy" --duration 2 -I 500 -d "$DB" 2>"$WORK/err"
+check_eq "record --cgroup exits 0" 0 "$?"
+"$TDCTL" record --cgroup "${idle#$mnt/}" --duration 1 -I 500 -d "$DB" 2>"$WORK/err2"
+check_eq "record --cgroup with a path inside the cgroup mount exits 0" 0 "$?"
+wait "$DPID"
+check_eq "two cgroup sessions" "cgroup|completed cgroup|completed" \
+	"$(sql "$DB" "select group_concat(kind||'|'||status, ' ') from (select * from sessions order by id)")"
+check_eq "one cgroup target per session, with its path" "$busy $idle" \
+	"$(sql "$DB" "select group_concat(cgroup, ' ') from (select cgroup from targets where kind='cgroup' order by id)")"
+busy_ms=$(sql "$DB" "select sum(c.value) / 1000000 from counts c join events e on e.id=c.event_id
+	join targets t on t.id=c.thread_id where e.name='TASK_CLOCK' and t.cgroup='$busy'")
+check "the busy cgroup's TASK_CLOCK is the demo's CPU time (${busy_ms} ms in 2 s, > 300)" test "${busy_ms:-0}" -gt 300
+check_eq "the empty cgroup counted no CPU time" 0 \
+	"$(sql "$DB" "select sum(c.value) from counts c join events e on e.id=c.event_id
+		join targets t on t.id=c.thread_id where e.name='TASK_CLOCK' and t.cgroup='$idle'")"
+check_eq "cgroup CPU_Time = TASK_CLOCK / 1e9 every interval" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
+		where c.running > 0 and abs(m.value - c.value * 1.0 * c.enabled / c.running / 1e9) > 1e-12")"
+"$TDCTL" record --cgroup "no-such-cgroup-$$" -d "$DB" 2>"$WORK/bad"
+check_eq "an unknown cgroup: exit 1" 1 "$?"
+check_match "one line naming it and what to give" "^tdctl: no cgroup 'no-such-cgroup-$$'.*give a directory under" "$(cat "$WORK/bad")"
+finish

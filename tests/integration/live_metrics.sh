@@ -1,0 +1,52 @@
+#!/bin/sh
+# Metric values written while collecting: software.td's info metrics per
+# thread and per process for every interval, equal to what the stored raw
+# counts give, with confidence = running/enabled of the counts they read.
+. "$(dirname "$0")/lib.sh"
+
+DB="$WORK/m.db"
+"$TDCTL" run -q -I 200 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
+check_eq "run exits 0" 0 "$?"
+nint=$(sql "$DB" "select count(*) from intervals")
+check "at least 5 intervals" test "$nint" -ge 5
+check_eq "every info metric of software.td has values" \
+	"CPU_Time CPU_Utilization Faults_per_s Major_Faults_per_s Migrations_per_s Switches_per_s" \
+	"$(sql "$DB" "select group_concat(name, ' ') from (select distinct name from metric_values order by name)")"
+check_eq "every thread has CPU_Time in every interval it was counted (running > 0)" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		left join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
+		where c.running > 0 and m.value is null")"
+check_eq "an interval a thread was not counted in (running = 0) has CPU_Time NA, not 0" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
+		where c.running = 0 and m.value is not null")"
+check "some thread CPU_Time values are above zero" test \
+	"$(sql "$DB" "select count(*) from metric_values where target_kind='thread' and name='CPU_Time' and value > 0")" -gt 0
+check_eq "thread CPU_Time = scaled TASK_CLOCK / 1e9 (all rows)" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
+		where abs(m.value - c.value * 1.0 * c.enabled / c.running / 1e9) > 1e-12")"
+check_eq "thread CPU_Utilization = TASK_CLOCK / 1e9 / interval length (within 1 %)" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Utilization'
+		where c.value > 0 and abs(m.value - c.value / 1e9 / ((m.end_ns - m.start_ns) / 1e9)) > 0.01 * m.value")"
+check_eq "one process target, named after the demo" "1|td-demo" \
+	"$(sql "$DB" "select count(*)||'|'||min(comm) from targets where kind='process'")"
+check_eq "process CPU_Time = sum of its threads' CPU_Time, every interval" 0 \
+	"$(sql "$DB" "select count(*) from metric_values p where p.target_kind='process' and p.name='CPU_Time'
+		and abs(p.value - (select sum(t.value) from metric_values t where t.interval_id=p.interval_id
+			and t.target_kind='thread' and t.pid=p.pid and t.name='CPU_Time')) > 1e-9")"
+check_eq "process Switches_per_s present in every interval" "$nint" \
+	"$(sql "$DB" "select count(*) from metric_values where target_kind='process' and name='Switches_per_s'")"
+check_eq "confidence = running/enabled of TASK_CLOCK for CPU_Time (all thread rows)" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
+		where c.running > 0 and abs(m.confidence - 1.0 * c.running / c.enabled) > 1e-12")"
+if [ -e /sys/bus/event_source/devices/cpu ]; then
+	check "hardware groups open: IPC values written" test \
+		"$(sql "$DB" "select count(*) from metric_values where name='IPC'")" -gt 0
+else
+	check_eq "no PMU: no IPC/CPI values (generic.td's group never opened)" 0 \
+		"$(sql "$DB" "select count(*) from metric_values where name in ('IPC','CPI')")"
+fi
+finish

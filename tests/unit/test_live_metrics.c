@@ -1,0 +1,180 @@
+/* test_live_metrics: metric values computed while collecting — scaling per
+ * event, per-process aggregates summed before evaluation, and confidence
+ * from running/enabled with the rule for formulas spanning groups. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live_metrics.h"
+#include "store.h"
+
+static char dir[64], db[128], td[128];
+
+static const char model_text[] =
+	"pmu perf\n"
+	"title test\n"
+	"event A perf::TASK-CLOCK | a\n"
+	"event B perf::PAGE-FAULTS | b\n"
+	"event C perf::CPU-MIGRATIONS | c\n"
+	"info X Metric = A / B | same group\n"
+	"info Y Metric = A / C | two groups\n"
+	"info R Rate = B / DURATION | per second\n";
+
+static int setup(void **state)
+{
+	FILE *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/td-live-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(db, sizeof(db), "%s/t.db", dir);
+	snprintf(td, sizeof(td), "%s/t.td", dir);
+	if (!(f = fopen(td, "w")))
+		return -1;
+	fputs(model_text, f);
+	return fclose(f);
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static const struct td_session_info info = { .kind = "run", .command = "t", .interval_ms = 1000 };
+
+struct got {
+	char name[8][16];
+	int64_t target[8];
+	double value[8], conf[8];
+	int n;
+};
+
+static int collect(const struct td_metric_row *m, void *ctx)
+{
+	struct got *g = ctx;
+
+	if (g->n == 8)
+		return 0;
+	snprintf(g->name[g->n], sizeof(g->name[0]), "%s", m->name);
+	g->target[g->n] = m->target;
+	g->value[g->n] = m->value;
+	g->conf[g->n] = m->confidence;
+	g->n++;
+	return 0;
+}
+
+static void find(const struct got *g, int64_t target, const char *name, double *v, double *c)
+{
+	for (int i = 0; i < g->n; i++)
+		if (g->target[i] == target && !strcmp(g->name[i], name)) {
+			*v = g->value[i];
+			*c = g->conf[i];
+			return;
+		}
+	fail_msg("no %s for target %lld", name, (long long)target);
+}
+
+static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv, int *file)
+{
+	struct td_live *l;
+	td_err err;
+
+	unlink(db);
+	assert_int_equal(td_store_open(db, TD_STORE_WRITE, s, &err), 0);
+	assert_true((*sess = td_store_session_begin(*s, &info, &err)) > 0);
+	assert_non_null(l = td_live_new(*s, *sess, 2));
+	*file = td_live_add_file(l, td, &err);
+	assert_int_equal(*file, 0);
+	assert_int_equal(td_store_begin(*s), 0);
+	*iv = td_store_interval_add(*s, *sess, 0, 1000, 2000);
+	return l;
+}
+
+static void test_spanning_confidence(void **state)
+{
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, th;
+	int file;
+	struct got g = { 0 };
+	double v, c;
+
+	(void)state;
+	l = open_live(&s, &sess, &iv, &file);
+	th = td_store_thread_add(s, sess, 10, 10, "t", 1000);
+	/* A and B in group 0, counted half the time; C in group 1, 40 % */
+	assert_int_equal(td_live_count(l, file, th, 10, "t", 0, 0, &(struct td_count){ 300, 100, 50 }), 0);
+	assert_int_equal(td_live_count(l, file, th, 10, "t", 1, 0, &(struct td_count){ 100, 100, 50 }), 0);
+	assert_int_equal(td_live_count(l, file, th, 10, "t", 2, 1, &(struct td_count){ 40, 100, 40 }), 0);
+	assert_int_equal(td_live_flush(l, iv, 0.5), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_live_spanning(l), 1);
+	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	find(&g, th, "X", &v, &c);
+	assert_true(fabs(v - 3.0) < 1e-12);  /* 600 / 200 */
+	assert_true(fabs(c - 0.5) < 1e-12);  /* one group: its coverage */
+	find(&g, th, "Y", &v, &c);
+	assert_true(fabs(v - 6.0) < 1e-12);  /* 600 / 100 */
+	assert_true(fabs(c - 0.2) < 1e-12);  /* two groups: 0.5 * 0.4 */
+	find(&g, th, "R", &v, &c);
+	assert_true(fabs(v - 400.0) < 1e-9); /* 200 faults in 0.5 s */
+	td_live_free(l);
+	td_store_close(s);
+}
+
+static void test_process_sums_first(void **state)
+{
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, t1, t2, proc = 0;
+	int file;
+	struct got g = { 0 };
+	double v, c;
+
+	(void)state;
+	l = open_live(&s, &sess, &iv, &file);
+	t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
+	t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
+	td_live_count(l, file, t1, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t1, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t2, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
+	td_live_count(l, file, t2, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
+	assert_int_equal(td_live_flush(l, iv, 1.0), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	for (int i = 0; i < g.n; i++)
+		if (g.target[i] != t1 && g.target[i] != t2)
+			proc = g.target[i];
+	assert_true(proc > 0);
+	find(&g, t2, "X", &v, &c);
+	assert_true(fabs(v - 30.0 / 72.0) < 1e-12);
+	assert_true(fabs(c - 0.8) < 1e-12);
+	/* process: (10 + 37.5) / (10 + 90) — counts summed, then the ratio */
+	find(&g, proc, "X", &v, &c);
+	assert_true(fabs(v - 47.5 / 100.0) < 1e-12);
+	assert_true(fabs(c - 0.8) < 1e-12);  /* least coverage over its threads */
+	assert_int_equal(td_live_spanning(l), 0);
+	td_live_free(l);
+	td_store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spanning_confidence),
+		cmocka_unit_test(test_process_sums_first),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
