@@ -84,20 +84,6 @@ static int add_event(const struct td_event_info *e, void *ctx)
 
 /* ---- CSV ---------------------------------------------------------------------------- */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void csv_real(FILE *f, double v)
 {
@@ -109,9 +95,9 @@ static void csv_prefix(FILE *f, const char *record, int seq, uint64_t start, uin
 		       const char *name)
 {
 	fprintf(f, "%s,%d,%" PRIu64 ",%" PRIu64 ",", record, seq, start, end);
-	csv_field(f, target);
+	td_csv_field(f, target);
 	fputc(',', f);
-	csv_field(f, name);
+	td_csv_field(f, name);
 	fputc(',', f);
 }
 
@@ -141,7 +127,7 @@ static int put_count(const struct td_count_row *c, void *ctx)
 
 	if (x->fmt == TD_EXPORT_CSV) {
 		csv_prefix(x->out, "count", c->seq, c->start_ns, c->end_ns, target_text(x, c->target), name);
-		csv_field(x->out, alias);
+		td_csv_field(x->out, alias);
 		fprintf(x->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",,,\n", c->value, c->enabled, c->running);
 		return 0;
 	}

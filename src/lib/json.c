@@ -1,7 +1,9 @@
-/* json: string escaping and number formatting for hand-written JSON output. */
+/* json: string escaping and number formatting for hand-written JSON output,
+ * and CSV field quoting. */
 #include "json.h"
 
 #include <math.h>
+#include <string.h>
 
 void td_json_str(FILE *f, const char *s)
 {
@@ -33,4 +35,19 @@ void td_json_num(FILE *f, double v)
 		fputs("null", f);
 	else
 		fprintf(f, "%.17g", v);
+}
+
+void td_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
 }

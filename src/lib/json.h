@@ -1,4 +1,4 @@
-/* json: the few helpers needed to write JSON by hand (string escaping). */
+/* json: the few helpers needed to write JSON (and CSV) by hand: escaping. */
 #ifndef TD_JSON_H
 #define TD_JSON_H
 
@@ -8,5 +8,8 @@
 void td_json_str(FILE *f, const char *s);
 /* Write a double; NaN/inf (not available) are written as null. */
 void td_json_num(FILE *f, double v);
+
+/* Write s as one CSV field, quoted (with "" for ") only when it holds , " or a newline. */
+void td_csv_field(FILE *f, const char *s);
 
 #endif

@@ -14,20 +14,6 @@ static const char *threshold_word(const struct td_report_eval *e, int i)
 	return isnan(e->node[i]) ? NULL : e->flagged[i] ? "above" : "below";
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void csv_row(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i)
 {
@@ -36,9 +22,9 @@ static void csv_row(FILE *out, const struct td_report_data *d, const struct td_r
 	char unit[24];
 
 	td_report_unit(n, unit, sizeof(unit));
-	csv_field(out, e->label);
+	td_csv_field(out, e->label);
 	fputc(',', out);
-	csv_field(out, n->path);
+	td_csv_field(out, n->path);
 	fprintf(out, ",%d,", n->level);
 	if (!isnan(e->node[i]))
 		fprintf(out, "%.4f", 100 * e->node[i]);
