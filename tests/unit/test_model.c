@@ -402,6 +402,73 @@ static void test_cpi_edges(void **state)
 	unload(&l);
 }
 
+/* Counts from several perf groups (td_metrics_eval_groups), hand-derived:
+ * group 0 counted A and B half the time, group 1 A and C a quarter of it. */
+static void test_eval_groups(void **state)
+{
+	struct loaded l = load_text("pmu x\nevent A a\nevent B b\nevent C c\nevent D d\n"
+				    "node  X  Slots = A / B | > 0.4\n"
+				    "node  X.Y Slots = X * D / A | > 0.1\n"
+				    "info  AC Metric = A / C\n"
+				    "info  BC Metric = B / C\n");
+	struct td_metrics *mx = l.mx;
+	const struct td_model *m = l.m;
+	int x = td_model_node(m, "X"), y = td_model_node(m, "X.Y");
+	int sx = m->nodes[x].f.slot, sy = m->nodes[y].f.slot, sac = m->infos[0].f.slot, sbc = m->infos[1].f.slot;
+	double counts[2][4] = { { 10, 20, NAN, NAN }, { 30, NAN, 60, NAN } };
+	double cov[2][4] = { { 0.5, 0.5, NAN, NAN }, { 0.25, NAN, 0.25, NAN } };
+
+	(void)state;
+	assert_int_equal(td_metrics_eval_groups(mx, &counts[0][0], &cov[0][0], 2), 0);
+	/* X = A/B from group 0 alone: 10/20, not the mean A (20) over B */
+	assert_float_equal(mx->node[x], 0.5, 1e-15);
+	assert_float_equal(mx->conf[sx], 0.5, 1e-15);
+	assert_false(mx->spans[sx]);
+	assert_true(mx->flagged[x]);
+	/* AC = A/C from group 1: 30/60 */
+	assert_float_equal(mx->info[0], 0.5, 1e-15);
+	assert_float_equal(mx->conf[sac], 0.25, 1e-15);
+	assert_false(mx->spans[sac]);
+	/* BC: no group holds B and C: the means, 20/60, spanning, 0.5 * 0.25 */
+	assert_float_equal(mx->info[1], 20.0 / 60.0, 1e-15);
+	assert_true(mx->spans[sbc]);
+	assert_float_equal(mx->conf[sbc], 0.125, 1e-15);
+	/* D counted nowhere: X.Y not available, no confidence, not spanning */
+	assert_true(td_is_na(mx->node[y]) && isnan(mx->conf[sy]) && !mx->spans[sy]);
+	assert_int_equal(mx->bottleneck, x);
+
+	/* both groups can compute X: the one counted longer wins */
+	double both[2][4] = { { 10, 20, NAN, NAN }, { 12, 20, NAN, NAN } };
+	double bcov[2][4] = { { 0.5, 0.5, NAN, NAN }, { 0.8, 0.9, NAN, NAN } };
+	assert_int_equal(td_metrics_eval_groups(mx, &both[0][0], &bcov[0][0], 2), 0);
+	assert_float_equal(mx->node[x], 0.6, 1e-15);
+	assert_float_equal(mx->conf[sx], 0.8, 1e-15);
+	/* a tie keeps the first group */
+	bcov[1][0] = bcov[1][1] = 0.5;
+	assert_int_equal(td_metrics_eval_groups(mx, &both[0][0], &bcov[0][0], 2), 0);
+	assert_float_equal(mx->node[x], 0.5, 1e-15);
+
+	/* X's own window (group 0 holds A and B) has B = 0: not available, not
+	 * made up from group 1's B */
+	double zero[2][4] = { { 10, 0, NAN, NAN }, { NAN, 10, 5, NAN } };
+	assert_int_equal(td_metrics_eval_groups(mx, &zero[0][0], &cov[0][0], 2), 0);
+	assert_true(td_is_na(mx->node[x]) && isnan(mx->conf[sx]) && !mx->spans[sx]);
+	/* but BC reads B and C, which group 1 holds: 10 / 5 */
+	assert_float_equal(mx->info[1], 2, 1e-15);
+	assert_false(mx->spans[sbc]);
+
+	/* one group, no coverage: td_metrics_eval's values, confidence unknown */
+	double one[4] = { 3, 4, 6, 1.5 };
+	assert_int_equal(td_metrics_eval_groups(mx, one, NULL, 1), 0);
+	assert_float_equal(mx->node[x], 0.75, 1e-15);
+	assert_float_equal(mx->node[y], 0.375, 1e-15);
+	assert_true(isnan(mx->conf[sx]) && !mx->spans[sx]);
+	td_metrics_eval(mx, one);
+	assert_float_equal(mx->node[y], 0.375, 1e-15);
+	assert_true(isnan(mx->conf[sy]));
+	unload(&l);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -426,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_every_events_file),
 		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
 		cmocka_unit_test(test_cpi_edges),         cmocka_unit_test(test_arm_event_numbers),
+		cmocka_unit_test(test_eval_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
