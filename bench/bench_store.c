@@ -36,7 +36,7 @@ static double store_ingest(struct td_store *s, int64_t *session, long intervals)
 		return -1;
 	th = td_store_thread_add(s, sess, 1, 1, "bench", 0);
 	for (int e = 0; e < EVENTS; e++)
-		ev[e] = td_store_event_add(s, sess, "E", "perf::E", 0, 4, (uint64_t)e, "counting", NULL);
+		ev[e] = td_store_event_add(s, sess, "E", "perf::E", 0, 4, (uint64_t)e, "counting", NULL, NULL);
 	t0 = td_now_ns();
 	for (long i = 0; i < intervals; i++) {
 		int64_t iv = td_store_interval_add(s, sess, (int)i, (uint64_t)i * 1000, (uint64_t)i * 1000 + 1000);

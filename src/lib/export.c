@@ -128,7 +128,7 @@ static int put_count(const struct td_count_row *c, void *ctx)
 	if (x->fmt == TD_EXPORT_CSV) {
 		csv_prefix(x->out, "count", c->seq, c->start_ns, c->end_ns, target_text(x, c->target), name);
 		td_csv_field(x->out, alias);
-		fprintf(x->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",,,\n", c->value, c->enabled, c->running);
+		fprintf(x->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",,,,\n", c->value, c->enabled, c->running);
 		return 0;
 	}
 	json_prefix(x, c->seq, c->start_ns, c->end_ns, c->target);
@@ -151,7 +151,7 @@ static int put_metric(const struct td_metric_row *m, void *ctx)
 		csv_real(x->out, m->value);
 		fputs(",,,", x->out);
 		csv_real(x->out, m->confidence);
-		fprintf(x->out, ",%d,%d\n", m->flagged, m->bottleneck);
+		fprintf(x->out, ",%d,%d,%d\n", m->flagged, m->bottleneck, m->spans);
 		return 0;
 	}
 	json_prefix(x, m->seq, m->start_ns, m->end_ns, m->target);
@@ -163,8 +163,8 @@ static int put_metric(const struct td_metric_row *m, void *ctx)
 	td_json_num(x->out, m->value);
 	fputs(",\"confidence\":", x->out);
 	td_json_num(x->out, m->confidence);
-	fprintf(x->out, ",\"flagged\":%s,\"bottleneck\":%s}", m->flagged ? "true" : "false",
-		m->bottleneck ? "true" : "false");
+	fprintf(x->out, ",\"flagged\":%s,\"bottleneck\":%s,\"spans\":%s}", m->flagged ? "true" : "false",
+		m->bottleneck ? "true" : "false", m->spans ? "true" : "false");
 	return 0;
 }
 
@@ -172,7 +172,7 @@ static int write_all(struct td_store *s, int64_t session, struct ex *x)
 {
 	if (x->fmt == TD_EXPORT_CSV) {
 		fputs("record,interval,start_ns,end_ns,target,name,alias,value,enabled,running,confidence,flagged,"
-		      "bottleneck\n", x->out);
+		      "bottleneck,spans\n", x->out);
 		return td_store_counts(s, session, put_count, x) || td_store_metrics(s, session, put_metric, x) ? -1 : 0;
 	}
 	fprintf(x->out, "{\n  \"session\": %lld,\n  \"counts\": [", (long long)session);

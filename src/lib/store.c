@@ -16,8 +16,8 @@
 #include "store_impl.h"
 
 static const char *const stmt_sql[ST_COUNT] = {
-	[ST_EVENT_ADD] = "INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error,config1,alias) "
-			 "VALUES(?,?,?,?,?,?,?,?,?,?)",
+	[ST_EVENT_ADD] = "INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error,config1,alias,file) "
+			 "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_THREAD_ADD] = "INSERT INTO targets(session_id,kind,pid,tid,comm,first_seen_ns,last_seen_ns) "
 			  "VALUES(?,'thread',?,?,?,?,?)",
 	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
@@ -25,7 +25,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_COUNT_ADD] = "INSERT INTO counts(interval_id,thread_id,event_id,value,enabled,running) VALUES(?,?,?,?,?,?)",
 	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
 	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
-			  "bottleneck) VALUES(?,?,?,?,?,?,?)",
+			  "bottleneck,spans) VALUES(?,?,?,?,?,?,?,?)",
 };
 
 const char *td_store_errmsg(struct td_store *s)
@@ -374,14 +374,15 @@ int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struc
 	td_store_bind_text(st, 8, e->error);
 	sqlite3_bind_int64(st, 9, (sqlite3_int64)e->config1);
 	td_store_bind_text(st, 10, e->alias);
+	td_store_bind_text(st, 11, e->file);
 	return td_store_step_insert(s, st);
 }
 
 int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
-			   uint32_t type, uint64_t config, const char *status, const char *error)
+			   uint32_t type, uint64_t config, const char *status, const char *error, const char *file)
 {
 	struct td_event_row e = { .name = name, .spec = spec, .group = group, .type = type, .config = config,
-				  .status = status, .error = error };
+				  .status = status, .error = error, .file = file };
 
 	return td_store_event_plan_add(s, session, &e);
 }
@@ -528,7 +529,7 @@ int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kin
 }
 
 int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
-			double confidence, bool flagged, bool bottleneck)
+			double confidence, bool flagged, bool bottleneck, bool spans)
 {
 	sqlite3_stmt *st = s->stmt[ST_METRIC_ADD];
 
@@ -539,7 +540,13 @@ int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, in
 	td_store_bind_real(st, 5, confidence);
 	sqlite3_bind_int(st, 6, flagged);
 	sqlite3_bind_int(st, 7, bottleneck);
+	sqlite3_bind_int(st, 8, spans);
 	return td_store_step_insert(s, st) < 0 ? -1 : 0;
+}
+
+int td_store_event_aliases_clear(struct td_store *s, int64_t session)
+{
+	return run_stmt(s, "UPDATE events SET alias = NULL WHERE session_id=?1", session, NULL, NULL);
 }
 
 int td_store_metrics_clear(struct td_store *s, int64_t session)

@@ -14,7 +14,7 @@
 
 #include "util.h"
 
-#define TD_SCHEMA_VERSION 2
+#define TD_SCHEMA_VERSION 3
 
 struct td_store;
 
@@ -67,11 +67,14 @@ struct td_event_row {
 	const char *status;     /* counting, failed */
 	const char *error;
 	const char *alias;      /* catalog alias its counts feed, NULL if none */
+	const char *file;       /* live collection: the events file (or "proc") that planned it; NULL for imports */
 };
 int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struct td_event_row *e);
 int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
-			   uint32_t type, uint64_t config, const char *status, const char *error);
+			   uint32_t type, uint64_t config, const char *status, const char *error, const char *file);
 int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alias);
+/* Forget which aliases a session's events fed (before recomputing them). */
+int td_store_event_aliases_clear(struct td_store *s, int64_t session);
 
 /* Targets. Every add returns an id usable as the `thread` of
  * td_store_count_add and the `target` of td_store_metric_add. */
@@ -93,10 +96,11 @@ int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int
 /* Derived metric values, one row per interval, target and metric. kind:
  * node, info, cpi. td_store_metric_id returns the metric's id (creating it),
  * to be cached by the writer. value and confidence: NaN is stored as NULL
- * (not available / unknown); confidence is 0..1. */
+ * (not available / unknown); confidence is 0..1; spans: the value mixes
+ * events counted in different perf groups (td_metrics_eval_groups). */
 int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind);
 int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
-			double confidence, bool flagged, bool bottleneck);
+			double confidence, bool flagged, bool bottleneck, bool spans);
 /* Delete the metric values of a session (before recomputing them). */
 int td_store_metrics_clear(struct td_store *s, int64_t session);
 
@@ -116,7 +120,7 @@ typedef int (*td_thread_total_fn)(const struct td_thread_total *t, void *ctx);
 int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
 
 /* Events of a session that could not be counted, one callback per distinct
- * error: the names (space separated) and the error. */
+ * error: the names (space separated, each once, in plan order) and the error. */
 typedef int (*td_failed_events_fn)(const char *names, const char *error, void *ctx);
 int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx);
 
@@ -145,6 +149,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 struct td_event_info {
 	int64_t id;
 	const char *name, *spec, *status, *alias; /* alias NULL if none */
+	const char *file;        /* the events file that planned it, NULL if not recorded (imports, schema < 3) */
 	int group;
 	uint32_t type;
 	uint64_t config, config1;
@@ -180,7 +185,7 @@ struct td_metric_row {
 	uint64_t start_ns, end_ns;
 	const char *name, *kind;
 	double value, confidence; /* NaN: NULL */
-	bool flagged, bottleneck;
+	bool flagged, bottleneck, spans;
 };
 typedef int (*td_metric_fn)(const struct td_metric_row *m, void *ctx);
 int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx);

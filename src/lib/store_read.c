@@ -51,8 +51,9 @@ int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT group_concat(name, ' '), error FROM events WHERE session_id=? AND status='failed'"
-			       " GROUP BY error ORDER BY min(id)", -1, &st, NULL) != SQLITE_OK)
+			       "SELECT group_concat(name, ' '), error FROM (SELECT name, error, min(id) AS first FROM events"
+			       " WHERE session_id=? AND status='failed' GROUP BY error, name ORDER BY first)"
+			       " GROUP BY error ORDER BY min(first)", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
@@ -190,14 +191,15 @@ static int event_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.config1 = (uint64_t)sqlite3_column_int64(st, 6),
 		.status = td_store_col_text(st, 7),
 		.alias = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : td_store_col_text(st, 8),
+		.file = sqlite3_column_type(st, 9) == SQLITE_NULL ? NULL : td_store_col_text(st, 9),
 	};
 	return ((td_event_fn)fn)(&e, ctx);
 }
 
 int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx)
 {
-	return each_row(prepare_session(s, "SELECT id, name, spec, group_idx, type, config, config1, status, alias"
-					" FROM events WHERE session_id=?1 ORDER BY id", session),
+	return each_row(prepare_session(s, "SELECT id, name, spec, group_idx, type, config, config1, status, alias,"
+					" file FROM events WHERE session_id=?1 ORDER BY id", session),
 			event_row, (void *)fn, ctx);
 }
 
@@ -287,6 +289,7 @@ static int metric_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.confidence = opt_real(st, 8),
 		.flagged = sqlite3_column_int(st, 9) != 0,
 		.bottleneck = sqlite3_column_int(st, 10) != 0,
+		.spans = sqlite3_column_int(st, 11) != 0,
 	};
 	return ((td_metric_fn)fn)(&m, ctx);
 }
@@ -294,7 +297,7 @@ static int metric_row(sqlite3_stmt *st, void *fn, void *ctx)
 int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx)
 {
 	return each_row(prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, m.target_id, n.name, n.kind,"
-					" m.value, m.confidence, m.flagged, m.bottleneck FROM intervals i"
+					" m.value, m.confidence, m.flagged, m.bottleneck, m.spans FROM intervals i"
 					" JOIN metrics m ON m.interval_id = i.id JOIN metric_names n ON n.id = m.metric_id"
 					" WHERE i.session_id=?1 ORDER BY i.seq, m.target_id, m.metric_id", session),
 			metric_row, (void *)fn, ctx);

@@ -99,6 +99,21 @@ static const char migrate_1_2[] =
 	" FROM metrics m JOIN intervals i ON i.id = m.interval_id JOIN targets t ON t.id = m.target_id"
 	" JOIN metric_names n ON n.id = m.metric_id;";
 
+/* v2 -> v3: a metric value says whether its formula read events of several
+ * perf groups (different time windows), and the view shows it; a live
+ * event says which events file planned it (recompute and reports read each
+ * file's own rows: two files may count the same event). */
+static const char migrate_2_3[] =
+	"ALTER TABLE metrics ADD COLUMN spans INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE events ADD COLUMN file TEXT;"
+	"DROP VIEW metric_values;"
+	"CREATE VIEW metric_values AS"
+	" SELECT i.session_id, i.id AS interval_id, i.seq, i.start_ns, i.end_ns,"
+	"  t.id AS target_id, t.kind AS target_kind, t.pid, t.tid, t.comm, t.cpu, t.cgroup,"
+	"  n.kind, n.name, m.value, m.confidence, m.flagged, m.bottleneck, m.spans"
+	" FROM metrics m JOIN intervals i ON i.id = m.interval_id JOIN targets t ON t.id = m.target_id"
+	" JOIN metric_names n ON n.id = m.metric_id;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -123,6 +138,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_1_2) || set_version(s, 2))
 			return -1;
 		version = 2;
+	}
+	if (version == 2) {
+		if (td_store_exec(s, migrate_2_3) || set_version(s, 3))
+			return -1;
+		version = 3;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

@@ -150,9 +150,19 @@ static void print_confidence(FILE *f, struct td_store *s, int64_t session)
 	free(lc);
 }
 
+/* One line per reason; a long list of names is cut after the first few. */
 static int print_failed(const char *names, const char *error, void *ctx)
 {
-	fprintf((FILE *)ctx, "  not counted: %s: %s\n", names, error);
+	const int shown = 8;
+	int n = 0, cut = 0;
+
+	for (const char *p = names; *p; p++)
+		if (*p != ' ' && (p == names || p[-1] == ' ') && ++n == shown + 1)
+			cut = (int)(p - names) - 1;
+	if (n > shown + 1)
+		fprintf((FILE *)ctx, "  not counted: %.*s and %d more events: %s\n", cut, names, n - shown, error);
+	else
+		fprintf((FILE *)ctx, "  not counted: %s: %s\n", names, error);
 	return 0;
 }
 

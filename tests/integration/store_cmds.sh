@@ -28,7 +28,7 @@ check_match "the refusal says it only reads" "tdctl query only reads" "$err"
 err=$("$TDCTL" query -d "$DB" "select 1; delete from sessions" 2>&1)
 check_eq "a second statement is refused" 1 "$?"
 check_match "and says so" "one SQL statement at a time" "$err"
-check_eq "nothing was deleted or changed" "3|2" "$(sql "$DB" "select count(*) from sessions; pragma user_version" | tr '\n' '|' | sed 's/|$//')"
+check_eq "nothing was deleted or changed" "3|3" "$(sql "$DB" "select count(*) from sessions; pragma user_version" | tr '\n' '|' | sed 's/|$//')"
 err=$("$TDCTL" query -d "$DB" "select nope from nowhere" 2>&1)
 check_match "bad SQL: one line naming the problem" "^tdctl: query: no such table: nowhere$" "$err"
 "$TDCTL" query -d "$WORK/none.db" "select 1" 2>/dev/null
@@ -39,12 +39,12 @@ check_eq "the example query of docs/schema.md runs (threads over 30 % memory bou
 
 # ---- export -------------------------------------------------------------------------
 "$TDCTL" export 2 -d "$DB" --format csv -o "$WORK/e.csv"
-check_eq "export csv: header" "record,interval,start_ns,end_ns,target,name,alias,value,enabled,running,confidence,flagged,bottleneck" \
+check_eq "export csv: header" "record,interval,start_ns,end_ns,target,name,alias,value,enabled,running,confidence,flagged,bottleneck,spans" \
 	"$(head -1 "$WORK/e.csv")"
 check_eq "export csv: 4 count lines, raw forms quoted" '"cpu/event=0x3c,umask=0x0/"' \
 	"$(awk -F, '$1 == "count" && $5 == "cpu:1" { print $6 "," $7; exit }' "$WORK/e.csv")"
-check_eq "export csv: every line has 13 columns (outside quotes)" 0 \
-	"$(sed 's/"[^"]*"/Q/g' "$WORK/e.csv" | awk -F, 'NF != 13' | wc -l | tr -d ' ')"
+check_eq "export csv: every line has 14 columns (outside quotes)" 0 \
+	"$(sed 's/"[^"]*"/Q/g' "$WORK/e.csv" | awk -F, 'NF != 14' | wc -l | tr -d ' ')"
 "$TDCTL" export 2 -d "$DB" --format json -o "$WORK/e.json"
 check_eq "export json is valid JSON" 1 "$(sql :memory: "select json_valid(readfile('$WORK/e.json'))")"
 check_eq "export json: 4 counts, the raw value and alias" "4|3000000000|CLK_THREAD" \
@@ -115,13 +115,19 @@ check_eq "the run completes after being pruned around" completed "$(sql "$RDB" "
 cp "$TD_SRCDIR/tests/data/store/v1.db" "$WORK/v1.db"
 chmod u+w "$WORK/v1.db"
 out=$("$TDCTL" sessions -d "$WORK/v1.db")
-check_eq "v1 file: tdctl sessions migrates it to version 2" 2 "$(sql "$WORK/v1.db" "pragma user_version")"
+check_eq "v1 file: tdctl sessions migrates it to version 3" 3 "$(sql "$WORK/v1.db" "pragma user_version")"
 check_match "v1 file: both sessions listed as before" "^ +2  run +completed .* 1 thr +1 int  true" "$out"
 check_eq "v1 file: export of the migrated run gives its 320 counts" 320 \
 	"$("$TDCTL" export 1 -d "$WORK/v1.db" --format csv | grep -c '^count,')"
-err=$("$TDCTL" recompute 1 -d "$WORK/v1.db" 2>&1)
-check_match "v1 file: recompute of a software-only run says no events file serves it" \
-	"no events file in .* serves PMU model '\(none recorded\)'" "$err"
+out=$("$TDCTL" recompute 1 -d "$WORK/v1.db" 2>&1)
+check_match "v1 file: recompute of a software-only run evaluates the files every run opens" \
+	"^session 1: [0-9]+ evaluations with software.td \+ generic.td \(10 events read, 0 not\)$" "$out"
+check_eq "v1 file: each thread's recomputed CPU_Time adds up to its task-clock" 0 \
+	"$(sql "$WORK/v1.db" "select count(*) from threads t where t.session_id = 1 and abs((select sum(value) from metric_values m
+		where m.target_id = t.id and m.name = 'CPU_Time') - (select sum(c.value) / 1e9 from counts c join events e
+		on e.id = c.event_id where c.thread_id = t.id and e.name = 'TASK_CLOCK')) > 1e-9")"
+check_eq "v1 file: no process targets existed, so the threads are summed as 'whole'" 1 \
+	"$(sql "$WORK/v1.db" "select count(*) > 0 from metric_values where session_id = 1 and target_kind = 'whole'")"
 
 # ---- prune errors --------------------------------------------------------------------
 for bad in "--max-age 7" "--max-age 3w" "--max-age -1d" "--max-size 0" "--max-size ten"; do

@@ -81,8 +81,8 @@ static void test_roundtrip(void **state)
 	sess = td_store_session_begin(s, &info, &err);
 	assert_true(sess > 0);
 	assert_int_equal(td_store_begin(s), 0);
-	ev1 = td_store_event_add(s, sess, "TASK_CLOCK", "perf::TASK-CLOCK", 0, 1, 1, "counting", NULL);
-	ev2 = td_store_event_add(s, sess, "CYCLES", "perf::CYCLES", 1, 0, 0, "failed", "no PMU");
+	ev1 = td_store_event_add(s, sess, "TASK_CLOCK", "perf::TASK-CLOCK", 0, 1, 1, "counting", NULL, "software.td");
+	ev2 = td_store_event_add(s, sess, "CYCLES", "perf::CYCLES", 1, 0, 0, "failed", "no PMU", "generic.td");
 	th = td_store_thread_add(s, sess, 42, 43, "worker", 1000);
 	i1 = td_store_interval_add(s, sess, 0, 1000, 2000);
 	i2 = td_store_interval_add(s, sess, 1, 2000, 3000);
@@ -146,7 +146,7 @@ static void test_refusals(void **state)
 	snprintf(p, sizeof(p), "%s/newer.db", dir);
 	raw_sql(p, "CREATE TABLE t(x); PRAGMA application_id=1413764942; PRAGMA user_version=7");
 	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), -1);
-	assert_non_null(strstr(err.msg, "schema version 7, newer than this tdctl understands (2)"));
+	assert_non_null(strstr(err.msg, "schema version 7, newer than this tdctl understands (3)"));
 
 	snprintf(p, sizeof(p), "%s/missing.db", dir);
 	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), -1);

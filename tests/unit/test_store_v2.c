@@ -53,7 +53,7 @@ struct seen {
 	int cpu[8], core[8], socket[8];
 	double value[16], conf[16];
 	char names[16][64];
-	bool flagged[16], bneck[16];
+	bool flagged[16], bneck[16], spans[16];
 };
 
 static int on_count(const struct td_count_row *c, void *ctx)
@@ -83,6 +83,7 @@ static int on_metric(const struct td_metric_row *m, void *ctx)
 	snprintf(s->names[s->n], sizeof(s->names[0]), "%s/%s", m->kind, m->name);
 	s->flagged[s->n] = m->flagged;
 	s->bneck[s->n] = m->bottleneck;
+	s->spans[s->n] = m->spans;
 	s->n++;
 	return 0;
 }
@@ -105,7 +106,8 @@ static void test_counts_bits(void **state)
 	for (int i = 0; i < NBIG; i++) {
 		char name[16];
 		struct td_event_row e = { .name = name, .spec = name, .group = i, .type = 4, .config = big[i],
-					  .config1 = big[NBIG - 1 - i], .status = "counting", .alias = "X" };
+					  .config1 = big[NBIG - 1 - i], .status = "counting", .alias = "X",
+					  .file = i % 2 ? "t.td" : NULL };
 		snprintf(name, sizeof(name), "e%d", i);
 		assert_true((ev[i] = td_store_event_plan_add(s, sess, &e)) > 0);
 		/* the CPU id is usable where a thread id is */
@@ -133,6 +135,10 @@ static int check_event(const struct td_event_info *e, void *ctx)
 	assert_true(e->config == big[*i] && e->config1 == big[NBIG - 1 - *i]);
 	assert_int_equal(e->group, *i);
 	assert_string_equal(e->alias, "X");
+	if (*i % 2)
+		assert_string_equal(e->file, "t.td");
+	else
+		assert_null(e->file);
 	(*i)++;
 	return 0;
 }
@@ -206,11 +212,11 @@ static void test_metrics_bits(void **state)
 	assert_true(m1 > 0 && m2 > 0 && m3 > 0 && m1 != m2 && m2 != m3);
 	assert_int_equal(td_store_metric_id(s, "Backend_Bound.Memory_Bound", "node"), m1); /* stable */
 	assert_true(td_store_metric_id(s, "x", "bogus") < 0);
-	assert_int_equal(td_store_metric_add(s, iv, th, m1, v1, 0.75, true, true), 0);
-	assert_int_equal(td_store_metric_add(s, iv, th, m2, NAN, NAN, false, false), 0);
-	assert_int_equal(td_store_metric_add(s, iv, th, m3, v2, 1.0, false, false), 0);
-	assert_int_equal(td_store_metric_add(s, iv, th, m3, -v2, 0.0, false, false), 0); /* replaces */
-	assert_int_equal(td_store_metric_add(s, iv, th, m2, 1, 1.5, false, false), -1);  /* confidence > 1 */
+	assert_int_equal(td_store_metric_add(s, iv, th, m1, v1, 0.75, true, true, true), 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m2, NAN, NAN, false, false, false), 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m3, v2, 1.0, false, false, true), 0);
+	assert_int_equal(td_store_metric_add(s, iv, th, m3, -v2, 0.0, false, false, false), 0); /* replaces */
+	assert_int_equal(td_store_metric_add(s, iv, th, m2, 1, 1.5, false, false, false), -1);  /* confidence > 1 */
 	assert_int_equal(td_store_commit(s), 0);
 	td_store_close(s);
 
@@ -219,10 +225,10 @@ static void test_metrics_bits(void **state)
 	assert_int_equal(seen.n, 3);
 	assert_string_equal(seen.names[0], "node/Backend_Bound.Memory_Bound");
 	assert_memory_equal(&seen.value[0], &v1, sizeof(double));
-	assert_true(seen.conf[0] == 0.75 && seen.flagged[0] && seen.bneck[0]);
+	assert_true(seen.conf[0] == 0.75 && seen.flagged[0] && seen.bneck[0] && seen.spans[0]);
 	assert_string_equal(seen.names[1], "info/IPC");
 	assert_true(isnan(seen.value[1]) && isnan(seen.conf[1]));
-	assert_true(seen.value[2] == -v2 && seen.conf[2] == 0.0);
+	assert_true(seen.value[2] == -v2 && seen.conf[2] == 0.0 && !seen.spans[2] && !seen.spans[1]);
 	td_store_close(s);
 
 	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
@@ -288,7 +294,7 @@ static void test_migration_v1(void **state)
 
 	/* a reader migrates through a short write connection */
 	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), 0);
-	assert_int_equal(sql_int(p, "PRAGMA user_version"), 2);
+	assert_int_equal(sql_int(p, "PRAGMA user_version"), TD_SCHEMA_VERSION);
 	assert_int_equal(td_store_sessions(s, on_session, &nsess), 0);
 	assert_int_equal(nsess, 2);
 	assert_int_equal(td_store_session(s, 1, &row), 0);
@@ -317,6 +323,36 @@ static void test_migration_v1(void **state)
 	assert_int_equal(td_store_count_add(s, sql_int(p, "SELECT id FROM intervals WHERE session_id = 2"), cpu,
 					    sql_int(p, "SELECT min(id) FROM events WHERE session_id = 2"), 5, 5, 5), 0);
 	td_store_close(s);
+}
+
+/* A version-2 file (tdctl run with --counters 2 --rotate 50 and an import,
+ * written before metric values said whether they span groups) migrates to
+ * the current version with its counts and metric values, none spanning. */
+static void test_migration_v2(void **state)
+{
+	const char *src = getenv("TD_SRCDIR");
+	char cmd[512], p[160];
+	struct td_store *s;
+	td_err err;
+
+	(void)state;
+	assert_non_null(src);
+	snprintf(p, sizeof(p), "%s/v2.db", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s/tests/data/store/v2.db' '%s' && chmod u+w '%s'", src, p, p);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(sql_int(p, "PRAGMA user_version"), 2);
+	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), 0);
+	assert_int_equal(sql_int(p, "PRAGMA user_version"), TD_SCHEMA_VERSION);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM metrics"), 240);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM metrics WHERE confidence < 1"), 59);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM metric_values WHERE spans = 0"), 240);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0);
+	/* and takes a value that spans groups */
+	int64_t iv = sql_int(p, "SELECT min(id) FROM intervals"), tg = sql_int(p, "SELECT min(id) FROM targets");
+	int64_t m = td_store_metric_id(s, "X", "info");
+	assert_int_equal(td_store_metric_add(s, iv, tg, m, 1, 0.5, false, false, true), 0);
+	td_store_close(s);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM metric_values WHERE spans = 1 AND name = 'X'"), 1);
 }
 
 static void test_query_only(void **state)
@@ -370,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_metrics_bits),
 		cmocka_unit_test(test_migration_v1),
+		cmocka_unit_test(test_migration_v2),
 		cmocka_unit_test(test_query_only),
 		cmocka_unit_test(test_prune_age),
 	};

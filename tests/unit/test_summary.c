@@ -31,9 +31,9 @@ static void test_summary_values(void **state)
 	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
 	int64_t sess = td_store_session_begin(s, &info, &err);
 	td_store_begin(s);
-	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL);
-	int64_t cs = td_store_event_add(s, sess, "CONTEXT_SWITCHES", "", 0, 1, 3, "counting", NULL);
-	int64_t cy = td_store_event_add(s, sess, "CYCLES", "", 1, 0, 0, "failed", "no PMU here");
+	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL, NULL);
+	int64_t cs = td_store_event_add(s, sess, "CONTEXT_SWITCHES", "", 0, 1, 3, "counting", NULL, NULL);
+	int64_t cy = td_store_event_add(s, sess, "CYCLES", "", 1, 0, 0, "failed", "no PMU here", NULL);
 	int64_t t1 = td_store_thread_add(s, sess, 7, 7, "demo", 0);
 	int64_t t2 = td_store_thread_add(s, sess, 7, 8, "worker", 0);
 	int64_t iv = td_store_interval_add(s, sess, 0, 0, 2000000000);
