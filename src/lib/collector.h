@@ -15,7 +15,7 @@
 #include "interval.h"
 #include "util.h"
 
-#define TD_MAX_SPECS 12
+#define TD_MAX_SPECS 24
 
 struct td_thread {
 	pid_t pid, tid;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "group_counts.h"
 #include "metric_writer.h"
 #include "metrics.h"
 #include "model.h"
@@ -19,7 +20,8 @@ struct tgt {
 	pid_t pid;               /* thread: its process (aggregate); 0 otherwise */
 	int64_t agg[2];          /* aggregate targets (CPU: core, socket), 0 none */
 	char comm[32];
-	double *val, *cov;       /* per alias; NaN: not delivered / not counted */
+	struct td_group_counts c; /* per group and alias; NaN: not delivered / not counted */
+	bool ready;              /* c allocated */
 };
 
 struct live_file {
@@ -28,10 +30,10 @@ struct live_file {
 	struct td_metrics *mx;
 	struct td_metric_writer *w;
 	int n;                   /* aliases */
-	int *group;              /* per alias: group it was counted in, -1 none */
+	int ngroups;             /* the file's perf groups */
 	struct tgt *t;
 	int nt, cap;
-	double *sum, *sumcov;    /* process aggregate scratch */
+	struct td_group_counts sum; /* aggregate scratch */
 };
 
 struct proc_target {
@@ -64,14 +66,11 @@ struct td_live *td_live_new(struct td_store *s, int64_t session, int num_cpus)
 
 static void file_free(struct live_file *f)
 {
-	for (int i = 0; i < f->cap; i++) {
-		free(f->t[i].val);
-		free(f->t[i].cov);
-	}
+	for (int i = 0; i < f->cap; i++)
+		if (f->t[i].ready)
+			td_group_counts_free(&f->t[i].c);
 	free(f->t);
-	free(f->group);
-	free(f->sum);
-	free(f->sumcov);
+	td_group_counts_free(&f->sum);
 	td_metric_writer_free(f->w);
 	td_metrics_free(f->mx);
 	td_model_free(f->model);
@@ -88,7 +87,7 @@ void td_live_free(struct td_live *l)
 	free(l);
 }
 
-int td_live_add_file(struct td_live *l, const char *path, td_err *err)
+int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
 	td_err ignored;
@@ -101,14 +100,11 @@ int td_live_add_file(struct td_live *l, const char *path, td_err *err)
 	if (td_catalog_load(path, &f->cat, err) || td_model_compile(f->cat, &f->model, err))
 		goto fail;
 	f->n = f->cat->nevents;
-	if (!(f->mx = td_metrics_new(f->model)) || !(f->group = malloc(((size_t)f->n + 1) * sizeof(int))) ||
-	    !(f->sum = calloc((size_t)f->n + 1, sizeof(double))) ||
-	    !(f->sumcov = calloc((size_t)f->n + 1, sizeof(double)))) {
+	f->ngroups = ngroups > 0 ? ngroups : 1;
+	if (!(f->mx = td_metrics_new(f->model)) || td_group_counts_init(&f->sum, f->n, f->ngroups)) {
 		td_err_set(err, "out of memory");
 		goto fail;
 	}
-	for (int i = 0; i < f->n; i++)
-		f->group[i] = -1;
 	if (td_metric_writer_new(l->s, f->model, &f->w, err))
 		goto fail;
 	td_metrics_set(f->mx, "NUM_CPUS", l->num_cpus > 0 ? l->num_cpus : NAN, &ignored);
@@ -149,11 +145,10 @@ static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, const c
 		f->cap = ncap;
 	}
 	t = &f->t[f->nt];
-	if ((!t->val && !(t->val = malloc(((size_t)f->n + 1) * sizeof(double)))) ||
-	    (!t->cov && !(t->cov = malloc(((size_t)f->n + 1) * sizeof(double)))))
+	if (!t->ready && td_group_counts_init(&t->c, f->n, f->ngroups))
 		return NULL;
-	for (int i = 0; i < f->n; i++)
-		t->val[i] = t->cov[i] = NAN;
+	t->ready = true;
+	td_group_counts_clear(&t->c);
 	t->id = id;
 	t->pid = pid;
 	t->agg[0] = t->agg[1] = 0;
@@ -172,9 +167,7 @@ int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const 
 		return 0;
 	if (!(t = target_of(f, thread, pid, comm)))
 		return -1;
-	f->group[alias] = group;
-	t->val[alias] = td_scale(c->value, c->enabled, c->running);
-	t->cov[alias] = td_coverage(c->enabled, c->running);
+	td_group_counts_add_row(&t->c, group, alias, c->value, c->enabled, c->running);
 	return 0;
 }
 
@@ -190,9 +183,7 @@ int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t
 		return -1;
 	t->agg[0] = agg[0];
 	t->agg[1] = agg[1];
-	f->group[alias] = group;
-	t->val[alias] = td_scale(c->value, c->enabled, c->running);
-	t->cov[alias] = td_coverage(c->enabled, c->running);
+	td_group_counts_add_row(&t->c, group, alias, c->value, c->enabled, c->running);
 	return 0;
 }
 
@@ -214,13 +205,12 @@ static int64_t process_target(struct td_live *l, pid_t pid, const char *comm)
 	return l->procs[l->nprocs++].id;
 }
 
-static int write_one(struct td_live *l, struct live_file *f, int64_t interval, int64_t target, const double *val,
-		     const double *cov)
+static int write_one(struct td_live *l, struct live_file *f, int64_t interval, int64_t target,
+		     const struct td_group_counts *c)
 {
 	int spans = 0;
 
-	td_metrics_eval(f->mx, val);
-	if (td_metric_writer_write_grouped(f->w, interval, target, f->mx, cov, f->group, &spans))
+	if (td_group_counts_eval(f->mx, c) || td_metric_writer_write(f->w, interval, target, f->mx, &spans))
 		return -1;
 	if (spans > l->spanning)
 		l->spanning = spans;
@@ -244,21 +234,14 @@ static int write_aggregate(struct td_live *l, struct live_file *f, int64_t inter
 	for (int j = 0; j < i; j++)
 		if (key_of(&f->t[j], k) == key)
 			return 0; /* done with the first target of this key */
-	td_counts_zero(f->sum, f->n);
-	for (int a = 0; a < f->n; a++)
-		f->sumcov[a] = NAN;
-	for (int j = i; j < f->nt; j++) {
-		if (key_of(&f->t[j], k) != key)
-			continue;
-		td_counts_add(f->sum, f->t[j].val, f->n);
-		for (int a = 0; a < f->n; a++)
-			if (!isnan(f->t[j].cov[a]))
-				f->sumcov[a] = isnan(f->sumcov[a]) ? f->t[j].cov[a] : fmin(f->sumcov[a], f->t[j].cov[a]);
-	}
+	td_group_counts_zero(&f->sum);
+	for (int j = i; j < f->nt; j++)
+		if (key_of(&f->t[j], k) == key)
+			td_group_counts_add(&f->sum, &f->t[j].c);
 	id = k == 0 ? process_target(l, (pid_t)key, f->t[i].comm) : key;
 	if (id < 0)
 		return -1;
-	return write_one(l, f, interval, id, f->sum, f->sumcov);
+	return write_one(l, f, interval, id, &f->sum);
 }
 
 int td_live_flush(struct td_live *l, int64_t interval, double seconds)
@@ -269,7 +252,7 @@ int td_live_flush(struct td_live *l, int64_t interval, double seconds)
 		struct live_file *f = &l->f[fi];
 		td_metrics_set(f->mx, "DURATION", seconds > 0 ? seconds : NAN, &ignored);
 		for (int i = 0; i < f->nt; i++)
-			if (write_one(l, f, interval, f->t[i].id, f->t[i].val, f->t[i].cov))
+			if (write_one(l, f, interval, f->t[i].id, &f->t[i].c))
 				return -1;
 		for (int k = 0; k < 3; k++)
 			for (int i = 0; i < f->nt; i++)

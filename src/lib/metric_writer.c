@@ -60,115 +60,38 @@ void td_metric_writer_free(struct td_metric_writer *w)
 	free(w);
 }
 
-/* Least coverage of the formula's counted events (events not counted did
- * not contribute when the value is available); NaN if none is known. */
-static double confidence(const struct td_formula *f, const double *coverage, double value)
-{
-	double c = NAN;
-
-	if (!coverage || isnan(value))
-		return NAN;
-	for (int i = 0; i < f->nevents; i++) {
-		double v = coverage[f->events[i]];
-		if (!isnan(v) && (isnan(c) || v < c))
-			c = v;
-	}
-	return c < 0 ? 0 : c > 1 ? 1 : c;
-}
-
-/* The group rule (see the header): product over the formula's groups of the
- * least coverage of its counted events in that group. */
-static double group_confidence(const struct td_formula *f, const double *coverage, const int *group, double value)
-{
-	double c = 1.0;
-	bool any = false;
-
-	if (!group)
-		return confidence(f, coverage, value);
-	if (!coverage || isnan(value))
-		return NAN;
-	for (int i = 0; i < f->nevents; i++) {
-		int g = group[f->events[i]];
-		double least = NAN;
-		bool first = true;
-		for (int k = 0; k < i; k++)
-			if (group[f->events[k]] == g)
-				first = false;
-		if (!first)
-			continue;
-		for (int k = i; k < f->nevents; k++) {
-			double v = coverage[f->events[k]];
-			if (group[f->events[k]] == g && !isnan(v) && (isnan(least) || v < least))
-				least = v;
-		}
-		if (!isnan(least)) {
-			c *= least;
-			any = true;
-		}
-	}
-	if (!any)
-		return NAN;
-	return c < 0 ? 0 : c > 1 ? 1 : c;
-}
-
-bool td_formula_spans(const struct td_formula *f, const int *group)
-{
-	int first = -1;
-
-	if (!group)
-		return false;
-	for (int i = 0; i < f->nevents; i++) {
-		int g = group[f->events[i]];
-		if (g < 0)
-			continue; /* not opened: the value is NA, not mixed */
-		if (first < 0)
-			first = g;
-		else if (g != first)
-			return true;
-	}
-	return false;
-}
-
-int td_metric_writer_write_grouped(struct td_metric_writer *w, int64_t interval, int64_t target,
-				   const struct td_metrics *mx, const double *coverage, const int *group, int *spans)
+int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_metrics *mx,
+			   int *spans)
 {
 	const struct td_model *m = w->m;
 	int rc = 0, nspan = 0;
 
 	for (int i = 0; i < m->nnodes && !rc; i++) {
-		nspan += td_formula_spans(&m->nodes[i].f, group);
-		rc = td_store_metric_add(w->s, interval, target, w->node_ids[i], mx->node[i],
-					 group_confidence(&m->nodes[i].f, coverage, group, mx->node[i]), mx->flagged[i],
-					 mx->bottleneck == i);
+		int slot = m->nodes[i].f.slot;
+		nspan += mx->spans[slot];
+		rc = td_store_metric_add(w->s, interval, target, w->node_ids[i], mx->node[i], mx->conf[slot],
+					 mx->flagged[i], mx->bottleneck == i, mx->spans[slot]);
 	}
 	for (int i = 0; i < m->ninfos && !rc; i++) {
-		nspan += td_formula_spans(&m->infos[i].f, group);
-		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], mx->info[i],
-					 group_confidence(&m->infos[i].f, coverage, group, mx->info[i]), false, false);
+		int slot = m->infos[i].f.slot;
+		nspan += mx->spans[slot];
+		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], mx->info[i], mx->conf[slot], false,
+					 false, mx->spans[slot]);
 	}
-	if (spans)
-		*spans = nspan;
-	if (!m->has_cpi)
-		return rc;
-	for (int i = 0; i < m->ncpis && !rc; i++) {
+	for (int i = 0; m->has_cpi && i < m->ncpis && !rc; i++) {
+		int slot = m->cpis[i].f.slot;
 		double v = mx->cpi.valid ? mx->cpi.comp[i] : NAN;
-		nspan += td_formula_spans(&m->cpis[i].f, group);
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[i], v,
-					 group_confidence(&m->cpis[i].f, coverage, group, v), false, false);
+		nspan += mx->spans[slot];
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[i], v, isnan(v) ? NAN : mx->conf[slot], false,
+					 false, mx->spans[slot]);
 	}
+	if (m->has_cpi && !rc)
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], mx->cpi.valid ? mx->cpi.other : NAN,
+					 NAN, false, false, false);
+	if (m->has_cpi && !rc)
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], mx->cpi.valid ? mx->cpi.cpi : NAN,
+					 NAN, false, false, false);
 	if (spans)
 		*spans = nspan;
-	if (!rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], mx->cpi.valid ? mx->cpi.other : NAN,
-					 NAN, false, false);
-	if (!rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], mx->cpi.valid ? mx->cpi.cpi : NAN,
-					 NAN, false, false);
 	return rc;
-}
-
-int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_metrics *mx,
-			   const double *coverage)
-{
-	return td_metric_writer_write_grouped(w, interval, target, mx, coverage, NULL, NULL);
 }

@@ -8,271 +8,435 @@
 
 #include "catalog.h"
 #include "evmatch.h"
+#include "group_counts.h"
 #include "metric_writer.h"
 #include "metrics.h"
 #include "model.h"
 
-struct ev_alias {
+/* One events row as this pass reads it. */
+struct ev_row {
 	int64_t id;
-	int alias;                /* -1: not read by the events file */
+	int alias;                /* -1: not read by this pass's file */
+	int group;                /* perf group (dense index; imports: 0) */
 };
 
-struct state {
+/* A target whose counts are summed into others: thread -> its process,
+ * CPU -> its core and socket (aggregates stored by live collection), or
+ * every target -> `whole` when the session has no such aggregates. */
+struct tgt {
+	int64_t id;
+	int agg[2];               /* indices into aggs, -1 none */
+};
+
+struct agg {
+	int64_t id;               /* 0: `whole` not stored yet (created on first use) */
+	bool whole;               /* written only when it sums several targets */
+	struct td_group_counts c;
+	int parts;                /* targets summed into it this interval */
+};
+
+struct pass {
 	struct td_store *s;
 	struct td_recompute_result *res;
+	const struct td_session_meta *meta;
+	int64_t session;
+	const char *file;         /* the events file of this pass */
+	bool filter_file;         /* rows say which file planned them: read only this file's */
 	const struct td_catalog *cat;
 	struct td_evmatch *match;
 	struct td_metrics *mx;
 	struct td_metric_writer *w;
-	struct ev_alias *evs;
-	int nevs, cap;
-	int n;                    /* aliases */
-	double *sum, *cov;        /* current (interval, target): sum of scaled values, least coverage */
-	int *nsum;                /* counted rows per alias */
-	double *agg, *agg_cov;    /* current interval, over targets */
-	int agg_targets;
-	int64_t interval, target, whole, session;
+	struct ev_row *evs;
+	int nevs;
+	struct td_group_counts cur; /* current (interval, target) */
+	struct tgt *tg;
+	int ntg;
+	struct agg *aggs;
+	int naggs;
+	int64_t interval, target;
 	uint64_t start_ns, end_ns;
-	int failed;
 };
 
-/* ---- the events: alias of each row ------------------------------------------- */
+/* ---- events ---------------------------------------------------------------------- */
 
 static int add_event(const struct td_event_info *e, void *ctx)
 {
-	struct state *st = ctx;
-	struct ev_alias *ea;
-	int a = td_evmatch_find(st->match, e->type, e->config, e->config1);
+	struct pass *p = ctx;
+	struct ev_row *n = realloc(p->evs, (size_t)(p->nevs + 1) * sizeof(*n));
+	bool mine = !p->filter_file || (e->file && !strcmp(e->file, p->file));
 
-	if (st->nevs == st->cap) {
-		int ncap = st->cap ? st->cap * 2 : 64;
-		struct ev_alias *n = realloc(st->evs, (size_t)ncap * sizeof(*n));
-		if (!n)
-			return -1;
-		st->evs = n;
-		st->cap = ncap;
-	}
-	ea = &st->evs[st->nevs++];
-	ea->id = e->id;
-	ea->alias = a;
-	if (a >= 0) {
-		st->res->events_matched++;
-	} else {
-		size_t len = strlen(st->res->unmatched);
-		st->res->events_unmatched++;
-		if (len + strlen(e->name) + 2 < sizeof(st->res->unmatched))
-			snprintf(st->res->unmatched + len, sizeof(st->res->unmatched) - len, "%s%s", len ? " " : "", e->name);
-	}
+	if (!n)
+		return -1;
+	p->evs = n;
+	n[p->nevs].id = e->id;
+	n[p->nevs].alias = mine ? td_evmatch_find(p->match, e->type, e->config, e->config1) : -1;
+	/* imports: group numbers only tell repeated events apart */
+	n[p->nevs].group = strcmp(p->meta->kind, "import") ? e->group : 0;
+	p->res->events_matched += n[p->nevs].alias >= 0;
+	p->nevs++;
 	return 0;
 }
 
-static int alias_of(const struct state *st, int64_t event)
+/* Say in each matched row which alias its counts fed. */
+static int store_aliases(struct pass *p)
 {
-	int lo = 0, hi = st->nevs - 1; /* rows come in id order */
+	for (int i = 0; i < p->nevs; i++)
+		if (p->evs[i].alias >= 0 && td_store_event_set_alias(p->s, p->evs[i].id, p->cat->events[p->evs[i].alias].alias))
+			return -1;
+	return 0;
+}
+
+static const struct ev_row *event_of(const struct pass *p, int64_t event)
+{
+	int lo = 0, hi = p->nevs - 1; /* rows come in id order */
 
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
-		if (st->evs[mid].id == event)
-			return st->evs[mid].alias;
-		if (st->evs[mid].id < event)
+		if (p->evs[mid].id == event)
+			return &p->evs[mid];
+		if (p->evs[mid].id < event)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
+	return NULL;
+}
+
+/* The matched rows' perf group numbers -> 0..n-1; returns n, or -1. */
+static int dense_groups(struct pass *p)
+{
+	int *g = malloc(((size_t)p->nevs + 1) * sizeof(int)), n = 0, k;
+
+	if (!g)
+		return -1;
+	for (int i = 0; i < p->nevs; i++)
+		if (p->evs[i].alias >= 0)
+			g[n++] = p->evs[i].group;
+	k = td_group_numbers_dense(g, n);
+	for (int i = 0, j = 0; k > 0 && i < p->nevs; i++)
+		if (p->evs[i].alias >= 0)
+			p->evs[i].group = g[j++];
+	free(g);
+	return k;
+}
+
+/* ---- targets and their aggregates ------------------------------------------------ */
+
+struct target_list {
+	struct td_target_info *t;
+	char (*kind)[16];
+	int n;
+};
+
+static int list_target(const struct td_target_info *t, void *ctx)
+{
+	struct target_list *l = ctx;
+	struct td_target_info *n = realloc(l->t, (size_t)(l->n + 1) * sizeof(*n));
+	char (*k)[16] = realloc(l->kind, (size_t)(l->n + 1) * sizeof(*k));
+
+	if (n)
+		l->t = n;
+	if (k)
+		l->kind = k;
+	if (!n || !k)
+		return -1;
+	l->t[l->n] = *t;
+	snprintf(l->kind[l->n], sizeof(l->kind[0]), "%s", t->kind);
+	l->t[l->n].kind = l->kind[l->n];
+	l->t[l->n].comm = l->t[l->n].cgroup = NULL; /* not kept */
+	l->n++;
+	return 0;
+}
+
+static bool is_aggregate(const struct td_target_info *t)
+{
+	return !strcmp(t->kind, "process") || !strcmp(t->kind, "whole") || (!strcmp(t->kind, "cpu") && t->cpu < 0);
+}
+
+/* Index of a new aggregate, or -2 when out of memory. */
+static int agg_add(struct pass *p, int64_t id, bool whole, int ngroups)
+{
+	struct agg *n = realloc(p->aggs, (size_t)(p->naggs + 1) * sizeof(*n));
+
+	if (!n)
+		return -2;
+	p->aggs = n;
+	n[p->naggs].id = id;
+	n[p->naggs].whole = whole;
+	n[p->naggs].parts = 0;
+	if (td_group_counts_init(&n[p->naggs].c, p->cat->nevents, ngroups))
+		return -2;
+	td_group_counts_zero(&n[p->naggs].c);
+	return p->naggs++;
+}
+
+/* The aggregate target of kind k (0 process, 1 core, 2 socket) of target
+ * i, as an index into aggs (added on first use); -1 when the session has
+ * none, -2 when out of memory. */
+static int agg_for(struct pass *p, const struct target_list *l, int i, int k, int ngroups)
+{
+	const struct td_target_info *t = &l->t[i];
+
+	for (int j = 0; j < l->n; j++) {
+		const struct td_target_info *a = &l->t[j];
+		bool match = k == 0 ? !strcmp(t->kind, "thread") && !strcmp(a->kind, "process") && a->pid == t->pid
+			: k == 1 ? !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") && a->cpu < 0 &&
+				   a->core >= 0 && a->core == t->core && a->socket == t->socket
+			: !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") && a->cpu < 0 &&
+				   a->core < 0 && a->socket == t->socket;
+		if (!match)
+			continue;
+		for (int x = 0; x < p->naggs; x++)
+			if (p->aggs[x].id == a->id)
+				return x;
+		return agg_add(p, a->id, false, ngroups);
+	}
 	return -1;
 }
 
-static int store_aliases(struct state *st)
+static int map_targets(struct pass *p, int ngroups)
 {
-	for (int i = 0; i < st->nevs; i++)
-		if (td_store_event_set_alias(st->s, st->evs[i].id,
-					     st->evs[i].alias >= 0 ? st->cat->events[st->evs[i].alias].alias : NULL))
-			return -1;
-	return 0;
-}
+	struct target_list l = { 0 };
+	int64_t whole = 0;
+	bool has_aggregates = false;
+	int rc = 0, w = -1;
 
-/* ---- evaluation ---------------------------------------------------------------- */
-
-static void reset_target(struct state *st)
-{
-	for (int i = 0; i < st->n; i++) {
-		st->sum[i] = 0;
-		st->nsum[i] = 0;
-		st->cov[i] = NAN;
+	if (td_store_targets(p->s, p->session, list_target, &l)) {
+		rc = -1;
+		goto out;
 	}
+	for (int i = 0; i < l.n; i++) {
+		if (!strcmp(l.t[i].kind, "whole"))
+			whole = l.t[i].id;
+		else if (is_aggregate(&l.t[i]))
+			has_aggregates = true;
+	}
+	if (!(p->tg = calloc((size_t)l.n + 1, sizeof(*p->tg)))) {
+		rc = -1;
+		goto out;
+	}
+	for (int i = 0; i < l.n && !rc; i++) {
+		struct tgt *t = &p->tg[p->ntg++];
+		t->id = l.t[i].id;
+		t->agg[0] = t->agg[1] = -1;
+		if (has_aggregates) {
+			for (int k = 0, n = 0; k < 3 && n < 2 && !rc; k++) {
+				int a = agg_for(p, &l, i, k, ngroups);
+				if (a >= 0)
+					t->agg[n++] = a;
+				rc = a == -2 ? -1 : 0;
+			}
+		} else if (l.t[i].id != whole) {
+			if (w < 0 && (w = agg_add(p, whole, true, ngroups)) < 0)
+				rc = -1;
+			t->agg[0] = w;
+		}
+	}
+out:
+	free(l.t);
+	free(l.kind);
+	return rc;
 }
 
-static void reset_interval(struct state *st)
+static const struct tgt *target_of(const struct pass *p, int64_t id)
 {
-	td_counts_zero(st->agg, st->n);
-	for (int i = 0; i < st->n; i++)
-		st->agg_cov[i] = NAN;
-	st->agg_targets = 0;
+	int lo = 0, hi = p->ntg - 1; /* targets come in id order */
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (p->tg[mid].id == id)
+			return &p->tg[mid];
+		if (p->tg[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
 }
 
-static int evaluate(struct state *st, int64_t target, const double *values, const double *cov)
-{
-	double secs = st->end_ns > st->start_ns ? (double)(st->end_ns - st->start_ns) / 1e9 : NAN;
+/* ---- evaluation ------------------------------------------------------------------ */
 
+static int evaluate(struct pass *p, int64_t target, const struct td_group_counts *c)
+{
+	double secs = p->end_ns > p->start_ns ? (double)(p->end_ns - p->start_ns) / 1e9 : NAN;
 	td_err ignored;
 
-	td_metrics_set(st->mx, "DURATION", secs, &ignored);
-	td_metrics_eval(st->mx, values);
-	st->res->evaluations++;
-	return td_metric_writer_write(st->w, st->interval, target, st->mx, cov);
+	td_metrics_set(p->mx, "DURATION", secs, &ignored);
+	if (td_group_counts_eval(p->mx, c))
+		return -1;
+	p->res->evaluations++;
+	return td_metric_writer_write(p->w, p->interval, target, p->mx, NULL);
 }
 
-static int flush_target(struct state *st)
+static int flush_target(struct pass *p)
 {
-	double *values = st->sum; /* turned into means in place */
+	const struct tgt *t = target_of(p, p->target);
 
-	if (st->target == 0)
+	if (p->target == 0)
 		return 0;
-	for (int i = 0; i < st->n; i++) {
-		values[i] = st->nsum[i] ? st->sum[i] / st->nsum[i] : NAN;
-		if (!isnan(st->cov[i]))
-			st->agg_cov[i] = isnan(st->agg_cov[i]) ? st->cov[i] : fmin(st->agg_cov[i], st->cov[i]);
-	}
-	td_counts_add(st->agg, values, st->n);
-	st->agg_targets++;
-	if (evaluate(st, st->target, values, st->cov))
+	for (int k = 0; t && k < 2; k++)
+		if (t->agg[k] >= 0) {
+			td_group_counts_add(&p->aggs[t->agg[k]].c, &p->cur);
+			p->aggs[t->agg[k]].parts++;
+		}
+	if (evaluate(p, p->target, &p->cur))
 		return -1;
-	reset_target(st);
-	st->target = 0;
+	td_group_counts_clear(&p->cur);
+	p->target = 0;
 	return 0;
 }
 
-static int flush_interval(struct state *st)
+/* An aggregate is written when it summed targets; `whole` only when it
+ * summed more than one (with one it would repeat that target). */
+static int flush_interval(struct pass *p)
 {
-	if (flush_target(st))
+	if (flush_target(p))
 		return -1;
-	if (st->agg_targets > 1) {
-		if (st->whole == 0 &&
-		    (st->whole = td_store_target_add(st->s, st->session, "whole", 0, NULL, NULL)) < 0)
-			return -1;
-		if (evaluate(st, st->whole, st->agg, st->agg_cov))
-			return -1;
+	for (int i = 0; i < p->naggs; i++) {
+		struct agg *a = &p->aggs[i];
+		if (a->parts > (a->whole ? 1 : 0)) {
+			if (a->id == 0 && (a->id = td_store_target_add(p->s, p->session, "whole", 0, NULL, NULL)) < 0)
+				return -1;
+			if (evaluate(p, a->id, &a->c))
+				return -1;
+		}
+		td_group_counts_zero(&a->c);
+		a->parts = 0;
 	}
-	reset_interval(st);
 	return 0;
 }
 
 static int add_count(const struct td_count_row *c, void *ctx)
 {
-	struct state *st = ctx;
-	int a;
+	struct pass *p = ctx;
+	const struct ev_row *ev;
 
-	if (c->interval != st->interval) {
-		if (flush_interval(st))
+	if (c->interval != p->interval) {
+		if (flush_interval(p))
 			return -1;
-		st->interval = c->interval;
-		st->start_ns = c->start_ns;
-		st->end_ns = c->end_ns;
+		p->interval = c->interval;
+		p->start_ns = c->start_ns;
+		p->end_ns = c->end_ns;
 	}
-	if (c->target != st->target) {
-		if (flush_target(st))
+	if (c->target != p->target) {
+		if (flush_target(p))
 			return -1;
-		st->target = c->target;
+		p->target = c->target;
 	}
-	if ((a = alias_of(st, c->event)) < 0 || c->running == 0)
-		return 0; /* not read by the model, or not counted */
-	double ratio = c->running >= c->enabled ? 1.0 : (double)c->running / (double)c->enabled;
-	st->sum[a] += (double)c->value / ratio;
-	st->nsum[a]++;
-	st->cov[a] = isnan(st->cov[a]) ? ratio : fmin(st->cov[a], ratio);
+	if ((ev = event_of(p, c->event)) && ev->alias >= 0)
+		td_group_counts_add_row(&p->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
 	return 0;
 }
 
-static int find_whole(const struct td_target_info *t, void *ctx)
+/* ---- one events file ---------------------------------------------------------------- */
+
+static void pass_free(struct pass *p)
 {
-	struct state *st = ctx;
-
-	if (!strcmp(t->kind, "whole"))
-		st->whole = t->id;
-	return 0;
+	td_group_counts_free(&p->cur);
+	for (int i = 0; i < p->naggs; i++)
+		td_group_counts_free(&p->aggs[i].c);
+	free(p->aggs);
+	free(p->tg);
+	free(p->evs);
+	td_metric_writer_free(p->w);
+	td_metrics_free(p->mx);
+	td_evmatch_free(p->match);
 }
 
-/* ---- setup ----------------------------------------------------------------------- */
-
-static int load(const char *dir, const struct td_session_meta *meta, struct td_recompute_result *res,
-		struct td_catalog **cat, struct td_model **model, td_err *err)
+/* Evaluate file over the session's counts (inside the caller's transaction). */
+static int run_file(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
+		    const char *file, bool filter_file, const char *model, struct td_recompute_result *res, td_err *err)
 {
 	char path[1024];
-
-	if (td_catalog_find(dir, meta->pmu_model, res->events_file, sizeof(res->events_file))) {
-		td_err_set(err, "no events file in %s serves PMU model '%s': give --events-dir with one", dir,
-			   meta->pmu_model[0] ? meta->pmu_model : "(none recorded)");
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, res->events_file);
-	if (td_catalog_load(path, cat, err))
-		return -1;
-	if (td_model_compile(*cat, model, err)) {
-		td_catalog_free(*cat);
-		return -1;
-	}
-	return 0;
-}
-
-static int alloc_arrays(struct state *st)
-{
-	size_t n = (size_t)(st->n ? st->n : 1);
-
-	st->sum = calloc(n, sizeof(double));
-	st->cov = calloc(n, sizeof(double));
-	st->nsum = calloc(n, sizeof(int));
-	st->agg = calloc(n, sizeof(double));
-	st->agg_cov = calloc(n, sizeof(double));
-	return st->sum && st->cov && st->nsum && st->agg && st->agg_cov ? 0 : -1;
-}
-
-static void free_state(struct state *st)
-{
-	free(st->sum);
-	free(st->cov);
-	free(st->nsum);
-	free(st->agg);
-	free(st->agg_cov);
-	free(st->evs);
-	td_metric_writer_free(st->w);
-	td_metrics_free(st->mx);
-	td_evmatch_free(st->match);
-}
-
-static int run(struct state *st, const struct td_session_meta *meta, td_err *err)
-{
+	struct td_catalog *cat;
+	struct td_model *m = NULL;
+	struct pass p;
 	td_err ignored;
+	int rc = -1, ngroups;
 
-	if (meta->smt >= 0)
-		td_metrics_set(st->mx, "SMT_on", meta->smt, &ignored); /* files without SMT_on ignore it */
-	td_metrics_set(st->mx, "NUM_CPUS", meta->num_cpus > 0 ? meta->num_cpus : NAN, &ignored);
-	reset_target(st);
-	reset_interval(st);
-	if (td_store_begin(st->s)) {
-		td_err_set(err, "cannot write to the database: %s", td_store_errmsg(st->s));
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (td_catalog_load(path, &cat, err))
+		return -1;
+	if (td_model_compile(cat, &m, err)) {
+		td_catalog_free(cat);
 		return -1;
 	}
-	if (td_store_events(st->s, st->session, add_event, st) || store_aliases(st) ||
-	    td_store_targets(st->s, st->session, find_whole, st) || td_store_metrics_clear(st->s, st->session) ||
-	    td_metric_writer_new(st->s, st->mx->model, &st->w, err) ||
-	    td_store_counts(st->s, st->session, add_count, st) || flush_interval(st) || td_store_commit(st->s)) {
-		if (!err->msg[0])
-			td_err_set(err, "cannot recompute session %lld: %s", (long long)st->session,
-				   td_store_errmsg(st->s));
-		td_store_rollback(st->s);
-		return -1;
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.res = res;
+	p.meta = meta;
+	p.session = session;
+	p.file = file;
+	p.filter_file = filter_file;
+	p.cat = cat;
+	if (td_evmatch_new(cat, model, &p.match, err) || !(p.mx = td_metrics_new(m)))
+		goto out;
+	if (meta->smt >= 0)
+		td_metrics_set(p.mx, "SMT_on", meta->smt, &ignored); /* files without SMT_on ignore it */
+	td_metrics_set(p.mx, "NUM_CPUS", meta->num_cpus > 0 ? meta->num_cpus : NAN, &ignored);
+	if (td_store_events(s, session, add_event, &p) || store_aliases(&p) || (ngroups = dense_groups(&p)) < 0 ||
+	    td_group_counts_init(&p.cur, cat->nevents, ngroups) || map_targets(&p, ngroups) ||
+	    td_metric_writer_new(s, m, &p.w, err) || td_store_counts(s, session, add_count, &p) || flush_interval(&p))
+		goto out;
+	rc = 0;
+out:
+	if (rc && !err->msg[0])
+		td_err_set(err, "cannot recompute session %lld with %s: %s", (long long)session, file, td_store_errmsg(s));
+	pass_free(&p);
+	td_model_free(m);
+	td_catalog_free(cat);
+	return rc;
+}
+
+/* ---- the session ---------------------------------------------------------------- */
+
+struct files_seen {
+	bool recorded;            /* some row names its file (schema 3 live sessions) */
+	bool software, generic;   /* rows of software.td / generic.td (or, unrecorded, a live session) */
+};
+
+static int note_file(const struct td_event_info *e, void *ctx)
+{
+	struct files_seen *f = ctx;
+
+	if (e->file) {
+		f->recorded = true;
+		f->software |= !strcmp(e->file, "software.td");
+		f->generic |= !strcmp(e->file, "generic.td");
 	}
 	return 0;
+}
+
+/* Events rows no pass matched: their names, for the message; alias NULL. */
+static int note_unmatched(const struct td_event_info *e, void *ctx)
+{
+	struct td_recompute_result *res = ctx;
+	size_t len = strlen(res->unmatched);
+
+	if (e->alias || (e->file && !strcmp(e->file, "proc")))
+		return 0;
+	res->events_unmatched++;
+	if (len + strlen(e->name) + 2 < sizeof(res->unmatched))
+		snprintf(res->unmatched + len, sizeof(res->unmatched) - len, "%s%s", len ? " " : "", e->name);
+	return 0;
+}
+
+static void add_file_name(struct td_recompute_result *res, const char *file)
+{
+	size_t len = strlen(res->events_file);
+
+	snprintf(res->events_file + len, sizeof(res->events_file) - len, "%s%s", len ? " + " : "", file);
 }
 
 int td_recompute(struct td_store *s, int64_t session, const char *events_dir, struct td_recompute_result *res,
 		 td_err *err)
 {
 	struct td_session_meta meta;
-	struct td_catalog *cat;
-	struct td_model *model;
-	struct state st;
-	int rc = -1;
+	struct files_seen seen = { 0 };
+	const char *dir = td_events_dir(events_dir);
+	char model_file[64] = "";
+	bool live;
+	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
 	err->msg[0] = '\0';
@@ -280,23 +444,47 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, st
 		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
 		return -1;
 	}
-	if (load(td_events_dir(events_dir), &meta, res, &cat, &model, err))
+	live = strcmp(meta.kind, "import") != 0;
+	if (td_store_events(s, session, note_file, &seen))
+		goto db_error;
+	if (!seen.recorded && live)
+		seen.software = seen.generic = true; /* schema 2: every live session opened both */
+	if (meta.pmu_model[0] && td_catalog_find(dir, meta.pmu_model, model_file, sizeof(model_file)))
+		model_file[0] = '\0';
+	if (!model_file[0] && !live) {
+		td_err_set(err, "no events file in %s serves PMU model '%s': give --events-dir with one", dir,
+			   meta.pmu_model[0] ? meta.pmu_model : "(none recorded)");
 		return -1;
-	memset(&st, 0, sizeof(st));
-	st.s = s;
-	st.res = res;
-	st.cat = cat;
-	st.session = session;
-	st.n = cat->nevents;
-	if (td_evmatch_new(cat, meta.pmu_model, &st.match, err) || !(st.mx = td_metrics_new(model)) ||
-	    alloc_arrays(&st)) {
-		if (!err->msg[0])
-			td_err_set(err, "out of memory");
-	} else {
-		rc = run(&st, &meta, err);
 	}
-	free_state(&st);
-	td_model_free(model);
-	td_catalog_free(cat);
-	return rc;
+	if (td_store_begin(s))
+		goto db_error;
+	if (td_store_event_aliases_clear(s, session) || td_store_metrics_clear(s, session)) {
+		td_store_rollback(s);
+		goto db_error;
+	}
+	/* the model file, then (live sessions) the files every run opens */
+	if (model_file[0]) {
+		rc = run_file(s, session, &meta, dir, model_file, seen.recorded, meta.pmu_model, res, err);
+		add_file_name(res, model_file);
+	}
+	if (!rc && live && seen.software) {
+		rc = run_file(s, session, &meta, dir, "software.td", seen.recorded, NULL, res, err);
+		add_file_name(res, "software.td");
+	}
+	if (!rc && live && seen.generic) {
+		rc = run_file(s, session, &meta, dir, "generic.td", seen.recorded, meta.pmu_model, res, err);
+		add_file_name(res, "generic.td");
+	}
+	if (!rc && td_store_events(s, session, note_unmatched, res))
+		rc = -1;
+	if (rc || td_store_commit(s)) {
+		if (!err->msg[0])
+			td_err_set(err, "cannot recompute session %lld: %s", (long long)session, td_store_errmsg(s));
+		td_store_rollback(s);
+		return -1;
+	}
+	return 0;
+db_error:
+	td_err_set(err, "cannot recompute session %lld: %s", (long long)session, td_store_errmsg(s));
+	return -1;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "group_counts.h"
 #include "metrics.h"
 #include "store_impl.h"
 
@@ -63,7 +64,7 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_report_
 /* ---- accumulation --------------------------------------------------------------- */
 
 struct acc {
-	double *sum, *cov;       /* summed scaled counts (NA sticky), least coverage */
+	struct td_group_counts c; /* summed scaled counts per group (NA sticky), least coverage */
 	double secs;
 	uint64_t start_ns, end_ns;
 	bool used;
@@ -79,6 +80,7 @@ struct tgt {
 struct evmap {
 	int64_t id;
 	int alias;               /* -1: not read by the model */
+	int group;               /* perf group (dense; imports: 0) */
 	int count;               /* index into d->counts */
 };
 
@@ -87,12 +89,12 @@ struct load {
 	const struct td_report_filter *f;
 	struct td_metrics *mx;
 	int n;                   /* aliases */
+	int ngroups;
 	struct evmap *evs;
 	int nevs;
 	struct tgt *tg;
 	int ntg;
-	double *sum, *cov;       /* current (interval, target) */
-	int *nsum;
+	struct td_group_counts cur; /* current (interval, target) */
 	struct acc iv, whole;
 	int64_t interval, target;
 	int seq;
@@ -100,39 +102,30 @@ struct load {
 	bool failed;
 };
 
-static int acc_init(struct acc *a, int n)
+static int acc_init(struct acc *a, int n, int ngroups)
 {
 	memset(a, 0, sizeof(*a));
-	a->sum = calloc((size_t)n + 1, sizeof(double));
-	a->cov = calloc((size_t)n + 1, sizeof(double));
-	if (!a->sum || !a->cov)
+	if (td_group_counts_init(&a->c, n, ngroups))
 		return -1;
-	for (int i = 0; i < n; i++)
-		a->cov[i] = NAN;
+	td_group_counts_zero(&a->c);
 	return 0;
 }
 
 static void acc_free(struct acc *a)
 {
-	free(a->sum);
-	free(a->cov);
+	td_group_counts_free(&a->c);
 }
 
-static void acc_reset(struct acc *a, int n)
+static void acc_reset(struct acc *a)
 {
-	td_counts_zero(a->sum, n);
-	for (int i = 0; i < n; i++)
-		a->cov[i] = NAN;
+	td_group_counts_zero(&a->c);
 	a->secs = 0;
 	a->used = false;
 }
 
-static void acc_add(struct acc *a, const double *v, const double *cov, int n, double secs)
+static void acc_add(struct acc *a, const struct td_group_counts *part, double secs)
 {
-	td_counts_add(a->sum, v, n);
-	for (int i = 0; i < n; i++)
-		if (!isnan(cov[i]))
-			a->cov[i] = isnan(a->cov[i]) ? cov[i] : fmin(a->cov[i], cov[i]);
+	td_group_counts_add(&a->c, part);
 	a->secs += secs;
 	a->used = true;
 }
@@ -145,33 +138,22 @@ static int eval_alloc(struct td_report_eval *e, const struct td_model *m)
 
 	e->node = calloc(nn, sizeof(double));
 	e->conf = calloc(nn, sizeof(double));
+	e->spans = calloc(nn, sizeof(bool));
 	e->flagged = calloc(nn, sizeof(bool));
 	e->info = calloc(ni, sizeof(double));
 	e->cpi_comp = calloc(nc, sizeof(double));
 	e->bottleneck = -1;
-	return e->node && e->conf && e->flagged && e->info && e->cpi_comp ? 0 : -1;
+	return e->node && e->conf && e->spans && e->flagged && e->info && e->cpi_comp ? 0 : -1;
 }
 
 static void eval_free(struct td_report_eval *e)
 {
 	free(e->node);
 	free(e->conf);
+	free(e->spans);
 	free(e->flagged);
 	free(e->info);
 	free(e->cpi_comp);
-}
-
-/* Least coverage of the counted events a formula reads; NaN if unknown. */
-static double formula_conf(const struct td_formula *f, const double *cov)
-{
-	double c = NAN;
-
-	for (int i = 0; i < f->nevents; i++) {
-		double v = cov[f->events[i]];
-		if (!isnan(v))
-			c = isnan(c) ? v : fmin(c, v);
-	}
-	return c;
 }
 
 static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *e)
@@ -183,11 +165,13 @@ static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *
 		return -1;
 	e->seconds = a->secs;
 	td_metrics_set(L->mx, "DURATION", a->secs > 0 ? a->secs : NAN, &ignored);
-	td_metrics_eval(L->mx, a->sum);
+	if (td_group_counts_eval(L->mx, &a->c))
+		return -1;
 	for (int i = 0; i < m->nnodes; i++) {
 		e->node[i] = L->mx->node[i];
 		e->flagged[i] = L->mx->flagged[i];
-		e->conf[i] = isnan(e->node[i]) ? NAN : formula_conf(&m->nodes[i].f, a->cov);
+		e->conf[i] = L->mx->conf[m->nodes[i].f.slot];
+		e->spans[i] = L->mx->spans[m->nodes[i].f.slot];
 		e->nvalid += !isnan(e->node[i]);
 	}
 	e->bottleneck = L->mx->bottleneck;
@@ -247,16 +231,10 @@ static void flush_target(struct load *L)
 	struct tgt *t = L->target ? find_tgt(L, L->target) : NULL;
 
 	if (t && t->selected) {
-		for (int i = 0; i < L->n; i++)
-			L->sum[i] = L->nsum[i] ? L->sum[i] / L->nsum[i] : NAN;
-		acc_add(&L->iv, L->sum, L->cov, L->n, 0);
-		acc_add(&t->total, L->sum, L->cov, L->n, iv_secs(L));
+		acc_add(&L->iv, &L->cur, 0);
+		acc_add(&t->total, &L->cur, iv_secs(L));
 	}
-	for (int i = 0; i < L->n; i++) {
-		L->sum[i] = 0;
-		L->nsum[i] = 0;
-		L->cov[i] = NAN;
-	}
+	td_group_counts_clear(&L->cur);
 	L->target = 0;
 }
 
@@ -283,9 +261,9 @@ static int flush_interval(struct load *L)
 			return -1;
 		if (!d->model)
 			e->seconds = L->iv.secs;
-		acc_add(&L->whole, L->iv.sum, L->iv.cov, L->n, L->iv.secs);
+		acc_add(&L->whole, &L->iv.c, L->iv.secs);
 	}
-	acc_reset(&L->iv, L->n);
+	acc_reset(&L->iv);
 	L->interval = 0;
 	return 0;
 }
@@ -314,12 +292,8 @@ static int add_count(const struct td_count_row *c, void *ctx)
 	rc->value += c->value;
 	rc->enabled += c->enabled;
 	rc->running += c->running;
-	if (ev->alias < 0 || c->running == 0)
-		return 0;
-	double ratio = c->running >= c->enabled ? 1.0 : (double)c->running / (double)c->enabled;
-	L->sum[ev->alias] += (double)c->value / ratio;
-	L->nsum[ev->alias]++;
-	L->cov[ev->alias] = isnan(L->cov[ev->alias]) ? ratio : fmin(L->cov[ev->alias], ratio);
+	if (ev->alias >= 0)
+		td_group_counts_add_row(&L->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
 	return 0;
 }
 
@@ -328,7 +302,9 @@ static int add_event(const struct td_event_info *e, void *ctx)
 	struct load *L = ctx;
 	struct td_report_data *d = L->d;
 	const char *alias = e->alias ? e->alias : e->name;
-	const struct td_cat_event *ce = d->cat ? td_catalog_event(d->cat, alias) : NULL;
+	/* a live event feeds the file that planned it (two files may count one event) */
+	bool mine = !e->file || !strcmp(e->file, d->model_file);
+	const struct td_cat_event *ce = d->cat && mine ? td_catalog_event(d->cat, alias) : NULL;
 	struct evmap *ne = realloc(L->evs, (size_t)(L->nevs + 1) * sizeof(*ne));
 	struct td_report_count *nc = realloc(d->counts, (size_t)(d->ncounts + 1) * sizeof(*nc));
 
@@ -338,12 +314,30 @@ static int add_event(const struct td_event_info *e, void *ctx)
 		d->counts = nc;
 	if (!ne || !nc)
 		return -1;
-	L->evs[L->nevs++] = (struct evmap){ e->id, ce ? (int)(ce - d->cat->events) : -1, d->ncounts };
+	L->evs[L->nevs++] = (struct evmap){ e->id, ce ? (int)(ce - d->cat->events) : -1, e->group, d->ncounts };
 	memset(&d->counts[d->ncounts], 0, sizeof(d->counts[0]));
 	snprintf(d->counts[d->ncounts].name, sizeof(d->counts[0].name), "%s", e->name);
 	snprintf(d->counts[d->ncounts].alias, sizeof(d->counts[0].alias), "%s", e->alias ? e->alias : "");
 	d->ncounts++;
 	return 0;
+}
+
+/* Live sessions: the events' perf groups -> 0..n-1 (imports: one group,
+ * their group numbers only tell repeated events apart). Returns n or -1. */
+static int dense_groups(struct load *L, const char *kind)
+{
+	int *g = malloc(((size_t)L->nevs + 1) * sizeof(int)), n = 0, k;
+
+	if (!g)
+		return -1;
+	for (int i = 0; i < L->nevs; i++)
+		if (L->evs[i].alias >= 0)
+			g[n++] = strcmp(kind, "import") ? L->evs[i].group : 0;
+	k = td_group_numbers_dense(g, n);
+	for (int i = 0, j = 0; k > 0 && i < L->nevs; i++)
+		L->evs[i].group = L->evs[i].alias >= 0 ? g[j++] : 0;
+	free(g);
+	return k;
 }
 
 static bool filter_keeps(const struct td_report_filter *f, const struct td_target_info *t)
@@ -370,7 +364,7 @@ static int add_target(const struct td_target_info *t, void *ctx)
 	n->id = t->id;
 	n->selected = filter_keeps(L->f, t);
 	td_target_label(t, n->label, sizeof(n->label));
-	if (acc_init(&n->total, L->n))
+	if (acc_init(&n->total, L->n, L->ngroups))
 		return -1;
 	L->ntg++;
 	L->d->selected_targets += n->selected;
@@ -397,16 +391,16 @@ static void drop_whole(struct load *L)
 
 static void load_model(struct td_report_data *d, const char *events_dir)
 {
-	char name[64], path[1024];
+	char path[1024];
 	const char *dir = td_events_dir(events_dir);
 	td_err err;
 
-	if (!d->h.pmu_model[0] || td_catalog_find(dir, d->h.pmu_model, name, sizeof(name))) {
+	if (!d->h.pmu_model[0] || td_catalog_find(dir, d->h.pmu_model, d->model_file, sizeof(d->model_file))) {
 		snprintf(d->why_no_model, sizeof(d->why_no_model), "no events file in %s serves PMU model '%s'", dir,
 			 d->h.pmu_model[0] ? d->h.pmu_model : "(none recorded)");
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, d->model_file);
 	if (td_catalog_load(path, &d->cat, &err)) {
 		snprintf(d->why_no_model, sizeof(d->why_no_model), "%s", err.msg);
 		return;
@@ -450,14 +444,9 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 		td_metrics_set(L->mx, "NUM_CPUS", d->h.num_cpus > 0 ? d->h.num_cpus : NAN, &ignored);
 	}
 	L->n = d->cat ? d->cat->nevents : 0;
-	L->sum = calloc((size_t)L->n + 1, sizeof(double));
-	L->cov = calloc((size_t)L->n + 1, sizeof(double));
-	L->nsum = calloc((size_t)L->n + 1, sizeof(int));
-	if (!L->sum || !L->cov || !L->nsum || acc_init(&L->iv, L->n) || acc_init(&L->whole, L->n))
-		return -1;
-	for (int i = 0; i < L->n; i++)
-		L->cov[i] = NAN;
-	if (td_store_events(s, session, add_event, L) || td_store_targets(s, session, add_target, L))
+	if (td_store_events(s, session, add_event, L) || (L->ngroups = dense_groups(L, d->h.kind)) < 0 ||
+	    td_group_counts_init(&L->cur, L->n, L->ngroups) || acc_init(&L->iv, L->n, L->ngroups) ||
+	    acc_init(&L->whole, L->n, L->ngroups) || td_store_targets(s, session, add_target, L))
 		return -1;
 	drop_whole(L);
 	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || finish_targets(L))
@@ -493,9 +482,7 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 		acc_free(&L.tg[i].total);
 	free(L.tg);
 	free(L.evs);
-	free(L.sum);
-	free(L.cov);
-	free(L.nsum);
+	td_group_counts_free(&L.cur);
 	acc_free(&L.iv);
 	acc_free(&L.whole);
 	td_metrics_free(L.mx);

@@ -6,8 +6,10 @@
  * alias are averaged over its rows (perf counting one event in several
  * groups), then summed over the selected targets and over intervals; an
  * alias NA in any addend is NA in the sum. DURATION of an aggregate is the
- * wall time its intervals cover. A node's confidence is the least
- * running/enabled of the counted events its formula reads. */
+ * wall time its intervals cover. Live sessions keep counts per perf group
+ * (group_counts.h): each node reads one group's time window where it can,
+ * and its confidence is the least running/enabled of the counted events its
+ * formula reads there (td_metrics_eval_groups). */
 #ifndef TD_REPORT_DATA_H
 #define TD_REPORT_DATA_H
 
@@ -40,6 +42,7 @@ struct td_report_eval {
 	uint64_t start_ns, end_ns;
 	double seconds;          /* wall time covered */
 	double *node, *conf;     /* per node: value (fraction), confidence 0..1 */
+	bool *spans;             /* per node: the value read events of several perf groups */
 	bool *flagged;
 	int bottleneck;          /* node index or -1 */
 	double *info;
@@ -58,6 +61,7 @@ struct td_report_data {
 	struct td_report_header h;
 	struct td_catalog *cat;  /* NULL: no events file serves the PMU model */
 	struct td_model *model;
+	char model_file[64];     /* the events file it was loaded from */
 	char why_no_model[256];
 	struct td_report_eval whole;
 	struct td_report_eval *ivs;

@@ -24,6 +24,7 @@
 #include "evpack.h"
 #include "live_metrics.h"
 #include "model.h"
+#include "planner.h"
 #include "pmu.h"
 #include "procfs.h"
 #include "store.h"
@@ -48,6 +49,9 @@ struct run_state {
 	int64_t event_ids[TD_MAX_SPECS][TD_GROUP_MAX];
 	struct td_live *live;                          /* metric values per interval */
 	int spec_live[TD_MAX_SPECS];                   /* live file of a spec, -1 none */
+	int spec_group[TD_MAX_SPECS];                  /* the spec's group among its file's groups */
+	char plan_note[1024];                          /* what the plan multiplexes or leaves out */
+	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
 	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX];    /* alias of each member in that file */
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
@@ -89,11 +93,49 @@ static int split_events(const struct run_state *rs, const struct td_catalog *cat
 	return n;
 }
 
+/* Open ngroups new, empty specs for file; returns the first one's index or -1. */
+static int new_specs(struct run_state *rs, const char *file, const char *what, int ngroups, td_err *err)
+{
+	int first = rs->nspecs;
+
+	if (first + ngroups > TD_MAX_SPECS) {
+		td_err_set(err, "%s needs more perf groups than the %d tdctl can open: give a lower -l, fewer --nodes or "
+			   "a larger --counters", what, TD_MAX_SPECS);
+		return -1;
+	}
+	for (int g = 0; g < ngroups; g++) {
+		memset(&rs->specs[first + g], 0, sizeof(rs->specs[0]));
+		snprintf(rs->spec_files[first + g], sizeof(rs->spec_files[0]), "%s", file);
+		rs->spec_group[first + g] = g;
+	}
+	rs->nspecs += ngroups;
+	return first;
+}
+
+/* Add event i of cat to spec g, encoded for rs->encode_model. */
+static int spec_add_event(struct run_state *rs, int g, const struct td_catalog *cat, int i, td_err *err)
+{
+	struct td_encoding enc;
+	struct td_evgroup_spec *spec = &rs->specs[g];
+	td_err e;
+
+	if (td_encode(cat->events[i].spec, rs->encode_model, rs->caps.kernel_allowed, &enc, &e)) {
+		td_err_set(err, "%s:%d: %s", cat->name, cat->events[i].line, e.msg);
+		return -1;
+	}
+	snprintf(rs->spec_events[g][spec->n], sizeof(rs->spec_events[0][0]), "%s", cat->events[i].spec);
+	if (td_evgroup_spec_add(spec, cat->events[i].alias, &enc.attr)) {
+		td_err_set(err, "%s: more than %d events in one group", cat->name, TD_GROUP_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 static int load_spec(struct run_state *rs, const char *file, td_err *err)
 {
 	char path[1024];
 	struct td_catalog *cat;
-	int group[256], ngroups, first = rs->nspecs;
+	int group[256], ngroups, rc, first;
 
 	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o->events_dir), file);
 	if (td_catalog_load(path, &cat, err))
@@ -104,36 +146,133 @@ static int load_spec(struct run_state *rs, const char *file, td_err *err)
 		td_catalog_free(cat);
 		return -1;
 	}
-	if (first + ngroups > TD_MAX_SPECS) {
-		td_err_set(err, "%s needs %d groups, more than the %d tdctl can open: give a larger --counters", cat->name,
-			   ngroups, TD_MAX_SPECS - first);
-		td_catalog_free(cat);
-		return -1;
-	}
-	for (int g = 0; g < ngroups; g++) {
-		memset(&rs->specs[first + g], 0, sizeof(rs->specs[0]));
-		snprintf(rs->spec_files[first + g], sizeof(rs->spec_files[0]), "%s", file);
-	}
-	for (int i = 0; i < cat->nevents; i++) {
-		struct td_encoding enc;
-		struct td_evgroup_spec *spec = &rs->specs[first + group[i]];
-		td_err e;
-		if (td_encode(cat->events[i].spec, NULL, rs->caps.kernel_allowed, &enc, &e)) {
-			td_err_set(err, "%s:%d: %s", cat->name, cat->events[i].line, e.msg);
-			td_catalog_free(cat);
-			return -1;
-		}
-		snprintf(rs->spec_events[first + group[i]][spec->n], sizeof(rs->spec_events[0][0]), "%s",
-			 cat->events[i].spec);
-		if (td_evgroup_spec_add(spec, cat->events[i].alias, &enc.attr)) {
-			td_err_set(err, "%s: more than %d events in one group", cat->name, TD_GROUP_MAX);
-			td_catalog_free(cat);
-			return -1;
-		}
-	}
-	rs->nspecs += ngroups;
+	rc = (first = new_specs(rs, file, cat->name, ngroups, err)) < 0 ? -1 : 0;
+	for (int i = 0; i < cat->nevents && !rc; i++)
+		rc = spec_add_event(rs, first + group[i], cat, i, err);
 	td_catalog_free(cat);
-	return 0;
+	return rc;
+}
+
+/* ---- the model file's tree: the planner's groups ------------------------- */
+
+/* Split "A,B C" into at most max names (in place). */
+static int split_list(char *list, const char **names, int max)
+{
+	int n = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(list, ", ", &save); tok && n < max; tok = strtok_r(NULL, ", ", &save))
+		names[n++] = tok;
+	return n;
+}
+
+/* The plan for -l, --nodes, or by default the deepest level that fits in
+ * one group (no multiplexing; level 1 when even that needs several). */
+static int make_plan(struct run_state *rs, const struct td_model *m, char *nodes_buf, struct td_plan **plan,
+		     td_err *err)
+{
+	const char *names[64];
+	struct td_plan_request rq = {
+		.smt = rs->caps.smt_on == 1,
+		.watchdog = !rs->encode_model && rs->caps.nmi_watchdog == 1,
+		.counters = rs->o->counters,
+	};
+
+	if (rs->o->nodes) {
+		rq.nodes = names;
+		rq.nnodes = split_list(nodes_buf, names, 64);
+		return td_plan_make(m, &rq, plan, err);
+	}
+	if (rs->o->level > 0) {
+		rq.level = rs->o->level;
+		return td_plan_make(m, &rq, plan, err);
+	}
+	*plan = NULL;
+	for (int level = 1; level <= td_plan_max_level(m); level++) {
+		struct td_plan *p;
+		rq.level = level;
+		if (td_plan_make(m, &rq, &p, err)) {
+			td_plan_free(*plan);
+			return -1;
+		}
+		if (*plan && p->ngroups > 1) {
+			td_plan_free(p);
+			break;
+		}
+		td_plan_free(*plan);
+		*plan = p;
+		if (p->ngroups > 1)
+			break;
+	}
+	if (!*plan)
+		td_err_set(err, "%s has no metric tree to plan", m->cat->name);
+	return *plan ? 0 : -1;
+}
+
+/* What the plan leaves out or multiplexes, said once the groups are open
+ * and count (where nothing of it counts, the summary says why, once). */
+static void plan_notes(struct run_state *rs, const struct td_plan *p, const char *file)
+{
+	size_t len = 0, cap = sizeof(rs->plan_note);
+	int shown = 0;
+
+	if (p->multiplex)
+		len += (size_t)snprintf(rs->plan_note + len, cap - len,
+					"tdctl: note: %s needs %d perf groups: the kernel multiplexes them, each counts "
+					"about %.0f%% of the time ('tdctl plan' shows them)\n", file, p->ngroups,
+					100 * p->share);
+	for (int i = 0; i < p->nitems && shown < 3 && len < cap; i++)
+		if (p->items[i].status == TD_PLAN_NOT_COLLECTABLE) {
+			len += (size_t)snprintf(rs->plan_note + len, cap - len, "tdctl: note: %s is not collected: %s\n",
+						p->items[i].name, p->items[i].reason);
+			shown++;
+		}
+	if (p->nnot_collectable > shown && len < cap)
+		snprintf(rs->plan_note + len, cap - len, "tdctl: note: %d more nodes not collected ('tdctl plan' says "
+			 "why)\n", p->nnot_collectable - shown);
+}
+
+static const char *spec_disabled(const struct run_state *rs, int g);
+
+static void print_plan_notes(const struct run_state *rs)
+{
+	bool counting = false;
+
+	for (int g = 0; g < rs->nspecs && !counting; g++)
+		counting = !strcmp(rs->spec_files[g], rs->caps.events_file) && !spec_disabled(rs, g);
+	if (counting && !rs->o->quiet)
+		fputs(rs->plan_note, stderr);
+}
+
+/* The model events file's tree as the planner packs it: one spec per group. */
+static int load_planned(struct run_state *rs, const char *file, td_err *err)
+{
+	char path[1024], nodes_buf[1024];
+	struct td_catalog *cat;
+	struct td_model *m = NULL;
+	struct td_plan *plan = NULL;
+	int rc = -1, first;
+
+	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o->events_dir), file);
+	snprintf(nodes_buf, sizeof(nodes_buf), "%s", rs->o->nodes ? rs->o->nodes : "");
+	if (td_catalog_load(path, &cat, err))
+		return -1;
+	if (td_model_compile(cat, &m, err) || make_plan(rs, m, nodes_buf, &plan, err))
+		goto out;
+	/* members in the plan's order (a topdown group's leader first); an
+	 * event the plan carries in several groups (fixed counters) is opened
+	 * in each */
+	rc = (first = new_specs(rs, file, cat->name, plan->ngroups, err)) < 0 ? -1 : 0;
+	for (int g = 0; g < plan->ngroups && !rc; g++)
+		for (int k = 0; k < plan->groups[g].nevents && !rc; k++)
+			rc = spec_add_event(rs, first + g, cat, plan->groups[g].events[k], err);
+	if (!rc)
+		plan_notes(rs, plan, file);
+out:
+	td_plan_free(plan);
+	td_model_free(m);
+	td_catalog_free(cat);
+	return rc;
 }
 
 /* Why spec g does not count (NULL: it counts), whichever opened it. */
@@ -142,17 +281,31 @@ static const char *spec_disabled(const struct run_state *rs, int g)
 	return rs->sys ? td_syswide_disabled(rs->sys, g) : td_collector_disabled(rs->col, g);
 }
 
-/* -l / --nodes: collecting the planner's groups of a model file is not wired
- * yet; say why in one line instead of ignoring the option. */
-static int planned_unavailable(const struct run_state *rs, td_err *err)
+/* The model events file: --pmu MODEL's (encoded for MODEL when it is not
+ * the host's), else the one serving the host's libpfm4 model, if any. */
+static int choose_model(struct run_state *rs, td_err *err)
 {
-	if (!rs->caps.events_file[0])
-		td_err_set(err, "-l/--nodes need a model events file for this CPU and none applies (PMU model '%s'): run "
-			   "without them; 'tdctl doctor' says why", rs->caps.pfm_model[0] ? rs->caps.pfm_model : "none");
-	else
-		td_err_set(err, "-l/--nodes: collecting the planned groups of %s is not implemented yet: run without them "
-			   "('tdctl plan' shows the groups)", rs->caps.events_file);
-	return -1;
+	const char *dir = td_events_dir(rs->o->events_dir);
+
+	if (rs->o->pmu_model) {
+		if (td_catalog_find(dir, rs->o->pmu_model, rs->caps.events_file, sizeof(rs->caps.events_file))) {
+			td_err_set(err, "no events file in %s serves PMU model '%s': 'tdctl events --pmu MODEL' shows the "
+				   "models with files", dir, rs->o->pmu_model);
+			return -1;
+		}
+		if (strcmp(rs->o->pmu_model, rs->caps.pfm_model) != 0)
+			rs->encode_model = rs->o->pmu_model;
+		snprintf(rs->caps.pfm_model, sizeof(rs->caps.pfm_model), "%s", rs->o->pmu_model);
+	} else if (rs->caps.pfm_model[0]) {
+		td_catalog_find(dir, rs->caps.pfm_model, rs->caps.events_file, sizeof(rs->caps.events_file));
+	}
+	if ((rs->o->level > 0 || rs->o->nodes) && !rs->caps.events_file[0]) {
+		td_err_set(err, "-l/--nodes need a model events file and none serves this CPU (PMU model '%s'): run without "
+			   "them, or name a model with --pmu MODEL; 'tdctl doctor' says why",
+			   rs->caps.pfm_model[0] ? rs->caps.pfm_model : "none");
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the sink: collector results into SQLite ---------------------------- */
@@ -179,7 +332,7 @@ static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const st
 			return -1;
 		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->comm, rs->spec_alias[spec][i],
-				  spec, &c[i]))
+				  rs->spec_group[spec], &c[i]))
 			return -1;
 	}
 	/* threads may rename themselves at any time (pools, workers): keep comm current */
@@ -229,7 +382,8 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 				       c[i].enabled, c[i].running))
 			return -1;
 		if (rs->live && rs->spec_live[spec] >= 0 &&
-		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, agg, rs->spec_alias[spec][i], spec,
+		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, agg, rs->spec_alias[spec][i],
+				      rs->spec_group[spec],
 				      &c[i]))
 			return -1;
 	}
@@ -267,7 +421,8 @@ static int write_cgroup_counts(struct run_state *rs)
 					       c->enabled, c->running))
 				return -1;
 			if (rs->live && rs->spec_live[g] >= 0 &&
-			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, none, rs->spec_alias[g][i], g, c))
+			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, none, rs->spec_alias[g][i],
+					      rs->spec_group[g], c))
 				return -1;
 		}
 	}
@@ -348,14 +503,14 @@ static int register_events(struct run_state *rs)
 			rs->event_ids[g][i] = td_store_event_add(rs->store, rs->session, rs->specs[g].names[i],
 								 rs->spec_events[g][i], g, rs->specs[g].attrs[i].type,
 								 rs->specs[g].attrs[i].config, why ? "failed" : "counting",
-								 why);
+								 why, rs->spec_files[g]);
 			if (rs->event_ids[g][i] < 0)
 				return -1;
 		}
 	}
 	for (int k = 0; k < 2; k++)
 		if ((rs->proc_event_ids[k] = td_store_event_add(rs->store, rs->session, proc_event_names[k],
-								proc_event_specs[k], -1, 0, 0, "counting", NULL)) < 0)
+								proc_event_specs[k], -1, 0, 0, "counting", NULL, "proc")) < 0)
 			return -1;
 	return 0;
 }
@@ -377,8 +532,11 @@ static int setup_live(struct run_state *rs, td_err *err)
 				rs->spec_live[g] = rs->spec_live[k];
 		if (rs->spec_live[g] < 0) {
 			char path[1024];
+			int ngroups = 0;
+			for (int k = 0; k < rs->nspecs; k++)
+				ngroups += !strcmp(rs->spec_files[k], rs->spec_files[g]);
 			snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o->events_dir), rs->spec_files[g]);
-			if ((rs->spec_live[g] = td_live_add_file(rs->live, path, err)) < 0)
+			if ((rs->spec_live[g] = td_live_add_file(rs->live, path, ngroups, err)) < 0)
 				return -1;
 		}
 		for (int i = 0; i < rs->specs[g].n; i++)
@@ -777,17 +935,14 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 	res->error_exit = 1;
 	rs.error_exit = &res->error_exit;
 	td_caps_detect(&rs.caps);
-	if (rs.caps.pfm_model[0])
-		td_catalog_find(td_events_dir(o->events_dir), rs.caps.pfm_model, rs.caps.events_file,
-				sizeof(rs.caps.events_file));
+	if (choose_model(&rs, err))
+		return -1;
 	td_caps_decide_rung(&rs.caps);
 	if (!rs.caps.counting_allowed) {
 		td_err_set(err, "%s", rs.caps.rung_reason);
 		return -1;
 	}
 
-	if ((o->level > 0 || o->nodes) && planned_unavailable(&rs, err))
-		return -1;
 	if (o->system || o->cgroup) {
 		char why[256];
 		if (td_syswide_refusal(rs.caps.is_root, rs.caps.cap_perfmon, rs.caps.cap_sys_admin, rs.caps.paranoid, why,
@@ -800,8 +955,10 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 	}
 	if (load_spec(&rs, "software.td", err))
 		return -1;
-	/* hardware events are tried everywhere: where they fail the session says why, once */
-	if (load_spec(&rs, "generic.td", err))
+	/* hardware events are tried everywhere: where they fail the session says
+	 * why, once. The model file's tree when one applies, else cycles and
+	 * instructions. */
+	if (rs.caps.events_file[0] ? load_planned(&rs, rs.caps.events_file, err) : load_spec(&rs, "generic.td", err))
 		return -1;
 	raise_fd_limit();
 	if (td_store_open(o->db_path, TD_STORE_WRITE, &rs.store, err))
@@ -822,6 +979,7 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 		      : td_collector_add_process(rs.col, o->argv ? rs.child : o->attach_pid,
 						 o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, sink_for(&rs), err))
 		goto out;
+	print_plan_notes(&rs);
 	fill_session_info(&rs, &si, command, sizeof(command), host, sizeof(host));
 	if ((rs.session = td_store_session_begin(rs.store, &si, err)) < 0)
 		goto out;

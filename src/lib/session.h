@@ -25,8 +25,9 @@ struct td_session_opts {
 	uint64_t max_bytes;
 	int counters;             /* > 0: at most this many events per group (evpack.h) */
 	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
-	int level;                /* -l LEVEL: planned model groups (> 0), 0 none */
-	const char *nodes;        /* --nodes LIST: planned model groups, NULL none */
+	int level;                /* -l LEVEL: the model file's tree to this level (0: the deepest that fits one group) */
+	const char *nodes;        /* --nodes LIST: these nodes and their ancestors instead, NULL none */
+	const char *pmu_model;    /* --pmu MODEL: the events file serving MODEL, encoded for it; NULL: the host's */
 	bool system;              /* record --system: every online CPU, no target process */
 	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
 };

@@ -7,16 +7,9 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: tdctl attach PID [-I MS] [-d DB] [--duration SEC] [--events-dir DIR] [-q] [--max-age AGE] [--max-size MB] [--counters N] [--rotate MS]\n"
-	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n"
-	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n"
-	"  --duration SEC      stop after SEC seconds (default: until PID exits or Ctrl-C)\n"
-	"  -q, --quiet         no notes on stderr while running\n"
-	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n"
-	"  --max-size MB       keep the database under MB megabytes the same way\n"
-	"  --counters N        at most N events per group (events files split, each info metric kept together)\n"
-	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
-	"  -l LEVEL, --nodes LIST  planned model groups: not collected yet (refused with the reason)\n";
+	"usage: tdctl attach PID [OPTIONS]\n"
+	"  --duration SEC      stop after SEC seconds (default: until PID exits or Ctrl-C)\n" TDCTL_COLLECT_HELP
+	TDCTL_PROCESS_HELP;
 
 int cmd_attach(int argc, char **argv)
 {

@@ -9,14 +9,10 @@
 #include "tdctl.h"
 
 static const char usage[] =
-	"usage: tdctl record --system|--cgroup PATH [-I MS] [-d DB] [--duration SEC] [--events-dir DIR] [-q] [--counters N]\n"
+	"usage: tdctl record --system|--cgroup PATH [OPTIONS]\n"
 	"  --system            count every online CPU (needs root, CAP_PERFMON or perf_event_paranoid <= 0)\n"
 	"  --cgroup PATH       count the tasks of cgroup PATH (full path, or under the cgroup v2 mount) on every CPU\n"
-	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n"
-	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n"
-	"  --duration SEC      stop after SEC seconds (default: until Ctrl-C or SIGTERM)\n"
-	"  --counters N        at most N events per group\n"
-	"  -q, --quiet         no notes on stderr while running\n";
+	"  --duration SEC      stop after SEC seconds (default: until Ctrl-C or SIGTERM)\n" TDCTL_COLLECT_HELP;
 
 int cmd_record(int argc, char **argv)
 {

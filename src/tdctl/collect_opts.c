@@ -27,6 +27,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "rotate", required_argument, NULL, 'r' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "nodes", required_argument, NULL, 'N' },
+		{ "pmu", required_argument, NULL, 'p' },
 		{ "system", no_argument, NULL, 'y' },
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -113,6 +114,13 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			}
 			o->nodes = optarg;
 			break;
+		case 'p':
+			if (!*optarg) {
+				tdctl_error("empty PMU model: give --pmu MODEL (e.g. skl; 'tdctl events --pmu' lists them)");
+				return -1;
+			}
+			o->pmu_model = optarg;
+			break;
 		case 'y':
 			if (attach) {
 				tdctl_error("--system is an option of 'tdctl record': use 'tdctl record --system'");
@@ -132,7 +140,10 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		default: fprintf(stderr, "%s", usage); return -1;
 		}
 	}
-	(void)attach;
+	if (o->level && o->nodes) {
+		tdctl_error("give -l LEVEL or --nodes LIST, not both");
+		return -1;
+	}
 	return optind;
 }
 

@@ -31,6 +31,23 @@ int tdctl_open_store(const char *db, enum td_store_mode mode, struct td_store **
 struct td_session_opts;
 /* Parse the options run and attach share. Returns the index of the first
  * operand, or -1 after printing a one-line error. */
+/* The options run, attach and record share, for their usage texts. */
+#define TDCTL_COLLECT_HELP \
+	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n" \
+	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n" \
+	"  -q, --quiet         no notes on stderr while running\n" \
+	"  -l, --level LEVEL   collect the top-down tree to LEVEL (default: the deepest level that needs no\n" \
+	"                      multiplexing; 'tdctl plan' shows the groups)\n" \
+	"  --nodes LIST        collect these nodes (and their ancestors) instead, e.g. Backend_Bound.Memory_Bound\n" \
+	"  --pmu MODEL         use the events file of libpfm4 model MODEL (e.g. when libpfm4 does not know this CPU)\n" \
+	"  --counters N        at most N general-purpose counters per group (the plan, and events files split)\n" \
+	"  --events-dir DIR    read events/*.td files from DIR\n"
+/* run and attach only. */
+#define TDCTL_PROCESS_HELP \
+	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
+	"  --max-size MB       keep the database under MB megabytes the same way\n" \
+	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
+
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o);
 /* Run the session and print its summary; *exit_code is what tdctl exits with.
  * Returns -1 when no session was recorded. */

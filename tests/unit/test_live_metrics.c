@@ -58,6 +58,7 @@ struct got {
 	char name[8][16];
 	int64_t target[8];
 	double value[8], conf[8];
+	bool spans[8];
 	int n;
 };
 
@@ -71,19 +72,21 @@ static int collect(const struct td_metric_row *m, void *ctx)
 	g->target[g->n] = m->target;
 	g->value[g->n] = m->value;
 	g->conf[g->n] = m->confidence;
+	g->spans[g->n] = m->spans;
 	g->n++;
 	return 0;
 }
 
-static void find(const struct got *g, int64_t target, const char *name, double *v, double *c)
+static bool find(const struct got *g, int64_t target, const char *name, double *v, double *c)
 {
 	for (int i = 0; i < g->n; i++)
 		if (g->target[i] == target && !strcmp(g->name[i], name)) {
 			*v = g->value[i];
 			*c = g->conf[i];
-			return;
+			return g->spans[i];
 		}
 	fail_msg("no %s for target %lld", name, (long long)target);
+	return false;
 }
 
 static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv, int *file)
@@ -95,7 +98,7 @@ static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv
 	assert_int_equal(td_store_open(db, TD_STORE_WRITE, s, &err), 0);
 	assert_true((*sess = td_store_session_begin(*s, &info, &err)) > 0);
 	assert_non_null(l = td_live_new(*s, *sess, 2));
-	*file = td_live_add_file(l, td, &err);
+	*file = td_live_add_file(l, td, 2, &err);
 	assert_int_equal(*file, 0);
 	assert_int_equal(td_store_begin(*s), 0);
 	*iv = td_store_interval_add(*s, *sess, 0, 1000, 2000);
@@ -122,10 +125,10 @@ static void test_spanning_confidence(void **state)
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(td_live_spanning(l), 1);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
-	find(&g, th, "X", &v, &c);
+	assert_false(find(&g, th, "X", &v, &c));
 	assert_true(fabs(v - 3.0) < 1e-12);  /* 600 / 200 */
 	assert_true(fabs(c - 0.5) < 1e-12);  /* one group: its coverage */
-	find(&g, th, "Y", &v, &c);
+	assert_true(find(&g, th, "Y", &v, &c)); /* stored as spanning */
 	assert_true(fabs(v - 6.0) < 1e-12);  /* 600 / 100 */
 	assert_true(fabs(c - 0.2) < 1e-12);  /* two groups: 0.5 * 0.4 */
 	find(&g, th, "R", &v, &c);
@@ -170,11 +173,46 @@ static void test_process_sums_first(void **state)
 	td_store_close(s);
 }
 
+/* The planner carries an event into every group that needs it (fixed
+ * counters): each formula then reads the copy counted in its own group's
+ * time window, never a mix, and is not spanning. */
+static void test_event_in_two_groups(void **state)
+{
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, th;
+	int file;
+	struct got g = { 0 };
+	double v, c;
+
+	(void)state;
+	l = open_live(&s, &sess, &iv, &file);
+	th = td_store_thread_add(s, sess, 10, 10, "t", 1000);
+	/* group 0: A, B counted half the time; group 1: A, C counted 40 % */
+	td_live_count(l, file, th, 10, "t", 0, 0, &(struct td_count){ 300, 100, 50 });
+	td_live_count(l, file, th, 10, "t", 1, 0, &(struct td_count){ 100, 100, 50 });
+	td_live_count(l, file, th, 10, "t", 0, 1, &(struct td_count){ 500, 100, 40 });
+	td_live_count(l, file, th, 10, "t", 2, 1, &(struct td_count){ 40, 100, 40 });
+	assert_int_equal(td_live_flush(l, iv, 1.0), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	assert_false(find(&g, th, "X", &v, &c));
+	assert_true(fabs(v - 600.0 / 200.0) < 1e-12);  /* group 0's A and B */
+	assert_true(fabs(c - 0.5) < 1e-12);
+	assert_false(find(&g, th, "Y", &v, &c));
+	assert_true(fabs(v - 1250.0 / 100.0) < 1e-12); /* group 1's A and C, not the mean of the two A */
+	assert_true(fabs(c - 0.4) < 1e-12);
+	assert_int_equal(td_live_spanning(l), 0);
+	td_live_free(l);
+	td_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spanning_confidence),
 		cmocka_unit_test(test_process_sums_first),
+		cmocka_unit_test(test_event_in_two_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
