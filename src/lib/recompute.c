@@ -122,33 +122,37 @@ static int dense_groups(struct pass *p)
 
 /* ---- targets and their aggregates ------------------------------------------------ */
 
+struct target {
+	int64_t id;
+	char kind[16];
+	pid_t pid;
+	int cpu, core, socket;
+};
+
 struct target_list {
-	struct td_target_info *t;
-	char (*kind)[16];
+	struct target *t;
 	int n;
 };
 
 static int list_target(const struct td_target_info *t, void *ctx)
 {
 	struct target_list *l = ctx;
-	struct td_target_info *n = realloc(l->t, (size_t)(l->n + 1) * sizeof(*n));
-	char (*k)[16] = realloc(l->kind, (size_t)(l->n + 1) * sizeof(*k));
+	struct target *n = realloc(l->t, (size_t)(l->n + 1) * sizeof(*n));
 
-	if (n)
-		l->t = n;
-	if (k)
-		l->kind = k;
-	if (!n || !k)
+	if (!n)
 		return -1;
-	l->t[l->n] = *t;
-	snprintf(l->kind[l->n], sizeof(l->kind[0]), "%s", t->kind);
-	l->t[l->n].kind = l->kind[l->n];
-	l->t[l->n].comm = l->t[l->n].cgroup = NULL; /* not kept */
-	l->n++;
+	l->t = n;
+	n = &l->t[l->n++];
+	n->id = t->id;
+	snprintf(n->kind, sizeof(n->kind), "%s", t->kind);
+	n->pid = t->pid;
+	n->cpu = t->cpu;
+	n->core = t->core;
+	n->socket = t->socket;
 	return 0;
 }
 
-static bool is_aggregate(const struct td_target_info *t)
+static bool is_aggregate(const struct target *t)
 {
 	return !strcmp(t->kind, "process") || !strcmp(t->kind, "whole") || (!strcmp(t->kind, "cpu") && t->cpu < 0);
 }
@@ -175,10 +179,10 @@ static int agg_add(struct pass *p, int64_t id, bool whole, int ngroups)
  * none, -2 when out of memory. */
 static int agg_for(struct pass *p, const struct target_list *l, int i, int k, int ngroups)
 {
-	const struct td_target_info *t = &l->t[i];
+	const struct target *t = &l->t[i];
 
 	for (int j = 0; j < l->n; j++) {
-		const struct td_target_info *a = &l->t[j];
+		const struct target *a = &l->t[j];
 		bool match = k == 0 ? !strcmp(t->kind, "thread") && !strcmp(a->kind, "process") && a->pid == t->pid
 			: k == 1 ? !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") && a->cpu < 0 &&
 				   a->core >= 0 && a->core == t->core && a->socket == t->socket
@@ -234,7 +238,6 @@ static int map_targets(struct pass *p, int ngroups)
 	}
 out:
 	free(l.t);
-	free(l.kind);
 	return rc;
 }
 
