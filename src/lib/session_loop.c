@@ -1,0 +1,232 @@
+/* session_loop: one poll() loop that drives any number of sessions at once
+ * (the daemon runs many; tdctl run and attach run one): per session an
+ * interval timerfd (read and write one interval), a scan timerfd (threads
+ * born and gone), a rotation timerfd (--rotate) and the target's pidfd
+ * (exit); for all of them one signalfd (Ctrl-C, SIGTERM: passed on to a
+ * command that runs, or the end of an attach or record). Nothing blocks:
+ * timers and counters are read without waiting. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "session_impl.h"
+
+#define FDS_PER_SESSION 4
+
+static int arm_timer(int fd, int ms)
+{
+	struct itimerspec its;
+
+	its.it_value.tv_sec = its.it_interval.tv_sec = ms / 1000;
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
+	return timerfd_settime(fd, 0, &its, NULL);
+}
+
+static void drain(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) < 0)
+		return;
+}
+
+static int pidfd_open_compat(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int new_timer(int ms)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+
+	if (fd >= 0 && arm_timer(fd, ms) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int session_loop_arm(struct td_session *s, td_err *err)
+{
+	pid_t target = s->child ? s->child : s->o.attach_pid;
+
+	s->tick = new_timer(s->o.interval_ms);
+	s->scan = new_timer(s->o.scan_ms);
+	s->rot = s->o.rotate_ms > 0 ? new_timer(s->o.rotate_ms) : -1;
+	if (s->tick < 0 || s->scan < 0 || (s->o.rotate_ms > 0 && s->rot < 0)) {
+		td_err_set(err, "cannot create timers: %s", strerror(errno));
+		return -1;
+	}
+	/* without a pidfd (old kernels) exits are seen by the scan */
+	s->pidfd = target > 0 ? pidfd_open_compat(target) : -1;
+	s->deadline = s->o.duration_ms ? td_now_ns() + (uint64_t)s->o.duration_ms * 1000000ull : 0;
+	return 0;
+}
+
+void session_loop_close(struct td_session *s)
+{
+	int *fds[] = { &s->tick, &s->scan, &s->rot, &s->pidfd };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+static void stop(struct td_session *s, const char *why)
+{
+	if (s->done)
+		return;
+	snprintf(s->res.stop_reason, sizeof(s->res.stop_reason), "%s", why);
+	s->done = true;
+}
+
+/* Say once, as it happens, that threads go uncounted, and why. */
+static void report_open_failures(struct td_session *s)
+{
+	struct td_collector_stats st;
+
+	td_collector_stats(s->col, &st);
+	if (st.open_failures > 0 && !s->reported_failures) {
+		fprintf(stderr, "tdctl: some threads cannot be counted: %s\n", st.last_failure);
+		s->reported_failures = true;
+	}
+}
+
+/* The session's descriptors to watch, into p (FDS_PER_SESSION at most). */
+static int watch(const struct td_session *s, struct pollfd *p)
+{
+	const int fds[FDS_PER_SESSION] = { s->tick, s->scan, s->rot, s->pidfd };
+	int n = 0;
+
+	for (int i = 0; i < FDS_PER_SESSION; i++)
+		if (fds[i] >= 0)
+			p[n++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	return n;
+}
+
+/* How long the loop may sleep for this session: until its deadline, and
+ * at most 50 ms when no pidfd tells of the target's exit. */
+static int timeout_ms(const struct td_session *s)
+{
+	int t = -1;
+
+	if (s->deadline) {
+		uint64_t now = td_now_ns();
+		t = now >= s->deadline ? 0 : (int)((s->deadline - now) / 1000000ull) + 1;
+	}
+	if (s->pidfd < 0 && (t < 0 || t > 50))
+		t = 50;
+	return t;
+}
+
+static bool ready(const struct pollfd *p, int n, int fd)
+{
+	for (int i = 0; fd >= 0 && i < n; i++)
+		if (p[i].fd == fd)
+			return (p[i].revents & (POLLIN | POLLHUP)) != 0;
+	return false;
+}
+
+static void dispatch(struct td_session *s, const struct pollfd *p, int n)
+{
+	if (ready(p, n, s->rot)) {
+		drain(s->rot);
+		td_collector_rotate(s->col);
+	}
+	if (ready(p, n, s->scan)) {
+		drain(s->scan);
+		td_collector_scan(s->col, td_wall_ns(), &s->sink);
+		report_open_failures(s);
+	}
+	if (ready(p, n, s->tick)) {
+		drain(s->tick);
+		session_write_interval(s, false);
+	}
+	if (ready(p, n, s->pidfd))
+		stop(s, "target exited");
+	if (!s->sys && s->pidfd < 0 && td_collector_process_count(s->col) == 0)
+		stop(s, "target exited");
+	if (s->deadline && td_now_ns() >= s->deadline)
+		stop(s, "duration reached");
+}
+
+/* A signal for every session: a command that runs gets it (Ctrl-C reached
+ * it from the terminal already); anything else stops. */
+static void deliver(struct td_session *s, const struct signalfd_siginfo *si)
+{
+	char why[64];
+
+	if (s->child) {
+		if (si->ssi_signo != SIGINT || si->ssi_code != SI_KERNEL)
+			kill(s->child, (int)si->ssi_signo);
+		return;
+	}
+	snprintf(why, sizeof(why), "stopped by %s", strsignal((int)si->ssi_signo));
+	stop(s, why);
+}
+
+void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
+{
+	struct pollfd *p = malloc(((size_t)n * FDS_PER_SESSION + 1) * sizeof(*p));
+	int *first = malloc(((size_t)n + 1) * sizeof(int)), *count = malloc(((size_t)n + 1) * sizeof(int));
+
+	if (!p || !first || !count) {
+		for (int i = 0; i < n; i++)
+			stop(sessions[i], "out of memory");
+		n = 0;
+	}
+	for (;;) {
+		int np = 0, timeout = -1, live = 0;
+		if (sigfd >= 0)
+			p[np++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		for (int i = 0; i < n; i++) {
+			first[i] = np;
+			count[i] = 0;
+			if (sessions[i]->done)
+				continue;
+			live++;
+			count[i] = watch(sessions[i], p + np);
+			np += count[i];
+			int t = timeout_ms(sessions[i]);
+			if (t >= 0 && (timeout < 0 || t < timeout))
+				timeout = t;
+		}
+		if (!live)
+			break;
+		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR) {
+			char why[96];
+			snprintf(why, sizeof(why), "cannot wait for events: %s", strerror(errno));
+			for (int i = 0; i < n; i++)
+				stop(sessions[i], why);
+			break;
+		}
+		if (sigfd >= 0 && (p[0].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				for (int i = 0; i < n; i++)
+					if (!sessions[i]->done)
+						deliver(sessions[i], &si);
+		}
+		for (int i = 0; i < n; i++)
+			if (!sessions[i]->done)
+				dispatch(sessions[i], p + first[i], count[i]);
+	}
+	free(p);
+	free(first);
+	free(count);
+}

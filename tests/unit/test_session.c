@@ -1,0 +1,183 @@
+/* test_session: several sessions driven by one poll() loop, as the daemon
+ * will run them — two attach sessions and a run session into one database
+ * at once, each counting only its own target, ending for its own reason;
+ * and one signal reaching all of them (an attach stops, a command gets it). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "session.h"
+
+static char dir[64], db[128], demo[512], events[512];
+
+static int setup(void **state)
+{
+	const char *b = getenv("TD_BUILDDIR"), *s = getenv("TD_SRCDIR");
+
+	(void)state;
+	if (!b || !s)
+		return -1;
+	snprintf(demo, sizeof(demo), "%s/src/demo/td-demo", b);
+	snprintf(events, sizeof(events), "%s/events", s);
+	snprintf(dir, sizeof(dir), "/tmp/td-session-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(db, sizeof(db), "%s/t.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* A td-demo working for sec seconds with n threads, as a child. */
+static pid_t spawn_demo(const char *threads, const char *sec)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execl(demo, demo, "-t", threads, "-l", "0", "-e", "0", "-s", sec, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static long long query(const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+static struct td_session_opts opts(pid_t attach, char *const *argv, int duration_ms)
+{
+	struct td_session_opts o = { 0 };
+
+	o.db_path = db;
+	o.events_dir = events;
+	o.interval_ms = 200;
+	o.scan_ms = 20;
+	o.duration_ms = duration_ms;
+	o.attach_pid = attach;
+	o.argv = argv;
+	o.quiet = true;
+	return o;
+}
+
+static void test_three_sessions_one_loop(void **state)
+{
+	char *argv[] = { demo, "-t", "1", "-l", "0", "-e", "0", "-s", "1", NULL };
+	pid_t a = spawn_demo("2", "4"), b = spawn_demo("3", "4");
+	struct td_session_opts oa = opts(a, NULL, 1500), ob = opts(b, NULL, 1500), oc = opts(0, argv, 0);
+	struct td_session *s[3];
+	struct td_session_result r[3];
+	td_err err;
+	sigset_t old;
+	int sigfd = td_session_block_signals(&old);
+	char sql[512];
+
+	(void)state;
+	unlink(db);
+	assert_true(a > 0 && b > 0 && sigfd >= 0);
+	usleep(200000); /* the demos start their threads */
+	assert_int_equal(td_session_start(&oa, &s[0], &r[0], &err), 0);
+	assert_int_equal(td_session_start(&ob, &s[1], &r[1], &err), 0);
+	assert_int_equal(td_session_start(&oc, &s[2], &r[2], &err), 0);
+	td_session_loop(s, 3, sigfd);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(td_session_finish(s[i], &r[i], &err), 0);
+	close(sigfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	kill(a, SIGKILL);
+	kill(b, SIGKILL);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+
+	assert_string_equal(r[0].stop_reason, "duration reached");
+	assert_string_equal(r[1].stop_reason, "duration reached");
+	assert_string_equal(r[2].stop_reason, "target exited");
+	assert_int_equal(r[2].target_status, 0);
+	assert_int_equal(query("SELECT count(*) FROM sessions WHERE status = 'completed'"), 3);
+	for (int i = 0; i < 3; i++) {
+		pid_t target = i == 0 ? a : i == 1 ? b : (pid_t)query("SELECT target_pid FROM sessions WHERE id = 3");
+		/* each session counted its own target's threads and no other */
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM threads WHERE session_id = %lld AND pid != %d",
+			 (long long)r[i].session_id, (int)target);
+		assert_int_equal(query(sql), 0);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM threads WHERE session_id = %lld", (long long)r[i].session_id);
+		assert_true(query(sql) >= (i == 0 ? 3 : i == 1 ? 4 : 2));
+		snprintf(sql, sizeof(sql), "SELECT sum(c.value) FROM counts c JOIN events e ON e.id = c.event_id"
+			 " WHERE e.session_id = %lld AND e.name = 'TASK_CLOCK'", (long long)r[i].session_id);
+		assert_true(query(sql) > 100000000); /* busy workers: well over 0.1 s of CPU */
+	}
+	/* 1.5 s at 200 ms: about 7 intervals each, and the sessions ran at once */
+	assert_true(query("SELECT min(n) FROM (SELECT count(*) n FROM intervals WHERE session_id < 3 GROUP BY session_id)")
+		    >= 5);
+	assert_int_equal(query("SELECT count(*) FROM sessions x JOIN sessions y ON x.id < y.id"
+			       " WHERE x.started_ns < y.ended_ns AND y.started_ns < x.ended_ns"), 3);
+}
+
+static void test_signal_reaches_every_session(void **state)
+{
+	char *argv[] = { demo, "-t", "1", "-l", "0", "-e", "0", "-s", "20", NULL };
+	pid_t a = spawn_demo("1", "20");
+	struct td_session_opts oa = opts(a, NULL, 20000), oc = opts(0, argv, 0);
+	struct td_session *s[2];
+	struct td_session_result r[2];
+	td_err err;
+	sigset_t old;
+	int sigfd = td_session_block_signals(&old);
+
+	(void)state;
+	unlink(db);
+	assert_true(a > 0 && sigfd >= 0);
+	assert_int_equal(td_session_start(&oa, &s[0], &r[0], &err), 0);
+	assert_int_equal(td_session_start(&oc, &s[1], &r[1], &err), 0);
+	kill(getpid(), SIGTERM); /* blocked: waits in the signalfd */
+	td_session_loop(s, 2, sigfd);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(td_session_finish(s[i], &r[i], &err), 0);
+	close(sigfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	kill(a, SIGKILL);
+	waitpid(a, NULL, 0);
+
+	assert_string_equal(r[0].stop_reason, "stopped by Terminated");
+	assert_string_equal(r[1].stop_reason, "target exited");
+	assert_int_equal(r[1].target_status, 128 + SIGTERM); /* the command got it */
+	assert_true(query("SELECT max(ended_ns - started_ns) FROM sessions") < 5000000000LL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_three_sessions_one_loop),
+		cmocka_unit_test(test_signal_reaches_every_session),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
