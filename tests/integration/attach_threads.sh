@@ -6,7 +6,8 @@
 # which the workload reports itself just before each thread ends.
 # Then a workload idle for its first second (threads that do not run give
 # intervals with enabled = running = 0): the summary's CPU s of every thread is
-# a number agreeing with the database's task-clock sum for that thread.
+# a number agreeing with the database's task-clock sum for that thread, and
+# the /proc switch rates (vol/s, invol/s) of threads that exited early are numbers.
 . "$(dirname "$0")/lib.sh"
 
 DB="$WORK/t.db"
@@ -93,4 +94,13 @@ while read -r tid cpu rest; do
 		not_ok "thread $tid summary CPU s '$cpu' is a number within 10% of task-clock '$db' ns"
 	fi
 done <"$WORK/idle.rows"
+check_eq "2 workers exited at half time, over half a second before the last thread" 2 \
+	"$(sql "$DB2" "select count(*) from threads where exited=1 and tid != pid and
+	               last_seen_ns < (select max(last_seen_ns) from threads) - 500000000")"
+sql "$DB2" "select tid from threads where exited=1 and tid != pid and
+            last_seen_ns < (select max(last_seen_ns) from threads) - 500000000" >"$WORK/early"
+while read -r tid; do
+	sw=$(awk -v t="$tid" '$1 == t { print $5, $6 }' "$WORK/idle.rows")
+	check_match "early-exited thread $tid has numeric vol/s and invol/s" '^[0-9]+\.[0-9] [0-9]+\.[0-9]$' "$sw"
+done <"$WORK/early"
 finish
