@@ -65,6 +65,23 @@ cp "$DATA/bad-td/unknown-keyword.td" "$WORK/bad2/"
 check "malformed file: non-zero exit" test "$rc" -ne 0
 check_grep "malformed file: FILE:LINE message" "unknown-keyword.td:3: unknown keyword 'metric'" "$err"
 
+# an event libpfm4 cannot encode: exit 1, one stderr line FILE:LINE: cannot encode ...,
+# in text and in JSON (the output still shows every event, the bad one with its error)
+mkdir "$WORK/bad3"
+sed 's/^event    MCLEAR      MACHINE_CLEARS:COUNT$/event    MCLEAR      NO_SUCH_EVENT:COUNT/' \
+	"$DATA/events/test-engine.td" >"$WORK/bad3/t.td"
+bad_line=$(grep -n 'NO_SUCH_EVENT:COUNT' "$WORK/bad3/t.td" | cut -d: -f1)
+check "bad event: the test file has it" test -n "$bad_line"
+for form in text json; do
+	[ "$form" = json ] && set -- --json || set --
+	"$TDCTL" events --events-dir "$WORK/bad3" --pmu skl "$@" >"$out" 2>"$err"; rc=$?
+	check_eq "bad event ($form): exit 1" 1 "$rc"
+	check_eq "bad event ($form): exactly one stderr line" 1 "$(wc -l <"$err" | tr -d ' ')"
+	check_grep "bad event ($form): FILE:LINE: cannot encode, with the alias and what to do" \
+		"t.td:$bad_line: cannot encode event 'skl::NO_SUCH_EVENT:COUNT' with libpfm4: event not found (alias MCLEAR); fix the file's 'event' line" "$err"
+	check_grep "bad event ($form): the output still lists the other events" "STALLS_TOT" "$out"
+done
+
 # 25-26: the shipped software/generic files
 "$TDCTL" events --pmu perf >"$out" 2>"$err"; rc=$?
 check "shipped perf file: exit 0" test "$rc" -eq 0
