@@ -166,7 +166,8 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(err.msg, "no database"));
 
 	assert_int_equal(td_store_open("/nonexistent-dir/x.db", TD_STORE_WRITE, &s, &err), -1);
-	assert_non_null(strstr(err.msg, "check that the directory exists"));
+	assert_string_equal(err.msg, "cannot create database '/nonexistent-dir/x.db': directory '/nonexistent-dir' does "
+				     "not exist: create it or give another -d FILE");
 	assert_null(s);
 }
 
