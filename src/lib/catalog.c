@@ -67,7 +67,13 @@ static int push_str(char ***arr, int *n, const char *s)
 	return 0;
 }
 
-static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *err)
+/* One definition as joined from its physical lines (see td_cat_def). */
+struct joined {
+	const char *text;
+	int *starts, nstarts, cap;
+};
+
+static int parse_line(struct td_catalog *cat, char *line, int lineno, const struct joined *j, td_err *err)
 {
 	char *rest = line;
 	char *kw = td_next_word(&rest);
@@ -128,8 +134,12 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, td_err *er
 		struct td_cat_def *d = &cat->defs[cat->ndefs - 1];
 		snprintf(d->keyword, sizeof(d->keyword), "%s", kw);
 		d->line = lineno;
-		if (!(d->text = strdup(rest)))
+		d->base = (int)(rest - j->text);
+		d->starts = malloc((size_t)j->nstarts * sizeof(*d->starts));
+		if (!(d->text = strdup(rest)) || !d->starts)
 			FAIL("out of memory");
+		memcpy(d->starts, j->starts, (size_t)j->nstarts * sizeof(*d->starts));
+		d->nstarts = j->nstarts;
 	} else {
 		int handled = td_catalog_parse_counters(cat, kw, rest, lineno, err);
 		if (handled)
@@ -159,6 +169,7 @@ static void strip_comment(char *s)
 int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 {
 	char *text = NULL, *joined = NULL;
+	struct joined j = { 0 };
 	size_t joined_len = 0;
 	int lineno = 0, start_line = 0, ret = -1;
 	struct td_catalog *cat = calloc(1, sizeof(*cat));
@@ -197,15 +208,28 @@ int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 			goto out;
 		}
 		joined = nj;
-		if (!joined_len)
+		if (!joined_len) {
 			start_line = lineno;
+			j.nstarts = 0;
+		}
+		if (j.nstarts == j.cap) {
+			int *ns = realloc(j.starts, (size_t)(j.cap + 8) * sizeof(*ns));
+			if (!ns) {
+				td_err_set(err, "out of memory");
+				goto out;
+			}
+			j.starts = ns;
+			j.cap += 8;
+		}
+		j.starts[j.nstarts++] = (int)joined_len; /* the trailing backslash is dropped: no column moves */
 		memcpy(joined + joined_len, line, len);
 		joined_len += len;
 		joined[joined_len++] = ' ';
 		joined[joined_len] = '\0';
 		if (!cont || !nl) {
 			char *t = td_trim(joined);
-			if (*t && parse_line(cat, t, start_line, err))
+			j.text = joined;
+			if (*t && parse_line(cat, t, start_line, &j, err))
 				goto out;
 			joined_len = 0;
 		}
@@ -222,6 +246,7 @@ int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 	*out = cat;
 	cat = NULL;
 out:
+	free(j.starts);
 	free(joined);
 	free(text);
 	td_catalog_free(cat);
@@ -236,8 +261,10 @@ void td_catalog_free(struct td_catalog *cat)
 		free(cat->models[i]);
 	for (int i = 0; i < cat->nnotes; i++)
 		free(cat->notes[i]);
-	for (int i = 0; i < cat->ndefs; i++)
+	for (int i = 0; i < cat->ndefs; i++) {
 		free(cat->defs[i].text);
+		free(cat->defs[i].starts);
+	}
 	free(cat->models);
 	free(cat->notes);
 	free(cat->events);
@@ -253,6 +280,16 @@ const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const 
 		if (!strcmp(cat->events[i].alias, alias))
 			return &cat->events[i];
 	return NULL;
+}
+
+void td_cat_def_position(const struct td_cat_def *d, int off, int *line, int *col)
+{
+	int at = d->base + off, k = 0;
+
+	while (k + 1 < d->nstarts && d->starts[k + 1] <= at)
+		k++;
+	*line = d->line + k;
+	*col = at - (d->nstarts ? d->starts[k] : 0) + 1;
 }
 
 bool td_catalog_serves(const struct td_catalog *cat, const char *model)

@@ -30,7 +30,12 @@ struct td_cat_const {
 struct td_cat_def {
 	char keyword[24];
 	char *text;
-	int line;
+	int line;         /* its first physical line */
+	/* Where text sits in the file, for messages pointing into it: text[0] is at
+	 * offset `base` of the definition joined from its physical lines, and line
+	 * k of them (line + k) starts at offset starts[k] of it (starts[0] = 0). */
+	int base;
+	int *starts, nstarts;
 };
 
 /* Counter budget and per-event counter constraints (the planner's vendor
@@ -93,6 +98,9 @@ int td_catalog_load(const char *path, struct td_catalog **out, td_err *err);
 void td_catalog_free(struct td_catalog *cat);
 
 const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const char *alias);
+/* The physical line and column (from 1) of d->text[off] (off may be
+ * strlen(d->text): just after the text). */
+void td_cat_def_position(const struct td_cat_def *d, int off, int *line, int *col);
 bool td_catalog_serves(const struct td_catalog *cat, const char *model);
 
 /* Name of the file in dir serving model (e.g. "intel-skl.td"). 0 if found. */

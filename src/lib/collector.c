@@ -341,15 +341,15 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
 			return -1;
 	}
-	if (t->have_sw) {
+	/* A thread that is gone has no /proc entry left to read: its switch counts end at its
+	 * last read, already delivered. Nothing is known of the time since, so nothing is
+	 * delivered for it (a "not counted" row would make the thread's whole total unknown). */
+	if (t->have_sw && !t->gone) {
 		/* /proc counters are exact: counted for all the time since the last sample */
 		uint64_t span = t->last_seen_ns - t->sampled_ns;
 		for (int k = 0; k < 2; k++) {
 			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
 			d[k].enabled = d[k].running = span;
-			/* a thread that is gone has no /proc entry left: its last switches are unknown */
-			if (t->gone)
-				d[k].value = d[k].running = 0;
 			t->prev_sw[k] = t->last_sw[k];
 		}
 		if (sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))

@@ -41,7 +41,8 @@ struct parser {
 	int depth, sp, maxsp;
 	td_expr_resolver resolve;
 	void *ctx;
-	td_err *err;
+	td_err *err;               /* the message, without its column... */
+	int err_col;               /* ...which is here */
 	bool failed;
 };
 
@@ -161,15 +162,18 @@ static int expected(struct parser *ps, const char *what)
 	if (ps->failed)
 		return -1;
 	describe(ps, got, sizeof(got));
-	td_err_set(ps->err, "column %d: expected %s, got %s", column(ps), what, got);
+	td_err_set(ps->err, "expected %s, got %s", what, got);
+	ps->err_col = column(ps);
 	ps->failed = true;
 	return -1;
 }
 
 static int fail_at(struct parser *ps, int col, const char *msg)
 {
-	if (!ps->failed)
-		td_err_set(ps->err, "column %d: %s", col, msg);
+	if (!ps->failed) {
+		td_err_set(ps->err, "%s", msg);
+		ps->err_col = col;
+	}
 	ps->failed = true;
 	return -1;
 }
@@ -437,7 +441,19 @@ static int parse_expr(struct parser *ps)
 
 int td_expr_compile(const char *src, td_expr_resolver resolve, void *ctx, struct td_expr **out, td_err *err)
 {
-	struct parser ps = { .src = src, .p = src, .resolve = resolve, .ctx = ctx, .err = err };
+	td_err e;
+	int col;
+
+	if (td_expr_compile_at(src, resolve, ctx, out, &e, &col) == 0)
+		return 0;
+	td_err_set(err, "column %d: %s", col, e.msg);
+	return -1;
+}
+
+int td_expr_compile_at(const char *src, td_expr_resolver resolve, void *ctx, struct td_expr **out, td_err *err,
+		       int *col)
+{
+	struct parser ps = { .src = src, .p = src, .resolve = resolve, .ctx = ctx, .err = err, .err_col = 1 };
 
 	*out = NULL;
 	next(&ps);
@@ -449,6 +465,7 @@ int td_expr_compile(const char *src, td_expr_resolver resolve, void *ctx, struct
 	if (!e) {
 		if (!ps.failed)
 			td_err_set(err, "out of memory");
+		*col = ps.err_col;
 		free(ps.code);
 		return -1;
 	}

@@ -30,6 +30,11 @@ struct td_expr;
 /* Compile src. On error returns -1 and err reads "column N: what, expected X"
  * (N counts from 1 in src); the caller prefixes FILE:LINE. */
 int td_expr_compile(const char *src, td_expr_resolver resolve, void *ctx, struct td_expr **out, td_err *err);
+/* The same, for callers that place the column themselves (events files map it
+ * to a physical line): on error err holds the message without "column N: "
+ * and *col is N. */
+int td_expr_compile_at(const char *src, td_expr_resolver resolve, void *ctx, struct td_expr **out, td_err *err,
+		       int *col);
 void td_expr_free(struct td_expr *e);
 
 /* Evaluate against slots (indexed by what the resolver returned). Comparisons,

@@ -102,8 +102,10 @@ static int add_inputs(struct td_model *m, td_err *err)
 
 /* ---- definition lines -------------------------------------------------- */
 
-/* The pieces of "HEAD = EXPR | F1 | F2" (in place, trimmed). */
+/* The pieces of "HEAD = EXPR | F1 | F2" (in place in base, a copy of the
+ * definition's text, trimmed). */
 struct parts {
+	const char *base;
 	char *head, *expr;
 	char *field[2];
 	int nfields;
@@ -117,6 +119,7 @@ static int split_def(struct td_model *m, const struct td_cat_def *d, char *text,
 	int nseg = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->base = text;
 	if (!eq)
 		FAIL(d->line, "'%s' needs '= EXPRESSION'", d->keyword);
 	*eq = '\0';
@@ -141,10 +144,13 @@ static char *dup_or_null(const char *s)
 	return s && *s ? strdup(s) : NULL;
 }
 
-static int init_formula(struct td_model *m, struct td_formula *f, const char *name, const char *expr,
+/* expr is at offset off of d->text (for messages pointing into it). */
+static int init_formula(struct td_model *m, struct td_formula *f, const char *name, const char *expr, int off,
 			const struct td_cat_def *d, td_err *err)
 {
 	f->line = d->line;
+	f->def = d;
+	f->off = off;
 	if (!(f->text = strdup(expr)))
 		FAIL(d->line, "out of memory");
 	f->slot = define(m, name, d->line, err);
@@ -234,12 +240,13 @@ static int add_node(struct td_model *m, const struct td_cat_def *d, struct parts
 	n->path = strdup(path);
 	snprintf(n->domain, sizeof(n->domain), "%s", dom);
 	n->threshold = dup_or_null(p->nfields > 0 ? p->field[0] : NULL);
+	n->thr_off = p->nfields > 0 ? (int)(p->field[0] - p->base) : 0;
 	n->desc = dup_or_null(p->nfields > 1 ? p->field[1] : NULL);
 	if (!n->path)
 		FAIL(d->line, "out of memory");
 	if (find_parent(m, n, d, err))
 		return -1;
-	return init_formula(m, &n->f, path, p->expr, d, err);
+	return init_formula(m, &n->f, path, p->expr, (int)(p->expr - p->base), d, err);
 }
 
 /* let NAME = EXPR, info NAME UNIT = EXPR | DESC */
@@ -259,7 +266,7 @@ static int add_named(struct td_model *m, const struct td_cat_def *d, struct part
 		struct td_let *l = &m->lets[m->nlets - 1];
 		if (!(l->name = strdup(name)))
 			FAIL(d->line, "out of memory");
-		return init_formula(m, &l->f, name, p->expr, d, err);
+		return init_formula(m, &l->f, name, p->expr, (int)(p->expr - p->base), d, err);
 	}
 	GROW(m->infos, m->ninfos);
 	struct td_info *in = &m->infos[m->ninfos - 1];
@@ -268,7 +275,7 @@ static int add_named(struct td_model *m, const struct td_cat_def *d, struct part
 	snprintf(in->unit, sizeof(in->unit), "%s", second);
 	if (!in->name)
 		FAIL(d->line, "out of memory");
-	return init_formula(m, &in->f, name, p->expr, d, err);
+	return init_formula(m, &in->f, name, p->expr, (int)(p->expr - p->base), d, err);
 }
 
 static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
@@ -301,7 +308,7 @@ static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts 
 	if (!c->name)
 		FAIL(d->line, "out of memory");
 	snprintf(slot_name, sizeof(slot_name), "cpi:%s", name); /* not an identifier: not referable */
-	return init_formula(m, &c->f, slot_name, p->expr, d, err);
+	return init_formula(m, &c->f, slot_name, p->expr, (int)(p->expr - p->base), d, err);
 }
 
 static int add_cpi_base(struct td_model *m, const struct td_cat_def *d, td_err *err)
@@ -315,7 +322,8 @@ static int add_cpi_base(struct td_model *m, const struct td_cat_def *d, td_err *
 	snprintf(text, sizeof(text), "%s", d->text);
 	if (strchr(text, '|'))
 		FAIL(d->line, "'%s' takes an expression only", d->keyword);
-	return init_formula(m, f, d->keyword, td_trim(text), d, err);
+	char *expr = td_trim(text);
+	return init_formula(m, f, d->keyword, expr, (int)(expr - text), d, err);
 }
 
 /* partition PARENT: only recorded here (PARENT may be declared later in the
@@ -425,15 +433,25 @@ static int resolve(void *ctx, const char *name, td_err *why)
 	return slot;
 }
 
-static int compile(struct td_model *m, const char *what, const char *src, int this_slot, int line,
-		   struct td_expr **out, td_err *err)
+/* Compile src, which is d->text from offset off on after a prefix of skip
+ * characters the file does not have; errors point at the file's line and column. */
+static int compile(struct td_model *m, const char *what, const char *src, int this_slot, const struct td_cat_def *d,
+		   int off, int skip, struct td_expr **out, td_err *err)
 {
 	struct resolve_ctx rc = { m, this_slot };
 	td_err e;
+	int col, line;
 
-	if (td_expr_compile(src, resolve, &rc, out, &e))
-		FAIL(line, "%s: %s", what, e.msg);
-	return 0;
+	if (td_expr_compile_at(src, resolve, &rc, out, &e, &col) == 0)
+		return 0;
+	col = col - 1 - skip; /* offset in the file's text; an error in the prefix is at its start */
+	td_cat_def_position(d, off + (col > 0 ? col : 0), &line, &col);
+	FAIL(line, "%s: column %d: %s", what, col, e.msg);
+}
+
+static int compile_formula(struct td_model *m, const char *what, struct td_formula *f, td_err *err)
+{
+	return compile(m, what, f->text, -1, f->def, f->off, 0, &f->expr, err);
 }
 
 static int compile_threshold(struct td_model *m, struct td_node *n, td_err *err)
@@ -446,9 +464,8 @@ static int compile_threshold(struct td_model *m, struct td_node *n, td_err *err)
 	/* "> 0.15" is shorthand for "this > 0.15" */
 	bool shorthand = strchr("<>=!", t[0]) != NULL;
 	snprintf(src, sizeof(src), "%s%s", shorthand ? "this " : "", t);
-	snprintf(what, sizeof(what), "threshold of node %s%s", n->path,
-		 shorthand ? " (read as 'this ...', columns count from 'this')" : "");
-	return compile(m, what, src, n->f.slot, n->f.line, &n->thr, err);
+	snprintf(what, sizeof(what), "threshold of node %s%s", n->path, shorthand ? " (read as 'this ...')" : "");
+	return compile(m, what, src, n->f.slot, n->f.def, n->thr_off, shorthand ? 5 : 0, &n->thr, err);
 }
 
 static int compile_all(struct td_model *m, td_err *err)
@@ -457,29 +474,28 @@ static int compile_all(struct td_model *m, td_err *err)
 
 	for (int i = 0; i < m->nnodes; i++) {
 		snprintf(what, sizeof(what), "node %s", m->nodes[i].path);
-		if (compile(m, what, m->nodes[i].f.text, -1, m->nodes[i].f.line, &m->nodes[i].f.expr, err) ||
+		if (compile_formula(m, what, &m->nodes[i].f, err) ||
 		    compile_threshold(m, &m->nodes[i], err))
 			return -1;
 	}
 	for (int i = 0; i < m->ninfos; i++) {
 		snprintf(what, sizeof(what), "info %s", m->infos[i].name);
-		if (compile(m, what, m->infos[i].f.text, -1, m->infos[i].f.line, &m->infos[i].f.expr, err))
+		if (compile_formula(m, what, &m->infos[i].f, err))
 			return -1;
 	}
 	for (int i = 0; i < m->nlets; i++) {
 		snprintf(what, sizeof(what), "let %s", m->lets[i].name);
-		if (compile(m, what, m->lets[i].f.text, -1, m->lets[i].f.line, &m->lets[i].f.expr, err))
+		if (compile_formula(m, what, &m->lets[i].f, err))
 			return -1;
 	}
 	for (int i = 0; i < m->ncpis; i++) {
 		snprintf(what, sizeof(what), "cpi %s", m->cpis[i].name);
-		if (compile(m, what, m->cpis[i].f.text, -1, m->cpis[i].f.line, &m->cpis[i].f.expr, err))
+		if (compile_formula(m, what, &m->cpis[i].f, err))
 			return -1;
 	}
 	struct td_formula *base[] = { &m->cpi_cycles, &m->cpi_instructions };
 	for (int i = 0; i < 2; i++)
-		if (base[i]->text &&
-		    compile(m, m->slot_names[base[i]->slot], base[i]->text, -1, base[i]->line, &base[i]->expr, err))
+		if (base[i]->text && compile_formula(m, m->slot_names[base[i]->slot], base[i], err))
 			return -1;
 	return 0;
 }

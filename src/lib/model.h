@@ -25,6 +25,8 @@ struct td_formula {
 	struct td_expr *expr;
 	int slot;                /* where its value goes */
 	int line;
+	const struct td_cat_def *def; /* the definition it comes from, and where in its text */
+	int off;
 	int *events;             /* alias indices it needs transitively, ascending */
 	int nevents;
 };
@@ -37,6 +39,7 @@ struct td_node {
 	char domain[16];         /* Slots, Clocks, ... */
 	struct td_formula f;
 	char *threshold;         /* source text as written, NULL if none */
+	int thr_off;             /* where in the definition's text */
 	struct td_expr *thr;     /* compiled ("> N" becomes "this > N"), NULL if none */
 	char *desc;
 };
@@ -102,7 +105,8 @@ struct td_model {
  * DURATION, NUM_CPUS; `this` only in thresholds), no cycles, CPI lines
  * complete, every `partition` naming a node with two or more children of
  * its own domain. Names may be used before the line defining them. On error
- * returns -1 with "FILE:LINE: what" (and "column N" from expressions). */
+ * returns -1 with "FILE:LINE: what" (and "column N" from expressions: LINE
+ * and N the physical line and column, also on continuation lines). */
 int td_model_compile(const struct td_catalog *cat, struct td_model **out, td_err *err);
 void td_model_free(struct td_model *m);
 

@@ -3,6 +3,7 @@
  * decide the degradation rung with a reason a newcomer understands. */
 #include "pmu.h"
 #include "json.h"
+#include "tracker.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -253,7 +254,7 @@ void td_caps_detect(struct td_caps *c)
 	c->paranoid = td_read_long("/proc/sys/kernel/perf_event_paranoid", &v) == 0 ? (int)v : -100;
 	detect_caps(c);
 	c->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	c->bpf_possible = c->btf && (c->is_root || c->cap_bpf);
+	c->bpf_available = c->btf && (c->is_root || c->cap_bpf);
 	td_caps_decide_rung(c);
 }
 
@@ -340,8 +341,11 @@ static void print_text(const struct td_caps *c)
 		printf("  perf_event_paranoid: %d\n", c->paranoid);
 	printf("privileges:     root %s, CAP_PERFMON %s, CAP_BPF %s, CAP_SYS_PTRACE %s\n", yesno(c->is_root),
 	       yesno(c->cap_perfmon), yesno(c->cap_bpf), yesno(c->cap_sys_ptrace));
-	printf("BPF tracker:    %s (BTF %s)\n", c->bpf_possible ? "possible" : "not available, /proc rescan is used",
-	       c->btf ? "present" : "missing");
+	printf("BPF:            %s\n", c->bpf_available ? "available (BTF present)"
+				       : !c->btf           ? "not available (BTF missing)"
+							   : "not available (BTF present, needs root or CAP_BPF)");
+	/* no BPF tracker exists yet: say how threads are really found */
+	printf("thread discovery: /proc rescan every %d ms\n", TD_TRACKER_SCAN_MS);
 	printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
 	printf("rung:           %s\n", td_rung_name(c->rung));
 	printf("  why:          %s\n", c->rung_reason);
@@ -378,8 +382,9 @@ static void print_json(const struct td_caps *c)
 	printf("\"privileges\":{\"root\":%s,\"cap_perfmon\":%s,\"cap_bpf\":%s,\"cap_sys_ptrace\":%s},",
 	       c->is_root ? "true" : "false", c->cap_perfmon ? "true" : "false", c->cap_bpf ? "true" : "false",
 	       c->cap_sys_ptrace ? "true" : "false");
-	printf("\"bpf\":{\"btf\":%s,\"tracker_possible\":%s},", c->btf ? "true" : "false",
-	       c->bpf_possible ? "true" : "false");
+	printf("\"bpf\":{\"btf\":%s,\"available\":%s},", c->btf ? "true" : "false",
+	       c->bpf_available ? "true" : "false");
+	printf("\"thread_discovery\":{\"method\":\"proc-rescan\",\"period_ms\":%d},", TD_TRACKER_SCAN_MS);
 	printf("\"events_file\":");
 	td_json_str(stdout, c->events_file[0] ? c->events_file : NULL);
 	printf(",\"rung\":");

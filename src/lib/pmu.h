@@ -40,7 +40,7 @@ struct td_caps {
 	bool is_root;
 	bool cap_perfmon, cap_sys_admin, cap_bpf, cap_sys_ptrace;
 	bool btf;                 /* /sys/kernel/btf/vmlinux present */
-	bool bpf_possible;        /* privileges + BTF allow the BPF tracker */
+	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */
 
 	char events_file[64];     /* events/NAME.td for pfm_model, "" if none */
 

@@ -54,11 +54,60 @@ int td_store_pragma_int(struct td_store *s, const char *sql, int *out)
 	return rc;
 }
 
+static bool cannot_write(int rc)
+{
+	rc &= 0xff; /* primary code of an extended one */
+	return rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_PERM || rc == SQLITE_AUTH;
+}
+
+/* What keeps this user from writing path, and what to do about it: the file,
+ * the -wal/-shm files SQLite keeps beside it, or the directory they are in. */
+static void describe_unwritable(td_err *err, const char *path, const char *what, int rc)
+{
+	char dir[sizeof(((struct td_store *)0)->path)], side[sizeof(dir) + 8];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (access(dir, F_OK) != 0) {
+		td_err_set(err, "cannot %s database '%s': directory '%s' does not exist: create it or give another "
+			   "-d FILE", what, path, dir);
+		return;
+	}
+	if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+		td_err_set(err, "cannot %s database '%s': the file is not writable by this user: give a writable -d "
+			   "FILE or fix its permissions", what, path);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		if (access(side, F_OK) == 0 && access(side, W_OK) != 0) {
+			td_err_set(err, "cannot %s database '%s': '%s' beside it is not writable by this user: give a "
+				   "writable -d FILE or fix that file's permissions", what, path, side);
+			return;
+		}
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		td_err_set(err, "cannot %s database '%s': directory '%s' is not writable by this user (SQLite keeps "
+			   "FILE-wal and FILE-shm beside the database): give -d FILE in a writable directory or fix "
+			   "the directory's permissions", what, path, dir);
+		return;
+	}
+	td_err_set(err, "cannot %s database '%s' (%s): give a writable -d FILE or fix its permissions", what, path,
+		   sqlite3_errstr(rc));
+}
+
 static void describe_open_error(td_err *err, const char *path, int rc, const char *what)
 {
+	bool writing = !strcmp(what, "create") || !strcmp(what, "write");
+
 	if (rc == SQLITE_NOTADB)
 		td_err_set(err, "'%s' is not a SQLite database: give another -d file, or move this one away", path);
-	else if (rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_PERM || rc == SQLITE_AUTH)
+	else if (cannot_write(rc) && writing)
+		describe_unwritable(err, path, what, rc);
+	else if (cannot_write(rc))
 		td_err_set(err, "cannot %s database '%s' (%s): check that the directory exists and is writable, "
 			    "or give another -d file", what, path, sqlite3_errstr(rc));
 	else if (rc == SQLITE_CORRUPT)
@@ -79,8 +128,11 @@ static int upgrade(struct td_store *s, int version, td_err *err)
 		return -1;
 	}
 	if (td_store_schema_upgrade(s, version) || td_store_exec(s, "COMMIT")) {
-		td_err_set(err, "cannot %s database '%s': %s", version ? "migrate" : "create", s->path,
-			   sqlite3_errmsg(s->db));
+		if (cannot_write(sqlite3_extended_errcode(s->db)))
+			describe_unwritable(err, s->path, version ? "migrate" : "create", sqlite3_extended_errcode(s->db));
+		else
+			td_err_set(err, "cannot %s database '%s': %s", version ? "migrate" : "create", s->path,
+				   sqlite3_errmsg(s->db));
 		td_store_exec(s, "ROLLBACK");
 		return -1;
 	}
@@ -146,6 +198,14 @@ static int prepare_writes(struct td_store *s, td_err *err)
 		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
 		return -1;
 	}
+	/* a WAL file whose -shm this user cannot write is read-only too: find out now, not at
+	 * the first insert (a writer holding the lock is not an error) */
+	if (td_store_exec(s, "BEGIN IMMEDIATE") == 0)
+		td_store_exec(s, "ROLLBACK");
+	else if (cannot_write(sqlite3_extended_errcode(s->db))) {
+		describe_unwritable(err, s->path, "write", sqlite3_extended_errcode(s->db));
+		return -1;
+	}
 	for (int i = 0; i < ST_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i], NULL)) {
 			td_err_set(err, "database '%s': %s", s->path, sqlite3_errmsg(s->db));
@@ -172,9 +232,16 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		free(s);
 		return -1;
 	}
+	bool existed = access(path, F_OK) == 0;
 	rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		describe_open_error(err, path, rc, mode == TD_STORE_WRITE ? "create" : "open");
+		describe_open_error(err, path, rc, mode != TD_STORE_WRITE ? "open" : existed ? "write" : "create");
+		td_store_close(s);
+		return -1;
+	}
+	if (mode == TD_STORE_WRITE && sqlite3_db_readonly(s->db, "main") == 1) {
+		/* SQLite quietly opens a file it cannot write read-only */
+		describe_unwritable(err, path, "write", SQLITE_READONLY);
 		td_store_close(s);
 		return -1;
 	}

@@ -12,9 +12,11 @@ int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_
 	static const char sql[] =
 		"SELECT t.id, t.pid, t.tid, t.comm, t.first_seen_ns, t.last_seen_ns, e.name,"
 		" sum(c.value), sum(c.enabled), sum(c.running),"
-		" sum(CASE WHEN c.running = 0 THEN NULL WHEN c.running >= c.enabled THEN c.value"
+		/* not counted: enabled but never running (multiplexed out). enabled = 0 too is a
+		 * thread that did not run in the interval: counted, and zero. */
+		" sum(CASE WHEN c.running = 0 AND c.enabled > 0 THEN NULL WHEN c.running >= c.enabled THEN c.value"
 		"     ELSE c.value * 1.0 * c.enabled / c.running END),"
-		" count(*), sum(c.running = 0)"
+		" count(*), sum(c.running = 0 AND c.enabled > 0)"
 		" FROM counts c JOIN threads t ON t.id = c.thread_id JOIN events e ON e.id = c.event_id"
 		" WHERE t.session_id = ? GROUP BY t.id, e.id ORDER BY t.pid, t.tid, t.id, e.id";
 	sqlite3_stmt *st;

@@ -11,6 +11,10 @@
 
 enum td_task_change { TD_TASK_BORN, TD_TASK_GONE };
 
+/* How often the collector rescans /proc for threads and child processes
+ * unless told otherwise (tdctl's --scan-ms). */
+#define TD_TRACKER_SCAN_MS 20
+
 struct td_task_event {
 	enum td_task_change change;
 	pid_t pid, tid;

@@ -21,8 +21,24 @@ struct shown {
 	const char *model;
 	struct td_catalog *cat;
 	struct td_model *m;
-	bool encode_failed;
+	int encode_failed;          /* events that cannot be encoded... */
+	char first_failure[600];    /* ...and the first one's FILE:LINE message */
 };
+
+/* An event the output shows as not encodable: remembered for one stderr line at the end. */
+static void encode_failure(struct shown *s, const struct td_cat_event *e, const char *why)
+{
+	static const char already[] = "cannot encode ";
+
+	if (s->encode_failed++ > 0)
+		return;
+	if (!strncmp(why, already, strlen(already))) /* libpfm4's own "cannot encode event '...' ..." */
+		snprintf(s->first_failure, sizeof(s->first_failure), "%s:%d: %s (alias %s)", s->cat->name, e->line,
+			 why, e->alias);
+	else
+		snprintf(s->first_failure, sizeof(s->first_failure), "%s:%d: cannot encode %s: %s", s->cat->name,
+			 e->line, e->alias, why);
+}
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -48,7 +64,7 @@ static void print_encoding_text(struct shown *s, const struct td_cat_event *e)
 	printf("  %-20s %-44s", e->alias, e->spec);
 	if (td_encode(e->spec, s->model, false, &enc, &err)) {
 		printf(" cannot encode: %s\n", err.msg);
-		s->encode_failed = true;
+		encode_failure(s, e, err.msg);
 		return;
 	}
 	if (enc.type_unknown)
@@ -127,7 +143,7 @@ static void json_event(struct shown *s, const struct td_cat_event *e)
 	json_kv("event", e->spec, true);
 	json_kv("description", e->desc[0] ? e->desc : NULL, true);
 	if (td_encode(e->spec, s->model, false, &enc, &err)) {
-		s->encode_failed = true;
+		encode_failure(s, e, err.msg);
 		json_kv("error", err.msg, false);
 	} else {
 		char hex[32];
@@ -239,6 +255,11 @@ int cmd_events(int argc, char **argv)
 		print_json(&s);
 	else
 		print_text(&s);
+	if (s.encode_failed > 1)
+		tdctl_error("%s; and %d more event%s cannot be encoded (see the output): fix the file's 'event' lines",
+			    s.first_failure, s.encode_failed - 1, s.encode_failed == 2 ? "" : "s");
+	else if (s.encode_failed)
+		tdctl_error("%s; fix the file's 'event' line", s.first_failure);
 	td_model_free(s.m);
 	td_catalog_free(s.cat);
 	return s.encode_failed ? 1 : 0;

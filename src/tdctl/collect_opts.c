@@ -11,6 +11,7 @@
 #include "store.h"
 #include "summary.h"
 #include "tdctl.h"
+#include "tracker.h"
 
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
@@ -39,7 +40,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	memset(o, 0, sizeof(*o));
 	o->db_path = "topdown.db";
 	o->interval_ms = 1000;
-	o->scan_ms = 20;
+	o->scan_ms = TD_TRACKER_SCAN_MS;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+I:d:l:qh", opts, NULL)) != -1) {
 		switch (c) {

@@ -4,6 +4,10 @@
 # session with its TID, and each thread's task-clock total agrees within 10%
 # with the kernel's own runtime for it (/proc/.../schedstat, first field),
 # which the workload reports itself just before each thread ends.
+# Then a workload idle for its first second (threads that do not run give
+# intervals with enabled = running = 0): the summary's CPU s of every thread is
+# a number agreeing with the database's task-clock sum for that thread, and
+# the /proc switch rates (vol/s, invol/s) of threads that exited early are numbers.
 . "$(dirname "$0")/lib.sh"
 
 DB="$WORK/t.db"
@@ -51,4 +55,52 @@ while read -r tid runtime; do
 done <"$WORK/runtimes"
 check "every thread has at least one interval with counts" test "$(sql "$DB" "select count(distinct thread_id) from counts")" = 13
 check_match "summary names the process and all 13 threads" "process $DPID .*13 threads" "$(cat "$WORK/attach.err")"
+
+# summary_rows FILE: "TID CPU_s util switch/s vol/s invol/s ..." of each thread row of a summary
+# (the TID is 7 wide and the comm 15, so the numbers start at column 26 whatever the comm)
+summary_rows() {
+	awk 'substr($0, 1, 9) ~ /^ +[0-9]+$/ { print $1, substr($0, 26) }' "$1"
+}
+
+# a workload that idles a second (in the kernel's eyes: not running) before it works
+DB2="$WORK/idle.db"
+"$DEMO" -t 3 -l 0 -e 2 -s 2 -w -r "$WORK/ready2" >/dev/null 2>&1 &
+DPID=$!
+CLEANUP_PIDS="$DPID"
+wait_for 20 test -s "$WORK/ready2" || { not_ok "idle workload started"; finish; exit 1; }
+"$TDCTL" attach "$DPID" -I 250 -d "$DB2" >/dev/null 2>"$WORK/idle.err" &
+TPID=$!
+CLEANUP_PIDS="$DPID $TPID"
+wait_for 20 sh -c "[ \"\$(sqlite3 '$DB2' \"select count(*) from intervals\" 2>/dev/null)\" -ge 4 ]" ||
+	not_ok "four idle intervals recorded"
+kill -USR1 "$DPID"
+wait "$TPID"
+check_eq "tdctl attach on the idle-first workload exits 0" 0 "$?"
+wait "$DPID"
+check "some thread had an interval it did not run in (enabled = running = 0)" test \
+	"$(sql "$DB2" "select count(*) from counts c join events e on e.id=c.event_id
+	               where e.name='TASK_CLOCK' and c.enabled=0 and c.running=0")" -gt 0
+summary_rows "$WORK/idle.err" >"$WORK/idle.rows"
+check_eq "summary has a row for each of the 4 threads" 4 "$(wc -l <"$WORK/idle.rows" | tr -d ' ')"
+sql "$DB2" "select t.tid, sum(c.value) from counts c join threads t on t.id=c.thread_id
+            join events e on e.id=c.event_id where e.name='TASK_CLOCK' group by t.tid" | tr '|' ' ' >"$WORK/idle.db.tc"
+while read -r tid cpu rest; do
+	db=$(awk -v t="$tid" '$1 == t { print $2 }' "$WORK/idle.db.tc")
+	# within 10%, or within the rounding of the 3 decimals shown
+	if awk -v s="$cpu" -v d="$db" 'BEGIN { if (s !~ /^[0-9]+\.[0-9]+$/ || d == "") exit 1
+		d /= 1e9; e = s - d; if (e < 0) e = -e; exit !(e <= 0.10 * d || e <= 0.0005) }'; then
+		ok "thread $tid summary CPU s $cpu matches task-clock $db ns"
+	else
+		not_ok "thread $tid summary CPU s '$cpu' is a number within 10% of task-clock '$db' ns"
+	fi
+done <"$WORK/idle.rows"
+check_eq "2 workers exited at half time, over half a second before the last thread" 2 \
+	"$(sql "$DB2" "select count(*) from threads where exited=1 and tid != pid and
+	               last_seen_ns < (select max(last_seen_ns) from threads) - 500000000")"
+sql "$DB2" "select tid from threads where exited=1 and tid != pid and
+            last_seen_ns < (select max(last_seen_ns) from threads) - 500000000" >"$WORK/early"
+while read -r tid; do
+	sw=$(awk -v t="$tid" '$1 == t { print $5, $6 }' "$WORK/idle.rows")
+	check_match "early-exited thread $tid has numeric vol/s and invol/s" '^[0-9]+\.[0-9] [0-9]+\.[0-9]$' "$sw"
+done <"$WORK/early"
 finish

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Every mistake a user can make on run/attach gets one line on stderr saying
 # what is wrong and what to do, a non-zero exit, and no session that looks
-# complete.
+# complete: bad PIDs, commands, intervals, databases (missing directory, not
+# SQLite, foreign, newer, not writable by the user), and, as root where the
+# sysctl can be written, perf_event_paranoid too high for an unprivileged user.
 . "$(dirname "$0")/lib.sh"
 
 # expect_error DESCRIPTION EXIT-STATUS REGEX COMMAND...
@@ -34,7 +36,7 @@ expect_error "interval 0" 2 "^tdctl: bad interval '-I 0': give milliseconds betw
 expect_error "interval not a number" 2 "^tdctl: bad interval '-I 1s'" "$TDCTL" run -I 1s -d "$DB" -- true
 expect_error "bad duration" 2 "^tdctl: bad duration '--duration -3'" "$TDCTL" attach 1 --duration -3
 expect_error "database in a directory that does not exist" 1 \
-	"^tdctl: cannot create database '/nonexistent-dir/x.db' .*check that the directory exists and is writable" \
+	"^tdctl: cannot create database '/nonexistent-dir/x.db': directory '/nonexistent-dir' does not exist: create it or give another -d FILE\$" \
 	"$TDCTL" run -d /nonexistent-dir/x.db -- true
 printf 'not a database, just text\n' >"$WORK/text.db"
 expect_error "database that is not SQLite" 1 "^tdctl: '$WORK/text.db' is not a SQLite database: give another -d file" \
@@ -57,6 +59,65 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		setpriv --reuid=nobody --regid=nogroup --clear-groups "$TDCTL" attach 1 -d "$WORK/nobody.db"
 else
 	expect_error "a PID the user may not trace" 1 "^tdctl: not allowed to monitor PID 1" "$TDCTL" attach 1 -d "$DB"
+fi
+
+# databases this user cannot write: as nobody when run as root (permissions do
+# not stop root), else as this user; files and directories made here
+if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
+	as_user() {
+		if [ "$(id -u)" = 0 ]; then setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; else "$@"; fi
+	}
+	chmod 755 "$WORK"
+	mkdir "$WORK/rodir" "$WORK/side"
+	"$TDCTL" run -q -d "$WORK/rodir/ro.db" -- true 2>/dev/null
+	"$TDCTL" run -q -d "$WORK/side/s.db" -- true 2>/dev/null
+	: >"$WORK/rodir/empty.db"
+	touch "$WORK/side/s.db-wal" "$WORK/side/s.db-shm"
+	chmod 444 "$WORK/rodir/ro.db" "$WORK/side/s.db-wal" "$WORK/side/s.db-shm"
+	chmod 666 "$WORK/rodir/empty.db" "$WORK/side/s.db"
+	chmod 555 "$WORK/rodir"
+	chmod 777 "$WORK/side"
+	expect_error "database file not writable" 1 \
+		"^tdctl: cannot write database '$WORK/rodir/ro.db': the file is not writable by this user: give a writable -d FILE or fix its permissions\$" \
+		as_user "$TDCTL" run -d "$WORK/rodir/ro.db" -- true
+	expect_error "new database in a directory not writable" 1 \
+		"^tdctl: cannot create database '$WORK/rodir/new.db': directory '$WORK/rodir' is not writable by this user .*: give -d FILE in a writable directory or fix the directory's permissions\$" \
+		as_user "$TDCTL" run -d "$WORK/rodir/new.db" -- true
+	expect_error "writable database file in a directory not writable (no room for -wal, -shm)" 1 \
+		"^tdctl: cannot write database '$WORK/rodir/empty.db': directory '$WORK/rodir' is not writable by this user \(SQLite keeps FILE-wal and FILE-shm beside the database\)" \
+		as_user "$TDCTL" run -d "$WORK/rodir/empty.db" -- true
+	expect_error "database whose -wal and -shm files are not writable" 1 \
+		"^tdctl: cannot write database '$WORK/side/s.db': '$WORK/side/s.db-(wal|shm)' beside it is not writable by this user: give a writable -d FILE or fix that file's permissions\$" \
+		as_user "$TDCTL" run -d "$WORK/side/s.db" -- true
+	check_eq "the unwritable databases keep their one session, the empty file stays empty" "1|1|0" \
+		"$(sql "$WORK/rodir/ro.db" "select count(*) from sessions")|$(sql "$WORK/side/s.db" "select count(*) from sessions")|$(wc -c <"$WORK/rodir/empty.db" | tr -d ' ')"
+	check "no new database was created in the directory not writable" test ! -e "$WORK/rodir/new.db"
+	chmod 755 "$WORK/rodir" # for the cleanup
+fi
+
+# perf_event_paranoid too high for an unprivileged user (3 forbids counting): only
+# as root, with the sysctl at 3 for one command and restored at once (and by the
+# EXIT trap, whatever happens), holding the lock other tests read it under; left
+# out where /proc/sys cannot be written
+PARANOID=/proc/sys/kernel/perf_event_paranoid
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v flock >/dev/null && [ -w "$PARANOID" ] &&
+	{ : >>"$SYSCTL_LOCK"; } 2>/dev/null; then
+	old_paranoid=$(cat "$PARANOID")
+	restore_paranoid() { echo "$old_paranoid" >"$PARANOID"; }
+	trap 'restore_paranoid; finish_cleanup' EXIT
+	trap 'exit 1' INT TERM HUP
+	exec 9>>"$SYSCTL_LOCK"
+	flock 9
+	if { echo 3 >"$PARANOID"; } 2>/dev/null; then
+		mkdir -m 777 "$WORK/nb"
+		expect_error "perf_event_paranoid 3 for an unprivileged user" 1 \
+			"^tdctl: perf_event_paranoid is 3, which forbids performance counters to unprivileged users: run as root, grant CAP_PERFMON, or run 'sysctl kernel.perf_event_paranoid=2'\$" \
+			setpriv --reuid=nobody --regid=nogroup --clear-groups "$TDCTL" run -d "$WORK/nb/p.db" -- true 9>&-
+		restore_paranoid
+		check_eq "perf_event_paranoid restored" "$old_paranoid" "$(cat "$PARANOID")"
+	fi
+	flock -u 9
+	exec 9>&-
 fi
 
 # none of the failures above left a session behind; an exec failure after the

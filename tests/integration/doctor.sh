@@ -2,11 +2,15 @@
 # tdctl doctor: names this CPU (vendor, family, model, microarchitecture as
 # derived here independently from /proc/cpuinfo) and, on a machine whose
 # kernel exposes no core PMU, says in one line that only software metrics
-# can be collected and why.
+# can be collected and why; BPF is reported as what it is (available or not),
+# not as a tracker, and thread discovery as the /proc rescan it is.
 . "$(dirname "$0")/lib.sh"
 
-out=$("$TDCTL" doctor)
-check_eq "doctor exits 0" 0 "$?"
+# doctor and the paranoid level it is compared with, read while no test changes it
+with_sysctl_lock sh -c '"$1" doctor >"$2"; echo $? >"$3"; cat /proc/sys/kernel/perf_event_paranoid >"$4"' sh \
+	"$TDCTL" "$WORK/doctor.txt" "$WORK/doctor.rc" "$WORK/paranoid"
+out=$(cat "$WORK/doctor.txt")
+check_eq "doctor exits 0" 0 "$(cat "$WORK/doctor.rc")"
 field() { awk -F': ' -v k="$1" '$1 ~ "^"k"[ \t]*$" { print $2; exit }' /proc/cpuinfo; }
 vendor=$(field vendor_id)
 family=$(field "cpu family")
@@ -37,7 +41,7 @@ if [ ! -e /sys/bus/event_source/devices/cpu ] && ! ls -d /sys/bus/event_source/d
 else
 	check_match "rung is not software-only with a core PMU" "^rung: +(ipc-only|partial-tree|full-tree)\$" "$out"
 fi
-check_match "paranoid level reported" "perf_event_paranoid: $(cat /proc/sys/kernel/perf_event_paranoid)\$" "$out"
+check_match "paranoid level reported" "perf_event_paranoid: $(cat "$WORK/paranoid")\$" "$out"
 
 json=$("$TDCTL" doctor --json)
 check_eq "doctor --json exits 0" 0 "$?"
@@ -46,6 +50,21 @@ check_eq "doctor --json is valid JSON" 1 "$(sql :memory: "select json_valid(read
 check_eq "JSON carries the family" "$family" "$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.cpu.family')")"
 check_eq "JSON rung agrees with the text" "$(printf '%s\n' "$out" | awk '/^rung:/ { print $2 }')" \
 	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.rung')")"
+# BPF: availability from BTF and privileges; no BPF tracker is claimed
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then bpf="available (BTF present)"
+elif [ ! -e /sys/kernel/btf/vmlinux ]; then bpf="not available (BTF missing)"
+else bpf=; fi
+if [ -n "$bpf" ]; then check_match "BPF line says whether BPF is available and why" "^BPF: +$(printf '%s' "$bpf" | sed 's/[()]/\\&/g')\$" "$out"; fi
+check_match "thread discovery named as the /proc rescan" "^thread discovery: /proc rescan every 20 ms\$" "$out"
+check "no line claims a BPF tracker" sh -c "! printf '%s\n' \"\$1\" | grep -qi 'tracker'" sh "$out"
+check_eq "JSON: BPF availability agrees with the text" \
+	"$(printf '%s\n' "$out" | grep -q '^BPF: *available' && echo 1 || echo 0)" \
+	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.bpf.available')")"
+check_eq "JSON: thread discovery method and period" "proc-rescan|20" \
+	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.thread_discovery.method')||'|'||
+	                 json_extract(readfile('$WORK/doctor.json'), '\$.thread_discovery.period_ms')")"
+check_eq "JSON: no tracker_possible key" "" \
+	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.bpf.tracker_possible')")"
 "$TDCTL" doctor --bogus 2>"$WORK/err"
 check_eq "bad option exits 2" 2 "$?"
 finish

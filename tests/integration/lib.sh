@@ -53,6 +53,17 @@ wait_for() {
 
 sql() { sqlite3 -batch -noheader "$@"; }
 
+# with_sysctl_lock CMD...: run CMD while no test changes a kernel sysctl (tests
+# that change one, like bad_input.sh with perf_event_paranoid, hold this lock)
+SYSCTL_LOCK=/tmp/topdown-tests-sysctl.lock
+with_sysctl_lock() {
+	if command -v flock >/dev/null && { : >>"$SYSCTL_LOCK"; } 2>/dev/null; then
+		( flock 9 && "$@" 9>&- ) 9>>"$SYSCTL_LOCK"
+	else
+		"$@"
+	fi
+}
+
 finish() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]

@@ -20,7 +20,7 @@
 
 #define MAXT 16
 struct seen {
-	int born, gone, count_calls;
+	int born, gone, count_calls, proc_calls;
 	pid_t tids[MAXT];
 	uint64_t task_clock[MAXT];
 	bool gone_flag[MAXT];
@@ -66,6 +66,11 @@ static int on_counts(void *ctx, const struct td_thread *t, int spec, const struc
 	} else {
 		assert_int_equal(spec, TD_SPEC_PROC);
 		assert_int_equal(n, 2);
+		/* /proc switches: exact, so counted all the time; none after a thread is gone */
+		assert_false(t->gone);
+		assert_int_equal(c[0].running, c[0].enabled);
+		assert_int_equal(c[1].running, c[1].enabled);
+		s->proc_calls++;
 	}
 	return 0;
 }
@@ -153,6 +158,7 @@ static void test_threads_lifecycle(void **state)
 	while (!spun) /* the worker spins 40 ms of CPU: however long that takes on a loaded machine */
 		usleep(1000);
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	assert_int_equal(seen.proc_calls, 2); /* both threads' /proc switches */
 	stop = 1;
 	pthread_join(th, NULL);
 	assert_int_equal(td_collector_scan(c, td_wall_ns(), &sink), 0);
@@ -162,6 +168,7 @@ static void test_threads_lifecycle(void **state)
 	assert_int_equal(seen.gone, 0);                 /* ...and its last counts go with the next sample */
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	assert_int_equal(seen.gone, 1);
+	assert_int_equal(seen.proc_calls, 3); /* the live thread's only: the worker's ended at its last read */
 	int w = slot(&seen, worker_tid);
 	assert_true(seen.gone_flag[w]);
 	assert_true(seen.task_clock[w] >= 40000000ull);

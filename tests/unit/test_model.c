@@ -198,6 +198,55 @@ static void test_bad_td_files(void **state)
 	td_free_names(names, n);
 }
 
+/* The message compiling text (as t.td) gives; the file must not compile. */
+static void expect_compile_error(const char *text, const char *want)
+{
+	char path[128];
+	struct td_catalog *cat = NULL;
+	struct td_model *m = NULL;
+	td_err err = { "" };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/t.td", tmpdir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(td_catalog_load(path, &cat, &err), 0);
+	assert_int_equal(td_model_compile(cat, &m, &err), -1);
+	assert_null(m);
+	assert_string_equal(err.msg, want);
+	td_catalog_free(cat);
+}
+
+#define HEAD "pmu skl\nevent CLKS CPU_CLK_THREAD_UNHALTED:THREAD_P\nevent INST INST_RETIRED:ANY_P\n"
+#define UNDEFINED "is not defined (not an event alias, const, param, let, info, node path, DURATION or NUM_CPUS)"
+
+/* Expression errors name the physical line and column, also on continuation lines. */
+static void test_expression_error_positions(void **state)
+{
+	(void)state;
+	/* on a definition's only line: the column in that line, not in the formula */
+	expect_compile_error(HEAD "info  IPC Metric = INST +* CLKS\n",
+			     "t.td:4: info IPC: column 26: expected a number, a name, '(' or '-', got '*'");
+	expect_compile_error(HEAD "\tnode Retiring Slots = INST / NOPE\n",
+			     "t.td:4: node Retiring: column 31: 'NOPE' " UNDEFINED);
+	/* on a continuation line: that line, and the column in it */
+	expect_compile_error(HEAD "# comment\n\nnode  Retiring Slots = INST / \\\n          NOPE * CLKS\n",
+			     "t.td:7: node Retiring: column 11: 'NOPE' " UNDEFINED);
+	/* on the third line of a definition */
+	expect_compile_error(HEAD "let   X = \\\n  INST + \\\n  CLKS CLKS\n",
+			     "t.td:6: let X: column 8: expected an operator or end of expression, got name 'CLKS'");
+	/* the end of an expression that ends on a continuation line: just after its last character */
+	expect_compile_error(HEAD "cpi-cycles \\\n    CLKS /\ncpi-instructions INST\n",
+			     "t.td:5: cpi-cycles: column 11: expected a number, a name, '(' or '-', got end of expression");
+	/* a threshold on a continuation line ("> X" is read as "this > X"; the column is the file's) */
+	expect_compile_error(HEAD "node  Retiring Slots = INST / CLKS \\\n      | > BAD | retiring\n",
+			     "t.td:5: threshold of node Retiring (read as 'this ...'): column 11: 'BAD' " UNDEFINED);
+	expect_compile_error(HEAD "node  Retiring Slots = INST / CLKS \\\n      | this > 0.5 or\n",
+			     "t.td:5: threshold of node Retiring: column 22: expected a number, a name, '(' or '-', "
+			     "got end of expression");
+}
+
 /* Every event of a file encodes for the file's first model; Arm files use
  * raw forms only (libpfm4 may not know the model at all). */
 static void check_encodes(const struct td_catalog *cat)
@@ -490,7 +539,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_structure),         cmocka_unit_test(test_event_sets_and_order),
-		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_every_events_file),
+		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_expression_error_positions),
+		cmocka_unit_test(test_every_events_file),
 		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
 		cmocka_unit_test(test_cpi_edges),         cmocka_unit_test(test_arm_event_numbers),
 		cmocka_unit_test(test_eval_groups),

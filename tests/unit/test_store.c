@@ -71,7 +71,7 @@ static void test_roundtrip(void **state)
 {
 	struct td_store *s;
 	td_err err;
-	int64_t sess, ev1, ev2, th, i1, i2;
+	int64_t sess, ev1, ev2, th, idle, i1, i2, i3;
 	struct totals tt = { 0 };
 	struct td_session_row row;
 
@@ -86,11 +86,19 @@ static void test_roundtrip(void **state)
 	th = td_store_thread_add(s, sess, 42, 43, "worker", 1000);
 	i1 = td_store_interval_add(s, sess, 0, 1000, 2000);
 	i2 = td_store_interval_add(s, sess, 1, 2000, 3000);
-	assert_true(ev1 > 0 && ev2 > 0 && th > 0 && i1 > 0 && i2 > 0);
+	i3 = td_store_interval_add(s, sess, 2, 3000, 4000);
+	idle = td_store_thread_add(s, sess, 42, 44, "sleeper", 1000);
+	assert_true(ev1 > 0 && ev2 > 0 && th > 0 && idle > 0 && i1 > 0 && i2 > 0 && i3 > 0);
 	/* interval 1: fully counted; interval 2: counted a quarter of the time */
 	assert_int_equal(td_store_count_add(s, i1, th, ev1, 100, 1000, 1000), 0);
 	assert_int_equal(td_store_count_add(s, i2, th, ev1, 100, 1000, 250), 0);
 	assert_int_equal(td_store_count_add(s, i1, th, ev2, 0, 1000, 0), 0);
+	/* interval 3: the worker did not run at all (the kernel reports enabled = running = 0);
+	 * the sleeper never ran, then ran 10 of 10 */
+	assert_int_equal(td_store_count_add(s, i3, th, ev1, 0, 0, 0), 0);
+	assert_int_equal(td_store_count_add(s, i1, idle, ev1, 0, 0, 0), 0);
+	assert_int_equal(td_store_count_add(s, i2, idle, ev1, 0, 0, 0), 0);
+	assert_int_equal(td_store_count_add(s, i3, idle, ev1, 7, 10, 10), 0);
 	assert_int_equal(td_store_count_add(s, i1, th, ev1, 1, 1, 1), -1); /* one row per key */
 	assert_int_equal(td_store_thread_seen(s, th, "renamed", 2500, true), 0);
 	assert_int_equal(td_store_commit(s), 0);
@@ -100,23 +108,28 @@ static void test_roundtrip(void **state)
 	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
 	assert_int_equal(td_store_latest_session(s), sess);
 	assert_int_equal(td_store_thread_totals(s, sess, collect, &tt), 0);
-	assert_int_equal(tt.n, 2);
+	assert_int_equal(tt.n, 3);
 	assert_string_equal(tt.names[0], "TASK_CLOCK");
 	assert_int_equal(tt.t[0].value, 200);
 	assert_int_equal(tt.t[0].enabled, 2000);
 	assert_int_equal(tt.t[0].running, 1250);
 	assert_true(tt.t[0].scaled == 100.0 + 400.0); /* each interval scaled by its own times */
-	assert_int_equal(tt.t[0].not_counted, 0);
+	assert_int_equal(tt.t[0].intervals, 3);
+	assert_int_equal(tt.t[0].not_counted, 0); /* an interval it did not run in counts zero */
 	assert_string_equal(tt.t[0].comm, "renamed");
 	assert_int_equal(tt.t[0].last_seen_ns, 2500);
 	assert_string_equal(tt.names[1], "CYCLES");
 	assert_true(isnan(tt.t[1].scaled)); /* never running: not counted, not zero */
 	assert_int_equal(tt.t[1].not_counted, 1);
+	assert_int_equal(tt.t[2].tid, 44);
+	assert_string_equal(tt.names[2], "TASK_CLOCK");
+	assert_true(tt.t[2].scaled == 7.0); /* idle intervals: zero, not "not counted" */
+	assert_int_equal(tt.t[2].not_counted, 0);
 	assert_int_equal(td_store_session(s, sess, &row), 0);
 	assert_string_equal(row.status, "completed");
 	assert_string_equal(row.message, "target exited");
-	assert_int_equal(row.nthreads, 1);
-	assert_int_equal(row.nintervals, 2);
+	assert_int_equal(row.nthreads, 2);
+	assert_int_equal(row.nintervals, 3);
 	assert_true(row.has_exit_code);
 	assert_true(row.kernel_counted);
 	assert_true(row.ended_ns >= row.started_ns);
@@ -153,7 +166,8 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(err.msg, "no database"));
 
 	assert_int_equal(td_store_open("/nonexistent-dir/x.db", TD_STORE_WRITE, &s, &err), -1);
-	assert_non_null(strstr(err.msg, "check that the directory exists"));
+	assert_string_equal(err.msg, "cannot create database '/nonexistent-dir/x.db': directory '/nonexistent-dir' does "
+				     "not exist: create it or give another -d FILE");
 	assert_null(s);
 }
 

@@ -1,4 +1,4 @@
-# expect: bad-threshold.td:5: threshold of node Retiring: column 15: 'Heavy_Operations' is not defined
+# expect: bad-threshold.td:5: threshold of node Retiring: column 57: 'Heavy_Operations' is not defined
 pmu   skl
 event CLKS CPU_CLK_THREAD_UNHALTED:THREAD_P
 event RET UOPS_RETIRED:RETIRE_SLOTS
