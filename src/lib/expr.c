@@ -560,8 +560,8 @@ void td_expr_foreach_slot(const struct td_expr *e, void (*fn)(void *ctx, int slo
  * result unknown at the end of B; available(X) is 1 (the events X reads are
  * visited, and will be counted if planned). `open` holds the closing JMPs of the
  * conditionals being walked both ways, `ends` where their B parts end. */
-void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
-			       void *ctx)
+double td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
+				 void *ctx)
 {
 	double st[TD_EXPR_MAX_STACK + 1];
 	int open[TD_EXPR_MAX_DEPTH + 1], ends[TD_EXPR_MAX_DEPTH + 1];
@@ -600,6 +600,9 @@ void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, voi
 			st[sp - 1] = binary(c[pc].op, st[sp - 1], st[sp]);
 		}
 	}
+	for (; nends > 0 && ends[nends - 1] == e->n; nends--)
+		st[sp - 1] = TD_NA;
+	return st[0];
 }
 
 int td_expr_size(const struct td_expr *e)

@@ -49,9 +49,12 @@ void td_expr_foreach_slot(const struct td_expr *e, void (*fn)(void *ctx, int slo
  * taken as 1 whatever X reads: what the planner plans will be counted, so
  * `A if available(X) else B` plans X's and A's events, not B's. A slot read
  * twice is reported twice. For the planner: SMT_on decides which clocks are
- * needed. */
-void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
-			       void *ctx);
+ * needed. Returns the expression's value under the same assumptions (NaN
+ * when it depends on an unknown slot): fn may store it in `known` for the
+ * formula's slot before it is read, so a let such as `PM = available(X)` or
+ * `W2 = W * 2` decides the conditionals that read it. */
+double td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
+				 void *ctx);
 
 /* Number of instructions (for tests and the benchmark's curiosity). */
 int td_expr_size(const struct td_expr *e);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,16 +285,25 @@ static void test_foreach_slot(void **state)
 }
 
 /* The planner's walk: an unknown condition visits both branches, a known
- * one the branch taken, and available(X) counts as 1 (X's slots visited). */
+ * one the branch taken, and available(X) counts as 1 (X's slots visited).
+ * The value returned is the planning value: known slots (here only ZERO)
+ * and available() give one, anything reading an unknown slot gives NaN. */
 static void test_foreach_live_slot(void **state)
 {
-	static const char *const cases[][2] = {
-		/* expression                                   slots a b c d e NA ZERO Child */
-		{ "a if NA > 1 else b",                          "11000100" },
-		{ "a if ZERO else b",                            "01000010" },
-		{ "a + b if available(c / d) else e",            "11110000" },
-		{ "a if not available(NA) else b",               "01000100" },
-		{ "available(a) + (c if available(NA) else d)",  "10100100" },
+	static const struct {
+		const char *src, *visits; /* visits: slots a b c d e NA ZERO Child */
+		double value;
+	} cases[] = {
+		{ "a if NA > 1 else b",                         "11000100", NAN },
+		{ "a if ZERO else b",                           "01000010", NAN },
+		{ "a + b if available(c / d) else e",           "11110000", NAN },
+		{ "a if not available(NA) else b",              "01000100", NAN },
+		{ "available(a) + (c if available(NA) else d)", "10100100", NAN },
+		{ "available(a / b)",                           "11000000", 1 },
+		{ "ZERO + 2 if available(NA) else a",           "00000110", 2 },
+		{ "a if ZERO else ZERO + 1",                    "00000010", 1 },
+		{ "ZERO if b else ZERO",                        "01000010", NAN }, /* both ways: unknown */
+		{ "available(a) * 3 + ZERO",                    "10000010", 3 },
 	};
 	double known[8] = { NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN };
 
@@ -304,14 +314,16 @@ static void test_foreach_live_slot(void **state)
 		int seen[8] = { 0 };
 		char got[9];
 
-		if (td_expr_compile(cases[i][0], resolve, NULL, &e, &err))
-			fail_msg("'%s' failed to compile: %s", cases[i][0], err.msg);
-		td_expr_foreach_live_slot(e, known, collect, seen);
+		if (td_expr_compile(cases[i].src, resolve, NULL, &e, &err))
+			fail_msg("'%s' failed to compile: %s", cases[i].src, err.msg);
+		double v = td_expr_foreach_live_slot(e, known, collect, seen);
 		for (int s = 0; s < 8; s++)
 			got[s] = seen[s] ? '1' : '0';
 		got[8] = '\0';
-		if (strcmp(got, cases[i][1]))
-			fail_msg("'%s': visited %s, expected %s", cases[i][0], got, cases[i][1]);
+		if (strcmp(got, cases[i].visits))
+			fail_msg("'%s': visited %s, expected %s", cases[i].src, got, cases[i].visits);
+		if (isnan(cases[i].value) ? !isnan(v) : v != cases[i].value)
+			fail_msg("'%s': planning value %g, expected %g", cases[i].src, v, cases[i].value);
 		td_expr_free(e);
 	}
 }

@@ -241,6 +241,18 @@ static void test_rules(void **state)
 	assert_int_equal(p->groups[0].fixed_used, 1); /* REF fixed 1 */
 	assert_int_equal(p->groups[0].gp_used, 1);    /* SL: this file gives it no fixed counter */
 	td_plan_free(p);
+
+	/* `X if available(M) else Y` through a let: M's and X's events, not Y's */
+	p = plan_nodes(&l, "Fallback", false, false);
+	const struct td_plan_item *fb = item(p, "Fallback");
+	assert_int_equal(fb->status, TD_PLAN_OK);
+	assert_int_equal(fb->nevents, 3);
+	assert_string_equal(l.cat->events[fb->events[0]].alias, "SL");
+	assert_string_equal(l.cat->events[fb->events[1]].alias, "M1");
+	assert_string_equal(l.cat->events[fb->events[2]].alias, "M2");
+	assert_int_equal(p->ngroups, 1);
+	assert_int_equal(p->groups[0].nevents, 3);
+	td_plan_free(p);
 	unload(&l);
 }
 
