@@ -1,5 +1,18 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
-# Levels 1 and 2 from the SLOTS fixed counter + PERF_METRICS (8 fields on SPR); selected L3.
+# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); selected L3.
+#  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
+#    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
+#    This is the path the planner plans (it takes available() as 1), so live collection on a
+#    host with PERF_METRICS reads it, and so do imports of perf/toplev output that have it.
+#  * General-purpose path, when any of those four is missing (VMs whose virtual PMU lacks
+#    PERF_METRICS; toplev with FORCEMETRICS=0): TOPDOWN.SLOTS_P, TOPDOWN.BACKEND_BOUND_SLOTS,
+#    UOPS_RETIRED.SLOTS, IDQ_BUBBLES.CORE, IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE,
+#    TOPDOWN.BR_MISPREDICT_SLOTS, TOPDOWN.MEMORY_BOUND_SLOTS, UOPS_RETIRED.HEAVY on GP counters,
+#    each divided by SLOTS = TOPDOWN.SLOTS_P — toplev's `topdown_use_fixed = False` formulas.
+#    The planner does not plan these events: today this path serves imported counts only.
+# Both paths follow toplev 5.1-full / TMA 5.2 exactly (oracle cases spr-l2-perfmetrics and
+# spr-l2-events). The L3 nodes are the same on both paths (Microcode_Sequencer divides by SLOTS,
+# which follows the path).
 pmu      spr
 title    Intel Sapphire Rapids
 version  TMA 5.2 (intel/perfmon SPR/metrics/sapphirerapids_metrics.json)
@@ -7,9 +20,20 @@ note     L1 and L2 read PERF_METRICS through perf's topdown-* events (counts in 
 note     TD_X / PM_SUM with PM_SUM the sum of the four L1 counts, as perfmon and toplev do.
 note     libpfm4 4.13 has no TOPDOWN_M pseudo-events, so the eight metric events are perf raw forms
 note     (event=0x00, umask 0x80-0x87, the kernel's topdown-* encodings); SLOTS must lead the group.
-note     Agrees with toplev 5.1-full on oracle case spr-l2-perfmetrics (all L1/L2 nodes). The
-note     GP-counter path (TOPDOWN.*_SLOTS, IDQ_BUBBLES) of oracle case spr-l2-events is not in this
-note     file: without PERF_METRICS the L1/L2 nodes are not available.
+note     Agrees with toplev 5.1-full on oracle case spr-l2-perfmetrics (all L1/L2 nodes).
+note     Without the PERF_METRICS counts (a VM's virtual PMU, toplev FORCEMETRICS=0) L1 and L2 come
+note     from general-purpose events, as toplev does when topdown_use_fixed is false: SLOTS is
+note     TOPDOWN.SLOTS_P, FE = (IDQ_BUBBLES.CORE - UOP_DROPPING)/SLOTS, BE = BACKEND_BOUND_SLOTS/SLOTS,
+note     RET = UOPS_RETIRED.SLOTS/SLOTS, Fetch_Latency = (6*IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE -
+note     UOP_DROPPING)/SLOTS, and the L2 *_SLOTS / UOPS_RETIRED.HEAVY over SLOTS; agrees with toplev
+note     5.1-full on oracle case spr-l2-events (all L1/L2 nodes). The planner plans the PERF_METRICS
+note     path only (available() counts as 1 when planning).
+note     TOPDOWN.BAD_SPEC_SLOTS is not read: toplev derives Bad_Speculation as 1 - FE - BE - RET on
+note     both paths (and the kernel keeps it and BR_MISPREDICT_SLOTS both on counter 0).
+note     libpfm4 4.13 encodes TOPDOWN:BACKEND_BOUND_SLOTS/BAD_SPEC_SLOTS/BR_MISPREDICT_SLOTS/
+note     MEMORY_BOUND_SLOTS with event code 0x00 (fixed-counter pseudo codes) instead of 0xA4, so those
+note     are perf raw forms with the oracle input's numbers; it has no IDQ_BUBBLES, whose encodings
+note     (0x9C/0x01, cmask 6) it knows under the pre-SPR name IDQ_UOPS_NOT_DELIVERED.
 note     DRAM_Bound keeps the toplev/TMA-4 name; TMA 5.2 calls the node L3_Miss_Bound.
 note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE, UOPS_RETIRED.MS)
 note     are libpfm4's spr table; the facts sheet names no perfmon encoding for them.
@@ -28,6 +52,15 @@ event    TD_HEAVY        cpu/event=0x0,umask=0x84/                 | PERF_METRIC
 event    TD_BR_MISP      cpu/event=0x0,umask=0x85/                 | PERF_METRICS.BRANCH_MISPREDICTS (perf topdown-br-mispredict), in slots [pseudo 0x00/0x85]
 event    TD_FETCH_LAT    cpu/event=0x0,umask=0x86/                 | PERF_METRICS.FETCH_LATENCY (perf topdown-fetch-lat), in slots [pseudo 0x00/0x86]
 event    TD_MEM          cpu/event=0x0,umask=0x87/                 | PERF_METRICS.MEMORY_BOUND (perf topdown-mem-bound), in slots [pseudo 0x00/0x87]
+# general-purpose TOPDOWN events (read only when the PERF_METRICS counts are missing)
+event    SLOTS_P         TOPDOWN:SLOTS_P                           | TOPDOWN.SLOTS_P, issue slots on a general-purpose counter [0xA4/0x01]
+event    BE_SLOTS        cpu/event=0xa4,umask=0x2/                 | TOPDOWN.BACKEND_BOUND_SLOTS, slots not issued for lack of backend resources [0xA4/0x02]
+event    BR_MISP_SLOTS   cpu/event=0xa4,umask=0x8/                 | TOPDOWN.BR_MISPREDICT_SLOTS, slots wasted by branch mispredictions [0xA4/0x08]
+event    MEM_SLOTS       cpu/event=0xa4,umask=0x10/                | TOPDOWN.MEMORY_BOUND_SLOTS, backend-bound slots due to memory [0xA4/0x10]
+event    RET_SLOTS       UOPS_RETIRED:SLOTS                        | UOPS_RETIRED.SLOTS, retirement slots used [0xC2/0x02]
+event    RET_HEAVY       UOPS_RETIRED:HEAVY                        | UOPS_RETIRED.HEAVY, retired uops of heavy (multi-uop, microcode) instructions [0xC2/0x01]
+event    IDQ_BUBBLES     IDQ_UOPS_NOT_DELIVERED:CORE               | IDQ_BUBBLES.CORE, slots the frontend did not fill while the backend could take uops [0x9C/0x01]
+event    IDQ_BUBBLES_0   IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE | IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE, cycles the frontend delivered no uop [0x9C/0x01 c=6]
 event    CLK_THREAD      CPU_CLK_UNHALTED:THREAD_P                 | CPU_CLK_UNHALTED.THREAD, unhalted core clocks of this thread [0x3C/0x00]
 event    CLK_DISTRIBUTED CPU_CLK_UNHALTED:DISTRIBUTED              | CPU_CLK_UNHALTED.DISTRIBUTED, core clocks distributed to this thread [0xEC/0x02]
 event    INST            INSTRUCTION_RETIRED                       | INST_RETIRED.ANY, instructions retired [0xC0/0x00]
@@ -59,11 +92,16 @@ limit     REF_TSC SLOTS_EV counters=fixed
 topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LAT TD_MEM
 # intel_spr_event_constraints: codes below 0x90 (but 0x2E, 0x3C) and 0xD0-0xDF only on counters 0-3
 limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS counters=0-3
+# ... and TOPDOWN.BR_MISPREDICT_SLOTS (0x08A4) only on counter 0; the other new events
+# (0xA4 umasks 0x01/0x02/0x10, 0xC2, 0x9C) take any counter
+limit     BR_MISP_SLOTS counters=0
 
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
+# PM: 1 = PERF_METRICS path, 0 = general-purpose path (toplev's topdown_use_fixed)
+let      PM        = available(PM_SUM)
 info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
 info     CORE_CLKS Count  = CLK_DISTRIBUTED if SMT_on else CLK_THREAD | Core clocks (distributed share with SMT on)
-info     SLOTS     Count  = SLOTS_EV                          | Issue slots (TOPDOWN.SLOTS, per logical processor)
+info     SLOTS     Count  = SLOTS_EV if PM else SLOTS_P       | Issue slots (TOPDOWN.SLOTS, or TOPDOWN.SLOTS_P without PERF_METRICS; per logical processor)
 info     IPC       Metric = INST / CLKS                       | Instructions per cycle
 info     CPI       Metric = CLKS / INST                       | Cycles per instruction
 info     CoreIPC   Metric = INST / CORE_CLKS                  | Instructions per core clock
@@ -73,16 +111,17 @@ info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads th
 info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
 info     L3MPKI       MPKI = 1000 * L3_MISS / INST            | Retired loads that missed L3 per 1000 instructions
 
-node  Frontend_Bound  Slots = TD_FE / PM_SUM - UOP_DROPPING / SLOTS \
+node  Frontend_Bound  Slots = TD_FE / PM_SUM - UOP_DROPPING / SLOTS if PM else (IDQ_BUBBLES - UOP_DROPPING) / SLOTS \
       | > 0.15 | Slots the frontend did not fill while the backend could accept uops
-node  Backend_Bound   Slots = TD_BE / PM_SUM \
+node  Backend_Bound   Slots = TD_BE / PM_SUM if PM else BE_SLOTS / SLOTS \
       | > 0.20 | Slots with no uop issued because the backend lacked resources
-node  Retiring        Slots = TD_RET / PM_SUM \
+node  Retiring        Slots = TD_RET / PM_SUM if PM else RET_SLOTS / SLOTS \
       | this > 0.7 or Retiring.Heavy_Operations > 0.1 | Slots that retired a uop (useful work)
 node  Bad_Speculation Slots = max(1 - (Frontend_Bound + Backend_Bound + Retiring), 0) \
       | > 0.15 | Slots wasted on uops that never retire and on recovery
 
-node  Frontend_Bound.Fetch_Latency   Slots = TD_FETCH_LAT / PM_SUM - UOP_DROPPING / SLOTS \
+node  Frontend_Bound.Fetch_Latency   Slots = \
+      TD_FETCH_LAT / PM_SUM - UOP_DROPPING / SLOTS if PM else (W * IDQ_BUBBLES_0 - UOP_DROPPING) / SLOTS \
       | > 0.10 | Slots lost to cycles in which the frontend delivered no uop
 node  Frontend_Bound.Fetch_Bandwidth Slots = max(0, Frontend_Bound - Frontend_Bound.Fetch_Latency) \
       | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
@@ -92,12 +131,12 @@ node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-TLB misses
-node  Bad_Speculation.Branch_Mispredicts Slots = TD_BR_MISP / PM_SUM \
+node  Bad_Speculation.Branch_Mispredicts Slots = TD_BR_MISP / PM_SUM if PM else BR_MISP_SLOTS / SLOTS \
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
 partition Bad_Speculation       # Machine_Clears = Bad_Speculation - Branch_Mispredicts
-node  Backend_Bound.Memory_Bound Slots = TD_MEM / PM_SUM \
+node  Backend_Bound.Memory_Bound Slots = TD_MEM / PM_SUM if PM else MEM_SLOTS / SLOTS \
       | > 0.20 | Slots stalled on the memory subsystem
 node  Backend_Bound.Core_Bound   Slots = max(0, Backend_Bound - Backend_Bound.Memory_Bound) \
       | > 0.10 | Slots stalled on the core
@@ -114,7 +153,7 @@ node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
       | > 0.20 | Cycles the store buffer was full
 node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
       | > 0.20 | Cycles the divider unit was busy
-node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM \
+node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM if PM else RET_HEAVY / SLOTS \
       | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
       | > 0.6 | Slots retiring light-weight operations
@@ -126,9 +165,9 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_UOPS_RET / SLOTS 
 cpi-cycles        CLKS
 cpi-instructions  INST
 cpi   Base               derived = Retiring                            | Ideal retiring: retired uops at full width
-cpi   Branch_Mispredict  derived = Bad_Speculation.Branch_Mispredicts  | Slots lost to branch mispredictions (PERF_METRICS)
+cpi   Branch_Mispredict  derived = Bad_Speculation.Branch_Mispredicts  | Slots lost to branch mispredictions (PERF_METRICS or TOPDOWN.BR_MISPREDICT_SLOTS)
 cpi   Machine_Clear      derived = Bad_Speculation.Machine_Clears      | Slots lost to machine clears
 cpi   Frontend_Latency   derived = Frontend_Bound.Fetch_Latency        | Cycles the frontend delivered nothing
 cpi   Frontend_Bandwidth derived = Frontend_Bound.Fetch_Bandwidth      | Cycles the frontend delivered less than the width
-cpi   Memory             derived = Backend_Bound.Memory_Bound          | Memory-bound slots (PERF_METRICS)
+cpi   Memory             derived = Backend_Bound.Memory_Bound          | Memory-bound slots (PERF_METRICS or TOPDOWN.MEMORY_BOUND_SLOTS)
 cpi   Core               derived = Backend_Bound.Core_Bound            | Core-bound slots

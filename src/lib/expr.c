@@ -13,6 +13,7 @@ enum op {
 	OP_ADD, OP_SUB, OP_MUL, OP_DIV,
 	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
 	OP_AND, OP_OR, OP_MIN, OP_MAX,
+	OP_AVAIL,  /* 1 if the value is a number, 0 if NA (never NA) */
 	OP_JFALSE, /* pop cond; false: pc += arg; NA: push NA, go where the JMP before pc+arg goes */
 	OP_JMP,    /* pc += arg */
 };
@@ -129,7 +130,7 @@ static bool is_op(const struct parser *ps, const char *o)
 
 static bool is_keyword(const struct parser *ps)
 {
-	static const char *const kw[] = { "if", "else", "and", "or", "not", "min", "max" };
+	static const char *const kw[] = { "if", "else", "and", "or", "not", "min", "max", "available" };
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (is_word(ps, kw[i]))
@@ -186,7 +187,7 @@ static int emit(struct parser *ps, int op, int arg, double k)
 		[OP_CONST] = 1, [OP_LOAD] = 1, [OP_NEG] = 0, [OP_NOT] = 0,
 		[OP_ADD] = -1,  [OP_SUB] = -1, [OP_MUL] = -1, [OP_DIV] = -1,
 		[OP_LT] = -1,   [OP_LE] = -1,  [OP_GT] = -1,  [OP_GE] = -1, [OP_EQ] = -1, [OP_NE] = -1,
-		[OP_AND] = -1,  [OP_OR] = -1,  [OP_MIN] = -1, [OP_MAX] = -1,
+		[OP_AND] = -1,  [OP_OR] = -1,  [OP_MIN] = -1, [OP_MAX] = -1, [OP_AVAIL] = 0,
 		[OP_JFALSE] = -1, [OP_JMP] = -1, /* JMP: the else branch pushes its own value */
 	};
 
@@ -265,6 +266,21 @@ static int parse_minmax(struct parser *ps, int op)
 	return 0;
 }
 
+/* available(X): whether X has a value (events counted, no division by zero). */
+static int parse_available(struct parser *ps)
+{
+	next(ps);
+	if (ps->tok != T_LP)
+		return expected(ps, "'(' after available");
+	next(ps);
+	if (parse_expr(ps))
+		return -1;
+	if (ps->tok != T_RP)
+		return expected(ps, "')' closing available(...)");
+	next(ps);
+	return emit(ps, OP_AVAIL, 0, 0);
+}
+
 static int parse_primary(struct parser *ps)
 {
 	if (ps->tok == T_NUM) {
@@ -276,6 +292,8 @@ static int parse_primary(struct parser *ps)
 		return parse_minmax(ps, OP_MIN);
 	if (is_word(ps, "max"))
 		return parse_minmax(ps, OP_MAX);
+	if (is_word(ps, "available"))
+		return parse_available(ps);
 	if (ps->tok == T_NAME && !is_keyword(ps))
 		return parse_name(ps);
 	if (ps->tok == T_LP) {
@@ -526,6 +544,7 @@ double td_expr_eval(const struct td_expr *e, const double *slots)
 		case OP_LOAD:  st[sp++] = slots[c[pc].arg]; break;
 		case OP_NEG:   st[sp - 1] = -st[sp - 1]; break;
 		case OP_NOT:   st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0); break;
+		case OP_AVAIL: st[sp - 1] = !td_is_na(st[sp - 1]); break;
 		case OP_JMP:   pc += c[pc].arg - 1; break;
 		case OP_JFALSE: {
 			double cond = st[--sp];
@@ -555,10 +574,11 @@ void td_expr_foreach_slot(const struct td_expr *e, void (*fn)(void *ctx, int slo
 
 /* Like td_expr_eval over partly known slots, but an unknown (NA) condition
  * walks A, drops A's value at A's closing JMP, walks B, and marks the
- * result unknown at the end of B. `open` holds the closing JMPs of the
+ * result unknown at the end of B; available(X) is 1 (the events X reads are
+ * visited, and will be counted if planned). `open` holds the closing JMPs of the
  * conditionals being walked both ways, `ends` where their B parts end. */
-void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
-			       void *ctx)
+double td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
+				 void *ctx)
 {
 	double st[TD_EXPR_MAX_STACK + 1];
 	int open[TD_EXPR_MAX_DEPTH + 1], ends[TD_EXPR_MAX_DEPTH + 1];
@@ -573,6 +593,7 @@ void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, voi
 		case OP_LOAD:  fn(ctx, c[pc].arg); st[sp++] = known[c[pc].arg]; break;
 		case OP_NEG:   st[sp - 1] = -st[sp - 1]; break;
 		case OP_NOT:   st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0); break;
+		case OP_AVAIL: st[sp - 1] = 1; break; /* the planner plans what it reads as counted */
 		case OP_JMP:
 			if (nopen > 0 && open[nopen - 1] == pc) {
 				nopen--;
@@ -596,6 +617,9 @@ void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, voi
 			st[sp - 1] = binary(c[pc].op, st[sp - 1], st[sp]);
 		}
 	}
+	for (; nends > 0 && ends[nends - 1] == e->n; nends--)
+		st[sp - 1] = TD_NA;
+	return st[0];
 }
 
 int td_expr_size(const struct td_expr *e)

@@ -39,7 +39,8 @@ void td_expr_free(struct td_expr *e);
 
 /* Evaluate against slots (indexed by what the resolver returned). Comparisons,
  * and/or/not give 1 or 0; and/or evaluate both sides (an NA side gives NA);
- * `A if C else B` evaluates C and only the branch taken (NA C gives NA). */
+ * `A if C else B` evaluates C and only the branch taken (NA C gives NA);
+ * available(X) gives 1 if X is a number, 0 if X is NA (never NA itself). */
 double td_expr_eval(const struct td_expr *e, const double *slots);
 
 /* Call fn for every slot the expression reads (both branches of every
@@ -49,10 +50,16 @@ void td_expr_foreach_slot(const struct td_expr *e, void (*fn)(void *ctx, int slo
 /* Call fn for every slot the expression reads when the slots known in
  * `known` (not NaN: consts, params) take those values: a conditional whose
  * condition is known visits only the branch taken; one whose condition is
- * unknown (it reads an event or any NaN slot) visits both. A slot read twice
- * is reported twice. For the planner: SMT_on decides which clocks are needed. */
-void td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
-			       void *ctx);
+ * unknown (it reads an event or any NaN slot) visits both. available(X) is
+ * taken as 1 whatever X reads: what the planner plans will be counted, so
+ * `A if available(X) else B` plans X's and A's events, not B's. A slot read
+ * twice is reported twice. For the planner: SMT_on decides which clocks are
+ * needed. Returns the expression's value under the same assumptions (NaN
+ * when it depends on an unknown slot): fn may store it in `known` for the
+ * formula's slot before it is read, so a let such as `PM = available(X)` or
+ * `W2 = W * 2` decides the conditionals that read it. */
+double td_expr_foreach_live_slot(const struct td_expr *e, const double *known, void (*fn)(void *ctx, int slot),
+				 void *ctx);
 
 /* Number of instructions (for tests and the benchmark's curiosity). */
 int td_expr_size(const struct td_expr *e);

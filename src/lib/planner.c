@@ -125,7 +125,10 @@ struct live_ctx {
 	unsigned char *into;
 };
 
-/* Fill pl->live for the formula at slot (recursing into formulas it reads). */
+/* Fill pl->live for the formula at slot (recursing into formulas it reads),
+ * and pl->known[slot] with its planning value when it has one (a let that
+ * reads only consts, params and available(): conditionals on it take one
+ * branch). on_live runs before the walk reads the slot's value. */
 static unsigned char *live_of(struct pl *pl, int slot)
 {
 	unsigned char *mine = pl->live + (size_t)slot * (size_t)pl->nev;
@@ -133,7 +136,7 @@ static unsigned char *live_of(struct pl *pl, int slot)
 	if (!pl->done[slot]) {
 		struct live_ctx lc = { pl, mine };
 		pl->done[slot] = 1;
-		td_expr_foreach_live_slot(pl->by_slot[slot]->expr, pl->known, on_live, &lc);
+		pl->known[slot] = td_expr_foreach_live_slot(pl->by_slot[slot]->expr, pl->known, on_live, &lc);
 	}
 	return mine;
 }

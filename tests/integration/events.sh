@@ -124,7 +124,7 @@ check_tree icl "intel-icl.td: Intel Ice Lake / Ice Lake-SP" \
 	"    Fetch_Latency                          Slots      = (W * FE_LAT_CYC - UOP_DROPPING) / SLOTS  | > 0.10"
 check_tree spr "intel-spr.td: Intel Sapphire Rapids" \
 	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
-	"    Memory_Bound                           Slots      = TD_MEM / PM_SUM  | > 0.20"
+	"    Memory_Bound                           Slots      = TD_MEM / PM_SUM if PM else MEM_SLOTS / SLOTS  | > 0.20"
 check_tree amd64_fam19h_zen4 "amd-zen4.td: AMD Zen 4" \
 	Frontend_Bound Bad_Speculation Backend_Bound SMT_Contention Retiring -- \
 	"    Memory_Bound                           Slots      = Backend_Bound * LOAD_NOT_COMPLETE / NOT_COMPLETE  | > 0.20"

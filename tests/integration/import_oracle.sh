@@ -4,8 +4,8 @@
 # both compute agrees with toplev's Value within 0.01 percentage points, for
 # the `whole` target (toplev's per-core view in the SMT case: both threads
 # summed, with --smt on). spr-l2-events counts the general-purpose TOPDOWN.*
-# events, which intel-spr.td does not read (it reads PERF_METRICS): every
-# node must come out not available there.
+# events instead of PERF_METRICS: intel-spr.td falls back to them (its PM
+# let is 0) and must match toplev on all 12 level-1/2 nodes there too.
 . "$(dirname "$0")/lib.sh"
 
 ORACLE="$TD_SRCDIR/tests/data/oracle/toplev"
@@ -53,7 +53,7 @@ check_case skl-l3-info skl off 38 11
 check_case skl-smt-l2 skl on 12 0
 check_case icl-l2-perfmetrics icl off 12 0
 check_case spr-l2-perfmetrics spr off 12 0
-check_case spr-l2-events spr off 0 0
+check_case spr-l2-events spr off 12 0
 
 # the SMT case: two CPU targets and the whole (core) aggregate; CPU rows exist too
 check_eq "skl-smt-l2: targets are cpu 0, cpu 1 and whole" "cpu:0 cpu:1 whole" \
@@ -64,11 +64,12 @@ check_eq "skl-smt-l2: with --smt off the same counts give another Frontend_Bound
 	"$("$TDCTL" import -q --pmu skl --smt off -d "$WORK/off.db" "$ORACLE/inputs/skl-smt-l2.perf.csv" 2>/dev/null &&
 	  "$TDCTL" export 1 -d "$WORK/off.db" --format csv |
 	  awk -F, '$1 == "node" && $5 == "whole" && $6 == "Frontend_Bound" { print ($8 == "" || $8 != 0.2) }')"
-# spr-l2-events: the TOPDOWN.* events are stored but feed no alias; all L1/L2 nodes NA
-check_eq "spr-l2-events: every level-1/2 node is NA (intel-spr.td reads PERF_METRICS only)" 12 \
-	"$(awk -F, '$1 == "node" && $6 !~ /\..*\./ && $8 == ""' "$WORK/spr-l2-events.csv" | wc -l | tr -d ' ')"
-check_eq "spr-l2-events: the GP TOPDOWN.* counts are kept, not read by intel-spr.td" 8 \
-	"$(sql "$WORK/spr-l2-events.db" "select count(distinct spec) from events where alias is null")"
+# spr-l2-events: each of the 9 distinct general-purpose events feeds an alias
+# of intel-spr.td's fallback path; SLOTS is TOPDOWN.SLOTS_P there
+check_eq "spr-l2-events: all 9 distinct events read, none left without an alias" "9 0" \
+	"$(sql "$WORK/spr-l2-events.db" "select count(distinct alias), sum(alias is null) from events" | tr '|' ' ')"
+check_eq "spr-l2-events: SLOTS is TOPDOWN.SLOTS_P (PERF_METRICS not counted)" 6000000000 \
+	"$(awk -F, '$1 == "info" && $5 == "whole" && $6 == "SLOTS" { print $8 }' "$WORK/spr-l2-events.csv")"
 check_eq "skl-l3: perf's dummy lines are kept as an event no alias reads, nothing reported" "3 0" \
 	"$(sql "$WORK/skl-l3.db" "select count(*) from events where name='dummy' and alias is null") $(wc -l <"$WORK/skl-l3.err")"
 finish

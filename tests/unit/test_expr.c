@@ -1,11 +1,12 @@
 /* Unit tests for expr: precedence and associativity, NA propagation, the
- * conditional's laziness, min/max, comparisons and logic, error columns,
- * nesting limits and the slot visitor. */
+ * conditional's laziness, min/max, available(), comparisons and logic,
+ * error columns, nesting limits and the slot visitors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,28 @@ static void test_min_max(void **state)
 	NA("max(NA, e, d)");
 }
 
+/* available(X): 1 for a number, 0 for NA, never NA; the way a formula picks
+ * a fallback when an event is not counted (intel-spr.td's GP TOPDOWN path). */
+static void test_available(void **state)
+{
+	(void)state;
+	EQ("available(a)", 1);
+	EQ("available(ZERO)", 1);             /* a counted zero is a value */
+	EQ("available(NA)", 0);
+	EQ("available(a / ZERO)", 0);         /* division by zero is NA too */
+	EQ("available(a + NA * b)", 0);
+	EQ("available(NA if ZERO else b)", 1); /* only the branch taken counts */
+	EQ("not available(NA)", 1);
+	EQ("available(a) + available(NA) * 2", 1);
+	EQ("b / NA if available(NA) else c", 3);
+	EQ("b / a if available(a) else NA", 2);
+	EQ("available(available(NA))", 1);
+	expect_error("available a", "column 11: expected '(' after available, got name 'a'");
+	expect_error("available(a, b)", "column 12: expected ')' closing available(...), got ','");
+	expect_error("available()", "column 11: expected a number, a name, '(' or '-', got ')'");
+	expect_error("a + available", "column 14: expected '(' after available, got end of expression");
+}
+
 static void test_na_propagation(void **state)
 {
 	(void)state;
@@ -261,14 +284,58 @@ static void test_foreach_slot(void **state)
 	td_expr_free(e);
 }
 
+/* The planner's walk: an unknown condition visits both branches, a known
+ * one the branch taken, and available(X) counts as 1 (X's slots visited).
+ * The value returned is the planning value: known slots (here only ZERO)
+ * and available() give one, anything reading an unknown slot gives NaN. */
+static void test_foreach_live_slot(void **state)
+{
+	static const struct {
+		const char *src, *visits; /* visits: slots a b c d e NA ZERO Child */
+		double value;
+	} cases[] = {
+		{ "a if NA > 1 else b",                         "11000100", NAN },
+		{ "a if ZERO else b",                           "01000010", NAN },
+		{ "a + b if available(c / d) else e",           "11110000", NAN },
+		{ "a if not available(NA) else b",              "01000100", NAN },
+		{ "available(a) + (c if available(NA) else d)", "10100100", NAN },
+		{ "available(a / b)",                           "11000000", 1 },
+		{ "ZERO + 2 if available(NA) else a",           "00000110", 2 },
+		{ "a if ZERO else ZERO + 1",                    "00000010", 1 },
+		{ "ZERO if b else ZERO",                        "01000010", NAN }, /* both ways: unknown */
+		{ "available(a) * 3 + ZERO",                    "10000010", 3 },
+	};
+	double known[8] = { NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct td_expr *e = NULL;
+		td_err err;
+		int seen[8] = { 0 };
+		char got[9];
+
+		if (td_expr_compile(cases[i].src, resolve, NULL, &e, &err))
+			fail_msg("'%s' failed to compile: %s", cases[i].src, err.msg);
+		double v = td_expr_foreach_live_slot(e, known, collect, seen);
+		for (int s = 0; s < 8; s++)
+			got[s] = seen[s] ? '1' : '0';
+		got[8] = '\0';
+		if (strcmp(got, cases[i].visits))
+			fail_msg("'%s': visited %s, expected %s", cases[i].src, got, cases[i].visits);
+		if (isnan(cases[i].value) ? !isnan(v) : v != cases[i].value)
+			fail_msg("'%s': planning value %g, expected %g", cases[i].src, v, cases[i].value);
+		td_expr_free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_comparisons_and_logic), cmocka_unit_test(test_conditional),
-		cmocka_unit_test(test_min_max), cmocka_unit_test(test_na_propagation),
+		cmocka_unit_test(test_min_max), cmocka_unit_test(test_available), cmocka_unit_test(test_na_propagation),
 		cmocka_unit_test(test_errors_with_columns), cmocka_unit_test(test_nesting_limits),
-		cmocka_unit_test(test_foreach_slot),
+		cmocka_unit_test(test_foreach_slot), cmocka_unit_test(test_foreach_live_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

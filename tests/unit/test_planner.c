@@ -119,10 +119,15 @@ static void test_icelake_levels(void **state)
 
 /* Sapphire Rapids (intel-spr.td: 8 PERF_METRICS events under SLOTS_EV).
  * L1 and L2 read only TD_* (no counter), SLOTS_EV (fixed 3) and UOP_DROPPING
- *   (1 GP) -> 1 group each.
+ *   (1 GP) -> 1 group each: the general-purpose TOPDOWN.* fallback sits behind
+ *   `if PM` with PM = available(PM_SUM), which planning takes as 1.
  * L3 adds CLK_THREAD (fixed 1) and 10 GP events (ICACHE_STALL ITLB_STALL
  *   BOUND_ON_LOADS BOUND_ON_STORES MA_L1D MA_L2 MA_L3 DIV_ACTIVE MS_UOPS_RET
- *   UOP_DROPPING) > 8 -> 2 groups (5 of them on counters 0-3 also force 2). */
+ *   UOP_DROPPING) > 8 -> 2 groups (5 of them on counters 0-3 also force 2).
+ * Microcode_Sequencer = MS_UOPS_RET / SLOTS with SLOTS = SLOTS_EV if PM else
+ *   SLOTS_P: it needs SLOTS_EV and, for PM, TD_RET TD_BAD TD_FE TD_BE (no
+ *   counters) in its group, or SLOTS would fall back to the unplanned SLOTS_P
+ *   in that group's window. */
 static void test_sapphire_rapids_levels(void **state)
 {
 	(void)state;
@@ -130,6 +135,35 @@ static void test_sapphire_rapids_levels(void **state)
 	assert_int_equal(groups_for("events/intel-spr.td", 2, false, false), 1);
 	assert_int_equal(groups_for("events/intel-spr.td", 3, false, false), 2);
 	assert_int_equal(groups_for("events/intel-spr.td", 3, true, false), 2);
+
+	struct loaded l = load("events/intel-spr.td");
+	struct td_plan_request rq = { .level = 3 };
+	static const char *const want[] = { "SLOTS_EV", "TD_RET", "TD_BAD", "TD_FE", "TD_BE", "MS_UOPS_RET" };
+	struct td_plan *p;
+	td_err err;
+	int found = 0;
+	if (td_plan_make(l.m, &rq, &p, &err))
+		fail_msg("%s", err.msg);
+	for (int i = 0; i < p->nitems; i++) {
+		const struct td_plan_item *it = &p->items[i];
+		if (strcmp(it->name, "Retiring.Heavy_Operations.Microcode_Sequencer"))
+			continue;
+		found++;
+		assert_int_equal(it->status, TD_PLAN_OK);
+		assert_int_equal(it->nevents, 6);
+		for (int e = 0; e < it->nevents; e++)
+			assert_string_equal(l.cat->events[it->events[e]].alias, want[e]);
+	}
+	assert_int_equal(found, 1);
+	for (int i = 0; i < p->nitems; i++) /* no general-purpose TOPDOWN event planned */
+		for (int e = 0; e < p->items[i].nevents; e++) {
+			const char *a = l.cat->events[p->items[i].events[e]].alias;
+			assert_true(strcmp(a, "SLOTS_P") && strcmp(a, "BE_SLOTS") && strcmp(a, "RET_SLOTS") &&
+				    strcmp(a, "IDQ_BUBBLES") && strcmp(a, "IDQ_BUBBLES_0") && strcmp(a, "BR_MISP_SLOTS") &&
+				    strcmp(a, "MEM_SLOTS") && strcmp(a, "RET_HEAVY"));
+		}
+	td_plan_free(p);
+	unload(&l);
 }
 
 /* Zen 4 (amd-zen4.td: gp=6, no fixed, watchdog takes a GP counter).
@@ -240,6 +274,18 @@ static void test_rules(void **state)
 	assert_string_equal(alias(p, 0, p->groups[0].nevents - 1), "TSC");
 	assert_int_equal(p->groups[0].fixed_used, 1); /* REF fixed 1 */
 	assert_int_equal(p->groups[0].gp_used, 1);    /* SL: this file gives it no fixed counter */
+	td_plan_free(p);
+
+	/* `X if available(M) else Y` through a let: M's and X's events, not Y's */
+	p = plan_nodes(&l, "Fallback", false, false);
+	const struct td_plan_item *fb = item(p, "Fallback");
+	assert_int_equal(fb->status, TD_PLAN_OK);
+	assert_int_equal(fb->nevents, 3);
+	assert_string_equal(l.cat->events[fb->events[0]].alias, "SL");
+	assert_string_equal(l.cat->events[fb->events[1]].alias, "M1");
+	assert_string_equal(l.cat->events[fb->events[2]].alias, "M2");
+	assert_int_equal(p->ngroups, 1);
+	assert_int_equal(p->groups[0].nevents, 3);
 	td_plan_free(p);
 	unload(&l);
 }

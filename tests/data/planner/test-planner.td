@@ -1,8 +1,8 @@
 # test-planner.td — a small invented PMU for the planner's own tests
 # (tests/unit/test_planner.c): 4 general-purpose counters (2 with SMT on),
 # 2 fixed counters, an event only on counter 0, two on counters 0-1, a
-# fixed-only event, a no-counter event, a PERF_METRICS-style group and a
-# spannable node. Not shipped.
+# fixed-only event, a no-counter event, a PERF_METRICS-style group, a
+# spannable node and an available() fallback. Not shipped.
 pmu      testpmu
 title    Planner test PMU (test-only)
 param    SMT_on 0
@@ -40,4 +40,7 @@ node  Wide.Spread  Slots = (A + B + C + D + E + Z0) / CYC
 node  Zeros        Slots = (Z0 + L1 + L2) / CYC
 node  TwoZero      Slots = (L1 + L2 + Z0 + A) / INST
 node  Metric       Slots = M1 / (M1 + M2) + TSC / REF
+# planned as if M1 and M2 are counted: SL M1 M2, not the fallback's D and CYC
+let   Have_M       = available(M1 + M2)
+node  Fallback     Slots = M1 / SL if Have_M else D / CYC
 info  IPC          Metric = INST / CYC
