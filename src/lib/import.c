@@ -22,6 +22,7 @@ struct imp_target {
 	int tid;                 /* > 0: a thread */
 	char comm[64];
 	int64_t id;
+	int seen_iv;             /* interval whose end last_seen_ns holds, -1 none */
 };
 
 struct imp_event {
@@ -121,12 +122,13 @@ static int count_char(const char *s, char c)
 }
 
 /* Does f open a PMU term list (cpu/event=0x9c,umask=0x1/) that the
- * separator split? PMU/ then an odd number of slashes. */
+ * separator split? PMU/ then a term (NAME=), and an odd number of slashes
+ * (a thread name such as kworker/u8:1-117 has no term). */
 static bool opens_pmu_form(const char *f)
 {
 	size_t n = strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
 
-	return n > 0 && f[n] == '/' && count_char(f, '/') % 2 == 1;
+	return n > 0 && f[n] == '/' && strchr(f + n, '=') && count_char(f, '/') % 2 == 1;
 }
 
 static int split(char *line, char sep, char **f)
@@ -227,6 +229,7 @@ static int target_for(struct parse *p, int cpu, int tid, const char *comm)
 	memset(t, 0, sizeof(*t));
 	t->cpu = cpu;
 	t->tid = tid;
+	t->seen_iv = -1;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	return p->ntargets++;
 }
@@ -435,18 +438,39 @@ static uint64_t base_time(const struct parse *p)
 	return (uint64_t)((end - span) * 1e9);
 }
 
-static int64_t write_interval(struct writer *w, int k)
+/* Start and end of interval k, seconds after the measurement began. */
+static void interval_span(const struct writer *w, int k, double *start, double *end)
 {
 	const struct imp_interval *iv = &w->p->ivs[k];
-	double start = k > 0 ? w->p->ivs[k - 1].ts : 0, end;
 
+	*start = k > 0 ? w->p->ivs[k - 1].ts : 0;
 	if (isnan(iv->ts))
-		end = isnan(iv->duration_ns) ? 0 : iv->duration_ns / 1e9;
+		*end = isnan(iv->duration_ns) ? 0 : iv->duration_ns / 1e9;
 	else
-		end = iv->ts;
-	if (isnan(start))
-		start = 0;
+		*end = iv->ts;
+	if (isnan(*start))
+		*start = 0;
+}
+
+static int64_t write_interval(struct writer *w, int k)
+{
+	double start, end;
+
+	interval_span(w, k, &start, &end);
 	return td_store_interval_add(w->s, w->session, k, ns_at(w, start), ns_at(w, end));
+}
+
+/* A thread's lifetime reaches the end of the last interval it was counted in. */
+static int thread_seen(struct writer *w, int t, int k)
+{
+	struct imp_target *tg = &w->p->targets[t];
+	double start, end;
+
+	if (tg->tid <= 0 || tg->seen_iv == k)
+		return 0;
+	tg->seen_iv = k;
+	interval_span(w, k, &start, &end);
+	return td_store_thread_seen(w->s, tg->id, NULL, ns_at(w, end), false);
 }
 
 static int64_t target_id(struct writer *w, int t, uint64_t first_ns)
@@ -506,7 +530,8 @@ static int write_recs(struct writer *w)
 		}
 		int *occ = &w->occ[r->target * p->nevents + r->event];
 		if ((tid = target_id(w, r->target, first_ns)) < 0 || (eid = event_id(w, r->event, (*occ)++)) < 0 ||
-		    td_store_count_add(w->s, iv, tid, eid, r->value, r->enabled, r->running))
+		    td_store_count_add(w->s, iv, tid, eid, r->value, r->enabled, r->running) ||
+		    thread_seen(w, r->target, r->interval))
 			return -1;
 	}
 	return td_store_commit(w->s);

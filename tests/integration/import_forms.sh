@@ -119,6 +119,9 @@ check_eq "-I --per-thread: the threads by COMM-TID, two with the same comm" "mya
 check_eq "-I --per-thread: io-loop is first seen at the start of interval 1 (0.500123456 s after the others)" \
 	"0|0|500123456" \
 	"$(sql "$DB" "select group_concat(first_seen_ns - (select min(first_seen_ns) from threads), '|') from threads")"
+check_eq "-I --per-thread: each thread lives to the end of the last interval it was counted in" \
+	"myapp:1500345678 myapp:1000234567 io-loop:1500345678" \
+	"$(sql "$DB" "select group_concat(comm || ':' || (last_seen_ns - (select min(first_seen_ns) from threads)), ' ') from threads")"
 check_eq "-I --per-thread: :u forms matched, r019c:u is FE_NOT" "cycles:u=CLK_THREAD instructions:u=INST r019c:u=FE_NOT" \
 	"$(sql "$DB" "select group_concat(name || '=' || coalesce(alias, '?'), ' ') from events")"
 check_eq "-I --per-thread: counts per interval: 2, 3 and 2 threads x 3 events" "0:6 1:9 2:6" \
@@ -195,4 +198,14 @@ check_eq "cpu/slots/: Bad_Speculation per interval" "0.10499999999999998 0.05000
 # Slots_Utilization = slots / (5 x cycles) = 8/8, 6/6; IPC = 3.0/1.6, 1.2/1.2
 check_eq "cpu/slots/: Slots_Utilization 1 with SMT off, IPC per interval" "1 1|1.875 1" \
 	"$(series "$DB" whole Slots_Utilization)|$(series "$DB" whole IPC)"
+# ---- a thread name with a slash next to a raw form split by -x, ---------------------
+printf '%s\n' '0.5,kworker/u8:1-117,1000,,cpu/event=0x3c,umask=0x0/,500000000,100.00,,' \
+	'0.5,kworker/u8:1-117,3000,,cpu/event=0xc0,umask=0x0/,500000000,100.00,,' >"$WORK/kworker.csv"
+DB="$WORK/kworker.db"
+imp "$DB" --pmu skl "$WORK/kworker.csv"
+check_eq "kworker/u8:1: both lines used, the slash in the name is not a raw form's" "0|2 of 2 lines imported, 0 skipped" \
+	"$?|$(sql "$DB" "select message from sessions")"
+check_eq "kworker/u8:1: the thread and its IPC (3000 / 1000)" "kworker/u8:1|117|3.0" \
+	"$(sql "$DB" "select t.comm, t.tid, m.value from threads t join metric_values m on m.target_id = t.id where m.name = 'IPC'")"
+
 finish
