@@ -297,8 +297,9 @@ static int parse_counts(struct parse *p, char **f, int n, int v, int line, struc
 		return -1;
 	}
 	if (!counted || pct == 0) {
+		/* enabled > 0, running 0: "not counted" (both 0 would read as a thread that did not run) */
 		r->value = r->running = 0;
-		r->enabled = isnan(run) ? 0 : (uint64_t)llround(run);
+		r->enabled = isnan(run) || run < 1 ? 1 : (uint64_t)llround(run);
 		return 0;
 	}
 	if (!strcmp(f[v + 1], "msec"))

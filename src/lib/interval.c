@@ -17,7 +17,7 @@ void td_reading_delta(const struct td_reading *prev, const struct td_reading *cu
 double td_scale(uint64_t value, uint64_t enabled, uint64_t running)
 {
 	if (running == 0)
-		return NAN;
+		return enabled == 0 ? (double)value : NAN; /* never enabled: a task that did not run counted nothing */
 	if (running >= enabled)
 		return (double)value;
 	return (double)value * ((double)enabled / (double)running);

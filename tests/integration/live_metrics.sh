@@ -16,10 +16,15 @@ check_eq "every thread has CPU_Time in every interval it was counted (running > 
 	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
 		left join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
 		where c.running > 0 and m.value is null")"
-check_eq "an interval a thread was not counted in (running = 0) has CPU_Time NA, not 0" 0 \
+check_eq "an interval a thread was enabled in but not counted (running = 0 < enabled) has CPU_Time NA, not 0" 0 \
 	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
 		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
-		where c.running = 0 and m.value is not null")"
+		where c.running = 0 and c.enabled > 0 and m.value is not null")"
+check_eq "an interval a thread did not run in (enabled = running = 0) has CPU_Time 0, and its process a value" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
+		join metric_values p on p.interval_id=c.interval_id and p.target_kind='process' and p.name='CPU_Time'
+		where c.running = 0 and c.enabled = 0 and (m.value is not 0.0 or p.value is null)")"
 check "some thread CPU_Time values are above zero" test \
 	"$(sql "$DB" "select count(*) from metric_values where target_kind='thread' and name='CPU_Time' and value > 0")" -gt 0
 check_eq "thread CPU_Time = scaled TASK_CLOCK / 1e9 (all rows)" 0 \

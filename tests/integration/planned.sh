@@ -78,9 +78,13 @@ check_eq "Running = TC / (TC + 1e6 CS + 1) of the group counted longer (group 1 
 both=$(sql "$DB" "select count(*) from run a join run b on a.iv = b.iv and a.th = b.th and b.grp = 2
 	where a.grp = 1 and abs(a.r - b.r) > 1e-6")
 check "...in thread intervals where the two groups' windows really differ ($both)" test "$both" -ge 3
-check_eq "a group not counted at all in an interval: its nodes are not available, never 0" 0 \
-	"$(sql "$DB" "select count(*) from m where m.name = 'Running.Major' and m.value is not null and not exists
-		(select 1 from grp where grp.iv = m.iv and grp.th = m.th and grp.grp = 2)")"
+check_eq "a group not counted in an interval the thread ran in: its nodes are not available, never 0" 0 \
+	"$(sql "$DB" "select count(*) from m where m.name = 'Running.Major' and m.value is not null and exists
+		(select 1 from counts c join events e on e.id = c.event_id where c.interval_id = m.iv and c.thread_id = m.th
+		and e.group_idx = 2 and c.running = 0 and c.enabled > 0)")"
+check "...and such thread intervals exist" test \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id = c.event_id where e.group_idx = 2
+		and e.name = 'MAJF' and c.running = 0 and c.enabled > 0")" -ge 1
 check_eq "no value mixes the two groups' windows (nothing spans)" 0 \
 	"$(sql "$DB" "select count(*) from metric_values where spans")"
 check_eq "values below 100 % confidence are there (the groups took turns)" 1 \

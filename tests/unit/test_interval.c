@@ -39,8 +39,8 @@ static void test_scale(void **state)
 	assert_true(td_scale(100, 1000, 1000) == 100.0);
 	assert_true(td_scale(100, 1000, 250) == 400.0);
 	assert_true(td_scale(100, 1000, 2000) == 100.0); /* running > enabled: raw */
-	assert_true(isnan(td_scale(0, 1000, 0)));         /* never scheduled: not counted, not 0 */
-	assert_true(isnan(td_scale(5, 0, 0)));
+	assert_true(isnan(td_scale(0, 1000, 0)));         /* enabled, never scheduled: not counted, not 0 */
+	assert_true(td_scale(0, 0, 0) == 0.0);            /* never enabled (a thread that did not run): 0 */
 	assert_true(td_coverage(1000, 250) == 0.25);
 	assert_true(td_coverage(1000, 1000) == 1.0);
 	assert_true(isnan(td_coverage(0, 0)));
