@@ -25,7 +25,10 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_report_
 		"SELECT kind, coalesce(command,''), coalesce(host,''), coalesce(kernel,''), coalesce(cpu_name,''),"
 		" coalesce(uarch,''), coalesce(pmu_model,''), coalesce(rung,''), coalesce(rung_reason,''),"
 		" coalesce(events_file,''), coalesce(status,''), coalesce(interval_ms,0), coalesce(smt,-1),"
-		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0) FROM sessions WHERE id = ?";
+		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0),"
+		" (SELECT coalesce(min(start_ns),0) FROM intervals WHERE session_id = sessions.id),"
+		" (SELECT coalesce(max(end_ns),0) FROM intervals WHERE session_id = sessions.id)"
+		" FROM sessions WHERE id = ?";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -54,6 +57,8 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_report_
 		h->num_cpus = sqlite3_column_int(st, 13);
 		h->started_ns = (uint64_t)sqlite3_column_int64(st, 14);
 		h->ended_ns = (uint64_t)sqlite3_column_int64(st, 15);
+		h->first_ns = (uint64_t)sqlite3_column_int64(st, 16);
+		h->last_ns = (uint64_t)sqlite3_column_int64(st, 17);
 	} else {
 		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
 	}
@@ -268,12 +273,25 @@ static int flush_interval(struct load *L)
 	return 0;
 }
 
+/* Is the interval of row c in the filter's time window? */
+static bool in_window(const struct load *L, const struct td_count_row *c)
+{
+	double mid;
+
+	if (!L->f->window)
+		return true;
+	mid = ((double)(c->start_ns - L->d->h.first_ns) + (double)(c->end_ns - c->start_ns) / 2) / 1e9;
+	return mid >= L->f->from && mid <= L->f->to;
+}
+
 static int add_count(const struct td_count_row *c, void *ctx)
 {
 	struct load *L = ctx;
 	const struct evmap *ev = find_ev(L, c->event);
 	struct tgt *t;
 
+	if (!in_window(L, c))
+		return 0; /* rows come interval by interval: a whole interval is skipped */
 	if (c->interval != L->interval) {
 		if (flush_interval(L))
 			return -1;
@@ -471,6 +489,9 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	d->whole.bottleneck = -1;
 	if (td_report_header_read(s, session, &d->h, err))
 		return -1;
+	d->h.window = f->window;
+	d->h.from = f->from;
+	d->h.to = f->to;
 	load_model(d, events_dir);
 	memset(&L, 0, sizeof(L));
 	L.d = d;

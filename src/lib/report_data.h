@@ -9,7 +9,9 @@
  * wall time its intervals cover. Live sessions keep counts per perf group
  * (group_counts.h): each node reads one group's time window where it can,
  * and its confidence is the least running/enabled of the counted events its
- * formula reads there (td_metrics_eval_groups). */
+ * formula reads there (td_metrics_eval_groups). A time window (--from/--to)
+ * keeps only the intervals whose midpoint lies in it: every evaluation, the
+ * raw counts and DURATION then cover those intervals only. */
 #ifndef TD_REPORT_DATA_H
 #define TD_REPORT_DATA_H
 
@@ -25,6 +27,11 @@ enum td_report_filter_kind { TD_RF_ALL, TD_RF_THREAD, TD_RF_PROCESS, TD_RF_CPU }
 struct td_report_filter {
 	enum td_report_filter_kind kind;
 	long id;                 /* tid, pid or cpu */
+	/* --from/--to: only the intervals whose midpoint lies in [from, to],
+	 * seconds after the start of the session's first interval (to may be
+	 * INFINITY); window false: every interval. */
+	bool window;
+	double from, to;
 };
 
 struct td_report_header {
@@ -33,6 +40,9 @@ struct td_report_header {
 	char rung[32], rung_reason[512], events_file[64], status[16];
 	int interval_ms, smt, num_cpus;
 	uint64_t started_ns, ended_ns;
+	uint64_t first_ns, last_ns; /* start of the first interval, end of the last; 0: none */
+	bool window;             /* the filter's time window, copied for the header */
+	double from, to;
 };
 
 /* One evaluation of the model. Arrays sized by the model; NaN = NA. */

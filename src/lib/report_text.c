@@ -158,8 +158,8 @@ void td_report_text(FILE *out, const struct td_report_data *d, const struct td_r
 		fprintf(out, "\nTop-down: unavailable: %s.\nSoftware metrics per process and thread follow.\n", why);
 		return;
 	}
-	fprintf(out, "\nTop-down (%s; counts of %d target%s summed over the session, then evaluated)\n",
-		d->cat->name, d->selected_targets, d->selected_targets == 1 ? "" : "s");
+	fprintf(out, "\nTop-down (%s; counts of %d target%s summed over the %s, then evaluated)\n", d->cat->name,
+		d->selected_targets, d->selected_targets == 1 ? "" : "s", d->h.window ? "window" : "session");
 	tree(out, d, &d->whole, o);
 	cpi_stack(out, d->model, &d->whole);
 	infos(out, d->model, &d->whole);

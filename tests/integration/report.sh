@@ -4,7 +4,8 @@
 # Zen 4 import, a multiplexed Skylake L2 import (confidence below 100 %) and
 # a software-only session built by SQL with fixed numbers; the report's
 # values against the stored metrics; filters, levels, intervals (counts
-# summed, then evaluated); the HTML file rendered by headless Chromium (DOM:
+# summed, then evaluated); a --from/--to time window (on the aggregate and
+# per target, and refusals); the HTML file rendered by headless Chromium (DOM:
 # every node, the bottleneck path open; a phone-width screenshot); diff
 # naming the nodes that changed most, in order.
 # TD_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
@@ -94,6 +95,57 @@ check_eq "intervals: scopes session, 0, 1" "session 0 1" \
 	"$(awk -F, '$2 == "Retiring" { printf "%s%s", sep, $1; sep = " " }' "$WORK/iv.csv")"
 check_grep "intervals: the text report has a per-interval table" "    1             10.0             10.0             50.0" \
 	"$("$TDCTL" report -d "$IDB" --intervals >"$WORK/iv.txt"; echo "$WORK/iv.txt")"
+
+# ---- --from/--to: a time window of intervals ----------------------------------------------------
+# l1 CSV: "node=value" of the session scope, level-1 nodes and Memory_Bound
+l1() { rows "$1" '$1 == "session" && ($3 == 1 || $2 == "Backend_Bound.Memory_Bound")'; }
+"$TDCTL" report -d "$IDB" --from 1 --to 2 -l 1 --format csv >"$WORK/w.csv"
+check_eq "--from 1 --to 2: only interval 1 (Backend_Bound 50 %, not the session's 46.67 %)" \
+	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=50.0000 SMT_Contention=0.0000 Retiring=30.0000" \
+	"$(l1 "$WORK/w.csv")"
+check_eq "--from 0 --to 1: only interval 0 (Backend_Bound 40 %)" "Backend_Bound=40.0000" \
+	"$("$TDCTL" report -d "$IDB" --from 0 --to 1 --format csv >"$WORK/w0.csv"; rows "$WORK/w0.csv" '$2 == "Backend_Bound"')"
+check_eq "--from 0.5 (decimals; an interval is in when its midpoint is): both, 46.67 %" "Backend_Bound=46.6667" \
+	"$("$TDCTL" report -d "$IDB" --from 0.5 --format csv >"$WORK/w1.csv"; rows "$WORK/w1.csv" '$2 == "Backend_Bound"')"
+check_eq "--to 1.2 alone: from the start, interval 0" "Backend_Bound=40.0000" \
+	"$("$TDCTL" report -d "$IDB" --to 1.2 --format csv >"$WORK/w2.csv"; rows "$WORK/w2.csv" '$2 == "Backend_Bound"')"
+"$TDCTL" report -d "$IDB" --from 1 --to 2 --intervals >"$WORK/w.txt"
+check_grep "window: the header gives the duration of the window" "Duration: 1.000 s in 1 interval of 1000 ms" "$WORK/w.txt"
+check_grep "window: the header says the window" \
+	"Window:   1.000 s to 2.000 s after the first interval's start (--from/--to)" "$WORK/w.txt"
+check_grep "window: the tree says it sums the window" "counts of 1 target summed over the window, then evaluated" "$WORK/w.txt"
+check_eq "window: the per-interval table has interval 1 only" "1" \
+	"$(awk '/^Per interval/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' "$WORK/w.txt")"
+"$TDCTL" report -d "$IDB" --from 1 --to 2 --format html -o "$WORK/w.html"
+check_grep "window: the HTML header says it too" "Window:   1.000 s to 2.000 s" "$WORK/w.html"
+# three CPUs, two intervals: the window applies to the aggregate and to each target
+CDB="$WORK/cpus.db"
+imp "$REPORT" zen4-cpus-intervals.perf.csv amd64_fam19h_zen4 "$CDB"
+check_eq "window, 3 CPUs: interval 1 summed over the CPUs (BE 12e9 / 36e9 slots; Memory 33.33 % x 7.5e8/3e9)" \
+	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=33.3333 Backend_Bound.Memory_Bound=8.3333 SMT_Contention=0.0000 Retiring=30.0000" \
+	"$("$TDCTL" report -d "$CDB" --from 1 --to 2 -l 2 --format csv >"$WORK/wc.csv"; l1 "$WORK/wc.csv")"
+check_eq "window, --cpu 1: that CPU's interval 1 (Backend_Bound 50 %, Memory 5 %), not its session (43.33 %, 11.56 %)" \
+	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=50.0000 Backend_Bound.Memory_Bound=5.0000 SMT_Contention=0.0000 Retiring=30.0000" \
+	"$("$TDCTL" report -d "$CDB" --cpu 1 --from 1 --to 2 -l 2 --format csv >"$WORK/wc1.csv"; l1 "$WORK/wc1.csv")"
+"$TDCTL" report -d "$CDB" --from 1 --to 2 --format html -o "$WORK/wc.html"
+check_grep "window, HTML per-CPU table: cpu:1 over the window (Backend_Bound 50 %)" \
+	'<tr><td>cpu:1</td><td data-v="10">10.0</td><td data-v="10">10.0</td><td data-v="50">50.0</td><td data-v="0">0.0</td><td data-v="30">30.0</td>' \
+	"$WORK/wc.html"
+# what cannot be windowed is refused in one line
+for bad in "--from x" "--to -1" "--from 1e3" "--from 2 --to 1"; do
+	# shellcheck disable=SC2086
+	"$TDCTL" report -d "$IDB" $bad >/dev/null 2>"$WORK/werr"
+	check_eq "report $bad: exit 2" 2 "$?"
+	check_eq "report $bad: one line" 1 "$(wc -l <"$WORK/werr" | tr -d ' ')"
+done
+check_grep "--from 2 --to 1: says so" "tdctl: report: --from 2 is after --to 1: give FROM <= TO" "$WORK/werr"
+"$TDCTL" report -d "$IDB" --from 0.6 --to 1.4 >"$WORK/wout" 2>"$WORK/werr"
+check_eq "a window with no interval's midpoint: exit 1, nothing on stdout" "1 0" "$? $(wc -c <"$WORK/wout" | tr -d ' ')"
+check_eq "...and one line saying what the intervals cover" \
+	"tdctl: report: session 1 has no interval between 0.600 s and 1.400 s: its intervals cover 0 to 2.000 s" "$(cat "$WORK/werr")"
+"$TDCTL" report -d "$ZDB" --from 0 --to 5 2>"$WORK/werr"
+check_eq "a session without interval times: exit 1" 1 "$?"
+check_eq "...one line" "tdctl: report: session 1 recorded no interval times: --from/--to need them" "$(cat "$WORK/werr")"
 
 # ---- targets: --cpu of a per-CPU (SMT) import -----------------------------------------------------
 SDB="$WORK/smt.db"
