@@ -2,7 +2,8 @@
  * scripts or fonts): the header; the level-1 nodes over the intervals as an
  * inline SVG stacked series; the drill-down tree as nested <details> with
  * bars, the bottleneck path open, formula and description as the summary's
- * title; the CPI stack as a stacked SVG bar; a per-target table sortable by
+ * title; the CPI stack as a stacked SVG bar and, per interval, a stacked
+ * series; a per-target table sortable by
  * any column; the raw counts with enabled/running. Styles and script come
  * from reports/ (report_assets.h). Not available values print `n/a`. */
 #include "report.h"
@@ -20,6 +21,12 @@
 static const char *const palette[] = { "#4f7fbf", "#e0a030", "#c62828", "#43a047", "#8e24aa", "#00897b",
 				       "#6d4c41", "#546e7a" };
 #define NPAL (sizeof(palette) / sizeof(palette[0]))
+
+/* CPI component i's colour; Other (i == ncpis) is grey. */
+static const char *cpi_color(const struct td_model *m, int i)
+{
+	return i < m->ncpis ? palette[i % NPAL] : "#9e9e9e";
+}
 
 static void esc(FILE *out, const char *s)
 {
@@ -198,21 +205,20 @@ static void subtree(FILE *out, const struct td_report_data *d, const struct td_r
 
 /* ---- CPI stack ---------------------------------------------------------------------- */
 
-static void cpi_part(FILE *out, const char *name, double v, double cpi, double *x, int c)
+static void cpi_part(FILE *out, const char *name, double v, double cpi, double *x, const char *color)
 {
 	if (isnan(v) || v <= 0)
 		return;
 	double w = SVG_W * v / cpi;
-	fprintf(out, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"40\" fill=\"%s\"><title>", *x, w,
-		palette[c % NPAL]);
+	fprintf(out, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"40\" fill=\"%s\"><title>", *x, w, color);
 	esc(out, name);
 	fprintf(out, ": CPI %.3f (%.1f%% of cycles)</title></rect>", v, 100 * v / cpi);
 	*x += w;
 }
 
-static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, int c)
+static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, const char *color)
 {
-	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", palette[c % NPAL]);
+	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", color);
 	esc(out, name);
 	fprintf(out, "</td><td>%s</td>", tag);
 	num_cell(out, v);
@@ -233,15 +239,75 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 	}
 	fprintf(out, "<svg id=\"cpi\" viewBox=\"0 0 %d 40\" role=\"img\" aria-label=\"CPI stack\">", SVG_W);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_part(out, m->cpis[i].name, e->cpi_comp[i], e->cpi, &x, i);
-	cpi_part(out, "Other", e->other, e->cpi, &x, m->ncpis);
+		cpi_part(out, m->cpis[i].name, e->cpi_comp[i], e->cpi, &x, cpi_color(m, i));
+	cpi_part(out, "Other", e->other, e->cpi, &x, cpi_color(m, m->ncpis));
 	fputs("</svg>\n<div class=\"scroll\"><table class=\"sortable\" id=\"cpi-table\"><thead><tr><th>Component</th>"
 	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n", out);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi, i);
-	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, m->ncpis);
+		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi,
+			       cpi_color(m, i));
+	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, cpi_color(m, m->ncpis));
 	fprintf(out, "</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
 		"</table></div>\n", e->cpi);
+}
+
+/* The CPI stack over the intervals: one column (<g class="col">) per
+ * interval, its components and Other stacked to that interval's CPI, the
+ * full height the largest CPI of the session. */
+static void cpi_series_column(FILE *out, const struct td_model *m, const struct td_report_eval *e, double x, double w,
+			      double top)
+{
+	double cum = 0;
+
+	fprintf(out, "<g class=\"col\" data-seq=\"%d\">", e->seq);
+	if (!e->cpi_valid) {
+		fprintf(out, "<title>interval %d: n/a</title></g>", e->seq);
+		return;
+	}
+	for (int i = 0; i <= m->ncpis; i++) {
+		const char *name = i < m->ncpis ? m->cpis[i].name : "Other";
+		double v = i < m->ncpis ? e->cpi_comp[i] : e->other;
+		if (isnan(v) || v <= 0)
+			continue;
+		double h = fmin(v / top, 1 - cum);
+		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" data-c=\"", x,
+			SVG_H * (1 - cum - h), w, SVG_H * h, cpi_color(m, i));
+		esc(out, name);
+		fprintf(out, "\"><title>interval %d: ", e->seq);
+		esc(out, name);
+		fprintf(out, " CPI %.3f of %.3f</title></rect>", v, e->cpi);
+		cum += h;
+	}
+	fputs("</g>", out);
+}
+
+static void cpi_series(FILE *out, const struct td_report_data *d)
+{
+	const struct td_model *m = d->model;
+	double top = 0;
+
+	if (!m->has_cpi || d->nivs == 0)
+		return;
+	for (int k = 0; k < d->nivs; k++)
+		if (d->ivs[k].cpi_valid && d->ivs[k].cpi > top)
+			top = d->ivs[k].cpi;
+	fputs("<h3>CPI stack over time</h3>\n", out);
+	if (!(top > 0) || isinf(top)) {
+		fputs("<p>n/a: no interval has cycles and instructions</p>\n", out);
+		return;
+	}
+	fprintf(out, "<svg id=\"cpi-series\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"CPI stack per interval\">",
+		SVG_W, SVG_H);
+	double w = (double)SVG_W / d->nivs;
+	for (int k = 0; k < d->nivs; k++)
+		cpi_series_column(out, m, &d->ivs[k], k * w, w > 2 ? w - 1 : w, top);
+	fprintf(out, "</svg>\n<div class=\"legend\" id=\"cpi-series-legend\">");
+	for (int i = 0; i <= m->ncpis; i++) {
+		fprintf(out, "<span><i style=\"background:%s\"></i>", cpi_color(m, i));
+		esc(out, i < m->ncpis ? m->cpis[i].name : "Other");
+		fputs("</span>", out);
+	}
+	fprintf(out, "<span>full height: CPI %.3f</span></div>\n", top);
 }
 
 /* ---- per target ----------------------------------------------------------------------- */
@@ -325,6 +391,7 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 		fprintf(out, "</div>\n<p>Bottleneck: <span id=\"bottleneck\">%s</span></p>\n",
 			d->whole.bottleneck >= 0 ? d->model->nodes[d->whole.bottleneck].path : "none");
 		cpi_stack(out, d->model, &d->whole);
+		cpi_series(out, d);
 		targets(out, d);
 	} else {
 		td_report_why_no_tree(d, why, sizeof(why));

@@ -194,6 +194,20 @@ if command -v chromium >/dev/null; then
 	check_grep "html DOM: formula and description as hover title" 'title="Backend_Bound.Memory_Bound = ' "$WORK/dom.html"
 	check_eq "html DOM: series, CPI stack, per-target and counts tables" "1 1 1 1" \
 		"$(for id in series cpi targets counts; do grep -c "id=\"$id\"" "$WORK/dom.html" | tr '\n' ' '; done | sed 's/ $//')"
+	# the CPI stack over the two intervals of the Zen 4 import
+	"$TDCTL" report -d "$IDB" --format html -o "$WORK/iv.html"
+	chromium_run --dump-dom "file://$WORK/iv.html" >"$WORK/iv-dom.html"
+	sed -n 's/.*\(<svg id="cpi-series".*<\/svg>\).*/\1/p' "$WORK/iv-dom.html" >"$WORK/cpi-series.svg"
+	check_eq "html DOM: the CPI series has one column per interval (seq 0 and 1)" "0 1" \
+		"$(grep -o '<g class="col" data-seq="[0-9]*"' "$WORK/cpi-series.svg" | sed 's/.*="\([0-9]*\)"/\1/' | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "html DOM: its legend names every component of the CPI stack and Other" \
+		"$(awk '/^CPI stack/ { on = 1; getline; next } on && NF == 0 { on = 0 } on && $1 != "CPI" { printf "%s%s", sep, $1; sep = " " }' "$WORK/iv.txt")" \
+		"$(grep -o '<div class="legend" id="cpi-series-legend">.*</div>' "$WORK/iv-dom.html" | grep -o '</i>[A-Za-z_]*' | sed 's/<\/i>//' | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "html DOM: Memory per interval: 24 % then 30 % of CPI 0.667" \
+		"interval 0: Memory CPI 0.160 of 0.667|interval 1: Memory CPI 0.200 of 0.667" \
+		"$(grep -o '<rect[^>]*data-c="Memory"><title>[^<]*' "$WORK/cpi-series.svg" | sed 's/.*<title>//' | tr '\n' '|' | sed 's/|$//')"
+	check_eq "html DOM: each column stacks to the full height (the CPI is the same), 200 px" "200.00 200.00" \
+		"$(for k in 0 1; do sed 's/<g class="col"/\n&/g' "$WORK/cpi-series.svg" | grep "data-seq=\"$k\"" | grep -o 'height="[0-9.]*"' | tr -d 'height="' | awk '{ s += $1 } END { printf "%.2f\n", s }'; done | tr '\n' ' ' | sed 's/ $//')"
 	chromium_run --window-size=412,1600 --screenshot="$WORK/skl.png" "file://$WORK/skl.html" >/dev/null
 	check_eq "html screenshot: a PNG at phone width" "PNG" "$(head -c 4 "$WORK/skl.png" 2>/dev/null | tail -c 3)"
 	check "html screenshot: non-trivial (> 20 kB)" test "$(wc -c <"$WORK/skl.png" 2>/dev/null || echo 0)" -gt 20000
