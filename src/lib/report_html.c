@@ -3,7 +3,7 @@
  * inline SVG stacked series; the drill-down tree as nested <details> with
  * bars, the bottleneck path open, formula and description as the summary's
  * title; the CPI stack as a stacked SVG bar and, per interval, a stacked
- * series; a per-target table sortable by
+ * series; a per-target table with a column per shown node, sortable by
  * any column; the raw counts with enabled/running. Styles and script come
  * from reports/ (report_assets.h). Not available values print `n/a`. */
 #include "report.h"
@@ -320,29 +320,41 @@ static int info_index(const struct td_model *m, const char *name)
 	return -1;
 }
 
-static void targets(FILE *out, const struct td_report_data *d)
+/* One column per node shown (-l/--node), in tree order, each header naming
+ * its node (data-node, full path as title): report.js sorts by any of them. */
+static void targets(FILE *out, const struct td_report_data *d, const struct td_report_opts *o)
 {
 	const struct td_model *m = d->model;
-	int ipc = info_index(m, "IPC");
+	int ipc = info_index(m, "IPC"), *order = calloc((size_t)m->nnodes + 1, sizeof(int)), n = 0;
 
-	fputs("<h2>Per target</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"targets\"><thead><tr>"
-	      "<th>Target</th>", out);
-	for (int i = 0; i < m->nnodes; i++)
-		if (m->nodes[i].level == 1) {
-			fputs("<th>", out);
-			esc(out, m->nodes[i].name);
-			fputs(" %</th>", out);
-		}
+	if (!order)
+		return;
+	td_report_tree_order(m, order);
+	for (int k = 0; k < m->nnodes; k++)
+		if (td_report_node_shown(m, order[k], o))
+			order[n++] = order[k];
+	fputs("<h2>Per target</h2>\n<p>Click a column to sort by it (again to reverse).</p>\n<div class=\"scroll\">"
+	      "<table class=\"sortable\" id=\"targets\"><thead><tr><th>Target</th>", out);
+	for (int k = 0; k < n; k++) {
+		char unit[24];
+		td_report_unit(&m->nodes[order[k]], unit, sizeof(unit));
+		fputs("<th data-node=\"", out);
+		esc(out, m->nodes[order[k]].path);
+		fputs("\" title=\"", out);
+		esc(out, m->nodes[order[k]].path);
+		fprintf(out, " (%s)\">", unit);
+		esc(out, m->nodes[order[k]].name);
+		fputs(" %</th>", out);
+	}
 	fputs(ipc >= 0 ? "<th>IPC</th><th>Bottleneck</th></tr></thead><tbody>\n" : "<th>Bottleneck</th></tr></thead><tbody>\n",
 	      out);
-	for (int k = 0; k < d->ntargets; k++) {
-		const struct td_report_eval *e = &d->targets[k];
+	for (int t = 0; t < d->ntargets; t++) {
+		const struct td_report_eval *e = &d->targets[t];
 		fputs("<tr><td>", out);
 		esc(out, e->label);
 		fputs("</td>", out);
-		for (int i = 0; i < m->nnodes; i++)
-			if (m->nodes[i].level == 1)
-				pct_cell(out, e->node[i]);
+		for (int k = 0; k < n; k++)
+			pct_cell(out, e->node[order[k]]);
 		if (ipc >= 0)
 			num_cell(out, e->info[ipc]);
 		fputs("<td>", out);
@@ -350,6 +362,7 @@ static void targets(FILE *out, const struct td_report_data *d)
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table></div>\n", out);
+	free(order);
 }
 
 /* ---- raw counts --------------------------------------------------------------------- */
@@ -392,7 +405,7 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 			d->whole.bottleneck >= 0 ? d->model->nodes[d->whole.bottleneck].path : "none");
 		cpi_stack(out, d->model, &d->whole);
 		cpi_series(out, d);
-		targets(out, d);
+		targets(out, d, o);
 	} else {
 		td_report_why_no_tree(d, why, sizeof(why));
 		fputs("<p class=\"unavailable\" id=\"unavailable\">Top-down unavailable: ", out);

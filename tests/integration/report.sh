@@ -127,9 +127,9 @@ check_eq "window, 3 CPUs: interval 1 summed over the CPUs (BE 12e9 / 36e9 slots;
 check_eq "window, --cpu 1: that CPU's interval 1 (Backend_Bound 50 %, Memory 5 %), not its session (43.33 %, 11.56 %)" \
 	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=50.0000 Backend_Bound.Memory_Bound=5.0000 SMT_Contention=0.0000 Retiring=30.0000" \
 	"$("$TDCTL" report -d "$CDB" --cpu 1 --from 1 --to 2 -l 2 --format csv >"$WORK/wc1.csv"; l1 "$WORK/wc1.csv")"
-"$TDCTL" report -d "$CDB" --from 1 --to 2 --format html -o "$WORK/wc.html"
-check_grep "window, HTML per-CPU table: cpu:1 over the window (Backend_Bound 50 %)" \
-	'<tr><td>cpu:1</td><td data-v="10">10.0</td><td data-v="10">10.0</td><td data-v="50">50.0</td><td data-v="0">0.0</td><td data-v="30">30.0</td>' \
+"$TDCTL" report -d "$CDB" --from 1 --to 2 -l 1 --format html -o "$WORK/wc.html"
+check_grep "window, HTML per-CPU table (-l 1): cpu:1 over the window (Backend_Bound 50 %)" \
+	'<tr><td>cpu:1</td><td data-v="10">10.0</td><td data-v="10">10.0</td><td data-v="50">50.0</td><td data-v="0">0.0</td><td data-v="30">30.0</td><td' \
 	"$WORK/wc.html"
 # what cannot be windowed is refused in one line
 for bad in "--from x" "--to -1" "--from 1e3" "--from 2 --to 1"; do
@@ -208,6 +208,30 @@ if command -v chromium >/dev/null; then
 		"$(grep -o '<rect[^>]*data-c="Memory"><title>[^<]*' "$WORK/cpi-series.svg" | sed 's/.*<title>//' | tr '\n' '|' | sed 's/|$//')"
 	check_eq "html DOM: each column stacks to the full height (the CPI is the same), 200 px" "200.00 200.00" \
 		"$(for k in 0 1; do sed 's/<g class="col"/\n&/g' "$WORK/cpi-series.svg" | grep "data-seq=\"$k\"" | grep -o 'height="[0-9.]*"' | tr -d 'height="' | awk '{ s += $1 } END { printf "%.2f\n", s }'; done | tr '\n' ' ' | sed 's/ $//')"
+	# the per-CPU table of the three-CPU import: a column per node shown, sortable by any
+	"$TDCTL" report -d "$CDB" --format html -o "$WORK/cpus.html"
+	"$TDCTL" report -d "$CDB" --format csv -o "$WORK/cpus.csv"
+	chromium_run --dump-dom "file://$WORK/cpus.html" >"$WORK/cpus-dom.html"
+	th_nodes() { grep -o '<table class="sortable" id="targets">.*</thead>' "$1" | grep -o '<th data-node="[^"]*"' | sed 's/.*="\(.*\)"/\1/' | tr '\n' ' ' | sed 's/ $//'; }
+	check_eq "html DOM: the per-target table has a column for every node, in tree order (13)" \
+		"$(awk -F, 'NR > 1 { printf "%s%s", sep, $2; sep = " " }' "$WORK/cpus.csv")" "$(th_nodes "$WORK/cpus-dom.html")"
+	check_eq "html DOM: its rows are the three CPUs" "cpu:0 cpu:1 cpu:2" \
+		"$(grep -o '<tr><td>cpu:[0-9]*</td>' "$WORK/cpus-dom.html" | sed 's/<tr><td>\(.*\)<\/td>/\1/' | tr '\n' ' ' | sed 's/ $//')"
+	"$TDCTL" report -d "$CDB" --node Backend_Bound --format html -o "$WORK/cpus-be.html"
+	check_eq "html: --node Backend_Bound: columns for that subtree only" \
+		"Backend_Bound Backend_Bound.Memory_Bound Backend_Bound.Core_Bound" "$(th_nodes "$WORK/cpus-be.html")"
+	# click headers as a user would (report.js's handlers) and record each order
+	sed 's|</body></html>|<script>\
+function order() { return Array.prototype.map.call(document.querySelectorAll("#targets tbody tr"), function (r) { return r.cells[0].textContent; }).join(" "); }\
+function click(node) { document.querySelector("#targets th[data-node=\\"" + node + "\\"]").click(); return order(); }\
+var out = ["Memory_Bound: " + click("Backend_Bound.Memory_Bound"), "again: " + click("Backend_Bound.Memory_Bound"),\
+  "Frontend_Bound: " + click("Frontend_Bound"), "Core_Bound: " + click("Backend_Bound.Core_Bound")];\
+var p = document.createElement("pre"); p.id = "sorted"; p.textContent = out.join("\\n"); document.body.appendChild(p);\
+</script></body></html>|' "$WORK/cpus.html" >"$WORK/cpus-sort.html"
+	chromium_run --dump-dom "file://$WORK/cpus-sort.html" >"$WORK/cpus-sort-dom.html"
+	check_eq "html: clicking a level-2 header sorts by it (Memory_Bound 8.67 < 11.11 < 11.56), again reverses, other nodes their own order" \
+		"Memory_Bound: cpu:2 cpu:0 cpu:1|again: cpu:1 cpu:0 cpu:2|Frontend_Bound: cpu:0 cpu:1 cpu:2|Core_Bound: cpu:2 cpu:0 cpu:1" \
+		"$(sed -n '/<pre id="sorted">/,/<\/pre>/p' "$WORK/cpus-sort-dom.html" | sed 's/<[^>]*>//g' | grep . | tr '\n' '|' | sed 's/|$//')"
 	chromium_run --window-size=412,1600 --screenshot="$WORK/skl.png" "file://$WORK/skl.html" >/dev/null
 	check_eq "html screenshot: a PNG at phone width" "PNG" "$(head -c 4 "$WORK/skl.png" 2>/dev/null | tail -c 3)"
 	check "html screenshot: non-trivial (> 20 kB)" test "$(wc -c <"$WORK/skl.png" 2>/dev/null || echo 0)" -gt 20000
