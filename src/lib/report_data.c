@@ -100,6 +100,8 @@ struct load {
 	struct tgt *tg;
 	int ntg;
 	struct td_group_counts cur; /* current (interval, target) */
+	int cur_rows, cur_idle;  /* its rows of the model's events: counted, never enabled */
+	bool live;               /* enabled == 0 means "did not run" (imports: "not counted") */
 	struct acc iv, whole;
 	int64_t interval, target;
 	int seq;
@@ -235,11 +237,16 @@ static void flush_target(struct load *L)
 {
 	struct tgt *t = L->target ? find_tgt(L, L->target) : NULL;
 
-	if (t && t->selected) {
+	/* a target whose every row was never enabled did not run: it adds
+	 * nothing, as a target without rows (a sum with it would be NA) */
+	bool ran = L->cur_rows > 0 || L->cur_idle == 0;
+
+	if (t && t->selected && ran) {
 		acc_add(&L->iv, &L->cur, 0);
 		acc_add(&t->total, &L->cur, iv_secs(L));
 	}
 	td_group_counts_clear(&L->cur);
+	L->cur_rows = L->cur_idle = 0;
 	L->target = 0;
 }
 
@@ -310,8 +317,17 @@ static int add_count(const struct td_count_row *c, void *ctx)
 	rc->value += c->value;
 	rc->enabled += c->enabled;
 	rc->running += c->running;
-	if (ev->alias >= 0)
-		td_group_counts_add_row(&L->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
+	if (ev->alias < 0)
+		return 0;
+	/* Live per-thread (and cgroup) events are enabled only while their
+	 * task runs: enabled == 0 is a thread that did not run in the interval
+	 * and counted nothing. An import's enabled == 0 is perf's <not counted>. */
+	if (L->live && c->enabled == 0) {
+		L->cur_idle++;
+		return 0;
+	}
+	td_group_counts_add_row(&L->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
+	L->cur_rows++;
 	return 0;
 }
 
@@ -462,6 +478,7 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 		td_metrics_set(L->mx, "NUM_CPUS", d->h.num_cpus > 0 ? d->h.num_cpus : NAN, &ignored);
 	}
 	L->n = d->cat ? d->cat->nevents : 0;
+	L->live = strcmp(d->h.kind, "import") != 0;
 	if (td_store_events(s, session, add_event, L) || (L->ngroups = dense_groups(L, d->h.kind)) < 0 ||
 	    td_group_counts_init(&L->cur, L->n, L->ngroups) || acc_init(&L->iv, L->n, L->ngroups) ||
 	    acc_init(&L->whole, L->n, L->ngroups) || td_store_targets(s, session, add_target, L))

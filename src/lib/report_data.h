@@ -5,7 +5,10 @@
  * (never averages ratios): per interval and target the scaled counts of an
  * alias are averaged over its rows (perf counting one event in several
  * groups), then summed over the selected targets and over intervals; an
- * alias NA in any addend is NA in the sum. DURATION of an aggregate is the
+ * alias NA in any addend is NA in the sum. In a live session a target whose
+ * rows were all never enabled (enabled == 0: the thread did not run in the
+ * interval) adds nothing, like a target without rows; in an import that is
+ * perf's <not counted>, and NA. DURATION of an aggregate is the
  * wall time its intervals cover. Live sessions keep counts per perf group
  * (group_counts.h): each node reads one group's time window where it can,
  * and its confidence is the least running/enabled of the counted events its

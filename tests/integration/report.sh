@@ -2,7 +2,8 @@
 # tdctl report and tdctl diff on fixture sessions: golden text and CSV
 # (tests/data/golden/) for a Skylake L3 import (toplev's oracle input), a
 # Zen 4 import, a multiplexed Skylake L2 import (confidence below 100 %) and
-# a software-only session built by SQL with fixed numbers; the report's
+# a software-only session built by SQL with fixed numbers; a tree over
+# software events collected live on the software-only rung; the report's
 # values against the stored metrics; filters, levels, intervals (counts
 # summed, then evaluated); a --from/--to time window (on the aggregate and
 # per target, and refusals); the HTML file rendered by headless Chromium (DOM:
@@ -170,6 +171,35 @@ check_eq "software-only: no % Slots anywhere, CSV has its header only" "0 1" \
 	"$(grep -c '% Slots' "$WORK/sw.txt") $("$TDCTL" report -d "$WORK/sw.db" --format csv | wc -l | tr -d ' ')"
 check_grep "software-only: JSON says why" '"nodes":[],"unavailable":"the session ran on the software-only rung' \
 	"$("$TDCTL" report -d "$WORK/sw.db" --format json >"$WORK/sw.json"; echo "$WORK/sw.json")"
+
+# ---- a tree over software events on the software-only rung (live, --pmu td_soft_tree) ---------
+EV="$WORK/events"
+mkdir -p "$EV"
+cp "$TD_SRCDIR/events/software.td" "$TD_SRCDIR/tests/data/live/soft-tree.td" "$EV/"
+TDB="$WORK/tree.db"
+"$TDCTL" run -q -I 200 -l 2 --events-dir "$EV" --pmu td_soft_tree -d "$TDB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>&1
+check_eq "soft tree: run exits 0" 0 "$?"
+check_eq "soft tree: some thread did not run in some interval (enabled 0), as with every short-lived thread" 1 \
+	"$(sql "$TDB" "select count(*) > 0 from counts where enabled = 0")"
+"$TDCTL" report -d "$TDB" --events-dir "$EV" --color never >"$WORK/tree.txt"
+check_eq "soft tree: report exits 0" 0 "$?"
+check_eq "soft tree: the header keeps the session's rung" \
+	"Rung:     $(sql "$TDB" "select rung || ': ' || rung_reason from sessions")" "$(grep '^Rung:' "$WORK/tree.txt")"
+check_eq "soft tree: no 'Top-down: unavailable' although the rung is $(sql "$TDB" "select rung from sessions")" \
+	"0 1" "$(grep -c '^Top-down: unavailable' "$WORK/tree.txt") $(grep -c '^Top-down (soft-tree.td;' "$WORK/tree.txt")"
+check_eq "soft tree: the tree's four nodes with values, indented by level" "Running Faulting Major Switching" \
+	"$(grep -E '^  (  )?[A-Z][a-z]+ +[0-9]+\.[0-9] % Slots' "$WORK/tree.txt" | awk '{ printf "%s%s", sep, $1; sep = " " }')"
+# the session's values by hand from the raw counts: every thread interval that ran (enabled > 0)
+# summed; both groups counted all the time (no rotation), so group 1 serves Running on the tie
+g() { sql "$TDB" "select sum(c.value) from counts c join events e on e.id = c.event_id
+	where e.name = '$1' and e.group_idx = $2 and c.enabled > 0"; }
+TC1=$(g TC 1) CS1=$(g CS 1) MINF=$(g MINF 1) TC2=$(g TC 2) CS2=$(g CS 2) MAJF=$(g MAJF 2)
+check_eq "soft tree: Running, Faulting, Major, Switching equal the sums of the raw counts" \
+	"$(awk -v tc="$TC1" -v cs="$CS1" -v minf="$MINF" -v tc2="$TC2" -v cs2="$CS2" -v majf="$MAJF" 'BEGIN {
+		r = tc / (tc + 1e6 * cs + 1); r2 = tc2 / (tc2 + 1e6 * cs2 + 1)
+		printf "Running=%.4f Running.Faulting=%.4f Running.Major=%.4f Switching=%.4f",
+		100 * r, 100 * r * minf / (minf + 1), 100 * r2 * majf / (majf + 1), 100 * 1e6 * cs / (tc + 1e6 * cs + 1) }')" \
+	"$("$TDCTL" report -d "$TDB" --events-dir "$EV" --format csv >"$WORK/tree.csv"; rows "$WORK/tree.csv" 1)"
 
 # ---- HTML in headless Chromium ---------------------------------------------------------------------
 "$TDCTL" report 1 -d "$DB" --format html -o "$WORK/skl.html"
