@@ -169,6 +169,9 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 		fputs("<span class=\"mark\">&lt;==</span>", out);
 	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
 		fprintf(out, "<span class=\"conf\">[conf %.0f%%]</span>", 100 * e->conf[i]);
+	if (!isnan(v) && e->spans && e->spans[i])
+		fputs("<span class=\"conf\" title=\"the formula read events counted in different perf groups, whose "
+		      "time windows differ\">[spans groups]</span>", out);
 	fputs("</summary>", out);
 }
 

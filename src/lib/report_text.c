@@ -1,6 +1,7 @@
 /* report_text: the terminal report — header, the top-down tree in toplev's
  * vocabulary (value, `% Slots`, `<` below threshold, `<==` on the
- * bottleneck, `[conf N%]` under 100 %), the CPI stack as a table summing to
+ * bottleneck, `[conf N%]` under 100 %, `[spans groups]` on a value that
+ * read events of several perf groups), the CPI stack as a table summing to
  * CPI with Other, and the info metrics. Bars and colour only with o->color.
  * Anything not available prints `n/a`, never 0. */
 #include "report.h"
@@ -56,6 +57,8 @@ static void node_line(FILE *out, const struct td_report_data *d, const struct td
 		fputs(" <==", out);
 	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
 		fprintf(out, " [conf %.0f%%]", 100 * e->conf[i]);
+	if (!isnan(v) && e->spans && e->spans[i])
+		fputs(" [spans groups]", out);
 	fputs(o->color ? OFF "\n" : "\n", out);
 }
 

@@ -59,8 +59,8 @@ check_eq "skl-l3: --node gives the subtree only (Memory_Bound and its 5 children
 "$TDCTL" report -d "$DB" --format json -o "$WORK/skl.json"
 check_eq "skl-l3: JSON has one object per node, the bottleneck true once" "48 1" \
 	"$(grep -c '"scope":"session"' "$WORK/skl.json") $(grep -c '"bottleneck":true' "$WORK/skl.json")"
-check_grep "skl-l3: JSON names node, value, unit, threshold, confidence" \
-	'{"scope":"session","node":"Backend_Bound.Core_Bound","level":2,"value":15.0000,"unit":"% Slots","threshold":"above","bottleneck":true,"confidence":100.0}' "$WORK/skl.json"
+check_grep "skl-l3: JSON names node, value, unit, threshold, confidence, spans" \
+	'{"scope":"session","node":"Backend_Bound.Core_Bound","level":2,"value":15.0000,"unit":"% Slots","threshold":"above","bottleneck":true,"confidence":100.0,"spans":false}' "$WORK/skl.json"
 check_eq "skl-l3: no colour when not a terminal; --color always adds bars and escapes" "0 1" \
 	"$(grep -c "$(printf '\033')" "$WORK/skl-l3.txt") $("$TDCTL" report -d "$DB" --color always | grep -c "$(printf '\033')\[1;31m.*Core_Bound.*|###  *| <==")"
 
@@ -200,6 +200,20 @@ check_eq "soft tree: Running, Faulting, Major, Switching equal the sums of the r
 		printf "Running=%.4f Running.Faulting=%.4f Running.Major=%.4f Switching=%.4f",
 		100 * r, 100 * r * minf / (minf + 1), 100 * r2 * majf / (majf + 1), 100 * 1e6 * cs / (tc + 1e6 * cs + 1) }')" \
 	"$("$TDCTL" report -d "$TDB" --events-dir "$EV" --format csv >"$WORK/tree.csv"; rows "$WORK/tree.csv" 1)"
+
+# spans: without group 1's TC and CS, Running.Faulting reads Running from group 2 and MINF from group 1
+cp "$TDB" "$WORK/spans.db"
+sql "$WORK/spans.db" "pragma foreign_keys = on; delete from counts where event_id in
+	(select id from events where name in ('TC', 'CS') and group_idx = 1);
+	delete from events where name in ('TC', 'CS') and group_idx = 1"
+"$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --color never >"$WORK/spans.txt"
+check_eq "spans: the text marks the one node whose value read two groups" "Faulting" \
+	"$(grep -F '[spans groups]' "$WORK/spans.txt" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+check_eq "spans: the CSV's last column is 1 on that node only" \
+	"Running=0 Running.Faulting=1 Running.Major=0 Switching=0" \
+	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format csv | awk -F, 'NR == 1 && $NF != "spans" { print "no spans column" } NR > 1 { printf "%s%s=%s", sep, $2, $9; sep = " " }')"
+check_eq "spans: JSON has \"spans\":true on that node only" "Running.Faulting" \
+	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format json | grep -o '"node":"[^"]*"[^}]*"spans":true}' | sed 's/"node":"\([^"]*\)".*/\1/')"
 
 # ---- HTML in headless Chromium ---------------------------------------------------------------------
 "$TDCTL" report 1 -d "$DB" --format html -o "$WORK/skl.html"
