@@ -296,6 +296,24 @@ check_grep "diff: A and B values side by side" "Backend_Bound.Memory_Bound      
 "$TDCTL" diff 1 2 -d "$L2DB" --format html -o "$WORK/diff.html"
 check_grep "diff html: a sortable table, biggest change first" '<tbody>
 <tr><td>Backend_Bound.Memory_Bound</td>' "$WORK/diff.html"
+# clearly different changes: Backend_Bound +6, Frontend_Bound -3, Retiring +1 points (children by other amounts)
+DDB="$WORK/diff.db"
+imp "$REPORT" zen4-l2.perf.csv amd64_fam19h_zen4 "$DDB"
+imp "$REPORT" zen4-l2-changed.perf.csv amd64_fam19h_zen4 "$DDB"
+diff_rows() { awk 'NR > 4 { printf "%s%s %s", sep, $1, $4; sep = "|" }' "$1"; }
+"$TDCTL" diff 1 2 -d "$DDB" >"$WORK/diff2.txt"
+check_eq "diff: every node in order of its absolute change (6, 3.6, 3, 2.5, 2.4, 1, 0.57, 0.5, 0.43 points, then unchanged in tree order)" \
+	"Backend_Bound +6.0|Backend_Bound.Memory_Bound +3.6|Frontend_Bound -3.0|Frontend_Bound.Fetch_Latency -2.5|Backend_Bound.Core_Bound +2.4|Retiring +1.0|Retiring.Microcode +0.6|Frontend_Bound.Fetch_Bandwidth -0.5|Retiring.Fastpath +0.4|Bad_Speculation +0.0|Bad_Speculation.Branch_Mispredicts +0.0|Bad_Speculation.Pipeline_Restarts +0.0|SMT_Contention +0.0" \
+	"$(diff_rows "$WORK/diff2.txt")"
+check_eq "diff B A: the same order, the signs reversed" \
+	"Backend_Bound -6.0|Backend_Bound.Memory_Bound -3.6|Frontend_Bound +3.0|Frontend_Bound.Fetch_Latency +2.5|Backend_Bound.Core_Bound -2.4|Retiring -1.0|Retiring.Microcode -0.6|Frontend_Bound.Fetch_Bandwidth +0.5|Retiring.Fastpath -0.4|Bad_Speculation +0.0|Bad_Speculation.Branch_Mispredicts +0.0|Bad_Speculation.Pipeline_Restarts +0.0|SMT_Contention +0.0" \
+	"$("$TDCTL" diff 2 1 -d "$DDB" >"$WORK/diff3.txt"; diff_rows "$WORK/diff3.txt")"
+check_grep "diff: A, B and the change side by side" \
+	"Backend_Bound                                                         40.0      46.0      +6.0" "$WORK/diff2.txt"
+"$TDCTL" diff 1 2 -d "$DDB" --format html -o "$WORK/diff2.html"
+check_eq "diff html: the rows in the same order" \
+	"$(awk 'NR > 4 { printf "%s%s", sep, $1; sep = " " }' "$WORK/diff2.txt")" \
+	"$(grep -o '^<tr><td>[^<]*' "$WORK/diff2.html" | sed 's/<tr><td>//' | tr '\n' ' ' | sed 's/ $//')"
 "$TDCTL" diff 1 1 -d "$WORK/sw.db" 2>"$WORK/diff.err"
 check_eq "diff of a software-only session exits 1" 1 "$?"
 check_grep "diff: says why" "session 1 has no top-down tree to compare" "$WORK/diff.err"
