@@ -103,6 +103,9 @@ struct load {
 	int cur_rows, cur_idle;  /* its rows of the model's events: counted, never enabled */
 	bool live;               /* enabled == 0 means "did not run" (imports: "not counted") */
 	struct acc iv, whole;
+	struct acc col;          /* the chart column being summed (per_col > 1) */
+	int col_n, col_seq;
+	uint64_t col_start;
 	int64_t interval, target;
 	int seq;
 	uint64_t start_ns, end_ns;
@@ -250,6 +253,40 @@ static void flush_target(struct load *L)
 	L->target = 0;
 }
 
+/* The current chart column, evaluated; its label names its intervals. */
+static int flush_col(struct load *L)
+{
+	struct td_report_data *d = L->d;
+	struct td_report_eval *n, *e;
+
+	if (L->col_n == 0)
+		return 0;
+	if (!(n = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof(*n))))
+		return -1;
+	d->cols = n;
+	e = &d->cols[d->ncols++];
+	memset(e, 0, sizeof(*e));
+	e->seq = L->col_seq;
+	e->start_ns = L->col_start;
+	e->end_ns = L->end_ns;
+	snprintf(e->label, sizeof(e->label), "%d-%d", L->col_seq, L->seq);
+	if (evaluate(L, &L->col, e))
+		return -1;
+	acc_reset(&L->col);
+	L->col_n = 0;
+	return 0;
+}
+
+static int add_to_col(struct load *L)
+{
+	if (L->col_n == 0) {
+		L->col_seq = L->seq;
+		L->col_start = L->start_ns;
+	}
+	acc_add(&L->col, &L->iv.c, L->iv.secs);
+	return ++L->col_n == L->d->per_col ? flush_col(L) : 0;
+}
+
 static int flush_interval(struct load *L)
 {
 	struct td_report_data *d = L->d;
@@ -274,21 +311,39 @@ static int flush_interval(struct load *L)
 		if (!d->model)
 			e->seconds = L->iv.secs;
 		acc_add(&L->whole, &L->iv.c, L->iv.secs);
+		if (d->per_col > 1 && d->model && add_to_col(L))
+			return -1;
 	}
 	acc_reset(&L->iv);
 	L->interval = 0;
 	return 0;
 }
 
-/* Is the interval of row c in the filter's time window? */
-static bool in_window(const struct load *L, const struct td_count_row *c)
+/* Is the interval [start, end] in the filter's time window? */
+static bool in_window(const struct load *L, uint64_t start, uint64_t end)
 {
 	double mid;
 
 	if (!L->f->window)
 		return true;
-	mid = ((double)(c->start_ns - L->d->h.first_ns) + (double)(c->end_ns - c->start_ns) / 2) / 1e9;
+	mid = ((double)(start - L->d->h.first_ns) + (double)(end - start) / 2) / 1e9;
 	return mid >= L->f->from && mid <= L->f->to;
+}
+
+/* Intervals of the session in the window: what the chart columns divide. */
+static int window_intervals(struct td_store *s, int64_t session, const struct load *L)
+{
+	sqlite3_stmt *st;
+	int n = 0, rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT start_ns, end_ns FROM intervals WHERE session_id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n += in_window(L, (uint64_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -1;
 }
 
 static int add_count(const struct td_count_row *c, void *ctx)
@@ -297,7 +352,7 @@ static int add_count(const struct td_count_row *c, void *ctx)
 	const struct evmap *ev = find_ev(L, c->event);
 	struct tgt *t;
 
-	if (!in_window(L, c))
+	if (!in_window(L, c->start_ns, c->end_ns))
 		return 0; /* rows come interval by interval: a whole interval is skipped */
 	if (c->interval != L->interval) {
 		if (flush_interval(L))
@@ -469,6 +524,7 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 {
 	struct td_report_data *d = L->d;
 	td_err ignored;
+	int nw;
 
 	if (d->model) {
 		if (!(L->mx = td_metrics_new(d->model)))
@@ -484,8 +540,16 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 	    acc_init(&L->whole, L->n, L->ngroups) || td_store_targets(s, session, add_target, L))
 		return -1;
 	drop_whole(L);
-	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || finish_targets(L))
+	if ((nw = window_intervals(s, session, L)) < 0 || acc_init(&L->col, L->n, L->ngroups))
 		return -1;
+	d->per_col = nw > TD_REPORT_MAX_COLS ? (nw + TD_REPORT_MAX_COLS - 1) / TD_REPORT_MAX_COLS : 1;
+	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || (d->model && flush_col(L)) ||
+	    finish_targets(L))
+		return -1;
+	if (d->per_col == 1) {
+		d->cols = d->ivs;
+		d->ncols = d->nivs;
+	}
 	snprintf(d->whole.label, sizeof(d->whole.label), "session");
 	d->whole.seq = -1;
 	d->whole.seconds = L->whole.secs;
@@ -523,6 +587,7 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	td_group_counts_free(&L.cur);
 	acc_free(&L.iv);
 	acc_free(&L.whole);
+	acc_free(&L.col);
 	td_metrics_free(L.mx);
 	if (rc)
 		td_report_data_free(d);
@@ -534,6 +599,10 @@ void td_report_data_free(struct td_report_data *d)
 	eval_free(&d->whole);
 	for (int i = 0; i < d->nivs; i++)
 		eval_free(&d->ivs[i]);
+	for (int i = 0; d->cols != d->ivs && i < d->ncols; i++)
+		eval_free(&d->cols[i]);
+	if (d->cols != d->ivs)
+		free(d->cols);
 	for (int i = 0; i < d->ntargets; i++)
 		eval_free(&d->targets[i]);
 	free(d->ivs);

@@ -79,12 +79,21 @@ struct td_report_data {
 	struct td_report_eval whole;
 	struct td_report_eval *ivs;
 	int nivs;
+	/* The HTML charts' columns: per_col consecutive intervals each, counts
+	 * summed then evaluated, so that a long session has at most
+	 * TD_REPORT_MAX_COLS columns (cols == ivs when per_col is 1). */
+	struct td_report_eval *cols;
+	int ncols, per_col;
 	struct td_report_eval *targets;
 	int ntargets;
 	struct td_report_count *counts;
 	int ncounts;
 	int selected_targets;    /* targets the filter kept */
 };
+
+/* More columns than this would be thinner than a pixel of the charts and
+ * make a one-hour report at 1 s intervals megabytes larger. */
+#define TD_REPORT_MAX_COLS 300
 
 int td_report_header_read(struct td_store *s, int64_t session, struct td_report_header *h, td_err *err);
 

@@ -91,8 +91,24 @@ static void legend(FILE *out, const struct td_model *m)
 	fputs("</div>\n", out);
 }
 
-static void series_column(FILE *out, const struct td_model *m, const struct td_report_eval *e, double x, double w)
+/* "interval 7" or, for a column of several, "intervals 0-11". */
+static const char *col_word(const struct td_report_data *d)
 {
+	return d->per_col > 1 ? "intervals" : "interval";
+}
+
+/* Under the charts: what a column is when it sums several intervals. */
+static void col_note(FILE *out, const struct td_report_data *d)
+{
+	if (d->per_col > 1)
+		fprintf(out, "<p class=\"note\">%d intervals, %d to a column (counts summed, then evaluated).</p>\n",
+			d->nivs, d->per_col);
+}
+
+static void series_column(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, double x,
+			  double w)
+{
+	const struct td_model *m = d->model;
 	double cum = 0;
 	int c = 0;
 
@@ -106,7 +122,7 @@ static void series_column(FILE *out, const struct td_model *m, const struct td_r
 		v = fmin(v, 1 - cum);
 		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>", x,
 			SVG_H * (1 - cum - v), w, SVG_H * v, color);
-		fprintf(out, "interval %d: ", e->seq);
+		fprintf(out, "%s %s: ", col_word(d), e->label);
 		esc(out, m->nodes[i].name);
 		fprintf(out, " %.1f%%</title></rect>", 100 * e->node[i]);
 		cum += v;
@@ -116,17 +132,18 @@ static void series_column(FILE *out, const struct td_model *m, const struct td_r
 static void series(FILE *out, const struct td_report_data *d)
 {
 	fputs("<h2>Level 1 over time</h2>\n", out);
-	if (d->nivs == 0) {
+	if (d->ncols == 0) {
 		fputs("<p>n/a: no interval recorded</p>\n", out);
 		return;
 	}
 	fprintf(out, "<svg id=\"series\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"level-1 nodes per interval\">",
 		SVG_W, SVG_H);
-	double w = (double)SVG_W / d->nivs;
-	for (int k = 0; k < d->nivs; k++)
-		series_column(out, d->model, &d->ivs[k], k * w, w > 2 ? w - 1 : w);
+	double w = (double)SVG_W / d->ncols;
+	for (int k = 0; k < d->ncols; k++)
+		series_column(out, d, &d->cols[k], k * w, w > 2 ? w - 1 : w);
 	fputs("</svg>\n", out);
 	legend(out, d->model);
+	col_note(out, d);
 }
 
 /* ---- tree --------------------------------------------------------------------------- */
@@ -257,14 +274,15 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 /* The CPI stack over the intervals: one column (<g class="col">) per
  * interval, its components and Other stacked to that interval's CPI, the
  * full height the largest CPI of the session. */
-static void cpi_series_column(FILE *out, const struct td_model *m, const struct td_report_eval *e, double x, double w,
-			      double top)
+static void cpi_series_column(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, double x,
+			      double w, double top)
 {
+	const struct td_model *m = d->model;
 	double cum = 0;
 
 	fprintf(out, "<g class=\"col\" data-seq=\"%d\">", e->seq);
 	if (!e->cpi_valid) {
-		fprintf(out, "<title>interval %d: n/a</title></g>", e->seq);
+		fprintf(out, "<title>%s %s: n/a</title></g>", col_word(d), e->label);
 		return;
 	}
 	for (int i = 0; i <= m->ncpis; i++) {
@@ -276,7 +294,7 @@ static void cpi_series_column(FILE *out, const struct td_model *m, const struct 
 		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" data-c=\"", x,
 			SVG_H * (1 - cum - h), w, SVG_H * h, cpi_color(m, i));
 		esc(out, name);
-		fprintf(out, "\"><title>interval %d: ", e->seq);
+		fprintf(out, "\"><title>%s %s: ", col_word(d), e->label);
 		esc(out, name);
 		fprintf(out, " CPI %.3f of %.3f</title></rect>", v, e->cpi);
 		cum += h;
@@ -289,11 +307,11 @@ static void cpi_series(FILE *out, const struct td_report_data *d)
 	const struct td_model *m = d->model;
 	double top = 0;
 
-	if (!m->has_cpi || d->nivs == 0)
+	if (!m->has_cpi || d->ncols == 0)
 		return;
-	for (int k = 0; k < d->nivs; k++)
-		if (d->ivs[k].cpi_valid && d->ivs[k].cpi > top)
-			top = d->ivs[k].cpi;
+	for (int k = 0; k < d->ncols; k++)
+		if (d->cols[k].cpi_valid && d->cols[k].cpi > top)
+			top = d->cols[k].cpi;
 	fputs("<h3>CPI stack over time</h3>\n", out);
 	if (!(top > 0) || isinf(top)) {
 		fputs("<p>n/a: no interval has cycles and instructions</p>\n", out);
@@ -301,9 +319,9 @@ static void cpi_series(FILE *out, const struct td_report_data *d)
 	}
 	fprintf(out, "<svg id=\"cpi-series\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"CPI stack per interval\">",
 		SVG_W, SVG_H);
-	double w = (double)SVG_W / d->nivs;
-	for (int k = 0; k < d->nivs; k++)
-		cpi_series_column(out, m, &d->ivs[k], k * w, w > 2 ? w - 1 : w, top);
+	double w = (double)SVG_W / d->ncols;
+	for (int k = 0; k < d->ncols; k++)
+		cpi_series_column(out, d, &d->cols[k], k * w, w > 2 ? w - 1 : w, top);
 	fprintf(out, "</svg>\n<div class=\"legend\" id=\"cpi-series-legend\">");
 	for (int i = 0; i <= m->ncpis; i++) {
 		fprintf(out, "<span><i style=\"background:%s\"></i>", cpi_color(m, i));
@@ -311,6 +329,7 @@ static void cpi_series(FILE *out, const struct td_report_data *d)
 		fputs("</span>", out);
 	}
 	fprintf(out, "<span>full height: CPI %.3f</span></div>\n", top);
+	col_note(out, d);
 }
 
 /* ---- per target ----------------------------------------------------------------------- */

@@ -148,6 +148,28 @@ check_eq "...and one line saying what the intervals cover" \
 check_eq "a session without interval times: exit 1" 1 "$?"
 check_eq "...one line" "tdctl: report: session 1 recorded no interval times: --from/--to need them" "$(cat "$WORK/werr")"
 
+# ---- long sessions: the HTML charts sum consecutive intervals into at most 300 columns --------------
+# 601 one-second Zen 4 intervals whose Backend_Bound cycles through 20, 25, 30, 35, 40 %
+awk -v csv="$REPORT/zen4-l2.perf.csv" 'BEGIN {
+	while ((getline l < csv) > 0) if (l !~ /^#/) { n++; split(l, f, ";"); v[n] = f[1]; ev[n] = f[3] }
+	for (t = 1; t <= 601; t++) for (i = 1; i <= n; i++) {
+		x = ev[i] == "cpu/event=0x1a0,umask=0x1e/" ? 1200000000 + (t % 5) * 300000000 : v[i]
+		printf "%d.000000000;%d;;%s;1000000000;100.00;;\n", t, x, ev[i] }
+}' >"$WORK/long.perf.csv"
+LDB="$WORK/long.db"
+imp "$WORK" long.perf.csv amd64_fam19h_zen4 "$LDB"
+"$TDCTL" report -d "$LDB" --format html -o "$WORK/long.html"
+check_eq "long session: 601 intervals, 3 to a column: 201 columns in each chart" "201 201" \
+	"$(sed -n 's/.*\(<svg id="cpi-series".*<\/svg>\).*/\1/p' "$WORK/long.html" | grep -o '<g class="col"' | wc -l | tr -d ' ') $(
+	   sed -n 's/.*\(<svg id="series".*<\/svg>\).*/\1/p' "$WORK/long.html" | grep -o 'intervals [0-9-]*: Retiring' | wc -l | tr -d ' ')"
+check_grep "long session: the charts say so" "<p class=\"note\">601 intervals, 3 to a column (counts summed, then evaluated).</p>" "$WORK/long.html"
+check_eq "long session: a column is its intervals' counts summed, then evaluated (= report --from 3 --to 6)" \
+	"$("$TDCTL" report -d "$LDB" --from 3 --to 6 -l 1 --format csv | awk -F, '$2 == "Backend_Bound" { printf "%.1f%%", $4 }')" \
+	"$(grep -o '<title>intervals 3-5: Backend_Bound [0-9.]*%' "$WORK/long.html" | sed 's/.* //')"
+check_eq "long session: the last column holds the one interval left" "1" \
+	"$(grep -c '<title>intervals 600-600: Backend_Bound ' "$WORK/long.html")"
+check "long session: the HTML stays small (< 500 kB; a column per interval: about 1 MB)" test "$(wc -c <"$WORK/long.html")" -lt 500000
+
 # ---- targets: --cpu of a per-CPU (SMT) import -----------------------------------------------------
 SDB="$WORK/smt.db"
 (cd "$ORACLE" && "$TDCTL" import -q --pmu skl --smt on -d "$SDB" skl-smt-l2.perf.csv)
