@@ -142,10 +142,17 @@ static int list_target(const struct td_target_info *t, void *ctx)
 		return -1;
 	l->t[l->n] = *t;
 	snprintf(l->kind[l->n], sizeof(l->kind[0]), "%s", t->kind);
-	l->t[l->n].kind = l->kind[l->n];
+	l->t[l->n].kind = NULL; /* set once l->kind stops moving (list_done) */
 	l->t[l->n].comm = l->t[l->n].cgroup = NULL; /* not kept */
 	l->n++;
 	return 0;
+}
+
+/* After the last list_target: point each kind at its copy. */
+static void list_done(struct target_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		l->t[i].kind = l->kind[i];
 }
 
 static bool is_aggregate(const struct td_target_info *t)
@@ -205,6 +212,7 @@ static int map_targets(struct pass *p, int ngroups)
 		rc = -1;
 		goto out;
 	}
+	list_done(&l);
 	for (int i = 0; i < l.n; i++) {
 		if (!strcmp(l.t[i].kind, "whole"))
 			whole = l.t[i].id;
