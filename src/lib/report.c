@@ -2,6 +2,7 @@
  * the writers share (what is shown, units, the header, why no tree). */
 #include "report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "summary.h"
@@ -63,6 +64,14 @@ void td_report_header_text(FILE *out, const struct td_report_data *d, const char
 		fprintf(out, "%sDuration: n/a (not recorded) in %d interval%s", p, d->nivs, d->nivs == 1 ? "" : "s");
 	if (h->interval_ms > 0)
 		fprintf(out, " of %d ms", h->interval_ms);
+	if (h->window) {
+		fprintf(out, "\n%sWindow:   %.3f s to ", p, h->from);
+		if (isinf(h->to))
+			fputs("the end", out);
+		else
+			fprintf(out, "%.3f s", h->to);
+		fputs(" after the first interval's start (--from/--to)", out);
+	}
 	fprintf(out, "\n%sRung:     %s", p, or_unknown(h->rung));
 	if (h->rung_reason[0])
 		fprintf(out, ": %s", h->rung_reason);
@@ -84,6 +93,28 @@ void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len
 		snprintf(out, len, "none of the events the tree reads was counted in this session");
 }
 
+/* --from/--to on a session without interval times, or keeping no
+ * interval: why, in one line. */
+static bool window_bad(const struct td_report_data *d, td_err *err)
+{
+	const struct td_report_header *h = &d->h;
+	char to[32];
+
+	if (h->last_ns <= h->first_ns) {
+		td_err_set(err, "session %lld recorded no interval times: --from/--to need them", (long long)h->id);
+		return true;
+	}
+	if (d->nivs > 0)
+		return false;
+	if (isinf(h->to))
+		snprintf(to, sizeof(to), "the end");
+	else
+		snprintf(to, sizeof(to), "%.3f s", h->to);
+	td_err_set(err, "session %lld has no interval between %.3f s and %s: its intervals cover 0 to %.3f s",
+			   (long long)h->id, h->from, to, (double)(h->last_ns - h->first_ns) / 1e9);
+	return true;
+}
+
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
 {
 	struct td_report_data d;
@@ -94,6 +125,10 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		td_err_set(err, "session %lld has no %s %ld: see 'tdctl export %lld'", (long long)session,
 			   o->filter.kind == TD_RF_THREAD ? "thread" : o->filter.kind == TD_RF_CPU ? "cpu" : "process",
 			   o->filter.id, (long long)session);
+		td_report_data_free(&d);
+		return -1;
+	}
+	if (o->filter.window && window_bad(&d, err)) {
 		td_report_data_free(&d);
 		return -1;
 	}

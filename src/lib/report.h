@@ -4,17 +4,20 @@
  * `diff`, two sessions' trees side by side. Values come from report_data
  * (counts summed over the session, then evaluated).
  *
- * CSV columns (header line, then one line per node and scope):
- *   scope,node,level,value,unit,threshold,bottleneck,confidence
+ * CSV columns (header line, then one line per node and scope; new columns
+ * are appended, never inserted):
+ *   scope,node,level,value,unit,threshold,bottleneck,confidence,spans
  * scope: `session` (the aggregate) or the interval's seq (--intervals);
  * node: the full dotted path; value: percent of the unit's domain, empty =
  * not available; unit: `% Slots`, `% Clocks`, ...; threshold: `above` (the
  * node and every ancestor pass their threshold), `below`, or empty when the
  * value is not available; bottleneck: 1 on toplev's `<==` node, else 0;
  * confidence: percent (least running/enabled of the events read), empty =
- * unknown. JSON: {"session": ID, "nodes": [{"scope", "node", "level", "value",
- * "unit", "threshold", "bottleneck", "confidence"}...]}, null where CSV is
- * empty, plus "unavailable": "why" when the session has no tree. */
+ * unknown; spans: 1 when the value read events of several perf groups (their
+ * time windows differ, td_metrics_eval_groups), else 0. JSON: {"session": ID,
+ * "nodes": [{"scope", "node", "level", "value", "unit", "threshold",
+ * "bottleneck", "confidence", "spans"}...]}, null where CSV is empty, spans
+ * true/false, plus "unavailable": "why" when the session has no tree. */
 #ifndef TD_REPORT_H
 #define TD_REPORT_H
 

@@ -25,7 +25,10 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_report_
 		"SELECT kind, coalesce(command,''), coalesce(host,''), coalesce(kernel,''), coalesce(cpu_name,''),"
 		" coalesce(uarch,''), coalesce(pmu_model,''), coalesce(rung,''), coalesce(rung_reason,''),"
 		" coalesce(events_file,''), coalesce(status,''), coalesce(interval_ms,0), coalesce(smt,-1),"
-		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0) FROM sessions WHERE id = ?";
+		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0),"
+		" (SELECT coalesce(min(start_ns),0) FROM intervals WHERE session_id = sessions.id),"
+		" (SELECT coalesce(max(end_ns),0) FROM intervals WHERE session_id = sessions.id)"
+		" FROM sessions WHERE id = ?";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -54,6 +57,8 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_report_
 		h->num_cpus = sqlite3_column_int(st, 13);
 		h->started_ns = (uint64_t)sqlite3_column_int64(st, 14);
 		h->ended_ns = (uint64_t)sqlite3_column_int64(st, 15);
+		h->first_ns = (uint64_t)sqlite3_column_int64(st, 16);
+		h->last_ns = (uint64_t)sqlite3_column_int64(st, 17);
 	} else {
 		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
 	}
@@ -96,6 +101,9 @@ struct load {
 	int ntg;
 	struct td_group_counts cur; /* current (interval, target) */
 	struct acc iv, whole;
+	struct acc col;          /* the chart column being summed (per_col > 1) */
+	int col_n, col_seq;
+	uint64_t col_start;
 	int64_t interval, target;
 	int seq;
 	uint64_t start_ns, end_ns;
@@ -238,6 +246,40 @@ static void flush_target(struct load *L)
 	L->target = 0;
 }
 
+/* The current chart column, evaluated; its label names its intervals. */
+static int flush_col(struct load *L)
+{
+	struct td_report_data *d = L->d;
+	struct td_report_eval *n, *e;
+
+	if (L->col_n == 0)
+		return 0;
+	if (!(n = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof(*n))))
+		return -1;
+	d->cols = n;
+	e = &d->cols[d->ncols++];
+	memset(e, 0, sizeof(*e));
+	e->seq = L->col_seq;
+	e->start_ns = L->col_start;
+	e->end_ns = L->end_ns;
+	snprintf(e->label, sizeof(e->label), "%d-%d", L->col_seq, L->seq);
+	if (evaluate(L, &L->col, e))
+		return -1;
+	acc_reset(&L->col);
+	L->col_n = 0;
+	return 0;
+}
+
+static int add_to_col(struct load *L)
+{
+	if (L->col_n == 0) {
+		L->col_seq = L->seq;
+		L->col_start = L->start_ns;
+	}
+	acc_add(&L->col, &L->iv.c, L->iv.secs);
+	return ++L->col_n == L->d->per_col ? flush_col(L) : 0;
+}
+
 static int flush_interval(struct load *L)
 {
 	struct td_report_data *d = L->d;
@@ -262,10 +304,39 @@ static int flush_interval(struct load *L)
 		if (!d->model)
 			e->seconds = L->iv.secs;
 		acc_add(&L->whole, &L->iv.c, L->iv.secs);
+		if (d->per_col > 1 && d->model && add_to_col(L))
+			return -1;
 	}
 	acc_reset(&L->iv);
 	L->interval = 0;
 	return 0;
+}
+
+/* Is the interval [start, end] in the filter's time window? */
+static bool in_window(const struct load *L, uint64_t start, uint64_t end)
+{
+	double mid;
+
+	if (!L->f->window)
+		return true;
+	mid = ((double)(start - L->d->h.first_ns) + (double)(end - start) / 2) / 1e9;
+	return mid >= L->f->from && mid <= L->f->to;
+}
+
+/* Intervals of the session in the window: what the chart columns divide. */
+static int window_intervals(struct td_store *s, int64_t session, const struct load *L)
+{
+	sqlite3_stmt *st;
+	int n = 0, rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT start_ns, end_ns FROM intervals WHERE session_id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n += in_window(L, (uint64_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -1;
 }
 
 static int add_count(const struct td_count_row *c, void *ctx)
@@ -274,6 +345,8 @@ static int add_count(const struct td_count_row *c, void *ctx)
 	const struct evmap *ev = find_ev(L, c->event);
 	struct tgt *t;
 
+	if (!in_window(L, c->start_ns, c->end_ns))
+		return 0; /* rows come interval by interval: a whole interval is skipped */
 	if (c->interval != L->interval) {
 		if (flush_interval(L))
 			return -1;
@@ -292,8 +365,9 @@ static int add_count(const struct td_count_row *c, void *ctx)
 	rc->value += c->value;
 	rc->enabled += c->enabled;
 	rc->running += c->running;
-	if (ev->alias >= 0)
-		td_group_counts_add_row(&L->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
+	if (ev->alias < 0)
+		return 0;
+	td_group_counts_add_row(&L->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
 	return 0;
 }
 
@@ -435,6 +509,7 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 {
 	struct td_report_data *d = L->d;
 	td_err ignored;
+	int nw;
 
 	if (d->model) {
 		if (!(L->mx = td_metrics_new(d->model)))
@@ -449,8 +524,16 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 	    acc_init(&L->whole, L->n, L->ngroups) || td_store_targets(s, session, add_target, L))
 		return -1;
 	drop_whole(L);
-	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || finish_targets(L))
+	if ((nw = window_intervals(s, session, L)) < 0 || acc_init(&L->col, L->n, L->ngroups))
 		return -1;
+	d->per_col = nw > TD_REPORT_MAX_COLS ? (nw + TD_REPORT_MAX_COLS - 1) / TD_REPORT_MAX_COLS : 1;
+	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || (d->model && flush_col(L)) ||
+	    finish_targets(L))
+		return -1;
+	if (d->per_col == 1) {
+		d->cols = d->ivs;
+		d->ncols = d->nivs;
+	}
 	snprintf(d->whole.label, sizeof(d->whole.label), "session");
 	d->whole.seq = -1;
 	d->whole.seconds = L->whole.secs;
@@ -471,6 +554,9 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	d->whole.bottleneck = -1;
 	if (td_report_header_read(s, session, &d->h, err))
 		return -1;
+	d->h.window = f->window;
+	d->h.from = f->from;
+	d->h.to = f->to;
 	load_model(d, events_dir);
 	memset(&L, 0, sizeof(L));
 	L.d = d;
@@ -485,6 +571,7 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	td_group_counts_free(&L.cur);
 	acc_free(&L.iv);
 	acc_free(&L.whole);
+	acc_free(&L.col);
 	td_metrics_free(L.mx);
 	if (rc)
 		td_report_data_free(d);
@@ -496,6 +583,10 @@ void td_report_data_free(struct td_report_data *d)
 	eval_free(&d->whole);
 	for (int i = 0; i < d->nivs; i++)
 		eval_free(&d->ivs[i]);
+	for (int i = 0; d->cols != d->ivs && i < d->ncols; i++)
+		eval_free(&d->cols[i]);
+	if (d->cols != d->ivs)
+		free(d->cols);
 	for (int i = 0; i < d->ntargets; i++)
 		eval_free(&d->targets[i]);
 	free(d->ivs);

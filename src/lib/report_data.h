@@ -5,11 +5,14 @@
  * (never averages ratios): per interval and target the scaled counts of an
  * alias are averaged over its rows (perf counting one event in several
  * groups), then summed over the selected targets and over intervals; an
- * alias NA in any addend is NA in the sum. DURATION of an aggregate is the
+ * alias NA in any addend is NA in the sum (a thread that did not run in
+ * an interval counted 0, not NA: td_scale). DURATION of an aggregate is the
  * wall time its intervals cover. Live sessions keep counts per perf group
  * (group_counts.h): each node reads one group's time window where it can,
  * and its confidence is the least running/enabled of the counted events its
- * formula reads there (td_metrics_eval_groups). */
+ * formula reads there (td_metrics_eval_groups). A time window (--from/--to)
+ * keeps only the intervals whose midpoint lies in it: every evaluation, the
+ * raw counts and DURATION then cover those intervals only. */
 #ifndef TD_REPORT_DATA_H
 #define TD_REPORT_DATA_H
 
@@ -25,6 +28,11 @@ enum td_report_filter_kind { TD_RF_ALL, TD_RF_THREAD, TD_RF_PROCESS, TD_RF_CPU }
 struct td_report_filter {
 	enum td_report_filter_kind kind;
 	long id;                 /* tid, pid or cpu */
+	/* --from/--to: only the intervals whose midpoint lies in [from, to],
+	 * seconds after the start of the session's first interval (to may be
+	 * INFINITY); window false: every interval. */
+	bool window;
+	double from, to;
 };
 
 struct td_report_header {
@@ -33,6 +41,9 @@ struct td_report_header {
 	char rung[32], rung_reason[512], events_file[64], status[16];
 	int interval_ms, smt, num_cpus;
 	uint64_t started_ns, ended_ns;
+	uint64_t first_ns, last_ns; /* start of the first interval, end of the last; 0: none */
+	bool window;             /* the filter's time window, copied for the header */
+	double from, to;
 };
 
 /* One evaluation of the model. Arrays sized by the model; NaN = NA. */
@@ -66,12 +77,21 @@ struct td_report_data {
 	struct td_report_eval whole;
 	struct td_report_eval *ivs;
 	int nivs;
+	/* The HTML charts' columns: per_col consecutive intervals each, counts
+	 * summed then evaluated, so that a long session has at most
+	 * TD_REPORT_MAX_COLS columns (cols == ivs when per_col is 1). */
+	struct td_report_eval *cols;
+	int ncols, per_col;
 	struct td_report_eval *targets;
 	int ntargets;
 	struct td_report_count *counts;
 	int ncounts;
 	int selected_targets;    /* targets the filter kept */
 };
+
+/* More columns than this would be thinner than a pixel of the charts and
+ * make a one-hour report at 1 s intervals megabytes larger. */
+#define TD_REPORT_MAX_COLS 300
 
 int td_report_header_read(struct td_store *s, int64_t session, struct td_report_header *h, td_err *err);
 

@@ -160,7 +160,7 @@ static void html(FILE *out, const struct td_report_data *a, const struct td_repo
 
 static int load(struct td_store *s, int64_t id, const char *events_dir, struct td_report_data *d, td_err *err)
 {
-	static const struct td_report_filter all = { TD_RF_ALL, 0 };
+	static const struct td_report_filter all = { .kind = TD_RF_ALL };
 	char why[600];
 
 	if (td_report_data_load(s, id, &all, events_dir, d, err))

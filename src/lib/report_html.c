@@ -2,7 +2,8 @@
  * scripts or fonts): the header; the level-1 nodes over the intervals as an
  * inline SVG stacked series; the drill-down tree as nested <details> with
  * bars, the bottleneck path open, formula and description as the summary's
- * title; the CPI stack as a stacked SVG bar; a per-target table sortable by
+ * title; the CPI stack as a stacked SVG bar and, per interval, a stacked
+ * series; a per-target table with a column per shown node, sortable by
  * any column; the raw counts with enabled/running. Styles and script come
  * from reports/ (report_assets.h). Not available values print `n/a`. */
 #include "report.h"
@@ -20,6 +21,12 @@
 static const char *const palette[] = { "#4f7fbf", "#e0a030", "#c62828", "#43a047", "#8e24aa", "#00897b",
 				       "#6d4c41", "#546e7a" };
 #define NPAL (sizeof(palette) / sizeof(palette[0]))
+
+/* CPI component i's colour; Other (i == ncpis) is grey. */
+static const char *cpi_color(const struct td_model *m, int i)
+{
+	return i < m->ncpis ? palette[i % NPAL] : "#9e9e9e";
+}
 
 static void esc(FILE *out, const char *s)
 {
@@ -84,8 +91,24 @@ static void legend(FILE *out, const struct td_model *m)
 	fputs("</div>\n", out);
 }
 
-static void series_column(FILE *out, const struct td_model *m, const struct td_report_eval *e, double x, double w)
+/* "interval 7" or, for a column of several, "intervals 0-11". */
+static const char *col_word(const struct td_report_data *d)
 {
+	return d->per_col > 1 ? "intervals" : "interval";
+}
+
+/* Under the charts: what a column is when it sums several intervals. */
+static void col_note(FILE *out, const struct td_report_data *d)
+{
+	if (d->per_col > 1)
+		fprintf(out, "<p class=\"note\">%d intervals, %d to a column (counts summed, then evaluated).</p>\n",
+			d->nivs, d->per_col);
+}
+
+static void series_column(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, double x,
+			  double w)
+{
+	const struct td_model *m = d->model;
 	double cum = 0;
 	int c = 0;
 
@@ -99,7 +122,7 @@ static void series_column(FILE *out, const struct td_model *m, const struct td_r
 		v = fmin(v, 1 - cum);
 		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>", x,
 			SVG_H * (1 - cum - v), w, SVG_H * v, color);
-		fprintf(out, "interval %d: ", e->seq);
+		fprintf(out, "%s %s: ", col_word(d), e->label);
 		esc(out, m->nodes[i].name);
 		fprintf(out, " %.1f%%</title></rect>", 100 * e->node[i]);
 		cum += v;
@@ -109,17 +132,18 @@ static void series_column(FILE *out, const struct td_model *m, const struct td_r
 static void series(FILE *out, const struct td_report_data *d)
 {
 	fputs("<h2>Level 1 over time</h2>\n", out);
-	if (d->nivs == 0) {
+	if (d->ncols == 0) {
 		fputs("<p>n/a: no interval recorded</p>\n", out);
 		return;
 	}
 	fprintf(out, "<svg id=\"series\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"level-1 nodes per interval\">",
 		SVG_W, SVG_H);
-	double w = (double)SVG_W / d->nivs;
-	for (int k = 0; k < d->nivs; k++)
-		series_column(out, d->model, &d->ivs[k], k * w, w > 2 ? w - 1 : w);
+	double w = (double)SVG_W / d->ncols;
+	for (int k = 0; k < d->ncols; k++)
+		series_column(out, d, &d->cols[k], k * w, w > 2 ? w - 1 : w);
 	fputs("</svg>\n", out);
 	legend(out, d->model);
+	col_note(out, d);
 }
 
 /* ---- tree --------------------------------------------------------------------------- */
@@ -162,6 +186,9 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 		fputs("<span class=\"mark\">&lt;==</span>", out);
 	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
 		fprintf(out, "<span class=\"conf\">[conf %.0f%%]</span>", 100 * e->conf[i]);
+	if (!isnan(v) && e->spans && e->spans[i])
+		fputs("<span class=\"conf\" title=\"the formula read events counted in different perf groups, whose "
+		      "time windows differ\">[spans groups]</span>", out);
 	fputs("</summary>", out);
 }
 
@@ -198,21 +225,20 @@ static void subtree(FILE *out, const struct td_report_data *d, const struct td_r
 
 /* ---- CPI stack ---------------------------------------------------------------------- */
 
-static void cpi_part(FILE *out, const char *name, double v, double cpi, double *x, int c)
+static void cpi_part(FILE *out, const char *name, double v, double cpi, double *x, const char *color)
 {
 	if (isnan(v) || v <= 0)
 		return;
 	double w = SVG_W * v / cpi;
-	fprintf(out, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"40\" fill=\"%s\"><title>", *x, w,
-		palette[c % NPAL]);
+	fprintf(out, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"40\" fill=\"%s\"><title>", *x, w, color);
 	esc(out, name);
 	fprintf(out, ": CPI %.3f (%.1f%% of cycles)</title></rect>", v, 100 * v / cpi);
 	*x += w;
 }
 
-static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, int c)
+static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, const char *color)
 {
-	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", palette[c % NPAL]);
+	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", color);
 	esc(out, name);
 	fprintf(out, "</td><td>%s</td>", tag);
 	num_cell(out, v);
@@ -233,15 +259,77 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 	}
 	fprintf(out, "<svg id=\"cpi\" viewBox=\"0 0 %d 40\" role=\"img\" aria-label=\"CPI stack\">", SVG_W);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_part(out, m->cpis[i].name, e->cpi_comp[i], e->cpi, &x, i);
-	cpi_part(out, "Other", e->other, e->cpi, &x, m->ncpis);
+		cpi_part(out, m->cpis[i].name, e->cpi_comp[i], e->cpi, &x, cpi_color(m, i));
+	cpi_part(out, "Other", e->other, e->cpi, &x, cpi_color(m, m->ncpis));
 	fputs("</svg>\n<div class=\"scroll\"><table class=\"sortable\" id=\"cpi-table\"><thead><tr><th>Component</th>"
 	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n", out);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi, i);
-	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, m->ncpis);
+		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi,
+			       cpi_color(m, i));
+	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, cpi_color(m, m->ncpis));
 	fprintf(out, "</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
 		"</table></div>\n", e->cpi);
+}
+
+/* The CPI stack over the intervals: one column (<g class="col">) per
+ * interval, its components and Other stacked to that interval's CPI, the
+ * full height the largest CPI of the session. */
+static void cpi_series_column(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, double x,
+			      double w, double top)
+{
+	const struct td_model *m = d->model;
+	double cum = 0;
+
+	fprintf(out, "<g class=\"col\" data-seq=\"%d\">", e->seq);
+	if (!e->cpi_valid) {
+		fprintf(out, "<title>%s %s: n/a</title></g>", col_word(d), e->label);
+		return;
+	}
+	for (int i = 0; i <= m->ncpis; i++) {
+		const char *name = i < m->ncpis ? m->cpis[i].name : "Other";
+		double v = i < m->ncpis ? e->cpi_comp[i] : e->other;
+		if (isnan(v) || v <= 0)
+			continue;
+		double h = fmin(v / top, 1 - cum);
+		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" data-c=\"", x,
+			SVG_H * (1 - cum - h), w, SVG_H * h, cpi_color(m, i));
+		esc(out, name);
+		fprintf(out, "\"><title>%s %s: ", col_word(d), e->label);
+		esc(out, name);
+		fprintf(out, " CPI %.3f of %.3f</title></rect>", v, e->cpi);
+		cum += h;
+	}
+	fputs("</g>", out);
+}
+
+static void cpi_series(FILE *out, const struct td_report_data *d)
+{
+	const struct td_model *m = d->model;
+	double top = 0;
+
+	if (!m->has_cpi || d->ncols == 0)
+		return;
+	for (int k = 0; k < d->ncols; k++)
+		if (d->cols[k].cpi_valid && d->cols[k].cpi > top)
+			top = d->cols[k].cpi;
+	fputs("<h3>CPI stack over time</h3>\n", out);
+	if (!(top > 0) || isinf(top)) {
+		fputs("<p>n/a: no interval has cycles and instructions</p>\n", out);
+		return;
+	}
+	fprintf(out, "<svg id=\"cpi-series\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"CPI stack per interval\">",
+		SVG_W, SVG_H);
+	double w = (double)SVG_W / d->ncols;
+	for (int k = 0; k < d->ncols; k++)
+		cpi_series_column(out, d, &d->cols[k], k * w, w > 2 ? w - 1 : w, top);
+	fprintf(out, "</svg>\n<div class=\"legend\" id=\"cpi-series-legend\">");
+	for (int i = 0; i <= m->ncpis; i++) {
+		fprintf(out, "<span><i style=\"background:%s\"></i>", cpi_color(m, i));
+		esc(out, i < m->ncpis ? m->cpis[i].name : "Other");
+		fputs("</span>", out);
+	}
+	fprintf(out, "<span>full height: CPI %.3f</span></div>\n", top);
+	col_note(out, d);
 }
 
 /* ---- per target ----------------------------------------------------------------------- */
@@ -254,29 +342,41 @@ static int info_index(const struct td_model *m, const char *name)
 	return -1;
 }
 
-static void targets(FILE *out, const struct td_report_data *d)
+/* One column per node shown (-l/--node), in tree order, each header naming
+ * its node (data-node, full path as title): report.js sorts by any of them. */
+static void targets(FILE *out, const struct td_report_data *d, const struct td_report_opts *o)
 {
 	const struct td_model *m = d->model;
-	int ipc = info_index(m, "IPC");
+	int ipc = info_index(m, "IPC"), *order = calloc((size_t)m->nnodes + 1, sizeof(int)), n = 0;
 
-	fputs("<h2>Per target</h2>\n<div class=\"scroll\"><table class=\"sortable\" id=\"targets\"><thead><tr>"
-	      "<th>Target</th>", out);
-	for (int i = 0; i < m->nnodes; i++)
-		if (m->nodes[i].level == 1) {
-			fputs("<th>", out);
-			esc(out, m->nodes[i].name);
-			fputs(" %</th>", out);
-		}
+	if (!order)
+		return;
+	td_report_tree_order(m, order);
+	for (int k = 0; k < m->nnodes; k++)
+		if (td_report_node_shown(m, order[k], o))
+			order[n++] = order[k];
+	fputs("<h2>Per target</h2>\n<p>Click a column to sort by it (again to reverse).</p>\n<div class=\"scroll\">"
+	      "<table class=\"sortable\" id=\"targets\"><thead><tr><th>Target</th>", out);
+	for (int k = 0; k < n; k++) {
+		char unit[24];
+		td_report_unit(&m->nodes[order[k]], unit, sizeof(unit));
+		fputs("<th data-node=\"", out);
+		esc(out, m->nodes[order[k]].path);
+		fputs("\" title=\"", out);
+		esc(out, m->nodes[order[k]].path);
+		fprintf(out, " (%s)\">", unit);
+		esc(out, m->nodes[order[k]].name);
+		fputs(" %</th>", out);
+	}
 	fputs(ipc >= 0 ? "<th>IPC</th><th>Bottleneck</th></tr></thead><tbody>\n" : "<th>Bottleneck</th></tr></thead><tbody>\n",
 	      out);
-	for (int k = 0; k < d->ntargets; k++) {
-		const struct td_report_eval *e = &d->targets[k];
+	for (int t = 0; t < d->ntargets; t++) {
+		const struct td_report_eval *e = &d->targets[t];
 		fputs("<tr><td>", out);
 		esc(out, e->label);
 		fputs("</td>", out);
-		for (int i = 0; i < m->nnodes; i++)
-			if (m->nodes[i].level == 1)
-				pct_cell(out, e->node[i]);
+		for (int k = 0; k < n; k++)
+			pct_cell(out, e->node[order[k]]);
 		if (ipc >= 0)
 			num_cell(out, e->info[ipc]);
 		fputs("<td>", out);
@@ -284,6 +384,7 @@ static void targets(FILE *out, const struct td_report_data *d)
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table></div>\n", out);
+	free(order);
 }
 
 /* ---- raw counts --------------------------------------------------------------------- */
@@ -325,7 +426,8 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 		fprintf(out, "</div>\n<p>Bottleneck: <span id=\"bottleneck\">%s</span></p>\n",
 			d->whole.bottleneck >= 0 ? d->model->nodes[d->whole.bottleneck].path : "none");
 		cpi_stack(out, d->model, &d->whole);
-		targets(out, d);
+		cpi_series(out, d);
+		targets(out, d, o);
 	} else {
 		td_report_why_no_tree(d, why, sizeof(why));
 		fputs("<p class=\"unavailable\" id=\"unavailable\">Top-down unavailable: ", out);

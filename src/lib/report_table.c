@@ -15,6 +15,11 @@ static const char *threshold_word(const struct td_report_eval *e, int i)
 }
 
 
+static int spans(const struct td_report_eval *e, int i)
+{
+	return !isnan(e->node[i]) && e->spans && e->spans[i];
+}
+
 static void csv_row(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i)
 {
 	const struct td_node *n = &d->model->nodes[i];
@@ -31,7 +36,7 @@ static void csv_row(FILE *out, const struct td_report_data *d, const struct td_r
 	fprintf(out, ",%s,%s,%d,", unit, thr ? thr : "", i == e->bottleneck);
 	if (!isnan(e->conf[i]))
 		fprintf(out, "%.1f", 100 * e->conf[i]);
-	fputc('\n', out);
+	fprintf(out, ",%d\n", spans(e, i));
 }
 
 static void json_num_or_null(FILE *out, double v, const char *fmt)
@@ -65,7 +70,7 @@ static void json_row(FILE *out, const struct td_report_data *d, const struct td_
 		fputs("null", out);
 	fprintf(out, ",\"bottleneck\":%s,\"confidence\":", i == e->bottleneck ? "true" : "false");
 	json_num_or_null(out, 100 * e->conf[i], "%.1f");
-	fputc('}', out);
+	fprintf(out, ",\"spans\":%s}", spans(e, i) ? "true" : "false");
 }
 
 static void rows(FILE *out, const struct td_report_data *d, const struct td_report_eval *e,
@@ -88,7 +93,7 @@ void td_report_table(FILE *out, const struct td_report_data *d, const struct td_
 	char why[600];
 
 	if (o->format == TD_REPORT_CSV)
-		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence\n", out);
+		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence,spans\n", out);
 	else
 		fprintf(out, "{\"session\":%lld,\"nodes\":[", (long long)d->h.id);
 	int *order = tree ? calloc((size_t)d->model->nnodes + 1, sizeof(int)) : NULL;

@@ -1,6 +1,7 @@
 /* report_text: the terminal report — header, the top-down tree in toplev's
  * vocabulary (value, `% Slots`, `<` below threshold, `<==` on the
- * bottleneck, `[conf N%]` under 100 %), the CPI stack as a table summing to
+ * bottleneck, `[conf N%]` under 100 %, `[spans groups]` on a value that
+ * read events of several perf groups), the CPI stack as a table summing to
  * CPI with Other, and the info metrics. Bars and colour only with o->color.
  * Anything not available prints `n/a`, never 0. */
 #include "report.h"
@@ -56,6 +57,8 @@ static void node_line(FILE *out, const struct td_report_data *d, const struct td
 		fputs(" <==", out);
 	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
 		fprintf(out, " [conf %.0f%%]", 100 * e->conf[i]);
+	if (!isnan(v) && e->spans && e->spans[i])
+		fputs(" [spans groups]", out);
 	fputs(o->color ? OFF "\n" : "\n", out);
 }
 
@@ -158,8 +161,8 @@ void td_report_text(FILE *out, const struct td_report_data *d, const struct td_r
 		fprintf(out, "\nTop-down: unavailable: %s.\nSoftware metrics per process and thread follow.\n", why);
 		return;
 	}
-	fprintf(out, "\nTop-down (%s; counts of %d target%s summed over the session, then evaluated)\n",
-		d->cat->name, d->selected_targets, d->selected_targets == 1 ? "" : "s");
+	fprintf(out, "\nTop-down (%s; counts of %d target%s summed over the %s, then evaluated)\n", d->cat->name,
+		d->selected_targets, d->selected_targets == 1 ? "" : "s", d->h.window ? "window" : "session");
 	tree(out, d, &d->whole, o);
 	cpi_stack(out, d->model, &d->whole);
 	infos(out, d->model, &d->whole);

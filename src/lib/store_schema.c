@@ -106,6 +106,10 @@ static const char migrate_1_2[] =
 static const char migrate_2_3[] =
 	"ALTER TABLE metrics ADD COLUMN spans INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE events ADD COLUMN file TEXT;"
+	/* enabled = running = 0 now means "never enabled" (a thread that did
+	 * not run): an import's <not counted> says enabled > 0 */
+	"UPDATE counts SET enabled = 1 WHERE running = 0 AND enabled = 0 AND interval_id IN"
+	" (SELECT i.id FROM intervals i JOIN sessions s ON s.id = i.session_id WHERE s.kind = 'import');"
 	"DROP VIEW metric_values;"
 	"CREATE VIEW metric_values AS"
 	" SELECT i.session_id, i.id AS interval_id, i.seq, i.start_ns, i.end_ns,"

@@ -1,8 +1,11 @@
 /* tdctl report: one session as text, CSV, JSON or a self-contained HTML
- * file (thin over src/lib/report.h). */
+ * file (thin over src/lib/report.h); parses its options, including the
+ * --from/--to time window. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,7 +15,8 @@
 
 #define USAGE                                                                                      \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
-	"--cpu N] [--format text|csv|json|html] [--intervals] [-o FILE] [--color auto|always|never]"
+	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "                \
+	"[--color auto|always|never]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -42,6 +46,33 @@ static int parse_filter(int c, const char *arg, struct td_report_filter *f)
 	}
 	f->kind = c == 'T' ? TD_RF_THREAD : c == 'P' ? TD_RF_PROCESS : TD_RF_CPU;
 	f->id = v;
+	return 0;
+}
+
+/* --from/--to T: seconds after the session's first interval began, digits
+ * with an optional decimal point (10, 2.5). */
+static int parse_time(const char *opt, const char *arg, double *t)
+{
+	char *end;
+
+	if (!arg[0] || strspn(arg, "0123456789.") != strlen(arg) || (*t = strtod(arg, &end), *end) || !isfinite(*t)) {
+		tdctl_error("report: bad %s '%s': give seconds after the session start, e.g. 10 or 2.5", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_window(struct td_report_filter *f, const char *from, const char *to)
+{
+	f->from = 0;
+	f->to = INFINITY;
+	f->window = from || to;
+	if ((from && parse_time("--from", from, &f->from)) || (to && parse_time("--to", to, &f->to)))
+		return -1;
+	if (f->from > f->to) {
+		tdctl_error("report: --from %s is after --to %s: give FROM <= TO", from, to);
+		return -1;
+	}
 	return 0;
 }
 
@@ -109,11 +140,12 @@ int cmd_report(int argc, char **argv)
 		{ "process", required_argument, NULL, 'P' },  { "cpu", required_argument, NULL, 'C' },
 		{ "format", required_argument, NULL, 'f' },   { "intervals", no_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },   { "color", required_argument, NULL, 'c' },
-		{ "events-dir", required_argument, NULL, 'e' }, { "help", no_argument, NULL, 'h' },
+		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
-	const char *db = "topdown.db", *path = NULL;
+	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL;
 	int c, color = -1;
 	long v;
 
@@ -135,6 +167,8 @@ int cmd_report(int argc, char **argv)
 		case 'o': path = optarg; break;
 		case 'c': if (parse_color(optarg, &color)) return 2; break;
 		case 'e': o.events_dir = optarg; break;
+		case 'F': from = optarg; break;
+		case 'U': to = optarg; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("report: %s", USAGE); return 2;
 		}
@@ -143,6 +177,8 @@ int cmd_report(int argc, char **argv)
 		tdctl_error("report: one SESSION only; %s", USAGE);
 		return 2;
 	}
+	if (parse_window(&o.filter, from, to))
+		return 2;
 	if (o.format == TD_REPORT_HTML && !path) {
 		tdctl_error("report: --format html writes a file: give -o FILE");
 		return 2;

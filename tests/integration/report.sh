@@ -2,9 +2,11 @@
 # tdctl report and tdctl diff on fixture sessions: golden text and CSV
 # (tests/data/golden/) for a Skylake L3 import (toplev's oracle input), a
 # Zen 4 import, a multiplexed Skylake L2 import (confidence below 100 %) and
-# a software-only session built by SQL with fixed numbers; the report's
+# a software-only session built by SQL with fixed numbers; a tree over
+# software events collected live on the software-only rung; the report's
 # values against the stored metrics; filters, levels, intervals (counts
-# summed, then evaluated); the HTML file rendered by headless Chromium (DOM:
+# summed, then evaluated); a --from/--to time window (on the aggregate and
+# per target, and refusals); the HTML file rendered by headless Chromium (DOM:
 # every node, the bottleneck path open; a phone-width screenshot); diff
 # naming the nodes that changed most, in order.
 # TD_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
@@ -57,8 +59,8 @@ check_eq "skl-l3: --node gives the subtree only (Memory_Bound and its 5 children
 "$TDCTL" report -d "$DB" --format json -o "$WORK/skl.json"
 check_eq "skl-l3: JSON has one object per node, the bottleneck true once" "48 1" \
 	"$(grep -c '"scope":"session"' "$WORK/skl.json") $(grep -c '"bottleneck":true' "$WORK/skl.json")"
-check_grep "skl-l3: JSON names node, value, unit, threshold, confidence" \
-	'{"scope":"session","node":"Backend_Bound.Core_Bound","level":2,"value":15.0000,"unit":"% Slots","threshold":"above","bottleneck":true,"confidence":100.0}' "$WORK/skl.json"
+check_grep "skl-l3: JSON names node, value, unit, threshold, confidence, spans" \
+	'{"scope":"session","node":"Backend_Bound.Core_Bound","level":2,"value":15.0000,"unit":"% Slots","threshold":"above","bottleneck":true,"confidence":100.0,"spans":false}' "$WORK/skl.json"
 check_eq "skl-l3: no colour when not a terminal; --color always adds bars and escapes" "0 1" \
 	"$(grep -c "$(printf '\033')" "$WORK/skl-l3.txt") $("$TDCTL" report -d "$DB" --color always | grep -c "$(printf '\033')\[1;31m.*Core_Bound.*|###  *| <==")"
 
@@ -95,6 +97,79 @@ check_eq "intervals: scopes session, 0, 1" "session 0 1" \
 check_grep "intervals: the text report has a per-interval table" "    1             10.0             10.0             50.0" \
 	"$("$TDCTL" report -d "$IDB" --intervals >"$WORK/iv.txt"; echo "$WORK/iv.txt")"
 
+# ---- --from/--to: a time window of intervals ----------------------------------------------------
+# l1 CSV: "node=value" of the session scope, level-1 nodes and Memory_Bound
+l1() { rows "$1" '$1 == "session" && ($3 == 1 || $2 == "Backend_Bound.Memory_Bound")'; }
+"$TDCTL" report -d "$IDB" --from 1 --to 2 -l 1 --format csv >"$WORK/w.csv"
+check_eq "--from 1 --to 2: only interval 1 (Backend_Bound 50 %, not the session's 46.67 %)" \
+	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=50.0000 SMT_Contention=0.0000 Retiring=30.0000" \
+	"$(l1 "$WORK/w.csv")"
+check_eq "--from 0 --to 1: only interval 0 (Backend_Bound 40 %)" "Backend_Bound=40.0000" \
+	"$("$TDCTL" report -d "$IDB" --from 0 --to 1 --format csv >"$WORK/w0.csv"; rows "$WORK/w0.csv" '$2 == "Backend_Bound"')"
+check_eq "--from 0.5 (decimals; an interval is in when its midpoint is): both, 46.67 %" "Backend_Bound=46.6667" \
+	"$("$TDCTL" report -d "$IDB" --from 0.5 --format csv >"$WORK/w1.csv"; rows "$WORK/w1.csv" '$2 == "Backend_Bound"')"
+check_eq "--to 1.2 alone: from the start, interval 0" "Backend_Bound=40.0000" \
+	"$("$TDCTL" report -d "$IDB" --to 1.2 --format csv >"$WORK/w2.csv"; rows "$WORK/w2.csv" '$2 == "Backend_Bound"')"
+"$TDCTL" report -d "$IDB" --from 1 --to 2 --intervals >"$WORK/w.txt"
+check_grep "window: the header gives the duration of the window" "Duration: 1.000 s in 1 interval of 1000 ms" "$WORK/w.txt"
+check_grep "window: the header says the window" \
+	"Window:   1.000 s to 2.000 s after the first interval's start (--from/--to)" "$WORK/w.txt"
+check_grep "window: the tree says it sums the window" "counts of 1 target summed over the window, then evaluated" "$WORK/w.txt"
+check_eq "window: the per-interval table has interval 1 only" "1" \
+	"$(awk '/^Per interval/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' "$WORK/w.txt")"
+"$TDCTL" report -d "$IDB" --from 1 --to 2 --format html -o "$WORK/w.html"
+check_grep "window: the HTML header says it too" "Window:   1.000 s to 2.000 s" "$WORK/w.html"
+# three CPUs, two intervals: the window applies to the aggregate and to each target
+CDB="$WORK/cpus.db"
+imp "$REPORT" zen4-cpus-intervals.perf.csv amd64_fam19h_zen4 "$CDB"
+check_eq "window, 3 CPUs: interval 1 summed over the CPUs (BE 12e9 / 36e9 slots; Memory 33.33 % x 7.5e8/3e9)" \
+	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=33.3333 Backend_Bound.Memory_Bound=8.3333 SMT_Contention=0.0000 Retiring=30.0000" \
+	"$("$TDCTL" report -d "$CDB" --from 1 --to 2 -l 2 --format csv >"$WORK/wc.csv"; l1 "$WORK/wc.csv")"
+check_eq "window, --cpu 1: that CPU's interval 1 (Backend_Bound 50 %, Memory 5 %), not its session (43.33 %, 11.56 %)" \
+	"Frontend_Bound=10.0000 Bad_Speculation=10.0000 Backend_Bound=50.0000 Backend_Bound.Memory_Bound=5.0000 SMT_Contention=0.0000 Retiring=30.0000" \
+	"$("$TDCTL" report -d "$CDB" --cpu 1 --from 1 --to 2 -l 2 --format csv >"$WORK/wc1.csv"; l1 "$WORK/wc1.csv")"
+"$TDCTL" report -d "$CDB" --from 1 --to 2 -l 1 --format html -o "$WORK/wc.html"
+check_grep "window, HTML per-CPU table (-l 1): cpu:1 over the window (Backend_Bound 50 %)" \
+	'<tr><td>cpu:1</td><td data-v="10">10.0</td><td data-v="10">10.0</td><td data-v="50">50.0</td><td data-v="0">0.0</td><td data-v="30">30.0</td><td' \
+	"$WORK/wc.html"
+# what cannot be windowed is refused in one line
+for bad in "--from x" "--to -1" "--from 1e3" "--from 2 --to 1"; do
+	# shellcheck disable=SC2086
+	"$TDCTL" report -d "$IDB" $bad >/dev/null 2>"$WORK/werr"
+	check_eq "report $bad: exit 2" 2 "$?"
+	check_eq "report $bad: one line" 1 "$(wc -l <"$WORK/werr" | tr -d ' ')"
+done
+check_grep "--from 2 --to 1: says so" "tdctl: report: --from 2 is after --to 1: give FROM <= TO" "$WORK/werr"
+"$TDCTL" report -d "$IDB" --from 0.6 --to 1.4 >"$WORK/wout" 2>"$WORK/werr"
+check_eq "a window with no interval's midpoint: exit 1, nothing on stdout" "1 0" "$? $(wc -c <"$WORK/wout" | tr -d ' ')"
+check_eq "...and one line saying what the intervals cover" \
+	"tdctl: report: session 1 has no interval between 0.600 s and 1.400 s: its intervals cover 0 to 2.000 s" "$(cat "$WORK/werr")"
+"$TDCTL" report -d "$ZDB" --from 0 --to 5 2>"$WORK/werr"
+check_eq "a session without interval times: exit 1" 1 "$?"
+check_eq "...one line" "tdctl: report: session 1 recorded no interval times: --from/--to need them" "$(cat "$WORK/werr")"
+
+# ---- long sessions: the HTML charts sum consecutive intervals into at most 300 columns --------------
+# 601 one-second Zen 4 intervals whose Backend_Bound cycles through 20, 25, 30, 35, 40 %
+awk -v csv="$REPORT/zen4-l2.perf.csv" 'BEGIN {
+	while ((getline l < csv) > 0) if (l !~ /^#/) { n++; split(l, f, ";"); v[n] = f[1]; ev[n] = f[3] }
+	for (t = 1; t <= 601; t++) for (i = 1; i <= n; i++) {
+		x = ev[i] == "cpu/event=0x1a0,umask=0x1e/" ? 1200000000 + (t % 5) * 300000000 : v[i]
+		printf "%d.000000000;%d;;%s;1000000000;100.00;;\n", t, x, ev[i] }
+}' >"$WORK/long.perf.csv"
+LDB="$WORK/long.db"
+imp "$WORK" long.perf.csv amd64_fam19h_zen4 "$LDB"
+"$TDCTL" report -d "$LDB" --format html -o "$WORK/long.html"
+check_eq "long session: 601 intervals, 3 to a column: 201 columns in each chart" "201 201" \
+	"$(sed -n 's/.*\(<svg id="cpi-series".*<\/svg>\).*/\1/p' "$WORK/long.html" | grep -o '<g class="col"' | wc -l | tr -d ' ') $(
+	   sed -n 's/.*\(<svg id="series".*<\/svg>\).*/\1/p' "$WORK/long.html" | grep -o 'intervals [0-9-]*: Retiring' | wc -l | tr -d ' ')"
+check_grep "long session: the charts say so" "<p class=\"note\">601 intervals, 3 to a column (counts summed, then evaluated).</p>" "$WORK/long.html"
+check_eq "long session: a column is its intervals' counts summed, then evaluated (= report --from 3 --to 6)" \
+	"$("$TDCTL" report -d "$LDB" --from 3 --to 6 -l 1 --format csv | awk -F, '$2 == "Backend_Bound" { printf "%.1f%%", $4 }')" \
+	"$(grep -o '<title>intervals 3-5: Backend_Bound [0-9.]*%' "$WORK/long.html" | sed 's/.* //')"
+check_eq "long session: the last column holds the one interval left" "1" \
+	"$(grep -c '<title>intervals 600-600: Backend_Bound ' "$WORK/long.html")"
+check "long session: the HTML stays small (< 500 kB; a column per interval: about 1 MB)" test "$(wc -c <"$WORK/long.html")" -lt 500000
+
 # ---- targets: --cpu of a per-CPU (SMT) import -----------------------------------------------------
 SDB="$WORK/smt.db"
 (cd "$ORACLE" && "$TDCTL" import -q --pmu skl --smt on -d "$SDB" skl-smt-l2.perf.csv)
@@ -119,6 +194,49 @@ check_eq "software-only: no % Slots anywhere, CSV has its header only" "0 1" \
 check_grep "software-only: JSON says why" '"nodes":[],"unavailable":"the session ran on the software-only rung' \
 	"$("$TDCTL" report -d "$WORK/sw.db" --format json >"$WORK/sw.json"; echo "$WORK/sw.json")"
 
+# ---- a tree over software events on the software-only rung (live, --pmu td_soft_tree) ---------
+EV="$WORK/events"
+mkdir -p "$EV"
+cp "$TD_SRCDIR/events/software.td" "$TD_SRCDIR/tests/data/live/soft-tree.td" "$EV/"
+TDB="$WORK/tree.db"
+"$TDCTL" run -q -I 200 -l 2 --events-dir "$EV" --pmu td_soft_tree -d "$TDB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>&1
+check_eq "soft tree: run exits 0" 0 "$?"
+check_eq "soft tree: some thread did not run in some interval (enabled 0), as with every short-lived thread" 1 \
+	"$(sql "$TDB" "select count(*) > 0 from counts where enabled = 0")"
+"$TDCTL" report -d "$TDB" --events-dir "$EV" --color never >"$WORK/tree.txt"
+check_eq "soft tree: report exits 0" 0 "$?"
+check_eq "soft tree: the header keeps the session's rung" \
+	"Rung:     $(sql "$TDB" "select rung || ': ' || rung_reason from sessions")" "$(grep '^Rung:' "$WORK/tree.txt")"
+check_eq "soft tree: no 'Top-down: unavailable' although the rung is $(sql "$TDB" "select rung from sessions")" \
+	"0 1" "$(grep -c '^Top-down: unavailable' "$WORK/tree.txt") $(grep -c '^Top-down (soft-tree.td;' "$WORK/tree.txt")"
+check_eq "soft tree: the tree's four nodes with values, indented by level" "Running Faulting Major Switching" \
+	"$(grep -E '^  (  )?[A-Z][a-z]+ +[0-9]+\.[0-9] % Slots' "$WORK/tree.txt" | awk '{ printf "%s%s", sep, $1; sep = " " }')"
+# the session's values by hand from the raw counts: every thread interval that ran (enabled > 0)
+# summed; both groups counted all the time (no rotation), so group 1 serves Running on the tie
+g() { sql "$TDB" "select sum(c.value) from counts c join events e on e.id = c.event_id
+	where e.name = '$1' and e.group_idx = $2 and c.enabled > 0"; }
+TC1=$(g TC 1) CS1=$(g CS 1) MINF=$(g MINF 1) TC2=$(g TC 2) CS2=$(g CS 2) MAJF=$(g MAJF 2)
+check_eq "soft tree: Running, Faulting, Major, Switching equal the sums of the raw counts" \
+	"$(awk -v tc="$TC1" -v cs="$CS1" -v minf="$MINF" -v tc2="$TC2" -v cs2="$CS2" -v majf="$MAJF" 'BEGIN {
+		r = tc / (tc + 1e6 * cs + 1); r2 = tc2 / (tc2 + 1e6 * cs2 + 1)
+		printf "Running=%.4f Running.Faulting=%.4f Running.Major=%.4f Switching=%.4f",
+		100 * r, 100 * r * minf / (minf + 1), 100 * r2 * majf / (majf + 1), 100 * 1e6 * cs / (tc + 1e6 * cs + 1) }')" \
+	"$("$TDCTL" report -d "$TDB" --events-dir "$EV" --format csv >"$WORK/tree.csv"; rows "$WORK/tree.csv" 1)"
+
+# spans: without group 1's TC and CS, Running.Faulting reads Running from group 2 and MINF from group 1
+cp "$TDB" "$WORK/spans.db"
+sql "$WORK/spans.db" "pragma foreign_keys = on; delete from counts where event_id in
+	(select id from events where name in ('TC', 'CS') and group_idx = 1);
+	delete from events where name in ('TC', 'CS') and group_idx = 1"
+"$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --color never >"$WORK/spans.txt"
+check_eq "spans: the text marks the one node whose value read two groups" "Faulting" \
+	"$(grep -F '[spans groups]' "$WORK/spans.txt" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+check_eq "spans: the CSV's last column is 1 on that node only" \
+	"Running=0 Running.Faulting=1 Running.Major=0 Switching=0" \
+	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format csv | awk -F, 'NR == 1 && $NF != "spans" { print "no spans column" } NR > 1 { printf "%s%s=%s", sep, $2, $9; sep = " " }')"
+check_eq "spans: JSON has \"spans\":true on that node only" "Running.Faulting" \
+	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format json | grep -o '"node":"[^"]*"[^}]*"spans":true}' | sed 's/"node":"\([^"]*\)".*/\1/')"
+
 # ---- HTML in headless Chromium ---------------------------------------------------------------------
 "$TDCTL" report 1 -d "$DB" --format html -o "$WORK/skl.html"
 check_eq "html: written" 0 "$?"
@@ -142,6 +260,44 @@ if command -v chromium >/dev/null; then
 	check_grep "html DOM: formula and description as hover title" 'title="Backend_Bound.Memory_Bound = ' "$WORK/dom.html"
 	check_eq "html DOM: series, CPI stack, per-target and counts tables" "1 1 1 1" \
 		"$(for id in series cpi targets counts; do grep -c "id=\"$id\"" "$WORK/dom.html" | tr '\n' ' '; done | sed 's/ $//')"
+	# the CPI stack over the two intervals of the Zen 4 import
+	"$TDCTL" report -d "$IDB" --format html -o "$WORK/iv.html"
+	chromium_run --dump-dom "file://$WORK/iv.html" >"$WORK/iv-dom.html"
+	sed -n 's/.*\(<svg id="cpi-series".*<\/svg>\).*/\1/p' "$WORK/iv-dom.html" >"$WORK/cpi-series.svg"
+	check_eq "html DOM: the CPI series has one column per interval (seq 0 and 1)" "0 1" \
+		"$(grep -o '<g class="col" data-seq="[0-9]*"' "$WORK/cpi-series.svg" | sed 's/.*="\([0-9]*\)"/\1/' | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "html DOM: its legend names every component of the CPI stack and Other" \
+		"$(awk '/^CPI stack/ { on = 1; getline; next } on && NF == 0 { on = 0 } on && $1 != "CPI" { printf "%s%s", sep, $1; sep = " " }' "$WORK/iv.txt")" \
+		"$(grep -o '<div class="legend" id="cpi-series-legend">.*</div>' "$WORK/iv-dom.html" | grep -o '</i>[A-Za-z_]*' | sed 's/<\/i>//' | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "html DOM: Memory per interval: 24 % then 30 % of CPI 0.667" \
+		"interval 0: Memory CPI 0.160 of 0.667|interval 1: Memory CPI 0.200 of 0.667" \
+		"$(grep -o '<rect[^>]*data-c="Memory"><title>[^<]*' "$WORK/cpi-series.svg" | sed 's/.*<title>//' | tr '\n' '|' | sed 's/|$//')"
+	check_eq "html DOM: each column stacks to the full height (the CPI is the same), 200 px" "200.00 200.00" \
+		"$(for k in 0 1; do sed 's/<g class="col"/\n&/g' "$WORK/cpi-series.svg" | grep "data-seq=\"$k\"" | grep -o 'height="[0-9.]*"' | tr -d 'height="' | awk '{ s += $1 } END { printf "%.2f\n", s }'; done | tr '\n' ' ' | sed 's/ $//')"
+	# the per-CPU table of the three-CPU import: a column per node shown, sortable by any
+	"$TDCTL" report -d "$CDB" --format html -o "$WORK/cpus.html"
+	"$TDCTL" report -d "$CDB" --format csv -o "$WORK/cpus.csv"
+	chromium_run --dump-dom "file://$WORK/cpus.html" >"$WORK/cpus-dom.html"
+	th_nodes() { grep -o '<table class="sortable" id="targets">.*</thead>' "$1" | grep -o '<th data-node="[^"]*"' | sed 's/.*="\(.*\)"/\1/' | tr '\n' ' ' | sed 's/ $//'; }
+	check_eq "html DOM: the per-target table has a column for every node, in tree order (13)" \
+		"$(awk -F, 'NR > 1 { printf "%s%s", sep, $2; sep = " " }' "$WORK/cpus.csv")" "$(th_nodes "$WORK/cpus-dom.html")"
+	check_eq "html DOM: its rows are the three CPUs" "cpu:0 cpu:1 cpu:2" \
+		"$(grep -o '<tr><td>cpu:[0-9]*</td>' "$WORK/cpus-dom.html" | sed 's/<tr><td>\(.*\)<\/td>/\1/' | tr '\n' ' ' | sed 's/ $//')"
+	"$TDCTL" report -d "$CDB" --node Backend_Bound --format html -o "$WORK/cpus-be.html"
+	check_eq "html: --node Backend_Bound: columns for that subtree only" \
+		"Backend_Bound Backend_Bound.Memory_Bound Backend_Bound.Core_Bound" "$(th_nodes "$WORK/cpus-be.html")"
+	# click headers as a user would (report.js's handlers) and record each order
+	sed 's|</body></html>|<script>\
+function order() { return Array.prototype.map.call(document.querySelectorAll("#targets tbody tr"), function (r) { return r.cells[0].textContent; }).join(" "); }\
+function click(node) { document.querySelector("#targets th[data-node=\\"" + node + "\\"]").click(); return order(); }\
+var out = ["Memory_Bound: " + click("Backend_Bound.Memory_Bound"), "again: " + click("Backend_Bound.Memory_Bound"),\
+  "Frontend_Bound: " + click("Frontend_Bound"), "Core_Bound: " + click("Backend_Bound.Core_Bound")];\
+var p = document.createElement("pre"); p.id = "sorted"; p.textContent = out.join("\\n"); document.body.appendChild(p);\
+</script></body></html>|' "$WORK/cpus.html" >"$WORK/cpus-sort.html"
+	chromium_run --dump-dom "file://$WORK/cpus-sort.html" >"$WORK/cpus-sort-dom.html"
+	check_eq "html: clicking a level-2 header sorts by it (Memory_Bound 8.67 < 11.11 < 11.56), again reverses, other nodes their own order" \
+		"Memory_Bound: cpu:2 cpu:0 cpu:1|again: cpu:1 cpu:0 cpu:2|Frontend_Bound: cpu:0 cpu:1 cpu:2|Core_Bound: cpu:2 cpu:0 cpu:1" \
+		"$(sed -n '/<pre id="sorted">/,/<\/pre>/p' "$WORK/cpus-sort-dom.html" | sed 's/<[^>]*>//g' | grep . | tr '\n' '|' | sed 's/|$//')"
 	chromium_run --window-size=412,1600 --screenshot="$WORK/skl.png" "file://$WORK/skl.html" >/dev/null
 	check_eq "html screenshot: a PNG at phone width" "PNG" "$(head -c 4 "$WORK/skl.png" 2>/dev/null | tail -c 3)"
 	check "html screenshot: non-trivial (> 20 kB)" test "$(wc -c <"$WORK/skl.png" 2>/dev/null || echo 0)" -gt 20000
@@ -162,6 +318,24 @@ check_grep "diff: A and B values side by side" "Backend_Bound.Memory_Bound      
 "$TDCTL" diff 1 2 -d "$L2DB" --format html -o "$WORK/diff.html"
 check_grep "diff html: a sortable table, biggest change first" '<tbody>
 <tr><td>Backend_Bound.Memory_Bound</td>' "$WORK/diff.html"
+# clearly different changes: Backend_Bound +6, Frontend_Bound -3, Retiring +1 points (children by other amounts)
+DDB="$WORK/diff.db"
+imp "$REPORT" zen4-l2.perf.csv amd64_fam19h_zen4 "$DDB"
+imp "$REPORT" zen4-l2-changed.perf.csv amd64_fam19h_zen4 "$DDB"
+diff_rows() { awk 'NR > 4 { printf "%s%s %s", sep, $1, $4; sep = "|" }' "$1"; }
+"$TDCTL" diff 1 2 -d "$DDB" >"$WORK/diff2.txt"
+check_eq "diff: every node in order of its absolute change (6, 3.6, 3, 2.5, 2.4, 1, 0.57, 0.5, 0.43 points, then unchanged in tree order)" \
+	"Backend_Bound +6.0|Backend_Bound.Memory_Bound +3.6|Frontend_Bound -3.0|Frontend_Bound.Fetch_Latency -2.5|Backend_Bound.Core_Bound +2.4|Retiring +1.0|Retiring.Microcode +0.6|Frontend_Bound.Fetch_Bandwidth -0.5|Retiring.Fastpath +0.4|Bad_Speculation +0.0|Bad_Speculation.Branch_Mispredicts +0.0|Bad_Speculation.Pipeline_Restarts +0.0|SMT_Contention +0.0" \
+	"$(diff_rows "$WORK/diff2.txt")"
+check_eq "diff B A: the same order, the signs reversed" \
+	"Backend_Bound -6.0|Backend_Bound.Memory_Bound -3.6|Frontend_Bound +3.0|Frontend_Bound.Fetch_Latency +2.5|Backend_Bound.Core_Bound -2.4|Retiring -1.0|Retiring.Microcode -0.6|Frontend_Bound.Fetch_Bandwidth +0.5|Retiring.Fastpath -0.4|Bad_Speculation +0.0|Bad_Speculation.Branch_Mispredicts +0.0|Bad_Speculation.Pipeline_Restarts +0.0|SMT_Contention +0.0" \
+	"$("$TDCTL" diff 2 1 -d "$DDB" >"$WORK/diff3.txt"; diff_rows "$WORK/diff3.txt")"
+check_grep "diff: A, B and the change side by side" \
+	"Backend_Bound                                                         40.0      46.0      +6.0" "$WORK/diff2.txt"
+"$TDCTL" diff 1 2 -d "$DDB" --format html -o "$WORK/diff2.html"
+check_eq "diff html: the rows in the same order" \
+	"$(awk 'NR > 4 { printf "%s%s", sep, $1; sep = " " }' "$WORK/diff2.txt")" \
+	"$(grep -o '^<tr><td>[^<]*' "$WORK/diff2.html" | sed 's/<tr><td>//' | tr '\n' ' ' | sed 's/ $//')"
 "$TDCTL" diff 1 1 -d "$WORK/sw.db" 2>"$WORK/diff.err"
 check_eq "diff of a software-only session exits 1" 1 "$?"
 check_grep "diff: says why" "session 1 has no top-down tree to compare" "$WORK/diff.err"

@@ -1,8 +1,9 @@
 /* Unit tests for report: the tree order (depth first, every node once,
  * parents before children), which nodes --level and --node show (a path
  * prefix is only a match at a dot), units, and the text of a hand-built
- * evaluation — `<` below threshold, `<==`, `[conf N%]`, n/a never 0, the CPI
- * rows summing to CPI with Other. */
+ * evaluation — `<` below threshold, `<==`, `[conf N%]`, `[spans groups]`, n/a
+ * never 0, the CPI rows summing to CPI with Other — and of CSV and JSON
+ * (the spans column). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,53 +93,88 @@ static void test_node_shown(void **state)
 	assert_string_equal(unit, "% Slots");
 }
 
-/* A hand-built evaluation of Zen 4's tree through the text writer. */
-static void test_text(void **state)
-{
-	struct fix *f = *state;
-	const struct td_model *m = f->m;
+/* A hand-built evaluation of Zen 4's tree: Backend_Bound above its
+ * threshold, Memory_Bound the bottleneck at 62.5 % confidence, Core_Bound
+ * below threshold and reading events of two perf groups, Frontend_Bound NA. */
+struct hand {
 	struct td_report_data d;
-	struct td_report_opts o = { .level = 2 };
 	double node[32], conf[32], info[16], comp[16];
-	bool flagged[32];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out;
-	int be = td_model_node(m, "Backend_Bound"), mem = td_model_node(m, "Backend_Bound.Memory_Bound");
-	int core = td_model_node(m, "Backend_Bound.Core_Bound"), fe = td_model_node(m, "Frontend_Bound");
+	bool flagged[32], spans[32];
+	int be, mem, core, fe;
+};
+
+static void hand_build(struct hand *h, const struct fix *f)
+{
+	const struct td_model *m = f->m;
 
 	assert_true(m->nnodes <= 32 && m->ninfos <= 16 && m->ncpis <= 16);
-	memset(&d, 0, sizeof(d));
-	d.cat = f->cat;
-	d.model = f->m;
-	d.selected_targets = 1;
-	snprintf(d.h.kind, sizeof(d.h.kind), "import");
+	memset(h, 0, sizeof(*h));
+	h->be = td_model_node(m, "Backend_Bound");
+	h->mem = td_model_node(m, "Backend_Bound.Memory_Bound");
+	h->core = td_model_node(m, "Backend_Bound.Core_Bound");
+	h->fe = td_model_node(m, "Frontend_Bound");
+	h->d.cat = f->cat;
+	h->d.model = f->m;
+	h->d.selected_targets = 1;
+	snprintf(h->d.h.kind, sizeof(h->d.h.kind), "import");
 	for (int i = 0; i < 32; i++) {
-		node[i] = 0.01 * i;
-		conf[i] = 1;
-		flagged[i] = false;
+		h->node[i] = 0.01 * i;
+		h->conf[i] = 1;
 	}
-	node[fe] = NAN;             /* not available: n/a, never 0 */
-	node[be] = 0.5;
-	flagged[be] = flagged[mem] = true;
-	node[mem] = 0.3;
-	conf[mem] = 0.625;
-	node[core] = 0.2;
+	h->node[h->fe] = NAN;          /* not available: n/a, never 0 */
+	h->spans[h->fe] = true;        /* ...and then not marked as spanning either */
+	h->node[h->be] = 0.5;
+	h->flagged[h->be] = h->flagged[h->mem] = true;
+	h->node[h->mem] = 0.3;
+	h->conf[h->mem] = 0.625;
+	h->node[h->core] = 0.2;
+	h->spans[h->core] = true;
 	for (int i = 0; i < 16; i++) {
-		info[i] = NAN;
-		comp[i] = 0.1;
+		h->info[i] = NAN;
+		h->comp[i] = 0.1;
 	}
-	d.whole = (struct td_report_eval){ .node = node, .conf = conf, .flagged = flagged, .info = info,
-					   .bottleneck = mem, .cpi_valid = true, .cpi = 2.0, .other = 2.0 - 0.1 * m->ncpis,
-					   .cpi_comp = comp, .nvalid = 3 };
-	out = open_memstream(&buf, &len);
+	h->d.whole = (struct td_report_eval){ .label = "session", .seq = -1, .node = h->node, .conf = h->conf,
+					      .spans = h->spans, .flagged = h->flagged, .info = h->info,
+					      .bottleneck = h->mem, .cpi_valid = true, .cpi = 2.0,
+					      .other = 2.0 - 0.1 * m->ncpis, .cpi_comp = h->comp, .nvalid = 3 };
+}
+
+static int count(const char *buf, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = buf; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static char *write_report(const struct hand *h, const struct td_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
 	assert_non_null(out);
-	td_report_text(out, &d, &o);
+	if (o->format == TD_REPORT_TEXT)
+		td_report_text(out, &h->d, o);
+	else
+		td_report_table(out, &h->d, o);
 	fclose(out);
-	assert_non_null(strstr(buf, "  Frontend_Bound                                   n/a % Slots"));
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	static struct hand h;
+	struct td_report_opts o = { .level = 2 };
+
+	hand_build(&h, *state);
+	char *buf = write_report(&h, &o);
+	assert_non_null(strstr(buf, "  Frontend_Bound                                   n/a % Slots       \n"));
 	assert_non_null(strstr(buf, "  Backend_Bound                                   50.0 % Slots       \n"));
 	assert_non_null(strstr(buf, "    Memory_Bound                                  30.0 % Slots        <== [conf 62%]\n"));
-	assert_non_null(strstr(buf, "    Core_Bound                                    20.0 % Slots      <\n"));
+	assert_non_null(strstr(buf, "    Core_Bound                                    20.0 % Slots      < [spans groups]\n"));
+	assert_int_equal(count(buf, "[spans groups]"), 1);
 	assert_non_null(strstr(buf, "  Other                            derived        1.200      60.0\n"));
 	assert_non_null(strstr(buf, "  CPI                              measured       2.000     100.0\n"));
 	const char *ipc = strstr(buf, "\n  IPC ");
@@ -148,12 +184,40 @@ static void test_text(void **state)
 	free(buf);
 }
 
+/* The same evaluation as CSV and JSON: spans is the last column, 1 only on
+ * Core_Bound (Frontend_Bound's flag is ignored: it has no value). */
+static void test_table_spans(void **state)
+{
+	static struct hand h;
+	struct td_report_opts o = { .format = TD_REPORT_CSV, .level = 2 };
+
+	hand_build(&h, *state);
+	char *buf = write_report(&h, &o);
+	assert_true(strncmp(buf, "scope,node,level,value,unit,threshold,bottleneck,confidence,spans\n", 66) == 0);
+	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Core_Bound,2,20.0000,% Slots,below,0,100.0,1\n"));
+	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Memory_Bound,2,30.0000,% Slots,above,1,62.5,0\n"));
+	assert_non_null(strstr(buf, "\nsession,Frontend_Bound,1,,% Slots,,0,100.0,0\n"));
+	assert_int_equal(count(buf, ",1\n"), 1);
+	free(buf);
+	o.format = TD_REPORT_JSON;
+	buf = write_report(&h, &o);
+	assert_non_null(strstr(buf, "{\"scope\":\"session\",\"node\":\"Backend_Bound.Core_Bound\",\"level\":2,\"value\":20.0000,"
+				    "\"unit\":\"% Slots\",\"threshold\":\"below\",\"bottleneck\":false,\"confidence\":100.0,"
+				    "\"spans\":true}"));
+	assert_non_null(strstr(buf, "\"node\":\"Frontend_Bound\",\"level\":1,\"value\":null,"));
+	assert_non_null(strstr(strstr(buf, "\"node\":\"Frontend_Bound\","), "\"spans\":false}"));
+	assert_int_equal(count(buf, "\"spans\":true"), 1);
+	assert_int_equal(count(buf, "\"spans\":false"), count(buf, "\"scope\":") - 1);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_order),
 		cmocka_unit_test(test_node_shown),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_table_spans),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
