@@ -46,18 +46,7 @@ static struct label *new_label(struct labels *ls, int64_t id)
 /* Labels are read in id order: binary search. */
 static const struct label *find_label(const struct labels *ls, int64_t id)
 {
-	int lo = 0, hi = ls->n - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (ls->l[mid].id == id)
-			return &ls->l[mid];
-		if (ls->l[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	return td_find_by_id(ls->l, (size_t)ls->n, sizeof(ls->l[0]), id);
 }
 
 static int add_target(const struct td_target_info *t, void *ctx)

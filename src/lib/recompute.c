@@ -88,18 +88,7 @@ static int store_aliases(struct pass *p)
 
 static const struct ev_row *event_of(const struct pass *p, int64_t event)
 {
-	int lo = 0, hi = p->nevs - 1; /* rows come in id order */
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (p->evs[mid].id == event)
-			return &p->evs[mid];
-		if (p->evs[mid].id < event)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	return td_find_by_id(p->evs, (size_t)p->nevs, sizeof(*p->evs), event); /* rows come in id order */
 }
 
 /* The matched rows' perf group numbers -> 0..n-1; returns n, or -1. */
@@ -243,18 +232,7 @@ out:
 
 static const struct tgt *target_of(const struct pass *p, int64_t id)
 {
-	int lo = 0, hi = p->ntg - 1; /* targets come in id order */
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (p->tg[mid].id == id)
-			return &p->tg[mid];
-		if (p->tg[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	return td_find_by_id(p->tg, (size_t)p->ntg, sizeof(*p->tg), id); /* targets come in id order */
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */

@@ -199,34 +199,12 @@ static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *
  * binary search, so a session of many threads stays linear in its counts. */
 static struct tgt *find_tgt(struct load *L, int64_t id)
 {
-	int lo = 0, hi = L->ntg - 1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (L->tg[mid].id == id)
-			return &L->tg[mid];
-		if (L->tg[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	return td_find_by_id(L->tg, (size_t)L->ntg, sizeof(*L->tg), id);
 }
 
 static const struct evmap *find_ev(const struct load *L, int64_t id)
 {
-	int lo = 0, hi = L->nevs - 1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (L->evs[mid].id == id)
-			return &L->evs[mid];
-		if (L->evs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	return td_find_by_id(L->evs, (size_t)L->nevs, sizeof(*L->evs), id);
 }
 
 static double iv_secs(const struct load *L)

@@ -191,3 +191,16 @@ void td_free_names(char **names, int n)
 		free(names[i]);
 	free(names);
 }
+
+static int cmp_id(const void *key, const void *elem)
+{
+	int64_t a = *(const int64_t *)key, b;
+
+	memcpy(&b, elem, sizeof(b));
+	return (a > b) - (a < b);
+}
+
+void *td_find_by_id(const void *base, size_t n, size_t size, int64_t id)
+{
+	return n ? bsearch(&id, base, n, size, cmp_id) : NULL;
+}

@@ -32,6 +32,11 @@ int td_list_dir(const char *dir, const char *suffix, char ***names);
 void td_free_names(char **names, int n);
 int td_parse_long(const char *s, long min, long max, long *out);
 
+/* The element of base (n elements of size bytes, in ascending order of an
+ * int64_t id that is each element's FIRST member) with this id, or NULL:
+ * rows read back in id order are found by binary search. */
+void *td_find_by_id(const void *base, size_t n, size_t size, int64_t id);
+
 uint64_t td_now_ns(void);          /* CLOCK_MONOTONIC */
 uint64_t td_wall_ns(void);         /* CLOCK_REALTIME */
 

@@ -14,23 +14,19 @@ static int run(const char *db, int64_t a, int64_t b, enum td_report_format fmt, 
 	       const char *path)
 {
 	struct td_store *st;
-	FILE *out = stdout;
+	FILE *out;
 	td_err err;
 	int rc;
 
 	if (tdctl_open_store(db, TD_STORE_READ, &st))
 		return 1;
-	if (path && !(out = fopen(path, "w"))) {
-		tdctl_error("diff: cannot write '%s': %s: give another -o FILE", path, strerror(errno));
+	if (!(out = tdctl_open_output("diff", path))) {
 		td_store_close(st);
 		return 1;
 	}
 	if ((rc = td_report_diff(st, a, b, fmt, events_dir, out, &err)))
 		tdctl_error("diff: %s", err.msg);
-	if (out != stdout && fclose(out) && !rc) {
-		tdctl_error("diff: cannot write '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
+	rc = tdctl_close_output("diff", out, path, rc);
 	td_store_close(st);
 	return rc ? 1 : 0;
 }

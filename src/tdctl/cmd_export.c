@@ -26,24 +26,19 @@ static int parse_format(const char *arg, enum td_export_format *fmt)
 static int run(const char *db, int64_t session, enum td_export_format fmt, const char *path)
 {
 	struct td_store *st;
-	FILE *out = stdout;
+	FILE *out;
 	td_err err;
 	int rc;
 
 	if (tdctl_open_store(db, TD_STORE_READ, &st))
 		return 1;
-	if (path && !(out = fopen(path, "w"))) {
-		tdctl_error("export: cannot write '%s': %s: give another -o FILE", path, strerror(errno));
+	if (!(out = tdctl_open_output("export", path))) {
 		td_store_close(st);
 		return 1;
 	}
-	rc = td_export(st, session, fmt, out, &err);
-	if (rc)
+	if ((rc = td_export(st, session, fmt, out, &err)))
 		tdctl_error("export: %s", err.msg);
-	if (out != stdout && fclose(out) && !rc) {
-		tdctl_error("export: cannot write '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
+	rc = tdctl_close_output("export", out, path, rc);
 	td_store_close(st);
 	return rc ? 1 : 0;
 }

@@ -106,7 +106,7 @@ static int pick_session(struct td_store *st, const char *arg, int64_t *session)
 static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path)
 {
 	struct td_store *st;
-	FILE *out = stdout;
+	FILE *out;
 	int64_t session;
 	td_err err;
 	int rc = -1;
@@ -115,18 +115,13 @@ static int run(const char *db, const char *arg, struct td_report_opts *o, int co
 		return 1;
 	if (pick_session(st, arg, &session))
 		goto done;
-	if (path && !(out = fopen(path, "w"))) {
-		tdctl_error("report: cannot write '%s': %s: give another -o FILE", path, strerror(errno));
+	if (!(out = tdctl_open_output("report", path)))
 		goto done;
-	}
 	o->color = o->format == TD_REPORT_TEXT && (color == 1 || (color == -1 && isatty(fileno(out))));
 	o->db_path = db;
 	if ((rc = td_report(st, session, o, out, &err)))
 		tdctl_error("report: %s", err.msg);
-	if (out != stdout && fclose(out) && !rc) {
-		tdctl_error("report: cannot write '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
+	rc = tdctl_close_output("report", out, path, rc);
 done:
 	td_store_close(st);
 	return rc ? 1 : 0;

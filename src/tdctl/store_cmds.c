@@ -1,6 +1,9 @@
-/* Helpers the store subcommands (import, recompute, query, export, prune)
- * share: the session operand and opening the database. */
+/* Helpers the store subcommands (import, recompute, query, export, prune,
+ * report, diff) share: the session operand, opening the database, and the
+ * -o FILE output. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tdctl.h"
 #include "util.h"
@@ -30,4 +33,22 @@ int tdctl_open_store(const char *db, enum td_store_mode mode, struct td_store **
 		return -1;
 	}
 	return 0;
+}
+
+FILE *tdctl_open_output(const char *cmd, const char *path)
+{
+	FILE *out = path ? fopen(path, "w") : stdout;
+
+	if (!out)
+		tdctl_error("%s: cannot write '%s': %s: give another -o FILE", cmd, path, strerror(errno));
+	return out;
+}
+
+int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc)
+{
+	if (out && out != stdout && fclose(out) && !rc) {
+		tdctl_error("%s: cannot write '%s': %s", cmd, path, strerror(errno));
+		return -1;
+	}
+	return rc;
 }

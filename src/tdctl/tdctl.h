@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "store.h"
 
@@ -27,10 +28,12 @@ int cmd_diff(int argc, char **argv);
 int tdctl_session_arg(const char *cmd, const char *arg, int64_t *id);
 /* Open the database, printing the one-line error on failure. */
 int tdctl_open_store(const char *db, enum td_store_mode mode, struct td_store **out);
+/* -o FILE (stdout when path is NULL), or NULL after a one-line error. */
+FILE *tdctl_open_output(const char *cmd, const char *path);
+/* Close what tdctl_open_output gave; a failed close of a file turns rc
+ * (the writer's result) into -1 with a one-line error. */
+int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 
-struct td_session_opts;
-/* Parse the options run and attach share. Returns the index of the first
- * operand, or -1 after printing a one-line error. */
 /* The options run, attach and record share, for their usage texts. */
 #define TDCTL_COLLECT_HELP \
 	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n" \
@@ -48,6 +51,9 @@ struct td_session_opts;
 	"  --max-size MB       keep the database under MB megabytes the same way\n" \
 	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
 
+struct td_session_opts;
+/* Parse the options run, attach and record share. Returns the index of the
+ * first operand, or -1 after printing a one-line error. */
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o);
 /* Run the session and print its summary; *exit_code is what tdctl exits with.
  * Returns -1 when no session was recorded. */

@@ -106,9 +106,33 @@ static void test_err(void **state)
 	td_err_set(NULL, "ignored");
 }
 
+struct row {
+	int64_t id;
+	int payload;
+};
+
+static void test_find_by_id(void **state)
+{
+	const struct row rows[] = { { -5, 1 }, { 3, 2 }, { 4, 3 }, { 1LL << 40, 4 }, { INT64_MAX, 5 } };
+	const size_t n = sizeof(rows) / sizeof(rows[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = td_find_by_id(rows, n, sizeof(rows[0]), rows[i].id);
+		assert_non_null(r);
+		assert_int_equal(r->payload, (int)i + 1);
+	}
+	assert_null(td_find_by_id(rows, n, sizeof(rows[0]), 0));
+	assert_null(td_find_by_id(rows, n, sizeof(rows[0]), 5));
+	assert_null(td_find_by_id(rows, n, sizeof(rows[0]), INT64_MIN));
+	assert_null(td_find_by_id(rows, 0, sizeof(rows[0]), 3));
+	assert_null(td_find_by_id(NULL, 0, sizeof(rows[0]), 3));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_find_by_id),
 		cmocka_unit_test(test_parse_long), cmocka_unit_test(test_trim), cmocka_unit_test(test_files),
 		cmocka_unit_test(test_clocks),     cmocka_unit_test(test_json), cmocka_unit_test(test_err),
 	};
