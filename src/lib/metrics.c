@@ -256,8 +256,17 @@ int td_metrics_eval_groups(struct td_metrics *mx, const double *counts, const do
 	const int n = m->cat->nevents, ns = m->nslots;
 	double *slots = mx->slots;
 
-	if (ngroups < 1)
-		ngroups = 1;
+	if (ngroups <= 1) { /* one window: evaluate in place, confidence from its coverage */
+		memcpy(slots, counts, (size_t)n * sizeof(double));
+		run_formulas(m, slots);
+		for (int i = 0; i < m->norder; i++) {
+			const struct td_formula *f = m->order[i];
+			mx->spans[f->slot] = false;
+			mx->conf[f->slot] = coverage && !td_is_na(slots[f->slot]) ? least_coverage(f, counts, coverage) : NAN;
+		}
+		derive(mx);
+		return 0;
+	}
 	if (ngroups > mx->gcap) {
 		double *g = realloc(mx->gslots, (size_t)ngroups * (size_t)ns * sizeof(double));
 		if (!g)
