@@ -415,6 +415,27 @@ static void test_runner_reports_relation_kinds(void **state)
 		fail_msg("unexpected report:\n%s", fx.report);
 }
 
+/* Parents (nodes with children) of m that declare no relation, as a list of
+ * paths in out; returns how many. */
+static int undeclared_parents(const struct td_model *m, char *out, size_t len)
+{
+	int n = 0;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < m->nnodes; i++) {
+		bool parent = false;
+		for (int c = 0; c < m->nnodes && !parent; c++)
+			parent = m->nodes[c].parent == i;
+		if (!parent || td_model_relation(m, i) >= 0)
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(out + used, len - used, " %s", m->nodes[i].path);
+	}
+	return n;
+}
+
 static int load_model(const char *path, struct td_catalog **cat, struct td_model **m)
 {
 	td_err err;
@@ -422,6 +443,58 @@ static int load_model(const char *path, struct td_catalog **cat, struct td_model
 	if (td_catalog_load(path, cat, &err) || td_model_compile(*cat, m, &err))
 		fail_msg("%s", err.msg);
 	return 0;
+}
+
+/* Every parent of every shipped events file declares its relation to its
+ * children (partition, children-sum, bound, or unrelated with the reason):
+ * none is left out of the checks by omission. */
+static void test_every_parent_declared(void **state)
+{
+	char dir[1024], **names, list[2048], report[8192] = "";
+	int parents = 0, bad = 0;
+	size_t used = 0;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/events", getenv("TD_SRCDIR"));
+	int n = td_list_dir(dir, ".td", &names);
+	assert_true(n > 0);
+	for (int t = 0; t < n; t++) {
+		char path[1200];
+		struct td_catalog *cat;
+		struct td_model *m;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[t]);
+		load_model(path, &cat, &m);
+		int missing = undeclared_parents(m, list, sizeof(list));
+		parents += m->nrelations;
+		td_model_free(m);
+		td_catalog_free(cat);
+		if (missing && used < sizeof(report)) {
+			bad++;
+			used += (size_t)snprintf(report + used, sizeof(report) - used,
+						 "%s: %d parent(s) with no relation line (partition, children-sum, "
+						 "bound or unrelated):%s\n", names[t], missing, list);
+		}
+	}
+	td_free_names(names, n);
+	if (bad)
+		fail_msg("%s", report);
+	assert_true(parents >= 34); /* skl 15, icl 7, spr 8, zen4 4 */
+}
+
+/* ... and the check itself finds a parent left out. */
+static void test_undeclared_parent_found(void **state)
+{
+	char path[1024], list[512];
+	struct td_catalog *cat;
+	struct td_model *m;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/bad-fix/relation-kinds.td", getenv("TD_SRCDIR"));
+	load_model(path, &cat, &m);
+	assert_int_equal(undeclared_parents(m, list, sizeof(list)), 1);
+	assert_string_equal(list, " Frontend_Bound");
+	td_model_free(m);
+	td_catalog_free(cat);
 }
 
 /* Every relation a shipped events file declares (but `unrelated`) is checked
@@ -498,12 +571,14 @@ int main(void)
 		paths[i] = malloc(strlen(dir) + strlen(names[i]) + 2);
 		sprintf(paths[i], "%s/%s", dir, names[i]);
 	}
-	struct CMUnitTest *tests = calloc((size_t)n + 5, sizeof(*tests));
+	struct CMUnitTest *tests = calloc((size_t)n + 7, sizeof(*tests));
 	int nt = 0;
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation", .test_func = test_runner_reports_relation };
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation_kinds",
 					   .test_func = test_runner_reports_relation_kinds };
+	tests[nt++] = (struct CMUnitTest){ .name = "every_parent_declared", .test_func = test_every_parent_declared };
+	tests[nt++] = (struct CMUnitTest){ .name = "undeclared_parent_found", .test_func = test_undeclared_parent_found };
 	tests[nt++] = (struct CMUnitTest){ .name = "every_relation_exercised", .test_func = test_every_relation_exercised };
 	all_paths = paths;
 	nall_paths = n;
