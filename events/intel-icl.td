@@ -115,12 +115,16 @@ node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-TLB misses
 node  Frontend_Bound.Fetch_Latency.Branch_Resteers Clocks = RESTEER / CLKS + BAClear_Cost * BACLEARS / CLKS \
       | > 0.05 | Cycles the frontend was delayed fetching from corrected paths (may overlap its siblings)
+unrelated Frontend_Bound.Fetch_Latency | TMA 5.1: the children are Clocks fractions that may overlap \
+      (Branch_Resteers "may overlap with its siblings"); Intel's Info.Bottleneck metrics share Fetch_Latency \
+      out in proportion child / sum of children, so neither a sum nor a bound is defined
 
 node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) * Bad_Speculation \
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
 partition Bad_Speculation       # Machine_Clears = max(0, Bad_Speculation - Branch_Mispredicts)
+# (perf's metric test, perf_metric_validation_rules.json, checks the same four L2 sums)
 
 let   BE_BOUND_CYCLES = STALLS_TOTAL + EXE_1 + Retiring * EXE_2 + BOUND_ON_STORES
 node  Backend_Bound.Memory_Bound Slots = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE_BOUND_CYCLES * Backend_Bound \
@@ -140,8 +144,16 @@ node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = \
       | > 0.10 | Stall cycles on loads served from DRAM
 node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
       | > 0.20 | Cycles the store buffer was full
+# TMA 5.1, as on SKL: the Memory_Bound children split its numerator by the nested stall counters,
+# per clock (L1 + L2 + L3 + DRAM = STALLS_MEM_ANY / CLKS, Store = BOUND_ON_STORES / CLKS); Stalls
+# fractions of all cycles, which Memory_Bound rescales to Backend_Bound's slots. Exact while
+# L1_Bound's max(.., 0) does not bite.
+children-sum Backend_Bound.Memory_Bound = (STALLS_MEM_ANY + BOUND_ON_STORES) / CLKS
 node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
       | > 0.20 | Cycles the divider unit was busy
+unrelated Backend_Bound.Core_Bound | only Divider of TMA's children is included (Serializing_Operation and \
+      Ports_Utilization are not): a Clocks fraction of all cycles under a Slots share of Backend_Bound, which \
+      Intel relates by no sum or bound
 
 let   MS_F = RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / SLOTS
 node  Retiring.Heavy_Operations Slots = MS_F + Retiring * (DEC0 - DEC0_C1) / MITE_UOPS \

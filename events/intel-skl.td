@@ -137,6 +137,7 @@ node  Frontend_Bound.Fetch_Latency   Slots = W * FE_LAT_CYC / SLOTS \
 node  Frontend_Bound.Fetch_Bandwidth Slots = Frontend_Bound - Frontend_Bound.Fetch_Latency \
       | > 0.20 | Slots lost because the frontend delivered fewer uops than the width
 # TMA 5.01 defines Fetch_Bandwidth = Frontend_Bound - Fetch_Latency: the two partition their parent
+# (perf's metric test, perf_metric_validation_rules.json, checks the same L2 sums)
 partition Frontend_Bound
 node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = (ICACHE_STALL + 2 * ICACHE_STALL_E) / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
@@ -155,6 +156,9 @@ node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches Clocks_est =
 # TMA 5.01: Branch_Resteers = CLEAR_RESTEER_CYCLES/CLKS + Unknown_Branches, and the resteer cycles
 # split by BMr into Mispredicts_Resteers and Clears_Resteers: the three children add up to it
 partition Frontend_Bound.Fetch_Latency.Branch_Resteers
+unrelated Frontend_Bound.Fetch_Latency | TMA 5.01: the children are Clocks fractions that may overlap \
+      (Branch_Resteers "may overlap with its siblings"); Intel's Info.Bottleneck metrics share Fetch_Latency \
+      out in proportion child / sum of children, so neither a sum nor a bound is defined
 node  Frontend_Bound.Fetch_Latency.MS_Switches   Clocks_est = MS_Switches_Cost * MS_SWITCHES / CLKS \
       | > 0.05 | Cycles lost switching to the microcode sequencer (2 cycles per switch)
 node  Frontend_Bound.Fetch_Latency.LCP           Clocks = LCP / CLKS \
@@ -167,6 +171,8 @@ node  Frontend_Bound.Fetch_Bandwidth.DSB  Slots_est = (DSB_ANY - DSB_OK) / CORE_
       | > 0.15 | Bandwidth limits of the decoded-uop cache (DSB)
 node  Frontend_Bound.Fetch_Bandwidth.LSD  Slots_est = (LSD_ACTIVE - LSD_OK) / CORE_CLKS / 2 \
       | > 0.15 | Bandwidth limits of the loop stream detector (LSD)
+unrelated Frontend_Bound.Fetch_Bandwidth | TMA 5.01: MITE, DSB and LSD are estimates (core cycles each \
+      delivered fewer than 4 uops, halved), not shares of Fetch_Bandwidth's slots; no sum or bound is defined
 
 # --- Bad_Speculation ---------------------------------------------------------------------------
 node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) * Bad_Speculation \
@@ -174,13 +180,18 @@ node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) 
 node  Bad_Speculation.Machine_Clears     Slots = Bad_Speculation - Bad_Speculation.Branch_Mispredicts \
       | > 0.10 | Slots wasted on machine clears (memory ordering, self-modifying code, ...)
 partition Bad_Speculation       # Machine_Clears = Bad_Speculation - Branch_Mispredicts
-# Other_Mispredicts and Other_Nukes are parts of their parents (floored at 0.0001), not partitions
 node  Bad_Speculation.Branch_Mispredicts.Other_Mispredicts Slots = \
         max(Bad_Speculation.Branch_Mispredicts * (1 - BR_MISP / (CLEARS_COUNT - MC_COUNT)), 0.0001) \
       | > 0.05 | Slots wasted on mispredictions other than retired x86 branches
 node  Bad_Speculation.Machine_Clears.Other_Nukes Slots = \
         max(Bad_Speculation.Machine_Clears * (1 - MC_MO / MC_COUNT), 0.0001) \
       | > 0.05 | Slots wasted on machine clears not caused by memory ordering
+# TMA 5.01: Other_Mispredicts and Other_Nukes are shares of their parents (parent * (1 - a ratio
+# of counts that is within [0, 1] on consistent counts), floored at 0.0001), the only child of each
+bound Bad_Speculation.Branch_Mispredicts = max(Bad_Speculation.Branch_Mispredicts, 0.0001) \
+      | Other_Mispredicts = max(Branch_Mispredicts * (1 - BR_MISP / (CLEARS_COUNT - MC_COUNT)), 0.0001)
+bound Bad_Speculation.Machine_Clears = max(Bad_Speculation.Machine_Clears, 0.0001) \
+      | Other_Nukes = max(Machine_Clears * (1 - MC_MO / MC_COUNT), 0.0001)
 
 # --- Backend_Bound -----------------------------------------------------------------------------
 let   BE_BOUND_CYCLES = STALLS_TOTAL + EXE_1 + Retiring * EXE_2 + BOUND_ON_STORES
@@ -189,7 +200,6 @@ node  Backend_Bound.Memory_Bound Slots = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE
 node  Backend_Bound.Core_Bound   Slots = Backend_Bound - Backend_Bound.Memory_Bound \
       | > 0.10 | Slots stalled on the core (execution ports, dividers, serialization)
 partition Backend_Bound         # Core_Bound = Backend_Bound - Memory_Bound
-# the Memory_Bound (Stalls) and Core_Bound (Clocks) children are cycle fractions: no relation to a Slots parent
 let   L2_HIT_ADJ = L2_HIT * (1 + FB_HIT / L1_MISS)
 node  Backend_Bound.Memory_Bound.L1_Bound Stalls = max((STALLS_MEM_ANY - STALLS_L1D) / CLKS, 0) \
       | > 0.10 | Stall cycles with loads outstanding that hit L1D (DTLB misses, store forwarding, 4K aliasing, ...)
@@ -202,6 +212,12 @@ node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = \
       | > 0.10 | Stall cycles on loads served from DRAM (and L1D fill-buffer-full stalls)
 node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
       | > 0.20 | Cycles the store buffer was full
+# TMA 5.01: the Memory_Bound children split its numerator by the nested stall counters, per clock:
+# L1 + L2 + L3 + DRAM = STALLS_MEM_ANY / CLKS (DRAM_Bound takes the L1D-miss stalls L2_Bound leaves),
+# Store = BOUND_ON_STORES / CLKS. They are Stalls fractions of all cycles, not of Memory_Bound's
+# slots: Memory_Bound rescales the same sum to Backend_Bound. Exact while L1_Bound's max(.., 0)
+# does not bite (STALLS_MEM_ANY >= STALLS_L1D_MISS, which the nested counters guarantee).
+children-sum Backend_Bound.Memory_Bound = (STALLS_MEM_ANY + BOUND_ON_STORES) / CLKS
 node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
       | > 0.20 | Cycles the divider unit was busy
 node  Backend_Bound.Core_Bound.Serializing_Operation Clocks = SCOREBOARD / CLKS \
@@ -210,6 +226,9 @@ node  Backend_Bound.Core_Bound.Ports_Utilization Clocks = \
         (EXE_0 + EXE_1 + Retiring * EXE_2) / CLKS if DIV_ACTIVE < STALLS_TOTAL - STALLS_MEM_ANY \
         else (EXE_1 + Retiring * EXE_2) / CLKS \
       | > 0.15 | Cycles with few or no uops executed for non-memory reasons (dependencies, port contention)
+unrelated Backend_Bound.Core_Bound | TMA 5.01: Divider, Serializing_Operation and Ports_Utilization are \
+      Clocks fractions of all cycles that may overlap (Ports_Utilization is "non divider-related" only by its \
+      if), under a Slots share of Backend_Bound; Intel defines no sum or bound
 node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 Clocks = EXE_0 / CLKS \
       | > 0.2 | Cycles with no uop executed on any port (and no memory miss)
 node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1 Clocks = \
@@ -221,6 +240,9 @@ node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2 Clocks = \
 node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m Clocks = \
         (EXEC_GE3 / 2 if SMT_on else EXEC_GE3) / CORE_CLKS \
       | > 0.4 | Cycles with three or more uops executed
+unrelated Backend_Bound.Core_Bound.Ports_Utilization | TMA 5.01: Ports_Utilized_0/1/2/3m split all \
+      cycles (core cycles with SMT on) by uops executed, 0, 1, 2 or 3+; Ports_Utilization counts 0- and 1-uop \
+      cycles outside memory stalls and 2-uop cycles weighted by Retiring: no sum or bound is defined
 
 # --- Retiring (Heavy_Operations first: Light_Operations is computed from it) -------------------------------------------------------------------------------
 node  Retiring.Heavy_Operations Slots = (RETIRE_SLOTS + MACRO_FUSED - INST) / SLOTS \
@@ -252,6 +274,13 @@ node  Retiring.Light_Operations.Other_Light_Ops Slots = \
         + Retiring.Light_Operations.Memory_Operations + Retiring.Light_Operations.Fused_Instructions \
         + Retiring.Light_Operations.Non_Fused_Branches)) \
       | > 0.3 | Slots retiring other light operations (integer ALU, moves, ...)
+# TMA 5.01: Other_Light_Ops is "the remaining light uops fraction ... not covered by other sibling
+# nodes", max(0, Light_Operations - the other four): the five children add up to Light_Operations,
+# or to the other four when those exceed it ("may undercount due to FMA double counting": FP_Arith
+# is a Uops-domain node Intel subtracts from these slots; skl-smt-on.fix is such a case).
+children-sum Retiring.Light_Operations = max(Retiring.Light_Operations, Retiring.Light_Operations.FP_Arith \
+        + Retiring.Light_Operations.Memory_Operations + Retiring.Light_Operations.Fused_Instructions \
+        + Retiring.Light_Operations.Non_Fused_Branches)
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / SLOTS \
       | > 0.05 | Slots retiring uops from the microcode sequencer
 node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \

@@ -131,11 +131,15 @@ node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-TLB misses
+unrelated Frontend_Bound.Fetch_Latency | TMA 5.2: the children are Clocks fractions that may overlap \
+      (Branch_Resteers "may overlap with its siblings"); Intel's Info.Bottleneck metrics share Fetch_Latency \
+      out in proportion child / sum of children, so neither a sum nor a bound is defined (here only ICache_Misses and ITLB_Misses)
 node  Bad_Speculation.Branch_Mispredicts Slots = TD_BR_MISP / PM_SUM if PM else BR_MISP_SLOTS / SLOTS \
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
 partition Bad_Speculation       # Machine_Clears = Bad_Speculation - Branch_Mispredicts
+# (perf's metric test, perf_metric_validation_rules.json, checks the same four L2 sums)
 node  Backend_Bound.Memory_Bound Slots = TD_MEM / PM_SUM if PM else MEM_SLOTS / SLOTS \
       | > 0.20 | Slots stalled on the memory subsystem
 node  Backend_Bound.Core_Bound   Slots = max(0, Backend_Bound - Backend_Bound.Memory_Bound) \
@@ -151,16 +155,26 @@ node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = MA_L3 / CLKS \
       | > 0.10 | Stall cycles with an L3 miss outstanding (TMA 5.2 L3_Miss_Bound)
 node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
       | > 0.20 | Cycles the store buffer was full
+# TMA 5.2: the Memory_Bound children split the load-bound and store-bound stall cycles by the
+# nested MEMORY_ACTIVITY counters, per clock: L1 + L2 + L3 + DRAM = BOUND_ON_LOADS / CLKS, Store =
+# BOUND_ON_STORES / CLKS. Stalls fractions of all cycles; Memory_Bound itself is PERF_METRICS'
+# (or TOPDOWN.MEMORY_BOUND_SLOTS') slot share. Exact while L1_Bound's max(.., 0) does not bite.
+children-sum Backend_Bound.Memory_Bound = (BOUND_ON_LOADS + BOUND_ON_STORES) / CLKS
 node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
       | > 0.20 | Cycles the divider unit was busy
+unrelated Backend_Bound.Core_Bound | only Divider of TMA's children is included (Serializing_Operation and \
+      Ports_Utilization are not): a Clocks fraction of all cycles under a Slots share of Backend_Bound, which \
+      Intel relates by no sum or bound
 node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM if PM else RET_HEAVY / SLOTS \
       | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
       | > 0.6 | Slots retiring light-weight operations
 partition Retiring              # Light_Operations = Retiring - Heavy_Operations
-# Heavy_Operations has only Microcode_Sequencer here (Few_Uops_Instructions is not included): no relation
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_UOPS_RET / SLOTS \
       | > 0.05 | Slots retiring uops from the microcode sequencer
+# TMA 5.2: Few_Uops_Instructions = max(0, Heavy_Operations - Microcode_Sequencer) (not included here),
+# so Microcode_Sequencer is a part of Heavy_Operations (while that clamp does not bite)
+bound Retiring.Heavy_Operations | Microcode_Sequencer <= Heavy_Operations; Few_Uops_Instructions is the rest
 
 cpi-cycles        CLKS
 cpi-instructions  INST

@@ -126,7 +126,8 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		snprintf(e->desc, sizeof(e->desc), "%s", bar ? td_trim(bar) : "");
 		e->line = lineno;
 	} else if (!strcmp(kw, "node") || !strcmp(kw, "let") || !strcmp(kw, "info") || !strcmp(kw, "cpi") ||
-		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions") || !strcmp(kw, "partition")) {
+		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions") || !strcmp(kw, "partition") ||
+		   !strcmp(kw, "children-sum") || !strcmp(kw, "bound") || !strcmp(kw, "unrelated")) {
 		if (!*rest)
 			FAIL("'%s' needs a definition", kw);
 		if (push((void **)&cat->defs, &cat->ndefs, sizeof(*cat->defs)))
@@ -145,8 +146,8 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		if (handled)
 			return handled < 0 ? -1 : 0;
 		FAIL("unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
-		     "node, partition, cpi, cpi-cycles, cpi-instructions, counters, fixed, limit, nocounter, topdown-group, "
-		     "span)", kw);
+		     "node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
+		     "fixed, limit, nocounter, topdown-group, span)", kw);
 	}
 	return 0;
 }

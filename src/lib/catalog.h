@@ -25,7 +25,7 @@ struct td_cat_const {
 };
 
 /* A definition line the metric engine compiles: keyword is one of node, let,
- * info, partition, cpi, cpi-cycles, cpi-instructions; text is the rest of the line with
+ * info, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions; text is the rest of the line with
  * continuations joined and the comment removed. */
 struct td_cat_def {
 	char keyword[24];

@@ -326,20 +326,114 @@ static int add_cpi_base(struct td_model *m, const struct td_cat_def *d, td_err *
 	return init_formula(m, f, d->keyword, expr, (int)(expr - text), d, err);
 }
 
-/* partition PARENT: only recorded here (PARENT may be declared later in the
- * file); resolve_partitions checks it once every node is known. */
-static int add_partition(struct td_model *m, const struct td_cat_def *d, td_err *err)
-{
-	char text[512], *rest = text;
+/* ---- child-group relations ---------------------------------------------- */
 
-	snprintf(text, sizeof(text), "%s", d->text);
-	char *path = td_next_word(&rest);
-	if (!valid_path(path) || *rest)
-		FAIL(d->line, "'partition' needs one node path (partition PARENT), got '%s'", td_trim(d->text));
-	GROW(m->partitions, m->npartitions);
-	m->partitions[m->npartitions - 1].node = -1;
-	m->partitions[m->npartitions - 1].line = d->line;
+static const char *const rel_kinds[] = { "partition", "children-sum", "bound", "unrelated" };
+
+const char *td_rel_kind_name(enum td_rel_kind kind)
+{
+	return rel_kinds[kind];
+}
+
+int td_model_relation(const struct td_model *m, int node)
+{
+	for (int i = 0; i < m->nrelations; i++)
+		if (m->relations[i].node == node)
+			return i;
+	return -1;
+}
+
+static bool is_relation(const char *kw)
+{
+	for (size_t i = 0; i < sizeof(rel_kinds) / sizeof(rel_kinds[0]); i++)
+		if (!strcmp(kw, rel_kinds[i]))
+			return true;
+	return false;
+}
+
+/* The pieces of "PATH [= EXPR] [| NOTE]" (in place in text, a copy of d->text). */
+struct rel_parts {
+	char *path, *expr, *note;
+	int expr_off;            /* where EXPR starts in d->text */
+};
+
+static int split_relation(struct td_model *m, const struct td_cat_def *d, char *text, struct rel_parts *r,
+			  td_err *err)
+{
+	char *bar = strchr(text, '|'), *rest = text;
+
+	memset(r, 0, sizeof(*r));
+	if (bar) {
+		*bar = '\0';
+		r->note = td_trim(bar + 1);
+	}
+	r->path = td_next_word(&rest);
+	if (!valid_path(r->path))
+		FAIL(d->line, "'%s' needs a node path, got '%s'", d->keyword, r->path);
+	rest = td_trim(rest);
+	if (*rest == '=') {
+		r->expr = td_trim(rest + 1);
+		r->expr_off = (int)(r->expr - text);
+	} else if (*rest) {
+		FAIL(d->line, "'%s %s': unexpected '%s' (expected '= EXPRESSION', '| NOTE' or the end of the line)",
+		     d->keyword, r->path, rest);
+	}
 	return 0;
+}
+
+/* A relation line: the syntax is checked and the kind recorded here (PARENT
+ * may be declared later in the file, EXPR may read names defined later);
+ * resolve_relations does the rest once every node is known. */
+static int add_relation(struct td_model *m, const struct td_cat_def *d, td_err *err)
+{
+	enum td_rel_kind kind = TD_REL_PARTITION;
+	struct rel_parts r;
+	char *text = strdup(d->text);
+	int rc = -1;
+
+	for (int k = 0; k < (int)(sizeof(rel_kinds) / sizeof(rel_kinds[0])); k++)
+		if (!strcmp(d->keyword, rel_kinds[k]))
+			kind = (enum td_rel_kind)k;
+	if (!text)
+		FAIL(d->line, "out of memory");
+	if (split_relation(m, d, text, &r, err))
+		goto out;
+	if (r.expr && !*r.expr) {
+		td_err_set(err, "%s:%d: '%s %s =' has an empty expression", m->cat->name, d->line, d->keyword, r.path);
+		goto out;
+	}
+	if ((kind == TD_REL_PARTITION || kind == TD_REL_UNRELATED) && r.expr) {
+		td_err_set(err, "%s:%d: '%s %s' takes no expression%s", m->cat->name, d->line, d->keyword, r.path,
+			   kind == TD_REL_PARTITION ? " (children adding up to an expression: children-sum PARENT = EXPR)"
+						    : "");
+		goto out;
+	}
+	if (kind == TD_REL_SUM && !r.expr) {
+		td_err_set(err, "%s:%d: 'children-sum %s' needs '= EXPRESSION' (children adding up to the parent: "
+				"partition PARENT)", m->cat->name, d->line, r.path);
+		goto out;
+	}
+	if (kind == TD_REL_UNRELATED && (!r.note || !*r.note)) {
+		td_err_set(err, "%s:%d: 'unrelated %s' needs a reason: unrelated PARENT | WHY", m->cat->name, d->line,
+			   r.path);
+		goto out;
+	}
+	struct td_relation *grown = grow(m->relations, m->nrelations, sizeof(*m->relations));
+	if (!grown) {
+		td_err_set(err, "%s:%d: out of memory", m->cat->name, d->line);
+		goto out;
+	}
+	m->relations = grown;
+	struct td_relation *rel = &m->relations[m->nrelations++];
+	rel->kind = kind;
+	rel->node = -1;
+	rel->line = d->line;
+	rel->text = dup_or_null(r.expr);
+	rel->note = dup_or_null(r.note);
+	rc = 0;
+out:
+	free(text);
+	return rc;
 }
 
 /* Same domain family: Clocks and Clocks_est add up, Slots and Stalls do not. */
@@ -350,40 +444,68 @@ static bool same_domain(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-static int resolve_partitions(struct td_model *m, td_err *err)
+static int compile(struct td_model *m, const char *what, const char *src, int this_slot, const struct td_cat_def *d,
+		   int off, int skip, struct td_expr **out, td_err *err);
+
+static int resolve_relation(struct td_model *m, struct td_relation *p, const struct td_cat_def *d, char *text,
+			    td_err *err)
+{
+	char what[256];
+	struct rel_parts r;
+
+	if (split_relation(m, d, text, &r, err))
+		return -1;
+	const char *kw = d->keyword, *path = r.path;
+	int parent = td_model_node(m, path);
+	if (parent < 0)
+		FAIL(d->line, "%s: '%s' is not a node", kw, path);
+	int prev = td_model_relation(m, parent);
+	if (prev >= 0)
+		FAIL(d->line, "%s '%s': the node already has a relation (%s at line %d); a node has one", kw, path,
+		     rel_kinds[m->relations[prev].kind], m->relations[prev].line);
+	p->node = parent;
+	for (int c = 0; c < m->nnodes; c++) {
+		if (m->nodes[c].parent != parent)
+			continue;
+		/* children that add up to, or are bounded by, the parent itself share its domain family;
+		 * with '= EXPR' the expression says what they are compared with */
+		if ((p->kind == TD_REL_PARTITION || p->kind == TD_REL_BOUND) && !p->text &&
+		    !same_domain(m->nodes[c].domain, m->nodes[parent].domain))
+			FAIL(d->line, "%s '%s': child %s is in domain %s, the parent in %s (%s)", kw, path,
+			     m->nodes[c].name, m->nodes[c].domain, m->nodes[parent].domain,
+			     p->kind == TD_REL_PARTITION ? "they do not add up" : "they do not compare");
+		int *ch = realloc(p->children, (size_t)(p->nchildren + 1) * sizeof(int));
+		if (!ch)
+			FAIL(d->line, "out of memory");
+		p->children = ch;
+		p->children[p->nchildren++] = c;
+	}
+	if (p->kind == TD_REL_PARTITION && p->nchildren < 2)
+		FAIL(d->line, "partition '%s': it has %d child node(s), a partition needs at least two", path,
+		     p->nchildren);
+	if (p->nchildren < 1)
+		FAIL(d->line, "%s '%s': it has no child nodes (relations are declared for parents)", kw, path);
+	if (!p->text)
+		return 0;
+	snprintf(what, sizeof(what), "%s %s", kw, path);
+	return compile(m, what, p->text, -1, d, r.expr_off, 0, &p->expr, err);
+}
+
+static int resolve_relations(struct td_model *m, td_err *err)
 {
 	int k = 0;
 
 	for (int i = 0; i < m->cat->ndefs; i++) {
 		const struct td_cat_def *d = &m->cat->defs[i];
-		char text[512], *rest = text;
-		if (strcmp(d->keyword, "partition"))
+		if (!is_relation(d->keyword))
 			continue;
-		struct td_partition *p = &m->partitions[k++];
-		snprintf(text, sizeof(text), "%s", d->text);
-		const char *path = td_next_word(&rest);
-		int parent = td_model_node(m, path);
-		if (parent < 0)
-			FAIL(d->line, "partition: '%s' is not a node", path);
-		for (int j = 0; j < k - 1; j++)
-			if (m->partitions[j].node == parent)
-				FAIL(d->line, "partition '%s' given twice (first at line %d)", path, m->partitions[j].line);
-		p->node = parent;
-		for (int c = 0; c < m->nnodes; c++) {
-			if (m->nodes[c].parent != parent)
-				continue;
-			if (!same_domain(m->nodes[c].domain, m->nodes[parent].domain))
-				FAIL(d->line, "partition '%s': child %s is in domain %s, the parent in %s (they do not add up)",
-				     path, m->nodes[c].name, m->nodes[c].domain, m->nodes[parent].domain);
-			int *ch = realloc(p->children, (size_t)(p->nchildren + 1) * sizeof(int));
-			if (!ch)
-				FAIL(d->line, "out of memory");
-			p->children = ch;
-			p->children[p->nchildren++] = c;
-		}
-		if (p->nchildren < 2)
-			FAIL(d->line, "partition '%s': it has %d child node(s), a partition needs at least two", path,
-			     p->nchildren);
+		char *text = strdup(d->text);
+		if (!text)
+			FAIL(d->line, "out of memory");
+		int rc = resolve_relation(m, &m->relations[k++], d, text, err);
+		free(text);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }
@@ -397,8 +519,8 @@ static int add_def(struct td_model *m, const struct td_cat_def *d, td_err *err)
 
 	if (!strncmp(d->keyword, "cpi-", 4))
 		return add_cpi_base(m, d, err);
-	if (!strcmp(d->keyword, "partition"))
-		return add_partition(m, d, err);
+	if (is_relation(d->keyword))
+		return add_relation(m, d, err);
 	if (!(text = strdup(d->text)))
 		FAIL(d->line, "out of memory");
 	rc = split_def(m, d, text, node ? 2 : let ? 0 : 1, &p, err);
@@ -528,11 +650,11 @@ int td_model_compile(const struct td_catalog *cat, struct td_model **out, td_err
 	for (int i = 0; !rc && i < cat->ndefs; i++)
 		rc = add_def(m, &cat->defs[i], err);
 	if (!rc)
-		rc = resolve_partitions(m, err);
-	if (!rc)
 		rc = check_cpi_complete(m, err);
 	if (!rc)
 		rc = compile_all(m, err);
+	if (!rc)
+		rc = resolve_relations(m, err);
 	if (!rc)
 		rc = td_model_order(m, err);
 	if (rc) {
@@ -575,9 +697,13 @@ void td_model_free(struct td_model *m)
 		free(m->cpis[i].desc);
 		free_formula(&m->cpis[i].f);
 	}
-	for (int i = 0; i < m->npartitions; i++)
-		free(m->partitions[i].children);
-	free(m->partitions);
+	for (int i = 0; i < m->nrelations; i++) {
+		free(m->relations[i].children);
+		free(m->relations[i].text);
+		free(m->relations[i].note);
+		td_expr_free(m->relations[i].expr);
+	}
+	free(m->relations);
 	free_formula(&m->cpi_cycles);
 	free_formula(&m->cpi_instructions);
 	for (int i = 0; i < m->nslots; i++)

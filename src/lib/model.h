@@ -56,13 +56,24 @@ struct td_let {
 	struct td_formula f;
 };
 
-/* `partition PARENT`: the vendor documents that PARENT's direct children
- * add up to PARENT (e.g. Fetch_Latency + Fetch_Bandwidth = Frontend_Bound).
- * Data for checks (tests/unit/test_fixtures.c), not used in evaluation. */
-struct td_partition {
+/* A relation the vendor documents between a node and its direct children
+ * (docs/td-format.md "Child-group relations"). Data for checks
+ * (tests/unit/test_fixtures.c), not used in evaluation. Every node with
+ * children should have exactly one; tests require it of the shipped files.
+ *   partition    PARENT [| NOTE]         the children add up to PARENT
+ *   children-sum PARENT = EXPR [| NOTE]  the children add up to EXPR
+ *   bound        PARENT [= EXPR] [| NOTE] every child <= PARENT (or EXPR)
+ *   unrelated    PARENT | WHY            no relation is documented (WHY required) */
+enum td_rel_kind { TD_REL_PARTITION, TD_REL_SUM, TD_REL_BOUND, TD_REL_UNRELATED };
+
+struct td_relation {
+	enum td_rel_kind kind;
 	int node;                /* the parent's node index */
 	int *children;           /* its direct children's node indices, declaration order */
 	int nchildren;
+	char *text;              /* EXPR as written, NULL when the relation is to PARENT itself */
+	struct td_expr *expr;    /* compiled EXPR (reads the model's slots), NULL without one */
+	char *note;              /* the `| ...` text, NULL if none (always set for unrelated) */
 	int line;
 };
 
@@ -89,8 +100,8 @@ struct td_model {
 	int ninfos;
 	struct td_let *lets;
 	int nlets;
-	struct td_partition *partitions;
-	int npartitions;
+	struct td_relation *relations;
+	int nrelations;
 	struct td_cpi_comp *cpis;
 	int ncpis;
 	bool has_cpi;            /* cpi-cycles and cpi-instructions given */
@@ -103,8 +114,9 @@ struct td_model {
 /* Compile cat's definitions. Checks parents declared before children,
  * every name defined (aliases, const, param, let, info, node paths,
  * DURATION, NUM_CPUS; `this` only in thresholds), no cycles, CPI lines
- * complete, every `partition` naming a node with two or more children of
- * its own domain. Names may be used before the line defining them. On error
+ * complete, every relation line (partition, children-sum, bound,
+ * unrelated) naming a node with children, at most one per node, a partition
+ * over two or more children of the parent's domain family. Names may be used before the line defining them. On error
  * returns -1 with "FILE:LINE: what" (and "column N" from expressions: LINE
  * and N the physical line and column, also on continuation lines). */
 int td_model_compile(const struct td_catalog *cat, struct td_model **out, td_err *err);
@@ -118,5 +130,9 @@ int td_model_node(const struct td_model *m, const char *path);
 bool td_model_is_param(const struct td_model *m, int slot);
 
 const char *td_cpi_tag_name(enum td_cpi_tag tag);
+/* "partition", "children-sum", "bound", "unrelated". */
+const char *td_rel_kind_name(enum td_rel_kind kind);
+/* Index in m->relations of the relation declared for node, or -1. */
+int td_model_relation(const struct td_model *m, int node);
 
 #endif

@@ -26,7 +26,8 @@ struct fixture {
 	struct td_metrics *mx;
 	double *counts;
 	double tol;            /* absolute tolerance from `tolerance`, or < 0 */
-	int relations_checked; /* partitions whose values were all available */
+	int relations_checked; /* checkable relations whose values were all available */
+	bool rel_checked[128]; /* per model relation: checked on this fixture */
 	char td_name[128];     /* the fixture's td line, as written */
 	char report[4096];
 	size_t rlen;
@@ -233,26 +234,25 @@ static void check_expects(struct fixture *fx, const struct fix_line *l, int n)
 }
 
 /* Invariants every fixture keeps, whatever its expect lines say: the level-1
- * nodes of a measured tree partition the slots (Intel's four; AMD's five with
- * SMT_Contention), so they sum to 1 when none is NA. A tree whose level-1
- * domains are estimates (`*_est`, Zen 3) is no partition and is not held to it. */
+ * nodes partition the slots (Intel's four; AMD's five with SMT_Contention;
+ * Zen 3's estimates, normalised so that they do), so they sum to 1 when none
+ * is NA; the CPI components plus Other equal CPI. */
 static void check_invariants(struct fixture *fx)
 {
 	double sum = 0;
 	int n1 = 0;
-	bool all = true, estimated = false;
+	bool all = true;
 
 	for (int i = 0; i < fx->model->nnodes; i++) {
 		const struct td_node *nd = &fx->model->nodes[i];
 		if (nd->level != 1)
 			continue;
 		n1++;
-		estimated |= strstr(nd->domain, "_est") != NULL;
 		all = all && !isnan(fx->mx->node[i]);
 		if (all)
 			sum += fx->mx->node[i];
 	}
-	if (n1 >= 4 && all && !estimated && fabs(sum - 1) > 1e-9)
+	if (n1 >= 4 && all && fabs(sum - 1) > 1e-9)
 		failf(fx, 0, "invariant: the %d level-1 nodes sum to %.12g, not 1", n1, sum);
 	const struct td_cpi_stack *s = &fx->mx->cpi;
 	if (!s->valid)
@@ -265,25 +265,47 @@ static void check_invariants(struct fixture *fx)
 		failf(fx, 0, "invariant: CPI components + Other = %.12g, CPI = %.12g", total, s->cpi);
 }
 
-/* Every `partition PARENT` of the .td (the vendor's documented relation: the
- * children of PARENT add up to PARENT) must hold on the fixture's values to
- * 1e-9, skipped only when the parent or a child is NA. Counted in
- * fx->relations_checked so a test can tell "held" from "never looked at". */
+/* Relations hold to 1e-9 relative (1e-12 absolute near zero). */
+static bool rel_equal(double got, double want)
+{
+	double diff = fabs(got - want);
+
+	return diff <= 1e-12 || diff <= 1e-9 * fabs(want);
+}
+
+static bool rel_at_most(double got, double bound)
+{
+	return got <= bound || rel_equal(got, bound);
+}
+
+/* Every relation line of the .td (the vendor's documented relation between a
+ * parent and its children, docs/td-format.md) must hold on the fixture's
+ * values: partition (the children add up to the parent), children-sum (to
+ * the expression), bound (every child <= the parent, or the expression).
+ * Skipped only when the parent, a child or the expression is NA; `unrelated`
+ * has nothing to check. Counted in fx->relations_checked and marked in
+ * fx->rel_checked so a test can tell "held" from "never looked at". */
 static void check_relations(struct fixture *fx)
 {
 	const struct td_model *m = fx->model;
 
-	for (int i = 0; i < m->npartitions; i++) {
-		const struct td_partition *p = &m->partitions[i];
-		double parent = fx->mx->node[p->node], sum = 0;
-		char terms[512];
+	for (int i = 0; i < m->nrelations; i++) {
+		const struct td_relation *p = &m->relations[i];
+		const char *path = m->nodes[p->node].path;
+		if (p->kind == TD_REL_UNRELATED)
+			continue;
+		double want = p->expr ? td_expr_eval(p->expr, fx->mx->slots) : fx->mx->node[p->node], sum = 0;
+		char terms[512], rhs[600];
 		size_t len = 0;
-		bool na = isnan(parent);
+		bool na = isnan(want);
+		int over = -1;
 		terms[0] = '\0';
 		for (int c = 0; c < p->nchildren; c++) {
 			double v = fx->mx->node[p->children[c]];
 			na |= isnan(v);
 			sum += v;
+			if (!isnan(v) && over < 0 && !rel_at_most(v, want))
+				over = p->children[c];
 			if (len < sizeof(terms))
 				len += (size_t)snprintf(terms + len, sizeof(terms) - len, "%s%s", c ? " + " : "",
 							m->nodes[p->children[c]].name);
@@ -291,9 +313,19 @@ static void check_relations(struct fixture *fx)
 		if (na)
 			continue;
 		fx->relations_checked++;
-		if (fabs(sum - parent) > 1e-9)
-			failf(fx, 0, "relation %s:%d: %s = %.12g, but %s = %.12g", m->cat->name, p->line, terms, sum,
-			      m->nodes[p->node].path, parent);
+		if (i < (int)(sizeof(fx->rel_checked) / sizeof(fx->rel_checked[0])))
+			fx->rel_checked[i] = true;
+		if (p->expr)
+			snprintf(rhs, sizeof(rhs), "%s %s = %s = %.12g", td_rel_kind_name(p->kind), path, p->text, want);
+		else
+			snprintf(rhs, sizeof(rhs), "%s = %.12g", path, want);
+		if (p->kind == TD_REL_BOUND) {
+			if (over >= 0)
+				failf(fx, 0, "relation %s:%d: %s = %.12g, above its bound %s", m->cat->name, p->line,
+				      m->nodes[over].name, fx->mx->node[over], rhs);
+		} else if (!rel_equal(sum, want)) {
+			failf(fx, 0, "relation %s:%d: %s = %.12g, but %s", m->cat->name, p->line, terms, sum, rhs);
+		}
 	}
 }
 
@@ -364,8 +396,109 @@ static void test_runner_reports_relation(void **state)
 		fail_msg("unexpected report:\n%s", fx.report);
 }
 
-/* Every relation a shipped events file declares is actually checked by at
- * least one fixture (all its values available), so none passes vacuously. */
+/* ... and each kind of relation: children-sum and bound broken on purpose,
+ * unrelated never checked. */
+static void test_runner_reports_relation_kinds(void **state)
+{
+	struct fixture fx;
+	char path[1024];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/bad-fix/bad-relation-kinds.fix", getenv("TD_SRCDIR"));
+	assert_int_equal(run_fixture(&fx, path), 2);
+	assert_int_equal(fx.relations_checked, 3);
+	if (!strstr(fx.report, "bad-relation-kinds.fix: relation relation-kinds.td:17: L1_Bound + DRAM_Bound = 0.45, "
+			       "but children-sum Backend_Bound.Memory_Bound = (STALLS_MEM + STORES) / CLKS = 0.4\n") ||
+	    !strstr(fx.report, "bad-relation-kinds.fix: relation relation-kinds.td:23: Microcode_Sequencer = 0.3, above "
+			       "its bound Retiring.Heavy_Operations = 0.2\n"))
+		fail_msg("unexpected report:\n%s", fx.report);
+}
+
+/* Parents (nodes with children) of m that declare no relation, as a list of
+ * paths in out; returns how many. */
+static int undeclared_parents(const struct td_model *m, char *out, size_t len)
+{
+	int n = 0;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < m->nnodes; i++) {
+		bool parent = false;
+		for (int c = 0; c < m->nnodes && !parent; c++)
+			parent = m->nodes[c].parent == i;
+		if (!parent || td_model_relation(m, i) >= 0)
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(out + used, len - used, " %s", m->nodes[i].path);
+	}
+	return n;
+}
+
+static int load_model(const char *path, struct td_catalog **cat, struct td_model **m)
+{
+	td_err err;
+
+	if (td_catalog_load(path, cat, &err) || td_model_compile(*cat, m, &err))
+		fail_msg("%s", err.msg);
+	return 0;
+}
+
+/* Every parent of every shipped events file declares its relation to its
+ * children (partition, children-sum, bound, or unrelated with the reason):
+ * none is left out of the checks by omission. */
+static void test_every_parent_declared(void **state)
+{
+	char dir[1024], **names, list[2048], report[8192] = "";
+	int parents = 0, bad = 0;
+	size_t used = 0;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/events", getenv("TD_SRCDIR"));
+	int n = td_list_dir(dir, ".td", &names);
+	assert_true(n > 0);
+	for (int t = 0; t < n; t++) {
+		char path[1200];
+		struct td_catalog *cat;
+		struct td_model *m;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[t]);
+		load_model(path, &cat, &m);
+		int missing = undeclared_parents(m, list, sizeof(list));
+		parents += m->nrelations;
+		td_model_free(m);
+		td_catalog_free(cat);
+		if (missing && used < sizeof(report)) {
+			bad++;
+			used += (size_t)snprintf(report + used, sizeof(report) - used,
+						 "%s: %d parent(s) with no relation line (partition, children-sum, "
+						 "bound or unrelated):%s\n", names[t], missing, list);
+		}
+	}
+	td_free_names(names, n);
+	if (bad)
+		fail_msg("%s", report);
+	assert_true(parents >= 34); /* skl 15, icl 7, spr 8, zen4 4 */
+}
+
+/* ... and the check itself finds a parent left out. */
+static void test_undeclared_parent_found(void **state)
+{
+	char path[1024], list[512];
+	struct td_catalog *cat;
+	struct td_model *m;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/bad-fix/relation-kinds.td", getenv("TD_SRCDIR"));
+	load_model(path, &cat, &m);
+	assert_int_equal(undeclared_parents(m, list, sizeof(list)), 1);
+	assert_string_equal(list, " Frontend_Bound");
+	td_model_free(m);
+	td_catalog_free(cat);
+}
+
+/* Every relation a shipped events file declares (but `unrelated`) is checked
+ * by at least one fixture (all its values available), so none passes
+ * vacuously. */
 static char **all_paths;
 static int nall_paths;
 
@@ -380,29 +513,39 @@ static void test_every_relation_exercised(void **state)
 	int with_relations = 0;
 	assert_true(n > 0);
 	for (int t = 0; t < n; t++) {
-		char path[1200];
+		char path[1200], unchecked[1024] = "";
 		struct td_catalog *cat;
 		struct td_model *m;
-		td_err err;
-		int best = 0;
+		bool seen[128] = { false };
 		snprintf(path, sizeof(path), "%s/%s", dir, names[t]);
-		if (td_catalog_load(path, &cat, &err) || td_model_compile(cat, &m, &err))
-			fail_msg("%s", err.msg);
-		int want = m->npartitions;
-		td_model_free(m);
-		td_catalog_free(cat);
-		if (!want)
-			continue;
-		with_relations++;
+		load_model(path, &cat, &m);
+		assert_true(m->nrelations <= (int)(sizeof(seen) / sizeof(seen[0])));
 		for (int i = 0; i < nall_paths; i++) {
 			struct fixture fx;
 			run_fixture(&fx, all_paths[i]);
-			if (!strcmp(fx.td_name, names[t]) && fx.relations_checked > best)
-				best = fx.relations_checked;
+			if (!strcmp(fx.td_name, names[t]))
+				for (int r = 0; r < m->nrelations; r++)
+					seen[r] |= fx.rel_checked[r];
 		}
-		if (best != want)
-			fail_msg("%s declares %d relation(s); no fixture checks all of them (best: %d)", names[t], want,
-				 best);
+		int want = 0, missing = 0;
+		size_t used = 0;
+		for (int r = 0; r < m->nrelations; r++) {
+			const struct td_relation *p = &m->relations[r];
+			if (p->kind == TD_REL_UNRELATED)
+				continue;
+			want++;
+			if (!seen[r]) {
+				missing++;
+				if (used < sizeof(unchecked))
+					used += (size_t)snprintf(unchecked + used, sizeof(unchecked) - used, " %s %s (line %d)",
+								 td_rel_kind_name(p->kind), m->nodes[p->node].path, p->line);
+			}
+		}
+		td_model_free(m);
+		td_catalog_free(cat);
+		with_relations += want > 0;
+		if (missing)
+			fail_msg("%s: %d of %d relation(s) checked by no fixture:%s", names[t], missing, want, unchecked);
 	}
 	assert_true(with_relations >= 4); /* skl, icl, spr, zen4 */
 	td_free_names(names, n);
@@ -427,10 +570,14 @@ int main(void)
 		paths[i] = malloc(strlen(dir) + strlen(names[i]) + 2);
 		sprintf(paths[i], "%s/%s", dir, names[i]);
 	}
-	struct CMUnitTest *tests = calloc((size_t)n + 4, sizeof(*tests));
+	struct CMUnitTest *tests = calloc((size_t)n + 7, sizeof(*tests));
 	int nt = 0;
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation", .test_func = test_runner_reports_relation };
+	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation_kinds",
+					   .test_func = test_runner_reports_relation_kinds };
+	tests[nt++] = (struct CMUnitTest){ .name = "every_parent_declared", .test_func = test_every_parent_declared };
+	tests[nt++] = (struct CMUnitTest){ .name = "undeclared_parent_found", .test_func = test_undeclared_parent_found };
 	tests[nt++] = (struct CMUnitTest){ .name = "every_relation_exercised", .test_func = test_every_relation_exercised };
 	all_paths = paths;
 	nall_paths = n;
