@@ -12,15 +12,10 @@ set -eu
 build=${1:?usage: bench_report.sh BUILDDIR [RUNS]}
 runs=${2:-5}
 tdctl="$build/src/tdctl/tdctl"
+src=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-report.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-awk 'BEGIN {
-	split("cpu/event=0x3c,umask=0x0/ cpu/event=0x9c,umask=0x1/ cpu/event=0xc2,umask=0x2/ cpu/event=0xe,umask=0x1/ cpu/event=0xd,umask=0x1/ cpu/event=0xc0,umask=0x0/", ev, " ")
-	split("1000000000 800000000 1600000000 1800000000 50000000 1500000000", base, " ")
-	for (t = 1; t <= 3600; t++) for (th = 0; th < 50; th++) for (e = 1; e <= 6; e++)
-		printf "%d.000000000;w-%d;%d;;%s;1000000000;100.00;;\n", t, 1000 + th,
-		       int(base[e] * (0.5 + ((t * 7 + th * 13 + e) % 100) / 100)), ev[e]
-}' >"$dir/hour.csv"
+awk -f "$src/tests/data/hour-session.awk" >"$dir/hour.csv"
 "$tdctl" import --pmu skl -d "$dir/hour.db" "$dir/hour.csv" >/dev/null
 start=$(date +%s.%N)
 "$tdctl" report -d "$dir/hour.db" --format html -o "$dir/hour.html"

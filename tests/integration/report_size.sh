@@ -6,13 +6,7 @@
 # charts of at most 300 columns covering the hour.
 . "$(dirname "$0")/lib.sh"
 
-awk 'BEGIN {
-	split("cpu/event=0x3c,umask=0x0/ cpu/event=0x9c,umask=0x1/ cpu/event=0xc2,umask=0x2/ cpu/event=0xe,umask=0x1/ cpu/event=0xd,umask=0x1/ cpu/event=0xc0,umask=0x0/", ev, " ")
-	split("1000000000 800000000 1600000000 1800000000 50000000 1500000000", base, " ")
-	for (t = 1; t <= 3600; t++) for (th = 0; th < 50; th++) for (e = 1; e <= 6; e++)
-		printf "%d.000000000;w-%d;%d;;%s;1000000000;100.00;;\n", t, 1000 + th,
-		       int(base[e] * (0.5 + ((t * 7 + th * 13 + e) % 100) / 100)), ev[e]
-}' >"$WORK/hour.csv"
+awk -f "$TD_SRCDIR/tests/data/hour-session.awk" >"$WORK/hour.csv"
 "$TDCTL" import --pmu skl -d "$WORK/hour.db" "$WORK/hour.csv" >/dev/null 2>"$WORK/err"
 check_eq "the hour imports: 3600 intervals, 50 threads" "0|3600|50" \
 	"$?|$(sql "$WORK/hour.db" "select count(*) from intervals")|$(sql "$WORK/hour.db" "select count(*) from threads")"
