@@ -1,0 +1,126 @@
+/* test_group_counts: scaled counts per perf group and alias — scaling by
+ * enabled/running, "not counted" versus "never enabled", rows of one alias
+ * averaged, sums with not-counted sticky and the least coverage, dense group
+ * numbers, and the evaluation reading each formula from one group. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "group_counts.h"
+#include "model.h"
+
+static void test_rows(void **state)
+{
+	struct td_group_counts c;
+
+	(void)state;
+	assert_int_equal(td_group_counts_init(&c, 3, 2), 0);
+	for (int i = 0; i < 6; i++)
+		assert_true(isnan(c.val[i]) && isnan(c.cov[i]));
+	td_group_counts_add_row(&c, 0, 0, 100, 1000, 250);  /* counted a quarter of the time: 400 */
+	td_group_counts_add_row(&c, 0, 1, 0, 1000, 0);      /* enabled, never running: not counted */
+	td_group_counts_add_row(&c, 0, 2, 0, 0, 0);         /* never enabled (did not run): 0 */
+	td_group_counts_add_row(&c, 1, 0, 30, 100, 100);    /* group 1 */
+	td_group_counts_add_row(&c, 1, 0, 50, 100, 50);     /* the same alias again: mean of 30 and 100 */
+	td_group_counts_add_row(&c, 2, 0, 1, 1, 1);         /* no such group: ignored */
+	td_group_counts_add_row(&c, 0, 3, 1, 1, 1);         /* no such alias: ignored */
+	assert_true(c.val[0] == 400 && c.cov[0] == 0.25);
+	assert_true(isnan(c.val[1]) && isnan(c.cov[1]));
+	assert_true(c.val[2] == 0 && isnan(c.cov[2]));
+	assert_true(c.val[3] == 65 && c.cov[3] == 0.5);     /* least coverage of the two rows */
+	assert_true(isnan(c.val[4]) && isnan(c.val[5]));
+	td_group_counts_clear(&c);
+	assert_true(isnan(c.val[0]) && c.rows[3] == 0);
+	td_group_counts_free(&c);
+}
+
+static void test_sums(void **state)
+{
+	struct td_group_counts sum, a, b;
+
+	(void)state;
+	assert_int_equal(td_group_counts_init(&sum, 2, 1), 0);
+	assert_int_equal(td_group_counts_init(&a, 2, 1), 0);
+	assert_int_equal(td_group_counts_init(&b, 2, 1), 0);
+	td_group_counts_zero(&sum);
+	td_group_counts_add_row(&a, 0, 0, 10, 10, 10);
+	td_group_counts_add_row(&a, 0, 1, 5, 10, 5);
+	td_group_counts_add_row(&b, 0, 0, 20, 10, 8);      /* 25 */
+	td_group_counts_add(&sum, &a);
+	td_group_counts_add(&sum, &b);                      /* b never counted alias 1 */
+	assert_true(sum.val[0] == 35 && sum.cov[0] == 0.8);
+	assert_true(isnan(sum.val[1]));                     /* no honest total */
+	assert_true(sum.cov[1] == 0.5);
+	td_group_counts_free(&sum);
+	td_group_counts_free(&a);
+	td_group_counts_free(&b);
+}
+
+static void test_dense(void **state)
+{
+	int g[] = { 7, 3, 7, 12, 3, 0 }, none[1] = { 0 };
+
+	(void)state;
+	assert_int_equal(td_group_numbers_dense(g, 6), 4);
+	assert_int_equal(g[0], 2);
+	assert_int_equal(g[1], 1);
+	assert_int_equal(g[2], 2);
+	assert_int_equal(g[3], 3);
+	assert_int_equal(g[4], 1);
+	assert_int_equal(g[5], 0);
+	assert_int_equal(td_group_numbers_dense(none, 0), 1); /* no event: one (empty) group */
+}
+
+/* X = A / B read from the group that counted both longest: group 1's 30 / 10. */
+static void test_eval(void **state)
+{
+	char dir[] = "/tmp/td-gc-XXXXXX", path[64];
+	struct td_catalog *cat;
+	struct td_model *m;
+	struct td_metrics *mx;
+	struct td_group_counts c;
+	td_err err;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.td", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("pmu x\nevent A a\nevent B b\ninfo X Metric = A / B\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(td_catalog_load(path, &cat, &err), 0);
+	assert_int_equal(td_model_compile(cat, &m, &err), 0);
+	assert_non_null(mx = td_metrics_new(m));
+	assert_int_equal(td_group_counts_init(&c, 2, 2), 0);
+	td_group_counts_add_row(&c, 0, 0, 10, 100, 20);     /* group 0: A 50, B 10 at 20 % */
+	td_group_counts_add_row(&c, 0, 1, 2, 100, 20);
+	td_group_counts_add_row(&c, 1, 0, 15, 100, 50);     /* group 1: A 30, B 10 at 50 % */
+	td_group_counts_add_row(&c, 1, 1, 5, 100, 50);
+	assert_int_equal(td_group_counts_eval(mx, &c), 0);
+	assert_float_equal(mx->info[0], 3.0, 1e-15);
+	assert_float_equal(mx->conf[m->infos[0].f.slot], 0.5, 1e-15);
+	td_group_counts_free(&c);
+	td_metrics_free(mx);
+	td_model_free(m);
+	td_catalog_free(cat);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_dense),
+		cmocka_unit_test(test_eval),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
