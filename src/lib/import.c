@@ -434,7 +434,7 @@ static uint64_t base_time(const struct parse *p)
 
 	if (!isnan(p->started))
 		return (uint64_t)(p->started * 1e9);
-	end = stat(p->o->path, &st) == 0 ? (double)st.st_mtime : (double)time(NULL);
+	end = !td_import_from_stdin(p->o) && stat(p->o->path, &st) == 0 ? (double)st.st_mtime : (double)time(NULL);
 	span = !isnan(last->ts) ? last->ts : !isnan(last->duration_ns) ? last->duration_ns / 1e9 : 0;
 	return (uint64_t)((end - span) * 1e9);
 }
@@ -630,9 +630,15 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 	memset(res, 0, sizeof(*res));
 	if (check_model(o, events_file, sizeof(events_file), err))
 		return -1;
-	if ((e = td_slurp(o->path, &buf, &len)) < 0) {
+	e = td_import_from_stdin(o) ? td_slurp_stream(stdin, &buf, &len) : td_slurp(o->path, &buf, &len);
+	if (e < 0) {
 		td_err_set(err, "cannot read '%s': %s", o->path, strerror(-e));
 		return -1;
+	}
+	/* Windows tools and some editors start UTF-8 text with a byte-order mark */
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+		memmove(buf, buf + 3, len - 3 + 1);
+		len -= 3;
 	}
 	if (len == 0)
 		td_err_set(err, "'%s' is empty: give the output of perf stat -x, (or -x;)", o->path);

@@ -18,6 +18,7 @@
 #ifndef TD_IMPORT_H
 #define TD_IMPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,7 +26,7 @@
 #include "store.h"
 
 struct td_import_opts {
-	const char *path;
+	const char *path;        /* "-": standard input */
 	const char *pmu_model;   /* libpfm4 model whose events file reads the counts */
 	const char *events_dir;  /* NULL: td_events_dir() */
 	int smt;                 /* 1 on, 0 off, -1 unknown (the file's param default) */
@@ -39,6 +40,12 @@ struct td_import_result {
 	int intervals, targets, events;
 	struct td_recompute_result metrics;
 };
+
+/* Does o->path name standard input ("-", as perf and most tools spell it)? */
+static inline bool td_import_from_stdin(const struct td_import_opts *o)
+{
+	return o->path[0] == '-' && o->path[1] == '\0';
+}
 
 /* Import o->path into s (open for writing). -1 with a one-line err when
  * nothing was imported: unreadable or empty file, no usable line, no events

@@ -63,18 +63,26 @@ int td_read_long(const char *path, long *out)
 int td_slurp(const char *path, char **out, size_t *len)
 {
 	FILE *f = fopen(path, "rbe");
-	char *buf = NULL;
-	size_t cap = 0, used = 0;
+	int rc;
 
 	if (!f)
 		return -errno;
+	rc = td_slurp_stream(f, out, len);
+	fclose(f);
+	return rc;
+}
+
+int td_slurp_stream(FILE *f, char **out, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, used = 0;
+
 	for (;;) {
 		if (cap - used < 4096) {
 			size_t ncap = cap ? cap * 2 : 8192;
 			char *nb = realloc(buf, ncap);
 			if (!nb) {
 				free(buf);
-				fclose(f);
 				return -ENOMEM;
 			}
 			buf = nb;
@@ -86,7 +94,6 @@ int td_slurp(const char *path, char **out, size_t *len)
 			break;
 	}
 	int err = ferror(f) ? -EIO : 0;
-	fclose(f);
 	if (err) {
 		free(buf);
 		return err;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* An error message for the user: one line, says what went wrong and what to do. */
 typedef struct td_err {
@@ -21,6 +22,8 @@ int td_read_file(const char *path, char *buf, size_t len);
 int td_read_long(const char *path, long *out);
 /* Read an entire file into a malloc'd buffer (*out, NUL-terminated). Returns 0 or -errno. */
 int td_slurp(const char *path, char **out, size_t *len);
+/* The same for an open stream (e.g. stdin), which the caller closes. */
+int td_slurp_stream(FILE *f, char **out, size_t *len);
 
 char *td_trim(char *s);
 /* Cut the next whitespace-separated word off *s (in place) and return it

@@ -8,7 +8,7 @@
 #include "pmu.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [-q] FILE"
+#define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [-q] FILE|-"
 
 static int parse_smt(const char *arg, int *smt)
 {

@@ -54,6 +54,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* 'tdctl help CMD' is 'tdctl CMD --help', as git and perf spell it */
+		static char help_flag[] = "--help";
+		char *help_argv[] = { argv[2], help_flag, NULL };
+		for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+			if (!strcmp(argv[2], subcommands[i].name))
+				return subcommands[i].fn(2, help_argv);
+		tdctl_error("help: unknown command '%s': run 'tdctl help' for the list", argv[2]);
+		return 2;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

@@ -208,4 +208,16 @@ check_eq "kworker/u8:1: both lines used, the slash in the name is not a raw form
 check_eq "kworker/u8:1: the thread and its IPC (3000 / 1000)" "kworker/u8:1|117|3.0" \
 	"$(sql "$DB" "select t.comm, t.tid, m.value from threads t join metric_values m on m.target_id = t.id where m.name = 'IPC'")"
 
+
+# ---- '-' reads standard input; a UTF-8 byte-order mark is skipped -------------------
+DB="$WORK/stdin.db"
+{ printf '\357\273\277'; cat "$D/comma-generic.csv"; } | "$TDCTL" import -q -d "$DB" --pmu skl - 2>"$DB.err"
+check_eq "import - (stdin, with a BOM): exits 0" 0 "$?"
+check_eq "the same counts as from the file (cycles scaled x 2, instructions:u)" "500000000|1000000000|500000000 750000000" \
+	"$(sql "$DB" "select (select c.value || '|' || c.enabled || '|' || c.running from counts c join events e on e.id = c.event_id
+		where e.name = 'cycles') || ' ' || (select c.value from counts c join events e on e.id = c.event_id where e.name = 'instructions:u')")"
+check_eq "IPC from stdin is 1.5, as from the file" 1.5 "$(metric "$DB" whole IPC)"
+# the BOM sits before '# started on': skipped, that line is a comment; kept, it is a bad line with a message
+check_eq "the first line after the BOM is read as perf's comment: no line message" "" "$(cat "$DB.err")"
+
 finish

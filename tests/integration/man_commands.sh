@@ -33,5 +33,9 @@ while read -r cmd; do
 		grep -qE -- "(^|[^a-z-])$opt([^a-z-]|\$)" "$WORK/syn.$cmd" || missing="$missing $opt"
 	done
 	check_eq "man SYNOPSIS of '$cmd' names every option of its usage ($(tr -d '\n' <"$WORK/usage.$cmd"))" "" "$missing"
+	check_eq "'tdctl help $cmd' prints what 'tdctl $cmd --help' prints" "$("$TDCTL" "$cmd" --help 2>&1)" \
+		"$("$TDCTL" help "$cmd" 2>&1)"
 done <"$WORK/cmds"
+"$TDCTL" help no-such-command 2>"$WORK/help.err"
+check_eq "'tdctl help' of an unknown command: exit 2, one line" "2|1" "$?|$(wc -l <"$WORK/help.err" | tr -d ' ')"
 finish
