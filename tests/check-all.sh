@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-all: the whole test suite as CI runs it. Installs the Debian packages,
-# builds topdown twice out of tree — plain and with ASan+UBSan — runs
-# `make check` in both, then `make distcheck`, and ends with automake's
+# builds topdown twice out of tree with --enable-werror — plain and with
+# ASan+UBSan — runs `make check` in both, then `make distcheck`, and ends with automake's
 # totals of both runs as one line: "N passed, N failed[, N skipped]".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,8 +17,8 @@ for variant in plain sanitizers; do
 	dir="$top/build-check-$variant"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	flags=
-	[ "$variant" = sanitizers ] && flags=--enable-sanitizers
+	flags=--enable-werror
+	[ "$variant" = sanitizers ] && flags="$flags --enable-sanitizers"
 	echo "== $variant build =="
 	(cd "$dir" && ../configure -q $flags && make -j2 >/dev/null) || { echo "check-all: $variant build failed"; exit 1; }
 	(cd "$dir" && make -j2 check) || status=1

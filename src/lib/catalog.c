@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,24 @@
 #define TOPDOWN_EVENTS_DIR "/usr/local/share/topdown/events"
 #endif
 
+#ifdef TOPDOWN_BUILD_DIR
+/* Is this program the one built in TOPDOWN_BUILD_DIR (not an installed copy)? */
+static bool running_from_build_tree(void)
+{
+	static int cached = -1;
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (cached < 0) {
+		size_t len = strlen(TOPDOWN_BUILD_DIR);
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		cached = n > 0 && (size_t)n < sizeof(exe) - 1 && (exe[n] = '\0', !strncmp(exe, TOPDOWN_BUILD_DIR, len)) &&
+			 exe[len] == '/';
+	}
+	return cached;
+}
+#endif
+
 const char *td_events_dir(const char *override)
 {
 	const char *env = getenv("TOPDOWN_EVENTS_DIR");
@@ -24,10 +44,10 @@ const char *td_events_dir(const char *override)
 		return override;
 	if (env && *env)
 		return env;
-	if (access(TOPDOWN_EVENTS_DIR "/software.td", R_OK) == 0)
-		return TOPDOWN_EVENTS_DIR;
-#ifdef TOPDOWN_SRC_EVENTS_DIR
-	if (access(TOPDOWN_SRC_EVENTS_DIR "/software.td", R_OK) == 0)
+#if defined(TOPDOWN_SRC_EVENTS_DIR) && defined(TOPDOWN_BUILD_DIR)
+	/* a program run from its build tree (README's first command, the tests)
+	 * reads the source tree's files; an installed copy never does */
+	if (running_from_build_tree() && access(TOPDOWN_SRC_EVENTS_DIR "/software.td", R_OK) == 0)
 		return TOPDOWN_SRC_EVENTS_DIR;
 #endif
 	return TOPDOWN_EVENTS_DIR;

@@ -107,8 +107,9 @@ bool td_catalog_serves(const struct td_catalog *cat, const char *model);
 int td_catalog_find(const char *dir, const char *model, char *name, size_t len);
 
 /* The events directory: override (--events-dir) if given, else
- * $TOPDOWN_EVENTS_DIR, else the installed data directory, else the source
- * tree's events/ (running from a build tree). */
+ * $TOPDOWN_EVENTS_DIR, else the source tree's events/ for a program run from
+ * its build tree, else the installed data directory (an installed program
+ * never reads the build or source tree). */
 const char *td_events_dir(const char *override);
 
 #endif

@@ -346,6 +346,8 @@ static void print_text(const struct td_caps *c)
 							   : "not available (BTF present, needs root or CAP_BPF)");
 	/* no BPF tracker exists yet: say how threads are really found */
 	printf("thread discovery: /proc rescan every %d ms\n", TD_TRACKER_SCAN_MS);
+	if (c->events_dir)
+		printf("events dir:     %s\n", c->events_dir);
 	printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
 	printf("rung:           %s\n", td_rung_name(c->rung));
 	printf("  why:          %s\n", c->rung_reason);
@@ -385,7 +387,9 @@ static void print_json(const struct td_caps *c)
 	printf("\"bpf\":{\"btf\":%s,\"available\":%s},", c->btf ? "true" : "false",
 	       c->bpf_available ? "true" : "false");
 	printf("\"thread_discovery\":{\"method\":\"proc-rescan\",\"period_ms\":%d},", TD_TRACKER_SCAN_MS);
-	printf("\"events_file\":");
+	printf("\"events_dir\":");
+	td_json_str(stdout, c->events_dir);
+	printf(",\"events_file\":");
 	td_json_str(stdout, c->events_file[0] ? c->events_file : NULL);
 	printf(",\"rung\":");
 	td_json_str(stdout, td_rung_name(c->rung));

@@ -42,6 +42,7 @@ struct td_caps {
 	bool btf;                 /* /sys/kernel/btf/vmlinux present */
 	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */
 
+	const char *events_dir;   /* where events files are read from (td_events_dir), NULL if not asked */
 	char events_file[64];     /* events/NAME.td for pfm_model, "" if none */
 
 	enum td_rung rung;

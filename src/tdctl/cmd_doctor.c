@@ -39,8 +39,9 @@ int cmd_doctor(int argc, char **argv)
 		return 2;
 	}
 	td_caps_detect(&caps);
+	caps.events_dir = td_events_dir(events_dir);
 	if (caps.pfm_model[0])
-		td_catalog_find(td_events_dir(events_dir), caps.pfm_model, caps.events_file, sizeof(caps.events_file));
+		td_catalog_find(caps.events_dir, caps.pfm_model, caps.events_file, sizeof(caps.events_file));
 	td_caps_decide_rung(&caps);
 	td_caps_print(&caps, json);
 	return 0;

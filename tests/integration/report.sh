@@ -9,7 +9,8 @@
 # per target, and refusals); the HTML file rendered by headless Chromium (DOM:
 # every node, the bottleneck path open; a phone-width screenshot); diff
 # naming the nodes that changed most, in order.
-# TD_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+# TD_GOLDEN_UPDATE=1 rewrites the golden files (refused when CI is set: a
+# rewritten golden proves nothing); a golden that differs is shown as a diff.
 . "$(dirname "$0")/lib.sh"
 
 GOLDEN="$TD_SRCDIR/tests/data/golden"
@@ -21,10 +22,16 @@ ORACLE="$TD_SRCDIR/tests/data/oracle/toplev/inputs"
 imp() { (cd "$1" && "$TDCTL" import -q --pmu "$3" --smt off -d "$4" "$2"); }
 
 # golden NAME FILE: FILE equals tests/data/golden/NAME
+if [ "${TD_GOLDEN_UPDATE:-}" = 1 ] && [ -n "${CI:-}" ]; then
+	echo "report.sh: TD_GOLDEN_UPDATE is refused under CI: update goldens by hand, check every number, commit them" >&2
+	echo "Bail out! TD_GOLDEN_UPDATE under CI"
+	exit 1
+fi
 golden() {
 	if [ "${TD_GOLDEN_UPDATE:-}" = 1 ]; then cp "$2" "$GOLDEN/$1"; fi
 	if cmp -s "$GOLDEN/$1" "$2"; then ok "golden $1"; else
-		not_ok "golden $1 ($(diff "$GOLDEN/$1" "$2" | head -8 | tr '\n' ' '))"
+		not_ok "golden $1 differs (diff -u below)"
+		diff -u "$GOLDEN/$1" "$2" | sed 's/^/# /'
 	fi
 }
 
