@@ -22,7 +22,8 @@ expect_error() {
 
 cd "$WORK" || exit 1
 DB="$WORK/b.db"
-expect_error "nonexistent PID" 1 "^tdctl: no process with PID 4000000: check the PID" "$TDCTL" attach 4000000 -d "$DB"
+gone=$(free_pid)
+expect_error "nonexistent PID ($gone, a reaped child's)" 1 "^tdctl: no process with PID $gone: check the PID" "$TDCTL" attach "$gone" -d "$DB"
 expect_error "PID that is not a number" 2 "^tdctl: bad PID 'abc': give the number of a running process" "$TDCTL" attach abc
 expect_error "no PID" 2 "^tdctl: attach: no PID given" "$TDCTL" attach
 expect_error "command that does not exist" 127 "^tdctl: command 'no-such-command-td' not found: check its name" \
@@ -56,7 +57,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$WORK"
 	expect_error "a PID the user may not trace" 1 \
 		"^tdctl: not allowed to monitor PID 1: it belongs to uid 0; run tdctl as that user or as root" \
-		setpriv --reuid=nobody --regid=nogroup --clear-groups "$TDCTL" attach 1 -d "$WORK/nobody.db"
+		as_nobody attach 1 -d "$WORK/nobody.db"
 else
 	expect_error "a PID the user may not trace" 1 "^tdctl: not allowed to monitor PID 1" "$TDCTL" attach 1 -d "$DB"
 fi
@@ -65,7 +66,7 @@ fi
 # not stop root), else as this user; files and directories made here
 if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
 	as_user() {
-		if [ "$(id -u)" = 0 ]; then setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; else "$@"; fi
+		if [ "$(id -u)" = 0 ]; then as_nobody "$@"; else "$TDCTL" "$@"; fi
 	}
 	chmod 755 "$WORK"
 	mkdir "$WORK/rodir" "$WORK/side"
@@ -79,20 +80,22 @@ if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
 	chmod 777 "$WORK/side"
 	expect_error "database file not writable" 1 \
 		"^tdctl: cannot write database '$WORK/rodir/ro.db': the file is not writable by this user: give a writable -d FILE or fix its permissions\$" \
-		as_user "$TDCTL" run -d "$WORK/rodir/ro.db" -- true
+		as_user run -d "$WORK/rodir/ro.db" -- true
 	expect_error "new database in a directory not writable" 1 \
 		"^tdctl: cannot create database '$WORK/rodir/new.db': directory '$WORK/rodir' is not writable by this user .*: give -d FILE in a writable directory or fix the directory's permissions\$" \
-		as_user "$TDCTL" run -d "$WORK/rodir/new.db" -- true
+		as_user run -d "$WORK/rodir/new.db" -- true
 	expect_error "writable database file in a directory not writable (no room for -wal, -shm)" 1 \
 		"^tdctl: cannot write database '$WORK/rodir/empty.db': directory '$WORK/rodir' is not writable by this user \(SQLite keeps FILE-wal and FILE-shm beside the database\)" \
-		as_user "$TDCTL" run -d "$WORK/rodir/empty.db" -- true
+		as_user run -d "$WORK/rodir/empty.db" -- true
 	expect_error "database whose -wal and -shm files are not writable" 1 \
 		"^tdctl: cannot write database '$WORK/side/s.db': '$WORK/side/s.db-(wal|shm)' beside it is not writable by this user: give a writable -d FILE or fix that file's permissions\$" \
-		as_user "$TDCTL" run -d "$WORK/side/s.db" -- true
+		as_user run -d "$WORK/side/s.db" -- true
 	check_eq "the unwritable databases keep their one session, the empty file stays empty" "1|1|0" \
 		"$(sql "$WORK/rodir/ro.db" "select count(*) from sessions")|$(sql "$WORK/side/s.db" "select count(*) from sessions")|$(wc -c <"$WORK/rodir/empty.db" | tr -d ' ')"
 	check "no new database was created in the directory not writable" test ! -e "$WORK/rodir/new.db"
 	chmod 755 "$WORK/rodir" # for the cleanup
+else
+	skip "databases an unprivileged user cannot write" "run as root without setpriv (util-linux): root is not stopped by file modes"
 fi
 
 # perf_event_paranoid too high for an unprivileged user (3 forbids counting): only
@@ -112,12 +115,16 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v flock >/dev
 		mkdir -m 777 "$WORK/nb"
 		expect_error "perf_event_paranoid 3 for an unprivileged user" 1 \
 			"^tdctl: perf_event_paranoid is 3, which forbids performance counters to unprivileged users: run as root, grant CAP_PERFMON, or run 'sysctl kernel.perf_event_paranoid=2'\$" \
-			setpriv --reuid=nobody --regid=nogroup --clear-groups "$TDCTL" run -d "$WORK/nb/p.db" -- true 9>&-
+			as_nobody run -d "$WORK/nb/p.db" -- true 9>&-
 		restore_paranoid
 		check_eq "perf_event_paranoid restored" "$old_paranoid" "$(cat "$PARANOID")"
+	else
+		skip "perf_event_paranoid 3 for an unprivileged user" "$PARANOID cannot be set to 3 here"
 	fi
 	flock -u 9
 	exec 9>&-
+else
+	skip "perf_event_paranoid 3 for an unprivileged user" "needs root, setpriv, flock and a writable $PARANOID"
 fi
 
 # none of the failures above left a session behind; an exec failure after the

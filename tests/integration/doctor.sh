@@ -16,9 +16,12 @@ vendor=$(field vendor_id)
 family=$(field "cpu family")
 model=$(field model)
 name=$(field "model name")
-if [ -n "$name" ]; then check_match "names the CPU model" "^CPU: +$name\$" "$out"; fi
+if [ -n "$name" ]; then check_match "names the CPU model" "^CPU: +$name\$" "$out"
+else skip "names the CPU model" "/proc/cpuinfo has no 'model name' here"; fi
 if [ -n "$vendor" ]; then
 	check_match "names vendor, family and model" "vendor: +$vendor, family $family \(.*\), model $model " "$out"
+else
+	skip "names vendor, family and model" "/proc/cpuinfo has no vendor_id here (Arm)"
 fi
 # microarchitecture, derived here from AMD's and Intel's family/model numbers
 uarch=
@@ -29,7 +32,8 @@ AuthenticAMD:26) uarch="Zen 5" ;;
 GenuineIntel:6)
 	case "$model" in 78 | 94) uarch=Skylake ;; 143) uarch="Sapphire Rapids" ;; 125 | 126) uarch="Ice Lake" ;; esac ;;
 esac
-if [ -n "$uarch" ]; then check_match "names the microarchitecture" "microarch: +$uarch\$" "$out"; fi
+if [ -n "$uarch" ]; then check_match "names the microarchitecture" "microarch: +$uarch\$" "$out"
+else skip "names the microarchitecture" "this test knows no name for $vendor family $family model $model (the fixture hosts cover the table)"; fi
 
 if [ ! -e /sys/bus/event_source/devices/cpu ] && ! ls -d /sys/bus/event_source/devices/armv8* >/dev/null 2>&1; then
 	check_match "rung is software-only without a core PMU" "^rung: +software-only\$" "$out"
@@ -54,7 +58,8 @@ check_eq "JSON rung agrees with the text" "$(printf '%s\n' "$out" | awk '/^rung:
 if [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then bpf="available (BTF present)"
 elif [ ! -e /sys/kernel/btf/vmlinux ]; then bpf="not available (BTF missing)"
 else bpf=; fi
-if [ -n "$bpf" ]; then check_match "BPF line says whether BPF is available and why" "^BPF: +$(printf '%s' "$bpf" | sed 's/[()]/\\&/g')\$" "$out"; fi
+if [ -n "$bpf" ]; then check_match "BPF line says whether BPF is available and why" "^BPF: +$(printf '%s' "$bpf" | sed 's/[()]/\\&/g')\$" "$out"
+else skip "BPF line says whether BPF is available and why" "not root and BTF present: availability depends on capabilities"; fi
 check_match "thread discovery named as the /proc rescan" "^thread discovery: /proc rescan every 20 ms\$" "$out"
 check "no line claims a BPF tracker" sh -c "! printf '%s\n' \"\$1\" | grep -qi 'tracker'" sh "$out"
 check_eq "JSON: BPF availability agrees with the text" \

@@ -64,6 +64,38 @@ with_sysctl_lock() {
 	fi
 }
 
+# skip DESCRIPTION REASON: a check whose premise this host lacks (TAP SKIP,
+# counted as skipped by automake, never as passed)
+skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"; }
+
+# skip_all REASON: the whole script's premise is missing here; ends the script
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# free_pid: a PID no process has now: a child started and reaped (PIDs are
+# handed out in order, so it is not reused until pid_max wraps around)
+free_pid() {
+	fp=$(sh -c 'echo $$')
+	while [ -e "/proc/$fp" ]; do fp=$(sh -c 'echo $$'); done
+	echo "$fp"
+}
+
+# as_nobody TDCTL-ARGS...: tdctl as the unprivileged user nobody (callers are
+# root and have setpriv), run from copies of the binary and the events files
+# in $WORK, which nobody can read wherever this tree lives (a clone under a
+# 0700 directory such as /root is not readable by nobody)
+as_nobody() {
+	if [ ! -x "$WORK/pub/tdctl" ]; then
+		mkdir -p "$WORK/pub/events" && cp "$TDCTL" "$WORK/pub/tdctl" &&
+			cp "${TOPDOWN_EVENTS_DIR:-$TD_SRCDIR/events}"/*.td "$WORK/pub/events/" &&
+			chmod -R a+rX "$WORK/pub" && chmod 755 "$WORK" || return 125
+	fi
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env TOPDOWN_EVENTS_DIR="$WORK/pub/events" "$WORK/pub/tdctl" "$@"
+}
+
 finish() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]
