@@ -14,6 +14,8 @@
 
 #include "tracker.h"
 
+#include "free_pid.h"
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int release;
@@ -116,7 +118,7 @@ static void test_no_such_process(void **state)
 	struct td_tracker *t = td_tracker_new(false);
 
 	(void)state;
-	assert_int_equal(td_tracker_add_process(t, 4000000), -ESRCH);
+	assert_int_equal(td_tracker_add_process(t, free_pid()), -ESRCH);
 	assert_int_equal(td_tracker_process_count(t), 0);
 	td_tracker_free(t);
 }
