@@ -23,10 +23,15 @@ wait_for 20 sh -c "[ \"\$(sqlite3 '$DB' \"select count(*) from sessions where st
 perf_fds() { find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l | tr -d ' '; }
 fds_start=$(perf_fds "$TPID")
 kill -USR1 "$DPID"
-# the churn is over when the workload is back to its main thread
-sleep 10
-wait_for 30 sh -c "[ \"\$(ls /proc/$DPID/task | wc -l)\" -eq 1 ]" || not_ok "churn ended"
-sleep 1.2 # scans and an interval later
+# the churn has begun once a thread has ended (each lives >= 10 ms, one is
+# born every ms, so from then on the workload has many threads until the end)
+wait_for 20 test -s "$WORK/lifetimes" || not_ok "churn began"
+# the churn is over when the workload is back to its main thread (10 s of churn,
+# then threads living up to 4 s; the deadline leaves room for a loaded machine)
+wait_for 60 sh -c "[ \"\$(ls /proc/$DPID/task | wc -l)\" -eq 1 ]" || not_ok "churn ended"
+# the collector closes a gone thread's descriptors at its next scan (20 ms) or
+# interval (1 s): wait for that, with a deadline, before comparing
+wait_for 10 sh -c "[ \"\$(find /proc/$TPID/fd -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l)\" -eq $fds_start ]"
 fds_end=$(perf_fds "$TPID")
 check "the main thread's perf descriptors are open at the start ($fds_start)" test "$fds_start" -ge 6
 check_eq "perf descriptor count back to its start value after the churn" "$fds_start" "$fds_end"

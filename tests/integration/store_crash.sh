@@ -62,7 +62,7 @@ kill_once() {
 	"$TDCTL" import -q --pmu skl -d "$DB" "$BIG" >/dev/null 2>&1 &
 	pid=$!
 	CLEANUP_PIDS="$pid"
-	sleep "$1"
+	sleep "$1" # the kill's moment: the delay is what this test varies
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	CLEANUP_PIDS=
