@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -59,6 +61,29 @@ static pid_t spawn_demo(const char *threads, const char *sec)
 	return pid;
 }
 
+/* Wait until process pid has n threads (the demo starts them at once), for
+ * at most 20 s however loaded the machine is; false on the deadline. */
+static bool wait_threads(pid_t pid, int n)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	for (int ms = 0; ms < 20000; ms++) {
+		int count = 0;
+		DIR *d = opendir(path);
+		struct dirent *de;
+		if (!d)
+			return false;
+		while ((de = readdir(d)))
+			count += de->d_name[0] != '.';
+		closedir(d);
+		if (count >= n)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
 static long long query(const char *sql)
 {
 	sqlite3 *h;
@@ -104,7 +129,7 @@ static void test_three_sessions_one_loop(void **state)
 	(void)state;
 	unlink(db);
 	assert_true(a > 0 && b > 0 && sigfd >= 0);
-	usleep(200000); /* the demos start their threads */
+	assert_true(wait_threads(a, 3) && wait_threads(b, 4)); /* main + 2, main + 3 */
 	assert_int_equal(td_session_start(&oa, &s[0], &r[0], &err), 0);
 	assert_int_equal(td_session_start(&ob, &s[1], &r[1], &err), 0);
 	assert_int_equal(td_session_start(&oc, &s[2], &r[2], &err), 0);
