@@ -1,5 +1,6 @@
 /* encode: event string -> perf_event_attr, through libpfm4 or perf's raw forms. */
 #include "encode.h"
+#include "host.h"
 #include "pmu.h"
 
 #include <ctype.h>
@@ -11,11 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static char sysfs_root[256] = "/sys/bus/event_source/devices";
+static char sysfs_dir[4096]; /* "" until first used: the host's (host.h), or the one set */
 
 void td_encode_set_sysfs_root(const char *dir)
 {
-	snprintf(sysfs_root, sizeof(sysfs_root), "%s", dir);
+	snprintf(sysfs_dir, sizeof(sysfs_dir), "%s", dir);
+}
+
+/* The event_source devices directory PMU formats are read from. */
+static const char *sysfs_root(void)
+{
+	if (!sysfs_dir[0] && td_host_path(sysfs_dir, sizeof(sysfs_dir), "/sys/bus/event_source/devices") < 0)
+		snprintf(sysfs_dir, sizeof(sysfs_dir), "/sys/bus/event_source/devices");
+	return sysfs_dir;
 }
 
 /* Built-in formats used when the host has no such PMU in sysfs (our VMs, or
@@ -63,7 +72,7 @@ static int lookup_sysfs(const char *pmu, const char *dir, const char *name, char
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s/%s/%s", sysfs_root, pmu, dir, name);
+	snprintf(path, sizeof(path), "%s/%s/%s/%s", sysfs_root(), pmu, dir, name);
 	return td_read_file(path, out, len) < 0 ? -1 : 0;
 }
 
@@ -71,7 +80,7 @@ static int lookup_format(const char *pmu, const char *term, char *out, size_t le
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", sysfs_root, pmu);
+	snprintf(path, sizeof(path), "%s/%s", sysfs_root(), pmu);
 	if (access(path, F_OK) == 0) /* the PMU exists in sysfs: its format files are the truth */
 		return lookup_sysfs(pmu, "format", term, out, len);
 	for (size_t i = 0; i < sizeof(builtin_formats) / sizeof(builtin_formats[0]); i++)
@@ -232,7 +241,7 @@ static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *e
 		return -1;
 	}
 	snprintf(enc->pmu, sizeof(enc->pmu), "%s", buf);
-	snprintf(path, sizeof(path), "%s/%s/type", sysfs_root, buf);
+	snprintf(path, sizeof(path), "%s/%s/type", sysfs_root(), buf);
 	if (td_read_long(path, &type) == 0)
 		enc->attr.type = (uint32_t)type;
 	else if (pmu_base_is(buf, "cpu") || pmu_base_is(buf, "armv8_pmuv3"))
@@ -242,7 +251,7 @@ static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *e
 		enc->attr.type = TD_TYPE_UNKNOWN;
 		enc->type_unknown = true;
 	} else {
-		td_err_set(err, "unknown PMU '%s' in event '%s' (not in %s)", buf, evstr, sysfs_root);
+		td_err_set(err, "unknown PMU '%s' in event '%s' (not in %s)", buf, evstr, sysfs_root());
 		return -1;
 	}
 	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0))

@@ -2,11 +2,13 @@
  * counters, hypervisor, watchdog, paranoid level, capabilities, BPF) and
  * decide the degradation rung with a reason a newcomer understands. */
 #include "pmu.h"
+#include "host.h"
 #include "json.h"
 #include "tracker.h"
 #include "util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <linux/capability.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
@@ -82,12 +84,21 @@ const char *td_uarch_name(const char *vendor, int family, int model, int steppin
 	return NULL;
 }
 
+/* Read a host file holding one integer (host.h's root applies). */
+static int host_long(const char *path, long *v)
+{
+	char full[4096];
+
+	return td_host_path(full, sizeof(full), path) < 0 ? -ENAMETOOLONG : td_read_long(full, v);
+}
+
 static void detect_cpuinfo(struct td_caps *c)
 {
 	char *text = NULL;
 	char *save = NULL;
+	char path[4096];
 
-	if (td_slurp("/proc/cpuinfo", &text, NULL) < 0)
+	if (td_host_path(path, sizeof(path), "/proc/cpuinfo") < 0 || td_slurp(path, &text, NULL) < 0)
 		return;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(line, ':');
@@ -115,19 +126,37 @@ static void detect_cpuinfo(struct td_caps *c)
 	free(text);
 }
 
-static void detect_hypervisor_name(struct td_caps *c)
+/* The hypervisor's CPUID signature (leaf 0x40000000: EBX, ECX, EDX) into
+ * sig[13]; a recorded host tree keeps it in the file cpuid/hypervisor. */
+static bool hypervisor_signature(char *sig)
 {
+	if (td_host_is_fixture()) {
+		char path[4096];
+		return td_host_path(path, sizeof(path), "/cpuid/hypervisor") == 0 && td_read_file(path, sig, 13) >= 0;
+	}
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, cc, d;
-	char sig[13];
-
-	if (!c->hypervisor)
-		return;
 	__cpuid(0x40000000, a, b, cc, d);
 	memcpy(sig, &b, 4);
 	memcpy(sig + 4, &cc, 4);
 	memcpy(sig + 8, &d, 4);
 	sig[12] = '\0';
+	return true;
+#else
+	return false;
+#endif
+}
+
+static void detect_hypervisor_name(struct td_caps *c)
+{
+	char sig[13];
+
+	if (!c->hypervisor)
+		return;
+	if (!hypervisor_signature(sig)) {
+		snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
+		return;
+	}
 	static const struct { const char *sig, *name; } known[] = {
 		{ "KVMKVMKVM", "KVM" },       { "Microsoft Hv", "Hyper-V" },
 		{ "VMwareVMware", "VMware" }, { "XenVMMXenVMM", "Xen" },
@@ -140,10 +169,6 @@ static void detect_hypervisor_name(struct td_caps *c)
 			return;
 		}
 	snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
-#else
-	if (c->hypervisor)
-		snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
-#endif
 }
 
 int td_pfm_init(void)
@@ -160,14 +185,35 @@ int td_pfm_init(void)
 static void detect_libpfm(struct td_caps *c)
 {
 	pfm_pmu_info_t info;
+	const char *forced = td_host_forced_pfm_model();
 
 	c->gp_counters = c->fixed_counters = -1;
-	if (td_pfm_init() != 0)
+	if (forced && !strcmp(forced, "none"))
+		return; /* a CPU libpfm4 does not know */
+	if (td_pfm_init() != 0) {
+		if (forced) /* the model's name still chooses the events file */
+			snprintf(c->pfm_model, sizeof(c->pfm_model), "%s", forced);
 		return;
+	}
+	if (forced)
+		snprintf(c->pfm_model, sizeof(c->pfm_model), "%s", forced);
 	for (int i = 0; i < PFM_PMU_MAX; i++) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(i, &info) != PFM_SUCCESS || !info.is_present)
+		if (pfm_get_pmu_info(i, &info) != PFM_SUCCESS)
+			continue;
+		if (forced) {
+			/* a forced model: its tables (encodable though inactive here) give the counters;
+			 * a model this libpfm4 has no table for (Arm on x86) keeps them unknown */
+			if (!strcmp(info.name, forced)) {
+				snprintf(c->pfm_desc, sizeof(c->pfm_desc), "%s", info.desc ? info.desc : "");
+				c->gp_counters = info.num_cntrs;
+				c->fixed_counters = info.num_fixed_cntrs;
+				break;
+			}
+			continue;
+		}
+		if (!info.is_present)
 			continue;
 		if (info.type != PFM_PMU_TYPE_CORE)
 			continue;
@@ -185,18 +231,22 @@ static void detect_libpfm(struct td_caps *c)
 static void detect_kernel_pmu(struct td_caps *c)
 {
 	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
-	char path[256];
+	char path[4096];
 	DIR *d;
 	struct dirent *de;
 
+	char rel[128];
+
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s", names[i]);
-		if (access(path, F_OK) == 0) {
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s", names[i]);
+		if (td_host_path(path, sizeof(path), rel) == 0 && access(path, F_OK) == 0) {
 			snprintf(c->kernel_pmu, sizeof(c->kernel_pmu), "%s", names[i]);
 			return;
 		}
 	}
-	d = opendir("/sys/bus/event_source/devices");
+	if (td_host_path(path, sizeof(path), "/sys/bus/event_source/devices") < 0)
+		return;
+	d = opendir(path);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
@@ -230,13 +280,91 @@ static void detect_smt(struct td_caps *c)
 	long v;
 
 	c->smt_on = -1;
-	if (td_read_long("/sys/devices/system/cpu/smt/active", &v) == 0)
+	if (host_long("/sys/devices/system/cpu/smt/active", &v) == 0)
 		c->smt_on = v ? 1 : 0;
+}
+
+/* Online CPUs, and how many distinct cores and packages they sit on. */
+static void detect_topology(struct td_caps *c)
+{
+	int *cpus = NULL, n = td_host_online_cpus(&cpus);
+	long *seen_core = NULL;
+	int *seen_socket = NULL, ncores = 0, nsockets = 0;
+
+	c->cores = c->sockets = -1;
+	if (n <= 0) {
+		c->online_cpus = td_host_is_fixture() ? 0 : (int)sysconf(_SC_NPROCESSORS_ONLN);
+		return;
+	}
+	c->online_cpus = n;
+	seen_core = calloc((size_t)n, sizeof(*seen_core));
+	seen_socket = calloc((size_t)n, sizeof(*seen_socket));
+	for (int i = 0; seen_core && seen_socket && i < n; i++) {
+		int core = td_host_cpu_topology(cpus[i], "core_id");
+		int socket = td_host_cpu_topology(cpus[i], "physical_package_id");
+		long key = (long)socket << 32 | (unsigned)core;
+		bool known = false;
+		if (core < 0 || socket < 0) {
+			ncores = nsockets = -1;
+			break;
+		}
+		for (int k = 0; k < ncores && !known; k++)
+			known = seen_core[k] == key;
+		if (!known)
+			seen_core[ncores++] = key;
+		known = false;
+		for (int k = 0; k < nsockets && !known; k++)
+			known = seen_socket[k] == socket;
+		if (!known)
+			seen_socket[nsockets++] = socket;
+	}
+	if (seen_core && seen_socket && ncores > 0) {
+		c->cores = ncores;
+		c->sockets = nsockets;
+	}
+	free(seen_core);
+	free(seen_socket);
+	free(cpus);
+}
+
+/* The cgroup v2 mount (else v1's perf_event one), and whether it is writable. */
+static void detect_cgroup(struct td_caps *c)
+{
+	char path[4096], dev[256], dir[512], type[64], opts[512];
+	FILE *f;
+
+	if (td_host_path(path, sizeof(path), "/proc/self/mounts") < 0 || !(f = fopen(path, "re")))
+		return;
+	while (fscanf(f, "%255s %511s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+		int version = !strcmp(type, "cgroup2") ? 2 : !strcmp(type, "cgroup") && strstr(opts, "perf_event") ? 1 : 0;
+		if (!version || c->cgroup_version == 2)
+			continue;
+		c->cgroup_version = version;
+		snprintf(c->cgroup_mount, sizeof(c->cgroup_mount), "%s", dir);
+		c->cgroup_writable = !strncmp(opts, "rw", 2) && (opts[2] == ',' || !opts[2]);
+		if (c->cgroup_writable && !td_host_is_fixture())
+			c->cgroup_writable = access(dir, W_OK) == 0;
+	}
+	fclose(f);
+}
+
+/* The kernel release: uname, or the recorded tree's osrelease. */
+static void detect_kernel(struct td_caps *c)
+{
+	struct utsname u;
+	char path[4096];
+
+	if (td_host_is_fixture()) {
+		if (td_host_path(path, sizeof(path), "/proc/sys/kernel/osrelease") == 0)
+			td_read_file(path, c->kernel, sizeof(c->kernel));
+	} else if (uname(&u) == 0) {
+		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+	}
 }
 
 void td_caps_detect(struct td_caps *c)
 {
-	struct utsname u;
+	char path[4096];
 	long v;
 
 	memset(c, 0, sizeof(*c));
@@ -244,16 +372,16 @@ void td_caps_detect(struct td_caps *c)
 	detect_hypervisor_name(c);
 	const char *ua = td_uarch_name(c->vendor, c->family, c->model, c->stepping);
 	snprintf(c->uarch, sizeof(c->uarch), "%s", ua ? ua : "");
-	c->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	detect_topology(c);
 	detect_smt(c);
 	detect_libpfm(c);
-	if (uname(&u) == 0)
-		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
+	detect_kernel(c);
 	detect_kernel_pmu(c);
-	c->nmi_watchdog = td_read_long("/proc/sys/kernel/nmi_watchdog", &v) == 0 ? (v != 0) : -1;
-	c->paranoid = td_read_long("/proc/sys/kernel/perf_event_paranoid", &v) == 0 ? (int)v : -100;
+	c->nmi_watchdog = host_long("/proc/sys/kernel/nmi_watchdog", &v) == 0 ? (v != 0) : -1;
+	c->paranoid = host_long("/proc/sys/kernel/perf_event_paranoid", &v) == 0 ? (int)v : -100;
 	detect_caps(c);
-	c->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	detect_cgroup(c);
+	c->btf = td_host_path(path, sizeof(path), "/sys/kernel/btf/vmlinux") == 0 && access(path, R_OK) == 0;
 	c->bpf_available = c->btf && (c->is_root || c->cap_bpf);
 	td_caps_decide_rung(c);
 }
@@ -325,6 +453,11 @@ static void print_text(const struct td_caps *c)
 	printf("  microarch:    %s\n", c->uarch[0] ? c->uarch : "unknown to topdown");
 	printf("  online CPUs:  %d, SMT %s\n", c->online_cpus,
 	       c->smt_on < 0 ? "unknown" : c->smt_on ? "on" : "off");
+	if (c->cores > 0)
+		printf("  topology:     %d CPUs on %d cores in %d socket%s\n", c->online_cpus, c->cores, c->sockets,
+		       c->sockets == 1 ? "" : "s");
+	else
+		printf("  topology:     unknown (no /sys/devices/system/cpu/cpuN/topology)\n");
 	printf("libpfm4 model:  %s\n", c->pfm_model[0] ? c->pfm_model : "none (this libpfm4 does not know the CPU)");
 	if (c->gp_counters >= 0)
 		printf("  counters:     %d general-purpose, %d fixed (libpfm4's figures)\n", c->gp_counters,
@@ -341,6 +474,11 @@ static void print_text(const struct td_caps *c)
 		printf("  perf_event_paranoid: %d\n", c->paranoid);
 	printf("privileges:     root %s, CAP_PERFMON %s, CAP_BPF %s, CAP_SYS_PTRACE %s\n", yesno(c->is_root),
 	       yesno(c->cap_perfmon), yesno(c->cap_bpf), yesno(c->cap_sys_ptrace));
+	if (c->cgroup_version)
+		printf("cgroup:         v%d at %s, %s\n", c->cgroup_version, c->cgroup_mount,
+		       c->cgroup_writable ? "writable" : "read-only (record --cgroup counts existing cgroups only)");
+	else
+		printf("cgroup:         none mounted (record --cgroup unavailable)\n");
 	printf("BPF:            %s\n", c->bpf_available ? "available (BTF present)"
 				       : !c->btf           ? "not available (BTF missing)"
 							   : "not available (BTF present, needs root or CAP_BPF)");
@@ -361,8 +499,11 @@ static void print_json(const struct td_caps *c)
 	td_json_str(stdout, c->cpu_name);
 	printf(",\"microarch\":");
 	td_json_str(stdout, c->uarch[0] ? c->uarch : NULL);
-	printf(",\"online_cpus\":%d,\"smt\":%s},", c->online_cpus,
-	       c->smt_on < 0 ? "null" : c->smt_on ? "true" : "false");
+	printf(",\"online_cpus\":%d,\"smt\":%s,", c->online_cpus, c->smt_on < 0 ? "null" : c->smt_on ? "true" : "false");
+	if (c->cores > 0)
+		printf("\"cores\":%d,\"sockets\":%d},", c->cores, c->sockets);
+	else
+		printf("\"cores\":null,\"sockets\":null},");
 	printf("\"libpfm4\":{\"model\":");
 	td_json_str(stdout, c->pfm_model[0] ? c->pfm_model : NULL);
 	printf(",\"gp_counters\":");
@@ -384,6 +525,9 @@ static void print_json(const struct td_caps *c)
 	printf("\"privileges\":{\"root\":%s,\"cap_perfmon\":%s,\"cap_bpf\":%s,\"cap_sys_ptrace\":%s},",
 	       c->is_root ? "true" : "false", c->cap_perfmon ? "true" : "false", c->cap_bpf ? "true" : "false",
 	       c->cap_sys_ptrace ? "true" : "false");
+	printf("\"cgroup\":{\"version\":%d,\"mount\":", c->cgroup_version);
+	td_json_str(stdout, c->cgroup_version ? c->cgroup_mount : NULL);
+	printf(",\"writable\":%s},", c->cgroup_writable ? "true" : "false");
 	printf("\"bpf\":{\"btf\":%s,\"available\":%s},", c->btf ? "true" : "false",
 	       c->bpf_available ? "true" : "false");
 	printf("\"thread_discovery\":{\"method\":\"proc-rescan\",\"period_ms\":%d},", TD_TRACKER_SCAN_MS);

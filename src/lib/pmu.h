@@ -22,6 +22,7 @@ struct td_caps {
 	char cpu_name[128];       /* model name */
 	char uarch[48];           /* Skylake, Zen 4, ... or "" when unknown */
 	int online_cpus;
+	int cores, sockets;       /* distinct cores and packages of the online CPUs, -1 unknown */
 	int smt_on;               /* 1, 0, or -1 unknown */
 
 	/* libpfm4 */
@@ -40,6 +41,9 @@ struct td_caps {
 	bool is_root;
 	bool cap_perfmon, cap_sys_admin, cap_bpf, cap_sys_ptrace;
 	bool btf;                 /* /sys/kernel/btf/vmlinux present */
+	char cgroup_mount[256];   /* the cgroup v2 (or v1 perf_event) mount point, "" if none */
+	int cgroup_version;       /* 2, 1, or 0 when none is mounted */
+	bool cgroup_writable;     /* mounted read-write (and writable by this user on this host) */
 	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */
 
 	const char *events_dir;   /* where events files are read from (td_events_dir), NULL if not asked */
@@ -51,7 +55,8 @@ struct td_caps {
 	bool kernel_allowed;      /* may kernel-mode activity be counted too */
 };
 
-/* Fill caps from this host. Never fails: unknown items are marked so.
+/* Fill caps from this host (or the recorded host tree TD_SYSROOT names, with
+ * the libpfm4 model TD_PFM_MODEL forces: host.h). Never fails: unknown items are marked so.
  * events_file is left empty; the caller asks the catalog which file serves
  * pfm_model, stores it in caps->events_file and calls td_caps_decide_rung(). */
 void td_caps_detect(struct td_caps *caps);

@@ -1,5 +1,6 @@
 /* syswide: one group set per online CPU (see syswide.h). */
 #include "syswide.h"
+#include "host.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -106,8 +107,10 @@ int td_syswide_open(const struct td_evgroup_spec *specs, int nspecs, int paranoi
 	memcpy(w->specs, specs, (size_t)nspecs * sizeof(*specs));
 	w->nspecs = nspecs;
 	w->cgroup_fd = cgroup_fd;
-	if (td_read_file("/sys/devices/system/cpu/online", online, sizeof(online)) < 0 ||
-	    (w->ncpus = td_online_cpus(online, "", w->cpus, TD_MAX_CPUS)) <= 0) {
+	char path[4096];
+	if (td_host_path(path, sizeof(path), "/sys/devices/system/cpu/online") < 0 ||
+	    td_read_file(path, online, sizeof(online)) < 0 ||
+	    (w->ncpus = td_online_cpus(online, td_host_root(), w->cpus, TD_MAX_CPUS)) <= 0) {
 		td_syswide_free(w);
 		td_err_set(err, "cannot read the online CPUs from /sys/devices/system/cpu/online: is sysfs mounted?");
 		return -1;
@@ -169,11 +172,11 @@ int td_syswide_sample(struct td_syswide *w, td_cpu_counts_fn fn, void *ctx)
 /* Mount point of the cgroup v2 hierarchy, else of the v1 perf_event one. */
 static int cgroup_mount(char *out, size_t len)
 {
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char dev[256], dir[512], type[64], opts[512];
+	char path[4096], dev[256], dir[512], type[64], opts[512];
 	bool found = false;
+	FILE *f;
 
-	if (!f)
+	if (td_host_path(path, sizeof(path), "/proc/self/mounts") < 0 || !(f = fopen(path, "re")))
 		return -1;
 	while (!found && fscanf(f, "%255s %511s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
 		if (!strcmp(type, "cgroup2") || (!strcmp(type, "cgroup") && strstr(opts, "perf_event"))) {

@@ -1,0 +1,105 @@
+#!/bin/sh
+# make-trees.sh: writes the recorded host trees of tests/data/hosts/ (what
+# topdown reads of a machine: /proc/cpuinfo's first CPU, the online CPUs and
+# their topology, SMT, perf_event_paranoid, the NMI watchdog, the kernel
+# release, the mounts, the PMUs in /sys/bus/event_source/devices, BTF, and the
+# CPUID hypervisor leaf as cpuid/hypervisor). Each tree's facts are those of
+# the machine its README names. Run from this directory; the trees are
+# committed, this script says how they were made.
+set -eu
+cd "$(dirname "$0")"
+
+# tree NAME: start an empty tree
+tree() { T=$1; rm -rf "$T"; mkdir -p "$T/proc/sys/kernel" "$T/proc/self" "$T/sys/devices/system/cpu/smt" \
+	"$T/sys/bus/event_source/devices/software" "$T/sys/kernel/btf"
+	echo 1 >"$T/sys/bus/event_source/devices/software/type"; : >"$T/sys/kernel/btf/vmlinux"; }
+kernel() { echo "$1" >"$T/proc/sys/kernel/osrelease"; echo "$2" >"$T/proc/sys/kernel/perf_event_paranoid"
+	echo "$3" >"$T/proc/sys/kernel/nmi_watchdog"; }
+readme() { printf '%s\n' "$@" >"$T/README"; }
+hypervisor() { mkdir -p "$T/cpuid"; printf '%s\n' "$1" >"$T/cpuid/hypervisor"; }
+mounts() { printf '%s\n' "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0" \
+	"sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0" "$1" >"$T/proc/self/mounts"; }
+cgroup_rw="cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate 0 0"
+# x86 NAME VENDOR FAMILY MODEL STEPPING HYPERVISOR-FLAG(0/1): the first CPU of /proc/cpuinfo
+x86() { flags="fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2"
+	[ "$6" = 1 ] && flags="$flags hypervisor"
+	printf 'processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\nmodel name\t: %s\nstepping\t: %d\nflags\t\t: %s\n\nprocessor\t: 1\nvendor_id\t: %s\n' \
+		"$2" "$3" "$4" "$1" "$5" "$flags" "$2" >"$T/proc/cpuinfo"; }
+# cpus SOCKETS CORES THREADS: Linux numbering (all first threads, socket by
+# socket, then all second threads, ...); core_id counts within the socket
+cpus() { s=$1 c=$2 t=$3 n=$(($1 * $2 * $3))
+	echo "0-$((n - 1))" >"$T/sys/devices/system/cpu/online"
+	[ "$t" -gt 1 ] && echo 1 >"$T/sys/devices/system/cpu/smt/active" || echo 0 >"$T/sys/devices/system/cpu/smt/active"
+	i=0; while [ $i -lt "$n" ]; do
+		d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"
+		echo $(((i / c) % s)) >"$d/physical_package_id"; echo $((i % c)) >"$d/core_id"; i=$((i + 1)); done; }
+# pmu NAME TYPE [EVENT=ENCODING...]: a kernel PMU with x86 or Arm formats
+pmu() { d="$T/sys/bus/event_source/devices/$1"; mkdir -p "$d/format" "$d/events"; echo "$2" >"$d/type"; shift 2
+	case $d in *armv8*) echo "config:0-15" >"$d/format/event" ;;
+	*) echo "config:0-7" >"$d/format/event"; echo "config:8-15" >"$d/format/umask"; echo "config:18" >"$d/format/edge"
+	   echo "config:23" >"$d/format/inv"; echo "config:24-31" >"$d/format/cmask" ;; esac
+	for e in "$@"; do echo "${e#*=}" >"$d/events/${e%%=*}"; done; }
+
+tree zen4-vm-nopmu
+readme "AMD EPYC (Zen 4, family 25 model 17) cloud VM under KVM, 2 vCPUs, no PMU exposed to the guest: our CI hosts." \
+	"libpfm4 4.13 knows it as amd64_fam19h_zen4 (TD_PFM_MODEL=amd64_fam19h_zen4)."
+x86 "AMD EPYC" AuthenticAMD 25 17 1 1; hypervisor KVMKVMKVM; cpus 1 2 1; kernel 6.18.44 2 0; mounts "$cgroup_rw"
+
+tree zen5-vm-vpmu
+readme "AMD EPYC 9R45 (Zen 5, family 26 model 2) VM with a virtual PMU, 8 vCPUs (4 cores, SMT)." \
+	"libpfm4 4.13 does not know Zen 5 (TD_PFM_MODEL=none): cycles and instructions only."
+x86 "AMD EPYC 9R45" AuthenticAMD 26 2 0 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0 2 0; mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
+
+tree skl-bare
+readme "Intel Core i7-6700K (Skylake, family 6 model 94) desktop, bare metal, 4 cores with SMT (8 CPUs)," \
+	"NMI watchdog on (it holds fixed counter 1), perf_event_paranoid 2. libpfm4: skl."
+x86 "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz" GenuineIntel 6 94 3 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"; pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+
+tree icl-perfmetrics
+readme "Intel Core i7-1065G7 (Ice Lake client, family 6 model 126) laptop, bare metal, 4 cores with SMT," \
+	"PERF_METRICS: the kernel's cpu PMU has slots and topdown-* events. NMI watchdog on. libpfm4: icl."
+x86 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz" GenuineIntel 6 126 5 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+
+tree spr-vm
+readme "Intel Xeon Platinum 8488C (Sapphire Rapids, family 6 model 143) cloud VM with a virtual PMU," \
+	"16 vCPUs (8 cores, SMT), PERF_METRICS with the level-2 topdown events. libpfm4: spr."
+x86 "Intel(R) Xeon(R) Platinum 8488C" GenuineIntel 6 143 8 1; hypervisor KVMKVMKVM; cpus 1 8 2; kernel 6.1.0-13-amd64 2 0
+mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+
+tree neoverse-n1
+readme "Arm Neoverse N1 (AWS Graviton2, implementer 0x41 part 0xd0c), 4 CPUs, no SMT, armv8_pmuv3_0 PMU." \
+	"x86 builds of libpfm4 have no Arm tables: TD_PFM_MODEL=arm_n1 names the model for the events file."
+T2=$T
+printf 'processor\t: 0\nBogoMIPS\t: 243.75\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\n' >"$T2/proc/cpuinfo"
+cpus 1 4 1; kernel 6.1.0-13-arm64 2 0; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu_cycles=event=0x0011 inst_retired=event=0x0008
+
+tree epyc-2s-256
+readme "2-socket AMD EPYC 9554 (Zen 4 Genoa, family 25 model 17) server, bare metal: 2 x 64 cores x SMT 2 = 256 CPUs." \
+	"NMI watchdog on (it takes a general-purpose counter). libpfm4: amd64_fam19h_zen4."
+x86 "AMD EPYC 9554 64-Core Processor" AuthenticAMD 25 17 1 0; cpus 2 64 2; kernel 6.1.0-13-amd64 2 1; mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
+
+tree container-ro-cgroup
+readme "A container on the Zen 4 VM: /sys/fs/cgroup mounted read-only (Docker's default), no BTF visible," \
+	"perf_event_paranoid 2; no PMU. libpfm4: amd64_fam19h_zen4."
+x86 "AMD EPYC" AuthenticAMD 25 17 1 1; hypervisor KVMKVMKVM; cpus 1 2 1; kernel 6.18.44 2 0
+rm -r "$T/sys/kernel/btf"
+mounts "cgroup /sys/fs/cgroup cgroup2 ro,nosuid,nodev,noexec,relatime 0 0"
+
+tree spr-2s-512-smt4
+readme "A topology fixture: 2 sockets x 64 cores x 4 threads = 512 CPUs, on Sapphire Rapids identity (family 6 model 143)." \
+	"No shipping Intel part has SMT-4; the tree checks that nothing assumes SMT-2, 64 cores or 256 CPUs. libpfm4: spr."
+x86 "Intel(R) Xeon(R) topology fixture" GenuineIntel 6 143 8 0; cpus 2 64 4; kernel 6.1.0-13-amd64 2 0; mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4
+echo "made: $(ls -d */ | tr -d / | tr '\n' ' ')"

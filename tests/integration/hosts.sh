@@ -1,0 +1,123 @@
+#!/bin/sh
+# Host-dependent decisions on recorded host trees (tests/data/hosts/NAME,
+# each with a README naming the machine): with TD_SYSROOT pointing at a tree
+# and TD_PFM_MODEL naming the libpfm4 model that machine has, `tdctl doctor`
+# must name the CPU, topology, PMU, hypervisor, paranoid level, cgroup mount
+# and BTF of that machine, choose its events file and rung, and `tdctl plan`
+# must pack level 1 for its counters. Expected values come from the machines'
+# facts (datasheets, the kernel's sysfs layout) and the events files' counter
+# budgets, with the arithmetic beside them — not from the program's output.
+# Runs the same on every host: nothing here is read from this machine.
+. "$(dirname "$0")/lib.sh"
+
+HOSTS="$TD_SRCDIR/tests/data/hosts"
+
+# on NAME MODEL: doctor --json and plan -l 1 for host tree NAME
+on() {
+	name=$1
+	TD_SYSROOT="$HOSTS/$1" TD_PFM_MODEL=$2 "$TDCTL" doctor --json >"$WORK/$1.json" 2>"$WORK/$1.err"
+	check_eq "$1: doctor exits 0" 0 "$?"
+	TD_SYSROOT="$HOSTS/$1" TD_PFM_MODEL=$2 "$TDCTL" plan -l 1 >"$WORK/$1.plan" 2>&1
+	echo $? >"$WORK/$1.plan.rc"
+}
+# is 'PATH=VALUE ...': doctor's JSON of the current tree has each value ('' = null)
+is() {
+	for kv in "$@"; do
+		path=${kv%%=*} want=${kv#*=}
+		got=$(sql :memory: "select coalesce(json_extract(readfile('$WORK/$name.json'), '\$.$path'), '')")
+		check_eq "$name: $path" "$want" "$got"
+	done
+}
+# groups N: level 1 is planned in N perf groups
+groups() {
+	check_eq "$name: plan -l 1 exits 0" 0 "$(cat "$WORK/$name.plan.rc")"
+	got=$(awk '/^[0-9]+ groups?:/ { print $1; exit }' "$WORK/$name.plan")
+	check_eq "$name: level 1 in $1 perf group(s)" "$1" "$got"
+}
+
+# AMD EPYC Zen 4 VM (our CI): family 25 (0x19) model 17 (0x11) is Zen 4
+# (Genoa); no cpu PMU in sysfs, the hypervisor flag set: software-only. 6
+# general-purpose counters, watchdog off, SMT off: level 1's six events
+# (cycles, retired ops, dispatch slots empty/backend/SMT, ops dispatched)
+# fit in one group.
+on zen4-vm-nopmu amd64_fam19h_zen4
+is cpu.vendor=AuthenticAMD cpu.family=25 cpu.model=17 "cpu.microarch=Zen 4" cpu.online_cpus=2 cpu.cores=2 \
+	cpu.sockets=1 cpu.smt=0 kernel.core_pmu= kernel.hypervisor=KVM kernel.perf_event_paranoid=2 \
+	kernel.nmi_watchdog=0 libpfm4.model=amd64_fam19h_zen4 libpfm4.gp_counters=6 events_file=amd-zen4.td \
+	rung=software-only cgroup.version=2 cgroup.writable=1 bpf.btf=1
+check_grep "zen4-vm-nopmu: the reason says the VM exposes no PMU" "this VM (KVM) exposes no PMU to the guest" \
+	"$WORK/zen4-vm-nopmu.json"
+groups 1
+
+# AMD Zen 5 (family 26 = 0x1a) VM with a virtual PMU: libpfm4 4.13 has no Zen 5
+# model, so no top-down file applies: cycles and instructions (ipc-only); plan
+# has no model to pack and says to name one.
+on zen5-vm-vpmu none
+is cpu.family=26 "cpu.microarch=Zen 5" cpu.online_cpus=8 cpu.cores=4 cpu.smt=1 kernel.core_pmu=cpu \
+	libpfm4.model= events_file= rung=ipc-only
+check_grep "zen5-vm-vpmu: the reason says libpfm4 does not know Zen 5" "the installed libpfm4 does not know Zen 5" \
+	"$WORK/zen5-vm-vpmu.json"
+check_eq "zen5-vm-vpmu: plan without a model exits 1" 1 "$(cat "$WORK/zen5-vm-vpmu.plan.rc")"
+check_grep "zen5-vm-vpmu: plan says to name a model" "name one with --pmu MODEL" "$WORK/zen5-vm-vpmu.plan"
+
+# Skylake desktop (family 6 model 94 = 0x5e): bare metal, cpu PMU, full tree.
+# 4 cores x SMT 2 = 8 CPUs. SMT on halves the 8 general-purpose counters to 4;
+# the NMI watchdog holds fixed counter 1, so CPU_CLK_UNHALTED.THREAD_ANY needs
+# a general-purpose one: level 1 reads 5 general-purpose events (clocks,
+# uops issued, retire slots, recovery cycles, IDQ not delivered) > 4, so 2 groups.
+on skl-bare skl
+is cpu.vendor=GenuineIntel cpu.family=6 cpu.model=94 cpu.microarch=Skylake cpu.online_cpus=8 cpu.cores=4 \
+	cpu.sockets=1 cpu.smt=1 kernel.core_pmu=cpu kernel.hypervisor= kernel.nmi_watchdog=1 libpfm4.model=skl \
+	libpfm4.fixed_counters=3 events_file=intel-skl.td rung=full-tree
+check_grep "skl-bare: the plan halves the counters for SMT and gives fixed 1 to the watchdog" \
+	"4 general-purpose (file, halved with SMT on), 3 fixed (fixed counter 1 held by the NMI watchdog)" "$WORK/skl-bare.plan"
+groups 2
+
+# Ice Lake client (model 126 = 0x7e) with PERF_METRICS: level 1 is SLOTS (fixed
+# counter 3) leading the four topdown metrics, plus two general-purpose
+# corrections (uops dropped, clears count) of 8: one group.
+on icl-perfmetrics icl
+is cpu.model=126 "cpu.microarch=Ice Lake" cpu.online_cpus=8 cpu.smt=1 kernel.core_pmu=cpu libpfm4.model=icl \
+	events_file=intel-icl.td rung=full-tree
+check_grep "icl-perfmetrics: SLOTS leads the group" "SLOTS_EV           fixed 3 only, leader" "$WORK/icl-perfmetrics.plan"
+groups 1
+
+# Sapphire Rapids VM (model 143 = 0x8f) with a virtual PMU: full tree, the
+# reason warns of hypervisor noise; level 1 as on Ice Lake in one group.
+on spr-vm spr
+is cpu.model=143 "cpu.microarch=Sapphire Rapids" cpu.online_cpus=16 cpu.cores=8 kernel.hypervisor=KVM \
+	libpfm4.model=spr events_file=intel-spr.td rung=full-tree
+check_grep "spr-vm: the reason warns of hypervisor noise" "virtualized PMU: counts may include hypervisor noise" "$WORK/spr-vm.json"
+groups 1
+
+# Arm Neoverse N1 (Graviton2): /proc/cpuinfo has no vendor_id, only the
+# implementer (0x41 = Arm); armv8_pmuv3_0 is the core PMU. 6 counters plus the
+# cycle counter: level 1's cycles + 4 events fit in one group.
+on neoverse-n1 arm_n1
+is "cpu.vendor=ARM (implementer 0x41)" cpu.online_cpus=4 cpu.smt=0 kernel.core_pmu=armv8_pmuv3_0 \
+	libpfm4.model=arm_n1 events_file=arm-neoverse.td rung=full-tree
+groups 1
+
+# 2-socket EPYC 9554 (Zen 4 Genoa, 64 cores a socket, SMT 2): 256 CPUs, 128
+# cores, 2 sockets. The NMI watchdog takes one of the 6 general-purpose
+# counters: 5 left for level 1's six events, so 2 groups.
+on epyc-2s-256 amd64_fam19h_zen4
+is cpu.online_cpus=256 cpu.cores=128 cpu.sockets=2 cpu.smt=1 "cpu.microarch=Zen 4" kernel.core_pmu=cpu \
+	kernel.nmi_watchdog=1 events_file=amd-zen4.td rung=full-tree
+check_grep "epyc-2s-256: the watchdog's counter is taken from the budget" \
+	"6 general-purpose (file) - 1 held by the NMI watchdog = 5" "$WORK/epyc-2s-256.plan"
+groups 2
+
+# A container on the Zen 4 VM: cgroup2 mounted read-only, no BTF visible.
+on container-ro-cgroup amd64_fam19h_zen4
+is cgroup.version=2 cgroup.mount=/sys/fs/cgroup cgroup.writable=0 bpf.btf=0 bpf.available=0 rung=software-only
+
+# 512 CPUs: 2 sockets x 64 cores x 4 threads.
+on spr-2s-512-smt4 spr
+is cpu.online_cpus=512 cpu.cores=128 cpu.sockets=2 cpu.smt=1 events_file=intel-spr.td
+
+# Outside a tree, nothing of a tree leaks in: TD_PFM_MODEL alone forces the model
+TD_PFM_MODEL=none "$TDCTL" doctor --json >"$WORK/none.json"
+name=none
+is libpfm4.model= events_file=
+finish
