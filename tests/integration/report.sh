@@ -35,6 +35,23 @@ golden() {
 	fi
 }
 
+# golden_numbers NAME "node=value ..." [ORACLE]: every session row of the golden
+# CSV tests/data/golden/NAME has its value (in %, '' for n/a) from the list
+# (hand arithmetic, written beside it) or from toplev's expected CSV ORACLE,
+# within the golden's rounding (5e-5 points): the golden pins layout, these pin
+# its numbers independently of the program
+golden_numbers() {
+	printf '%s\n' "$2" | tr ' ' '\n' | awk -F= 'NF { print $1 "," $2 }' >"$WORK/want.$1"
+	if [ -n "${3:-}" ]; then awk -F, 'NR > 1 { print $1 "," $2 }' "$3" >>"$WORK/want.$1"; fi
+	bad=$(awk -F, 'FNR == NR { want[$1] = $2; have[$1] = 1; next }
+		FNR > 1 && $1 == "session" { n++
+			if (!($2 in have)) { print "no independent value for " $2; next }
+			if ((want[$2] == "") != ($4 == "")) { print $2 ": golden " ($4 == "" ? "n/a" : $4) ", expected " (want[$2] == "" ? "n/a" : want[$2]); next }
+			d = want[$2] - $4; if (d < 0) d = -d; if (d > 5e-5) print $2 ": golden " $4 ", expected " want[$2] }
+		END { if (!n) print "no session row" }' "$WORK/want.$1" "$GOLDEN/$1")
+	check_eq "golden $1: every number agrees with the hand-derived or toplev value" "" "$bad"
+}
+
 # rows CSV AWK-CONDITION: the report CSV rows matching, as "node=value" words
 rows() { awk -F, "NR > 1 && ($2) { printf \"%s%s=%s\", sep, \$2, \$4; sep = \" \" }" "$1"; }
 
@@ -47,6 +64,24 @@ check_eq "skl-l3: report (latest session, text) exits 0" 0 "$?"
 golden skl-l3.txt "$WORK/skl-l3.txt"
 "$TDCTL" report 1 -d "$DB" --format csv -o "$WORK/skl-l3.csv"
 golden skl-l3.csv "$WORK/skl-l3.csv"
+# toplev -l3 prints all but these level-4 nodes; from the oracle input's counts
+# (tests/data/fixtures/oracle-skl-l3.fix), SMT off so CLKS = CORE_CLKS = 1e9:
+# Mispredicts_Resteers = BR_MISP/(BR_MISP+MC_COUNT) * RESTEER/CLKS = 0.9 * 3e7/1e9 = 2.7 %;
+# Clears_Resteers = 0.1 * 0.03 = 0.3 %; Unknown_Branches = 9 * BACLEARS/CLKS = 9 * 2e6/1e9 = 1.8 %;
+# Ports_Utilized_0/1/2 = EXE_0, EXE_1, EXE_2 / 1e9 = 3, 5, 10 %; Ports_Utilized_3m: EXEC_GE3
+# missing, n/a; X87_Use = Retiring * UOPS_X87/UOPS_EXEC = 0.4 * 1.7e7/1.7e9 = 0.4 %;
+# FP_Scalar = 6.4e7/1.6e9 = 4 %, FP_Vector = 3.2e7/1.6e9 = 2 % (of RETIRE_SLOTS)
+golden_numbers skl-l3.csv "Frontend_Bound.Fetch_Latency.Branch_Resteers.Mispredicts_Resteers=2.7
+Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers=0.3 Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches=1.8
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0=3 Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1=5
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2=10 Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m=
+Retiring.Light_Operations.FP_Arith.X87_Use=0.4 Retiring.Light_Operations.FP_Arith.FP_Scalar=4
+Retiring.Light_Operations.FP_Arith.FP_Vector=2" "$TD_SRCDIR/tests/data/oracle/toplev/expected/skl-l3.csv"
+check_eq "skl-l3: the text golden shows the CSV golden's values to one decimal" "" \
+	"$(awk -F, 'FNR == NR { if (FNR > 1) { n = split($2, p, "."); v[p[n]] = ($4 == "" ? "n/a" : sprintf("%.1f", $4)) } next }
+	   /% (Slots|Clocks|Stalls|Uops)/ { split($0, f, " "); if (f[1] in v) { n++; if (f[2] != v[f[1]]) print f[1] ": text " f[2] ", csv " v[f[1]] } }
+	   END { if (n < 48) print "only " n " of 48 nodes found in the text" }' \
+	   "$GOLDEN/skl-l3.csv" "$GOLDEN/skl-l3.txt")"
 check_grep "skl-l3: Core_Bound carries <==" "    Core_Bound                                    15.0 % Slots        <==" "$WORK/skl-l3.txt"
 check_grep "skl-l3: Memory_Bound is below its threshold (<)" "    Memory_Bound                                  15.0 % Slots      <" "$WORK/skl-l3.txt"
 check_grep "skl-l3: a node that could not be computed prints n/a" "Ports_Utilized_3m                          n/a % Clocks" "$WORK/skl-l3.txt"
@@ -78,6 +113,16 @@ imp "$REPORT" zen4-l2.perf.csv amd64_fam19h_zen4 "$ZDB"
 golden zen4-l2.txt "$WORK/zen4.txt"
 "$TDCTL" report -d "$ZDB" --format csv >"$WORK/zen4.csv"
 golden zen4-l2.csv "$WORK/zen4.csv"
+# Zen 4 by hand from tests/data/report/zen4-l2.perf.csv: W = 6, SLOTS = 6 x 1e9 cycles;
+# Frontend = 1.2e9/6e9 = 20; Fetch_Latency = 6 x 1.5e8 (cmask 6)/6e9 = 15, Bandwidth 5;
+# Bad_Speculation = (ops dispatched 2.4e9 - retired 1.8e9)/6e9 = 10, split by mispredicts
+# 9e6 : resyncs 1e6 = 9 and 1; Backend = 2.4e9/6e9 = 40, Memory = 40 x 3e8/5e8 (load
+# not complete / not complete) = 24, Core 16; SMT contention 0; Retiring = 1.8e9/6e9 = 30,
+# Microcode = 30 x 9e7/1.8e9 = 1.5, Fastpath 28.5
+golden_numbers zen4-l2.csv "Frontend_Bound=20 Frontend_Bound.Fetch_Latency=15 Frontend_Bound.Fetch_Bandwidth=5
+Bad_Speculation=10 Bad_Speculation.Branch_Mispredicts=9 Bad_Speculation.Pipeline_Restarts=1 Backend_Bound=40
+Backend_Bound.Memory_Bound=24 Backend_Bound.Core_Bound=16 SMT_Contention=0 Retiring=30 Retiring.Fastpath=28.5
+Retiring.Microcode=1.5"
 check_eq "zen4: Memory_Bound = 40 % x 3e8/5e8 = 24 %, the bottleneck" "Backend_Bound.Memory_Bound=24.0000" \
 	"$(rows "$WORK/zen4.csv" '$7 == 1')"
 
@@ -87,6 +132,21 @@ imp "$REPORT" skl-l2-mux.perf.csv skl "$DB"
 golden skl-l2-mux.txt "$WORK/mux.txt"
 "$TDCTL" report 2 -d "$DB" --format csv >"$WORK/mux.csv"
 golden skl-l2-mux.csv "$WORK/mux.csv"
+# Skylake L2, by hand from tests/data/report/skl-l2-mux.perf.csv (perf prints
+# multiplexed counts already scaled): SLOTS = 4 x 1e9; Frontend = 8e8/4e9 = 20,
+# Fetch_Latency = 4 x 1.2e8/4e9 = 12, Bandwidth 8; Bad_Speculation = (1.8e9 - 1.6e9
+# + 4 x 5e7)/4e9 = 10, mispredicts 9e6 : clears 1e6 = 9 and 1; Retiring = 1.6e9/4e9 =
+# 40; Backend = 100 - 20 - 10 - 40 = 30; Memory = 30 x (1.8e8 + 1e7)/(2e8 + 5e7 + 0.4
+# x 1e8 + 1e7) = 30 x 1.9e8/3e8 = 19, Core 11; Store_Bound = 1e7/1e9 = 1;
+# Ports_Utilized_1, _2 = 5e7, 1e8 / 1e9 = 5, 10; Heavy = (1.6e9 + 1e8 - 1.5e9)/4e9 = 5,
+# Light 35, Fused = 35 x 1e8/1.6e9 = 2.1875; every other node reads an event this
+# level-2 file did not count: n/a
+golden_numbers skl-l2-mux.csv "Frontend_Bound=20 Frontend_Bound.Fetch_Latency=12 Frontend_Bound.Fetch_Bandwidth=8
+Bad_Speculation=10 Bad_Speculation.Branch_Mispredicts=9 Bad_Speculation.Machine_Clears=1 Backend_Bound=30
+Backend_Bound.Memory_Bound=19 Backend_Bound.Core_Bound=11 Backend_Bound.Memory_Bound.Store_Bound=1
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1=5 Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2=10
+Retiring=40 Retiring.Heavy_Operations=5 Retiring.Light_Operations=35 Retiring.Light_Operations.Fused_Instructions=2.1875
+$(awk -F, 'NR > 1 && $4 == "" { printf "%s= ", $2 }' "$GOLDEN/skl-l2-mux.csv")"
 check_grep "mux: Memory_Bound shows its confidence" "Memory_Bound                                  19.0 % Slots      < [conf 62%]" "$WORK/mux.txt"
 check_eq "mux: confidence 62.5 on the nodes reading the multiplexed events, 100 elsewhere" \
 	"Backend_Bound.Memory_Bound=62.5 Backend_Bound.Core_Bound=62.5 Frontend_Bound=100.0" \
@@ -194,6 +254,14 @@ check_grep "--cpu 7: says so" "session 1 has no cpu 7" "$WORK/cpu7.err"
 (cd "$WORK" && "$TDCTL" report -d sw.db >sw.txt)
 check_eq "software-only: report exits 0" 0 "$?"
 golden sw-session.txt "$WORK/sw.txt"
+# the per-thread table by hand from sw-session.sql (2 intervals of 1 s): thread 4000
+# ran 0.5 + 0.5 s (util 1.0/2 s), 100 + 100 switches (100/s), 2 + 2 migrations (2.0/s),
+# 1000 + 1000 faults (1000/s); thread 4001 ran 0.25 + 0.75 s, 40 + 60 switches (50/s),
+# 0 + 1 migrations (0.5/s), 10 + 10 faults (10/s); all: the sums; /proc switches n/c
+check_eq "software-only: the golden's table rows agree with the hand arithmetic" \
+	"all 2.000 1.00 150.0 2.5 1010.0|4000 1.000 0.50 100.0 2.0 1000.0|4001 1.000 0.50 50.0 0.5 10.0" \
+	"$(awk '$1 ~ /^(all|4000|4001)$/ && NF >= 10 { c = ($1 == "all") ? 2 : 3
+		printf "%s%s %s %s %s %s %s", sep, $1, $c, $(c + 1), $(c + 2), $(c + 5), $(c + 6); sep = "|" }' "$GOLDEN/sw-session.txt")"
 check_grep "software-only: says top-down is unavailable and why" \
 	"Top-down: unavailable: the session ran on the software-only rung: hardware counters are unavailable because this VM (KVM) exposes no PMU to the guest." "$WORK/sw.txt"
 check_eq "software-only: no % Slots anywhere, CSV has its header only" "0 1" \
