@@ -4,7 +4,9 @@
  * the schema in store_schema.c. */
 #include "store.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -103,16 +105,14 @@ static void describe_open_error(td_err *err, const char *path, int rc, const cha
 {
 	bool writing = !strcmp(what, "create") || !strcmp(what, "write");
 
-	if (rc == SQLITE_NOTADB)
-		td_err_set(err, "'%s' is not a SQLite database: give another -d file, or move this one away", path);
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+		td_err_set(err, "'%s' is not a readable topdown database (%s): try 'sqlite3 %s .recover' to save what "
+			   "it holds, or give another -d file", path, sqlite3_errstr(rc), path);
 	else if (cannot_write(rc) && writing)
 		describe_unwritable(err, path, what, rc);
 	else if (cannot_write(rc))
 		td_err_set(err, "cannot %s database '%s' (%s): check that the directory exists and is writable, "
 			    "or give another -d file", what, path, sqlite3_errstr(rc));
-	else if (rc == SQLITE_CORRUPT)
-		td_err_set(err, "database '%s' is corrupt (%s): move it away and start a new one, or try "
-			    "'sqlite3 %s .recover'", path, sqlite3_errstr(rc), path);
 	else if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
 		td_err_set(err, "database '%s' is locked by another program: wait for it or use another -d file", path);
 	else
@@ -124,6 +124,19 @@ static void describe_open_error(td_err *err, const char *path, int rc, const cha
 static int upgrade(struct td_store *s, int version, td_err *err)
 {
 	if (td_store_exec(s, "BEGIN IMMEDIATE")) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		return -1;
+	}
+	/* another process may have created or migrated the schema between our look and
+	 * this write lock (several first runs on one new file): look again under the lock */
+	if (td_store_pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "read");
+		td_store_exec(s, "ROLLBACK");
+		return -1;
+	}
+	if (version >= TD_SCHEMA_VERSION) {
+		if (td_store_exec(s, "COMMIT") == 0)
+			return 0;
 		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
 		return -1;
 	}
@@ -159,12 +172,16 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 {
 	int version = 0, appid = 0, ntables = 0, rc;
 
+	/* one snapshot for the three: another process may be creating the schema now */
+	td_store_exec(s, "BEGIN");
 	if ((rc = td_store_pragma_int(s, "PRAGMA user_version", &version)) != SQLITE_OK ||
 	    (rc = td_store_pragma_int(s, "PRAGMA application_id", &appid)) != SQLITE_OK ||
 	    (rc = td_store_pragma_int(s, "SELECT count(*) FROM sqlite_master", &ntables)) != SQLITE_OK) {
 		describe_open_error(err, s->path, rc, "read");
+		td_store_exec(s, "ROLLBACK");
 		return -1;
 	}
+	td_store_exec(s, "COMMIT");
 	if (ntables == 0 && version == 0) {
 		if (mode != TD_STORE_WRITE) {
 			td_err_set(err, "'%s' holds no topdown data: record a session first (tdctl run -d %s -- CMD)",
@@ -214,6 +231,53 @@ static int prepare_writes(struct td_store *s, td_err *err)
 	return 0;
 }
 
+/* May this user write the database file and create files beside it (-wal, -shm)? */
+static bool can_write_beside(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (access(path, W_OK) != 0)
+		return false;
+	if (!slash)
+		return access(".", W_OK) == 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+	return access(dir, W_OK) == 0;
+}
+
+/* A read-only connection to a WAL database needs its -shm file: where it
+ * does not exist and cannot be created (a read-only file in a directory this
+ * user cannot write: another user's database, read-only media) and no -wal
+ * holds committed pages beyond the main file, the file alone is the whole
+ * database: reopen it immutable. A writer that starts meanwhile appends to a
+ * new WAL this reader does not see. 0, or -1 with err set. */
+static int open_unwritable(struct td_store *s, const char *path, td_err *err)
+{
+	char wal[PATH_MAX + 8], uri[PATH_MAX * 3 + 32], *u = uri;
+	int version, rc;
+
+	if (td_store_pragma_int(s, "PRAGMA user_version", &version) == SQLITE_OK)
+		return 0;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (access(wal, F_OK) == 0) {
+		td_err_set(err, "cannot read database '%s': its write-ahead log '%s' holds data and this user cannot "
+			   "create '%s-shm' to read it: read it as the user who writes it, or copy the files", path, wal, path);
+		return -1;
+	}
+	sqlite3_close(s->db);
+	s->db = NULL;
+	u += snprintf(u, 6, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) /* percent-encode for the URI */
+		u += isalnum(*p) || strchr("/._-~", *p) ? snprintf(u, 2, "%c", *p) : snprintf(u, 4, "%%%02X", *p);
+	snprintf(u, sizeof(uri) - (size_t)(u - uri), "?immutable=1");
+	rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		describe_open_error(err, path, rc, "open");
+		return -1;
+	}
+	return 0;
+}
+
 int td_store_open(const char *path, enum td_store_mode mode, struct td_store **out, td_err *err)
 {
 	struct td_store *s = calloc(1, sizeof(*s));
@@ -233,9 +297,18 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		return -1;
 	}
 	bool existed = access(path, F_OK) == 0;
+	if (mode != TD_STORE_WRITE && can_write_beside(path))
+		/* a reader that may write opens read-write (and never writes: query_only below), so
+		 * that closing it checkpoints and removes the -wal and -shm files as any last
+		 * connection does; a read-only connection would leave them behind, owned by us */
+		flags = SQLITE_OPEN_READWRITE;
 	rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		describe_open_error(err, path, rc, mode != TD_STORE_WRITE ? "open" : existed ? "write" : "create");
+		td_store_close(s);
+		return -1;
+	}
+	if (mode != TD_STORE_WRITE && flags == SQLITE_OPEN_READONLY && open_unwritable(s, path, err)) {
 		td_store_close(s);
 		return -1;
 	}
@@ -250,9 +323,14 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		td_store_close(s);
 		return -1;
 	}
-	td_store_exec(s, mode == TD_STORE_QUERY ? "PRAGMA query_only=ON" : "PRAGMA foreign_keys=ON");
+	td_store_exec(s, mode == TD_STORE_WRITE ? "PRAGMA foreign_keys=ON" : "PRAGMA query_only=ON");
 	*out = s;
 	return 0;
+}
+
+void td_store_describe_error(struct td_store *s, td_err *err)
+{
+	describe_open_error(err, s->path, sqlite3_errcode(s->db), "read");
 }
 
 void td_store_close(struct td_store *s)

@@ -42,6 +42,8 @@ struct td_session_info {
  * `PRAGMA query_only`: nothing can write through it. */
 int td_store_open(const char *path, enum td_store_mode mode, struct td_store **out, td_err *err);
 void td_store_close(struct td_store *s);
+/* One line for the last error of s's database (corrupt, locked, I/O ...). */
+void td_store_describe_error(struct td_store *s, td_err *err);
 
 int td_store_begin(struct td_store *s);
 int td_store_commit(struct td_store *s);

@@ -105,12 +105,15 @@ int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)
 	snprintf(sql, sizeof(sql), "%s ORDER BY s.id", session_cols);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+	int step = SQLITE_DONE;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct td_session_row r;
 		fill_session(st, &r);
 		rc = fn(&r, ctx);
 	}
 	sqlite3_finalize(st);
+	if (rc == 0 && step != SQLITE_ROW && step != SQLITE_DONE)
+		return -1; /* a damaged page, an I/O error: not the end of the list */
 	return rc;
 }
 

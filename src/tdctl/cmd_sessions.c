@@ -44,7 +44,14 @@ int cmd_sessions(int argc, char **argv)
 		default: tdctl_error("sessions: usage: tdctl sessions [-d DB]"); return 2;
 		}
 	}
-	/* open for writing only to mark sessions whose collector died as interrupted */
+	/* a listing never creates a database (a typo in -d is an error, not a new file); it
+	 * opens an existing one for writing only to mark sessions whose collector died as
+	 * interrupted, and reads it anyway where it cannot write */
+	if (td_store_open(db, TD_STORE_READ, &st, &err)) {
+		tdctl_error("%s", err.msg);
+		return 1;
+	}
+	td_store_close(st);
 	if (td_store_open(db, TD_STORE_WRITE, &st, &err) == 0) {
 		td_store_recover(st);
 		td_store_close(st);
@@ -55,7 +62,11 @@ int cmd_sessions(int argc, char **argv)
 	}
 	printf("%4s  %-6s %-11s %-19s %10s %8s %9s  %s\n", "ID", "KIND", "STATUS", "STARTED", "DURATION", "THREADS",
 	       "INTERVALS", "TARGET");
-	td_store_sessions(st, print_row, NULL);
+	int rc = td_store_sessions(st, print_row, NULL);
+	if (rc < 0) {
+		td_store_describe_error(st, &err);
+		tdctl_error("%s", err.msg);
+	}
 	td_store_close(st);
-	return 0;
+	return rc < 0 ? 1 : 0;
 }

@@ -40,7 +40,7 @@ expect_error "database in a directory that does not exist" 1 \
 	"^tdctl: cannot create database '/nonexistent-dir/x.db': directory '/nonexistent-dir' does not exist: create it or give another -d FILE\$" \
 	"$TDCTL" run -d /nonexistent-dir/x.db -- true
 printf 'not a database, just text\n' >"$WORK/text.db"
-expect_error "database that is not SQLite" 1 "^tdctl: '$WORK/text.db' is not a SQLite database: give another -d file" \
+expect_error "database that is not SQLite" 1 "^tdctl: '$WORK/text.db' is not a readable topdown database \\(file is not a database\\): try 'sqlite3 $WORK/text.db .recover'" \
 	"$TDCTL" run -d "$WORK/text.db" -- true
 check_eq "the text file was left as it was" "not a database, just text" "$(cat "$WORK/text.db")"
 sqlite3 "$WORK/foreign.db" "create table songs(title text)"

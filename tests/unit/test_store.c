@@ -149,7 +149,8 @@ static void test_refusals(void **state)
 	fputs("hello, not a database at all, but long enough to be read as a header......\n", f);
 	fclose(f);
 	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), -1);
-	assert_non_null(strstr(err.msg, "is not a SQLite database"));
+	assert_non_null(strstr(err.msg, "is not a readable topdown database"));
+	assert_non_null(strstr(err.msg, ".recover"));
 
 	snprintf(p, sizeof(p), "%s/foreign.db", dir);
 	raw_sql(p, "CREATE TABLE t(x)");
