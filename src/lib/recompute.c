@@ -374,6 +374,7 @@ out:
 struct files_seen {
 	bool recorded;            /* some row names its file (schema 3 live sessions) */
 	bool software, generic;   /* rows of software.td / generic.td (or, unrecorded, a live session) */
+	char model[64];           /* the model file that planned the tree (schema 3 live sessions), "" if none */
 };
 
 static int note_file(const struct td_event_info *e, void *ctx)
@@ -384,6 +385,8 @@ static int note_file(const struct td_event_info *e, void *ctx)
 		f->recorded = true;
 		f->software |= !strcmp(e->file, "software.td");
 		f->generic |= !strcmp(e->file, "generic.td");
+		if (!f->model[0] && strcmp(e->file, "software.td") && strcmp(e->file, "generic.td") && strcmp(e->file, "proc"))
+			snprintf(f->model, sizeof(f->model), "%s", e->file);
 	}
 	return 0;
 }
@@ -432,9 +435,12 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, st
 		seen.software = seen.generic = true; /* schema 2: every live session opened both */
 	if (meta.pmu_model[0] && td_catalog_find(dir, meta.pmu_model, model_file, sizeof(model_file)))
 		model_file[0] = '\0';
-	if (!model_file[0] && !live) {
-		td_err_set(err, "no events file in %s serves PMU model '%s': give --events-dir with one", dir,
-			   meta.pmu_model[0] ? meta.pmu_model : "(none recorded)");
+	if (!model_file[0] && (!live || seen.model[0])) {
+		/* nothing is deleted: a session keeps its values until new ones can replace them */
+		td_err_set(err, "no events file in %s serves PMU model '%s'%s%s%s: give --events-dir with one; nothing was "
+			   "changed", dir, meta.pmu_model[0] ? meta.pmu_model : "(none recorded)",
+			   seen.model[0] ? " (the session's tree was planned from " : "", seen.model,
+			   seen.model[0] ? ")" : "");
 		return -1;
 	}
 	if (td_store_begin(s))

@@ -212,6 +212,11 @@ struct td_prune_result {
 int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
 		   td_err *err);
 
+/* What td_store_prune would delete, deleting nothing: the counts, and in
+ * bytes_after the size the data would take once vacuumed. */
+int td_store_prune_dry_run(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+			   td_err *err);
+
 const char *td_store_errmsg(struct td_store *s);
 
 #endif

@@ -4,6 +4,7 @@
  * still being written (status running, writer alive) are never deleted.
  * Children are deleted explicitly with foreign keys off: a cascade through
  * counts.event_id (no index) would scan the whole counts table per event. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -48,16 +49,20 @@ static int64_t query_id(struct td_store *s, const char *sql, int64_t arg)
 	return id;
 }
 
-/* Run statements (separated by ';', each using ?1 and maybe ?2) in one transaction. */
+/* Run statements (each using ?1 and maybe ?2) in one transaction, or in a
+ * savepoint of the dry run's enclosing transaction. */
 static int run_tx(struct td_store *s, const char *const *sqls, int n, int64_t a, int64_t b)
 {
-	if (td_store_exec(s, "BEGIN IMMEDIATE"))
+	bool nested = !sqlite3_get_autocommit(s->db);
+	const char *rollback = nested ? "ROLLBACK TO prune_step; RELEASE prune_step" : "ROLLBACK";
+
+	if (td_store_exec(s, nested ? "SAVEPOINT prune_step" : "BEGIN IMMEDIATE"))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		sqlite3_stmt *st;
 		int ok;
 		if (sqlite3_prepare_v2(s->db, sqls[i], -1, &st, NULL) != SQLITE_OK) {
-			td_store_exec(s, "ROLLBACK");
+			td_store_exec(s, rollback);
 			return -1;
 		}
 		sqlite3_bind_int64(st, 1, a);
@@ -66,11 +71,11 @@ static int run_tx(struct td_store *s, const char *const *sqls, int n, int64_t a,
 		ok = sqlite3_step(st) == SQLITE_DONE;
 		sqlite3_finalize(st);
 		if (!ok) {
-			td_store_exec(s, "ROLLBACK");
+			td_store_exec(s, rollback);
 			return -1;
 		}
 	}
-	return td_store_exec(s, "COMMIT");
+	return td_store_exec(s, nested ? "RELEASE prune_step" : "COMMIT");
 }
 
 static int delete_session(struct td_store *s, int64_t id)
@@ -133,16 +138,39 @@ static int prune_size_step(struct td_store *s, struct td_prune_result *res)
 	return delete_intervals(s, oldest, nint) ? -1 : 1;
 }
 
-int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
-		   td_err *err)
+static int prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, bool dry_run, struct td_prune_result *res,
+		 td_err *err)
 {
 	int rc = 0;
 
 	res->sessions_deleted = 0;
 	res->intervals_deleted = 0;
 	res->bytes_before = file_bytes(s->path);
-	td_store_recover(s);
 	td_store_exec(s, "PRAGMA foreign_keys=OFF");
+	if (dry_run) {
+		/* every deletion in one transaction that is rolled back: the same choices, nothing removed */
+		if (td_store_exec(s, "BEGIN IMMEDIATE")) {
+			td_err_set(err, "cannot look at database '%s': %s", s->path, sqlite3_errmsg(s->db));
+			td_store_exec(s, "PRAGMA foreign_keys=ON");
+			return -1;
+		}
+		if (max_age_ns)
+			rc = prune_age(s, max_age_ns, res);
+		while (rc == 0 && max_bytes && used_bytes(s) > max_bytes) {
+			int step = prune_size_step(s, res);
+			if (step <= 0) {
+				rc = step;
+				break;
+			}
+		}
+		res->bytes_after = used_bytes(s); /* what the data would take after the vacuum */
+		if (rc)
+			td_err_set(err, "cannot look at database '%s': %s", s->path, sqlite3_errmsg(s->db));
+		td_store_exec(s, "ROLLBACK");
+		td_store_exec(s, "PRAGMA foreign_keys=ON");
+		return rc;
+	}
+	td_store_recover(s);
 	if (max_age_ns)
 		rc = prune_age(s, max_age_ns, res);
 	while (rc == 0 && max_bytes && used_bytes(s) > max_bytes) {
@@ -159,4 +187,16 @@ int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, 
 		td_err_set(err, "cannot prune database '%s': %s", s->path, sqlite3_errmsg(s->db));
 	res->bytes_after = file_bytes(s->path);
 	return rc;
+}
+
+int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+		   td_err *err)
+{
+	return prune(s, max_age_ns, max_bytes, false, res, err);
+}
+
+int td_store_prune_dry_run(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+			   td_err *err)
+{
+	return prune(s, max_age_ns, max_bytes, true, res, err);
 }
