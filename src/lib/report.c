@@ -115,6 +115,40 @@ static bool window_bad(const struct td_report_data *d, td_err *err)
 	return true;
 }
 
+/* --node must name a node of the session's tree: say which exist, never
+ * print a report that silently shows nothing. 0, or -1 with err set. */
+static int node_bad(const struct td_report_data *d, int64_t session, const char *node, td_err *err)
+{
+	char have[512] = "";
+	size_t used = 0;
+	const char *tail;
+
+	if (!d->model) {
+		td_err_set(err, "session %lld has no top-down tree to show --node '%s' of: %s", (long long)session, node,
+			   d->why_no_model[0] ? d->why_no_model : "no events file serves its PMU model");
+		return -1;
+	}
+	for (int i = 0; i < d->model->nnodes; i++)
+		if (!strcmp(d->model->nodes[i].path, node))
+			return 0;
+	/* a node named by its last part: offer its full path */
+	for (int i = 0; i < d->model->nnodes; i++) {
+		tail = strrchr(d->model->nodes[i].path, '.');
+		if (!strcmp(tail ? tail + 1 : d->model->nodes[i].path, node)) {
+			td_err_set(err, "'%s' is not a node path of %s: did you mean --node %s?", node, d->model_file,
+				   d->model->nodes[i].path);
+			return -1;
+		}
+	}
+	for (int i = 0; i < d->model->nnodes && used + 2 < sizeof(have); i++)
+		if (d->model->nodes[i].level == 1)
+			used += (size_t)snprintf(have + used, sizeof(have) - used, "%s%s", used ? ", " : "",
+						 d->model->nodes[i].path);
+	td_err_set(err, "%s has no node '%s': its level-1 nodes are %s ('tdctl events --pmu MODEL' lists every path)",
+		   d->model_file, node, have);
+	return -1;
+}
+
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
 {
 	struct td_report_data d;
@@ -128,7 +162,7 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		td_report_data_free(&d);
 		return -1;
 	}
-	if (o->filter.window && window_bad(&d, err)) {
+	if ((o->filter.window && window_bad(&d, err)) || (o->node && o->node[0] && node_bad(&d, session, o->node, err))) {
 		td_report_data_free(&d);
 		return -1;
 	}

@@ -98,6 +98,13 @@ check_eq "skl-l3: --level 1 gives the four level-1 nodes" \
 "$TDCTL" report -d "$DB" --node Backend_Bound.Memory_Bound --format csv -o "$WORK/mem.csv"
 check_eq "skl-l3: --node gives the subtree only (Memory_Bound and its 5 children)" "6 6" \
 	"$(awk -F, 'NR > 1 { n++; if ($2 ~ /^Backend_Bound\.Memory_Bound/) m++ } END { print n, m }' "$WORK/mem.csv")"
+"$TDCTL" report -d "$DB" --node Core_Bound >"$WORK/out" 2>"$WORK/err"
+check_eq "skl-l3: --node with a bare name: exit 1, nothing printed, one line offering the path" \
+	"1||'Core_Bound' is not a node path of intel-skl.td: did you mean --node Backend_Bound.Core_Bound?" \
+	"$?|$(cat "$WORK/out")|$(sed 's/^tdctl: report: //' "$WORK/err")"
+"$TDCTL" report -d "$DB" --node No_Such_Node --format csv >"$WORK/out" 2>"$WORK/err"
+check_eq "skl-l3: --node naming nothing: exit 1, one line listing the level-1 nodes" \
+	"1|1|1" "$?|$(wc -l <"$WORK/err" | tr -d ' ')|$(grep -c "has no node 'No_Such_Node': its level-1 nodes are Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring" "$WORK/err")"
 "$TDCTL" report -d "$DB" --format json -o "$WORK/skl.json"
 check_eq "skl-l3: JSON has one object per node, the bottleneck true once" "48 1" \
 	"$(grep -c '"scope":"session"' "$WORK/skl.json") $(grep -c '"bottleneck":true' "$WORK/skl.json")"
@@ -262,6 +269,9 @@ check_eq "software-only: the golden's table rows agree with the hand arithmetic"
 	"all 2.000 1.00 150.0 2.5 1010.0|4000 1.000 0.50 100.0 2.0 1000.0|4001 1.000 0.50 50.0 0.5 10.0" \
 	"$(awk '$1 ~ /^(all|4000|4001)$/ && NF >= 10 { c = ($1 == "all") ? 2 : 3
 		printf "%s%s %s %s %s %s %s", sep, $1, $c, $(c + 1), $(c + 2), $(c + 5), $(c + 6); sep = "|" }' "$GOLDEN/sw-session.txt")"
+"$TDCTL" report -d "$WORK/sw.db" --node Frontend_Bound >/dev/null 2>"$WORK/err"
+check_eq "software-only: --node is an error: there is no tree" "1|1" \
+	"$?|$(grep -c "^tdctl: report: session 1 has no top-down tree to show --node 'Frontend_Bound' of" "$WORK/err")"
 check_grep "software-only: says top-down is unavailable and why" \
 	"Top-down: unavailable: the session ran on the software-only rung: hardware counters are unavailable because this VM (KVM) exposes no PMU to the guest." "$WORK/sw.txt"
 check_eq "software-only: no % Slots anywhere, CSV has its header only" "0 1" \
