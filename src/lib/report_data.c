@@ -370,6 +370,7 @@ static int add_event(const struct td_event_info *e, void *ctx)
 	memset(&d->counts[d->ncounts], 0, sizeof(d->counts[0]));
 	snprintf(d->counts[d->ncounts].name, sizeof(d->counts[0].name), "%s", e->name);
 	snprintf(d->counts[d->ncounts].alias, sizeof(d->counts[0].alias), "%s", e->alias ? e->alias : "");
+	d->counts[d->ncounts].failed = e->status && !strcmp(e->status, "failed");
 	d->ncounts++;
 	return 0;
 }

@@ -66,6 +66,7 @@ struct td_report_eval {
 struct td_report_count {
 	char name[128], alias[64];
 	uint64_t value, enabled, running;
+	bool failed;             /* the kernel refused the event: not counted, never 0 */
 };
 
 struct td_report_data {

@@ -401,10 +401,18 @@ static void counts(FILE *out, const struct td_report_data *d)
 		esc(out, c->name);
 		fputs("</td><td>", out);
 		esc(out, c->alias[0] ? c->alias : "-");
-		fprintf(out, "</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%" PRIu64
-			"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", c->value, c->value, c->enabled, c->enabled,
-			c->running, c->running);
-		pct_cell(out, c->enabled ? (double)c->running / (double)c->enabled : NAN);
+		if (c->failed || (c->running == 0 && c->enabled > 0)) {
+			/* never a 0 for what was not measured */
+			fprintf(out, "</td><td data-v=\"\">%s</td><td data-v=\"%" PRIu64 "\">%" PRIu64
+				"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>",
+				c->failed ? "not supported" : "not counted", c->enabled, c->enabled, c->running, c->running);
+			pct_cell(out, c->failed ? NAN : 0.0);
+		} else {
+			fprintf(out, "</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%" PRIu64
+				"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", c->value, c->value, c->enabled, c->enabled,
+				c->running, c->running);
+			pct_cell(out, c->enabled ? (double)c->running / (double)c->enabled : NAN);
+		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody></table></div>\n", out);

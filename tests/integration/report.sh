@@ -269,6 +269,11 @@ check_eq "software-only: the golden's table rows agree with the hand arithmetic"
 	"all 2.000 1.00 150.0 2.5 1010.0|4000 1.000 0.50 100.0 2.0 1000.0|4001 1.000 0.50 50.0 0.5 10.0" \
 	"$(awk '$1 ~ /^(all|4000|4001)$/ && NF >= 10 { c = ($1 == "all") ? 2 : 3
 		printf "%s%s %s %s %s %s %s", sep, $1, $c, $(c + 1), $(c + 2), $(c + 5), $(c + 6); sep = "|" }' "$GOLDEN/sw-session.txt")"
+"$TDCTL" report -d "$WORK/sw.db" --format html -o "$WORK/sw.html"
+check_eq "software-only HTML: the refused hardware events are 'not supported' in the counts, never 0" \
+	"CYCLES:not supported INSTRUCTIONS:not supported TASK_CLOCK:2000000000" \
+	"$(grep -oE '<tr><td>(CYCLES|INSTRUCTIONS|TASK_CLOCK)</td><td>[^<]*</td><td data-v="[0-9]*">[^<]*' "$WORK/sw.html" |
+		sed -E 's|<tr><td>([A-Z_]+)</td><td>[^<]*</td><td data-v="[0-9]*">|\1:|' | sort | tr '\n' ' ' | sed 's/ $//')"
 "$TDCTL" report -d "$WORK/sw.db" --node Frontend_Bound >/dev/null 2>"$WORK/err"
 check_eq "software-only: --node is an error: there is no tree" "1|1" \
 	"$?|$(grep -c "^tdctl: report: session 1 has no top-down tree to show --node 'Frontend_Bound' of" "$WORK/err")"
