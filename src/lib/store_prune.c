@@ -138,10 +138,23 @@ static int prune_size_step(struct td_store *s, struct td_prune_result *res)
 	return delete_intervals(s, oldest, nint) ? -1 : 1;
 }
 
+/* Delete what is older than max_age_ns, then while the data exceeds max_bytes. */
+static int delete_to_limits(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res)
+{
+	int rc = max_age_ns ? prune_age(s, max_age_ns, res) : 0;
+
+	while (rc == 0 && max_bytes && used_bytes(s) > max_bytes) {
+		int step = prune_size_step(s, res);
+		if (step <= 0)
+			return step;
+	}
+	return rc;
+}
+
 static int prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, bool dry_run, struct td_prune_result *res,
 		 td_err *err)
 {
-	int rc = 0;
+	int rc;
 
 	res->sessions_deleted = 0;
 	res->intervals_deleted = 0;
@@ -149,20 +162,7 @@ static int prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, bo
 	td_store_exec(s, "PRAGMA foreign_keys=OFF");
 	if (dry_run) {
 		/* every deletion in one transaction that is rolled back: the same choices, nothing removed */
-		if (td_store_exec(s, "BEGIN IMMEDIATE")) {
-			td_err_set(err, "cannot look at database '%s': %s", s->path, sqlite3_errmsg(s->db));
-			td_store_exec(s, "PRAGMA foreign_keys=ON");
-			return -1;
-		}
-		if (max_age_ns)
-			rc = prune_age(s, max_age_ns, res);
-		while (rc == 0 && max_bytes && used_bytes(s) > max_bytes) {
-			int step = prune_size_step(s, res);
-			if (step <= 0) {
-				rc = step;
-				break;
-			}
-		}
+		rc = td_store_exec(s, "BEGIN IMMEDIATE") ? -1 : delete_to_limits(s, max_age_ns, max_bytes, res);
 		res->bytes_after = used_bytes(s); /* what the data would take after the vacuum */
 		if (rc)
 			td_err_set(err, "cannot look at database '%s': %s", s->path, sqlite3_errmsg(s->db));
@@ -171,15 +171,7 @@ static int prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, bo
 		return rc;
 	}
 	td_store_recover(s);
-	if (max_age_ns)
-		rc = prune_age(s, max_age_ns, res);
-	while (rc == 0 && max_bytes && used_bytes(s) > max_bytes) {
-		int step = prune_size_step(s, res);
-		if (step <= 0) {
-			rc = step;
-			break;
-		}
-	}
+	rc = delete_to_limits(s, max_age_ns, max_bytes, res);
 	td_store_exec(s, "PRAGMA foreign_keys=ON");
 	if (rc == 0 && (td_store_exec(s, "VACUUM") || td_store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)")))
 		rc = -1;
