@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "encode.h"
+#include "collect/collector.h"
+#include "machine/encode.h"
 
 #define GOAL_RATIO 1.3
 #define MAXT 1024
@@ -20,7 +20,7 @@
 static const char *const events[] = { "perf::TASK-CLOCK", "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS",
 				      "perf::PAGE-FAULTS", "perf::MINOR-FAULTS", "perf::MAJOR-FAULTS" };
 static volatile int stop;
-static const struct td_evgroup *groups[MAXT];
+static const struct td_perf_group *groups[MAXT];
 static int ngroups;
 
 static void *sleeper(void *arg)
@@ -52,7 +52,7 @@ static int on_counts(void *ctx, const struct td_thread *t, int spec, const struc
 int main(int argc, char **argv)
 {
 	int nthreads = argc > 1 ? atoi(argv[1]) : 64, intervals = argc > 2 ? atoi(argv[2]) : 2000, collect = 1;
-	struct td_evgroup_spec spec = { 0 };
+	struct td_perf_group_spec spec = { 0 };
 	struct td_sink sink = { .ctx = &collect, .counts = on_counts };
 	struct td_collector *c;
 	pthread_t th[MAXT];
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_collector: %s\n", err.msg);
 			return 1;
 		}
-		td_evgroup_spec_add(&spec, events[i], &enc.attr);
+		td_perf_group_spec_add(&spec, events[i], &enc.attr);
 	}
 	for (int i = 0; i < nthreads; i++)
 		pthread_create(&th[i], NULL, sleeper, NULL);
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	t0 = cpu_now();
 	for (int i = 0; i < intervals; i++)
 		for (int g = 0; g < ngroups; g++)
-			td_evgroup_read(groups[g], &r);
+			td_perf_group_read(groups[g], &r);
 	bare = (cpu_now() - t0) / intervals;
 	printf("collector: %d threads x %zu events, %d intervals\n", ngroups, sizeof(events) / sizeof(events[0]),
 	       intervals);

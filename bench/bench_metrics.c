@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "metrics.h"
-#include "model.h"
-#include "util.h"
+#include "model/catalog.h"
+#include "eval/metrics.h"
+#include "model/model.h"
+#include "base/util.h"
 
 #define GOAL_NODES_PER_S 10e6
 

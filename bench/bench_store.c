@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 #define EVENTS 8
 #define GOAL_RATIO 0.5

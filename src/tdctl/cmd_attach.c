@@ -2,9 +2,9 @@
  * children born later) until it exits, --duration passes, or Ctrl-C. */
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "tdctl.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char usage[] =
 	"usage: tdctl attach PID [OPTIONS]\n"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "tdctl.h"
 
 #define USAGE "usage: tdctl diff A B [-d DB] [--format text|html] [-o FILE]"

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "encode.h"
-#include "json.h"
-#include "model.h"
-#include "pmu.h"
+#include "model/catalog.h"
+#include "machine/encode.h"
+#include "base/json.h"
+#include "model/model.h"
+#include "machine/pmu.h"
 #include "tdctl.h"
 
 #define USAGE "usage: tdctl events [--pmu MODEL] [--json] [--events-dir DIR]"

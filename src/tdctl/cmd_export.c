@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export.h"
+#include "report/export.h"
 #include "tdctl.h"
 
 #define USAGE "usage: tdctl export SESSION [-d DB] --format csv|json [-o FILE]"

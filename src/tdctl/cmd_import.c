@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import.h"
-#include "pmu.h"
+#include "import/import.h"
+#include "machine/pmu.h"
 #include "tdctl.h"
 
 #define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [-q] FILE|-"

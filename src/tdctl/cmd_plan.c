@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "encode.h"
-#include "json.h"
-#include "model.h"
-#include "planner.h"
-#include "pmu.h"
+#include "model/catalog.h"
+#include "machine/encode.h"
+#include "base/json.h"
+#include "model/model.h"
+#include "plan/planner.h"
+#include "machine/pmu.h"
 #include "tdctl.h"
 
 #define USAGE "usage: tdctl plan [--pmu MODEL] [-l LEVEL | --nodes LIST] [--counters N] [--smt on|off] " \

@@ -3,7 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "recompute.h"
+#include "analysis/recompute.h"
 #include "tdctl.h"
 
 #define USAGE "usage: tdctl recompute SESSION [-d DB] [--events-dir DIR]"

@@ -5,7 +5,7 @@
  * one cgroup target, counts summed over the CPUs. */
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "tdctl.h"
 
 static const char usage[] =

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "tdctl.h"
-#include "util.h"
+#include "base/util.h"
 
 #define USAGE                                                                                      \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \

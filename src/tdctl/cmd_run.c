@@ -2,7 +2,7 @@
  * children) until it exits; exits with the command's status. */
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 #include "tdctl.h"
 
 static const char usage[] =

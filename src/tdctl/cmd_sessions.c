@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "store.h"
+#include "store/store.h"
 #include "tdctl.h"
 
 static int print_row(const struct td_session_row *r, void *ctx)

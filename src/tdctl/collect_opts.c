@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evgroup.h"
-#include "session.h"
-#include "store.h"
-#include "summary.h"
+#include "collect/perf_group.h"
+#include "session/session.h"
+#include "store/store.h"
+#include "report/summary.h"
 #include "tdctl.h"
-#include "tracker.h"
+#include "collect/tracker.h"
 
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {

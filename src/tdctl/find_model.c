@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "pmu.h"
+#include "model/catalog.h"
+#include "machine/pmu.h"
 #include "tdctl.h"
 
 /* Append " model" to the list unless it is there already. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tdctl.h"
-#include "util.h"
+#include "base/util.h"
 
 int tdctl_session_arg(const char *cmd, const char *arg, int64_t *id)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "store/store.h"
 
 int cmd_doctor(int argc, char **argv);
 int cmd_events(int argc, char **argv);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
+#include "model/catalog.h"
 
 static char dir[64];
 

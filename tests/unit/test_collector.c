@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector.h"
-#include "encode.h"
+#include "collect/collector.h"
+#include "machine/encode.h"
 
 #include "free_pid.h"
 
@@ -111,17 +111,17 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
-static void spec_add(struct td_evgroup_spec *s, const char *ev)
+static void spec_add(struct td_perf_group_spec *s, const char *ev)
 {
 	struct td_encoding enc;
 	td_err err;
 	assert_int_equal(td_encode(ev, NULL, geteuid() == 0, &enc, &err), 0);
-	assert_int_equal(td_evgroup_spec_add(s, ev, &enc.attr), 0);
+	assert_int_equal(td_perf_group_spec_add(s, ev, &enc.attr), 0);
 }
 
 static void test_threads_lifecycle(void **state)
 {
-	struct td_evgroup_spec specs[2];
+	struct td_perf_group_spec specs[2];
 	struct seen seen = { 0 };
 	struct td_sink sink = { &seen, on_born, on_gone, on_counts };
 	struct td_collector_stats st;
@@ -175,7 +175,7 @@ static void test_threads_lifecycle(void **state)
 	assert_true(seen.gone_flag[w]);
 	/* the worker's 40 ms of CPU reached the sink, as task-clock sees it: on a
 	 * heavily loaded VM task-clock was seen well below the thread's CPU clock
-	 * now and then (test_evgroup), so only most of it is required */
+	 * now and then (test_perf_group), so only most of it is required */
 	assert_true(seen.task_clock[w] >= 20000000ull);
 	assert_true(seen.task_clock[w] < 1000000000ull);
 	td_collector_stats(c, &st);
@@ -186,7 +186,7 @@ static void test_threads_lifecycle(void **state)
 
 static void test_no_such_process(void **state)
 {
-	struct td_evgroup_spec spec = { 0 };
+	struct td_perf_group_spec spec = { 0 };
 	struct seen seen = { 0 };
 	struct td_sink sink = { &seen, on_born, on_gone, on_counts };
 	struct td_collector *c;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "encode.h"
+#include "machine/encode.h"
 
 static struct td_encoding enc;
 static td_err err;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "model/expr.h"
 
 /* Names a..e are slots 0..4; NA is slot 5 (always NaN); ZERO slot 6;
  * Node.Child slot 7; anything else is unknown; "this" gets a custom reason. */

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "metrics.h"
-#include "model.h"
+#include "model/catalog.h"
+#include "eval/metrics.h"
+#include "model/model.h"
 
 struct fixture {
 	const char *path;

@@ -12,9 +12,22 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "group_counts.h"
-#include "model.h"
+#include "model/catalog.h"
+#include "eval/group_counts.h"
+#include "model/model.h"
+
+static void test_scale(void **state)
+{
+	(void)state;
+	assert_true(td_scale(100, 1000, 1000) == 100.0);
+	assert_true(td_scale(100, 1000, 250) == 400.0);
+	assert_true(td_scale(100, 1000, 2000) == 100.0); /* running > enabled: raw */
+	assert_true(isnan(td_scale(0, 1000, 0)));         /* enabled, never scheduled: not counted, not 0 */
+	assert_true(td_scale(0, 0, 0) == 0.0);            /* never enabled (a thread that did not run): 0 */
+	assert_true(td_coverage(1000, 250) == 0.25);
+	assert_true(td_coverage(1000, 1000) == 1.0);
+	assert_true(isnan(td_coverage(0, 0)));
+}
 
 static void test_rows(void **state)
 {
@@ -117,6 +130,7 @@ static void test_eval(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_dense),

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "live_metrics.h"
-#include "store.h"
+#include "session/live_metrics.h"
+#include "store/store.h"
 
 static char dir[64], db[128], td[128];
 

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "encode.h"
-#include "metrics.h"
-#include "model.h"
+#include "model/catalog.h"
+#include "machine/encode.h"
+#include "eval/metrics.h"
+#include "model/model.h"
 
 static char tmpdir[64];
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "model.h"
-#include "planner.h"
+#include "model/catalog.h"
+#include "model/model.h"
+#include "plan/planner.h"
 
 struct loaded {
 	struct td_catalog *cat;

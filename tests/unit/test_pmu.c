@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmu.h"
+#include "machine/pmu.h"
 
 static void test_uarch_names(void **state)
 {

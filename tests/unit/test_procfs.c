@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "procfs.h"
+#include "machine/procfs.h"
 
 static char root[64];
 

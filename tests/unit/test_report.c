@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "model.h"
-#include "report.h"
+#include "model/catalog.h"
+#include "model/model.h"
+#include "report/report.h"
 
 struct fix {
 	struct td_catalog *cat;

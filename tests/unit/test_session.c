@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "session.h"
+#include "session/session.h"
 
 static char dir[64], db[128], demo[512], events[512];
 

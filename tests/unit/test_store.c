@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "store.h"
+#include "store/store.h"
 
 static char dir[64], path[128];
 

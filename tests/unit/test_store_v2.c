@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
+#include "store/store.h"
 
 static char dir[64], path[128];
 

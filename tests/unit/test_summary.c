@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "summary.h"
+#include "store/store.h"
+#include "report/summary.h"
 
 static void test_summary_values(void **state)
 {

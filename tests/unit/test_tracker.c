@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tracker.h"
+#include "collect/tracker.h"
 
 #include "free_pid.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "util.h"
+#include "base/json.h"
+#include "base/util.h"
 
 static void test_parse_long(void **state)
 {

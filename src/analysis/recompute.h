@@ -1,0 +1,31 @@
+/* recompute: derives a stored session's metric values again from its raw
+ * counts, with the events files of the session (possibly newer ones from
+ * another directory): the file serving its PMU model and, for live
+ * sessions, software.td and generic.td — each reading the events rows it
+ * planned (schema 3 records the file; older live sessions: all rows).
+ * Each row is matched to a catalog alias by encoding. Per interval and
+ * target the scaled counts are kept per perf group (live sessions; imports:
+ * one group, several rows of one alias averaged) and evaluated as live
+ * collection does (group_counts.h), then summed into the session's
+ * aggregate targets — a thread's process, a CPU's core and socket — and
+ * evaluated for them; a session without aggregate targets (imports) gets
+ * the sum of its targets as `whole` when an interval has several. */
+#ifndef TD_RECOMPUTE_H
+#define TD_RECOMPUTE_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+
+struct td_recompute_result {
+	char events_file[128];   /* the files evaluated: "intel-skl.td", "soft-tree.td + software.td" */
+	int events_matched, events_unmatched;
+	char unmatched[512];     /* names of unmatched events, space separated (truncated) */
+	int64_t evaluations;     /* interval x target evaluations written */
+};
+
+/* s must be open for writing; runs in one transaction. */
+int td_recompute(struct td_store *s, int64_t session, const char *events_dir, struct td_recompute_result *res,
+		 td_err *err);
+
+#endif

@@ -1,0 +1,441 @@
+/* collector: per-thread perf_event groups, opened as threads appear, read
+ * each interval into deltas, read a last time and closed when threads go. */
+#include "collector.h"
+#include "machine/procfs.h"
+#include "tracker.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+struct td_collector {
+	struct td_perf_group_spec specs[TD_MAX_SPECS];
+	int nspecs;
+	bool decided[TD_MAX_SPECS];   /* first open attempted: counting or disabled */
+	char disabled[TD_MAX_SPECS][300];
+	int paranoid;
+	struct td_tracker *tracker;
+	struct td_thread **threads;
+	int nthreads, cap;
+	unsigned pending_flags;        /* for the next thread opened */
+	int fd_budget;                 /* descriptors the groups may use, below RLIMIT_NOFILE */
+	struct td_collector_stats stats;
+	int ref_spec;                  /* always-on reference of a rotation, -1 none */
+	bool rotated[TD_MAX_SPECS];
+	int current;                   /* rotated spec enabled now, -1 none */
+	FILE *raw_dump;
+};
+
+/* Descriptors kept free for the database, timers, /proc reads and the rest. */
+#define TD_FD_RESERVE 64
+
+struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, int nspecs, bool follow_children,
+				      int paranoid)
+{
+	struct td_collector *c;
+
+	if (nspecs > TD_MAX_SPECS || !(c = calloc(1, sizeof(*c))))
+		return NULL;
+	memcpy(c->specs, specs, (size_t)nspecs * sizeof(*specs));
+	c->nspecs = nspecs;
+	c->paranoid = paranoid;
+	c->ref_spec = c->current = -1;
+	{
+		struct rlimit rl;
+		c->fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT32_MAX
+				       ? (int)rl.rlim_cur - TD_FD_RESERVE
+				       : INT32_MAX;
+		if (c->fd_budget < 8)
+			c->fd_budget = 8;
+	}
+	if (!(c->tracker = td_tracker_new(follow_children))) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void close_thread(struct td_collector *c, struct td_thread *t)
+{
+	for (int g = 0; g < c->nspecs; g++)
+		if (t->open[g]) {
+			c->stats.fds_open -= td_perf_group_fd_count(&t->groups[g]);
+			td_perf_group_close(&t->groups[g]);
+			t->open[g] = false;
+		}
+}
+
+void td_collector_free(struct td_collector *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nthreads; i++) {
+		close_thread(c, c->threads[i]);
+		free(c->threads[i]);
+	}
+	free(c->threads);
+	td_tracker_free(c->tracker);
+	free(c);
+}
+
+const char *td_collector_disabled(const struct td_collector *c, int spec)
+{
+	return c->disabled[spec][0] ? c->disabled[spec] : NULL;
+}
+
+int td_collector_process_count(const struct td_collector *c)
+{
+	return td_tracker_process_count(c->tracker);
+}
+
+void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st)
+{
+	*st = c->stats;
+	st->threads_live = 0;
+	for (int i = 0; i < c->nthreads; i++)
+		st->threads_live += !c->threads[i]->gone;
+}
+
+static bool machine_cannot_count(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
+}
+
+/* What running out of descriptors means for this target, in numbers. */
+static void describe_fd_shortage(const struct td_collector *c, char *buf, size_t len)
+{
+	struct rlimit rl;
+	int per_thread = 0, live = 0;
+
+	for (int g = 0; g < c->nspecs; g++)
+		if (!c->disabled[g][0])
+			per_thread += c->specs[g].n;
+	for (int i = 0; i < c->nthreads; i++)
+		live += !c->threads[i]->gone;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	snprintf(buf, len,
+		 "out of file descriptors: %d threads so far x %d events need %d descriptors plus %d for tdctl, the "
+		 "limit is %llu (hard limit %llu); raise the hard limit (ulimit -Hn, LimitNOFILE=) or count "
+		 "fewer events", live + c->stats.open_failures + 1, per_thread,
+		 (live + c->stats.open_failures + 1) * per_thread, TD_FD_RESERVE,
+		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
+}
+
+/* Open every enabled group on a new thread. Returns 0, 1 when the thread
+ * exited before it could be opened, or -1 with err set (fatal). */
+static int open_groups(struct td_collector *c, struct td_thread *t, unsigned flags, td_err *err)
+{
+	for (int g = 0; g < c->nspecs; g++) {
+		int failed = 0, rc;
+		char why[300];
+
+		if (c->disabled[g][0])
+			continue;
+		if (c->stats.fds_open + c->specs[g].n > c->fd_budget)
+			rc = -EMFILE; /* keep the reserve: the rest of tdctl needs descriptors too */
+		else
+			rc = td_perf_group_open(&t->groups[g], &c->specs[g], t->tid, -1,
+					     c->rotated[g] && g != c->current ? TD_OPEN_DISABLED : flags, &failed);
+		if (rc == 0) {
+			t->open[g] = true;
+			c->decided[g] = true;
+			c->stats.fds_open += td_perf_group_fd_count(&t->groups[g]);
+			continue;
+		}
+		/* ESRCH: the thread is gone; ENODEV on a group that opened before: it is exiting */
+		if (rc == -ESRCH || (rc == -ENODEV && c->decided[g])) {
+			close_thread(c, t);
+			return 1;
+		}
+		td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, why, sizeof(why));
+		if (rc == -EMFILE || rc == -ENFILE)
+			describe_fd_shortage(c, why, sizeof(why));
+		if (!c->decided[g] && machine_cannot_count(-rc) && g > 0) {
+			/* an optional group (hardware events) this machine cannot count */
+			snprintf(c->disabled[g], sizeof(c->disabled[g]), "%s", why);
+			c->decided[g] = true;
+			continue;
+		}
+		if (!c->decided[g]) {
+			close_thread(c, t);
+			td_err_set(err, "%s", why);
+			return -1;
+		}
+		/* worked before, fails now (descriptors exhausted, ...): keep going */
+		c->stats.open_failures++;
+		snprintf(c->stats.last_failure, sizeof(c->stats.last_failure), "%s", why);
+		close_thread(c, t);
+		return 1;
+	}
+	return 0;
+}
+
+static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
+{
+	for (int i = c->nthreads - 1; i >= 0; i--)
+		if (c->threads[i]->tid == tid && !c->threads[i]->gone)
+			return c->threads[i];
+	return NULL;
+}
+
+static void read_proc_switches(struct td_thread *t)
+{
+	uint64_t vol, invol;
+
+	if (td_proc_ctxt_switches(t->pid, t->tid, &vol, &invol) == 0) {
+		t->last_sw[0] = vol;
+		t->last_sw[1] = invol;
+		t->have_sw = true;
+	}
+}
+
+static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t now, const struct td_sink *sink,
+		       td_err *err)
+{
+	struct td_thread *t;
+	int rc;
+
+	if (find_thread(c, tid))
+		return 0;
+	if (!(t = calloc(1, sizeof(*t)))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	t->pid = pid;
+	t->tid = tid;
+	t->first_seen_ns = t->last_seen_ns = t->sampled_ns = now;
+	if (td_proc_comm(pid, tid, t->comm, sizeof(t->comm)) != 0)
+		t->comm[0] = '\0';
+	rc = open_groups(c, t, c->pending_flags, err);
+	if (rc != 0) {
+		free(t);
+		return rc < 0 ? -1 : 0;
+	}
+	c->pending_flags = 0;
+	read_proc_switches(t);
+	t->prev_sw[0] = t->last_sw[0];
+	t->prev_sw[1] = t->last_sw[1];
+	if (c->nthreads == c->cap) {
+		int ncap = c->cap ? c->cap * 2 : 32;
+		struct td_thread **nt = realloc(c->threads, (size_t)ncap * sizeof(*nt));
+		if (!nt) {
+			close_thread(c, t);
+			free(t);
+			td_err_set(err, "out of memory");
+			return -1;
+		}
+		c->threads = nt;
+		c->cap = ncap;
+	}
+	c->threads[c->nthreads++] = t;
+	c->stats.threads_seen++;
+	if (sink->thread_born && sink->thread_born(sink->ctx, t)) {
+		td_err_set(err, "cannot record thread %d", (int)tid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Take the last reading of a thread that exited and close its descriptors. */
+static void thread_gone(struct td_collector *c, struct td_thread *t, uint64_t now)
+{
+	for (int g = 0; g < c->nspecs; g++)
+		if (t->open[g] && td_perf_group_read(&t->groups[g], &t->last[g]) == 0)
+			t->have_last[g] = true;
+	close_thread(c, t);
+	t->gone = true;
+	t->last_seen_ns = now;
+}
+
+static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_sink *sink, td_err *err)
+{
+	const struct td_task_event *ev;
+	int n = td_tracker_poll(c->tracker, &ev);
+
+	if (n < 0) {
+		td_err_set(err, "cannot scan /proc for threads: %s", strerror(-n));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (ev[i].change == TD_TASK_BORN) {
+			if (thread_born(c, ev[i].pid, ev[i].tid, now, sink, err))
+				return -1;
+		} else {
+			struct td_thread *t = find_thread(c, ev[i].tid);
+			if (t)
+				thread_gone(c, t, now);
+		}
+	}
+	return 0;
+}
+
+int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
+			     td_err *err)
+{
+	int rc = td_tracker_add_process(c->tracker, pid);
+
+	if (rc < 0) {
+		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
+		return -1;
+	}
+	c->pending_flags = flags;
+	return apply_tracker(c, td_wall_ns(), sink, err);
+}
+
+/* Threads usually name themselves right after they start: look again a few times. */
+static void refresh_young_comms(struct td_collector *c)
+{
+	for (int i = 0; i < c->nthreads; i++) {
+		struct td_thread *t = c->threads[i];
+		if (!t->gone && t->comm_checks < 3) {
+			t->comm_checks++;
+			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+		}
+	}
+}
+
+int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	td_err err;
+
+	refresh_young_comms(c);
+	return apply_tracker(c, now_ns, sink, &err);
+}
+
+/* Enabled time of the thread's reference group over this interval, or -1. */
+static int64_t ref_enabled(const struct td_collector *c, const struct td_thread *t)
+{
+	int r = c->ref_spec;
+
+	if (r < 0 || !t->have_last[r])
+		return -1;
+	return (int64_t)(t->last[r].enabled - t->prev[r].enabled);
+}
+
+/* A rotated group's delta in the reference's time base (see collector.h). */
+static void rebase(struct td_count *d, int n, int64_t ref)
+{
+	for (int i = 0; i < n; i++)
+		d[i].enabled = (uint64_t)ref > d[i].running ? (uint64_t)ref : d[i].running;
+}
+
+static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns, const struct td_sink *sink)
+{
+	struct td_count d[TD_GROUP_MAX];
+	int64_t ref = ref_enabled(c, t);
+
+	for (int g = 0; g < c->nspecs; g++) {
+		if (!t->have_last[g])
+			continue;
+		td_reading_delta(&t->prev[g], &t->last[g], c->specs[g].n, d);
+		t->prev[g] = t->last[g];
+		if (c->raw_dump)
+			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns, (int)t->tid, g,
+				(unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
+				(unsigned long long)d[0].running, (long long)ref);
+		if (c->rotated[g] && ref >= 0)
+			rebase(d, c->specs[g].n, ref);
+		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
+			return -1;
+	}
+	/* A thread that is gone has no /proc entry left to read: its switch counts end at its
+	 * last read, already delivered. Nothing is known of the time since, so nothing is
+	 * delivered for it (a "not counted" row would make the thread's whole total unknown). */
+	if (t->have_sw && !t->gone) {
+		/* /proc counters are exact: counted for all the time since the last sample */
+		uint64_t span = t->last_seen_ns - t->sampled_ns;
+		for (int k = 0; k < 2; k++) {
+			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
+			d[k].enabled = d[k].running = span;
+			t->prev_sw[k] = t->last_sw[k];
+		}
+		if (sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))
+			return -1;
+	}
+	t->sampled_ns = t->last_seen_ns;
+	return 0;
+}
+
+int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	int rc = 0;
+
+	for (int i = 0; i < c->nthreads && rc == 0; i++) {
+		struct td_thread *t = c->threads[i];
+		if (!t->gone) {
+			for (int g = 0; g < c->nspecs; g++)
+				if (t->open[g] && td_perf_group_read(&t->groups[g], &t->last[g]) == 0)
+					t->have_last[g] = true;
+			read_proc_switches(t);
+			t->last_seen_ns = now_ns;
+		}
+		rc = deliver(c, t, now_ns, sink);
+		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
+			rc = -1;
+	}
+	/* forget the threads that are gone: their last counts are delivered */
+	for (int i = 0; i < c->nthreads;) {
+		if (c->threads[i]->gone) {
+			free(c->threads[i]);
+			c->threads[i] = c->threads[--c->nthreads];
+		} else {
+			i++;
+		}
+	}
+	return rc;
+}
+
+int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	td_collector_scan(c, now_ns, sink);
+	return td_collector_sample(c, now_ns, sink);
+}
+
+void td_collector_set_rotation(struct td_collector *c, int ref_spec, const bool *rotated)
+{
+	c->ref_spec = ref_spec;
+	c->current = -1;
+	for (int g = 0; g < c->nspecs; g++) {
+		c->rotated[g] = rotated[g] && g != ref_spec;
+		if (c->rotated[g] && c->current < 0)
+			c->current = g;
+	}
+}
+
+/* The rotated spec after `from` that counts (cyclic), or -1. */
+static int next_rotated(const struct td_collector *c, int from)
+{
+	for (int k = 1; k <= c->nspecs; k++) {
+		int g = (from + k) % c->nspecs;
+		if (c->rotated[g] && !c->disabled[g][0])
+			return g;
+	}
+	return -1;
+}
+
+int td_collector_rotate(struct td_collector *c)
+{
+	int next;
+
+	if (c->current < 0 || (next = next_rotated(c, c->current)) < 0 || next == c->current)
+		return -1;
+	for (int i = 0; i < c->nthreads; i++) {
+		struct td_thread *t = c->threads[i];
+		if (t->gone)
+			continue;
+		if (t->open[c->current])
+			td_perf_group_enable(&t->groups[c->current], false);
+		if (t->open[next])
+			td_perf_group_enable(&t->groups[next], true);
+	}
+	c->current = next;
+	return next;
+}
+
+void td_collector_dump_raw(struct td_collector *c, FILE *f)
+{
+	c->raw_dump = f;
+}

@@ -1,0 +1,105 @@
+/* collector: the perf_event groups of every monitored thread. It opens the
+ * same group specs on each thread the tracker reports (existing threads,
+ * threads born later, children), reads them every interval into deltas,
+ * gives exited threads one last read and closes their descriptors. What the
+ * deltas become (SQLite rows, a summary) is the sink's business. */
+#ifndef TD_COLLECTOR_H
+#define TD_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "perf_group.h"
+#include "interval.h"
+#include "base/util.h"
+
+#define TD_MAX_SPECS 24
+
+struct td_thread {
+	pid_t pid, tid;
+	char comm[32];
+	int64_t store_id;           /* the sink's handle (e.g. the threads row) */
+	uint64_t first_seen_ns, last_seen_ns;
+	uint64_t sampled_ns;        /* end of the last interval delivered */
+	int comm_checks;            /* scans that re-read comm (threads name themselves early) */
+	bool gone;                  /* exited: final reading taken, descriptors closed */
+	struct td_perf_group groups[TD_MAX_SPECS];
+	bool open[TD_MAX_SPECS];
+	struct td_reading prev[TD_MAX_SPECS], last[TD_MAX_SPECS];
+	bool have_last[TD_MAX_SPECS];
+	/* /proc voluntary / involuntary context switches */
+	uint64_t prev_sw[2], last_sw[2];
+	bool have_sw;
+};
+
+/* Where the collector's results go. Callbacks return 0, or -1 to stop. */
+struct td_sink {
+	void *ctx;
+	int (*thread_born)(void *ctx, struct td_thread *t);
+	int (*thread_gone)(void *ctx, struct td_thread *t);
+	/* counts of group `spec` (one td_count per member) for one interval;
+	 * spec == TD_SPEC_PROC is the /proc pseudo-group (voluntary, involuntary) */
+	int (*counts)(void *ctx, const struct td_thread *t, int spec, const struct td_count *c, int n);
+};
+
+#define TD_SPEC_PROC (-1)
+
+struct td_collector;
+
+struct td_collector_stats {
+	int threads_seen;      /* threads ever monitored */
+	int threads_live;
+	int open_failures;     /* threads whose groups could not be opened (other than exited first) */
+	char last_failure[256];
+	int fds_open;
+};
+
+/* specs: the groups every thread gets (copied). */
+struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, int nspecs, bool follow_children,
+				      int paranoid);
+void td_collector_free(struct td_collector *c);
+
+/* Follow a process and open its current threads now. flags apply to the
+ * first thread opened (TD_OPEN_ENABLE_ON_EXEC for a command about to exec).
+ * A group that fails on the first thread because the machine cannot count
+ * it (ENOENT, EOPNOTSUPP, EINVAL) is disabled for all threads and reported
+ * by td_collector_disabled(); any other failure of the first group is an
+ * error with a one-line message. */
+int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
+			     td_err *err);
+/* Pick up threads born and gone since the last scan. */
+int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
+/* Read every thread and deliver this interval's deltas; forget gone threads. */
+int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
+/* Final read of everything (the target ended or collection stops). */
+int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
+
+/* User-space rotation (`--rotate`): the specs marked in `rotated` take turns,
+ * one enabled at a time in spec order (round-robin, deterministic); every
+ * other spec — ref_spec, the always-on reference, among them — stays
+ * enabled. Call before td_collector_add_process: threads are opened with
+ * only the current rotated group enabled. A rotated group is read like any
+ * other, but a group we disabled accumulates no enabled time, so its
+ * delivered counts carry: value and running = the kernel's deltas of that
+ * group; enabled = the thread's enabled time in ref_spec over the same
+ * interval (never less than running: the two groups are read a few
+ * microseconds apart). value * enabled / running then estimates the whole
+ * interval and running / enabled is the group's share (its confidence).
+ * Fewer than two rotated groups counting: no rotation happens. */
+void td_collector_set_rotation(struct td_collector *c, int ref_spec, const bool *rotated);
+/* Switch to the next rotated group on every live thread. Returns the spec
+ * now enabled, or -1 when there is nothing to rotate. */
+int td_collector_rotate(struct td_collector *c);
+/* Debugging and tests: write every delivered group delta as the kernel
+ * reported it, one line "END_NS TID SPEC VALUE0 ENABLED RUNNING REF_ENABLED"
+ * (END_NS: the sample's time; REF_ENABLED: -1 without a reference). */
+void td_collector_dump_raw(struct td_collector *c, FILE *f);
+
+/* Why spec i is disabled, or NULL when it is counting. */
+const char *td_collector_disabled(const struct td_collector *c, int spec);
+int td_collector_process_count(const struct td_collector *c);
+void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st);
+
+#endif

@@ -1,0 +1,209 @@
+/* syswide: one group set per online CPU (see syswide.h). */
+#include "syswide.h"
+#include "machine/host.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TD_MAX_CPUS 1024
+
+struct td_syswide {
+	struct td_perf_group_spec specs[TD_MAX_SPECS];
+	int nspecs;
+	char disabled[TD_MAX_SPECS][300];
+	int cgroup_fd;
+	struct td_cpu_slot *cpus;
+	int ncpus;
+};
+
+static int topo(const char *sysroot, int cpu, const char *what)
+{
+	char path[512], buf[32];
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/topology/%s", sysroot, cpu, what);
+	if (td_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return atoi(buf);
+}
+
+int td_online_cpus(const char *online, const char *sysroot, struct td_cpu_slot *cpus, int max)
+{
+	const char *p = online;
+	int n = 0;
+
+	while (*p && *p != '\n') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p || lo < 0)
+			return -1;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo)
+				return -1;
+		}
+		for (long c = lo; c <= hi && n < max; c++) {
+			memset(&cpus[n], 0, sizeof(cpus[n]));
+			cpus[n].cpu = (int)c;
+			cpus[n].core = topo(sysroot, (int)c, "core_id");
+			cpus[n].socket = topo(sysroot, (int)c, "physical_package_id");
+			n++;
+		}
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, int paranoid, char *buf, size_t len)
+{
+	if (root || cap_perfmon || cap_sys_admin || paranoid <= 0)
+		return NULL;
+	snprintf(buf, len, "system-wide counting needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 (it is %d): "
+		 "run tdctl as root", paranoid);
+	return buf;
+}
+
+static bool cannot_count(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
+}
+
+/* Open spec g on every CPU; the first CPU decides whether an optional group counts. */
+static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
+{
+	for (int i = 0; i < w->ncpus; i++) {
+		int failed = 0, rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
+						     w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0, &failed);
+		char why[300];
+		if (rc == 0) {
+			w->cpus[i].open[g] = true;
+			continue;
+		}
+		td_perf_strerror(-rc, w->specs[g].names[failed], paranoid, why, sizeof(why));
+		if (g > 0 && i == 0 && cannot_count(-rc)) {
+			snprintf(w->disabled[g], sizeof(w->disabled[g]), "%s", why);
+			return 0;
+		}
+		td_err_set(err, "CPU %d: %s", w->cpus[i].cpu, why);
+		return -1;
+	}
+	return 0;
+}
+
+int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int paranoid, int cgroup_fd,
+		    struct td_syswide **out, td_err *err)
+{
+	struct td_syswide *w = calloc(1, sizeof(*w));
+	char online[4096];
+
+	if (!w || nspecs > TD_MAX_SPECS || !(w->cpus = calloc(TD_MAX_CPUS, sizeof(*w->cpus)))) {
+		td_syswide_free(w);
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	memcpy(w->specs, specs, (size_t)nspecs * sizeof(*specs));
+	w->nspecs = nspecs;
+	w->cgroup_fd = cgroup_fd;
+	char path[4096];
+	if (td_host_path(path, sizeof(path), "/sys/devices/system/cpu/online") < 0 ||
+	    td_read_file(path, online, sizeof(online)) < 0 ||
+	    (w->ncpus = td_online_cpus(online, td_host_root(), w->cpus, TD_MAX_CPUS)) <= 0) {
+		td_syswide_free(w);
+		td_err_set(err, "cannot read the online CPUs from /sys/devices/system/cpu/online: is sysfs mounted?");
+		return -1;
+	}
+	for (int g = 0; g < nspecs; g++)
+		if (open_spec(w, g, paranoid, err)) {
+			td_syswide_free(w);
+			return -1;
+		}
+	*out = w;
+	return 0;
+}
+
+void td_syswide_free(struct td_syswide *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; w->cpus && i < w->ncpus; i++)
+		for (int g = 0; g < w->nspecs; g++)
+			if (w->cpus[i].open[g])
+				td_perf_group_close(&w->cpus[i].groups[g]);
+	free(w->cpus);
+	free(w);
+}
+
+int td_syswide_ncpus(const struct td_syswide *w)
+{
+	return w->ncpus;
+}
+
+struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i)
+{
+	return &w->cpus[i];
+}
+
+const char *td_syswide_disabled(const struct td_syswide *w, int spec)
+{
+	return w->disabled[spec][0] ? w->disabled[spec] : NULL;
+}
+
+int td_syswide_sample(struct td_syswide *w, td_cpu_counts_fn fn, void *ctx)
+{
+	struct td_reading r;
+	struct td_count d[TD_GROUP_MAX];
+
+	for (int i = 0; i < w->ncpus; i++)
+		for (int g = 0; g < w->nspecs; g++) {
+			struct td_cpu_slot *c = &w->cpus[i];
+			if (!c->open[g] || td_perf_group_read(&c->groups[g], &r) != 0)
+				continue;
+			td_reading_delta(&c->prev[g], &r, w->specs[g].n, d);
+			c->prev[g] = r;
+			if (fn(ctx, c, g, d, w->specs[g].n))
+				return -1;
+		}
+	return 0;
+}
+
+/* Mount point of the cgroup v2 hierarchy, else of the v1 perf_event one. */
+static int cgroup_mount(char *out, size_t len)
+{
+	char path[4096], dev[256], dir[512], type[64], opts[512];
+	bool found = false;
+	FILE *f;
+
+	if (td_host_path(path, sizeof(path), "/proc/self/mounts") < 0 || !(f = fopen(path, "re")))
+		return -1;
+	while (!found && fscanf(f, "%255s %511s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+		if (!strcmp(type, "cgroup2") || (!strcmp(type, "cgroup") && strstr(opts, "perf_event"))) {
+			snprintf(out, len, "%s", dir);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err)
+{
+	char mnt[512];
+	int fd;
+
+	if (path[0] == '/' && (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		snprintf(resolved, len, "%s", path);
+		return fd;
+	}
+	if (cgroup_mount(mnt, sizeof(mnt))) {
+		td_err_set(err, "no cgroup v2 (or v1 perf_event) hierarchy is mounted: mount one, or give the cgroup's full path");
+		return -1;
+	}
+	snprintf(resolved, len, "%s/%s", mnt, path[0] == '/' ? path + 1 : path);
+	if ((fd = open(resolved, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		td_err_set(err, "no cgroup '%s' (%s: %s): give a directory under %s, or its full path", path, resolved,
+			   strerror(errno), mnt);
+	return fd;
+}

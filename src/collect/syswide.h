@@ -1,0 +1,54 @@
+/* syswide: system-wide counting — the same group specs opened once per
+ * online CPU (pid = -1, cpu = N), each CPU's core and socket from sysfs
+ * topology, read every interval into deltas handed to a callback. A group
+ * other than the first that the machine cannot count (ENOENT, EOPNOTSUPP,
+ * EINVAL, ENODEV) on the first CPU is disabled for all, with the reason. */
+#ifndef TD_SYSWIDE_H
+#define TD_SYSWIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collector.h"
+#include "perf_group.h"
+#include "interval.h"
+#include "base/util.h"
+
+struct td_cpu_slot {
+	int cpu, core, socket;    /* core/socket -1 when unknown */
+	int64_t store_id;         /* the caller's handle (targets row) */
+	struct td_perf_group groups[TD_MAX_SPECS];
+	bool open[TD_MAX_SPECS];
+	struct td_reading prev[TD_MAX_SPECS];
+};
+
+struct td_syswide;
+
+/* Online CPUs listed in `online` (sysfs syntax "0-3,5"); topology read from
+ * sysroot/sys/devices/system/cpu/cpuN/topology (sysroot "" for the host).
+ * Returns the number of CPUs put in cpus (at most max), or -1. */
+int td_online_cpus(const char *online, const char *sysroot, struct td_cpu_slot *cpus, int max);
+
+/* One line saying why this process may not count system-wide, or NULL. */
+const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, int paranoid, char *buf, size_t len);
+
+/* Open specs on every online CPU; cgroup_fd >= 0: count only tasks of that
+ * cgroup (perf's cgroup mode: pid = the cgroup directory's fd,
+ * PERF_FLAG_PID_CGROUP). -1 with a one-line err when the first group cannot
+ * be opened. */
+int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int paranoid, int cgroup_fd,
+		    struct td_syswide **out, td_err *err);
+/* The directory of a cgroup named by the user: an absolute path to it, or a
+ * path inside the cgroup v2 mount (or the v1 perf_event mount) as perf -G
+ * takes it. Returns an O_DIRECTORY fd, or -1 with a one-line err. */
+int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err);
+void td_syswide_free(struct td_syswide *w);
+int td_syswide_ncpus(const struct td_syswide *w);
+struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i);
+const char *td_syswide_disabled(const struct td_syswide *w, int spec);
+
+typedef int (*td_cpu_counts_fn)(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n);
+/* Read every CPU's groups and deliver this interval's deltas. */
+int td_syswide_sample(struct td_syswide *w, td_cpu_counts_fn fn, void *ctx);
+
+#endif

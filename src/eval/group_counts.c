@@ -1,0 +1,118 @@
+/* group_counts: scaled counts per perf group and alias (see group_counts.h). */
+#include "group_counts.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+
+double td_scale(uint64_t value, uint64_t enabled, uint64_t running)
+{
+	if (running == 0)
+		return enabled == 0 ? (double)value : NAN; /* never enabled: a task that did not run counted nothing */
+	if (running >= enabled)
+		return (double)value;
+	return (double)value * ((double)enabled / (double)running);
+}
+
+double td_coverage(uint64_t enabled, uint64_t running)
+{
+	if (enabled == 0)
+		return NAN;
+	return running >= enabled ? 1.0 : (double)running / (double)enabled;
+}
+
+int td_group_counts_init(struct td_group_counts *c, int n, int ngroups)
+{
+	size_t k = (size_t)(n > 0 ? n : 1) * (size_t)(ngroups > 0 ? ngroups : 1);
+
+	c->n = n;
+	c->ngroups = ngroups > 0 ? ngroups : 1;
+	c->val = malloc(k * sizeof(double));
+	c->cov = malloc(k * sizeof(double));
+	c->rows = malloc(k * sizeof(int));
+	if (!c->val || !c->cov || !c->rows) {
+		td_group_counts_free(c);
+		return -1;
+	}
+	td_group_counts_clear(c);
+	return 0;
+}
+
+void td_group_counts_free(struct td_group_counts *c)
+{
+	free(c->val);
+	free(c->cov);
+	free(c->rows);
+	c->val = c->cov = NULL;
+	c->rows = NULL;
+}
+
+void td_group_counts_clear(struct td_group_counts *c)
+{
+	for (int i = 0; i < c->n * c->ngroups; i++) {
+		c->val[i] = c->cov[i] = NAN;
+		c->rows[i] = 0;
+	}
+}
+
+void td_group_counts_add_row(struct td_group_counts *c, int group, int alias, uint64_t value, uint64_t enabled,
+			     uint64_t running)
+{
+	int i = group * c->n + alias;
+	double v = td_scale(value, enabled, running), cov = td_coverage(enabled, running);
+
+	if (group < 0 || group >= c->ngroups || alias < 0 || alias >= c->n || isnan(v))
+		return;
+	c->val[i] = c->rows[i] ? (c->val[i] * c->rows[i] + v) / (c->rows[i] + 1) : v;
+	c->rows[i]++;
+	if (!isnan(cov))
+		c->cov[i] = isnan(c->cov[i]) ? cov : fmin(c->cov[i], cov);
+}
+
+void td_group_counts_zero(struct td_group_counts *c)
+{
+	for (int i = 0; i < c->n * c->ngroups; i++) {
+		c->val[i] = 0;
+		c->cov[i] = NAN;
+		c->rows[i] = 0;
+	}
+}
+
+void td_group_counts_add(struct td_group_counts *sum, const struct td_group_counts *part)
+{
+	for (int i = 0; i < sum->n * sum->ngroups; i++) {
+		sum->val[i] += part->val[i]; /* NaN + x is NaN */
+		if (!isnan(part->cov[i]))
+			sum->cov[i] = isnan(sum->cov[i]) ? part->cov[i] : fmin(sum->cov[i], part->cov[i]);
+	}
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int td_group_numbers_dense(int *group, int n)
+{
+	int *sorted = malloc(((size_t)n + 1) * sizeof(int)), k = 0;
+
+	if (!sorted)
+		return -1;
+	for (int i = 0; i < n; i++)
+		sorted[i] = group[i];
+	qsort(sorted, (size_t)n, sizeof(int), cmp_int);
+	for (int i = 0; i < n; i++)
+		if (i == 0 || sorted[i] != sorted[k - 1])
+			sorted[k++] = sorted[i];
+	for (int i = 0; i < n; i++)
+		group[i] = (int)((int *)bsearch(&group[i], sorted, (size_t)k, sizeof(int), cmp_int) - sorted);
+	free(sorted);
+	return k > 0 ? k : 1;
+}
+
+int td_group_counts_eval(struct td_metrics *mx, const struct td_group_counts *c)
+{
+	return td_metrics_eval_groups(mx, c->val, c->cov, c->ngroups);
+}

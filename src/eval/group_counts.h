@@ -1,0 +1,56 @@
+/* group_counts: the scaled counts one model evaluation reads — of one
+ * interval and target, or summed over intervals or targets — kept per perf
+ * group, because live collection may count one event in several groups and
+ * each formula should read a single group's time window
+ * (td_metrics_eval_groups). Imports, whose groups are unknown, use one group.
+ * Live collection, recompute and reports all go through here, so a stored
+ * session gives the same values whichever of them evaluates it. */
+#ifndef TD_GROUP_COUNTS_H
+#define TD_GROUP_COUNTS_H
+
+#include <stdint.h>
+
+#include "metrics.h"
+
+/* value * enabled / running; NaN when running == 0 while enabled > 0 (the
+ * event was enabled but never counted: multiplexed out). Both 0: the event
+ * was never enabled in the interval — a per-thread counter of a thread that
+ * did not run — and its value (0) is the count. */
+double td_scale(uint64_t value, uint64_t enabled, uint64_t running);
+/* Fraction of the enabled time the event was counted: running / enabled (NaN if enabled == 0). */
+double td_coverage(uint64_t enabled, uint64_t running);
+
+struct td_group_counts {
+	int n;                   /* event aliases per group */
+	int ngroups;
+	double *val;             /* ngroups * n: scaled count; NaN not counted */
+	double *cov;             /* ngroups * n: running / enabled; NaN unknown */
+	int *rows;               /* ngroups * n: rows averaged into val */
+};
+
+/* -1 when out of memory. The counts start cleared. */
+int td_group_counts_init(struct td_group_counts *c, int n, int ngroups);
+void td_group_counts_free(struct td_group_counts *c);
+
+/* Every value "not counted" (before rows are added). */
+void td_group_counts_clear(struct td_group_counts *c);
+/* One raw count of alias in group: scaled by enabled / running; running
+ * == 0 is "not counted" and changes nothing. Several rows of one alias and
+ * group (perf printing one event twice) are averaged; coverage is their least. */
+void td_group_counts_add_row(struct td_group_counts *c, int group, int alias, uint64_t value, uint64_t enabled,
+			     uint64_t running);
+
+/* Every value 0 and coverage unknown (before parts are summed). */
+void td_group_counts_zero(struct td_group_counts *c);
+/* sum += part, value by value: an alias not counted in part makes the sum
+ * not counted (no honest total); coverage is the least seen. */
+void td_group_counts_add(struct td_group_counts *sum, const struct td_group_counts *part);
+
+/* Perf group numbers as stored (events.group_idx) -> 0..k-1 in ascending
+ * order, in place. Returns k (at least 1), or -1 when out of memory. */
+int td_group_numbers_dense(int *group, int n);
+
+/* td_metrics_eval_groups over c. -1 when out of memory. */
+int td_group_counts_eval(struct td_metrics *mx, const struct td_group_counts *c);
+
+#endif

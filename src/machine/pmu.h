@@ -1,0 +1,74 @@
+/* pmu: what this machine can measure and why — CPU identity, the libpfm4 PMU
+ * model, the kernel's core PMU, counters, hypervisor, NMI watchdog,
+ * perf_event_paranoid, capabilities, BPF — and the degradation rung that
+ * follows from them (design.md, "Degradation ladder"). */
+#ifndef TD_PMU_H
+#define TD_PMU_H
+
+#include <stdbool.h>
+
+enum td_rung {
+	TD_RUNG_NONE = 0,     /* perf_event_open not usable at all */
+	TD_RUNG_SOFTWARE,     /* software events only */
+	TD_RUNG_IPC,          /* generic cycles/instructions, no top-down file */
+	TD_RUNG_PARTIAL_TREE, /* some tree levels fit (decided by the planner) */
+	TD_RUNG_FULL_TREE,
+};
+
+struct td_caps {
+	/* CPU identity (from /proc/cpuinfo) */
+	char vendor[32];          /* GenuineIntel, AuthenticAMD, ARM ... */
+	int family, model, stepping;
+	char cpu_name[128];       /* model name */
+	char uarch[48];           /* Skylake, Zen 4, ... or "" when unknown */
+	int online_cpus;
+	int cores, sockets;       /* distinct cores and packages of the online CPUs, -1 unknown */
+	int smt_on;               /* 1, 0, or -1 unknown */
+
+	/* libpfm4 */
+	char pfm_model[64];       /* core PMU model libpfm4 detected, "" if none */
+	char pfm_desc[128];
+	int gp_counters;          /* per logical CPU, -1 unknown */
+	int fixed_counters;       /* -1 unknown */
+
+	/* kernel */
+	char kernel[128];         /* uname -r */
+	char kernel_pmu[64];      /* sysfs core PMU device (cpu, cpu_core, armv8_pmuv3_0...), "" if none */
+	bool hypervisor;
+	char hypervisor_name[32]; /* KVM, Microsoft Hv, VMware, Xen ... */
+	int nmi_watchdog;         /* 1, 0 or -1 when unknown */
+	int paranoid;             /* perf_event_paranoid, or -100 when unknown */
+	bool is_root;
+	bool cap_perfmon, cap_sys_admin, cap_bpf, cap_sys_ptrace;
+	bool btf;                 /* /sys/kernel/btf/vmlinux present */
+	char cgroup_mount[256];   /* the cgroup v2 (or v1 perf_event) mount point, "" if none */
+	int cgroup_version;       /* 2, 1, or 0 when none is mounted */
+	bool cgroup_writable;     /* mounted read-write (and writable by this user on this host) */
+	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */
+
+	const char *events_dir;   /* where events files are read from (td_events_dir), NULL if not asked */
+	char events_file[64];     /* events/NAME.td for pfm_model, "" if none */
+
+	enum td_rung rung;
+	char rung_reason[512];    /* one line a newcomer understands */
+	bool counting_allowed;    /* may this user count its own processes at all */
+	bool kernel_allowed;      /* may kernel-mode activity be counted too */
+};
+
+/* Fill caps from this host (or the recorded host tree TD_SYSROOT names, with
+ * the libpfm4 model TD_PFM_MODEL forces: host.h). Never fails: unknown items are marked so.
+ * events_file is left empty; the caller asks the catalog which file serves
+ * pfm_model, stores it in caps->events_file and calls td_caps_decide_rung(). */
+void td_caps_detect(struct td_caps *caps);
+/* Decide the rung and its one-line reason from the other fields. */
+void td_caps_decide_rung(struct td_caps *caps);
+
+/* Initialise libpfm4 once for the process, with LIBPFM_ENCODE_INACTIVE=1 so
+ * that other models' events can be encoded (with a PMU prefix). 0 or -1. */
+int td_pfm_init(void);
+
+const char *td_rung_name(enum td_rung r);
+/* Microarchitecture name for a vendor/family/model, or NULL. */
+const char *td_uarch_name(const char *vendor, int family, int model, int stepping);
+
+#endif

@@ -1,0 +1,162 @@
+/* procfs: reading /proc for task lists, names, parents and runtimes. */
+#include "procfs.h"
+#include "base/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char proc_root[256] = "/proc";
+
+void td_proc_set_root(const char *dir)
+{
+	snprintf(proc_root, sizeof(proc_root), "%s", dir);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int list_numeric(const char *path, pid_t **out)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	pid_t *arr = NULL;
+	int n = 0, cap = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			pid_t *na = realloc(arr, (size_t)cap * sizeof(pid_t));
+			if (!na) {
+				free(arr);
+				closedir(d);
+				return -ENOMEM;
+			}
+			arr = na;
+		}
+		arr[n++] = (pid_t)atol(de->d_name);
+	}
+	closedir(d);
+	qsort(arr, (size_t)n, sizeof(pid_t), cmp_pid);
+	*out = arr;
+	return n;
+}
+
+int td_proc_tasks(pid_t pid, pid_t **tids)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/%d/task", proc_root, (int)pid);
+	return list_numeric(path, tids);
+}
+
+int td_proc_pids(pid_t **pids)
+{
+	return list_numeric(proc_root, pids);
+}
+
+int td_proc_comm(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	char path[300];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", proc_root, (int)pid, (int)tid);
+	n = td_read_file(path, buf, len);
+	return n < 0 ? n : 0;
+}
+
+int td_proc_stat(pid_t pid, pid_t *ppid, char *state)
+{
+	char path[300], buf[1024];
+	int n;
+	char *rp;
+	int pp;
+	char st;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
+	n = td_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	rp = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+	if (!rp || sscanf(rp + 1, " %c %d", &st, &pp) != 2)
+		return -EINVAL;
+	if (ppid)
+		*ppid = pp;
+	if (state)
+		*state = st;
+	return 0;
+}
+
+int td_proc_schedstat(pid_t pid, pid_t tid, uint64_t *runtime_ns)
+{
+	char path[300], buf[256];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/schedstat", proc_root, (int)pid, (int)tid);
+	n = td_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	return sscanf(buf, "%" SCNu64, runtime_ns) == 1 ? 0 : -EINVAL;
+}
+
+int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol)
+{
+	char path[300];
+	char *text = NULL;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/status", proc_root, (int)pid, (int)tid);
+	int rc = td_slurp(path, &text, NULL);
+	if (rc < 0)
+		return rc;
+	char *p = strstr(text, "\nvoluntary_ctxt_switches:");
+	if (p && sscanf(p, "\nvoluntary_ctxt_switches: %" SCNu64, vol) == 1)
+		found++;
+	p = strstr(text, "\nnonvoluntary_ctxt_switches:");
+	if (p && sscanf(p, "\nnonvoluntary_ctxt_switches: %" SCNu64, invol) == 1)
+		found++;
+	free(text);
+	return found == 2 ? 0 : -ENODATA;
+}
+
+int td_proc_starttime(pid_t pid, long long *start)
+{
+	char path[300], buf[1024];
+	int n;
+	char *rp;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
+	n = td_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	rp = strrchr(buf, ')');
+	/* starttime is field 22; fields 3.. follow the closing parenthesis */
+	if (!rp || sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld",
+			  start) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+int td_proc_uid(pid_t pid, uid_t *uid)
+{
+	char path[300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%d", proc_root, (int)pid);
+	if (stat(path, &st) != 0)
+		return -errno;
+	*uid = st.st_uid;
+	return 0;
+}

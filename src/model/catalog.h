@@ -1,0 +1,115 @@
+/* catalog: loading events/NAME.td files — the PMU models a file serves, its
+ * constants and parameters, its event aliases (alias -> event string), and
+ * its metric definitions (node, let, info, cpi lines), kept with their file
+ * and line so that every later error can name them. Format: docs/td-format.md. */
+#ifndef TD_CATALOG_H
+#define TD_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+
+struct td_cat_event {
+	char alias[64];
+	char spec[256];   /* libpfm4 string or perf raw form */
+	char desc[256];
+	int line;
+};
+
+struct td_cat_const {
+	char name[64];
+	double value;
+	bool is_param;    /* may be overridden (SMT_on, ...) */
+	int line;
+};
+
+/* A definition line the metric engine compiles: keyword is one of node, let,
+ * info, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions; text is the rest of the line with
+ * continuations joined and the comment removed. */
+struct td_cat_def {
+	char keyword[24];
+	char *text;
+	int line;         /* its first physical line */
+	/* Where text sits in the file, for messages pointing into it: text[0] is at
+	 * offset `base` of the definition joined from its physical lines, and line
+	 * k of them (line + k) starts at offset starts[k] of it (starts[0] = 0). */
+	int base;
+	int *starts, nstarts;
+};
+
+/* Counter budget and per-event counter constraints (the planner's vendor
+ * knowledge, docs/td-format.md "Counters"): parsed by catalog_counters.c. */
+enum td_cat_limit_kind {
+	TD_LIMIT_FIXED,      /* fixed N ALIAS...: may use fixed counter N */
+	TD_LIMIT_GP,         /* limit ALIAS... counters=LO-HI|N|fixed: which GP counters (mask 0 = none) */
+	TD_LIMIT_NOCOUNTER,  /* nocounter ALIAS...: takes no PMU counter (msr, software) */
+	TD_LIMIT_TD_LEADER,  /* topdown-group LEADER METRIC...: the leader */
+	TD_LIMIT_TD_METRIC,  /*   a metric event: no counter, must follow LEADER in its group */
+	TD_LIMIT_SPAN,       /* span NAME...: a formula whose events may spread over groups */
+};
+
+struct td_cat_limit {
+	enum td_cat_limit_kind kind;
+	char name[128];          /* event alias (span: node path, info or cpi name) */
+	int fixed;               /* TD_LIMIT_FIXED: counter number */
+	unsigned gp_mask;        /* TD_LIMIT_GP: bit i = GP counter i allowed */
+	int line;
+};
+
+struct td_cat_counters {
+	bool given;              /* a 'counters' line was read */
+	int gp;                  /* GP counters per logical CPU, SMT off */
+	int gp_smt;              /* with SMT on (= gp unless smt-gp= given) */
+	int fixed;               /* fixed counters */
+	int watchdog_fixed;      /* fixed counter the NMI watchdog holds, -1 if none */
+	bool watchdog_gp;        /* the NMI watchdog holds one GP counter */
+	int line;
+};
+
+struct td_catalog {
+	char path[512];
+	char name[128];          /* file name, e.g. intel-skl.td */
+	char title[128];
+	char version[256];
+	char **models;           /* libpfm4 PMU models served */
+	int nmodels;
+	char **notes;
+	int nnotes;
+	struct td_cat_event *events;
+	int nevents;
+	struct td_cat_const *consts;
+	int nconsts;
+	struct td_cat_def *defs;
+	int ndefs;
+	struct td_cat_counters counters;
+	struct td_cat_limit *limits;
+	int nlimits;
+};
+
+/* catalog_counters.c: parse a counters/fixed/limit/nocounter/topdown-group/
+ * span line. 1 = handled, 0 = not such a line, -1 = error in err. */
+int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest, int lineno, td_err *err);
+/* After the whole file: every alias those lines name is an event. 0 or -1. */
+int td_catalog_check_counters(const struct td_catalog *cat, td_err *err);
+
+/* Load and check one file. On error returns -1 with "FILE:LINE: what" in err. */
+int td_catalog_load(const char *path, struct td_catalog **out, td_err *err);
+void td_catalog_free(struct td_catalog *cat);
+
+const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const char *alias);
+/* The physical line and column (from 1) of d->text[off] (off may be
+ * strlen(d->text): just after the text). */
+void td_cat_def_position(const struct td_cat_def *d, int off, int *line, int *col);
+bool td_catalog_serves(const struct td_catalog *cat, const char *model);
+
+/* Name of the file in dir serving model (e.g. "intel-skl.td"). 0 if found. */
+int td_catalog_find(const char *dir, const char *model, char *name, size_t len);
+
+/* The events directory: override (--events-dir) if given, else
+ * $TOPDOWN_EVENTS_DIR, else the source tree's events/ for a program run from
+ * its build tree, else the installed data directory (an installed program
+ * never reads the build or source tree). */
+const char *td_events_dir(const char *override);
+
+#endif

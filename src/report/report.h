@@ -1,0 +1,69 @@
+/* report: one stored session as a human or machine report — text (the tree
+ * in toplev's vocabulary, the CPI stack, info metrics), CSV and JSON (one row
+ * per node, stable columns below), and a self-contained HTML file; and
+ * `diff`, two sessions' trees side by side. Values come from report_data
+ * (counts summed over the session, then evaluated).
+ *
+ * CSV columns (header line, then one line per node and scope; new columns
+ * are appended, never inserted):
+ *   scope,node,level,value,unit,threshold,bottleneck,confidence,spans
+ * scope: `session` (the aggregate) or the interval's seq (--intervals);
+ * node: the full dotted path; value: percent of the unit's domain, empty =
+ * not available; unit: `% Slots`, `% Clocks`, ...; threshold: `above` (the
+ * node and every ancestor pass their threshold), `below`, or empty when the
+ * value is not available; bottleneck: 1 on toplev's `<==` node, else 0;
+ * confidence: percent (least running/enabled of the events read), empty =
+ * unknown; spans: 1 when the value read events of several perf groups (their
+ * time windows differ, td_metrics_eval_groups), else 0. JSON: {"session": ID,
+ * "nodes": [{"scope", "node", "level", "value", "unit", "threshold",
+ * "bottleneck", "confidence", "spans"}...]}, null where CSV is empty, spans
+ * true/false, plus "unavailable": "why" when the session has no tree. */
+#ifndef TD_REPORT_H
+#define TD_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/report_data.h"
+#include "store/store.h"
+
+enum td_report_format { TD_REPORT_TEXT, TD_REPORT_CSV, TD_REPORT_JSON, TD_REPORT_HTML };
+
+struct td_report_opts {
+	enum td_report_format format;
+	int level;               /* deepest level shown; 0 = all */
+	const char *node;        /* show only this node's subtree; NULL = all */
+	struct td_report_filter filter;
+	bool intervals;          /* CSV/JSON/text: per interval too */
+	bool color;              /* text: bars and colour */
+	const char *events_dir;  /* NULL: td_events_dir() */
+	const char *db_path;     /* for the software summary's hints */
+};
+
+int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err);
+
+/* Text and the two machine formats of loaded data (report_text.c, report_table.c). */
+void td_report_text(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
+void td_report_table(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
+/* HTML (report_html.c). */
+void td_report_html(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
+
+/* Shared helpers (report.c). */
+/* Is node i shown under o's --level and --node? */
+bool td_report_node_shown(const struct td_model *m, int i, const struct td_report_opts *o);
+/* The model's nodes in tree order (depth first, children in declaration
+ * order) into order (m->nnodes entries). */
+void td_report_tree_order(const struct td_model *m, int *order);
+/* "Slots" -> "% Slots". */
+void td_report_unit(const struct td_node *n, char *out, size_t len);
+/* The header lines, each prefixed by prefix. */
+void td_report_header_text(FILE *out, const struct td_report_data *d, const char *prefix);
+/* One line: why top-down is unavailable. */
+void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len);
+
+/* diff (report_diff.c): A's and B's session aggregates, node by node. */
+int td_report_diff(struct td_store *s, int64_t a, int64_t b, enum td_report_format fmt, const char *events_dir,
+		   FILE *out, td_err *err);
+
+#endif

@@ -1,0 +1,269 @@
+/* live_metrics: per-interval metric values while collecting (see live_metrics.h). */
+#include "live_metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/catalog.h"
+#include "eval/group_counts.h"
+#include "store/metric_writer.h"
+#include "eval/metrics.h"
+#include "model/model.h"
+
+#define LIVE_MAX_FILES 4
+
+/* One target's scaled counts and coverages in the current interval. */
+struct tgt {
+	int64_t id;
+	pid_t pid;               /* thread: its process (aggregate); 0 otherwise */
+	int64_t agg[2];          /* aggregate targets (CPU: core, socket), 0 none */
+	char comm[32];
+	struct td_group_counts c; /* per group and alias; NaN: not delivered / not counted */
+	bool ready;              /* c allocated */
+};
+
+struct live_file {
+	struct td_catalog *cat;
+	struct td_model *model;
+	struct td_metrics *mx;
+	struct td_metric_writer *w;
+	int n;                   /* aliases */
+	int ngroups;             /* the file's perf groups */
+	struct tgt *t;
+	int nt, cap;
+	struct td_group_counts sum; /* aggregate scratch */
+};
+
+struct proc_target {
+	pid_t pid;
+	int64_t id;
+};
+
+struct td_live {
+	struct td_store *s;
+	int64_t session;
+	int num_cpus;
+	struct live_file f[LIVE_MAX_FILES];
+	int nf;
+	struct proc_target *procs;
+	int nprocs, pcap;
+	int spanning;
+};
+
+struct td_live *td_live_new(struct td_store *s, int64_t session, int num_cpus)
+{
+	struct td_live *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->s = s;
+	l->session = session;
+	l->num_cpus = num_cpus;
+	return l;
+}
+
+static void file_free(struct live_file *f)
+{
+	for (int i = 0; i < f->cap; i++)
+		if (f->t[i].ready)
+			td_group_counts_free(&f->t[i].c);
+	free(f->t);
+	td_group_counts_free(&f->sum);
+	td_metric_writer_free(f->w);
+	td_metrics_free(f->mx);
+	td_model_free(f->model);
+	td_catalog_free(f->cat);
+}
+
+void td_live_free(struct td_live *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->nf; i++)
+		file_free(&l->f[i]);
+	free(l->procs);
+	free(l);
+}
+
+int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
+{
+	struct live_file *f = &l->f[l->nf];
+	td_err ignored;
+
+	if (l->nf == LIVE_MAX_FILES) {
+		td_err_set(err, "more than %d events files", LIVE_MAX_FILES);
+		return -1;
+	}
+	memset(f, 0, sizeof(*f));
+	if (td_catalog_load(path, &f->cat, err) || td_model_compile(f->cat, &f->model, err))
+		goto fail;
+	f->n = f->cat->nevents;
+	f->ngroups = ngroups > 0 ? ngroups : 1;
+	if (!(f->mx = td_metrics_new(f->model)) || td_group_counts_init(&f->sum, f->n, f->ngroups)) {
+		td_err_set(err, "out of memory");
+		goto fail;
+	}
+	if (td_metric_writer_new(l->s, f->model, &f->w, err))
+		goto fail;
+	td_metrics_set(f->mx, "NUM_CPUS", l->num_cpus > 0 ? l->num_cpus : NAN, &ignored);
+	return l->nf++;
+fail:
+	file_free(f);
+	memset(f, 0, sizeof(*f));
+	return -1;
+}
+
+int td_live_alias(const struct td_live *l, int file, const char *name)
+{
+	const struct live_file *f = &l->f[file];
+
+	for (int i = 0; i < f->n; i++)
+		if (!strcmp(f->cat->events[i].alias, name))
+			return i;
+	return -1;
+}
+
+/* The current interval's entry of a thread target (created on first use). */
+static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, const char *comm)
+{
+	struct tgt *t;
+
+	if (f->nt > 0 && f->t[f->nt - 1].id == id)
+		return &f->t[f->nt - 1];
+	for (int i = 0; i < f->nt; i++)
+		if (f->t[i].id == id)
+			return &f->t[i];
+	if (f->nt == f->cap) {
+		int ncap = f->cap ? f->cap * 2 : 16;
+		struct tgt *n = realloc(f->t, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return NULL;
+		memset(n + f->cap, 0, (size_t)(ncap - f->cap) * sizeof(*n));
+		f->t = n;
+		f->cap = ncap;
+	}
+	t = &f->t[f->nt];
+	if (!t->ready && td_group_counts_init(&t->c, f->n, f->ngroups))
+		return NULL;
+	t->ready = true;
+	td_group_counts_clear(&t->c);
+	t->id = id;
+	t->pid = pid;
+	t->agg[0] = t->agg[1] = 0;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	f->nt++;
+	return t;
+}
+
+int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const char *comm, int alias, int group,
+		  const struct td_count *c)
+{
+	struct live_file *f = &l->f[file];
+	struct tgt *t;
+
+	if (alias < 0 || alias >= f->n)
+		return 0;
+	if (!(t = target_of(f, thread, pid, comm)))
+		return -1;
+	td_group_counts_add_row(&t->c, group, alias, c->value, c->enabled, c->running);
+	return 0;
+}
+
+int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t agg[2], int alias, int group,
+		      const struct td_count *c)
+{
+	struct live_file *f = &l->f[file];
+	struct tgt *t;
+
+	if (alias < 0 || alias >= f->n)
+		return 0;
+	if (!(t = target_of(f, target, 0, NULL)))
+		return -1;
+	t->agg[0] = agg[0];
+	t->agg[1] = agg[1];
+	td_group_counts_add_row(&t->c, group, alias, c->value, c->enabled, c->running);
+	return 0;
+}
+
+static int64_t process_target(struct td_live *l, pid_t pid, const char *comm)
+{
+	for (int i = 0; i < l->nprocs; i++)
+		if (l->procs[i].pid == pid)
+			return l->procs[i].id;
+	if (l->nprocs == l->pcap) {
+		int ncap = l->pcap ? l->pcap * 2 : 8;
+		struct proc_target *n = realloc(l->procs, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return -1;
+		l->procs = n;
+		l->pcap = ncap;
+	}
+	l->procs[l->nprocs].pid = pid;
+	l->procs[l->nprocs].id = td_store_target_add(l->s, l->session, "process", pid, comm, NULL);
+	return l->procs[l->nprocs++].id;
+}
+
+static int write_one(struct td_live *l, struct live_file *f, int64_t interval, int64_t target,
+		     const struct td_group_counts *c)
+{
+	int spans = 0;
+
+	if (td_group_counts_eval(f->mx, c) || td_metric_writer_write(f->w, interval, target, f->mx, &spans))
+		return -1;
+	if (spans > l->spanning)
+		l->spanning = spans;
+	return 0;
+}
+
+/* Aggregation key of target t for slot k: 0 process (by pid), 1 and 2 agg[0], agg[1]. */
+static int64_t key_of(const struct tgt *t, int k)
+{
+	return k == 0 ? (int64_t)t->pid : t->agg[k - 1];
+}
+
+/* Sum the targets sharing target i's key (i the first of them), then
+ * evaluate once; coverage is the least over them. */
+static int write_aggregate(struct td_live *l, struct live_file *f, int64_t interval, int i, int k)
+{
+	int64_t key = key_of(&f->t[i], k), id;
+
+	if (key == 0)
+		return 0;
+	for (int j = 0; j < i; j++)
+		if (key_of(&f->t[j], k) == key)
+			return 0; /* done with the first target of this key */
+	td_group_counts_zero(&f->sum);
+	for (int j = i; j < f->nt; j++)
+		if (key_of(&f->t[j], k) == key)
+			td_group_counts_add(&f->sum, &f->t[j].c);
+	id = k == 0 ? process_target(l, (pid_t)key, f->t[i].comm) : key;
+	if (id < 0)
+		return -1;
+	return write_one(l, f, interval, id, &f->sum);
+}
+
+int td_live_flush(struct td_live *l, int64_t interval, double seconds)
+{
+	td_err ignored;
+
+	for (int fi = 0; fi < l->nf; fi++) {
+		struct live_file *f = &l->f[fi];
+		td_metrics_set(f->mx, "DURATION", seconds > 0 ? seconds : NAN, &ignored);
+		for (int i = 0; i < f->nt; i++)
+			if (write_one(l, f, interval, f->t[i].id, &f->t[i].c))
+				return -1;
+		for (int k = 0; k < 3; k++)
+			for (int i = 0; i < f->nt; i++)
+				if (write_aggregate(l, f, interval, i, k))
+					return -1;
+		f->nt = 0;
+	}
+	return 0;
+}
+
+int td_live_spanning(const struct td_live *l)
+{
+	return l->spanning;
+}

@@ -1,0 +1,49 @@
+/* live_metrics: metric values computed while collecting. For every events
+ * file whose groups are open (software.td always; generic.td or a model file
+ * when its hardware groups count), the counts one interval delivers are
+ * scaled per event (value * enabled / running; running == 0 is NA), the
+ * file's model is evaluated per thread and per process (the process's thread
+ * counts summed first, then evaluated once) and the results are written with
+ * metric_writer in the interval's transaction. Counts are kept per perf
+ * group (group_counts.h): each formula reads one group's time window where
+ * it can, with that group's coverage as its confidence; a formula whose
+ * events only several groups hold together is flagged as spanning, with the
+ * product of their coverages (td_metrics_eval_groups). */
+#ifndef TD_LIVE_METRICS_H
+#define TD_LIVE_METRICS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "collect/interval.h"
+#include "store/store.h"
+#include "base/util.h"
+
+struct td_live;
+
+struct td_live *td_live_new(struct td_store *s, int64_t session, int num_cpus);
+void td_live_free(struct td_live *l);
+
+/* Add the events file at path (catalog, model, writer), whose events are
+ * counted in ngroups perf groups. Returns its index (for td_live_count) or
+ * -1 with err. */
+int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err);
+/* Event alias index of name in file, or -1. */
+int td_live_alias(const struct td_live *l, int file, const char *name);
+
+/* One event's delta for one thread target in the current interval: alias of
+ * file, counted in the file's perf group `group` (0 .. ngroups-1). */
+int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const char *comm, int alias, int group,
+		  const struct td_count *c);
+/* The same for a target that is not a thread (a CPU): its counts are also
+ * summed into up to two aggregate targets (e.g. its core and its socket;
+ * 0: none), each evaluated once per interval. */
+int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t agg[2], int alias, int group,
+		      const struct td_count *c);
+/* Evaluate and write everything counted since the last flush for interval
+ * (duration: its length), then forget it. -1 on a store error. */
+int td_live_flush(struct td_live *l, int64_t interval, double seconds);
+/* Formulas seen spanning groups so far (for the end-of-run note). */
+int td_live_spanning(const struct td_live *l);
+
+#endif

@@ -1,0 +1,410 @@
+/* session: one monitoring session (run, attach, record) from start to end —
+ * the checks of the target and the database, the command started stopped
+ * and released once its counters are open, the session row, the final read
+ * and the status it ends with. The loop between is session_loop.c; the
+ * groups, session_plan.c; what is written, session_sink.c. */
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "machine/procfs.h"
+#include "session_impl.h"
+
+static int find_command(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+
+	if (strchr(name, '/')) {
+		struct stat st;
+		snprintf(out, len, "%s", name);
+		if (stat(name, &st) != 0)
+			return -errno;
+		if (!S_ISREG(st.st_mode))
+			return -EISDIR;
+		return access(name, X_OK) == 0 ? 0 : -errno;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	if (!(copy = strdup(path)))
+		return -ENOMEM;
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", *dir ? dir : ".", name);
+		if (access(out, X_OK) == 0) {
+			free(copy);
+			return 0;
+		}
+	}
+	free(copy);
+	return -ENOENT;
+}
+
+static int start_child(struct td_session *rs, td_err *err)
+{
+	int go[2], exec_err[2];
+	char resolved[PATH_MAX];
+	int rc = find_command(rs->o.argv[0], resolved, sizeof(resolved));
+
+	if (rc == -ENOENT) {
+		td_err_set(err, "command '%s' not found: check its name, or give its path", rs->o.argv[0]);
+		rs->res.error_exit = 127;
+		return -1;
+	}
+	if (rc < 0) {
+		td_err_set(err, "cannot execute '%s': %s: give an executable file", rs->o.argv[0],
+			   rc == -EISDIR ? "not a regular file" : strerror(-rc));
+		rs->res.error_exit = 126;
+		return -1;
+	}
+	if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
+		td_err_set(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	rs->child = fork();
+	if (rs->child < 0) {
+		td_err_set(err, "cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (rs->child == 0) {
+		sigset_t none;
+		char byte;
+		int e;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(go[1]);
+		close(exec_err[0]);
+		/* wait until the counters are open, so the command is counted from its first instruction */
+		if (read(go[0], &byte, 1) != 1)
+			_exit(127);
+		execvp(rs->o.argv[0], rs->o.argv);
+		e = errno;
+		if (write(exec_err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(exec_err[1]);
+	rs->go_fd = go[1];
+	rs->exec_err_fd = exec_err[0];
+	return 0;
+}
+
+/* Let the child exec; 0 when exec succeeded, else -errno. */
+static int release_child(struct td_session *rs)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(rs->go_fd, "g", 1) != 1)
+		return -EPIPE;
+	close(rs->go_fd);
+	rs->go_fd = -1;
+	do
+		n = read(rs->exec_err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(rs->exec_err_fd);
+	rs->exec_err_fd = -1;
+	return n == (ssize_t)sizeof(e) ? -e : 0;
+}
+
+static int check_attach_target(pid_t pid, td_err *err)
+{
+	uid_t owner;
+
+	if (pid <= 0) {
+		td_err_set(err, "bad PID '%d': give the PID of a running process", (int)pid);
+		return -1;
+	}
+	if (pid == getpid()) {
+		td_err_set(err, "tdctl cannot attach to itself: give another PID");
+		return -1;
+	}
+	if (kill(pid, 0) != 0 && errno == ESRCH) {
+		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
+		return -1;
+	}
+	if (td_proc_uid(pid, &owner) == 0 && geteuid() != 0 && owner != geteuid()) {
+		td_err_set(err, "not allowed to monitor PID %d: it belongs to uid %u; run tdctl as that user or as root "
+			   "(or with CAP_PERFMON and CAP_SYS_PTRACE)", (int)pid, (unsigned)owner);
+		return -1;
+	}
+	return 0;
+}
+
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void fill_session_info(const struct td_session *rs, struct td_session_info *si, char *command, size_t len,
+			      char *host, size_t hlen)
+{
+	size_t used = 0;
+
+	command[0] = '\0';
+	if (rs->o.argv) {
+		for (int i = 0; rs->o.argv[i] && used + 2 < len; i++)
+			used += (size_t)snprintf(command + used, len - used, "%s%s", i ? " " : "", rs->o.argv[i]);
+	} else if (rs->sys && rs->cg_fd >= 0) {
+		snprintf(command, len, "cgroup %s (%d CPUs)", rs->cg_path, td_syswide_ncpus(rs->sys));
+	} else if (rs->sys) {
+		snprintf(command, len, "system-wide (%d CPUs)", td_syswide_ncpus(rs->sys));
+	} else {
+		char comm[64] = "";
+		char cmdline_path[64];
+		snprintf(cmdline_path, sizeof(cmdline_path), "/proc/%d/comm", (int)rs->o.attach_pid);
+		td_read_file(cmdline_path, comm, sizeof(comm));
+		snprintf(command, len, "%s (PID %d)", comm, (int)rs->o.attach_pid);
+	}
+	if (gethostname(host, hlen) != 0)
+		snprintf(host, hlen, "unknown");
+	memset(si, 0, sizeof(*si));
+	si->kind = rs->o.argv ? "run" : rs->cg_fd >= 0 ? "cgroup" : rs->sys ? "system" : "attach";
+	si->command = command;
+	si->target_pid = rs->child ? rs->child : rs->o.attach_pid;
+	si->host = host;
+	si->kernel = rs->caps.kernel;
+	si->cpu_vendor = rs->caps.vendor;
+	si->cpu_family = rs->caps.family;
+	si->cpu_model = rs->caps.model;
+	si->cpu_name = rs->caps.cpu_name;
+	si->uarch = rs->caps.uarch;
+	si->pmu_model = rs->caps.pfm_model;
+	si->rung = td_rung_name(rs->caps.rung);
+	si->rung_reason = rs->caps.rung_reason;
+	si->events_file = rs->caps.events_file;
+	si->interval_ms = rs->o.interval_ms;
+	si->kernel_counted = rs->caps.kernel_allowed;
+	si->smt = rs->caps.smt_on;
+	si->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+int td_session_block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, old);
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void cleanup(struct td_session *rs)
+{
+	session_loop_close(rs);
+	if (rs->child > 0 && rs->go_fd >= 0) {
+		/* never started: let it die without running the command */
+		kill(rs->child, SIGKILL);
+		waitpid(rs->child, NULL, 0);
+	}
+	if (rs->go_fd >= 0)
+		close(rs->go_fd);
+	if (rs->exec_err_fd >= 0)
+		close(rs->exec_err_fd);
+	td_collector_free(rs->col);
+	td_live_free(rs->live);
+	td_syswide_free(rs->sys);
+	if (rs->cg_fd >= 0)
+		close(rs->cg_fd);
+	if (rs->raw_dump)
+		fclose(rs->raw_dump);
+	td_store_close(rs->store);
+	free(rs);
+}
+
+static int status_code(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 1;
+}
+
+/* The checks that need no database: counting allowed, the target exists
+ * and may be watched, the model file, the groups encode. */
+static int prepare(struct td_session *rs, td_err *err)
+{
+	const struct td_session_opts *o = &rs->o;
+
+	td_caps_detect(&rs->caps);
+	if (session_choose_model(rs, err))
+		return -1;
+	td_caps_decide_rung(&rs->caps);
+	if (!rs->caps.counting_allowed) {
+		td_err_set(err, "%s", rs->caps.rung_reason);
+		return -1;
+	}
+	if (o->system || o->cgroup) {
+		char why[256];
+		if (td_syswide_refusal(rs->caps.is_root, rs->caps.cap_perfmon, rs->caps.cap_sys_admin, rs->caps.paranoid,
+				       why, sizeof(why))) {
+			td_err_set(err, "%s", why);
+			return -1;
+		}
+	} else if (!o->argv && check_attach_target(o->attach_pid, err)) {
+		return -1;
+	}
+	return session_load_events(rs, err);
+}
+
+/* Open the counters on the target (the command still waits to exec). */
+static int open_counters(struct td_session *rs, td_err *err)
+{
+	const struct td_session_opts *o = &rs->o;
+
+	if (!(rs->col = td_collector_new(rs->specs, rs->nspecs, true, rs->caps.paranoid))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
+		return -1;
+	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)
+		return -1;
+	if (o->system || o->cgroup)
+		return td_syswide_open(rs->specs, rs->nspecs, rs->caps.paranoid, rs->cg_fd, &rs->sys, err);
+	return td_collector_add_process(rs->col, o->argv ? rs->child : o->attach_pid,
+					o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, &rs->sink, err);
+}
+
+/* The session row, its event plan and live metrics; then the command runs. */
+static int begin(struct td_session *rs, td_err *err)
+{
+	const struct td_session_opts *o = &rs->o;
+	char command[1024], host[256];
+	struct td_session_info si;
+
+	fill_session_info(rs, &si, command, sizeof(command), host, sizeof(host));
+	if ((rs->session = td_store_session_begin(rs->store, &si, err)) < 0)
+		return -1;
+	rs->res.session_id = rs->session;
+	if (session_register_events(rs))
+		td_err_set(err, "cannot write to database '%s': %s", o->db_path, td_store_errmsg(rs->store));
+	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err)) {
+		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
+		return -1;
+	}
+	rs->interval_start = td_wall_ns();
+	session_enforce_retention(rs);
+	if (o->argv) {
+		int rc = release_child(rs);
+		if (rc < 0) {
+			td_err_set(err, "cannot execute '%s': %s: give an executable file", o->argv[0], strerror(-rc));
+			rs->res.error_exit = rc == -ENOENT ? 127 : 126;
+			td_store_session_end(rs->store, rs->session, "failed", rs->res.error_exit, err->msg);
+			waitpid(rs->child, NULL, 0);
+			rs->child = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int td_session_start(const struct td_session_opts *o, struct td_session **out, struct td_session_result *res,
+		     td_err *err)
+{
+	struct td_session *rs = calloc(1, sizeof(*rs));
+
+	*out = NULL;
+	memset(res, 0, sizeof(*res));
+	res->error_exit = 1;
+	err->msg[0] = '\0';
+	if (!rs) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	rs->o = *o;
+	rs->res.error_exit = 1;
+	rs->go_fd = rs->exec_err_fd = rs->cg_fd = -1;
+	rs->tick = rs->scan = rs->rot = rs->pidfd = -1;
+	session_sink_init(rs);
+	if (prepare(rs, err))
+		goto fail;
+	raise_fd_limit();
+	if (td_store_open(o->db_path, TD_STORE_WRITE, &rs->store, err))
+		goto fail;
+	td_store_recover(rs->store);
+	if (open_counters(rs, err))
+		goto fail;
+	session_print_plan_notes(rs);
+	if (begin(rs, err))
+		goto fail;
+	*out = rs;
+	return 0;
+fail:
+	*res = rs->res;
+	cleanup(rs);
+	return -1;
+}
+
+int td_session_finish(struct td_session *rs, struct td_session_result *res, td_err *err)
+{
+	struct td_collector_stats st;
+	char message[400];
+	int ret;
+
+	err->msg[0] = '\0';
+	session_write_interval(rs, true);
+	if (rs->child) {
+		int wstatus = 0;
+		if (!strcmp(rs->res.stop_reason, "duration reached"))
+			kill(rs->child, SIGTERM);
+		if (waitpid(rs->child, &wstatus, 0) == rs->child)
+			rs->res.target_status = status_code(wstatus);
+	}
+	if (!rs->o.quiet && td_live_spanning(rs->live) > 0)
+		fprintf(stderr, "tdctl: note: %d formula%s read events of several groups (different time windows): their "
+			"confidence is the product of the groups' coverage\n", td_live_spanning(rs->live),
+			td_live_spanning(rs->live) == 1 ? "" : "s");
+	td_collector_stats(rs->col, &st);
+	if (st.open_failures)
+		snprintf(message, sizeof(message), "%s; %d thread%s not counted: %s", rs->res.stop_reason, st.open_failures,
+			 st.open_failures == 1 ? "" : "s", st.last_failure);
+	else
+		snprintf(message, sizeof(message), "%s", rs->res.stop_reason);
+	td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
+			     rs->o.argv ? rs->res.target_status : -1, message);
+	ret = rs->write_failed ? -1 : 0;
+	if (rs->write_failed)
+		td_err_set(err, "some intervals could not be written to '%s'; the session is marked failed", rs->o.db_path);
+	*res = rs->res;
+	cleanup(rs);
+	return ret;
+}
+
+int td_session_execute(const struct td_session_opts *o, struct td_session_result *res, td_err *err)
+{
+	struct td_session *s;
+	sigset_t oldmask;
+	int sigfd = td_session_block_signals(&oldmask), ret = -1;
+
+	if (td_session_start(o, &s, res, err) == 0) {
+		td_session_loop(&s, 1, sigfd);
+		ret = td_session_finish(s, res, err);
+	}
+	if (sigfd >= 0)
+		close(sigfd);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	return ret;
+}

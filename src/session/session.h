@@ -1,0 +1,69 @@
+/* session: one monitoring session from start to end, shared by `tdctl run`,
+ * `tdctl attach`, `tdctl record` and (later) the daemon — checks the target
+ * and the database, builds the event groups from events/NAME.td, writes
+ * everything to the store one interval per transaction. Any number of
+ * sessions run from one poll() loop (td_session_loop); td_session_execute
+ * is the one-session case. */
+#ifndef TD_SESSION_H
+#define TD_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/util.h"
+
+struct td_session_opts {
+	const char *db_path;
+	const char *events_dir;   /* NULL: td_events_dir() */
+	int interval_ms;          /* reading period */
+	int scan_ms;              /* thread discovery period */
+	int duration_ms;          /* 0: until the target ends or a signal */
+	pid_t attach_pid;         /* attach: the process; 0 for run */
+	char *const *argv;        /* run: the command */
+	bool quiet;               /* no notes on stderr */
+	uint64_t max_age_ns;      /* retention while running (0: none): see td_store_prune */
+	uint64_t max_bytes;
+	int counters;             /* > 0: at most this many events per group (counter_packing.h) */
+	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
+	int level;                /* -l LEVEL: the model file's tree to this level (0: the deepest that fits one group) */
+	const char *nodes;        /* --nodes LIST: these nodes and their ancestors instead, NULL none */
+	const char *pmu_model;    /* --pmu MODEL: the events file serving MODEL, encoded for it; NULL: the host's */
+	bool system;              /* record --system: every online CPU, no target process */
+	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
+};
+
+struct td_session_result {
+	int64_t session_id;
+	int target_status;        /* run: exit status as a shell reports it (128+N for signal N) */
+	char stop_reason[128];
+	int error_exit;           /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
+};
+
+struct td_session;
+
+/* Block SIGINT, SIGTERM, SIGHUP and SIGQUIT (old mask into old) and return
+ * a signalfd for them, for td_session_loop; -1 on failure. */
+int td_session_block_signals(sigset_t *old);
+
+/* Start a session: checks, counters open, the session row written, a
+ * command released to run. The strings and argv of o must outlive the
+ * session. -1 with a one-line message in err (res: error_exit, and
+ * session_id when a row marked failed was written). */
+int td_session_start(const struct td_session_opts *o, struct td_session **out, struct td_session_result *res,
+		     td_err *err);
+/* Drive sessions until each has ended (its target exited, its duration
+ * passed, a signal stopped it). sigfd (-1: none): signals for all of them —
+ * passed on to a running command, the end of an attach or a record. */
+void td_session_loop(struct td_session *const *sessions, int n, int sigfd);
+/* The final read, the command's status, the session row ended; frees s.
+ * 0 when the session completed (whatever the target's exit status). */
+int td_session_finish(struct td_session *s, struct td_session_result *res, td_err *err);
+
+/* Run a whole session: block signals, start, loop, finish. Returns 0 when
+ * the session completed (whatever the target's exit status), -1 with a
+ * one-line message in err otherwise. */
+int td_session_execute(const struct td_session_opts *o, struct td_session_result *res, td_err *err);
+
+#endif

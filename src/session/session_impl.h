@@ -1,0 +1,81 @@
+/* session_impl: what the session's files share — the state of one running
+ * session (struct td_session) and the functions each file gives the others.
+ * session.c starts and ends a session, session_plan.c turns events files
+ * into perf group specs, session_sink.c writes what the collector reads,
+ * session_loop.c runs any number of sessions from one poll() loop. Not for
+ * use outside the session module. */
+#ifndef TD_SESSION_IMPL_H
+#define TD_SESSION_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "collect/collector.h"
+#include "live_metrics.h"
+#include "machine/pmu.h"
+#include "session.h"
+#include "store/store.h"
+#include "collect/syswide.h"
+
+struct td_session {
+	struct td_session_opts o;                      /* a copy: the caller's may go */
+	struct td_session_result res;
+	struct td_caps caps;
+	struct td_perf_group_spec specs[TD_MAX_SPECS];
+	char spec_files[TD_MAX_SPECS][64];
+	char spec_events[TD_MAX_SPECS][TD_GROUP_MAX][256];
+	int nspecs;
+	struct td_store *store;
+	struct td_collector *col;
+	struct td_sink sink;
+	int64_t session;
+	int64_t event_ids[TD_MAX_SPECS][TD_GROUP_MAX];
+	struct td_live *live;                          /* metric values per interval */
+	int spec_live[TD_MAX_SPECS];                   /* live file of a spec, -1 none */
+	int spec_group[TD_MAX_SPECS];                  /* the spec's group among its file's groups */
+	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX];    /* alias of each member in that file */
+	char plan_note[1024];                          /* what the plan multiplexes or leaves out */
+	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
+	int64_t proc_event_ids[2];
+	int64_t interval_id;
+	int seq;
+	uint64_t interval_start;
+	bool write_failed;
+	pid_t child;
+	int go_fd, exec_err_fd;
+	bool reported_failures;
+	FILE *raw_dump;
+	struct td_syswide *sys;                        /* record --system */
+	int64_t core_ids[64][64], socket_ids[64];      /* aggregate targets of cores and sockets */
+	int cg_fd;                                     /* record --cgroup: the cgroup directory, else -1 */
+	char cg_path[512];
+	int64_t cg_target;
+	struct td_count cg_sum[TD_MAX_SPECS][TD_GROUP_MAX]; /* this interval, summed over CPUs */
+	bool cg_have[TD_MAX_SPECS];
+	/* the loop */
+	int tick, scan, rot, pidfd;                    /* timerfds and the target's pidfd, -1 none */
+	uint64_t deadline;                             /* --duration, monotonic ns; 0 none */
+	bool done;                                     /* stop_reason says why */
+};
+
+/* session_plan.c */
+int session_choose_model(struct td_session *s, td_err *err);
+int session_load_events(struct td_session *s, td_err *err);
+const char *session_spec_disabled(const struct td_session *s, int g);
+void session_print_plan_notes(const struct td_session *s);
+
+/* session_sink.c */
+void session_sink_init(struct td_session *s);
+int session_register_events(struct td_session *s);
+int session_setup_live(struct td_session *s, td_err *err);
+int session_setup_rotation(struct td_session *s, td_err *err);
+void session_enforce_retention(struct td_session *s);
+int session_write_interval(struct td_session *s, bool final);
+
+/* session_loop.c */
+int session_loop_arm(struct td_session *s, td_err *err);
+void session_loop_close(struct td_session *s);
+
+#endif

@@ -1,0 +1,259 @@
+/* session_plan: a session's perf group specs from the events files —
+ * software.td split (--counters) by counter_packing, the model file's tree packed by
+ * the planner (-l, --nodes, or the deepest level without multiplexing),
+ * generic.td where no model file applies — and which model file that is
+ * (the host's, or --pmu MODEL's). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/catalog.h"
+#include "machine/encode.h"
+#include "plan/counter_packing.h"
+#include "model/model.h"
+#include "plan/planner.h"
+#include "session_impl.h"
+
+/* ---- event groups from the events files -------------------------------- */
+
+/* Which group each event of cat goes into: one group, or with --counters N
+ * the simple packing of counter_packing.h. Returns the number of groups or -1. */
+static int split_events(const struct td_session *rs, const struct td_catalog *cat, int *group, td_err *err)
+{
+	struct td_model *m;
+	int n;
+
+	if (rs->o.counters <= 0) {
+		for (int i = 0; i < cat->nevents; i++)
+			group[i] = 0;
+		return cat->nevents > 0 ? 1 : 0;
+	}
+	if (td_model_compile(cat, &m, err))
+		return -1;
+	n = td_counter_packing(m, rs->o.counters, group);
+	td_model_free(m);
+	return n;
+}
+
+/* Open ngroups new, empty specs for file; returns the first one's index or -1. */
+static int new_specs(struct td_session *rs, const char *file, const char *what, int ngroups, td_err *err)
+{
+	int first = rs->nspecs;
+
+	if (first + ngroups > TD_MAX_SPECS) {
+		td_err_set(err, "%s needs more perf groups than the %d tdctl can open: give a lower -l, fewer --nodes or "
+			   "a larger --counters", what, TD_MAX_SPECS);
+		return -1;
+	}
+	for (int g = 0; g < ngroups; g++) {
+		memset(&rs->specs[first + g], 0, sizeof(rs->specs[0]));
+		snprintf(rs->spec_files[first + g], sizeof(rs->spec_files[0]), "%s", file);
+		rs->spec_group[first + g] = g;
+	}
+	rs->nspecs += ngroups;
+	return first;
+}
+
+/* Add event i of cat to spec g, encoded for rs->encode_model. */
+static int spec_add_event(struct td_session *rs, int g, const struct td_catalog *cat, int i, td_err *err)
+{
+	struct td_encoding enc;
+	struct td_perf_group_spec *spec = &rs->specs[g];
+	td_err e;
+
+	if (td_encode(cat->events[i].spec, rs->encode_model, rs->caps.kernel_allowed, &enc, &e)) {
+		td_err_set(err, "%s:%d: %s", cat->name, cat->events[i].line, e.msg);
+		return -1;
+	}
+	snprintf(rs->spec_events[g][spec->n], sizeof(rs->spec_events[0][0]), "%s", cat->events[i].spec);
+	if (td_perf_group_spec_add(spec, cat->events[i].alias, &enc.attr)) {
+		td_err_set(err, "%s: more than %d events in one group", cat->name, TD_GROUP_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_spec(struct td_session *rs, const char *file, td_err *err)
+{
+	char path[1024];
+	struct td_catalog *cat;
+	int group[256], ngroups, rc, first;
+
+	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), file);
+	if (td_catalog_load(path, &cat, err))
+		return -1;
+	if (cat->nevents > 256 || (ngroups = split_events(rs, cat, group, err)) < 0) {
+		if (cat->nevents > 256)
+			td_err_set(err, "%s: more than 256 events", cat->name);
+		td_catalog_free(cat);
+		return -1;
+	}
+	rc = (first = new_specs(rs, file, cat->name, ngroups, err)) < 0 ? -1 : 0;
+	for (int i = 0; i < cat->nevents && !rc; i++)
+		rc = spec_add_event(rs, first + group[i], cat, i, err);
+	td_catalog_free(cat);
+	return rc;
+}
+
+/* ---- the model file's tree: the planner's groups ------------------------- */
+
+/* Split "A,B C" into at most max names (in place). */
+static int split_list(char *list, const char **names, int max)
+{
+	int n = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(list, ", ", &save); tok && n < max; tok = strtok_r(NULL, ", ", &save))
+		names[n++] = tok;
+	return n;
+}
+
+/* The plan for -l, --nodes, or by default the deepest level that fits in
+ * one group (no multiplexing; level 1 when even that needs several). */
+static int make_plan(struct td_session *rs, const struct td_model *m, char *nodes_buf, struct td_plan **plan,
+		     td_err *err)
+{
+	const char *names[64];
+	struct td_plan_request rq = {
+		.smt = rs->caps.smt_on == 1,
+		.watchdog = !rs->encode_model && rs->caps.nmi_watchdog == 1,
+		.counters = rs->o.counters,
+	};
+
+	if (rs->o.nodes) {
+		rq.nodes = names;
+		rq.nnodes = split_list(nodes_buf, names, 64);
+		return td_plan_make(m, &rq, plan, err);
+	}
+	if (rs->o.level > 0) {
+		rq.level = rs->o.level;
+		return td_plan_make(m, &rq, plan, err);
+	}
+	*plan = NULL;
+	for (int level = 1; level <= td_plan_max_level(m); level++) {
+		struct td_plan *p;
+		rq.level = level;
+		if (td_plan_make(m, &rq, &p, err)) {
+			td_plan_free(*plan);
+			return -1;
+		}
+		if (*plan && p->ngroups > 1) {
+			td_plan_free(p);
+			break;
+		}
+		td_plan_free(*plan);
+		*plan = p;
+		if (p->ngroups > 1)
+			break;
+	}
+	if (!*plan)
+		td_err_set(err, "%s has no metric tree to plan", m->cat->name);
+	return *plan ? 0 : -1;
+}
+
+/* What the plan leaves out or multiplexes, said once the groups are open
+ * and count (where nothing of it counts, the summary says why, once). */
+static void plan_notes(struct td_session *rs, const struct td_plan *p, const char *file)
+{
+	size_t len = 0, cap = sizeof(rs->plan_note);
+	int shown = 0;
+
+	if (p->multiplex)
+		len += (size_t)snprintf(rs->plan_note + len, cap - len,
+					"tdctl: note: %s needs %d perf groups: the kernel multiplexes them, each counts "
+					"about %.0f%% of the time ('tdctl plan' shows them)\n", file, p->ngroups,
+					100 * p->share);
+	for (int i = 0; i < p->nitems && shown < 3 && len < cap; i++)
+		if (p->items[i].status == TD_PLAN_NOT_COLLECTABLE) {
+			len += (size_t)snprintf(rs->plan_note + len, cap - len, "tdctl: note: %s is not collected: %s\n",
+						p->items[i].name, p->items[i].reason);
+			shown++;
+		}
+	if (p->nnot_collectable > shown && len < cap)
+		snprintf(rs->plan_note + len, cap - len, "tdctl: note: %d more nodes not collected ('tdctl plan' says "
+			 "why)\n", p->nnot_collectable - shown);
+}
+
+void session_print_plan_notes(const struct td_session *rs)
+{
+	bool counting = false;
+
+	for (int g = 0; g < rs->nspecs && !counting; g++)
+		counting = !strcmp(rs->spec_files[g], rs->caps.events_file) && !session_spec_disabled(rs, g);
+	if (counting && !rs->o.quiet)
+		fputs(rs->plan_note, stderr);
+}
+
+/* The model events file's tree as the planner packs it: one spec per group. */
+static int load_planned(struct td_session *rs, const char *file, td_err *err)
+{
+	char path[1024], nodes_buf[1024];
+	struct td_catalog *cat;
+	struct td_model *m = NULL;
+	struct td_plan *plan = NULL;
+	int rc = -1, first;
+
+	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), file);
+	snprintf(nodes_buf, sizeof(nodes_buf), "%s", rs->o.nodes ? rs->o.nodes : "");
+	if (td_catalog_load(path, &cat, err))
+		return -1;
+	if (td_model_compile(cat, &m, err) || make_plan(rs, m, nodes_buf, &plan, err))
+		goto out;
+	/* members in the plan's order (a topdown group's leader first); an
+	 * event the plan carries in several groups (fixed counters) is opened
+	 * in each */
+	rc = (first = new_specs(rs, file, cat->name, plan->ngroups, err)) < 0 ? -1 : 0;
+	for (int g = 0; g < plan->ngroups && !rc; g++)
+		for (int k = 0; k < plan->groups[g].nevents && !rc; k++)
+			rc = spec_add_event(rs, first + g, cat, plan->groups[g].events[k], err);
+	if (!rc)
+		plan_notes(rs, plan, file);
+out:
+	td_plan_free(plan);
+	td_model_free(m);
+	td_catalog_free(cat);
+	return rc;
+}
+
+/* Why spec g does not count (NULL: it counts), whichever opened it. */
+const char *session_spec_disabled(const struct td_session *rs, int g)
+{
+	return rs->sys ? td_syswide_disabled(rs->sys, g) : td_collector_disabled(rs->col, g);
+}
+
+/* The model events file: --pmu MODEL's (encoded for MODEL when it is not
+ * the host's), else the one serving the host's libpfm4 model, if any. */
+int session_choose_model(struct td_session *rs, td_err *err)
+{
+	const char *dir = td_events_dir(rs->o.events_dir);
+
+	if (rs->o.pmu_model) {
+		if (td_catalog_find(dir, rs->o.pmu_model, rs->caps.events_file, sizeof(rs->caps.events_file))) {
+			td_err_set(err, "no events file in %s serves PMU model '%s': 'tdctl events --pmu MODEL' shows the "
+				   "models with files", dir, rs->o.pmu_model);
+			return -1;
+		}
+		if (strcmp(rs->o.pmu_model, rs->caps.pfm_model) != 0)
+			rs->encode_model = rs->o.pmu_model;
+		snprintf(rs->caps.pfm_model, sizeof(rs->caps.pfm_model), "%s", rs->o.pmu_model);
+	} else if (rs->caps.pfm_model[0]) {
+		td_catalog_find(dir, rs->caps.pfm_model, rs->caps.events_file, sizeof(rs->caps.events_file));
+	}
+	if ((rs->o.level > 0 || rs->o.nodes) && !rs->caps.events_file[0]) {
+		td_err_set(err, "-l/--nodes need a model events file and none serves this CPU (PMU model '%s'): run without "
+			   "them, or name a model with --pmu MODEL; 'tdctl doctor' says why",
+			   rs->caps.pfm_model[0] ? rs->caps.pfm_model : "none");
+		return -1;
+	}
+	return 0;
+}
+
+/* software.td on every thread; then the model file's tree when one applies,
+ * else generic.td's cycles and instructions. Hardware events are tried
+ * everywhere: where they fail the session says why, once. */
+int session_load_events(struct td_session *rs, td_err *err)
+{
+	if (load_spec(rs, "software.td", err))
+		return -1;
+	return rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err) : load_spec(rs, "generic.td", err);
+}

@@ -1,0 +1,274 @@
+/* session_sink: what a session's collector reads goes into SQLite — thread
+ * and CPU targets, raw counts, the event plan, metric values evaluated live
+ * (live_metrics), one interval per transaction, retention while running —
+ * and the --rotate / TD_DEBUG_RAW set-up of the collector. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/catalog.h"
+#include "machine/procfs.h"
+#include "session_impl.h"
+
+#define SPEC_SOFTWARE 0 /* software.td's first group, with TASK_CLOCK: every thread counts it */
+
+static const char *const proc_event_names[2] = { "VOLUNTARY_SWITCHES", "INVOLUNTARY_SWITCHES" };
+static const char *const proc_event_specs[2] = { "proc:voluntary_ctxt_switches", "proc:nonvoluntary_ctxt_switches" };
+
+static int ensure_thread_row(struct td_session *rs, struct td_thread *t)
+{
+	if (t->store_id > 0)
+		return 0;
+	t->store_id = td_store_thread_add(rs->store, rs->session, t->pid, t->tid, t->comm, t->first_seen_ns);
+	return t->store_id > 0 ? 0 : -1;
+}
+
+static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const struct td_count *c, int n)
+{
+	struct td_session *rs = ctx;
+	struct td_thread *t = (struct td_thread *)ct;
+
+	if (ensure_thread_row(rs, t))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int64_t ev = spec == TD_SPEC_PROC ? rs->proc_event_ids[i] : rs->event_ids[spec][i];
+		if (td_store_count_add(rs->store, rs->interval_id, t->store_id, ev, c[i].value, c[i].enabled,
+				       c[i].running))
+			return -1;
+		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
+		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->comm, rs->spec_alias[spec][i],
+				  rs->spec_group[spec], &c[i]))
+			return -1;
+	}
+	/* threads may rename themselves at any time (pools, workers): keep comm current */
+	if (spec == SPEC_SOFTWARE && !t->gone) {
+		td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+		return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, false);
+	}
+	return 0;
+}
+
+static int sink_gone(void *ctx, struct td_thread *t)
+{
+	struct td_session *rs = ctx;
+
+	if (ensure_thread_row(rs, t))
+		return -1;
+	return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, true);
+}
+
+/* Target of a core or socket aggregate (created on first use); 0 if unknown. */
+static int64_t cpu_aggregate(struct td_session *rs, int core, int socket)
+{
+	int64_t *id;
+
+	if (socket < 0 || socket >= 64 || core >= 64)
+		return 0;
+	id = core >= 0 ? &rs->core_ids[socket][core] : &rs->socket_ids[socket];
+	if (*id == 0)
+		*id = td_store_cpu_add(rs->store, rs->session, -1, core, socket);
+	return *id;
+}
+
+static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n)
+{
+	struct td_session *rs = ctx;
+	int64_t agg[2];
+
+	if (cpu->store_id <= 0 &&
+	    (cpu->store_id = td_store_cpu_add(rs->store, rs->session, cpu->cpu, cpu->core, cpu->socket)) < 0)
+		return -1;
+	agg[0] = cpu->core >= 0 ? cpu_aggregate(rs, cpu->core, cpu->socket) : 0;
+	agg[1] = cpu_aggregate(rs, -1, cpu->socket);
+	if (agg[0] < 0 || agg[1] < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (td_store_count_add(rs->store, rs->interval_id, cpu->store_id, rs->event_ids[spec][i], c[i].value,
+				       c[i].enabled, c[i].running))
+			return -1;
+		if (rs->live && rs->spec_live[spec] >= 0 &&
+		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, agg, rs->spec_alias[spec][i],
+				      rs->spec_group[spec],
+				      &c[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* record --cgroup: the cgroup's counts on each CPU, summed over the CPUs. */
+static int sink_cgroup_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n)
+{
+	struct td_session *rs = ctx;
+
+	(void)cpu;
+	for (int i = 0; i < n; i++) {
+		rs->cg_sum[spec][i].value += c[i].value;
+		rs->cg_sum[spec][i].enabled += c[i].enabled;
+		rs->cg_sum[spec][i].running += c[i].running;
+	}
+	rs->cg_have[spec] = true;
+	return 0;
+}
+
+static int write_cgroup_counts(struct td_session *rs)
+{
+	static const int64_t none[2] = { 0, 0 };
+
+	if (rs->cg_target <= 0 &&
+	    (rs->cg_target = td_store_target_add(rs->store, rs->session, "cgroup", 0, NULL, rs->cg_path)) < 0)
+		return -1;
+	for (int g = 0; g < rs->nspecs; g++) {
+		if (!rs->cg_have[g])
+			continue;
+		for (int i = 0; i < rs->specs[g].n; i++) {
+			const struct td_count *c = &rs->cg_sum[g][i];
+			if (td_store_count_add(rs->store, rs->interval_id, rs->cg_target, rs->event_ids[g][i], c->value,
+					       c->enabled, c->running))
+				return -1;
+			if (rs->live && rs->spec_live[g] >= 0 &&
+			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, none, rs->spec_alias[g][i],
+					      rs->spec_group[g], c))
+				return -1;
+		}
+	}
+	memset(rs->cg_sum, 0, sizeof(rs->cg_sum));
+	memset(rs->cg_have, 0, sizeof(rs->cg_have));
+	return 0;
+}
+
+void session_sink_init(struct td_session *rs)
+{
+	rs->sink.ctx = rs;
+	rs->sink.thread_born = NULL; /* rows are written with the interval that first counts them */
+	rs->sink.thread_gone = sink_gone;
+	rs->sink.counts = sink_counts;
+}
+
+/* Keep the database within the run's retention limits: at the start and
+ * then about once a minute. */
+void session_enforce_retention(struct td_session *rs)
+{
+	struct td_prune_result pr;
+	td_err err;
+	int every = 60000 / rs->o.interval_ms;
+
+	if (!rs->o.max_age_ns && !rs->o.max_bytes)
+		return;
+	if (every < 1)
+		every = 1;
+	if (rs->seq % every != 0)
+		return;
+	if (td_store_prune(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err) && !rs->o.quiet)
+		fprintf(stderr, "tdctl: retention: %s\n", err.msg);
+}
+
+/* Read everything and write one interval, in one transaction. */
+int session_write_interval(struct td_session *rs, bool final)
+{
+	uint64_t now = td_wall_ns();
+
+	if (td_store_begin(rs->store))
+		goto fail;
+	rs->interval_id = td_store_interval_add(rs->store, rs->session, rs->seq, rs->interval_start, now);
+	if (rs->interval_id < 0)
+		goto fail_tx;
+	if ((final ? td_collector_finish(rs->col, now, &rs->sink) : td_collector_sample(rs->col, now, &rs->sink)))
+		goto fail_tx;
+	if (rs->sys && td_syswide_sample(rs->sys, rs->cg_fd >= 0 ? sink_cgroup_cpu : sink_cpu, rs))
+		goto fail_tx;
+	if (rs->sys && rs->cg_fd >= 0 && write_cgroup_counts(rs))
+		goto fail_tx;
+	if (rs->live && td_live_flush(rs->live, rs->interval_id, (double)(now - rs->interval_start) / 1e9))
+		goto fail_tx;
+	if (td_store_commit(rs->store))
+		goto fail_tx;
+	rs->seq++;
+	rs->interval_start = now;
+	if (!final)
+		session_enforce_retention(rs);
+	return 0;
+fail_tx:
+	td_store_rollback(rs->store);
+fail:
+	if (!rs->write_failed)
+		fprintf(stderr, "tdctl: cannot write interval %d to the database: %s\n", rs->seq,
+			td_store_errmsg(rs->store));
+	rs->write_failed = true;
+	return -1;
+}
+
+int session_register_events(struct td_session *rs)
+{
+	for (int g = 0; g < rs->nspecs; g++) {
+		const char *why = session_spec_disabled(rs, g);
+		for (int i = 0; i < rs->specs[g].n; i++) {
+			rs->event_ids[g][i] = td_store_event_add(rs->store, rs->session, rs->specs[g].names[i],
+								 rs->spec_events[g][i], g, rs->specs[g].attrs[i].type,
+								 rs->specs[g].attrs[i].config, why ? "failed" : "counting",
+								 why, rs->spec_files[g]);
+			if (rs->event_ids[g][i] < 0)
+				return -1;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if ((rs->proc_event_ids[k] = td_store_event_add(rs->store, rs->session, proc_event_names[k],
+								proc_event_specs[k], -1, 0, 0, "counting", NULL, "proc")) < 0)
+			return -1;
+	return 0;
+}
+
+/* The models evaluated every interval: each events file with a group that
+ * counts (software.td always; hardware files only where their groups open). */
+int session_setup_live(struct td_session *rs, td_err *err)
+{
+	if (!(rs->live = td_live_new(rs->store, rs->session, (int)sysconf(_SC_NPROCESSORS_ONLN)))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	for (int g = 0; g < rs->nspecs; g++) {
+		rs->spec_live[g] = -1;
+		if (session_spec_disabled(rs, g))
+			continue;
+		for (int k = 0; k < g && rs->spec_live[g] < 0; k++)
+			if (!strcmp(rs->spec_files[k], rs->spec_files[g]))
+				rs->spec_live[g] = rs->spec_live[k];
+		if (rs->spec_live[g] < 0) {
+			char path[1024];
+			int ngroups = 0;
+			for (int k = 0; k < rs->nspecs; k++)
+				ngroups += !strcmp(rs->spec_files[k], rs->spec_files[g]);
+			snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), rs->spec_files[g]);
+			if ((rs->spec_live[g] = td_live_add_file(rs->live, path, ngroups, err)) < 0)
+				return -1;
+		}
+		for (int i = 0; i < rs->specs[g].n; i++)
+			rs->spec_alias[g][i] = td_live_alias(rs->live, rs->spec_live[g], rs->specs[g].names[i]);
+	}
+	return 0;
+}
+
+/* --rotate: every group but the first (software.td's group with TASK_CLOCK,
+ * the always-on reference) takes turns. TD_DEBUG_RAW=FILE dumps what the
+ * kernel reported for every delivered group (tests compare it with the DB). */
+int session_setup_rotation(struct td_session *rs, td_err *err)
+{
+	const char *dump = getenv("TD_DEBUG_RAW");
+
+	if (dump && *dump) {
+		if (!(rs->raw_dump = fopen(dump, "we"))) {
+			td_err_set(err, "cannot write TD_DEBUG_RAW file '%s': %s", dump, strerror(errno));
+			return -1;
+		}
+		td_collector_dump_raw(rs->col, rs->raw_dump);
+	}
+	if (rs->o.rotate_ms > 0) {
+		bool rotated[TD_MAX_SPECS] = { false };
+		for (int g = 1; g < rs->nspecs; g++)
+			rotated[g] = true;
+		td_collector_set_rotation(rs->col, 0, rotated);
+	}
+	return 0;
+}
+

@@ -1,0 +1,27 @@
+/* metric_writer: writes one evaluation of a model (td_metrics) to the store
+ * as metric values of an interval and a target — every tree node (value,
+ * confidence, flagged, bottleneck), every info metric, and the CPI stack
+ * (each component's CPI, Other and CPI itself). Resolves the metric ids once,
+ * so the collector can call it every interval. */
+#ifndef TD_METRIC_WRITER_H
+#define TD_METRIC_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eval/metrics.h"
+#include "store.h"
+
+struct td_metric_writer;
+
+int td_metric_writer_new(struct td_store *s, const struct td_model *m, struct td_metric_writer **out, td_err *err);
+void td_metric_writer_free(struct td_metric_writer *w);
+
+/* Write mx's results for (interval, target), each value with its
+ * confidence and spans flag as the evaluation left them (metrics.h:
+ * td_metrics_eval_groups); call inside the interval's transaction. *spans
+ * (may be NULL) gets how many written formulas read several perf groups. */
+int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_metrics *mx,
+			   int *spans);
+
+#endif

@@ -1,0 +1,701 @@
+/* store: opening (and migrating) the database, session lifecycle and crash
+ * recovery, and the batched writes of targets, events, raw interval counts
+ * and metric values. Reads are in store_read.c, retention in store_prune.c,
+ * the schema in store_schema.c. */
+#include "store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machine/procfs.h"
+#include "store_impl.h"
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_EVENT_ADD] = "INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error,config1,alias,file) "
+			 "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+	[ST_THREAD_ADD] = "INSERT INTO targets(session_id,kind,pid,tid,comm,first_seen_ns,last_seen_ns) "
+			  "VALUES(?,'thread',?,?,?,?,?)",
+	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
+	[ST_INTERVAL_ADD] = "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(?,?,?,?)",
+	[ST_COUNT_ADD] = "INSERT INTO counts(interval_id,thread_id,event_id,value,enabled,running) VALUES(?,?,?,?,?,?)",
+	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
+	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
+			  "bottleneck,spans) VALUES(?,?,?,?,?,?,?,?)",
+};
+
+const char *td_store_errmsg(struct td_store *s)
+{
+	return sqlite3_errmsg(s->db);
+}
+
+int td_store_exec(struct td_store *s, const char *sql)
+{
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int td_store_pragma_int(struct td_store *s, const char *sql, int *out)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static bool cannot_write(int rc)
+{
+	rc &= 0xff; /* primary code of an extended one */
+	return rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_PERM || rc == SQLITE_AUTH;
+}
+
+/* What keeps this user from writing path, and what to do about it: the file,
+ * the -wal/-shm files SQLite keeps beside it, or the directory they are in. */
+static void describe_unwritable(td_err *err, const char *path, const char *what, int rc)
+{
+	char dir[sizeof(((struct td_store *)0)->path)], side[sizeof(dir) + 8];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (access(dir, F_OK) != 0) {
+		td_err_set(err, "cannot %s database '%s': directory '%s' does not exist: create it or give another "
+			   "-d FILE", what, path, dir);
+		return;
+	}
+	if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+		td_err_set(err, "cannot %s database '%s': the file is not writable by this user: give a writable -d "
+			   "FILE or fix its permissions", what, path);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		if (access(side, F_OK) == 0 && access(side, W_OK) != 0) {
+			td_err_set(err, "cannot %s database '%s': '%s' beside it is not writable by this user: give a "
+				   "writable -d FILE or fix that file's permissions", what, path, side);
+			return;
+		}
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		td_err_set(err, "cannot %s database '%s': directory '%s' is not writable by this user (SQLite keeps "
+			   "FILE-wal and FILE-shm beside the database): give -d FILE in a writable directory or fix "
+			   "the directory's permissions", what, path, dir);
+		return;
+	}
+	td_err_set(err, "cannot %s database '%s' (%s): give a writable -d FILE or fix its permissions", what, path,
+		   sqlite3_errstr(rc));
+}
+
+static void describe_open_error(td_err *err, const char *path, int rc, const char *what)
+{
+	bool writing = !strcmp(what, "create") || !strcmp(what, "write");
+
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+		td_err_set(err, "'%s' is not a readable topdown database (%s): try 'sqlite3 %s .recover' to save what "
+			   "it holds, or give another -d file", path, sqlite3_errstr(rc), path);
+	else if (cannot_write(rc) && writing)
+		describe_unwritable(err, path, what, rc);
+	else if (cannot_write(rc))
+		td_err_set(err, "cannot %s database '%s' (%s): check that the directory exists and is writable, "
+			    "or give another -d file", what, path, sqlite3_errstr(rc));
+	else if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		td_err_set(err, "database '%s' is locked by another program: wait for it or use another -d file", path);
+	else
+		td_err_set(err, "cannot %s database '%s': %s", what, path, sqlite3_errstr(rc));
+}
+
+/* Create or migrate the schema in one immediate transaction (foreign keys
+ * off, as SQLite's table rebuilds require). */
+static int upgrade(struct td_store *s, int version, td_err *err)
+{
+	if (td_store_exec(s, "BEGIN IMMEDIATE")) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		return -1;
+	}
+	/* another process may have created or migrated the schema between our look and
+	 * this write lock (several first runs on one new file): look again under the lock */
+	if (td_store_pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "read");
+		td_store_exec(s, "ROLLBACK");
+		return -1;
+	}
+	if (version >= TD_SCHEMA_VERSION) {
+		if (td_store_exec(s, "COMMIT") == 0)
+			return 0;
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		return -1;
+	}
+	if (td_store_schema_upgrade(s, version) || td_store_exec(s, "COMMIT")) {
+		if (cannot_write(sqlite3_extended_errcode(s->db)))
+			describe_unwritable(err, s->path, version ? "migrate" : "create", sqlite3_extended_errcode(s->db));
+		else
+			td_err_set(err, "cannot %s database '%s': %s", version ? "migrate" : "create", s->path,
+				   sqlite3_errmsg(s->db));
+		td_store_exec(s, "ROLLBACK");
+		return -1;
+	}
+	return 0;
+}
+
+/* Migrate an older file opened read-only through a short write connection. */
+static int upgrade_from_reader(struct td_store *s, td_err *err)
+{
+	struct td_store *w;
+
+	if (td_store_open(s->path, TD_STORE_WRITE, &w, err)) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		td_err_set(err, "database '%s' has an older schema and cannot be migrated (%.300s): open it once with "
+			   "write access", s->path, why);
+		return -1;
+	}
+	td_store_close(w);
+	return 0;
+}
+
+static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, td_err *err)
+{
+	int version = 0, appid = 0, ntables = 0, rc;
+
+	/* one snapshot for the three: another process may be creating the schema now */
+	td_store_exec(s, "BEGIN");
+	if ((rc = td_store_pragma_int(s, "PRAGMA user_version", &version)) != SQLITE_OK ||
+	    (rc = td_store_pragma_int(s, "PRAGMA application_id", &appid)) != SQLITE_OK ||
+	    (rc = td_store_pragma_int(s, "SELECT count(*) FROM sqlite_master", &ntables)) != SQLITE_OK) {
+		describe_open_error(err, s->path, rc, "read");
+		td_store_exec(s, "ROLLBACK");
+		return -1;
+	}
+	td_store_exec(s, "COMMIT");
+	if (ntables == 0 && version == 0) {
+		if (mode != TD_STORE_WRITE) {
+			td_err_set(err, "'%s' holds no topdown data: record a session first (tdctl run -d %s -- CMD)",
+				   s->path, s->path);
+			return -1;
+		}
+		return upgrade(s, 0, err);
+	}
+	if (appid != TD_APPLICATION_ID) {
+		td_err_set(err, "'%s' is a SQLite database of another program, not topdown's: give another -d file",
+			   s->path);
+		return -1;
+	}
+	if (version > TD_SCHEMA_VERSION) {
+		td_err_set(err, "database '%s' has schema version %d, newer than this tdctl understands (%d): "
+			   "upgrade topdown", s->path, version, TD_SCHEMA_VERSION);
+		return -1;
+	}
+	if (version < 1) {
+		td_err_set(err, "database '%s' has no schema version: it is damaged; move it away", s->path);
+		return -1;
+	}
+	if (version < TD_SCHEMA_VERSION)
+		return mode == TD_STORE_WRITE ? upgrade(s, version, err) : upgrade_from_reader(s, err);
+	return 0;
+}
+
+static int prepare_writes(struct td_store *s, td_err *err)
+{
+	if (td_store_exec(s, "PRAGMA journal_mode=WAL") || td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
+		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		return -1;
+	}
+	/* a WAL file whose -shm this user cannot write is read-only too: find out now, not at
+	 * the first insert (a writer holding the lock is not an error) */
+	if (td_store_exec(s, "BEGIN IMMEDIATE") == 0)
+		td_store_exec(s, "ROLLBACK");
+	else if (cannot_write(sqlite3_extended_errcode(s->db))) {
+		describe_unwritable(err, s->path, "write", sqlite3_extended_errcode(s->db));
+		return -1;
+	}
+	for (int i = 0; i < ST_COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i], NULL)) {
+			td_err_set(err, "database '%s': %s", s->path, sqlite3_errmsg(s->db));
+			return -1;
+		}
+	return 0;
+}
+
+/* May this user write the database file and create files beside it (-wal, -shm)? */
+static bool can_write_beside(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (access(path, W_OK) != 0)
+		return false;
+	if (!slash)
+		return access(".", W_OK) == 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+	return access(dir, W_OK) == 0;
+}
+
+/* A read-only connection to a WAL database needs its -shm file: where it
+ * does not exist and cannot be created (a read-only file in a directory this
+ * user cannot write: another user's database, read-only media) and no -wal
+ * holds committed pages beyond the main file, the file alone is the whole
+ * database: reopen it immutable. A writer that starts meanwhile appends to a
+ * new WAL this reader does not see. 0, or -1 with err set. */
+static int open_unwritable(struct td_store *s, const char *path, td_err *err)
+{
+	char wal[PATH_MAX + 8], uri[PATH_MAX * 3 + 32], *u = uri;
+	int version, rc;
+
+	if (td_store_pragma_int(s, "PRAGMA user_version", &version) == SQLITE_OK)
+		return 0;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (access(wal, F_OK) == 0) {
+		td_err_set(err, "cannot read database '%s': its write-ahead log '%s' holds data and this user cannot "
+			   "create '%s-shm' to read it: read it as the user who writes it, or copy the files", path, wal, path);
+		return -1;
+	}
+	sqlite3_close(s->db);
+	s->db = NULL;
+	u += snprintf(u, 6, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) /* percent-encode for the URI */
+		u += isalnum(*p) || strchr("/._-~", *p) ? snprintf(u, 2, "%c", *p) : snprintf(u, 4, "%%%02X", *p);
+	snprintf(u, sizeof(uri) - (size_t)(u - uri), "?immutable=1");
+	rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		describe_open_error(err, path, rc, "open");
+		return -1;
+	}
+	return 0;
+}
+
+int td_store_open(const char *path, enum td_store_mode mode, struct td_store **out, td_err *err)
+{
+	struct td_store *s = calloc(1, sizeof(*s));
+	int flags = mode == TD_STORE_WRITE ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
+	int rc;
+
+	if (!s) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	s->mode = mode;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (mode != TD_STORE_WRITE && access(path, F_OK) != 0) {
+		td_err_set(err, "no database '%s': record a session first (tdctl run -d %s -- CMD) or give -d", path,
+			   path);
+		free(s);
+		return -1;
+	}
+	bool existed = access(path, F_OK) == 0;
+	if (mode != TD_STORE_WRITE && can_write_beside(path))
+		/* a reader that may write opens read-write (and never writes: query_only below), so
+		 * that closing it checkpoints and removes the -wal and -shm files as any last
+		 * connection does; a read-only connection would leave them behind, owned by us */
+		flags = SQLITE_OPEN_READWRITE;
+	rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		describe_open_error(err, path, rc, mode != TD_STORE_WRITE ? "open" : existed ? "write" : "create");
+		td_store_close(s);
+		return -1;
+	}
+	if (mode != TD_STORE_WRITE && flags == SQLITE_OPEN_READONLY && open_unwritable(s, path, err)) {
+		td_store_close(s);
+		return -1;
+	}
+	if (mode == TD_STORE_WRITE && sqlite3_db_readonly(s->db, "main") == 1) {
+		/* SQLite quietly opens a file it cannot write read-only */
+		describe_unwritable(err, path, "write", SQLITE_READONLY);
+		td_store_close(s);
+		return -1;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	if (check_or_create_schema(s, mode, err) || (mode == TD_STORE_WRITE && prepare_writes(s, err))) {
+		td_store_close(s);
+		return -1;
+	}
+	td_store_exec(s, mode == TD_STORE_WRITE ? "PRAGMA foreign_keys=ON" : "PRAGMA query_only=ON");
+	*out = s;
+	return 0;
+}
+
+void td_store_describe_error(struct td_store *s, td_err *err)
+{
+	describe_open_error(err, s->path, sqlite3_errcode(s->db), "read");
+}
+
+void td_store_close(struct td_store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->stmt[i]);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+int td_store_begin(struct td_store *s) { return td_store_exec(s, "BEGIN IMMEDIATE"); }
+int td_store_commit(struct td_store *s) { return td_store_exec(s, "COMMIT"); }
+void td_store_rollback(struct td_store *s) { td_store_exec(s, "ROLLBACK"); }
+
+int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
+}
+
+void td_store_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Identity of this writer process, to tell later whether it still runs. */
+static void writer_identity(char *boot, size_t len, long long *start)
+{
+	if (td_read_file("/proc/sys/kernel/random/boot_id", boot, len) < 0)
+		boot[0] = '\0';
+	if (td_proc_starttime(getpid(), start) != 0)
+		*start = 0;
+}
+
+int64_t td_store_session_begin(struct td_store *s, const struct td_session_info *in, td_err *err)
+{
+	static const char sql[] =
+		"INSERT INTO sessions(kind,command,target_pid,host,kernel,cpu_vendor,cpu_family,cpu_model,cpu_name,"
+		"uarch,pmu_model,rung,rung_reason,events_file,interval_ms,kernel_counted,started_ns,status,"
+		"writer_pid,writer_boot,writer_start,smt,num_cpus,source) "
+		"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)";
+	sqlite3_stmt *st;
+	char boot[64];
+	long long start;
+	int64_t id;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		td_err_set(err, "database '%s': %s", s->path, sqlite3_errmsg(s->db));
+		return -1;
+	}
+	writer_identity(boot, sizeof(boot), &start);
+	td_store_bind_text(st, 1, in->kind);
+	td_store_bind_text(st, 2, in->command);
+	sqlite3_bind_int(st, 3, in->target_pid);
+	td_store_bind_text(st, 4, in->host);
+	td_store_bind_text(st, 5, in->kernel);
+	td_store_bind_text(st, 6, in->cpu_vendor);
+	sqlite3_bind_int(st, 7, in->cpu_family);
+	sqlite3_bind_int(st, 8, in->cpu_model);
+	td_store_bind_text(st, 9, in->cpu_name);
+	td_store_bind_text(st, 10, in->uarch);
+	td_store_bind_text(st, 11, in->pmu_model);
+	td_store_bind_text(st, 12, in->rung);
+	td_store_bind_text(st, 13, in->rung_reason);
+	td_store_bind_text(st, 14, in->events_file);
+	sqlite3_bind_int(st, 15, in->interval_ms);
+	sqlite3_bind_int(st, 16, in->kernel_counted);
+	sqlite3_bind_int64(st, 17, (sqlite3_int64)td_wall_ns());
+	sqlite3_bind_int(st, 18, (int)getpid());
+	td_store_bind_text(st, 19, boot);
+	sqlite3_bind_int64(st, 20, start);
+	if (in->smt >= 0)
+		sqlite3_bind_int(st, 21, in->smt);
+	if (in->num_cpus > 0)
+		sqlite3_bind_int(st, 22, in->num_cpus);
+	td_store_bind_text(st, 23, in->source);
+	id = sqlite3_step(st) == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
+	if (id < 0)
+		td_err_set(err, "cannot write to database '%s': %s", s->path, sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return id;
+}
+
+int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code,
+			 const char *message)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "UPDATE sessions SET status=?, ended_ns=?, exit_code=?, message=? WHERE id=?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	td_store_bind_text(st, 1, status);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)td_wall_ns());
+	if (exit_code >= 0)
+		sqlite3_bind_int(st, 3, exit_code);
+	else
+		sqlite3_bind_null(st, 3);
+	td_store_bind_text(st, 4, message);
+	sqlite3_bind_int64(st, 5, session);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Is the writer of a 'running' session still alive on this machine? */
+static bool writer_alive(pid_t pid, const char *boot, long long start)
+{
+	char my_boot[64];
+	long long their_start = 0;
+
+	if (td_read_file("/proc/sys/kernel/random/boot_id", my_boot, sizeof(my_boot)) < 0 || !boot ||
+	    strcmp(my_boot, boot))
+		return false; /* written before a reboot (or elsewhere): nobody is writing it now */
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return false;
+	if (td_proc_starttime(pid, &their_start) == 0 && their_start != start)
+		return false; /* the PID was reused */
+	return true;
+}
+
+int td_store_recover(struct td_store *s)
+{
+	sqlite3_stmt *st;
+	int64_t ids[256];
+	int n = 0, marked = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id, writer_pid, writer_boot, writer_start FROM sessions WHERE status='running'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW && n < 256) {
+		if (!writer_alive((pid_t)sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2),
+				  sqlite3_column_int64(st, 3)))
+			ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < n; i++) {
+		if (sqlite3_prepare_v2(s->db,
+				       "UPDATE sessions SET status='interrupted', message='the collector stopped "
+				       "without closing the session (killed or crashed); the intervals written before are kept', "
+				       "ended_ns=(SELECT max(end_ns) FROM intervals WHERE session_id=?1) WHERE id=?1",
+				       -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int64(st, 1, ids[i]);
+		if (sqlite3_step(st) == SQLITE_DONE)
+			marked++;
+		sqlite3_finalize(st);
+	}
+	return marked;
+}
+
+int64_t td_store_latest_session(struct td_store *s)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT max(id) FROM sessions", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struct td_event_row *e)
+{
+	sqlite3_stmt *st = s->stmt[ST_EVENT_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	td_store_bind_text(st, 2, e->name);
+	td_store_bind_text(st, 3, e->spec);
+	sqlite3_bind_int(st, 4, e->group);
+	sqlite3_bind_int64(st, 5, e->type);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)e->config);
+	td_store_bind_text(st, 7, e->status);
+	td_store_bind_text(st, 8, e->error);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)e->config1);
+	td_store_bind_text(st, 10, e->alias);
+	td_store_bind_text(st, 11, e->file);
+	return td_store_step_insert(s, st);
+}
+
+int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
+			   uint32_t type, uint64_t config, const char *status, const char *error, const char *file)
+{
+	struct td_event_row e = { .name = name, .spec = spec, .group = group, .type = type, .config = config,
+				  .status = status, .error = error, .file = file };
+
+	return td_store_event_plan_add(s, session, &e);
+}
+
+/* Run a one-off statement: ?1 an integer, ?2 and ?3 texts (if present). */
+static int run_stmt(struct td_store *s, const char *sql, int64_t a, const char *t2, const char *t3)
+{
+	sqlite3_stmt *st;
+	int rc, n;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	n = sqlite3_bind_parameter_count(st);
+	sqlite3_bind_int64(st, 1, a);
+	if (n >= 2)
+		td_store_bind_text(st, 2, t2);
+	if (n >= 3)
+		td_store_bind_text(st, 3, t3);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alias)
+{
+	return run_stmt(s, "UPDATE events SET alias=?2 WHERE id=?1", event, alias, NULL);
+}
+
+int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_t tid, const char *comm,
+			    uint64_t first_seen_ns)
+{
+	sqlite3_stmt *st = s->stmt[ST_THREAD_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	if (pid > 0) /* 0: not known (perf stat --per-thread prints no PID) */
+		sqlite3_bind_int(st, 2, pid);
+	sqlite3_bind_int(st, 3, tid);
+	td_store_bind_text(st, 4, comm);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)first_seen_ns);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)first_seen_ns);
+	return td_store_step_insert(s, st);
+}
+
+int td_store_thread_seen(struct td_store *s, int64_t thread, const char *comm, uint64_t last_seen_ns, bool exited)
+{
+	sqlite3_stmt *st = s->stmt[ST_THREAD_SEEN];
+
+	td_store_bind_text(st, 1, comm);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)last_seen_ns);
+	sqlite3_bind_int(st, 3, exited);
+	sqlite3_bind_int64(st, 4, thread);
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
+}
+
+static void bind_opt_int(sqlite3_stmt *st, int i, long v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core, int socket)
+{
+	sqlite3_stmt *st = s->stmt[ST_TARGET_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_text(st, 2, "cpu", -1, SQLITE_STATIC);
+	bind_opt_int(st, 5, cpu);
+	bind_opt_int(st, 6, core);
+	bind_opt_int(st, 7, socket);
+	return td_store_step_insert(s, st);
+}
+
+int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kind, pid_t pid, const char *comm,
+			    const char *cgroup)
+{
+	sqlite3_stmt *st = s->stmt[ST_TARGET_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	td_store_bind_text(st, 2, kind);
+	bind_opt_int(st, 3, pid > 0 ? pid : -1);
+	td_store_bind_text(st, 4, comm);
+	td_store_bind_text(st, 8, cgroup);
+	return td_store_step_insert(s, st);
+}
+
+int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns)
+{
+	sqlite3_stmt *st = s->stmt[ST_INTERVAL_ADD];
+
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)start_ns);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)end_ns);
+	return td_store_step_insert(s, st);
+}
+
+int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
+		       uint64_t enabled, uint64_t running)
+{
+	sqlite3_stmt *st = s->stmt[ST_COUNT_ADD];
+
+	sqlite3_bind_int64(st, 1, interval);
+	sqlite3_bind_int64(st, 2, thread);
+	sqlite3_bind_int64(st, 3, event);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)value);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)enabled);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)running);
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
+}
+
+
+void td_store_bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+const char *td_store_col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+
+	if (run_stmt(s, "INSERT OR IGNORE INTO metric_names(name, kind) SELECT ?2, ?3 WHERE ?1", 1, name, kind))
+		return -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT id FROM metric_names WHERE name=? AND kind=?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	td_store_bind_text(st, 1, name);
+	td_store_bind_text(st, 2, kind);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
+			double confidence, bool flagged, bool bottleneck, bool spans)
+{
+	sqlite3_stmt *st = s->stmt[ST_METRIC_ADD];
+
+	sqlite3_bind_int64(st, 1, interval);
+	sqlite3_bind_int64(st, 2, target);
+	sqlite3_bind_int64(st, 3, metric);
+	td_store_bind_real(st, 4, value);
+	td_store_bind_real(st, 5, confidence);
+	sqlite3_bind_int(st, 6, flagged);
+	sqlite3_bind_int(st, 7, bottleneck);
+	sqlite3_bind_int(st, 8, spans);
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
+}
+
+int td_store_event_aliases_clear(struct td_store *s, int64_t session)
+{
+	return run_stmt(s, "UPDATE events SET alias = NULL WHERE session_id=?1", session, NULL, NULL);
+}
+
+int td_store_metrics_clear(struct td_store *s, int64_t session)
+{
+	return run_stmt(s, "DELETE FROM metrics WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
+			session, NULL, NULL);
+}

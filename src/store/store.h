@@ -1,0 +1,238 @@
+/* store: the SQLite database — schema and its version (migrating older
+ * files), sessions with their status, targets (threads, processes, CPUs,
+ * cgroups, the whole target), the event plan, raw interval counts (value,
+ * enabled, running) and derived metric values; retention. Raw counts are
+ * the truth; metrics are recomputable. WAL mode and one transaction per
+ * interval: a kill at any moment leaves a readable file missing at most the
+ * interval in flight. Schema: docs/schema.md. */
+#ifndef TD_STORE_H
+#define TD_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/util.h"
+
+#define TD_SCHEMA_VERSION 3
+
+struct td_store;
+
+enum td_store_mode { TD_STORE_READ, TD_STORE_WRITE, TD_STORE_QUERY };
+
+struct td_session_info {
+	const char *kind;       /* run, attach, import */
+	const char *command;    /* command line or target description */
+	pid_t target_pid;
+	const char *host, *kernel;
+	const char *cpu_vendor, *cpu_name, *uarch, *pmu_model;
+	int cpu_family, cpu_model;
+	const char *rung, *rung_reason, *events_file;
+	int interval_ms;
+	bool kernel_counted;
+	int smt;                /* 1 on, 0 off, -1 unknown */
+	int num_cpus;           /* online CPUs of the measured host, 0 unknown */
+	const char *source;     /* import: the file read; NULL otherwise */
+};
+
+/* Open (and in WRITE mode create) the database at path. An older schema is
+ * migrated (in READ mode too, through a short write connection). Refuses
+ * files that are not SQLite, foreign SQLite files and newer schemas, each
+ * with a one-line message in err. TD_STORE_QUERY is READ with
+ * `PRAGMA query_only`: nothing can write through it. */
+int td_store_open(const char *path, enum td_store_mode mode, struct td_store **out, td_err *err);
+void td_store_close(struct td_store *s);
+/* One line for the last error of s's database (corrupt, locked, I/O ...). */
+void td_store_describe_error(struct td_store *s, td_err *err);
+
+int td_store_begin(struct td_store *s);
+int td_store_commit(struct td_store *s);
+void td_store_rollback(struct td_store *s);
+
+/* Sessions. status: running, completed, failed, interrupted. */
+int64_t td_store_session_begin(struct td_store *s, const struct td_session_info *info, td_err *err);
+int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code,
+			 const char *message);
+/* Mark sessions left 'running' by a writer that no longer exists as
+ * 'interrupted'. Returns how many were marked, or -1. */
+int td_store_recover(struct td_store *s);
+/* Id of the latest session, or 0 when there is none. */
+int64_t td_store_latest_session(struct td_store *s);
+
+/* The event plan: one row per event opened (or imported). */
+struct td_event_row {
+	const char *name;       /* alias, or the event as written in an imported file */
+	const char *spec;       /* event string */
+	int group;              /* group index (import: occurrence of the same event, 0, 1, ...) */
+	uint32_t type;
+	uint64_t config, config1;
+	const char *status;     /* counting, failed */
+	const char *error;
+	const char *alias;      /* catalog alias its counts feed, NULL if none */
+	const char *file;       /* live collection: the events file (or "proc") that planned it; NULL for imports */
+};
+int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struct td_event_row *e);
+int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
+			   uint32_t type, uint64_t config, const char *status, const char *error, const char *file);
+int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alias);
+/* Forget which aliases a session's events fed (before recomputing them). */
+int td_store_event_aliases_clear(struct td_store *s, int64_t session);
+
+/* Targets. Every add returns an id usable as the `thread` of
+ * td_store_count_add and the `target` of td_store_metric_add. */
+int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_t tid, const char *comm,
+			    uint64_t first_seen_ns);
+int td_store_thread_seen(struct td_store *s, int64_t thread, const char *comm, uint64_t last_seen_ns, bool exited);
+/* A CPU of a system-wide session; core and socket -1 when unknown. cpu -1:
+ * an aggregate of CPUs — a core (core given) or a socket (core -1). */
+int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core, int socket);
+/* Any other target: kind is process (pid, comm), cgroup (path) or whole
+ * (everything the session measured; aggregates). */
+int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kind, pid_t pid, const char *comm,
+			    const char *cgroup);
+
+int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns);
+int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
+		       uint64_t enabled, uint64_t running);
+
+/* Derived metric values, one row per interval, target and metric. kind:
+ * node, info, cpi. td_store_metric_id returns the metric's id (creating it),
+ * to be cached by the writer. value and confidence: NaN is stored as NULL
+ * (not available / unknown); confidence is 0..1; spans: the value mixes
+ * events counted in different perf groups (td_metrics_eval_groups). */
+int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind);
+int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
+			double confidence, bool flagged, bool bottleneck, bool spans);
+/* Delete the metric values of a session (before recomputing them). */
+int td_store_metrics_clear(struct td_store *s, int64_t session);
+
+/* Per-thread totals of one event over a session: raw sums and the sum of
+ * per-interval scaled values (NaN when no interval was counted). */
+struct td_thread_total {
+	int64_t thread;
+	pid_t pid, tid;
+	char comm[32];
+	uint64_t first_seen_ns, last_seen_ns;
+	const char *event;
+	uint64_t value, enabled, running;
+	double scaled;
+	int intervals, not_counted;
+};
+typedef int (*td_thread_total_fn)(const struct td_thread_total *t, void *ctx);
+int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
+
+/* Events of a session that could not be counted, one callback per distinct
+ * error: the names (space separated, each once, in plan order) and the error. */
+typedef int (*td_failed_events_fn)(const char *names, const char *error, void *ctx);
+int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx);
+
+struct td_session_row {
+	int64_t id;
+	char kind[16], status[16], command[256], host[64], rung[32], message[256];
+	pid_t target_pid;
+	uint64_t started_ns, ended_ns;
+	int interval_ms, exit_code, nthreads, nintervals;
+	int ncpus;               /* CPU targets (system-wide and per-CPU imports) */
+	bool has_exit_code;
+	bool kernel_counted;     /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
+};
+typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
+int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);
+int td_store_session(struct td_store *s, int64_t id, struct td_session_row *row);
+
+/* ---- reading a session back -------------------------------------------- */
+
+struct td_session_meta {
+	char kind[16], pmu_model[64], events_file[64], source[512];
+	int smt, num_cpus;      /* -1 / 0: unknown */
+};
+int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m);
+
+/* Everything a report's header shows of a session. -1 when there is no
+ * such session (or it cannot be read: td_store_errmsg says which). */
+struct td_session_header {
+	int64_t id;
+	char kind[16], command[512], host[128], kernel[128], cpu_name[128], uarch[64], pmu_model[64];
+	char rung[32], rung_reason[512], events_file[64], status[16];
+	int interval_ms, smt, num_cpus;
+	uint64_t started_ns, ended_ns;
+	uint64_t first_ns, last_ns; /* start of the first interval, end of the last; 0: none */
+};
+int td_store_session_header(struct td_store *s, int64_t id, struct td_session_header *h);
+
+/* The intervals of a session in time order: fn(start_ns, end_ns, ctx). */
+typedef int (*td_interval_fn)(uint64_t start_ns, uint64_t end_ns, void *ctx);
+int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, void *ctx);
+
+struct td_event_info {
+	int64_t id;
+	const char *name, *spec, *status, *alias; /* alias NULL if none */
+	const char *file;        /* the events file that planned it, NULL if not recorded (imports, schema < 3) */
+	int group;
+	uint32_t type;
+	uint64_t config, config1;
+};
+typedef int (*td_event_fn)(const struct td_event_info *e, void *ctx);
+int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx);
+
+struct td_target_info {
+	int64_t id;
+	const char *kind, *comm, *cgroup;
+	pid_t pid, tid;
+	int cpu, core, socket; /* -1 when not a CPU / unknown */
+};
+typedef int (*td_target_fn)(const struct td_target_info *t, void *ctx);
+int td_store_targets(struct td_store *s, int64_t session, td_target_fn fn, void *ctx);
+/* A label for a target: thread:COMM-TID, process:COMM-PID, cpu:N, cgroup:PATH, whole. */
+void td_target_label(const struct td_target_info *t, char *out, size_t len);
+
+/* Raw counts of a session in interval, target, event order. */
+struct td_count_row {
+	int64_t interval, target, event;
+	int seq;
+	uint64_t start_ns, end_ns;
+	uint64_t value, enabled, running;
+};
+typedef int (*td_count_fn)(const struct td_count_row *c, void *ctx);
+int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx);
+
+/* Metric values of a session in interval, target, metric order. */
+struct td_metric_row {
+	int64_t interval, target;
+	int seq;
+	uint64_t start_ns, end_ns;
+	const char *name, *kind;
+	double value, confidence; /* NaN: NULL */
+	bool flagged, bottleneck, spans;
+};
+typedef int (*td_metric_fn)(const struct td_metric_row *m, void *ctx);
+int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx);
+
+/* Run one SQL statement; fn gets each row's column names and values as
+ * text (NULL for SQL NULL). On error -1 with the message in err. */
+typedef int (*td_row_fn)(int ncols, const char *const *names, const char *const *values, void *ctx);
+int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx, td_err *err);
+
+/* ---- retention ------------------------------------------------------------ */
+
+struct td_prune_result {
+	int sessions_deleted;
+	int64_t intervals_deleted;
+	uint64_t bytes_before, bytes_after;  /* file size (with its WAL) */
+};
+/* Delete sessions that ended more than max_age_ns ago (0: no age limit),
+ * then, while the data exceeds max_bytes (0: no size limit), the oldest
+ * sessions and then the oldest intervals of the oldest remaining session;
+ * then vacuum so the file shrinks. A running session whose writer is alive
+ * is never deleted (only its oldest intervals, for the size limit). */
+int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+		   td_err *err);
+
+/* What td_store_prune would delete, deleting nothing: the counts, and in
+ * bytes_after the size the data would take once vacuumed. */
+int td_store_prune_dry_run(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+			   td_err *err);
+
+const char *td_store_errmsg(struct td_store *s);
+
+#endif

@@ -1,0 +1,420 @@
+/* store_read: reading sessions back — per-thread totals and failed events
+ * for summaries, session rows, the event plan, targets, raw counts and
+ * metric values of a session, and arbitrary read-only queries. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+{
+	static const char sql[] =
+		"SELECT t.id, t.pid, t.tid, t.comm, t.first_seen_ns, t.last_seen_ns, e.name,"
+		" sum(c.value), sum(c.enabled), sum(c.running),"
+		/* not counted: enabled but never running (multiplexed out). enabled = 0 too is a
+		 * thread that did not run in the interval: counted, and zero. */
+		" sum(CASE WHEN c.running = 0 AND c.enabled > 0 THEN NULL WHEN c.running >= c.enabled THEN c.value"
+		"     ELSE c.value * 1.0 * c.enabled / c.running END),"
+		" count(*), sum(c.running = 0 AND c.enabled > 0)"
+		" FROM counts c JOIN threads t ON t.id = c.thread_id JOIN events e ON e.id = c.event_id"
+		" WHERE t.session_id = ? GROUP BY t.id, e.id ORDER BY t.pid, t.tid, t.id, e.id";
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		struct td_thread_total t;
+		memset(&t, 0, sizeof(t));
+		t.thread = sqlite3_column_int64(st, 0);
+		t.pid = sqlite3_column_int(st, 1);
+		t.tid = sqlite3_column_int(st, 2);
+		snprintf(t.comm, sizeof(t.comm), "%s", sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "");
+		t.first_seen_ns = (uint64_t)sqlite3_column_int64(st, 4);
+		t.last_seen_ns = (uint64_t)sqlite3_column_int64(st, 5);
+		t.event = (const char *)sqlite3_column_text(st, 6);
+		t.value = (uint64_t)sqlite3_column_int64(st, 7);
+		t.enabled = (uint64_t)sqlite3_column_int64(st, 8);
+		t.running = (uint64_t)sqlite3_column_int64(st, 9);
+		t.scaled = sqlite3_column_type(st, 10) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 10);
+		t.intervals = sqlite3_column_int(st, 11);
+		t.not_counted = sqlite3_column_int(st, 12);
+		rc = fn(&t, ctx);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT group_concat(name, ' '), error FROM (SELECT name, error, min(id) AS first FROM events"
+			       " WHERE session_id=? AND status='failed' GROUP BY error, name ORDER BY first)"
+			       " GROUP BY error ORDER BY min(first)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+		rc = fn((const char *)sqlite3_column_text(st, 0),
+			sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "", ctx);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static const char session_cols[] =
+	"SELECT s.id, s.kind, s.status, s.command, s.host, s.rung, s.message, s.target_pid, s.started_ns,"
+	" s.ended_ns, s.interval_ms, s.exit_code,"
+	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id),"
+	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted,"
+	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu' AND t.cpu IS NOT NULL) FROM sessions s";
+
+static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
+{
+#define TXT(i) (sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "")
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	snprintf(r->kind, sizeof(r->kind), "%s", TXT(1));
+	snprintf(r->status, sizeof(r->status), "%s", TXT(2));
+	snprintf(r->command, sizeof(r->command), "%s", TXT(3));
+	snprintf(r->host, sizeof(r->host), "%s", TXT(4));
+	snprintf(r->rung, sizeof(r->rung), "%s", TXT(5));
+	snprintf(r->message, sizeof(r->message), "%s", TXT(6));
+#undef TXT
+	r->target_pid = sqlite3_column_int(st, 7);
+	r->started_ns = (uint64_t)sqlite3_column_int64(st, 8);
+	r->ended_ns = (uint64_t)sqlite3_column_int64(st, 9);
+	r->interval_ms = sqlite3_column_int(st, 10);
+	r->has_exit_code = sqlite3_column_type(st, 11) != SQLITE_NULL;
+	r->exit_code = sqlite3_column_int(st, 11);
+	r->nthreads = sqlite3_column_int(st, 12);
+	r->nintervals = sqlite3_column_int(st, 13);
+	r->kernel_counted = sqlite3_column_int(st, 14) != 0;
+	r->ncpus = sqlite3_column_int(st, 15);
+}
+
+int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)
+{
+	char sql[sizeof(session_cols) + 32];
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	snprintf(sql, sizeof(sql), "%s ORDER BY s.id", session_cols);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int step = SQLITE_DONE;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct td_session_row r;
+		fill_session(st, &r);
+		rc = fn(&r, ctx);
+	}
+	sqlite3_finalize(st);
+	if (rc == 0 && step != SQLITE_ROW && step != SQLITE_DONE)
+		return -1; /* a damaged page, an I/O error: not the end of the list */
+	return rc;
+}
+
+int td_store_session(struct td_store *s, int64_t id, struct td_session_row *row)
+{
+	char sql[sizeof(session_cols) + 32];
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	snprintf(sql, sizeof(sql), "%s WHERE s.id = ?", session_cols);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		fill_session(st, row);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (sqlite3_prepare_v2(s->db, "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
+			       " coalesce(num_cpus, 0) FROM sessions WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(m->kind, sizeof(m->kind), "%s", td_store_col_text(st, 0));
+		snprintf(m->pmu_model, sizeof(m->pmu_model), "%s", td_store_col_text(st, 1));
+		snprintf(m->events_file, sizeof(m->events_file), "%s", td_store_col_text(st, 2));
+		snprintf(m->source, sizeof(m->source), "%s", td_store_col_text(st, 3));
+		m->smt = sqlite3_column_int(st, 4);
+		m->num_cpus = sqlite3_column_int(st, 5);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void col_copy(sqlite3_stmt *st, int i, char *out, size_t len)
+{
+	snprintf(out, len, "%s", td_store_col_text(st, i));
+}
+
+int td_store_session_header(struct td_store *s, int64_t id, struct td_session_header *h)
+{
+	static const char sql[] =
+		"SELECT kind, coalesce(command,''), coalesce(host,''), coalesce(kernel,''), coalesce(cpu_name,''),"
+		" coalesce(uarch,''), coalesce(pmu_model,''), coalesce(rung,''), coalesce(rung_reason,''),"
+		" coalesce(events_file,''), coalesce(status,''), coalesce(interval_ms,0), coalesce(smt,-1),"
+		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0),"
+		" (SELECT coalesce(min(start_ns),0) FROM intervals WHERE session_id = sessions.id),"
+		" (SELECT coalesce(max(end_ns),0) FROM intervals WHERE session_id = sessions.id)"
+		" FROM sessions WHERE id = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		h->id = id;
+		col_copy(st, 0, h->kind, sizeof(h->kind));
+		col_copy(st, 1, h->command, sizeof(h->command));
+		col_copy(st, 2, h->host, sizeof(h->host));
+		col_copy(st, 3, h->kernel, sizeof(h->kernel));
+		col_copy(st, 4, h->cpu_name, sizeof(h->cpu_name));
+		col_copy(st, 5, h->uarch, sizeof(h->uarch));
+		col_copy(st, 6, h->pmu_model, sizeof(h->pmu_model));
+		col_copy(st, 7, h->rung, sizeof(h->rung));
+		col_copy(st, 8, h->rung_reason, sizeof(h->rung_reason));
+		col_copy(st, 9, h->events_file, sizeof(h->events_file));
+		col_copy(st, 10, h->status, sizeof(h->status));
+		h->interval_ms = sqlite3_column_int(st, 11);
+		h->smt = sqlite3_column_int(st, 12);
+		h->num_cpus = sqlite3_column_int(st, 13);
+		h->started_ns = (uint64_t)sqlite3_column_int64(st, 14);
+		h->ended_ns = (uint64_t)sqlite3_column_int64(st, 15);
+		h->first_ns = (uint64_t)sqlite3_column_int64(st, 16);
+		h->last_ns = (uint64_t)sqlite3_column_int64(st, 17);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT start_ns, end_ns FROM intervals WHERE session_id = ? ORDER BY start_ns",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (fn((uint64_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1), ctx)) {
+			rc = SQLITE_ABORT;
+			break;
+		}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Prepare sql with ?1 = session, or NULL. */
+static sqlite3_stmt *prepare_session(struct td_store *s, const char *sql, int64_t session)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, session);
+	return st;
+}
+
+/* Step through st, calling row(st, fn, ctx) for each row until one fails. */
+static int each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *, void *, void *), void *fn, void *ctx)
+{
+	int rc = 0, step;
+
+	if (!st)
+		return -1;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = row(st, fn, ctx);
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int event_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct td_event_info e = {
+		.id = sqlite3_column_int64(st, 0),
+		.name = td_store_col_text(st, 1),
+		.spec = td_store_col_text(st, 2),
+		.group = sqlite3_column_int(st, 3),
+		.type = (uint32_t)sqlite3_column_int64(st, 4),
+		.config = (uint64_t)sqlite3_column_int64(st, 5),
+		.config1 = (uint64_t)sqlite3_column_int64(st, 6),
+		.status = td_store_col_text(st, 7),
+		.alias = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : td_store_col_text(st, 8),
+		.file = sqlite3_column_type(st, 9) == SQLITE_NULL ? NULL : td_store_col_text(st, 9),
+	};
+	return ((td_event_fn)fn)(&e, ctx);
+}
+
+int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx)
+{
+	return each_row(prepare_session(s, "SELECT id, name, spec, group_idx, type, config, config1, status, alias,"
+					" file FROM events WHERE session_id=?1 ORDER BY id", session),
+			event_row, (void *)fn, ctx);
+}
+
+static int opt_int(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
+}
+
+static int target_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct td_target_info t = {
+		.id = sqlite3_column_int64(st, 0),
+		.kind = td_store_col_text(st, 1),
+		.pid = opt_int(st, 2),
+		.tid = opt_int(st, 3),
+		.comm = td_store_col_text(st, 4),
+		.cpu = opt_int(st, 5),
+		.core = opt_int(st, 6),
+		.socket = opt_int(st, 7),
+		.cgroup = td_store_col_text(st, 8),
+	};
+	return ((td_target_fn)fn)(&t, ctx);
+}
+
+int td_store_targets(struct td_store *s, int64_t session, td_target_fn fn, void *ctx)
+{
+	return each_row(prepare_session(s, "SELECT id, kind, pid, tid, comm, cpu, core, socket, cgroup FROM targets"
+					" WHERE session_id=?1 ORDER BY id", session),
+			target_row, (void *)fn, ctx);
+}
+
+void td_target_label(const struct td_target_info *t, char *out, size_t len)
+{
+	if (!strcmp(t->kind, "thread"))
+		snprintf(out, len, "thread:%s-%d", t->comm, (int)t->tid);
+	else if (!strcmp(t->kind, "process"))
+		snprintf(out, len, "process:%s-%d", t->comm, (int)t->pid);
+	else if (!strcmp(t->kind, "cpu"))
+		snprintf(out, len, "cpu:%d", t->cpu);
+	else if (!strcmp(t->kind, "cgroup"))
+		snprintf(out, len, "cgroup:%s", t->cgroup);
+	else
+		snprintf(out, len, "%s", t->kind);
+}
+
+static int count_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct td_count_row c = {
+		.interval = sqlite3_column_int64(st, 0),
+		.seq = sqlite3_column_int(st, 1),
+		.start_ns = (uint64_t)sqlite3_column_int64(st, 2),
+		.end_ns = (uint64_t)sqlite3_column_int64(st, 3),
+		.target = sqlite3_column_int64(st, 4),
+		.event = sqlite3_column_int64(st, 5),
+		.value = (uint64_t)sqlite3_column_int64(st, 6),
+		.enabled = (uint64_t)sqlite3_column_int64(st, 7),
+		.running = (uint64_t)sqlite3_column_int64(st, 8),
+	};
+	return ((td_count_fn)fn)(&c, ctx);
+}
+
+int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx)
+{
+	return each_row(prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, c.thread_id, c.event_id,"
+					" c.value, c.enabled, c.running FROM intervals i"
+					" JOIN counts c ON c.interval_id = i.id WHERE i.session_id=?1"
+					" ORDER BY i.seq, c.thread_id, c.event_id", session),
+			count_row, (void *)fn, ctx);
+}
+
+static double opt_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static int metric_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct td_metric_row m = {
+		.interval = sqlite3_column_int64(st, 0),
+		.seq = sqlite3_column_int(st, 1),
+		.start_ns = (uint64_t)sqlite3_column_int64(st, 2),
+		.end_ns = (uint64_t)sqlite3_column_int64(st, 3),
+		.target = sqlite3_column_int64(st, 4),
+		.name = td_store_col_text(st, 5),
+		.kind = td_store_col_text(st, 6),
+		.value = opt_real(st, 7),
+		.confidence = opt_real(st, 8),
+		.flagged = sqlite3_column_int(st, 9) != 0,
+		.bottleneck = sqlite3_column_int(st, 10) != 0,
+		.spans = sqlite3_column_int(st, 11) != 0,
+	};
+	return ((td_metric_fn)fn)(&m, ctx);
+}
+
+int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx)
+{
+	return each_row(prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, m.target_id, n.name, n.kind,"
+					" m.value, m.confidence, m.flagged, m.bottleneck, m.spans FROM intervals i"
+					" JOIN metrics m ON m.interval_id = i.id JOIN metric_names n ON n.id = m.metric_id"
+					" WHERE i.session_id=?1 ORDER BY i.seq, m.target_id, m.metric_id", session),
+			metric_row, (void *)fn, ctx);
+}
+
+int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx, td_err *err)
+{
+	sqlite3_stmt *st;
+	const char *tail;
+	int rc = 0, step, n;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, &tail) != SQLITE_OK || !st) {
+		td_err_set(err, "%s", st ? sqlite3_errmsg(s->db) : *sqlite3_errmsg(s->db) ? sqlite3_errmsg(s->db) :
+			   "empty statement");
+		if (!st && sqlite3_errcode(s->db) == SQLITE_OK)
+			td_err_set(err, "no SQL statement given");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	while (*tail == ' ' || *tail == '\t' || *tail == '\n' || *tail == ';')
+		tail++;
+	if (*tail) {
+		td_err_set(err, "more than one statement: give one SQL statement at a time");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	if (!sqlite3_stmt_readonly(st)) {
+		td_err_set(err, "the statement would change the database; tdctl query only reads (use sqlite3 to modify)");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	n = sqlite3_column_count(st);
+	{
+		const char *names[n ? n : 1], *vals[n ? n : 1];
+		for (int i = 0; i < n; i++)
+			names[i] = sqlite3_column_name(st, i);
+		while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+			for (int i = 0; i < n; i++)
+				vals[i] = (const char *)sqlite3_column_text(st, i);
+			rc = fn(n, names, vals, ctx);
+		}
+		if (rc == 0 && step != SQLITE_DONE) {
+			td_err_set(err, "%s", sqlite3_errmsg(s->db));
+			rc = -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
