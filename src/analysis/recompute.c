@@ -7,18 +7,11 @@
 #include <string.h>
 
 #include "model/catalog.h"
-#include "model/event_identity.h"
 #include "eval/group_counts.h"
+#include "session_counts.h"
 #include "store/metric_writer.h"
-#include "eval/metrics.h"
+#include "eval/evaluator.h"
 #include "model/model.h"
-
-/* One events row as this pass reads it. */
-struct ev_row {
-	int64_t id;
-	int alias;                /* -1: not read by this pass's file */
-	int group;                /* perf group (dense index; imports: 0) */
-};
 
 /* A target whose counts are summed into others: thread -> its process,
  * CPU -> its core and socket (aggregates stored by live collection), or
@@ -38,75 +31,28 @@ struct agg {
 struct pass {
 	struct td_store *s;
 	struct td_recompute_result *res;
-	const struct td_session_meta *meta;
 	int64_t session;
-	const char *file;         /* the events file of this pass */
-	bool filter_file;         /* rows say which file planned them: read only this file's */
 	const struct td_catalog *cat;
-	struct td_event_identity *match;
-	struct td_metrics *mx;
+	struct td_session_counts sc;
+	struct td_evaluator *ev;
+	struct td_evaluation out;
 	struct td_metric_writer *w;
-	struct ev_row *evs;
-	int nevs;
-	struct td_group_counts cur; /* current (interval, target) */
 	struct tgt *tg;
 	int ntg;
 	struct agg *aggs;
 	int naggs;
-	int64_t interval, target;
-	uint64_t start_ns, end_ns;
 };
 
 /* ---- events ---------------------------------------------------------------------- */
 
-static int add_event(const struct td_event_info *e, void *ctx)
-{
-	struct pass *p = ctx;
-	struct ev_row *n = realloc(p->evs, (size_t)(p->nevs + 1) * sizeof(*n));
-	bool mine = !p->filter_file || (e->file && !strcmp(e->file, p->file));
-
-	if (!n)
-		return -1;
-	p->evs = n;
-	n[p->nevs].id = e->id;
-	n[p->nevs].alias = mine ? td_event_identity_find(p->match, e->type, e->config, e->config1) : -1;
-	/* imports: group numbers only tell repeated events apart */
-	n[p->nevs].group = strcmp(p->meta->kind, "import") ? e->group : 0;
-	p->res->events_matched += n[p->nevs].alias >= 0;
-	p->nevs++;
-	return 0;
-}
-
-/* Say in each matched row which alias its counts fed. */
+/* Say in each bound row which alias its counts fed. */
 static int store_aliases(struct pass *p)
 {
-	for (int i = 0; i < p->nevs; i++)
-		if (p->evs[i].alias >= 0 && td_store_event_set_alias(p->s, p->evs[i].id, p->cat->events[p->evs[i].alias].alias))
+	for (int i = 0; i < p->sc.nevs; i++)
+		if (p->sc.evs[i].alias >= 0 &&
+		    td_store_event_set_alias(p->s, p->sc.evs[i].id, p->cat->events[p->sc.evs[i].alias].alias))
 			return -1;
 	return 0;
-}
-
-static const struct ev_row *event_of(const struct pass *p, int64_t event)
-{
-	return td_find_by_id(p->evs, (size_t)p->nevs, sizeof(*p->evs), event); /* rows come in id order */
-}
-
-/* The matched rows' perf group numbers -> 0..n-1; returns n, or -1. */
-static int dense_groups(struct pass *p)
-{
-	int *g = malloc(((size_t)p->nevs + 1) * sizeof(int)), n = 0, k;
-
-	if (!g)
-		return -1;
-	for (int i = 0; i < p->nevs; i++)
-		if (p->evs[i].alias >= 0)
-			g[n++] = p->evs[i].group;
-	k = td_group_numbers_dense(g, n);
-	for (int i = 0, j = 0; k > 0 && i < p->nevs; i++)
-		if (p->evs[i].alias >= 0)
-			p->evs[i].group = g[j++];
-	free(g);
-	return k;
 }
 
 /* ---- targets and their aggregates ------------------------------------------------ */
@@ -237,48 +183,45 @@ static const struct tgt *target_of(const struct pass *p, int64_t id)
 
 /* ---- evaluation ------------------------------------------------------------------ */
 
-static int evaluate(struct pass *p, int64_t target, const struct td_group_counts *c)
+static double interval_seconds(const struct td_count_row *r)
 {
-	double secs = p->end_ns > p->start_ns ? (double)(p->end_ns - p->start_ns) / 1e9 : NAN;
-	td_err ignored;
-
-	td_metrics_set(p->mx, "DURATION", secs, &ignored);
-	if (td_group_counts_eval(p->mx, c))
-		return -1;
-	p->res->evaluations++;
-	return td_metric_writer_write(p->w, p->interval, target, p->mx, NULL);
+	return r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) / 1e9 : 0;
 }
 
-static int flush_target(struct pass *p)
+static int evaluate(struct pass *p, const struct td_count_row *r, int64_t target, const struct td_group_counts *c)
 {
-	const struct tgt *t = target_of(p, p->target);
+	if (td_evaluate(p->ev, c, interval_seconds(r), &p->out))
+		return -1;
+	p->res->evaluations++;
+	return td_metric_writer_write(p->w, r->interval, target, &p->out, NULL);
+}
 
-	if (p->target == 0)
-		return 0;
+/* One target's counts of one interval: evaluated, and summed into its aggregates. */
+static int on_target(void *ctx, const struct td_count_row *r, int64_t target, const struct td_group_counts *c)
+{
+	struct pass *p = ctx;
+	const struct tgt *t = target_of(p, target);
+
 	for (int k = 0; t && k < 2; k++)
 		if (t->agg[k] >= 0) {
-			td_group_counts_add(&p->aggs[t->agg[k]].c, &p->cur);
+			td_group_counts_add(&p->aggs[t->agg[k]].c, c);
 			p->aggs[t->agg[k]].parts++;
 		}
-	if (evaluate(p, p->target, &p->cur))
-		return -1;
-	td_group_counts_clear(&p->cur);
-	p->target = 0;
-	return 0;
+	return evaluate(p, r, target, c);
 }
 
 /* An aggregate is written when it summed targets; `whole` only when it
  * summed more than one (with one it would repeat that target). */
-static int flush_interval(struct pass *p)
+static int on_interval_end(void *ctx, const struct td_count_row *r)
 {
-	if (flush_target(p))
-		return -1;
+	struct pass *p = ctx;
+
 	for (int i = 0; i < p->naggs; i++) {
 		struct agg *a = &p->aggs[i];
 		if (a->parts > (a->whole ? 1 : 0)) {
 			if (a->id == 0 && (a->id = td_store_target_add(p->s, p->session, "whole", 0, NULL, NULL)) < 0)
 				return -1;
-			if (evaluate(p, a->id, &a->c))
+			if (evaluate(p, r, a->id, &a->c))
 				return -1;
 		}
 		td_group_counts_zero(&a->c);
@@ -287,53 +230,30 @@ static int flush_interval(struct pass *p)
 	return 0;
 }
 
-static int add_count(const struct td_count_row *c, void *ctx)
-{
-	struct pass *p = ctx;
-	const struct ev_row *ev;
-
-	if (c->interval != p->interval) {
-		if (flush_interval(p))
-			return -1;
-		p->interval = c->interval;
-		p->start_ns = c->start_ns;
-		p->end_ns = c->end_ns;
-	}
-	if (c->target != p->target) {
-		if (flush_target(p))
-			return -1;
-		p->target = c->target;
-	}
-	if ((ev = event_of(p, c->event)) && ev->alias >= 0)
-		td_group_counts_add_row(&p->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
-	return 0;
-}
-
 /* ---- one events file ---------------------------------------------------------------- */
 
 static void pass_free(struct pass *p)
 {
-	td_group_counts_free(&p->cur);
 	for (int i = 0; i < p->naggs; i++)
 		td_group_counts_free(&p->aggs[i].c);
 	free(p->aggs);
 	free(p->tg);
-	free(p->evs);
 	td_metric_writer_free(p->w);
-	td_metrics_free(p->mx);
-	td_event_identity_free(p->match);
+	td_evaluation_free(&p->out);
+	td_evaluator_free(p->ev);
+	td_session_counts_free(&p->sc);
 }
 
 /* Evaluate file over the session's counts (inside the caller's transaction). */
 static int run_file(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
-		    const char *file, bool filter_file, const char *model, struct td_recompute_result *res, td_err *err)
+		    const char *file, const char *model, struct td_recompute_result *res, td_err *err)
 {
+	static const struct td_count_walk walk = { .target = on_target, .interval_end = on_interval_end };
 	char path[1024];
 	struct td_catalog *cat;
 	struct td_model *m = NULL;
 	struct pass p;
-	td_err ignored;
-	int rc = -1, ngroups;
+	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (td_catalog_load(path, &cat, err))
@@ -345,19 +265,14 @@ static int run_file(struct td_store *s, int64_t session, const struct td_session
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.res = res;
-	p.meta = meta;
 	p.session = session;
-	p.file = file;
-	p.filter_file = filter_file;
 	p.cat = cat;
-	if (td_event_identity_new(cat, model, &p.match, err) || !(p.mx = td_metrics_new(m)))
+	if (td_session_counts_bind(&p.sc, s, session, cat, file, model, err))
 		goto out;
-	if (meta->smt >= 0)
-		td_metrics_set(p.mx, "SMT_on", meta->smt, &ignored); /* files without SMT_on ignore it */
-	td_metrics_set(p.mx, "NUM_CPUS", meta->num_cpus > 0 ? meta->num_cpus : NAN, &ignored);
-	if (td_store_events(s, session, add_event, &p) || store_aliases(&p) || (ngroups = dense_groups(&p)) < 0 ||
-	    td_group_counts_init(&p.cur, cat->nevents, ngroups) || map_targets(&p, ngroups) ||
-	    td_metric_writer_new(s, m, &p.w, err) || td_store_counts(s, session, add_count, &p) || flush_interval(&p))
+	res->events_matched += p.sc.bound;
+	if (!(p.ev = td_evaluator_new(m, meta->smt, meta->num_cpus)) || td_evaluation_init(&p.out, m) ||
+	    store_aliases(&p) || map_targets(&p, p.sc.ngroups) || td_metric_writer_new(s, m, &p.w, err) ||
+	    td_session_counts_walk(&p.sc, s, session, &walk, &p))
 		goto out;
 	rc = 0;
 out:
@@ -451,15 +366,15 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, st
 	}
 	/* the model file, then (live sessions) the files every run opens */
 	if (model_file[0]) {
-		rc = run_file(s, session, &meta, dir, model_file, seen.recorded, meta.pmu_model, res, err);
+		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, res, err);
 		add_file_name(res, model_file);
 	}
 	if (!rc && live && seen.software) {
-		rc = run_file(s, session, &meta, dir, "software.td", seen.recorded, NULL, res, err);
+		rc = run_file(s, session, &meta, dir, "software.td", NULL, res, err);
 		add_file_name(res, "software.td");
 	}
 	if (!rc && live && seen.generic) {
-		rc = run_file(s, session, &meta, dir, "generic.td", seen.recorded, meta.pmu_model, res, err);
+		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, res, err);
 		add_file_name(res, "generic.td");
 	}
 	if (!rc && td_store_events(s, session, note_unmatched, res))

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval/group_counts.h"
-#include "eval/metrics.h"
+#include "eval/evaluator.h"
+#include "session_counts.h"
 
 /* ---- header ------------------------------------------------------------------ */
 
@@ -30,7 +30,6 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_session
 struct acc {
 	struct td_group_counts c; /* summed scaled counts per group (NA sticky), least coverage */
 	double secs;
-	uint64_t start_ns, end_ns;
 	bool used;
 };
 
@@ -41,32 +40,18 @@ struct tgt {
 	struct acc total;
 };
 
-struct evmap {
-	int64_t id;
-	int alias;               /* -1: not read by the model */
-	int group;               /* perf group (dense; imports: 0) */
-	int count;               /* index into d->counts */
-};
-
 struct load {
 	struct td_report_data *d;
 	const struct td_report_filter *f;
-	struct td_metrics *mx;
+	struct td_session_counts sc;
+	struct td_evaluator *ev;  /* NULL: no model */
 	int n;                   /* aliases */
-	int ngroups;
-	struct evmap *evs;
-	int nevs;
 	struct tgt *tg;
 	int ntg;
-	struct td_group_counts cur; /* current (interval, target) */
 	struct acc iv, whole;
 	struct acc col;          /* the chart column being summed (per_col > 1) */
 	int col_n, col_seq;
 	uint64_t col_start;
-	int64_t interval, target;
-	int seq;
-	uint64_t start_ns, end_ns;
-	bool failed;
 };
 
 static int acc_init(struct acc *a, int n, int ngroups)
@@ -99,154 +84,43 @@ static void acc_add(struct acc *a, const struct td_group_counts *part, double se
 
 /* ---- evaluation ------------------------------------------------------------------ */
 
-static int eval_alloc(struct td_report_eval *e, const struct td_model *m)
-{
-	size_t nn = (size_t)m->nnodes + 1, ni = (size_t)m->ninfos + 1, nc = (size_t)m->ncpis + 1;
-
-	e->node = calloc(nn, sizeof(double));
-	e->conf = calloc(nn, sizeof(double));
-	e->spans = calloc(nn, sizeof(bool));
-	e->flagged = calloc(nn, sizeof(bool));
-	e->info = calloc(ni, sizeof(double));
-	e->cpi_comp = calloc(nc, sizeof(double));
-	e->bottleneck = -1;
-	return e->node && e->conf && e->spans && e->flagged && e->info && e->cpi_comp ? 0 : -1;
-}
-
-static void eval_free(struct td_report_eval *e)
-{
-	free(e->node);
-	free(e->conf);
-	free(e->spans);
-	free(e->flagged);
-	free(e->info);
-	free(e->cpi_comp);
-}
-
+/* A new evaluation of a (its values NA without a model). */
 static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *e)
 {
-	const struct td_model *m = L->d->model;
-	td_err ignored;
-
-	if (eval_alloc(e, m))
-		return -1;
-	e->seconds = a->secs;
-	td_metrics_set(L->mx, "DURATION", a->secs > 0 ? a->secs : NAN, &ignored);
-	if (td_group_counts_eval(L->mx, &a->c))
-		return -1;
-	for (int i = 0; i < m->nnodes; i++) {
-		e->node[i] = L->mx->node[i];
-		e->flagged[i] = L->mx->flagged[i];
-		e->conf[i] = L->mx->conf[m->nodes[i].f.slot];
-		e->spans[i] = L->mx->spans[m->nodes[i].f.slot];
-		e->nvalid += !isnan(e->node[i]);
+	if (!L->ev) {
+		e->v.seconds = a->secs;
+		return 0;
 	}
-	e->bottleneck = L->mx->bottleneck;
-	for (int i = 0; i < m->ninfos; i++)
-		e->info[i] = L->mx->info[i];
-	e->cpi_valid = L->mx->cpi.valid;
-	e->cpi = L->mx->cpi.cpi;
-	e->other = L->mx->cpi.other;
-	for (int i = 0; i < m->ncpis; i++)
-		e->cpi_comp[i] = L->mx->cpi.comp[i];
-	return 0;
+	if (td_evaluation_init(&e->v, L->d->model))
+		return -1;
+	return td_evaluate(L->ev, &a->c, a->secs, &e->v);
+}
+
+/* A new element at the end of *arr (of *n), zeroed, or NULL. */
+static struct td_report_eval *eval_push(struct td_report_eval **arr, int *n)
+{
+	struct td_report_eval *a = realloc(*arr, (size_t)(*n + 1) * sizeof(**arr));
+
+	if (!a)
+		return NULL;
+	*arr = a;
+	memset(&a[*n], 0, sizeof(a[*n]));
+	a[*n].v.bottleneck = -1;
+	return &a[(*n)++];
 }
 
 /* ---- reading counts ----------------------------------------------------------------- */
 
-/* Targets and events are read in id order (td_store_targets/_events):
- * binary search, so a session of many threads stays linear in its counts. */
+/* Targets are read in id order (td_store_targets): binary search, so a
+ * session of many threads stays linear in its counts. */
 static struct tgt *find_tgt(struct load *L, int64_t id)
 {
 	return td_find_by_id(L->tg, (size_t)L->ntg, sizeof(*L->tg), id);
 }
 
-static const struct evmap *find_ev(const struct load *L, int64_t id)
+static double iv_secs(const struct td_count_row *r)
 {
-	return td_find_by_id(L->evs, (size_t)L->nevs, sizeof(*L->evs), id);
-}
-
-static double iv_secs(const struct load *L)
-{
-	return L->end_ns > L->start_ns ? (double)(L->end_ns - L->start_ns) / 1e9 : 0;
-}
-
-static void flush_target(struct load *L)
-{
-	struct tgt *t = L->target ? find_tgt(L, L->target) : NULL;
-
-	if (t && t->selected) {
-		acc_add(&L->iv, &L->cur, 0);
-		acc_add(&t->total, &L->cur, iv_secs(L));
-	}
-	td_group_counts_clear(&L->cur);
-	L->target = 0;
-}
-
-/* The current chart column, evaluated; its label names its intervals. */
-static int flush_col(struct load *L)
-{
-	struct td_report_data *d = L->d;
-	struct td_report_eval *n, *e;
-
-	if (L->col_n == 0)
-		return 0;
-	if (!(n = realloc(d->cols, (size_t)(d->ncols + 1) * sizeof(*n))))
-		return -1;
-	d->cols = n;
-	e = &d->cols[d->ncols++];
-	memset(e, 0, sizeof(*e));
-	e->seq = L->col_seq;
-	e->start_ns = L->col_start;
-	e->end_ns = L->end_ns;
-	snprintf(e->label, sizeof(e->label), "%d-%d", L->col_seq, L->seq);
-	if (evaluate(L, &L->col, e))
-		return -1;
-	acc_reset(&L->col);
-	L->col_n = 0;
-	return 0;
-}
-
-static int add_to_col(struct load *L)
-{
-	if (L->col_n == 0) {
-		L->col_seq = L->seq;
-		L->col_start = L->start_ns;
-	}
-	acc_add(&L->col, &L->iv.c, L->iv.secs);
-	return ++L->col_n == L->d->per_col ? flush_col(L) : 0;
-}
-
-static int flush_interval(struct load *L)
-{
-	struct td_report_data *d = L->d;
-
-	flush_target(L);
-	if (!L->interval)
-		return 0;
-	L->iv.secs = iv_secs(L);
-	if (L->iv.used) {
-		struct td_report_eval *n = realloc(d->ivs, (size_t)(d->nivs + 1) * sizeof(*n));
-		if (!n)
-			return -1;
-		d->ivs = n;
-		struct td_report_eval *e = &d->ivs[d->nivs++];
-		memset(e, 0, sizeof(*e));
-		e->seq = L->seq;
-		e->start_ns = L->start_ns;
-		e->end_ns = L->end_ns;
-		snprintf(e->label, sizeof(e->label), "%d", L->seq);
-		if (d->model && evaluate(L, &L->iv, e))
-			return -1;
-		if (!d->model)
-			e->seconds = L->iv.secs;
-		acc_add(&L->whole, &L->iv.c, L->iv.secs);
-		if (d->per_col > 1 && d->model && add_to_col(L))
-			return -1;
-	}
-	acc_reset(&L->iv);
-	L->interval = 0;
-	return 0;
+	return r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) / 1e9 : 0;
 }
 
 /* Is the interval [start, end] in the filter's time window? */
@@ -258,6 +132,94 @@ static bool in_window(const struct load *L, uint64_t start, uint64_t end)
 		return true;
 	mid = ((double)(start - L->d->h.first_ns) + (double)(end - start) / 2) / 1e9;
 	return mid >= L->f->from && mid <= L->f->to;
+}
+
+static bool keep_interval(void *ctx, uint64_t start_ns, uint64_t end_ns)
+{
+	return in_window(ctx, start_ns, end_ns);
+}
+
+/* Raw totals of every event over the selected targets. */
+static int on_row(void *ctx, const struct td_count_row *r, const struct td_session_event *e)
+{
+	struct load *L = ctx;
+	const struct tgt *t = find_tgt(L, r->target);
+	struct td_report_count *rc;
+
+	if (!t || !t->selected || !e)
+		return 0;
+	rc = &L->d->counts[e - L->sc.evs];
+	rc->value += r->value;
+	rc->enabled += r->enabled;
+	rc->running += r->running;
+	return 0;
+}
+
+static int on_target(void *ctx, const struct td_count_row *r, int64_t target, const struct td_group_counts *c)
+{
+	struct load *L = ctx;
+	struct tgt *t = find_tgt(L, target);
+
+	if (t && t->selected) {
+		acc_add(&L->iv, c, 0);
+		acc_add(&t->total, c, iv_secs(r));
+	}
+	return 0;
+}
+
+/* The current chart column, evaluated; its label names its intervals. */
+static int flush_col(struct load *L, int last_seq, uint64_t end_ns)
+{
+	struct td_report_data *d = L->d;
+	struct td_report_eval *e;
+
+	if (L->col_n == 0)
+		return 0;
+	if (!(e = eval_push(&d->cols, &d->ncols)))
+		return -1;
+	e->seq = L->col_seq;
+	e->start_ns = L->col_start;
+	e->end_ns = end_ns;
+	snprintf(e->label, sizeof(e->label), "%d-%d", L->col_seq, last_seq);
+	if (evaluate(L, &L->col, e))
+		return -1;
+	acc_reset(&L->col);
+	L->col_n = 0;
+	return 0;
+}
+
+static int add_to_col(struct load *L, const struct td_count_row *r)
+{
+	if (L->col_n == 0) {
+		L->col_seq = r->seq;
+		L->col_start = r->start_ns;
+	}
+	acc_add(&L->col, &L->iv.c, L->iv.secs);
+	return ++L->col_n == L->d->per_col ? flush_col(L, r->seq, r->end_ns) : 0;
+}
+
+static int on_interval_end(void *ctx, const struct td_count_row *r)
+{
+	struct load *L = ctx;
+	struct td_report_data *d = L->d;
+	struct td_report_eval *e;
+
+	L->iv.secs = iv_secs(r);
+	if (L->iv.used) {
+		if (!(e = eval_push(&d->ivs, &d->nivs)))
+			return -1;
+		e->seq = r->seq;
+		e->start_ns = r->start_ns;
+		e->end_ns = r->end_ns;
+		snprintf(e->label, sizeof(e->label), "%d", r->seq);
+		if (evaluate(L, &L->iv, e))
+			return -1;
+		acc_add(&L->whole, &L->iv.c, L->iv.secs);
+		if (d->per_col > 1 && d->model && add_to_col(L, r))
+			return -1;
+	}
+	acc_reset(&L->iv);
+	return 0;
 }
 
 /* Intervals of the session in the window: what the chart columns divide. */
@@ -281,80 +243,21 @@ static int window_intervals(struct td_store *s, int64_t session, const struct lo
 	return td_store_intervals(s, session, count_in_window, &w) ? -1 : w.n;
 }
 
-static int add_count(const struct td_count_row *c, void *ctx)
+/* The raw totals' rows: one per events row, in its order. */
+static int init_counts(struct load *L)
 {
-	struct load *L = ctx;
-	const struct evmap *ev = find_ev(L, c->event);
-	struct tgt *t;
-
-	if (!in_window(L, c->start_ns, c->end_ns))
-		return 0; /* rows come interval by interval: a whole interval is skipped */
-	if (c->interval != L->interval) {
-		if (flush_interval(L))
-			return -1;
-		L->interval = c->interval;
-		L->seq = c->seq;
-		L->start_ns = c->start_ns;
-		L->end_ns = c->end_ns;
-	}
-	if (c->target != L->target) {
-		flush_target(L);
-		L->target = c->target;
-	}
-	if (!(t = find_tgt(L, c->target)) || !t->selected || !ev)
-		return 0;
-	struct td_report_count *rc = &L->d->counts[ev->count];
-	rc->value += c->value;
-	rc->enabled += c->enabled;
-	rc->running += c->running;
-	if (ev->alias < 0)
-		return 0;
-	td_group_counts_add_row(&L->cur, ev->group, ev->alias, c->value, c->enabled, c->running);
-	return 0;
-}
-
-static int add_event(const struct td_event_info *e, void *ctx)
-{
-	struct load *L = ctx;
 	struct td_report_data *d = L->d;
-	const char *alias = e->alias ? e->alias : e->name;
-	/* a live event feeds the file that planned it (two files may count one event) */
-	bool mine = !e->file || !strcmp(e->file, d->model_file);
-	const struct td_cat_event *ce = d->cat && mine ? td_catalog_event(d->cat, alias) : NULL;
-	struct evmap *ne = realloc(L->evs, (size_t)(L->nevs + 1) * sizeof(*ne));
-	struct td_report_count *nc = realloc(d->counts, (size_t)(d->ncounts + 1) * sizeof(*nc));
 
-	if (ne)
-		L->evs = ne;
-	if (nc)
-		d->counts = nc;
-	if (!ne || !nc)
+	if (!(d->counts = calloc((size_t)L->sc.nevs + 1, sizeof(*d->counts))))
 		return -1;
-	L->evs[L->nevs++] = (struct evmap){ e->id, ce ? (int)(ce - d->cat->events) : -1, e->group, d->ncounts };
-	memset(&d->counts[d->ncounts], 0, sizeof(d->counts[0]));
-	snprintf(d->counts[d->ncounts].name, sizeof(d->counts[0].name), "%s", e->name);
-	snprintf(d->counts[d->ncounts].alias, sizeof(d->counts[0].alias), "%s", e->alias ? e->alias : "");
-	d->counts[d->ncounts].failed = e->status && !strcmp(e->status, "failed");
-	d->ncounts++;
+	for (int i = 0; i < L->sc.nevs; i++) {
+		const struct td_session_event *e = &L->sc.evs[i];
+		struct td_report_count *rc = &d->counts[d->ncounts++];
+		snprintf(rc->name, sizeof(rc->name), "%s", e->name);
+		snprintf(rc->alias, sizeof(rc->alias), "%s", e->stored_alias ? e->stored_alias : "");
+		rc->failed = e->failed;
+	}
 	return 0;
-}
-
-/* Live sessions: the events' perf groups -> 0..n-1 (imports: one group,
- * their group numbers only tell repeated events apart). Returns n or -1. */
-static int dense_groups(struct load *L, const char *kind)
-{
-	int *g = malloc(((size_t)L->nevs + 1) * sizeof(int)), n = 0, k;
-
-	if (!g)
-		return -1;
-	for (int i = 0; i < L->nevs; i++)
-		if (L->evs[i].alias >= 0)
-			g[n++] = strcmp(kind, "import") ? L->evs[i].group : 0;
-	k = td_group_numbers_dense(g, n);
-	for (int i = 0, j = 0; k > 0 && i < L->nevs; i++)
-		L->evs[i].group = L->evs[i].alias >= 0 ? g[j++] : 0;
-	free(g);
-	return k;
 }
 
 static bool filter_keeps(const struct td_report_filter *f, const struct td_target_info *t)
@@ -381,7 +284,7 @@ static int add_target(const struct td_target_info *t, void *ctx)
 	n->id = t->id;
 	n->selected = filter_keeps(L->f, t);
 	td_target_label(t, n->label, sizeof(n->label));
-	if (acc_init(&n->total, L->n, L->ngroups))
+	if (acc_init(&n->total, L->n, L->sc.ngroups))
 		return -1;
 	L->ntg++;
 	L->d->selected_targets += n->selected;
@@ -440,37 +343,37 @@ static int finish_targets(struct load *L)
 		if (!t->selected || !t->total.used)
 			continue;
 		struct td_report_eval *e = &d->targets[d->ntargets++];
+		e->v.bottleneck = -1;
 		snprintf(e->label, sizeof(e->label), "%s", t->label);
 		e->seq = -1;
-		if (d->model && evaluate(L, &t->total, e))
+		if (evaluate(L, &t->total, e))
 			return -1;
 	}
 	return 0;
 }
 
-static int run(struct load *L, struct td_store *s, int64_t session)
+static int run(struct load *L, struct td_store *s, int64_t session, td_err *err)
 {
+	static const struct td_count_walk walk = {
+		.keep_interval = keep_interval, .row = on_row, .target = on_target, .interval_end = on_interval_end
+	};
 	struct td_report_data *d = L->d;
-	td_err ignored;
 	int nw;
 
-	if (d->model) {
-		if (!(L->mx = td_metrics_new(d->model)))
-			return -1;
-		if (d->h.smt >= 0)
-			td_metrics_set(L->mx, "SMT_on", d->h.smt, &ignored);
-		td_metrics_set(L->mx, "NUM_CPUS", d->h.num_cpus > 0 ? d->h.num_cpus : NAN, &ignored);
-	}
+	if (td_session_counts_bind(&L->sc, s, session, d->cat, d->model_file, d->h.pmu_model, err))
+		return -1;
+	if (d->model && !(L->ev = td_evaluator_new(d->model, d->h.smt, d->h.num_cpus)))
+		return -1;
 	L->n = d->cat ? d->cat->nevents : 0;
-	if (td_store_events(s, session, add_event, L) || (L->ngroups = dense_groups(L, d->h.kind)) < 0 ||
-	    td_group_counts_init(&L->cur, L->n, L->ngroups) || acc_init(&L->iv, L->n, L->ngroups) ||
-	    acc_init(&L->whole, L->n, L->ngroups) || td_store_targets(s, session, add_target, L))
+	if (init_counts(L) || acc_init(&L->iv, L->n, L->sc.ngroups) || acc_init(&L->whole, L->n, L->sc.ngroups) ||
+	    td_store_targets(s, session, add_target, L))
 		return -1;
 	drop_whole(L);
-	if ((nw = window_intervals(s, session, L)) < 0 || acc_init(&L->col, L->n, L->ngroups))
+	if ((nw = window_intervals(s, session, L)) < 0 || acc_init(&L->col, L->n, L->sc.ngroups))
 		return -1;
 	d->per_col = nw > TD_REPORT_MAX_COLS ? (nw + TD_REPORT_MAX_COLS - 1) / TD_REPORT_MAX_COLS : 1;
-	if (td_store_counts(s, session, add_count, L) || flush_interval(L) || (d->model && flush_col(L)) ||
+	if (td_session_counts_walk(&L->sc, s, session, &walk, L) ||
+	    (d->model && d->nivs && flush_col(L, d->ivs[d->nivs - 1].seq, d->ivs[d->nivs - 1].end_ns)) ||
 	    finish_targets(L))
 		return -1;
 	if (d->per_col == 1) {
@@ -479,12 +382,11 @@ static int run(struct load *L, struct td_store *s, int64_t session)
 	}
 	snprintf(d->whole.label, sizeof(d->whole.label), "session");
 	d->whole.seq = -1;
-	d->whole.seconds = L->whole.secs;
 	if (d->nivs) {
 		d->whole.start_ns = d->ivs[0].start_ns;
 		d->whole.end_ns = d->ivs[d->nivs - 1].end_ns;
 	}
-	return d->model ? evaluate(L, &L->whole, &d->whole) : 0;
+	return evaluate(L, &L->whole, &d->whole);
 }
 
 int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
@@ -494,7 +396,7 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	d->whole.bottleneck = -1;
+	d->whole.v.bottleneck = -1;
 	if (td_report_header_read(s, session, &d->h, err))
 		return -1;
 	d->window = *f;
@@ -502,18 +404,18 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	memset(&L, 0, sizeof(L));
 	L.d = d;
 	L.f = f;
-	rc = run(&L, s, session);
-	if (rc)
+	err->msg[0] = '\0';
+	rc = run(&L, s, session, err);
+	if (rc && !err->msg[0])
 		td_err_set(err, "cannot read session %lld: %s", (long long)session, td_store_errmsg(s));
 	for (int i = 0; i < L.ntg; i++)
 		acc_free(&L.tg[i].total);
 	free(L.tg);
-	free(L.evs);
-	td_group_counts_free(&L.cur);
 	acc_free(&L.iv);
 	acc_free(&L.whole);
 	acc_free(&L.col);
-	td_metrics_free(L.mx);
+	td_evaluator_free(L.ev);
+	td_session_counts_free(&L.sc);
 	if (rc)
 		td_report_data_free(d);
 	return rc;
@@ -521,15 +423,15 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 
 void td_report_data_free(struct td_report_data *d)
 {
-	eval_free(&d->whole);
+	td_evaluation_free(&d->whole.v);
 	for (int i = 0; i < d->nivs; i++)
-		eval_free(&d->ivs[i]);
+		td_evaluation_free(&d->ivs[i].v);
 	for (int i = 0; d->cols != d->ivs && i < d->ncols; i++)
-		eval_free(&d->cols[i]);
+		td_evaluation_free(&d->cols[i].v);
 	if (d->cols != d->ivs)
 		free(d->cols);
 	for (int i = 0; i < d->ntargets; i++)
-		eval_free(&d->targets[i]);
+		td_evaluation_free(&d->targets[i].v);
 	free(d->ivs);
 	free(d->targets);
 	free(d->counts);
@@ -540,5 +442,5 @@ void td_report_data_free(struct td_report_data *d)
 
 bool td_report_has_tree(const struct td_report_data *d)
 {
-	return d->model && d->model->nnodes > 0 && d->whole.nvalid > 0;
+	return d->model && d->model->nnodes > 0 && d->whole.v.nvalid > 0;
 }

@@ -1,7 +1,9 @@
 /* report_data: what a report shows, read back from the store and evaluated
  * once — the session header (host, CPU, kernel, command, rung and why), the
  * events file's model, and evaluations of it: the session aggregate, one per
- * interval, and one per target. Aggregation sums counts, then evaluates
+ * interval, and one per target. The counts are read as session_counts
+ * binds them and evaluated by eval/evaluator, as recompute and live
+ * collection do. Aggregation sums counts, then evaluates
  * (never averages ratios): per interval and target the scaled counts of an
  * alias are averaged over its rows (perf counting one event in several
  * groups), then summed over the selected targets and over intervals; an
@@ -19,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "eval/evaluator.h"
 #include "model/catalog.h"
 #include "model/model.h"
 #include "store/store.h"
@@ -35,20 +38,12 @@ struct td_report_filter {
 	double from, to;
 };
 
-/* One evaluation of the model. Arrays sized by the model; NaN = NA. */
+/* One evaluation of the model (eval/evaluator.h), with what it covers. */
 struct td_report_eval {
 	char label[160];         /* "session", interval seq, or target label */
 	int seq;                 /* interval seq; -1 for aggregates */
 	uint64_t start_ns, end_ns;
-	double seconds;          /* wall time covered */
-	double *node, *conf;     /* per node: value (fraction), confidence 0..1 */
-	bool *spans;             /* per node: the value read events of several perf groups */
-	bool *flagged;
-	int bottleneck;          /* node index or -1 */
-	double *info;
-	bool cpi_valid;
-	double cpi, other, *cpi_comp;
-	int nvalid;              /* nodes with a value */
+	struct td_evaluation v;  /* its values (without a model: only v.seconds) */
 };
 
 /* Raw totals of one event over the selected targets and intervals. */

@@ -111,8 +111,3 @@ int td_group_numbers_dense(int *group, int n)
 	free(sorted);
 	return k > 0 ? k : 1;
 }
-
-int td_group_counts_eval(struct td_metrics *mx, const struct td_group_counts *c)
-{
-	return td_metrics_eval_groups(mx, c->val, c->cov, c->ngroups);
-}

@@ -3,14 +3,11 @@
  * group, because live collection may count one event in several groups and
  * each formula should read a single group's time window
  * (td_metrics_eval_groups). Imports, whose groups are unknown, use one group.
- * Live collection, recompute and reports all go through here, so a stored
- * session gives the same values whichever of them evaluates it. */
+ * What td_evaluate (evaluator.h) evaluates, whoever calls it. */
 #ifndef TD_GROUP_COUNTS_H
 #define TD_GROUP_COUNTS_H
 
 #include <stdint.h>
-
-#include "metrics.h"
 
 /* value * enabled / running; NaN when running == 0 while enabled > 0 (the
  * event was enabled but never counted: multiplexed out). Both 0: the event
@@ -49,8 +46,5 @@ void td_group_counts_add(struct td_group_counts *sum, const struct td_group_coun
 /* Perf group numbers as stored (events.group_idx) -> 0..k-1 in ascending
  * order, in place. Returns k (at least 1), or -1 when out of memory. */
 int td_group_numbers_dense(int *group, int n);
-
-/* td_metrics_eval_groups over c. -1 when out of memory. */
-int td_group_counts_eval(struct td_metrics *mx, const struct td_group_counts *c);
 
 #endif

@@ -58,8 +58,8 @@ void td_report_header_text(FILE *out, const struct td_report_data *d, const char
 			h->pmu_model[0] ? h->pmu_model : "");
 	fprintf(out, "\n%sKernel:   %s\n", p, or_unknown(h->kernel));
 	fprintf(out, "%sTarget:   %s\n", p, or_unknown(h->command));
-	if (d->whole.seconds > 0)
-		fprintf(out, "%sDuration: %.3f s in %d interval%s", p, d->whole.seconds, d->nivs, d->nivs == 1 ? "" : "s");
+	if (d->whole.v.seconds > 0)
+		fprintf(out, "%sDuration: %.3f s in %d interval%s", p, d->whole.v.seconds, d->nivs, d->nivs == 1 ? "" : "s");
 	else
 		fprintf(out, "%sDuration: n/a (not recorded) in %d interval%s", p, d->nivs, d->nivs == 1 ? "" : "s");
 	if (h->interval_ms > 0)

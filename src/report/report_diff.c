@@ -34,8 +34,8 @@ static double value_of(const struct td_report_data *d, const char *path, bool *b
 {
 	int i = td_model_node(d->model, path);
 
-	*bott = i >= 0 && i == d->whole.bottleneck;
-	return i >= 0 ? d->whole.node[i] : NAN;
+	*bott = i >= 0 && i == d->whole.v.bottleneck;
+	return i >= 0 ? d->whole.v.node[i] : NAN;
 }
 
 /* Rows for every node of A (tree order), then B's nodes A does not have. */

@@ -116,7 +116,7 @@ static void series_column(FILE *out, const struct td_report_data *d, const struc
 		if (m->nodes[i].level != 1)
 			continue;
 		const char *color = palette[c++ % NPAL];
-		double v = e->node[i];
+		double v = e->v.node[i];
 		if (isnan(v) || v <= 0)
 			continue;
 		v = fmin(v, 1 - cum);
@@ -124,7 +124,7 @@ static void series_column(FILE *out, const struct td_report_data *d, const struc
 			SVG_H * (1 - cum - v), w, SVG_H * v, color);
 		fprintf(out, "%s %s: ", col_word(d), e->label);
 		esc(out, m->nodes[i].name);
-		fprintf(out, " %.1f%%</title></rect>", 100 * e->node[i]);
+		fprintf(out, " %.1f%%</title></rect>", 100 * e->v.node[i]);
 		cum += v;
 	}
 }
@@ -160,7 +160,7 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 {
 	const struct td_node *n = &d->model->nodes[i];
 	char unit[24];
-	double v = e->node[i];
+	double v = e->v.node[i];
 
 	td_report_unit(n, unit, sizeof(unit));
 	fputs("<summary title=\"", out);
@@ -181,12 +181,12 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 		fprintf(out, "</span><span class=\"val\">n/a %s</span>", unit);
 	else
 		fprintf(out, "</span><span class=\"val\">%.1f %s%s</span><span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>",
-			100 * v, unit, e->flagged[i] ? "" : " &lt;", 100 * fmax(0, fmin(1, v)));
-	if (i == e->bottleneck)
+			100 * v, unit, e->v.flagged[i] ? "" : " &lt;", 100 * fmax(0, fmin(1, v)));
+	if (i == e->v.bottleneck)
 		fputs("<span class=\"mark\">&lt;==</span>", out);
-	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
-		fprintf(out, "<span class=\"conf\">[conf %.0f%%]</span>", 100 * e->conf[i]);
-	if (!isnan(v) && e->spans && e->spans[i])
+	if (!isnan(v) && !isnan(e->v.conf[i]) && e->v.conf[i] < 0.995)
+		fprintf(out, "<span class=\"conf\">[conf %.0f%%]</span>", 100 * e->v.conf[i]);
+	if (!isnan(v) && e->v.spans && e->v.spans[i])
 		fputs("<span class=\"conf\" title=\"the formula read events counted in different perf groups, whose "
 		      "time windows differ\">[spans groups]</span>", out);
 	fputs("</summary>", out);
@@ -212,9 +212,9 @@ static void subtree(FILE *out, const struct td_report_data *d, const struct td_r
 			subtree(out, d, o, i);
 			continue;
 		}
-		bool path = on_path(m, e->bottleneck, i);
+		bool path = on_path(m, e->v.bottleneck, i);
 		fprintf(out, "<details class=\"l%d%s%s%s\" data-node=\"", m->nodes[i].level, path ? " path" : "",
-			!isnan(e->node[i]) && !e->flagged[i] ? " below" : "", has_children(m, i) ? "" : " leaf");
+			!isnan(e->v.node[i]) && !e->v.flagged[i] ? " below" : "", has_children(m, i) ? "" : " leaf");
 		esc(out, m->nodes[i].path);
 		fprintf(out, "\"%s>", path ? " open" : "");
 		summary(out, d, e, i);
@@ -253,22 +253,22 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 	if (!m->has_cpi)
 		return;
 	fputs("<h2>CPI stack</h2>\n", out);
-	if (!e->cpi_valid) {
+	if (!e->v.cpi_valid) {
 		fputs("<p>n/a: cycles or instructions were not counted</p>\n", out);
 		return;
 	}
 	fprintf(out, "<svg id=\"cpi\" viewBox=\"0 0 %d 40\" role=\"img\" aria-label=\"CPI stack\">", SVG_W);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_part(out, m->cpis[i].name, e->cpi_comp[i], e->cpi, &x, cpi_color(m, i));
-	cpi_part(out, "Other", e->other, e->cpi, &x, cpi_color(m, m->ncpis));
+		cpi_part(out, m->cpis[i].name, e->v.cpi_comp[i], e->v.cpi, &x, cpi_color(m, i));
+	cpi_part(out, "Other", e->v.other, e->v.cpi, &x, cpi_color(m, m->ncpis));
 	fputs("</svg>\n<div class=\"scroll\"><table class=\"sortable\" id=\"cpi-table\"><thead><tr><th>Component</th>"
 	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n", out);
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi,
+		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->v.cpi_comp[i], e->v.cpi,
 			       cpi_color(m, i));
-	cpi_legend_row(out, "Other", "derived", e->other, e->cpi, cpi_color(m, m->ncpis));
+	cpi_legend_row(out, "Other", "derived", e->v.other, e->v.cpi, cpi_color(m, m->ncpis));
 	fprintf(out, "</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
-		"</table></div>\n", e->cpi);
+		"</table></div>\n", e->v.cpi);
 }
 
 /* The CPI stack over the intervals: one column (<g class="col">) per
@@ -281,13 +281,13 @@ static void cpi_series_column(FILE *out, const struct td_report_data *d, const s
 	double cum = 0;
 
 	fprintf(out, "<g class=\"col\" data-seq=\"%d\">", e->seq);
-	if (!e->cpi_valid) {
+	if (!e->v.cpi_valid) {
 		fprintf(out, "<title>%s %s: n/a</title></g>", col_word(d), e->label);
 		return;
 	}
 	for (int i = 0; i <= m->ncpis; i++) {
 		const char *name = i < m->ncpis ? m->cpis[i].name : "Other";
-		double v = i < m->ncpis ? e->cpi_comp[i] : e->other;
+		double v = i < m->ncpis ? e->v.cpi_comp[i] : e->v.other;
 		if (isnan(v) || v <= 0)
 			continue;
 		double h = fmin(v / top, 1 - cum);
@@ -296,7 +296,7 @@ static void cpi_series_column(FILE *out, const struct td_report_data *d, const s
 		esc(out, name);
 		fprintf(out, "\"><title>%s %s: ", col_word(d), e->label);
 		esc(out, name);
-		fprintf(out, " CPI %.3f of %.3f</title></rect>", v, e->cpi);
+		fprintf(out, " CPI %.3f of %.3f</title></rect>", v, e->v.cpi);
 		cum += h;
 	}
 	fputs("</g>", out);
@@ -310,8 +310,8 @@ static void cpi_series(FILE *out, const struct td_report_data *d)
 	if (!m->has_cpi || d->ncols == 0)
 		return;
 	for (int k = 0; k < d->ncols; k++)
-		if (d->cols[k].cpi_valid && d->cols[k].cpi > top)
-			top = d->cols[k].cpi;
+		if (d->cols[k].v.cpi_valid && d->cols[k].v.cpi > top)
+			top = d->cols[k].v.cpi;
 	fputs("<h3>CPI stack over time</h3>\n", out);
 	if (!(top > 0) || isinf(top)) {
 		fputs("<p>n/a: no interval has cycles and instructions</p>\n", out);
@@ -376,11 +376,11 @@ static void targets(FILE *out, const struct td_report_data *d, const struct td_r
 		esc(out, e->label);
 		fputs("</td>", out);
 		for (int k = 0; k < n; k++)
-			pct_cell(out, e->node[order[k]]);
+			pct_cell(out, e->v.node[order[k]]);
 		if (ipc >= 0)
-			num_cell(out, e->info[ipc]);
+			num_cell(out, e->v.info[ipc]);
 		fputs("<td>", out);
-		esc(out, e->bottleneck >= 0 ? m->nodes[e->bottleneck].path : "none");
+		esc(out, e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : "none");
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table></div>\n", out);
@@ -432,7 +432,7 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 		fputs("<h2>Top-down tree</h2>\n<div id=\"tree\">\n", out);
 		subtree(out, d, o, -1);
 		fprintf(out, "</div>\n<p>Bottleneck: <span id=\"bottleneck\">%s</span></p>\n",
-			d->whole.bottleneck >= 0 ? d->model->nodes[d->whole.bottleneck].path : "none");
+			d->whole.v.bottleneck >= 0 ? d->model->nodes[d->whole.v.bottleneck].path : "none");
 		cpi_stack(out, d->model, &d->whole);
 		cpi_series(out, d);
 		targets(out, d, o);

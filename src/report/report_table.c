@@ -11,13 +11,13 @@
 
 static const char *threshold_word(const struct td_report_eval *e, int i)
 {
-	return isnan(e->node[i]) ? NULL : e->flagged[i] ? "above" : "below";
+	return isnan(e->v.node[i]) ? NULL : e->v.flagged[i] ? "above" : "below";
 }
 
 
 static int spans(const struct td_report_eval *e, int i)
 {
-	return !isnan(e->node[i]) && e->spans && e->spans[i];
+	return !isnan(e->v.node[i]) && e->v.spans && e->v.spans[i];
 }
 
 static void csv_row(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i)
@@ -31,11 +31,11 @@ static void csv_row(FILE *out, const struct td_report_data *d, const struct td_r
 	fputc(',', out);
 	td_csv_field(out, n->path);
 	fprintf(out, ",%d,", n->level);
-	if (!isnan(e->node[i]))
-		fprintf(out, "%.4f", 100 * e->node[i]);
-	fprintf(out, ",%s,%s,%d,", unit, thr ? thr : "", i == e->bottleneck);
-	if (!isnan(e->conf[i]))
-		fprintf(out, "%.1f", 100 * e->conf[i]);
+	if (!isnan(e->v.node[i]))
+		fprintf(out, "%.4f", 100 * e->v.node[i]);
+	fprintf(out, ",%s,%s,%d,", unit, thr ? thr : "", i == e->v.bottleneck);
+	if (!isnan(e->v.conf[i]))
+		fprintf(out, "%.1f", 100 * e->v.conf[i]);
 	fprintf(out, ",%d\n", spans(e, i));
 }
 
@@ -60,7 +60,7 @@ static void json_row(FILE *out, const struct td_report_data *d, const struct td_
 	fputs(",\"node\":", out);
 	td_json_str(out, n->path);
 	fprintf(out, ",\"level\":%d,\"value\":", n->level);
-	json_num_or_null(out, 100 * e->node[i], "%.4f");
+	json_num_or_null(out, 100 * e->v.node[i], "%.4f");
 	fputs(",\"unit\":", out);
 	td_json_str(out, unit);
 	fputs(",\"threshold\":", out);
@@ -68,8 +68,8 @@ static void json_row(FILE *out, const struct td_report_data *d, const struct td_
 		td_json_str(out, thr);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"bottleneck\":%s,\"confidence\":", i == e->bottleneck ? "true" : "false");
-	json_num_or_null(out, 100 * e->conf[i], "%.1f");
+	fprintf(out, ",\"bottleneck\":%s,\"confidence\":", i == e->v.bottleneck ? "true" : "false");
+	json_num_or_null(out, 100 * e->v.conf[i], "%.1f");
 	fprintf(out, ",\"spans\":%s}", spans(e, i) ? "true" : "false");
 }
 

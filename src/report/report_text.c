@@ -39,25 +39,25 @@ static void node_line(FILE *out, const struct td_report_data *d, const struct td
 {
 	const struct td_node *n = &d->model->nodes[i];
 	char unit[24];
-	double v = e->node[i];
-	bool path = on_path(d->model, e->bottleneck, i);
+	double v = e->v.node[i];
+	bool path = on_path(d->model, e->v.bottleneck, i);
 	int indent = 2 * (n->level - 1);
 
 	td_report_unit(n, unit, sizeof(unit));
 	if (o->color)
-		fputs(path ? RED : !e->flagged[i] ? DIM : "", out);
+		fputs(path ? RED : !e->v.flagged[i] ? DIM : "", out);
 	fprintf(out, "  %*s%-*s", indent, "", NAME_W - indent, n->name);
 	if (isnan(v))
 		fprintf(out, " %7s %-12s  ", "n/a", unit);
 	else
-		fprintf(out, " %7.1f %-12s%s", 100 * v, unit, e->flagged[i] ? "  " : " <");
+		fprintf(out, " %7.1f %-12s%s", 100 * v, unit, e->v.flagged[i] ? "  " : " <");
 	if (o->color)
 		bar(out, v);
-	if (i == e->bottleneck)
+	if (i == e->v.bottleneck)
 		fputs(" <==", out);
-	if (!isnan(v) && !isnan(e->conf[i]) && e->conf[i] < 0.995)
-		fprintf(out, " [conf %.0f%%]", 100 * e->conf[i]);
-	if (!isnan(v) && e->spans && e->spans[i])
+	if (!isnan(v) && !isnan(e->v.conf[i]) && e->v.conf[i] < 0.995)
+		fprintf(out, " [conf %.0f%%]", 100 * e->v.conf[i]);
+	if (!isnan(v) && e->v.spans && e->v.spans[i])
 		fputs(" [spans groups]", out);
 	fputs(o->color ? OFF "\n" : "\n", out);
 }
@@ -74,8 +74,8 @@ static void tree(FILE *out, const struct td_report_data *d, const struct td_repo
 		if (td_report_node_shown(d->model, order[k], o))
 			node_line(out, d, e, order[k], o);
 	free(order);
-	if (e->bottleneck >= 0)
-		fprintf(out, "  Bottleneck: %s <==\n", d->model->nodes[e->bottleneck].path);
+	if (e->v.bottleneck >= 0)
+		fprintf(out, "  Bottleneck: %s <==\n", d->model->nodes[e->v.bottleneck].path);
 	else
 		fputs("  Bottleneck: none (no level-1 node passes its threshold)\n", out);
 }
@@ -94,14 +94,14 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 		return;
 	fputs("\nCPI stack (cycles per instruction; components + Other = CPI)\n", out);
 	fprintf(out, "  %-32s %-10s %9s %9s\n", "Component", "Tag", "CPI", "% cycles");
-	if (!e->cpi_valid) {
+	if (!e->v.cpi_valid) {
 		fputs("  n/a: cycles or instructions were not counted\n", out);
 		return;
 	}
 	for (int i = 0; i < m->ncpis; i++)
-		cpi_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->cpi_comp[i], e->cpi);
-	cpi_row(out, "Other", "derived", e->other, e->cpi);
-	cpi_row(out, "CPI", "measured", e->cpi, e->cpi);
+		cpi_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->v.cpi_comp[i], e->v.cpi);
+	cpi_row(out, "Other", "derived", e->v.other, e->v.cpi);
+	cpi_row(out, "CPI", "measured", e->v.cpi, e->v.cpi);
 }
 
 static void info_value(FILE *out, double v)
@@ -121,7 +121,7 @@ static void infos(FILE *out, const struct td_model *m, const struct td_report_ev
 	fputs("\nInfo metrics\n", out);
 	for (int i = 0; i < m->ninfos; i++) {
 		fprintf(out, "  %-20s", m->infos[i].name);
-		info_value(out, e->info[i]);
+		info_value(out, e->v.info[i]);
 		fprintf(out, "  %-8s %s\n", m->infos[i].unit, m->infos[i].desc ? m->infos[i].desc : "");
 	}
 }
@@ -142,12 +142,12 @@ static void interval_table(FILE *out, const struct td_report_data *d)
 		for (int i = 0; i < m->nnodes; i++) {
 			if (m->nodes[i].level != 1)
 				continue;
-			if (isnan(e->node[i]))
+			if (isnan(e->v.node[i]))
 				fprintf(out, " %16s", "n/a");
 			else
-				fprintf(out, " %16.1f", 100 * e->node[i]);
+				fprintf(out, " %16.1f", 100 * e->v.node[i]);
 		}
-		fprintf(out, "  %s\n", e->bottleneck >= 0 ? m->nodes[e->bottleneck].path : "none");
+		fprintf(out, "  %s\n", e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : "none");
 	}
 }
 

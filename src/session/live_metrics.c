@@ -9,7 +9,7 @@
 #include "model/catalog.h"
 #include "eval/group_counts.h"
 #include "store/metric_writer.h"
-#include "eval/metrics.h"
+#include "eval/evaluator.h"
 #include "model/model.h"
 
 #define LIVE_MAX_FILES 4
@@ -27,7 +27,8 @@ struct tgt {
 struct live_file {
 	struct td_catalog *cat;
 	struct td_model *model;
-	struct td_metrics *mx;
+	struct td_evaluator *ev;
+	struct td_evaluation out;
 	struct td_metric_writer *w;
 	int n;                   /* aliases */
 	int ngroups;             /* the file's perf groups */
@@ -44,7 +45,7 @@ struct proc_target {
 struct td_live {
 	struct td_store *s;
 	int64_t session;
-	int num_cpus;
+	int smt, num_cpus;
 	struct live_file f[LIVE_MAX_FILES];
 	int nf;
 	struct proc_target *procs;
@@ -52,7 +53,7 @@ struct td_live {
 	int spanning;
 };
 
-struct td_live *td_live_new(struct td_store *s, int64_t session, int num_cpus)
+struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus)
 {
 	struct td_live *l = calloc(1, sizeof(*l));
 
@@ -60,6 +61,7 @@ struct td_live *td_live_new(struct td_store *s, int64_t session, int num_cpus)
 		return NULL;
 	l->s = s;
 	l->session = session;
+	l->smt = smt;
 	l->num_cpus = num_cpus;
 	return l;
 }
@@ -72,7 +74,8 @@ static void file_free(struct live_file *f)
 	free(f->t);
 	td_group_counts_free(&f->sum);
 	td_metric_writer_free(f->w);
-	td_metrics_free(f->mx);
+	td_evaluation_free(&f->out);
+	td_evaluator_free(f->ev);
 	td_model_free(f->model);
 	td_catalog_free(f->cat);
 }
@@ -90,7 +93,6 @@ void td_live_free(struct td_live *l)
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
-	td_err ignored;
 
 	if (l->nf == LIVE_MAX_FILES) {
 		td_err_set(err, "more than %d events files", LIVE_MAX_FILES);
@@ -101,13 +103,13 @@ int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *e
 		goto fail;
 	f->n = f->cat->nevents;
 	f->ngroups = ngroups > 0 ? ngroups : 1;
-	if (!(f->mx = td_metrics_new(f->model)) || td_group_counts_init(&f->sum, f->n, f->ngroups)) {
+	if (!(f->ev = td_evaluator_new(f->model, l->smt, l->num_cpus)) || td_evaluation_init(&f->out, f->model) ||
+	    td_group_counts_init(&f->sum, f->n, f->ngroups)) {
 		td_err_set(err, "out of memory");
 		goto fail;
 	}
 	if (td_metric_writer_new(l->s, f->model, &f->w, err))
 		goto fail;
-	td_metrics_set(f->mx, "NUM_CPUS", l->num_cpus > 0 ? l->num_cpus : NAN, &ignored);
 	return l->nf++;
 fail:
 	file_free(f);
@@ -206,11 +208,11 @@ static int64_t process_target(struct td_live *l, pid_t pid, const char *comm)
 }
 
 static int write_one(struct td_live *l, struct live_file *f, int64_t interval, int64_t target,
-		     const struct td_group_counts *c)
+		     const struct td_group_counts *c, double seconds)
 {
 	int spans = 0;
 
-	if (td_group_counts_eval(f->mx, c) || td_metric_writer_write(f->w, interval, target, f->mx, &spans))
+	if (td_evaluate(f->ev, c, seconds, &f->out) || td_metric_writer_write(f->w, interval, target, &f->out, &spans))
 		return -1;
 	if (spans > l->spanning)
 		l->spanning = spans;
@@ -225,7 +227,7 @@ static int64_t key_of(const struct tgt *t, int k)
 
 /* Sum the targets sharing target i's key (i the first of them), then
  * evaluate once; coverage is the least over them. */
-static int write_aggregate(struct td_live *l, struct live_file *f, int64_t interval, int i, int k)
+static int write_aggregate(struct td_live *l, struct live_file *f, int64_t interval, double seconds, int i, int k)
 {
 	int64_t key = key_of(&f->t[i], k), id;
 
@@ -241,22 +243,28 @@ static int write_aggregate(struct td_live *l, struct live_file *f, int64_t inter
 	id = k == 0 ? process_target(l, (pid_t)key, f->t[i].comm) : key;
 	if (id < 0)
 		return -1;
-	return write_one(l, f, interval, id, &f->sum);
+	return write_one(l, f, interval, id, &f->sum, seconds);
+}
+
+static int cmp_target(const void *a, const void *b)
+{
+	int64_t x = ((const struct tgt *)a)->id, y = ((const struct tgt *)b)->id;
+
+	return (x > y) - (x < y);
 }
 
 int td_live_flush(struct td_live *l, int64_t interval, double seconds)
 {
-	td_err ignored;
-
 	for (int fi = 0; fi < l->nf; fi++) {
 		struct live_file *f = &l->f[fi];
-		td_metrics_set(f->mx, "DURATION", seconds > 0 ? seconds : NAN, &ignored);
+		/* in target order, as recompute and reports read them back: sums in the same order are the same bits */
+		qsort(f->t, (size_t)f->nt, sizeof(*f->t), cmp_target);
 		for (int i = 0; i < f->nt; i++)
-			if (write_one(l, f, interval, f->t[i].id, &f->t[i].c))
+			if (write_one(l, f, interval, f->t[i].id, &f->t[i].c, seconds))
 				return -1;
 		for (int k = 0; k < 3; k++)
 			for (int i = 0; i < f->nt; i++)
-				if (write_aggregate(l, f, interval, i, k))
+				if (write_aggregate(l, f, interval, seconds, i, k))
 					return -1;
 		f->nt = 0;
 	}

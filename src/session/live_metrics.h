@@ -21,7 +21,9 @@
 
 struct td_live;
 
-struct td_live *td_live_new(struct td_store *s, int64_t session, int num_cpus);
+/* smt and num_cpus: the facts stored with the session (sessions.smt,
+ * sessions.num_cpus), so that recompute and reports evaluate as live did. */
+struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus);
 void td_live_free(struct td_live *l);
 
 /* Add the events file at path (catalog, model, writer), whose events are

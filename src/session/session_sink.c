@@ -223,7 +223,7 @@ int session_register_events(struct td_session *rs)
  * counts (software.td always; hardware files only where their groups open). */
 int session_setup_live(struct td_session *rs, td_err *err)
 {
-	if (!(rs->live = td_live_new(rs->store, rs->session, (int)sysconf(_SC_NPROCESSORS_ONLN)))) {
+	if (!(rs->live = td_live_new(rs->store, rs->session, rs->caps.smt_on, (int)sysconf(_SC_NPROCESSORS_ONLN)))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}

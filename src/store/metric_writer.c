@@ -60,37 +60,31 @@ void td_metric_writer_free(struct td_metric_writer *w)
 	free(w);
 }
 
-int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_metrics *mx,
-			   int *spans)
+int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target,
+			   const struct td_evaluation *e, int *spans)
 {
 	const struct td_model *m = w->m;
 	int rc = 0, nspan = 0;
 
 	for (int i = 0; i < m->nnodes && !rc; i++) {
-		int slot = m->nodes[i].f.slot;
-		nspan += mx->spans[slot];
-		rc = td_store_metric_add(w->s, interval, target, w->node_ids[i], mx->node[i], mx->conf[slot],
-					 mx->flagged[i], mx->bottleneck == i, mx->spans[slot]);
+		nspan += e->spans[i];
+		rc = td_store_metric_add(w->s, interval, target, w->node_ids[i], e->node[i], e->conf[i], e->flagged[i],
+					 e->bottleneck == i, e->spans[i]);
 	}
 	for (int i = 0; i < m->ninfos && !rc; i++) {
-		int slot = m->infos[i].f.slot;
-		nspan += mx->spans[slot];
-		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], mx->info[i], mx->conf[slot], false,
-					 false, mx->spans[slot]);
+		nspan += e->info_spans[i];
+		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], e->info[i], e->info_conf[i], false, false,
+					 e->info_spans[i]);
 	}
 	for (int i = 0; m->has_cpi && i < m->ncpis && !rc; i++) {
-		int slot = m->cpis[i].f.slot;
-		double v = mx->cpi.valid ? mx->cpi.comp[i] : NAN;
-		nspan += mx->spans[slot];
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[i], v, isnan(v) ? NAN : mx->conf[slot], false,
-					 false, mx->spans[slot]);
+		nspan += e->cpi_spans[i];
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[i], e->cpi_comp[i], e->cpi_conf[i], false,
+					 false, e->cpi_spans[i]);
 	}
 	if (m->has_cpi && !rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], mx->cpi.valid ? mx->cpi.other : NAN,
-					 NAN, false, false, false);
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], e->other, NAN, false, false, false);
 	if (m->has_cpi && !rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], mx->cpi.valid ? mx->cpi.cpi : NAN,
-					 NAN, false, false, false);
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], e->cpi, NAN, false, false, false);
 	if (spans)
 		*spans = nspan;
 	return rc;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "eval/metrics.h"
+#include "eval/evaluator.h"
 #include "store.h"
 
 struct td_metric_writer;
@@ -17,11 +17,11 @@ struct td_metric_writer;
 int td_metric_writer_new(struct td_store *s, const struct td_model *m, struct td_metric_writer **out, td_err *err);
 void td_metric_writer_free(struct td_metric_writer *w);
 
-/* Write mx's results for (interval, target), each value with its
- * confidence and spans flag as the evaluation left them (metrics.h:
- * td_metrics_eval_groups); call inside the interval's transaction. *spans
- * (may be NULL) gets how many written formulas read several perf groups. */
-int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_metrics *mx,
-			   int *spans);
+/* Write one evaluation for (interval, target), each value with its
+ * confidence and spans flag; call inside the interval's transaction.
+ * *spans (may be NULL) gets how many written formulas read several perf
+ * groups. */
+int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target,
+			   const struct td_evaluation *e, int *spans);
 
 #endif

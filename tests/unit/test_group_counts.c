@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/catalog.h"
+#include "eval/evaluator.h"
 #include "eval/group_counts.h"
 #include "model/model.h"
 
@@ -92,12 +93,16 @@ static void test_dense(void **state)
 }
 
 /* X = A / B read from the group that counted both longest: group 1's 30 / 10. */
+/* The evaluator (eval/evaluator.h) over group counts: each formula from
+ * one group's window, and the session facts every caller gets the same way:
+ * SMT_on when known (else the file's default), NUM_CPUS, DURATION (<= 0: NA). */
 static void test_eval(void **state)
 {
 	char dir[] = "/tmp/td-gc-XXXXXX", path[64];
 	struct td_catalog *cat;
 	struct td_model *m;
-	struct td_metrics *mx;
+	struct td_evaluator *ev;
+	struct td_evaluation out;
 	struct td_group_counts c;
 	td_err err;
 	FILE *f;
@@ -106,21 +111,38 @@ static void test_eval(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/t.td", dir);
 	assert_non_null(f = fopen(path, "w"));
-	fputs("pmu x\nevent A a\nevent B b\ninfo X Metric = A / B\n", f);
+	fputs("pmu x\nparam SMT_on 0\nevent A a\nevent B b\ninfo X Metric = A / B\n"
+	      "info Rate Metric = A / DURATION\ninfo Cpus Metric = NUM_CPUS\ninfo Smt Metric = SMT_on + 1\n", f);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(td_catalog_load(path, &cat, &err), 0);
 	assert_int_equal(td_model_compile(cat, &m, &err), 0);
-	assert_non_null(mx = td_metrics_new(m));
 	assert_int_equal(td_group_counts_init(&c, 2, 2), 0);
 	td_group_counts_add_row(&c, 0, 0, 10, 100, 20);     /* group 0: A 50, B 10 at 20 % */
 	td_group_counts_add_row(&c, 0, 1, 2, 100, 20);
 	td_group_counts_add_row(&c, 1, 0, 15, 100, 50);     /* group 1: A 30, B 10 at 50 % */
 	td_group_counts_add_row(&c, 1, 1, 5, 100, 50);
-	assert_int_equal(td_group_counts_eval(mx, &c), 0);
-	assert_float_equal(mx->info[0], 3.0, 1e-15);
-	assert_float_equal(mx->conf[m->infos[0].f.slot], 0.5, 1e-15);
+
+	assert_non_null(ev = td_evaluator_new(m, 1, 8));
+	assert_int_equal(td_evaluation_init(&out, m), 0);
+	assert_int_equal(td_evaluate(ev, &c, 2.0, &out), 0);
+	assert_float_equal(out.info[0], 3.0, 1e-15);        /* group 1's window: 30 / 10 */
+	assert_float_equal(out.info_conf[0], 0.5, 1e-15);
+	assert_false(out.info_spans[0]);
+	assert_float_equal(out.info[1], 15.0, 1e-15);       /* A of the longest window (30) over 2 s */
+	assert_float_equal(out.info[2], 8.0, 0);
+	assert_float_equal(out.info[3], 2.0, 0);            /* SMT on overrides the default 0 */
+	assert_int_equal(td_evaluate(ev, &c, 0, &out), 0);
+	assert_true(isnan(out.info[1]));                    /* no wall time: no rate, never a division by 0 */
+	td_evaluator_free(ev);
+
+	assert_non_null(ev = td_evaluator_new(m, -1, 0));   /* facts unknown */
+	assert_int_equal(td_evaluate(ev, &c, 1.0, &out), 0);
+	assert_true(isnan(out.info[2]));
+	assert_float_equal(out.info[3], 1.0, 0);            /* the file's default */
+	td_evaluator_free(ev);
+
+	td_evaluation_free(&out);
 	td_group_counts_free(&c);
-	td_metrics_free(mx);
 	td_model_free(m);
 	td_catalog_free(cat);
 	unlink(path);

@@ -97,7 +97,7 @@ static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv
 	unlink(db);
 	assert_int_equal(td_store_open(db, TD_STORE_WRITE, s, &err), 0);
 	assert_true((*sess = td_store_session_begin(*s, &info, &err)) > 0);
-	assert_non_null(l = td_live_new(*s, *sess, 2));
+	assert_non_null(l = td_live_new(*s, *sess, -1, 2));
 	*file = td_live_add_file(l, td, 2, &err);
 	assert_int_equal(*file, 0);
 	assert_int_equal(td_store_begin(*s), 0);

@@ -133,10 +133,11 @@ static void hand_build(struct hand *h, const struct fix *f)
 		h->info[i] = NAN;
 		h->comp[i] = 0.1;
 	}
-	h->d.whole = (struct td_report_eval){ .label = "session", .seq = -1, .node = h->node, .conf = h->conf,
-					      .spans = h->spans, .flagged = h->flagged, .info = h->info,
-					      .bottleneck = h->mem, .cpi_valid = true, .cpi = 2.0,
-					      .other = 2.0 - 0.1 * m->ncpis, .cpi_comp = h->comp, .nvalid = 3 };
+	h->d.whole = (struct td_report_eval){ .label = "session", .seq = -1,
+					      .v = { .node = h->node, .conf = h->conf, .spans = h->spans,
+						     .flagged = h->flagged, .info = h->info, .bottleneck = h->mem,
+						     .cpi_valid = true, .cpi = 2.0, .other = 2.0 - 0.1 * m->ncpis,
+						     .cpi_comp = h->comp, .nvalid = 3 } };
 }
 
 static int count(const char *buf, const char *needle)
