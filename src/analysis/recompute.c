@@ -72,12 +72,10 @@ struct target_list {
 static int list_target(const struct td_target_info *t, void *ctx)
 {
 	struct target_list *l = ctx;
-	struct target *n = realloc(l->t, (size_t)(l->n + 1) * sizeof(*n));
+	struct target *n = td_array_push(&l->t, &l->n, sizeof(*l->t));
 
 	if (!n)
 		return -1;
-	l->t = n;
-	n = &l->t[l->n++];
 	n->id = t->id;
 	snprintf(n->kind, sizeof(n->kind), "%s", t->kind);
 	n->pid = t->pid;
@@ -95,18 +93,16 @@ static bool is_aggregate(const struct target *t)
 /* Index of a new aggregate, or -2 when out of memory. */
 static int agg_add(struct pass *p, int64_t id, bool whole, int ngroups)
 {
-	struct agg *n = realloc(p->aggs, (size_t)(p->naggs + 1) * sizeof(*n));
+	struct agg *n = td_array_push(&p->aggs, &p->naggs, sizeof(*p->aggs));
 
 	if (!n)
 		return -2;
-	p->aggs = n;
-	n[p->naggs].id = id;
-	n[p->naggs].whole = whole;
-	n[p->naggs].parts = 0;
-	if (td_group_counts_init(&n[p->naggs].c, p->cat->nevents, ngroups))
+	n->id = id;
+	n->whole = whole;
+	if (td_group_counts_init(&n->c, p->cat->nevents, ngroups))
 		return -2;
-	td_group_counts_zero(&n[p->naggs].c);
-	return p->naggs++;
+	td_group_counts_zero(&n->c);
+	return p->naggs - 1;
 }
 
 /* The aggregate target of kind k (0 process, 1 core, 2 socket) of target
@@ -312,7 +308,7 @@ static int note_unmatched(const struct td_event_info *e, void *ctx)
 	struct td_recompute_result *res = ctx;
 	size_t len = strlen(res->unmatched);
 
-	if (e->alias || (e->file && !strcmp(e->file, "proc")))
+	if (e->alias || e->group < 0) /* group -1: /proc's counts, read by no events file */
 		return 0;
 	res->events_unmatched++;
 	if (len + strlen(e->name) + 2 < sizeof(res->unmatched))

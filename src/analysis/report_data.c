@@ -99,14 +99,11 @@ static int evaluate(struct load *L, const struct acc *a, struct td_report_eval *
 /* A new element at the end of *arr (of *n), zeroed, or NULL. */
 static struct td_report_eval *eval_push(struct td_report_eval **arr, int *n)
 {
-	struct td_report_eval *a = realloc(*arr, (size_t)(*n + 1) * sizeof(**arr));
+	struct td_report_eval *e = td_array_push(arr, n, sizeof(**arr));
 
-	if (!a)
-		return NULL;
-	*arr = a;
-	memset(&a[*n], 0, sizeof(a[*n]));
-	a[*n].v.bottleneck = -1;
-	return &a[(*n)++];
+	if (e)
+		e->v.bottleneck = -1;
+	return e;
 }
 
 /* ---- reading counts ----------------------------------------------------------------- */
@@ -274,19 +271,15 @@ static bool filter_keeps(const struct td_report_filter *f, const struct td_targe
 static int add_target(const struct td_target_info *t, void *ctx)
 {
 	struct load *L = ctx;
-	struct tgt *n = realloc(L->tg, (size_t)(L->ntg + 1) * sizeof(*n));
+	struct tgt *n = td_array_push(&L->tg, &L->ntg, sizeof(*L->tg));
 
 	if (!n)
 		return -1;
-	L->tg = n;
-	n = &L->tg[L->ntg];
-	memset(n, 0, sizeof(*n));
 	n->id = t->id;
 	n->selected = filter_keeps(L->f, t);
 	td_target_label(t, n->label, sizeof(n->label));
 	if (acc_init(&n->total, L->n, L->sc.ngroups))
 		return -1;
-	L->ntg++;
 	L->d->selected_targets += n->selected;
 	return 0;
 }

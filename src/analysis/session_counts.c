@@ -12,7 +12,6 @@ struct bind {
 	const char *file;
 	bool import;
 	struct td_event_identity *identity;
-	int cap;
 };
 
 static int bind_row(const struct td_event_info *e, void *ctx)
@@ -20,26 +19,19 @@ static int bind_row(const struct td_event_info *e, void *ctx)
 	struct bind *b = ctx;
 	struct td_session_counts *sc = b->sc;
 	struct td_session_event *ev;
-	/* a live event feeds the file that planned it (two files may count one event) */
-	bool mine = !e->file || !strcmp(e->file, b->file);
+	/* a live event feeds the file that planned it (two files may count one event);
+	 * group -1 rows are /proc's counts (no perf event, no encoding: type 0 config 0
+	 * would pass for cycles) */
+	bool mine = (!e->file || !strcmp(e->file, b->file)) && (b->import || e->group >= 0);
 
-	if (sc->nevs == b->cap) {
-		int ncap = b->cap ? 2 * b->cap : 64;
-		struct td_session_event *n = realloc(sc->evs, (size_t)ncap * sizeof(*n));
-		if (!n)
-			return -1;
-		sc->evs = n;
-		b->cap = ncap;
-	}
-	ev = &sc->evs[sc->nevs];
-	memset(ev, 0, sizeof(*ev));
+	if (!(ev = td_array_push(&sc->evs, &sc->nevs, sizeof(*sc->evs))))
+		return -1;
 	ev->id = e->id;
 	ev->alias = mine && b->identity ? td_event_identity_find(b->identity, e->type, e->config, e->config1) : -1;
 	ev->group = b->import ? 0 : e->group; /* imports: group numbers only tell repeated events apart */
 	ev->failed = e->status && !strcmp(e->status, "failed");
 	ev->name = strdup(e->name ? e->name : "");
 	ev->stored_alias = e->alias ? strdup(e->alias) : NULL;
-	sc->nevs++;
 	if (!ev->name || (e->alias && !ev->stored_alias))
 		return -1;
 	sc->bound += ev->alias >= 0;
@@ -67,7 +59,7 @@ int td_session_counts_bind(struct td_session_counts *sc, struct td_store *s, int
 			   const struct td_catalog *cat, const char *file, const char *pmu_model, td_err *err)
 {
 	struct td_session_meta meta;
-	struct bind b = { sc, file, false, NULL, 0 };
+	struct bind b = { sc, file, false, NULL };
 	int rc = -1;
 
 	memset(sc, 0, sizeof(*sc));

@@ -1,6 +1,7 @@
-/* util: error buffers, small-file reading, trimming, clocks. */
+/* util: error buffers, small-file reading, trimming, the growable array, clocks. */
 #include "util.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,14 @@ void td_err_set(td_err *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
+}
+
+void td_err_vset_at(td_err *e, const char *file, int line, const char *fmt, va_list ap)
+{
+	int n = snprintf(e->msg, sizeof(e->msg), "%s:%d: ", file, line);
+
+	if (n >= 0 && (size_t)n < sizeof(e->msg))
+		vsnprintf(e->msg + n, sizeof(e->msg) - (size_t)n, fmt, ap);
 }
 
 int td_read_file(const char *path, char *buf, size_t len)
@@ -210,4 +219,22 @@ static int cmp_id(const void *key, const void *elem)
 void *td_find_by_id(const void *base, size_t n, size_t size, int64_t id)
 {
 	return n ? bsearch(&id, base, n, size, cmp_id) : NULL;
+}
+
+void *td_array_push(void *arrp, int *n, size_t size)
+{
+	void *arr, *elem;
+
+	assert(*n >= 0 && size > 0);
+	memcpy(&arr, arrp, sizeof(arr));
+	if ((*n & (*n - 1)) == 0) { /* 0 or a power of two: the capacity is full */
+		size_t cap = *n ? 2 * (size_t)*n : 1;
+		if (*n > INT_MAX / 2 || cap > SIZE_MAX / size || !(arr = realloc(arr, cap * size)))
+			return NULL;
+		memcpy(arrp, &arr, sizeof(arr));
+	}
+	elem = (char *)arr + (size_t)*n * size;
+	memset(elem, 0, size);
+	(*n)++;
+	return elem;
 }

@@ -14,6 +14,9 @@ typedef struct td_err {
 } td_err;
 
 void td_err_set(td_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "FILE:LINE: message", for errors in a file the user wrote. */
+void td_err_vset_at(td_err *e, const char *file, int line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /* Read a whole small file (procfs, sysfs) into buf, NUL-terminated, trailing
  * newline stripped. Returns bytes read or -errno. */
@@ -39,6 +42,16 @@ int td_parse_long(const char *s, long min, long max, long *out);
  * int64_t id that is each element's FIRST member) with this id, or NULL:
  * rows read back in id order are found by binary search. */
 void *td_find_by_id(const void *base, size_t n, size_t size, int64_t id);
+
+/* The one growable array: append one zeroed element to the array *arrp
+ * (arrp: the address of a `T *`, NULL when empty) of *n elements of size
+ * bytes and return it, counting it in *n; NULL when out of memory (the
+ * array unchanged). The capacity is implicit — the next power of two of
+ * the length, as SQLite's sqlite3ArrayAllocate does — so an array must
+ * start empty and grow only through here; n pushes cost O(n) copies. Free
+ * it with free(). (Buffers emptied and refilled every poll keep an explicit
+ * capacity instead: this would shrink them.) */
+void *td_array_push(void *arrp, int *n, size_t size);
 
 uint64_t td_now_ns(void);          /* CLOCK_MONOTONIC */
 uint64_t td_wall_ns(void);         /* CLOCK_REALTIME */

@@ -3,6 +3,7 @@
  * followed. Only PIDs not present at the previous poll have their parent
  * read, so a poll costs one readdir of /proc plus one per process. */
 #include "tracker.h"
+#include "base/util.h"
 #include "machine/procfs.h"
 
 #include <errno.h>
@@ -74,12 +75,10 @@ static int follow(struct td_tracker *t, pid_t pid)
 {
 	if (find_proc(t, pid))
 		return 0;
-	struct followed *np = realloc(t->procs, (size_t)(t->nprocs + 1) * sizeof(*np));
+	struct followed *np = td_array_push(&t->procs, &t->nprocs, sizeof(*t->procs));
 	if (!np)
 		return -ENOMEM;
-	t->procs = np;
-	memset(&t->procs[t->nprocs], 0, sizeof(*np));
-	t->procs[t->nprocs++].pid = pid;
+	np->pid = pid;
 	return 0;
 }
 

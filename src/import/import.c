@@ -48,30 +48,19 @@ struct parse {
 	char sep;
 	int has_ts;              /* -1 undecided */
 	struct rec *recs;
-	int nrecs, caprecs;
+	int nrecs;
 	struct imp_target *targets;
-	int ntargets, captargets;
+	int ntargets;
 	struct imp_event *events;
-	int nevents, capevents;
+	int nevents;
 	struct imp_interval *ivs;
-	int nivs, capivs;
+	int nivs;
 	int messages;
 	double started;          /* "# started on" as epoch seconds, NaN if absent */
 	struct td_import_result *res;
 };
 
 /* ---- small helpers ------------------------------------------------------------ */
-
-static void *grow(void *p, int *cap, int n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	int ncap = *cap ? *cap * 2 : 64;
-	void *np = realloc(p, (size_t)ncap * size);
-	if (np)
-		*cap = ncap;
-	return np;
-}
 
 static void line_msg(struct parse *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void line_msg(struct parse *p, int line, const char *fmt, ...)
@@ -211,11 +200,12 @@ static int interval_for(struct parse *p, double ts)
 		if ((isnan(ts) && isnan(last->ts)) || ts == last->ts)
 			return p->nivs - 1;
 	}
-	if (!(p->ivs = grow(p->ivs, &p->capivs, p->nivs, sizeof(*p->ivs))))
+	struct imp_interval *iv = td_array_push(&p->ivs, &p->nivs, sizeof(*p->ivs));
+	if (!iv)
 		return -1;
-	p->ivs[p->nivs].ts = ts;
-	p->ivs[p->nivs].duration_ns = NAN;
-	return p->nivs++;
+	iv->ts = ts;
+	iv->duration_ns = NAN;
+	return p->nivs - 1;
 }
 
 static int target_for(struct parse *p, int cpu, int tid, const char *comm)
@@ -223,15 +213,14 @@ static int target_for(struct parse *p, int cpu, int tid, const char *comm)
 	for (int i = 0; i < p->ntargets; i++)
 		if (p->targets[i].cpu == cpu && p->targets[i].tid == tid && !strcmp(p->targets[i].comm, comm))
 			return i;
-	if (!(p->targets = grow(p->targets, &p->captargets, p->ntargets, sizeof(*p->targets))))
+	struct imp_target *t = td_array_push(&p->targets, &p->ntargets, sizeof(*p->targets));
+	if (!t)
 		return -1;
-	struct imp_target *t = &p->targets[p->ntargets];
-	memset(t, 0, sizeof(*t));
 	t->cpu = cpu;
 	t->tid = tid;
 	t->seen_iv = -1;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	return p->ntargets++;
+	return p->ntargets - 1;
 }
 
 /* Index of the event, encoding it on first sight; -2 if it cannot be encoded. */
@@ -243,13 +232,11 @@ static int event_for(struct parse *p, const char *name, td_err *err)
 				td_perf_event_encode(name, p->o->pmu_model, &p->events[i].enc, err);
 			return p->events[i].bad ? -2 : i;
 		}
-	if (!(p->events = grow(p->events, &p->capevents, p->nevents, sizeof(*p->events))))
+	struct imp_event *e = td_array_push(&p->events, &p->nevents, sizeof(*p->events));
+	if (!e)
 		return -1;
-	struct imp_event *e = &p->events[p->nevents];
-	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	e->bad = td_perf_event_encode(name, p->o->pmu_model, &e->enc, err) != 0;
-	p->nevents++;
 	return e->bad ? -2 : p->nevents - 1;
 }
 
@@ -319,9 +306,10 @@ static int parse_counts(struct parse *p, char **f, int n, int v, int line, struc
 
 static int add_rec(struct parse *p, const struct rec *r)
 {
-	if (!(p->recs = grow(p->recs, &p->caprecs, p->nrecs, sizeof(*p->recs))))
+	struct rec *n = td_array_push(&p->recs, &p->nrecs, sizeof(*p->recs));
+	if (!n)
 		return -1;
-	p->recs[p->nrecs++] = *r;
+	*n = *r;
 	p->res->used++;
 	return 0;
 }

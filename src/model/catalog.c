@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,27 +64,25 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-static int push(void **arr, int *n, size_t size)
+int td_cat_fail(const struct td_catalog *cat, int lineno, td_err *err, const char *fmt, ...)
 {
-	void *p = realloc(*arr, (size_t)(*n + 1) * size);
+	va_list ap;
 
-	if (!p)
-		return -1;
-	*arr = p;
-	memset((char *)p + (size_t)*n * size, 0, size);
-	(*n)++;
-	return 0;
+	va_start(ap, fmt);
+	td_err_vset_at(err, cat->name, lineno, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static int push_str(char ***arr, int *n, const char *s)
 {
-	char *copy = strdup(s);
+	char *copy = strdup(s), **slot = copy ? td_array_push(arr, n, sizeof(char *)) : NULL;
 
-	if (!copy || push((void **)arr, n, sizeof(char *))) {
+	if (!slot) {
 		free(copy);
 		return -1;
 	}
-	(*arr)[*n - 1] = copy;
+	*slot = copy;
 	return 0;
 }
 
@@ -100,26 +99,26 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 
 	if (!strcmp(kw, "pmu")) {
 		if (!*rest)
-			FAIL("'pmu' needs at least one libpfm4 model name");
+			return td_cat_fail(cat, lineno, err, "'pmu' needs at least one libpfm4 model name");
 		while (*rest)
 			if (push_str(&cat->models, &cat->nmodels, td_next_word(&rest)))
-				FAIL("out of memory");
+				return td_cat_fail(cat, lineno, err, "out of memory");
 	} else if (!strcmp(kw, "title")) {
 		snprintf(cat->title, sizeof(cat->title), "%s", rest);
 	} else if (!strcmp(kw, "version")) {
 		snprintf(cat->version, sizeof(cat->version), "%s", rest);
 	} else if (!strcmp(kw, "note")) {
 		if (push_str(&cat->notes, &cat->nnotes, rest))
-			FAIL("out of memory");
+			return td_cat_fail(cat, lineno, err, "out of memory");
 	} else if (!strcmp(kw, "const") || !strcmp(kw, "param")) {
 		char *name = td_next_word(&rest), *val = td_next_word(&rest), *end;
 		if (!valid_name(name))
-			FAIL("'%s' needs a name, got '%s'", kw, name);
+			return td_cat_fail(cat, lineno, err, "'%s' needs a name, got '%s'", kw, name);
 		double v = strtod(val, &end);
 		if (!*val || *end || *rest)
-			FAIL("'%s %s' needs one number, got '%s%s%s'", kw, name, val, *rest ? " " : "", rest);
-		if (push((void **)&cat->consts, &cat->nconsts, sizeof(*cat->consts)))
-			FAIL("out of memory");
+			return td_cat_fail(cat, lineno, err, "'%s %s' needs one number, got '%s%s%s'", kw, name, val, *rest ? " " : "", rest);
+		if (!td_array_push(&cat->consts, &cat->nconsts, sizeof(*cat->consts)))
+			return td_cat_fail(cat, lineno, err, "out of memory");
 		struct td_cat_const *c = &cat->consts[cat->nconsts - 1];
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		c->value = v;
@@ -131,15 +130,15 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 			*bar++ = '\0';
 		char *alias = td_next_word(&rest), *spec = td_next_word(&rest);
 		if (!valid_name(alias))
-			FAIL("event alias '%s' is not a name (letters, digits, _)", alias);
+			return td_cat_fail(cat, lineno, err, "event alias '%s' is not a name (letters, digits, _)", alias);
 		if (!*spec)
-			FAIL("event '%s' has no event string", alias);
+			return td_cat_fail(cat, lineno, err, "event '%s' has no event string", alias);
 		if (*rest)
-			FAIL("event '%s': unexpected '%s' after the event string (descriptions follow '|')", alias, rest);
+			return td_cat_fail(cat, lineno, err, "event '%s': unexpected '%s' after the event string (descriptions follow '|')", alias, rest);
 		if (td_catalog_event(cat, alias))
-			FAIL("event alias '%s' defined twice", alias);
-		if (push((void **)&cat->events, &cat->nevents, sizeof(*cat->events)))
-			FAIL("out of memory");
+			return td_cat_fail(cat, lineno, err, "event alias '%s' defined twice", alias);
+		if (!td_array_push(&cat->events, &cat->nevents, sizeof(*cat->events)))
+			return td_cat_fail(cat, lineno, err, "out of memory");
 		struct td_cat_event *e = &cat->events[cat->nevents - 1];
 		snprintf(e->alias, sizeof(e->alias), "%s", alias);
 		snprintf(e->spec, sizeof(e->spec), "%s", spec);
@@ -149,23 +148,23 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions") || !strcmp(kw, "partition") ||
 		   !strcmp(kw, "children-sum") || !strcmp(kw, "bound") || !strcmp(kw, "unrelated")) {
 		if (!*rest)
-			FAIL("'%s' needs a definition", kw);
-		if (push((void **)&cat->defs, &cat->ndefs, sizeof(*cat->defs)))
-			FAIL("out of memory");
+			return td_cat_fail(cat, lineno, err, "'%s' needs a definition", kw);
+		if (!td_array_push(&cat->defs, &cat->ndefs, sizeof(*cat->defs)))
+			return td_cat_fail(cat, lineno, err, "out of memory");
 		struct td_cat_def *d = &cat->defs[cat->ndefs - 1];
 		snprintf(d->keyword, sizeof(d->keyword), "%s", kw);
 		d->line = lineno;
 		d->base = (int)(rest - j->text);
 		d->starts = malloc((size_t)j->nstarts * sizeof(*d->starts));
 		if (!(d->text = strdup(rest)) || !d->starts)
-			FAIL("out of memory");
+			return td_cat_fail(cat, lineno, err, "out of memory");
 		memcpy(d->starts, j->starts, (size_t)j->nstarts * sizeof(*d->starts));
 		d->nstarts = j->nstarts;
 	} else {
 		int handled = td_catalog_parse_counters(cat, kw, rest, lineno, err);
 		if (handled)
 			return handled < 0 ? -1 : 0;
-		FAIL("unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
+		return td_cat_fail(cat, lineno, err, "unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
 		     "node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
 		     "fixed, limit, nocounter, topdown-group, span)", kw);
 	}

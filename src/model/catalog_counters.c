@@ -16,13 +16,8 @@
 static int add_limit(struct td_catalog *cat, enum td_cat_limit_kind kind, const char *name, int lineno,
 		     struct td_cat_limit **out)
 {
-	struct td_cat_limit *p = realloc(cat->limits, (size_t)(cat->nlimits + 1) * sizeof(*p));
-
-	if (!p)
+	if (!(*out = td_array_push(&cat->limits, &cat->nlimits, sizeof(*cat->limits))))
 		return -1;
-	cat->limits = p;
-	*out = &p[cat->nlimits++];
-	memset(*out, 0, sizeof(**out));
 	(*out)->kind = kind;
 	(*out)->fixed = -1;
 	(*out)->line = lineno;
@@ -53,7 +48,7 @@ static int parse_watchdog(struct td_catalog *cat, const char *v, int lineno, td_
 	else if (!strncmp(v, "fixed:", 6) && !small_number(v + 6, MAX_COUNTERS - 1, &c->watchdog_fixed))
 		return 0;
 	else if (strcmp(v, "none"))
-		FAIL("counters: watchdog= takes gp, fixed:N or none, got '%s'", v);
+		return td_cat_fail(cat, lineno, err, "counters: watchdog= takes gp, fixed:N or none, got '%s'", v);
 	return 0;
 }
 
@@ -64,12 +59,12 @@ static int parse_budget(struct td_catalog *cat, char *rest, int lineno, td_err *
 	bool gp_seen = false, smt_seen = false;
 
 	if (c->given)
-		FAIL("'counters' given twice (first at line %d)", c->line);
+		return td_cat_fail(cat, lineno, err, "'counters' given twice (first at line %d)", c->line);
 	*c = (struct td_cat_counters){ .given = true, .watchdog_fixed = -1, .line = lineno };
 	while (*rest) {
 		char *word = td_next_word(&rest), *eq = strchr(word, '=');
 		if (!eq)
-			FAIL("counters: expected KEY=VALUE (gp, smt-gp, fixed, watchdog), got '%s'", word);
+			return td_cat_fail(cat, lineno, err, "counters: expected KEY=VALUE (gp, smt-gp, fixed, watchdog), got '%s'", word);
 		*eq++ = '\0';
 		if (!strcmp(word, "watchdog")) {
 			if (parse_watchdog(cat, eq, lineno, err))
@@ -79,18 +74,18 @@ static int parse_budget(struct td_catalog *cat, char *rest, int lineno, td_err *
 		int *dst = !strcmp(word, "gp") ? &c->gp : !strcmp(word, "smt-gp") ? &c->gp_smt
 				: !strcmp(word, "fixed") ? &c->fixed : NULL;
 		if (!dst)
-			FAIL("counters: unknown key '%s' (expected gp, smt-gp, fixed, watchdog)", word);
+			return td_cat_fail(cat, lineno, err, "counters: unknown key '%s' (expected gp, smt-gp, fixed, watchdog)", word);
 		if (small_number(eq, MAX_COUNTERS, dst))
-			FAIL("counters: %s= needs a number from 0 to %d, got '%s'", word, MAX_COUNTERS, eq);
+			return td_cat_fail(cat, lineno, err, "counters: %s= needs a number from 0 to %d, got '%s'", word, MAX_COUNTERS, eq);
 		gp_seen |= dst == &c->gp;
 		smt_seen |= dst == &c->gp_smt;
 	}
 	if (!gp_seen || c->gp < 1)
-		FAIL("counters: gp=N (general-purpose counters per logical CPU, at least 1) is required");
+		return td_cat_fail(cat, lineno, err, "counters: gp=N (general-purpose counters per logical CPU, at least 1) is required");
 	if (!smt_seen)
 		c->gp_smt = c->gp;
 	if (c->watchdog_fixed >= c->fixed && c->watchdog_fixed >= 0)
-		FAIL("counters: watchdog=fixed:%d but only %d fixed counters", c->watchdog_fixed, c->fixed);
+		return td_cat_fail(cat, lineno, err, "counters: watchdog=fixed:%d but only %d fixed counters", c->watchdog_fixed, c->fixed);
 	return 0;
 }
 
@@ -101,7 +96,7 @@ static int parse_mask(struct td_catalog *cat, const char *word, unsigned *mask, 
 	char buf[64];
 
 	if (strncmp(word, "counters=", 9))
-		FAIL("limit: the last word must be counters=LO-HI, counters=N or counters=fixed, got '%s'", word);
+		return td_cat_fail(cat, lineno, err, "limit: the last word must be counters=LO-HI, counters=N or counters=fixed, got '%s'", word);
 	snprintf(buf, sizeof(buf), "%s", word + 9);
 	if (!strcmp(buf, "fixed")) {
 		*mask = 0;
@@ -112,7 +107,7 @@ static int parse_mask(struct td_catalog *cat, const char *word, unsigned *mask, 
 		*dash = '\0';
 	if (small_number(buf, MAX_COUNTERS - 1, &lo) || small_number(dash ? dash + 1 : buf, MAX_COUNTERS - 1, &hi) ||
 	    hi < lo)
-		FAIL("limit: bad counter range '%s' (e.g. counters=0-3, counters=0, counters=fixed)", word + 9);
+		return td_cat_fail(cat, lineno, err, "limit: bad counter range '%s' (e.g. counters=0-3, counters=0, counters=fixed)", word + 9);
 	*mask = 0;
 	for (int i = lo; i <= hi; i++)
 		*mask |= 1u << i;
@@ -127,12 +122,12 @@ static int add_names(struct td_catalog *cat, const char *kw, enum td_cat_limit_k
 	bool first = true;
 
 	if (!*rest)
-		FAIL("'%s' needs at least one name", kw);
+		return td_cat_fail(cat, lineno, err, "'%s' needs at least one name", kw);
 	while (*rest) {
 		const char *name = td_next_word(&rest);
 		enum td_cat_limit_kind k = kind == TD_LIMIT_TD_LEADER && !first ? TD_LIMIT_TD_METRIC : kind;
 		if (add_limit(cat, k, name, lineno, &l))
-			FAIL("out of memory");
+			return td_cat_fail(cat, lineno, err, "out of memory");
 		l->fixed = fixed;
 		l->gp_mask = mask;
 		first = false;
@@ -146,9 +141,9 @@ static int parse_fixed(struct td_catalog *cat, char *rest, int lineno, td_err *e
 	int n;
 
 	if (!cat->counters.given)
-		FAIL("'fixed' needs a 'counters' line before it");
+		return td_cat_fail(cat, lineno, err, "'fixed' needs a 'counters' line before it");
 	if (small_number(num, MAX_COUNTERS - 1, &n) || n >= cat->counters.fixed)
-		FAIL("fixed: '%s' is not a fixed counter number (the file has %d: 0 to %d)", num, cat->counters.fixed,
+		return td_cat_fail(cat, lineno, err, "fixed: '%s' is not a fixed counter number (the file has %d: 0 to %d)", num, cat->counters.fixed,
 		     cat->counters.fixed - 1);
 	return add_names(cat, "fixed", TD_LIMIT_FIXED, rest, n, 0, lineno, err);
 }
@@ -156,10 +151,10 @@ static int parse_fixed(struct td_catalog *cat, char *rest, int lineno, td_err *e
 static int parse_limit(struct td_catalog *cat, char *rest, int lineno, td_err *err)
 {
 	char *last = strrchr(rest, ' ');
-	unsigned mask;
+	unsigned mask = 0;
 
 	if (!last)
-		FAIL("limit: expected 'limit ALIAS... counters=LO-HI'");
+		return td_cat_fail(cat, lineno, err, "limit: expected 'limit ALIAS... counters=LO-HI'");
 	*last++ = '\0';
 	if (parse_mask(cat, last, &mask, lineno, err))
 		return -1;
@@ -180,7 +175,7 @@ int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest
 		rc = add_names(cat, kw, TD_LIMIT_NOCOUNTER, rest, -1, 0, lineno, err);
 	else if (!strcmp(kw, "topdown-group")) {
 		if (!*rest || !strchr(rest, ' '))
-			FAIL("topdown-group: expected 'topdown-group LEADER METRIC...'");
+			return td_cat_fail(cat, lineno, err, "topdown-group: expected 'topdown-group LEADER METRIC...'");
 		rc = add_names(cat, kw, TD_LIMIT_TD_LEADER, rest, -1, 0, lineno, err);
 	} else if (!strcmp(kw, "span"))
 		rc = add_names(cat, kw, TD_LIMIT_SPAN, rest, -1, 0, lineno, err);
@@ -198,9 +193,9 @@ int td_catalog_check_counters(const struct td_catalog *cat, td_err *err)
 		int lineno = l->line;
 		leaders += l->kind == TD_LIMIT_TD_LEADER;
 		if (leaders > 1)
-			FAIL("only one 'topdown-group' line per file");
+			return td_cat_fail(cat, lineno, err, "only one 'topdown-group' line per file");
 		if (l->kind != TD_LIMIT_SPAN && !td_catalog_event(cat, l->name))
-			FAIL("'%s' is not an event alias of this file", l->name);
+			return td_cat_fail(cat, lineno, err, "'%s' is not an event alias of this file", l->name);
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,18 @@
 
 static const char *const domains[] = { "Slots", "Clocks", "Stalls", "Uops", "Slots_est", "Clocks_est", "Cycles" };
 
-#define FAIL(line, ...)                                                   \
-	do {                                                              \
-		char m_[400];                                             \
-		snprintf(m_, sizeof(m_), __VA_ARGS__);                    \
-		td_err_set(err, "%s:%d: %s", m->cat->name, (line), m_);   \
-		return -1;                                                \
-	} while (0)
+/* Set err to "FILE:LINE: message" (the events file's line) and return -1. */
+static int model_fail(const struct td_model *m, td_err *err, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int model_fail(const struct td_model *m, td_err *err, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	td_err_vset_at(err, m->cat->name, line, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 const char *td_cpi_tag_name(enum td_cpi_tag tag)
 {
@@ -73,10 +79,10 @@ static int add_slot(struct td_model *m, const char *name, double dflt)
 static int define(struct td_model *m, const char *name, int line, td_err *err)
 {
 	if (td_model_slot(m, name) >= 0)
-		FAIL(line, "'%s' is already defined", name);
+		return model_fail(m, err, line, "'%s' is already defined", name);
 	int slot = add_slot(m, name, TD_NA);
 	if (slot < 0)
-		FAIL(line, "out of memory");
+		return model_fail(m, err, line, "out of memory");
 	return slot;
 }
 
@@ -121,13 +127,13 @@ static int split_def(struct td_model *m, const struct td_cat_def *d, char *text,
 	memset(p, 0, sizeof(*p));
 	p->base = text;
 	if (!eq)
-		FAIL(d->line, "'%s' needs '= EXPRESSION'", d->keyword);
+		return model_fail(m, err, d->line, "'%s' needs '= EXPRESSION'", d->keyword);
 	*eq = '\0';
 	p->head = td_trim(text);
 	seg[nseg++] = eq + 1;
 	for (char *bar = strchr(eq + 1, '|'); bar; bar = strchr(bar + 1, '|')) {
 		if (nseg > maxfields)
-			FAIL(d->line, "'%s %s': too many '|' fields (at most %d)", d->keyword, p->head, maxfields);
+			return model_fail(m, err, d->line, "'%s %s': too many '|' fields (at most %d)", d->keyword, p->head, maxfields);
 		*bar = '\0';
 		seg[nseg++] = bar + 1;
 	}
@@ -135,7 +141,7 @@ static int split_def(struct td_model *m, const struct td_cat_def *d, char *text,
 	for (int i = 1; i < nseg; i++)
 		p->field[p->nfields++] = td_trim(seg[i]);
 	if (!*p->expr)
-		FAIL(d->line, "'%s %s' has an empty expression", d->keyword, p->head);
+		return model_fail(m, err, d->line, "'%s %s' has an empty expression", d->keyword, p->head);
 	return 0;
 }
 
@@ -152,7 +158,7 @@ static int init_formula(struct td_model *m, struct td_formula *f, const char *na
 	f->def = d;
 	f->off = off;
 	if (!(f->text = strdup(expr)))
-		FAIL(d->line, "out of memory");
+		return model_fail(m, err, d->line, "out of memory");
 	f->slot = define(m, name, d->line, err);
 	return f->slot < 0 ? -1 : 0;
 }
@@ -190,7 +196,7 @@ static int find_parent(struct td_model *m, struct td_node *n, const struct td_ca
 	m->nnodes++;
 	*dot = '.';
 	if (n->parent < 0)
-		FAIL(d->line, "node '%s': parent '%.*s' is not declared before it", n->path, (int)(dot - n->path),
+		return model_fail(m, err, d->line, "node '%s': parent '%.*s' is not declared before it", n->path, (int)(dot - n->path),
 		     n->path);
 	n->level = m->nodes[n->parent].level + 1;
 	return 0;
@@ -202,27 +208,19 @@ static int check_domain(struct td_model *m, const char *dom, const struct td_cat
 	for (size_t i = 0; i < sizeof(domains) / sizeof(domains[0]); i++)
 		if (!strcmp(dom, domains[i]))
 			return 0;
-	FAIL(d->line, "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
+	return model_fail(m, err, d->line, "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
 		      "Clocks_est or Cycles)", path, dom);
 }
 
-static void *grow(void *arr, int n, size_t size)
+/* One more zeroed element of the array arrp (of *n); "out of memory" at line. */
+static void *push(const struct td_model *m, td_err *err, int line, void *arrp, int *n, size_t size)
 {
-	void *p = realloc(arr, (size_t)(n + 1) * size);
+	void *e = td_array_push(arrp, n, size);
 
-	if (p)
-		memset((char *)p + (size_t)n * size, 0, size);
-	return p;
+	if (!e)
+		model_fail(m, err, line, "out of memory");
+	return e;
 }
-
-#define GROW(arr, n)                                                    \
-	do {                                                            \
-		void *g_ = grow((arr), (n), sizeof(*(arr)));            \
-		if (!g_)                                                \
-			FAIL(d->line, "out of memory");                 \
-		(arr) = g_;                                             \
-		(n)++;                                                  \
-	} while (0)
 
 static int add_node(struct td_model *m, const struct td_cat_def *d, struct parts *p, td_err *err)
 {
@@ -230,20 +228,21 @@ static int add_node(struct td_model *m, const struct td_cat_def *d, struct parts
 	char *path = td_next_word(&head), *dom = td_next_word(&head);
 
 	if (!valid_path(path))
-		FAIL(d->line, "node path '%s' is not dotted names (letters, digits, _)", path);
+		return model_fail(m, err, d->line, "node path '%s' is not dotted names (letters, digits, _)", path);
 	if (!*dom || *head)
-		FAIL(d->line, "node '%s' needs 'PATH DOMAIN = EXPR'", path);
+		return model_fail(m, err, d->line, "node '%s' needs 'PATH DOMAIN = EXPR'", path);
 	if (check_domain(m, dom, d, path, err))
 		return -1;
-	GROW(m->nodes, m->nnodes);
-	struct td_node *n = &m->nodes[m->nnodes - 1];
+	struct td_node *n = push(m, err, d->line, &m->nodes, &m->nnodes, sizeof(*m->nodes));
+	if (!n)
+		return -1;
 	n->path = strdup(path);
 	snprintf(n->domain, sizeof(n->domain), "%s", dom);
 	n->threshold = dup_or_null(p->nfields > 0 ? p->field[0] : NULL);
 	n->thr_off = p->nfields > 0 ? (int)(p->field[0] - p->base) : 0;
 	n->desc = dup_or_null(p->nfields > 1 ? p->field[1] : NULL);
 	if (!n->path)
-		FAIL(d->line, "out of memory");
+		return model_fail(m, err, d->line, "out of memory");
 	if (find_parent(m, n, d, err))
 		return -1;
 	return init_formula(m, &n->f, path, p->expr, (int)(p->expr - p->base), d, err);
@@ -257,24 +256,26 @@ static int add_named(struct td_model *m, const struct td_cat_def *d, struct part
 	bool is_let = !strcmp(d->keyword, "let");
 
 	if (!valid_path(name) || strchr(name, '.'))
-		FAIL(d->line, "'%s' needs a name (letters, digits, _), got '%s'", d->keyword, name);
+		return model_fail(m, err, d->line, "'%s' needs a name (letters, digits, _), got '%s'", d->keyword, name);
 	if (*head || (is_let ? *second != '\0' : !*second))
-		FAIL(d->line, "'%s %s': expected '%s'", d->keyword, name,
+		return model_fail(m, err, d->line, "'%s %s': expected '%s'", d->keyword, name,
 		     is_let ? "let NAME = EXPR" : "info NAME UNIT = EXPR | DESCRIPTION");
 	if (is_let) {
-		GROW(m->lets, m->nlets);
-		struct td_let *l = &m->lets[m->nlets - 1];
+		struct td_let *l = push(m, err, d->line, &m->lets, &m->nlets, sizeof(*m->lets));
+		if (!l)
+			return -1;
 		if (!(l->name = strdup(name)))
-			FAIL(d->line, "out of memory");
+			return model_fail(m, err, d->line, "out of memory");
 		return init_formula(m, &l->f, name, p->expr, (int)(p->expr - p->base), d, err);
 	}
-	GROW(m->infos, m->ninfos);
-	struct td_info *in = &m->infos[m->ninfos - 1];
+	struct td_info *in = push(m, err, d->line, &m->infos, &m->ninfos, sizeof(*m->infos));
+	if (!in)
+		return -1;
 	in->name = strdup(name);
 	in->desc = dup_or_null(p->nfields ? p->field[0] : NULL);
 	snprintf(in->unit, sizeof(in->unit), "%s", second);
 	if (!in->name)
-		FAIL(d->line, "out of memory");
+		return model_fail(m, err, d->line, "out of memory");
 	return init_formula(m, &in->f, name, p->expr, (int)(p->expr - p->base), d, err);
 }
 
@@ -286,7 +287,7 @@ static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts 
 	char slot_name[96];
 
 	if (!valid_path(name) || strchr(name, '.'))
-		FAIL(d->line, "'cpi' needs a name (letters, digits, _), got '%s'", name);
+		return model_fail(m, err, d->line, "'cpi' needs a name (letters, digits, _), got '%s'", name);
 	if (!strcmp(tag, "measured"))
 		t = TD_CPI_MEASURED;
 	else if (!strcmp(tag, "derived"))
@@ -294,19 +295,20 @@ static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts 
 	else if (!strcmp(tag, "estimated"))
 		t = TD_CPI_ESTIMATED;
 	else
-		FAIL(d->line, "cpi '%s': tag must be measured, derived or estimated, got '%s'", name, tag);
+		return model_fail(m, err, d->line, "cpi '%s': tag must be measured, derived or estimated, got '%s'", name, tag);
 	if (!strcmp(name, "Other"))
-		FAIL(d->line, "cpi 'Other' is reserved: the engine adds it (CPI minus the components)");
+		return model_fail(m, err, d->line, "cpi 'Other' is reserved: the engine adds it (CPI minus the components)");
 	for (int i = 0; i < m->ncpis; i++)
 		if (!strcmp(m->cpis[i].name, name))
-			FAIL(d->line, "cpi component '%s' defined twice", name);
-	GROW(m->cpis, m->ncpis);
-	struct td_cpi_comp *c = &m->cpis[m->ncpis - 1];
+			return model_fail(m, err, d->line, "cpi component '%s' defined twice", name);
+	struct td_cpi_comp *c = push(m, err, d->line, &m->cpis, &m->ncpis, sizeof(*m->cpis));
+	if (!c)
+		return -1;
 	c->name = strdup(name);
 	c->tag = t;
 	c->desc = dup_or_null(p->nfields ? p->field[0] : NULL);
 	if (!c->name)
-		FAIL(d->line, "out of memory");
+		return model_fail(m, err, d->line, "out of memory");
 	snprintf(slot_name, sizeof(slot_name), "cpi:%s", name); /* not an identifier: not referable */
 	return init_formula(m, &c->f, slot_name, p->expr, (int)(p->expr - p->base), d, err);
 }
@@ -318,10 +320,10 @@ static int add_cpi_base(struct td_model *m, const struct td_cat_def *d, td_err *
 	char text[1024];
 
 	if (f->text)
-		FAIL(d->line, "'%s' given twice (first at line %d)", d->keyword, f->line);
+		return model_fail(m, err, d->line, "'%s' given twice (first at line %d)", d->keyword, f->line);
 	snprintf(text, sizeof(text), "%s", d->text);
 	if (strchr(text, '|'))
-		FAIL(d->line, "'%s' takes an expression only", d->keyword);
+		return model_fail(m, err, d->line, "'%s' takes an expression only", d->keyword);
 	char *expr = td_trim(text);
 	return init_formula(m, f, d->keyword, expr, (int)(expr - text), d, err);
 }
@@ -369,13 +371,13 @@ static int split_relation(struct td_model *m, const struct td_cat_def *d, char *
 	}
 	r->path = td_next_word(&rest);
 	if (!valid_path(r->path))
-		FAIL(d->line, "'%s' needs a node path, got '%s'", d->keyword, r->path);
+		return model_fail(m, err, d->line, "'%s' needs a node path, got '%s'", d->keyword, r->path);
 	rest = td_trim(rest);
 	if (*rest == '=') {
 		r->expr = td_trim(rest + 1);
 		r->expr_off = (int)(r->expr - text);
 	} else if (*rest) {
-		FAIL(d->line, "'%s %s': unexpected '%s' (expected '= EXPRESSION', '| NOTE' or the end of the line)",
+		return model_fail(m, err, d->line, "'%s %s': unexpected '%s' (expected '= EXPRESSION', '| NOTE' or the end of the line)",
 		     d->keyword, r->path, rest);
 	}
 	return 0;
@@ -395,7 +397,7 @@ static int add_relation(struct td_model *m, const struct td_cat_def *d, td_err *
 		if (!strcmp(d->keyword, rel_kinds[k]))
 			kind = (enum td_rel_kind)k;
 	if (!text)
-		FAIL(d->line, "out of memory");
+		return model_fail(m, err, d->line, "out of memory");
 	if (split_relation(m, d, text, &r, err))
 		goto out;
 	if (r.expr && !*r.expr) {
@@ -418,13 +420,9 @@ static int add_relation(struct td_model *m, const struct td_cat_def *d, td_err *
 			   r.path);
 		goto out;
 	}
-	struct td_relation *grown = grow(m->relations, m->nrelations, sizeof(*m->relations));
-	if (!grown) {
-		td_err_set(err, "%s:%d: out of memory", m->cat->name, d->line);
+	struct td_relation *rel = push(m, err, d->line, &m->relations, &m->nrelations, sizeof(*m->relations));
+	if (!rel)
 		goto out;
-	}
-	m->relations = grown;
-	struct td_relation *rel = &m->relations[m->nrelations++];
 	rel->kind = kind;
 	rel->node = -1;
 	rel->line = d->line;
@@ -458,10 +456,10 @@ static int resolve_relation(struct td_model *m, struct td_relation *p, const str
 	const char *kw = d->keyword, *path = r.path;
 	int parent = td_model_node(m, path);
 	if (parent < 0)
-		FAIL(d->line, "%s: '%s' is not a node", kw, path);
+		return model_fail(m, err, d->line, "%s: '%s' is not a node", kw, path);
 	int prev = td_model_relation(m, parent);
 	if (prev >= 0)
-		FAIL(d->line, "%s '%s': the node already has a relation (%s at line %d); a node has one", kw, path,
+		return model_fail(m, err, d->line, "%s '%s': the node already has a relation (%s at line %d); a node has one", kw, path,
 		     rel_kinds[m->relations[prev].kind], m->relations[prev].line);
 	p->node = parent;
 	for (int c = 0; c < m->nnodes; c++) {
@@ -471,20 +469,19 @@ static int resolve_relation(struct td_model *m, struct td_relation *p, const str
 		 * with '= EXPR' the expression says what they are compared with */
 		if ((p->kind == TD_REL_PARTITION || p->kind == TD_REL_BOUND) && !p->text &&
 		    !same_domain(m->nodes[c].domain, m->nodes[parent].domain))
-			FAIL(d->line, "%s '%s': child %s is in domain %s, the parent in %s (%s)", kw, path,
+			return model_fail(m, err, d->line, "%s '%s': child %s is in domain %s, the parent in %s (%s)", kw, path,
 			     m->nodes[c].name, m->nodes[c].domain, m->nodes[parent].domain,
 			     p->kind == TD_REL_PARTITION ? "they do not add up" : "they do not compare");
-		int *ch = realloc(p->children, (size_t)(p->nchildren + 1) * sizeof(int));
+		int *ch = push(m, err, d->line, &p->children, &p->nchildren, sizeof(*p->children));
 		if (!ch)
-			FAIL(d->line, "out of memory");
-		p->children = ch;
-		p->children[p->nchildren++] = c;
+			return -1;
+		*ch = c;
 	}
 	if (p->kind == TD_REL_PARTITION && p->nchildren < 2)
-		FAIL(d->line, "partition '%s': it has %d child node(s), a partition needs at least two", path,
+		return model_fail(m, err, d->line, "partition '%s': it has %d child node(s), a partition needs at least two", path,
 		     p->nchildren);
 	if (p->nchildren < 1)
-		FAIL(d->line, "%s '%s': it has no child nodes (relations are declared for parents)", kw, path);
+		return model_fail(m, err, d->line, "%s '%s': it has no child nodes (relations are declared for parents)", kw, path);
 	if (!p->text)
 		return 0;
 	snprintf(what, sizeof(what), "%s %s", kw, path);
@@ -501,7 +498,7 @@ static int resolve_relations(struct td_model *m, td_err *err)
 			continue;
 		char *text = strdup(d->text);
 		if (!text)
-			FAIL(d->line, "out of memory");
+			return model_fail(m, err, d->line, "out of memory");
 		int rc = resolve_relation(m, &m->relations[k++], d, text, err);
 		free(text);
 		if (rc)
@@ -522,7 +519,7 @@ static int add_def(struct td_model *m, const struct td_cat_def *d, td_err *err)
 	if (is_relation(d->keyword))
 		return add_relation(m, d, err);
 	if (!(text = strdup(d->text)))
-		FAIL(d->line, "out of memory");
+		return model_fail(m, err, d->line, "out of memory");
 	rc = split_def(m, d, text, node ? 2 : let ? 0 : 1, &p, err);
 	if (!rc)
 		rc = node ? add_node(m, d, &p, err) : !strcmp(d->keyword, "cpi") ? add_cpi(m, d, &p, err)
@@ -568,7 +565,7 @@ static int compile(struct td_model *m, const char *what, const char *src, int th
 		return 0;
 	col = col - 1 - skip; /* offset in the file's text; an error in the prefix is at its start */
 	td_cat_def_position(d, off + (col > 0 ? col : 0), &line, &col);
-	FAIL(line, "%s: column %d: %s", what, col, e.msg);
+	return model_fail(m, err, line, "%s: column %d: %s", what, col, e.msg);
 }
 
 static int compile_formula(struct td_model *m, const char *what, struct td_formula *f, td_err *err)
@@ -628,9 +625,9 @@ static int check_cpi_complete(struct td_model *m, td_err *err)
 
 	m->has_cpi = c && i;
 	if (m->ncpis && !m->has_cpi)
-		FAIL(m->cpis[0].f.line, "cpi components need both 'cpi-cycles' and 'cpi-instructions' lines");
+		return model_fail(m, err, m->cpis[0].f.line, "cpi components need both 'cpi-cycles' and 'cpi-instructions' lines");
 	if (c != i)
-		FAIL(c ? m->cpi_cycles.line : m->cpi_instructions.line,
+		return model_fail(m, err, c ? m->cpi_cycles.line : m->cpi_instructions.line,
 		     "'cpi-cycles' and 'cpi-instructions' go together: the other one is missing");
 	return 0;
 }

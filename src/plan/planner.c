@@ -181,13 +181,10 @@ static int set_events(struct pl *pl, struct td_plan_item *it, unsigned char *fla
 static int add_item(struct pl *pl, enum td_plan_kind kind, int index, const char *name, unsigned char *flags)
 {
 	struct td_plan *p = pl->p;
-	struct td_plan_item *items = realloc(p->items, (size_t)(p->nitems + 1) * sizeof(*items));
+	struct td_plan_item *it = td_array_push(&p->items, &p->nitems, sizeof(*p->items));
 
-	if (!items)
+	if (!it)
 		return -1;
-	p->items = items;
-	struct td_plan_item *it = &items[p->nitems++];
-	memset(it, 0, sizeof(*it));
 	it->kind = kind;
 	it->index = index;
 	it->name = name;
@@ -509,12 +506,11 @@ static int rank(const struct pl *pl, int e)
 
 static int push_int(int **arr, int *n, int v)
 {
-	int *a = realloc(*arr, (size_t)(*n + 1) * sizeof(int));
+	int *a = td_array_push(arr, n, sizeof(int));
 
 	if (!a)
 		return -1;
-	*arr = a;
-	a[(*n)++] = v;
+	*a = v;
 	return 0;
 }
 

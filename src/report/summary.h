@@ -1,15 +1,22 @@
-/* summary: the end-of-session summary of `tdctl run` / `tdctl attach`, read
- * back from the store — per process and per thread: CPU time, utilisation,
- * context switches, migrations and faults per second (and IPC where cycles
- * and instructions were counted). Anything not counted prints as "n/c". */
+/* summary: the end-of-session summary of `tdctl run` / `tdctl attach` —
+ * per process and per thread: CPU time, utilisation, context switches,
+ * migrations and faults per second (and IPC where cycles and instructions
+ * were counted), as analysis/summary_data reads and evaluates them.
+ * Anything not counted prints as "n/c". */
 #ifndef TD_SUMMARY_H
 #define TD_SUMMARY_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store/store.h"
+#include "analysis/summary_data.h"
 
-int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *db_path);
+/* Print sum (db_path: named in the header line). */
+void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path);
+
+/* Load session's summary (events_dir NULL: td_events_dir()) and print it.
+ * -1 with err when the session cannot be read. */
+int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir, const char *db_path,
+		     td_err *err);
 
 #endif

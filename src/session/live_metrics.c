@@ -49,7 +49,7 @@ struct td_live {
 	struct live_file f[LIVE_MAX_FILES];
 	int nf;
 	struct proc_target *procs;
-	int nprocs, pcap;
+	int nprocs;
 	int spanning;
 };
 
@@ -194,17 +194,11 @@ static int64_t process_target(struct td_live *l, pid_t pid, const char *comm)
 	for (int i = 0; i < l->nprocs; i++)
 		if (l->procs[i].pid == pid)
 			return l->procs[i].id;
-	if (l->nprocs == l->pcap) {
-		int ncap = l->pcap ? l->pcap * 2 : 8;
-		struct proc_target *n = realloc(l->procs, (size_t)ncap * sizeof(*n));
-		if (!n)
-			return -1;
-		l->procs = n;
-		l->pcap = ncap;
-	}
-	l->procs[l->nprocs].pid = pid;
-	l->procs[l->nprocs].id = td_store_target_add(l->s, l->session, "process", pid, comm, NULL);
-	return l->procs[l->nprocs++].id;
+	struct proc_target *p = td_array_push(&l->procs, &l->nprocs, sizeof(*l->procs));
+	if (!p)
+		return -1;
+	p->pid = pid;
+	return p->id = td_store_target_add(l->s, l->session, "process", pid, comm, NULL);
 }
 
 static int write_one(struct td_live *l, struct live_file *f, int64_t interval, int64_t target,

@@ -16,6 +16,29 @@
 #include "base/json.h"
 #include "base/util.h"
 
+/* td_array_push: every element kept across growths, each new one zeroed,
+ * the count right; 1,000 pushes of a 3-int element. */
+static void test_array_push(void **state)
+{
+	struct three {
+		int a, b, c;
+	} *arr = NULL, *e;
+	int n = 0;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		assert_non_null(e = td_array_push(&arr, &n, sizeof(*arr)));
+		assert_int_equal(n, i + 1);
+		assert_ptr_equal(e, &arr[i]);
+		assert_int_equal(e->a | e->b | e->c, 0);
+		e->a = i;
+		e->c = -i;
+	}
+	for (int i = 0; i < 1000; i++)
+		assert_true(arr[i].a == i && arr[i].b == 0 && arr[i].c == -i);
+	free(arr);
+}
+
 static void test_parse_long(void **state)
 {
 	long v = 0;
@@ -133,7 +156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_by_id),
-		cmocka_unit_test(test_parse_long), cmocka_unit_test(test_trim), cmocka_unit_test(test_files),
+		cmocka_unit_test(test_array_push), cmocka_unit_test(test_parse_long), cmocka_unit_test(test_trim), cmocka_unit_test(test_files),
 		cmocka_unit_test(test_clocks),     cmocka_unit_test(test_json), cmocka_unit_test(test_err),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,384 @@
+/* summary_data: a session's per-process and per-thread summary, evaluated
+ * (see summary_data.h). */
+#include "summary_data.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/evaluator.h"
+#include "eval/group_counts.h"
+#include "model/catalog.h"
+#include "model/model.h"
+#include "session_counts.h"
+
+/* The events files the summary evaluates, and the info metric of each column. */
+enum { SOFTWARE, GENERIC, NFILES };
+static const char *const file_name[NFILES] = { "software.td", "generic.td" };
+static const struct {
+	int file;
+	const char *info;
+} col_info[TD_SUM_NCOLS] = {
+	[TD_SUM_CPU_TIME] = { SOFTWARE, "CPU_Time" },
+	[TD_SUM_UTILIZATION] = { SOFTWARE, "CPU_Utilization" },
+	[TD_SUM_SWITCHES] = { SOFTWARE, "Switches_per_s" },
+	[TD_SUM_VOLUNTARY] = { -1, NULL },
+	[TD_SUM_INVOLUNTARY] = { -1, NULL },
+	[TD_SUM_MIGRATIONS] = { SOFTWARE, "Migrations_per_s" },
+	[TD_SUM_FAULTS] = { SOFTWARE, "Faults_per_s" },
+	[TD_SUM_MAJOR_FAULTS] = { SOFTWARE, "Major_Faults_per_s" },
+	[TD_SUM_IPC] = { GENERIC, "IPC" },
+};
+/* The /proc rows the session writes for each thread (session_sink.c). */
+static const char *const proc_event[2] = { "VOLUNTARY_SWITCHES", "INVOLUNTARY_SWITCHES" };
+
+struct thread {
+	int64_t id;              /* first member: td_find_by_id over `by_id` */
+	int row;                 /* its row in the summary (by_id: its index in threads) */
+	uint64_t first_ns, last_ns;
+	struct td_group_counts c[NFILES];
+	double proc[2];          /* /proc switch totals; NaN: an interval not counted */
+	int proc_rows[2];        /* rows of them (none: not recorded, n/c) */
+	bool counted[NFILES];    /* some interval delivered counts of the file */
+};
+
+struct file {
+	struct td_catalog *cat;
+	struct td_model *model;
+	struct td_evaluator *ev; /* NULL: the file could not be read */
+	struct td_evaluation out;
+	int ngroups;
+	int col_index[TD_SUM_NCOLS]; /* info index of each column read from this file, -1 */
+};
+
+struct load {
+	struct td_summary *sum;
+	struct td_session_meta meta;
+	struct thread *threads;  /* in the order of their rows (pid, tid) */
+	struct thread *by_id;    /* id and index into threads, sorted by id */
+	int nthreads;
+	int file;                /* the file being walked */
+};
+
+/* ---- threads and rows ------------------------------------------------------------ */
+
+static struct td_summary_row *new_row(struct td_summary *sum, pid_t pid, const char *comm)
+{
+	struct td_summary_row *n = td_array_push(&sum->rows, &sum->nrows, sizeof(*sum->rows));
+
+	if (!n)
+		return NULL;
+	n->pid = pid;
+	snprintf(n->comm, sizeof(n->comm), "%s", comm);
+	for (int c = 0; c < TD_SUM_NCOLS; c++)
+		n->v[c] = NAN;
+	return n;
+}
+
+/* One callback per (thread, event), threads in pid, tid order: a row for each
+ * process (its total) before the rows of its threads. */
+static int add_thread(const struct td_thread_total *t, void *ctx)
+{
+	struct load *L = ctx;
+	struct td_summary *sum = L->sum;
+	struct td_summary_row *row;
+	struct thread *th;
+
+	if (L->nthreads && L->threads[L->nthreads - 1].id == t->thread)
+		return 0;
+	if (sum->nrows == 0 || sum->rows[sum->nrows - 1].pid != t->pid) {
+		if (!new_row(sum, t->pid, t->comm))
+			return -1;
+		sum->nprocesses++;
+	}
+	if (!(row = new_row(sum, t->pid, t->comm)))
+		return -1;
+	row->thread = t->thread;
+	row->tid = t->tid;
+	row->seconds = t->last_seen_ns > t->first_seen_ns ? (double)(t->last_seen_ns - t->first_seen_ns) / 1e9 : 0;
+	if (!(th = td_array_push(&L->threads, &L->nthreads, sizeof(*L->threads))))
+		return -1;
+	th->id = t->thread;
+	th->row = sum->nrows - 1;
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = ((const struct thread *)a)->id, y = ((const struct thread *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+static int index_threads(struct load *L)
+{
+	if (!(L->by_id = malloc(((size_t)L->nthreads + 1) * sizeof(*L->by_id))))
+		return -1;
+	for (int i = 0; i < L->nthreads; i++)
+		L->by_id[i] = (struct thread){ .id = L->threads[i].id, .row = i };
+	qsort(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), cmp_id);
+	return 0;
+}
+
+/* ---- walking counts ------------------------------------------------------------ */
+
+static struct thread *thread_of(struct load *L, int64_t id)
+{
+	struct thread *t = td_find_by_id(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), id);
+
+	return t ? &L->threads[t->row] : NULL;
+}
+
+static int on_row(void *ctx, const struct td_count_row *r, const struct td_session_event *e)
+{
+	struct load *L = ctx;
+	struct thread *t;
+
+	if (L->file != SOFTWARE || !e || !(t = thread_of(L, r->target)))
+		return 0;
+	for (int k = 0; k < 2; k++)
+		if (!strcmp(e->name, proc_event[k])) {
+			t->proc[k] += td_scale(r->value, r->enabled, r->running); /* NaN sticks */
+			t->proc_rows[k]++;
+		}
+	return 0;
+}
+
+static int on_target(void *ctx, const struct td_count_row *r, int64_t target, const struct td_group_counts *c)
+{
+	struct load *L = ctx;
+	struct thread *t = thread_of(L, target);
+
+	(void)r;
+	if (t) {
+		td_group_counts_add(&t->c[L->file], c);
+		t->counted[L->file] = true;
+	}
+	return 0;
+}
+
+/* ---- evaluating ------------------------------------------------------------------- */
+
+static int info_index(const struct td_model *m, const char *name)
+{
+	for (int i = 0; i < m->ninfos; i++)
+		if (!strcmp(m->infos[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Read file k, bind the session's rows to it and walk them into the threads' sums.
+ * A file that cannot be read leaves its columns n/c and says why. */
+static int walk_file(struct load *L, struct td_store *s, int64_t session, const char *dir, int k, struct file *f,
+		     td_err *err)
+{
+	static const struct td_count_walk walk = { .row = on_row, .target = on_target };
+	struct td_summary *sum = L->sum;
+	struct td_session_counts sc;
+	char path[1024];
+	td_err why;
+	int rc = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file_name[k]);
+	if (td_catalog_load(path, &f->cat, &why) || td_model_compile(f->cat, &f->model, &why)) {
+		snprintf(sum->why_not_evaluated, sizeof(sum->why_not_evaluated), "%s", why.msg);
+		return 0;
+	}
+	if (td_session_counts_bind(&sc, s, session, f->cat, file_name[k], k == GENERIC ? L->meta.pmu_model : NULL, err))
+		return -1;
+	f->ngroups = sc.ngroups;
+	for (int c = 0; c < TD_SUM_NCOLS; c++)
+		f->col_index[c] = col_info[c].file == k ? info_index(f->model, col_info[c].info) : -1;
+	if (!(f->ev = td_evaluator_new(f->model, L->meta.smt, L->meta.num_cpus)) || td_evaluation_init(&f->out, f->model))
+		goto out;
+	for (int i = 0; i < L->nthreads; i++) {
+		if (td_group_counts_init(&L->threads[i].c[k], f->cat->nevents, sc.ngroups))
+			goto out;
+		td_group_counts_zero(&L->threads[i].c[k]);
+	}
+	L->file = k;
+	rc = td_session_counts_walk(&sc, s, session, &walk, L);
+out:
+	td_session_counts_free(&sc);
+	return rc;
+}
+
+/* Evaluate c over seconds and fill the row's columns read from file k. */
+static int fill(struct file *f, int k, const struct td_group_counts *c, double seconds, struct td_summary_row *row)
+{
+	if (td_evaluate(f->ev, c, seconds, &f->out))
+		return -1;
+	for (int col = 0; col < TD_SUM_NCOLS; col++)
+		if (col_info[col].file == k && f->col_index[col] >= 0)
+			row->v[col] = f->out.info[f->col_index[col]];
+	return 0;
+}
+
+/* Each thread over its life, each process (its threads summed) over the session. */
+static int evaluate_rows(struct load *L, struct file *files)
+{
+	struct td_summary *sum = L->sum;
+	struct td_group_counts total[NFILES];
+	double proc[2] = { 0, 0 };
+	int rc = 0, process_row = 0;
+
+	memset(total, 0, sizeof(total));
+	for (int k = 0; k < NFILES && !rc; k++)
+		if (files[k].ev)
+			rc = td_group_counts_init(&total[k], files[k].cat->nevents, files[k].ngroups);
+	for (int t = 0; t < L->nthreads && !rc; t++) {
+		struct thread *th = &L->threads[t];
+		struct td_summary_row *row = &sum->rows[th->row];
+		bool last = th->row + 1 == sum->nrows || !sum->rows[th->row + 1].thread;
+
+		if (!sum->rows[th->row - 1].thread) { /* the first thread of a process */
+			process_row = th->row - 1;
+			for (int k = 0; k < NFILES; k++)
+				if (files[k].ev)
+					td_group_counts_zero(&total[k]);
+			proc[0] = proc[1] = 0;
+		}
+		for (int k = 0; k < NFILES && !rc; k++) {
+			if (!files[k].ev)
+				continue;
+			if (!th->counted[k])
+				td_group_counts_clear(&th->c[k]); /* no interval delivered its counts: not counted */
+			for (int i = 0; k == GENERIC && i < th->c[k].n * th->c[k].ngroups; i++)
+				sum->hw |= !isnan(th->c[k].val[i]);
+			td_group_counts_add(&total[k], &th->c[k]);
+			rc = fill(&files[k], k, &th->c[k], row->seconds, row);
+		}
+		for (int k = 0; k < 2; k++) {
+			double v = th->proc_rows[k] ? th->proc[k] : NAN;
+			row->v[TD_SUM_VOLUNTARY + k] = row->seconds > 0 ? v / row->seconds : NAN;
+			proc[k] += v;
+		}
+		if (!last || rc)
+			continue;
+		row = &sum->rows[process_row];
+		row->seconds = sum->duration;
+		for (int k = 0; k < NFILES && !rc; k++)
+			if (files[k].ev)
+				rc = fill(&files[k], k, &total[k], row->seconds, row);
+		for (int k = 0; k < 2; k++)
+			row->v[TD_SUM_VOLUNTARY + k] = row->seconds > 0 ? proc[k] / row->seconds : NAN;
+	}
+	for (int k = 0; k < NFILES; k++)
+		td_group_counts_free(&total[k]);
+	return rc;
+}
+
+/* ---- confidence and refused events ------------------------------------------------- */
+
+static int collect_confidence(const struct td_metric_row *m, void *ctx)
+{
+	struct td_summary *sum = ctx;
+	struct td_summary_conf *c = NULL;
+
+	for (int i = 0; i < sum->nconf && !c; i++)
+		if (!strcmp(sum->conf[i].name, m->name))
+			c = &sum->conf[i];
+	if (!c) {
+		if (!(c = td_array_push(&sum->conf, &sum->nconf, sizeof(*sum->conf))))
+			return -1;
+		*c = (struct td_summary_conf){ strdup(m->name), NAN, 0, 0 };
+		if (!c->name)
+			return -1;
+	}
+	if (isnan(m->confidence))
+		return 0;
+	c->total++;
+	if (m->confidence < 1.0) {
+		c->low++;
+		if (isnan(c->least) || m->confidence < c->least)
+			c->least = m->confidence;
+	}
+	return 0;
+}
+
+static int collect_failed(const char *names, const char *error, void *ctx)
+{
+	struct td_summary *sum = ctx;
+	struct td_summary_failed *n = td_array_push(&sum->failed, &sum->nfailed, sizeof(*sum->failed));
+
+	if (!n)
+		return -1;
+	n->names = strdup(names);
+	n->error = strdup(error ? error : "");
+	return n->names && n->error ? 0 : -1;
+}
+
+/* ---- the summary ------------------------------------------------------------------ */
+
+/* With kernel mode excluded the perf counters of switches and migrations
+ * (they happen in the kernel) read 0 without having measured anything:
+ * switches are /proc's, migrations not counted. */
+static void kernel_not_counted(struct td_summary *sum)
+{
+	for (int i = 0; i < sum->nrows; i++) {
+		double *v = sum->rows[i].v;
+		v[TD_SUM_SWITCHES] = v[TD_SUM_VOLUNTARY] + v[TD_SUM_INVOLUNTARY]; /* NaN if either is */
+		v[TD_SUM_MIGRATIONS] = NAN;
+	}
+}
+
+int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, struct td_summary *sum, td_err *err)
+{
+	const char *dir = td_events_dir(events_dir);
+	struct file files[NFILES];
+	struct load L = { .sum = sum };
+	int rc = -1;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(files, 0, sizeof(files));
+	err->msg[0] = '\0';
+	if (td_store_session(s, session, &sum->session) || td_store_session_meta(s, session, &L.meta)) {
+		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
+		return -1;
+	}
+	sum->duration = sum->session.ended_ns > sum->session.started_ns ?
+		(double)(sum->session.ended_ns - sum->session.started_ns) / 1e9 : 0;
+	if (td_store_thread_totals(s, session, add_thread, &L) || index_threads(&L))
+		goto out;
+	for (int k = 0; k < NFILES; k++)
+		if (walk_file(&L, s, session, dir, k, &files[k], err))
+			goto out;
+	if (evaluate_rows(&L, files) || td_store_metrics(s, session, collect_confidence, sum) ||
+	    td_store_failed_events(s, session, collect_failed, sum))
+		goto out;
+	if (!sum->session.kernel_counted)
+		kernel_not_counted(sum);
+	rc = 0;
+out:
+	if (rc && !err->msg[0])
+		td_err_set(err, "cannot read session %lld: %s", (long long)session, td_store_errmsg(s));
+	for (int i = 0; i < L.nthreads; i++)
+		for (int k = 0; k < NFILES; k++)
+			td_group_counts_free(&L.threads[i].c[k]);
+	free(L.threads);
+	free(L.by_id);
+	for (int k = 0; k < NFILES; k++) {
+		td_evaluation_free(&files[k].out);
+		td_evaluator_free(files[k].ev);
+		td_model_free(files[k].model);
+		td_catalog_free(files[k].cat);
+	}
+	if (rc)
+		td_summary_free(sum);
+	return rc;
+}
+
+void td_summary_free(struct td_summary *sum)
+{
+	for (int i = 0; i < sum->nconf; i++)
+		free(sum->conf[i].name);
+	for (int i = 0; i < sum->nfailed; i++) {
+		free(sum->failed[i].names);
+		free(sum->failed[i].error);
+	}
+	free(sum->conf);
+	free(sum->failed);
+	free(sum->rows);
+	memset(sum, 0, sizeof(*sum));
+}

@@ -1,0 +1,70 @@
+/* summary_data: what the end-of-run summary shows, read back and evaluated —
+ * per process and per thread the info metrics of software.td (CPU time,
+ * utilisation, switches, migrations and faults per second) and generic.td
+ * (IPC), each evaluated by eval/evaluator on the counts summed over the
+ * session (a thread over its life, a process over the session's wall time:
+ * DURATION), plus the voluntary/involuntary switches /proc counted; the
+ * metrics whose values were counted only part of the time; and the events
+ * the kernel refused. Anything not counted is NaN ("n/c"), never 0. */
+#ifndef TD_SUMMARY_DATA_H
+#define TD_SUMMARY_DATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/util.h"
+#include "store/store.h"
+
+/* The summary's columns: an info metric of software.td or generic.td, or a
+ * /proc rate. */
+enum td_summary_col {
+	TD_SUM_CPU_TIME,         /* software.td CPU_Time, s */
+	TD_SUM_UTILIZATION,      /* software.td CPU_Utilization, CPUs */
+	TD_SUM_SWITCHES,         /* software.td Switches_per_s (with kernel mode not counted: /proc's, see below) */
+	TD_SUM_VOLUNTARY,        /* /proc voluntary switches per second */
+	TD_SUM_INVOLUNTARY,      /* /proc involuntary switches per second */
+	TD_SUM_MIGRATIONS,       /* software.td Migrations_per_s */
+	TD_SUM_FAULTS,           /* software.td Faults_per_s */
+	TD_SUM_MAJOR_FAULTS,     /* software.td Major_Faults_per_s */
+	TD_SUM_IPC,              /* generic.td IPC */
+	TD_SUM_NCOLS
+};
+
+struct td_summary_row {
+	int64_t thread;          /* thread target id; 0 for a process's total */
+	pid_t pid, tid;
+	char comm[32];
+	double seconds;          /* the wall time its values cover: the thread's life, the session's for a process */
+	double v[TD_SUM_NCOLS];  /* NaN: not counted */
+};
+
+/* Per metric name: how many of its stored values had a confidence below 1. */
+struct td_summary_conf {
+	char *name;
+	double least;            /* lowest confidence seen (NaN: none below 1) */
+	int low, total;
+};
+
+struct td_summary_failed {
+	char *names, *error;     /* the events refused with one error, space separated */
+};
+
+struct td_summary {
+	struct td_session_row session;
+	double duration;         /* the session's wall time, s (0 unknown) */
+	bool hw;                 /* generic.td's events were counted: IPC is a column */
+	struct td_summary_row *rows; /* per process: its total (thread 0), then its threads; processes by PID */
+	int nrows, nprocesses;
+	struct td_summary_conf *conf;
+	int nconf;
+	struct td_summary_failed *failed;
+	int nfailed;
+	char why_not_evaluated[256]; /* "" or why software.td/generic.td could not be read */
+};
+
+/* events_dir NULL: td_events_dir(). -1 with err when the session cannot be read. */
+int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, struct td_summary *sum, td_err *err);
+void td_summary_free(struct td_summary *sum);
+
+#endif
