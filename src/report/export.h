@@ -22,7 +22,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store/store.h"
+#include "base/util.h"
+
+struct td_store;
 
 enum td_export_format { TD_EXPORT_CSV, TD_EXPORT_JSON };
 

@@ -26,7 +26,6 @@
 #include <stdio.h>
 
 #include "analysis/report_data.h"
-#include "store/store.h"
 
 enum td_report_format { TD_REPORT_TEXT, TD_REPORT_CSV, TD_REPORT_JSON, TD_REPORT_HTML };
 

@@ -39,42 +39,29 @@ static void csv_row(FILE *out, const struct td_report_data *d, const struct td_r
 	fprintf(out, ",%d\n", spans(e, i));
 }
 
-static void json_num_or_null(FILE *out, double v, const char *fmt)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", out);
-	else
-		fprintf(out, fmt, v);
-}
-
-static void json_row(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i, bool *first)
+static void json_row(struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e, int i)
 {
 	const struct td_node *n = &d->model->nodes[i];
-	const char *thr = threshold_word(e, i);
 	char unit[24];
 
 	td_report_unit(n, unit, sizeof(unit));
-	fputs(*first ? "\n    {\"scope\":" : ",\n    {\"scope\":", out);
-	*first = false;
-	td_json_str(out, e->label);
-	fputs(",\"node\":", out);
-	td_json_str(out, n->path);
-	fprintf(out, ",\"level\":%d,\"value\":", n->level);
-	json_num_or_null(out, 100 * e->v.node[i], "%.4f");
-	fputs(",\"unit\":", out);
-	td_json_str(out, unit);
-	fputs(",\"threshold\":", out);
-	if (thr)
-		td_json_str(out, thr);
-	else
-		fputs("null", out);
-	fprintf(out, ",\"bottleneck\":%s,\"confidence\":", i == e->v.bottleneck ? "true" : "false");
-	json_num_or_null(out, 100 * e->v.conf[i], "%.1f");
-	fprintf(out, ",\"spans\":%s}", spans(e, i) ? "true" : "false");
+	td_json_object(j);
+	td_json_kstring(j, "scope", e->label);
+	td_json_kstring(j, "node", n->path);
+	td_json_kint(j, "level", n->level);
+	td_json_key(j, "value");
+	td_json_double_fmt(j, "%.4f", 100 * e->v.node[i]);
+	td_json_kstring(j, "unit", unit);
+	td_json_kstring(j, "threshold", threshold_word(e, i));
+	td_json_kbool(j, "bottleneck", i == e->v.bottleneck);
+	td_json_key(j, "confidence");
+	td_json_double_fmt(j, "%.1f", 100 * e->v.conf[i]);
+	td_json_kbool(j, "spans", spans(e, i));
+	td_json_close(j);
 }
 
-static void rows(FILE *out, const struct td_report_data *d, const struct td_report_eval *e,
-		 const struct td_report_opts *o, const int *order, bool *first)
+static void rows(FILE *out, struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e,
+		 const struct td_report_opts *o, const int *order)
 {
 	for (int k = 0; k < d->model->nnodes; k++) {
 		int i = order[k];
@@ -83,34 +70,39 @@ static void rows(FILE *out, const struct td_report_data *d, const struct td_repo
 		if (o->format == TD_REPORT_CSV)
 			csv_row(out, d, e, i);
 		else
-			json_row(out, d, e, i, first);
+			json_row(j, d, e, i);
 	}
 }
 
 void td_report_table(FILE *out, const struct td_report_data *d, const struct td_report_opts *o)
 {
-	bool tree = td_report_has_tree(d), first = true;
+	bool tree = td_report_has_tree(d);
+	struct td_json j;
 	char why[600];
 
-	if (o->format == TD_REPORT_CSV)
+	td_json_init(&j, out, 2);
+	if (o->format == TD_REPORT_CSV) {
 		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence,spans\n", out);
-	else
-		fprintf(out, "{\"session\":%lld,\"nodes\":[", (long long)d->h.id);
+	} else {
+		td_json_object(&j);
+		td_json_kint(&j, "session", d->h.id);
+		td_json_key(&j, "nodes");
+		td_json_array(&j);
+	}
 	int *order = tree ? calloc((size_t)d->model->nnodes + 1, sizeof(int)) : NULL;
 	if (order) {
 		td_report_tree_order(d->model, order);
-		rows(out, d, &d->whole, o, order, &first);
+		rows(out, &j, d, &d->whole, o, order);
 		for (int k = 0; o->intervals && k < d->nivs; k++)
-			rows(out, d, &d->ivs[k], o, order, &first);
+			rows(out, &j, d, &d->ivs[k], o, order);
 		free(order);
 	}
 	if (o->format == TD_REPORT_JSON) {
-		fputs(first ? "]" : "\n  ]", out);
+		td_json_close(&j);
 		if (!tree) {
 			td_report_why_no_tree(d, why, sizeof(why));
-			fputs(",\"unavailable\":", out);
-			td_json_str(out, why);
+			td_json_kstring(&j, "unavailable", why);
 		}
-		fputs("}\n", out);
+		td_json_finish(&j);
 	}
 }

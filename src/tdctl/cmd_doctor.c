@@ -58,55 +58,88 @@ static void print_text(const struct td_caps *c)
 	printf("  why:          %s\n", c->rung_reason);
 }
 
+/* An int, or null when it is unknown (negative). */
+static void kint_or_null(struct td_json *j, const char *key, int v, bool known)
+{
+	td_json_key(j, key);
+	if (known)
+		td_json_int(j, v);
+	else
+		td_json_null(j);
+}
+
+/* A tri-state flag: -1 unknown (null), 0, 1. */
+static void kflag(struct td_json *j, const char *key, int v)
+{
+	td_json_key(j, key);
+	if (v < 0)
+		td_json_null(j);
+	else
+		td_json_bool(j, v);
+}
+
 static void print_json(const struct td_caps *c)
 {
-	printf("{\"cpu\":{\"vendor\":");
-	td_json_str(stdout, c->vendor);
-	printf(",\"family\":%d,\"model\":%d,\"stepping\":%d,\"name\":", c->family, c->model, c->stepping);
-	td_json_str(stdout, c->cpu_name);
-	printf(",\"microarch\":");
-	td_json_str(stdout, c->uarch[0] ? c->uarch : NULL);
-	printf(",\"online_cpus\":%d,\"smt\":%s,", c->online_cpus, c->smt_on < 0 ? "null" : c->smt_on ? "true" : "false");
-	if (c->cores > 0)
-		printf("\"cores\":%d,\"sockets\":%d},", c->cores, c->sockets);
-	else
-		printf("\"cores\":null,\"sockets\":null},");
-	printf("\"libpfm4\":{\"model\":");
-	td_json_str(stdout, c->pfm_model[0] ? c->pfm_model : NULL);
-	printf(",\"gp_counters\":");
-	if (c->gp_counters >= 0)
-		printf("%d,\"fixed_counters\":%d},", c->gp_counters, c->fixed_counters);
-	else
-		printf("null,\"fixed_counters\":null},");
-	printf("\"kernel\":{\"release\":");
-	td_json_str(stdout, c->kernel);
-	printf(",\"core_pmu\":");
-	td_json_str(stdout, c->kernel_pmu[0] ? c->kernel_pmu : NULL);
-	printf(",\"hypervisor\":");
-	td_json_str(stdout, c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "unknown") : NULL);
-	printf(",\"nmi_watchdog\":%s", c->nmi_watchdog < 0 ? "null" : c->nmi_watchdog ? "true" : "false");
-	if (c->paranoid == -100)
-		printf(",\"perf_event_paranoid\":null},");
-	else
-		printf(",\"perf_event_paranoid\":%d},", c->paranoid);
-	printf("\"privileges\":{\"root\":%s,\"cap_perfmon\":%s,\"cap_bpf\":%s,\"cap_sys_ptrace\":%s},",
-	       c->is_root ? "true" : "false", c->cap_perfmon ? "true" : "false", c->cap_bpf ? "true" : "false",
-	       c->cap_sys_ptrace ? "true" : "false");
-	printf("\"cgroup\":{\"version\":%d,\"mount\":", c->cgroup_version);
-	td_json_str(stdout, c->cgroup_version ? c->cgroup_mount : NULL);
-	printf(",\"writable\":%s},", c->cgroup_writable ? "true" : "false");
-	printf("\"bpf\":{\"btf\":%s,\"available\":%s},", c->btf ? "true" : "false",
-	       c->bpf_available ? "true" : "false");
-	printf("\"thread_discovery\":{\"method\":\"proc-rescan\",\"period_ms\":%d},", TD_TRACKER_SCAN_MS);
-	printf("\"events_dir\":");
-	td_json_str(stdout, c->events_dir);
-	printf(",\"events_file\":");
-	td_json_str(stdout, c->events_file[0] ? c->events_file : NULL);
-	printf(",\"rung\":");
-	td_json_str(stdout, td_rung_name(c->rung));
-	printf(",\"reason\":");
-	td_json_str(stdout, c->rung_reason);
-	printf("}\n");
+	struct td_json j;
+
+	td_json_init(&j, stdout, 0);
+	td_json_object(&j);
+	td_json_key(&j, "cpu");
+	td_json_object(&j);
+	td_json_kstring(&j, "vendor", c->vendor);
+	td_json_kint(&j, "family", c->family);
+	td_json_kint(&j, "model", c->model);
+	td_json_kint(&j, "stepping", c->stepping);
+	td_json_kstring(&j, "name", c->cpu_name);
+	td_json_kstring(&j, "microarch", c->uarch[0] ? c->uarch : NULL);
+	td_json_kint(&j, "online_cpus", c->online_cpus);
+	kflag(&j, "smt", c->smt_on);
+	kint_or_null(&j, "cores", c->cores, c->cores > 0);
+	kint_or_null(&j, "sockets", c->sockets, c->cores > 0);
+	td_json_close(&j);
+	td_json_key(&j, "libpfm4");
+	td_json_object(&j);
+	td_json_kstring(&j, "model", c->pfm_model[0] ? c->pfm_model : NULL);
+	kint_or_null(&j, "gp_counters", c->gp_counters, c->gp_counters >= 0);
+	kint_or_null(&j, "fixed_counters", c->fixed_counters, c->gp_counters >= 0);
+	td_json_close(&j);
+	td_json_key(&j, "kernel");
+	td_json_object(&j);
+	td_json_kstring(&j, "release", c->kernel);
+	td_json_kstring(&j, "core_pmu", c->kernel_pmu[0] ? c->kernel_pmu : NULL);
+	td_json_kstring(&j, "hypervisor", c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "unknown") : NULL);
+	kflag(&j, "nmi_watchdog", c->nmi_watchdog);
+	kint_or_null(&j, "perf_event_paranoid", c->paranoid, c->paranoid != -100);
+	td_json_close(&j);
+	td_json_key(&j, "privileges");
+	td_json_object(&j);
+	td_json_kbool(&j, "root", c->is_root);
+	td_json_kbool(&j, "cap_perfmon", c->cap_perfmon);
+	td_json_kbool(&j, "cap_bpf", c->cap_bpf);
+	td_json_kbool(&j, "cap_sys_ptrace", c->cap_sys_ptrace);
+	td_json_close(&j);
+	td_json_key(&j, "cgroup");
+	td_json_object(&j);
+	td_json_kint(&j, "version", c->cgroup_version);
+	td_json_kstring(&j, "mount", c->cgroup_version ? c->cgroup_mount : NULL);
+	td_json_kbool(&j, "writable", c->cgroup_writable);
+	td_json_close(&j);
+	td_json_key(&j, "bpf");
+	td_json_object(&j);
+	td_json_kbool(&j, "btf", c->btf);
+	td_json_kbool(&j, "available", c->bpf_available);
+	td_json_close(&j);
+	td_json_key(&j, "thread_discovery");
+	td_json_object(&j);
+	td_json_kstring(&j, "method", "proc-rescan");
+	td_json_kint(&j, "period_ms", TD_TRACKER_SCAN_MS);
+	td_json_close(&j);
+	td_json_kstring(&j, "events_dir", c->events_dir);
+	td_json_kstring(&j, "events_file", c->events_file[0] ? c->events_file : NULL);
+	td_json_kstring(&j, "rung", td_rung_name(c->rung));
+	td_json_kstring(&j, "reason", c->rung_reason);
+	td_json_finish(&j);
+	putchar('\n');
 }
 
 static void caps_print(const struct td_caps *c, bool json)

@@ -104,112 +104,108 @@ static void print_text(struct shown *s)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_kv(const char *key, const char *val, bool comma)
-{
-	printf("\"%s\":", key);
-	td_json_str(stdout, val);
-	if (comma)
-		putchar(',');
-}
-
-static void json_node(const struct td_model *m, int i)
+static void json_node(struct td_json *j, const struct td_model *m, int i)
 {
 	const struct td_node *n = &m->nodes[i];
 
-	putchar('{');
-	json_kv("path", n->path, true);
-	json_kv("name", n->name, true);
-	printf("\"level\":%d,", n->level);
-	json_kv("parent", n->parent >= 0 ? m->nodes[n->parent].path : NULL, true);
-	json_kv("domain", n->domain, true);
-	json_kv("formula", n->f.text, true);
-	json_kv("threshold", n->threshold, true);
-	json_kv("description", n->desc, true);
-	printf("\"events\":[");
-	for (int e = 0; e < n->f.nevents; e++) {
-		printf("%s", e ? "," : "");
-		td_json_str(stdout, m->cat->events[n->f.events[e]].alias);
-	}
-	printf("]}");
+	td_json_object(j);
+	td_json_kstring(j, "path", n->path);
+	td_json_kstring(j, "name", n->name);
+	td_json_kint(j, "level", n->level);
+	td_json_kstring(j, "parent", n->parent >= 0 ? m->nodes[n->parent].path : NULL);
+	td_json_kstring(j, "domain", n->domain);
+	td_json_kstring(j, "formula", n->f.text);
+	td_json_kstring(j, "threshold", n->threshold);
+	td_json_kstring(j, "description", n->desc);
+	td_json_key(j, "events");
+	td_json_array(j);
+	for (int e = 0; e < n->f.nevents; e++)
+		td_json_string(j, m->cat->events[n->f.events[e]].alias);
+	td_json_close(j);
+	td_json_close(j);
 }
 
-static void json_event(struct shown *s, const struct td_cat_event *e)
+static void json_event(struct td_json *j, struct shown *s, const struct td_cat_event *e)
 {
 	struct td_encoding enc;
 	td_err err;
 
-	putchar('{');
-	json_kv("alias", e->alias, true);
-	json_kv("event", e->spec, true);
-	json_kv("description", e->desc[0] ? e->desc : NULL, true);
+	td_json_object(j);
+	td_json_kstring(j, "alias", e->alias);
+	td_json_kstring(j, "event", e->spec);
+	td_json_kstring(j, "description", e->desc[0] ? e->desc : NULL);
 	if (td_encode(e->spec, s->model, false, &enc, &err)) {
 		encode_failure(s, e, err.msg);
-		json_kv("error", err.msg, false);
+		td_json_kstring(j, "error", err.msg);
 	} else {
 		char hex[32];
-		json_kv("pmu", enc.pmu, true);
+		td_json_kstring(j, "pmu", enc.pmu);
+		td_json_key(j, "type");
 		if (enc.type_unknown)
-			printf("\"type\":null,");
+			td_json_null(j);
 		else
-			printf("\"type\":%" PRIu32 ",", enc.attr.type);
+			td_json_uint(j, enc.attr.type);
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config);
-		json_kv("config", hex, true);
+		td_json_kstring(j, "config", hex);
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config1);
-		json_kv("config1", enc.attr.config1 ? hex : NULL, false);
+		td_json_kstring(j, "config1", enc.attr.config1 ? hex : NULL);
 	}
-	putchar('}');
+	td_json_close(j);
 }
 
-static void json_named(const char *name, const char *kind_key, const char *kind, const struct td_formula *f,
-		       const char *desc)
+static void json_named(struct td_json *j, const char *name, const char *kind_key, const char *kind,
+		       const struct td_formula *f, const char *desc)
 {
-	putchar('{');
-	json_kv("name", name, true);
-	json_kv(kind_key, kind, true);
-	json_kv("formula", f->text, true);
-	json_kv("description", desc, false);
-	putchar('}');
+	td_json_object(j);
+	td_json_kstring(j, "name", name);
+	td_json_kstring(j, kind_key, kind);
+	td_json_kstring(j, "formula", f->text);
+	td_json_kstring(j, "description", desc);
+	td_json_close(j);
 }
 
 static void print_json(struct shown *s)
 {
 	const struct td_catalog *cat = s->cat;
 	const struct td_model *m = s->m;
+	struct td_json j;
 
-	putchar('{');
-	json_kv("file", cat->name, true);
-	json_kv("title", cat->title, true);
-	json_kv("version", cat->version, true);
-	json_kv("model", s->model, true);
-	printf("\"models\":[");
-	for (int i = 0; i < cat->nmodels; i++) {
-		printf("%s", i ? "," : "");
-		td_json_str(stdout, cat->models[i]);
-	}
-	printf("],\"nodes\":[");
-	for (int i = 0; i < m->nnodes; i++) {
-		printf("%s", i ? "," : "");
-		json_node(m, i);
-	}
-	printf("],\"events\":[");
-	for (int i = 0; i < cat->nevents; i++) {
-		printf("%s", i ? "," : "");
-		json_event(s, &cat->events[i]);
-	}
-	printf("],\"info\":[");
-	for (int i = 0; i < m->ninfos; i++) {
-		printf("%s", i ? "," : "");
-		json_named(m->infos[i].name, "unit", m->infos[i].unit, &m->infos[i].f, m->infos[i].desc);
-	}
-	printf("],\"cpi\":{");
-	json_kv("cycles", m->has_cpi ? m->cpi_cycles.text : NULL, true);
-	json_kv("instructions", m->has_cpi ? m->cpi_instructions.text : NULL, true);
-	printf("\"components\":[");
-	for (int i = 0; i < m->ncpis; i++) {
-		printf("%s", i ? "," : "");
-		json_named(m->cpis[i].name, "tag", td_cpi_tag_name(m->cpis[i].tag), &m->cpis[i].f, m->cpis[i].desc);
-	}
-	printf("]}}\n");
+	td_json_init(&j, stdout, 0);
+	td_json_object(&j);
+	td_json_kstring(&j, "file", cat->name);
+	td_json_kstring(&j, "title", cat->title);
+	td_json_kstring(&j, "version", cat->version);
+	td_json_kstring(&j, "model", s->model);
+	td_json_key(&j, "models");
+	td_json_array(&j);
+	for (int i = 0; i < cat->nmodels; i++)
+		td_json_string(&j, cat->models[i]);
+	td_json_close(&j);
+	td_json_key(&j, "nodes");
+	td_json_array(&j);
+	for (int i = 0; i < m->nnodes; i++)
+		json_node(&j, m, i);
+	td_json_close(&j);
+	td_json_key(&j, "events");
+	td_json_array(&j);
+	for (int i = 0; i < cat->nevents; i++)
+		json_event(&j, s, &cat->events[i]);
+	td_json_close(&j);
+	td_json_key(&j, "info");
+	td_json_array(&j);
+	for (int i = 0; i < m->ninfos; i++)
+		json_named(&j, m->infos[i].name, "unit", m->infos[i].unit, &m->infos[i].f, m->infos[i].desc);
+	td_json_close(&j);
+	td_json_key(&j, "cpi");
+	td_json_object(&j);
+	td_json_kstring(&j, "cycles", m->has_cpi ? m->cpi_cycles.text : NULL);
+	td_json_kstring(&j, "instructions", m->has_cpi ? m->cpi_instructions.text : NULL);
+	td_json_key(&j, "components");
+	td_json_array(&j);
+	for (int i = 0; i < m->ncpis; i++)
+		json_named(&j, m->cpis[i].name, "tag", td_cpi_tag_name(m->cpis[i].tag), &m->cpis[i].f, m->cpis[i].desc);
+	td_json_finish(&j);
+	putchar('\n');
 }
 
 /* ---- command ----------------------------------------------------------------- */

@@ -225,108 +225,128 @@ static void print_text(const struct td_plan *p, const struct plan_opts *o, const
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static void json_event(const struct td_plan *p, const char *model, int alias, bool *enc_failed)
+static void json_event(struct td_json *j, const struct td_plan *p, const char *model, int alias, bool *enc_failed)
 {
 	const struct td_cat_event *e = &p->model->cat->events[alias];
 	struct td_encoding enc;
 	char cls[48], hex[32];
 	td_err err;
 
-	printf("{\"alias\":");
-	td_json_str(stdout, e->alias);
-	printf(",\"event\":");
-	td_json_str(stdout, e->spec);
-	printf(",\"class\":");
-	td_json_str(stdout, td_plan_event_class(p, alias, cls, sizeof(cls)));
+	td_json_object(j);
+	td_json_kstring(j, "alias", e->alias);
+	td_json_kstring(j, "event", e->spec);
+	td_json_kstring(j, "class", td_plan_event_class(p, alias, cls, sizeof(cls)));
 	if (td_encode(e->spec, model, false, &enc, &err)) {
 		*enc_failed = true;
-		printf(",\"error\":");
-		td_json_str(stdout, err.msg);
+		td_json_kstring(j, "error", err.msg);
 	} else {
+		td_json_key(j, "type");
 		if (enc.type_unknown)
-			printf(",\"type\":null");
+			td_json_null(j);
 		else
-			printf(",\"type\":%" PRIu32, enc.attr.type);
+			td_json_uint(j, enc.attr.type);
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config);
-		printf(",\"config\":\"%s\"", hex);
+		td_json_kstring(j, "config", hex);
 	}
-	putchar('}');
+	td_json_close(j);
 }
 
-static void json_group(const struct td_plan *p, const char *model, int g, bool *enc_failed)
+static void json_group(struct td_json *j, const struct td_plan *p, const char *model, int g, bool *enc_failed)
 {
 	const struct td_plan_group *grp = &p->groups[g];
 
-	printf("{\"group\":%d,\"share\":", g + 1);
-	td_json_num(stdout, p->share);
-	printf(",\"gp_used\":%d,\"fixed_used\":%d,\"events\":[", grp->gp_used, grp->fixed_used);
-	for (int i = 0; i < grp->nevents; i++) {
-		printf("%s", i ? "," : "");
-		json_event(p, model, grp->events[i], enc_failed);
-	}
-	printf("],\"serves\":[");
-	for (int i = 0; i < grp->nitems; i++) {
-		printf("%s", i ? "," : "");
-		td_json_str(stdout, p->items[grp->items[i]].name);
-	}
-	printf("]}");
+	td_json_object(j);
+	td_json_kint(j, "group", g + 1);
+	td_json_kdouble(j, "share", p->share);
+	td_json_kint(j, "gp_used", grp->gp_used);
+	td_json_kint(j, "fixed_used", grp->fixed_used);
+	td_json_key(j, "events");
+	td_json_array(j);
+	for (int i = 0; i < grp->nevents; i++)
+		json_event(j, p, model, grp->events[i], enc_failed);
+	td_json_close(j);
+	td_json_key(j, "serves");
+	td_json_array(j);
+	for (int i = 0; i < grp->nitems; i++)
+		td_json_string(j, p->items[grp->items[i]].name);
+	td_json_close(j);
+	td_json_close(j);
 }
 
-static void json_item(const struct td_plan *p, int i)
+static void json_item(struct td_json *j, const struct td_plan *p, int i)
 {
 	const struct td_plan_item *it = &p->items[i];
 
-	printf("{\"kind\":\"%s\",\"name\":", td_plan_kind_name(it->kind));
-	td_json_str(stdout, it->name);
-	printf(",\"status\":\"%s\",\"group\":", td_plan_status_name(it->status));
+	td_json_object(j);
+	td_json_kstring(j, "kind", td_plan_kind_name(it->kind));
+	td_json_kstring(j, "name", it->name);
+	td_json_kstring(j, "status", td_plan_status_name(it->status));
+	td_json_key(j, "group");
 	if (it->group >= 0)
-		printf("%d", it->group + 1);
+		td_json_int(j, it->group + 1);
 	else
-		printf("null");
-	printf(",\"reason\":");
-	td_json_str(stdout, it->reason[0] ? it->reason : NULL);
-	printf(",\"events\":[");
-	for (int e = 0; e < it->nevents; e++) {
-		printf("%s", e ? "," : "");
-		td_json_str(stdout, p->model->cat->events[it->events[e]].alias);
-	}
-	printf("]}");
+		td_json_null(j);
+	td_json_kstring(j, "reason", it->reason[0] ? it->reason : NULL);
+	td_json_key(j, "events");
+	td_json_array(j);
+	for (int e = 0; e < it->nevents; e++)
+		td_json_string(j, p->model->cat->events[it->events[e]].alias);
+	td_json_close(j);
+	td_json_close(j);
 }
 
 static void print_json(const struct td_plan *p, const struct plan_opts *o, const char *model, const int *levels,
 		       int max, bool *enc_failed)
 {
-	printf("{\"file\":");
-	td_json_str(stdout, p->model->cat->name);
-	printf(",\"model\":");
-	td_json_str(stdout, model);
-	printf(",\"level\":");
-	o->nodes ? printf("null") : printf("%d", o->level);
-	printf(",\"nodes\":");
-	td_json_str(stdout, o->nodes);
-	printf(",\"smt\":%s,\"watchdog\":%s,\"budget\":{\"gp\":%d,\"fixed\":[", o->smt ? "true" : "false",
-	       o->watchdog ? "true" : "false", p->budget.gp);
-	for (int k = 0, n = 0; k < p->budget.nfixed; k++)
+	struct td_json j;
+
+	td_json_init(&j, stdout, 0);
+	td_json_object(&j);
+	td_json_kstring(&j, "file", p->model->cat->name);
+	td_json_kstring(&j, "model", model);
+	td_json_key(&j, "level");
+	if (o->nodes)
+		td_json_null(&j);
+	else
+		td_json_int(&j, o->level);
+	td_json_kstring(&j, "nodes", o->nodes);
+	td_json_kbool(&j, "smt", o->smt);
+	td_json_kbool(&j, "watchdog", o->watchdog);
+	td_json_key(&j, "budget");
+	td_json_object(&j);
+	td_json_kint(&j, "gp", p->budget.gp);
+	td_json_key(&j, "fixed");
+	td_json_array(&j);
+	for (int k = 0; k < p->budget.nfixed; k++)
 		if ((p->budget.fixed_mask >> k) & 1)
-			printf("%s%d", n++ ? "," : "", k);
-	printf("],\"why\":");
-	td_json_str(stdout, p->budget.why);
-	printf("},\"multiplex\":%s,\"share\":", p->multiplex ? "true" : "false");
-	td_json_num(stdout, p->share);
-	printf(",\"not_collectable\":%d,\"spans\":%d,\"groups\":[", p->nnot_collectable, p->nspans);
-	for (int g = 0; g < p->ngroups; g++) {
-		printf("%s", g ? "," : "");
-		json_group(p, model, g, enc_failed);
+			td_json_int(&j, k);
+	td_json_close(&j);
+	td_json_kstring(&j, "why", p->budget.why);
+	td_json_close(&j);
+	td_json_kbool(&j, "multiplex", p->multiplex);
+	td_json_kdouble(&j, "share", p->share);
+	td_json_kint(&j, "not_collectable", p->nnot_collectable);
+	td_json_kint(&j, "spans", p->nspans);
+	td_json_key(&j, "groups");
+	td_json_array(&j);
+	for (int g = 0; g < p->ngroups; g++)
+		json_group(&j, p, model, g, enc_failed);
+	td_json_close(&j);
+	td_json_key(&j, "items");
+	td_json_array(&j);
+	for (int i = 0; i < p->nitems; i++)
+		json_item(&j, p, i);
+	td_json_close(&j);
+	td_json_key(&j, "levels");
+	td_json_array(&j);
+	for (int l = 1; l <= max; l++) {
+		td_json_object(&j);
+		td_json_kint(&j, "level", l);
+		td_json_kint(&j, "groups", levels[l]);
+		td_json_close(&j);
 	}
-	printf("],\"items\":[");
-	for (int i = 0; i < p->nitems; i++) {
-		printf("%s", i ? "," : "");
-		json_item(p, i);
-	}
-	printf("],\"levels\":[");
-	for (int l = 1; l <= max; l++)
-		printf("%s{\"level\":%d,\"groups\":%d}", l > 1 ? "," : "", l, levels[l]);
-	printf("]}\n");
+	td_json_finish(&j);
+	putchar('\n');
 }
 
 /* ---- command ----------------------------------------------------------------- */

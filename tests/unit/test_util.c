@@ -100,22 +100,55 @@ static void test_clocks(void **state)
 	assert_true(td_wall_ns() > 1600000000ull * 1000000000ull); /* after 2020 */
 }
 
+/* The JSON writer: escaping, null for a missing string and for a number
+ * that is not available (never 0), commas and nesting, and the pretty
+ * layout (one element per line above the given depth). */
 static void test_json(void **state)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct td_json j;
 
 	(void)state;
-	td_json_str(f, "a\"b\\c\n\x01");
-	fputc(' ', f);
-	td_json_str(f, NULL);
-	fputc(' ', f);
-	td_json_num(f, NAN);
-	fputc(' ', f);
-	td_json_num(f, 0.25);
+	td_json_init(&j, f, 0);
+	td_json_object(&j);
+	td_json_kstring(&j, "s", "a\"b\\c\n\x01");
+	td_json_kstring(&j, "none", NULL);
+	td_json_kdouble(&j, "na", NAN);
+	td_json_kdouble(&j, "q", 0.25);
+	td_json_key(&j, "list");
+	td_json_array(&j);
+	td_json_int(&j, -3);
+	td_json_uint(&j, 18446744073709551615ull);
+	td_json_bool(&j, true);
+	td_json_double_fmt(&j, "%.1f", 2.25);
+	td_json_object(&j);
+	td_json_close(&j);
+	td_json_close(&j);
+	assert_int_equal(td_json_finish(&j), 0); /* closes the object */
 	fclose(f);
-	assert_string_equal(buf, "\"a\\\"b\\\\c\\n\\u0001\" null null 0.25");
+	assert_string_equal(buf, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"none\":null,\"na\":null,\"q\":0.25,"
+				 "\"list\":[-3,18446744073709551615,true,2.2,{}]}");
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	td_json_init(&j, f, 2);
+	td_json_object(&j);
+	td_json_key(&j, "rows");
+	td_json_array(&j);
+	for (int i = 0; i < 2; i++) {
+		td_json_object(&j);
+		td_json_kint(&j, "i", i);
+		td_json_kint(&j, "j", -i);
+		td_json_close(&j);
+	}
+	td_json_close(&j);
+	td_json_key(&j, "empty");
+	td_json_array(&j);
+	assert_int_equal(td_json_finish(&j), 0);
+	fclose(f);
+	assert_string_equal(buf, "{\n  \"rows\":[\n    {\"i\":0,\"j\":0},\n    {\"i\":1,\"j\":-1}\n  ],\n  \"empty\":[]\n}\n");
 	free(buf);
 }
 
