@@ -2,7 +2,6 @@
  * each interval into deltas, read a last time and closed when threads go. */
 #include "collector.h"
 #include "machine/procfs.h"
-#include "store/store.h"
 #include "tracker.h"
 
 #include <errno.h>

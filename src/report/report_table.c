@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "store/store.h"
 
 static const char *threshold_word(const struct td_report_eval *e, int i)
 {
