@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,7 +231,27 @@ static void cleanup(struct td_session *rs)
 	if (rs->raw_dump)
 		fclose(rs->raw_dump);
 	td_store_close(rs->store);
+	for (int i = 0; i < rs->nplan_notes; i++)
+		free(rs->plan_notes[i]);
+	free(rs->plan_notes);
 	free(rs);
+}
+
+void session_say(const struct td_session *rs, enum td_say kind, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+	int n;
+
+	if (!rs->o.say)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		rs->o.say(rs->o.say_ctx, kind, line);
+		free(line);
+	}
 }
 
 static int status_code(int wstatus)
@@ -373,10 +394,10 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		if (waitpid(rs->child, &wstatus, 0) == rs->child)
 			rs->res.target_status = status_code(wstatus);
 	}
-	if (!rs->o.quiet && td_live_spanning(rs->live) > 0)
-		fprintf(stderr, "tdctl: note: %d formula%s read events of several groups (different time windows): their "
-			"confidence is the product of the groups' coverage\n", td_live_spanning(rs->live),
-			td_live_spanning(rs->live) == 1 ? "" : "s");
+	if (td_live_spanning(rs->live) > 0)
+		session_say(rs, TD_SAY_NOTE, "%d formula%s read events of several groups (different time windows): their "
+			    "confidence is the product of the groups' coverage", td_live_spanning(rs->live),
+			    td_live_spanning(rs->live) == 1 ? "" : "s");
 	td_collector_stats(rs->col, &st);
 	if (st.open_failures)
 		snprintf(message, sizeof(message), "%s; %d thread%s not counted: %s", rs->res.stop_reason, st.open_failures,

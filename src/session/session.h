@@ -14,6 +14,13 @@
 
 #include "base/util.h"
 
+/* What a session tells its user while it runs: notes (what the plan
+ * multiplexes, formulas spanning groups: a quiet run drops them) and
+ * warnings (a thread that cannot be counted, a write that failed). */
+enum td_say { TD_SAY_NOTE, TD_SAY_WARNING };
+/* One line, no trailing newline; the program decides where it goes. */
+typedef void (*td_say_fn)(void *ctx, enum td_say kind, const char *line);
+
 struct td_session_opts {
 	const char *db_path;
 	const char *events_dir;   /* NULL: td_events_dir() */
@@ -22,7 +29,8 @@ struct td_session_opts {
 	int duration_ms;          /* 0: until the target ends or a signal */
 	pid_t attach_pid;         /* attach: the process; 0 for run */
 	char *const *argv;        /* run: the command */
-	bool quiet;               /* no notes on stderr */
+	td_say_fn say;            /* NULL: nothing is said */
+	void *say_ctx;
 	uint64_t max_age_ns;      /* retention while running (0: none): see td_store_prune */
 	uint64_t max_bytes;
 	int counters;             /* > 0: at most this many events per group (counter_packing.h) */

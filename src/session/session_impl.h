@@ -36,7 +36,8 @@ struct td_session {
 	int spec_live[TD_MAX_SPECS];                   /* live file of a spec, -1 none */
 	int spec_group[TD_MAX_SPECS];                  /* the spec's group among its file's groups */
 	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX];    /* alias of each member in that file */
-	char plan_note[1024];                          /* what the plan multiplexes or leaves out */
+	char **plan_notes;                             /* what the plan multiplexes or leaves out, one line each */
+	int nplan_notes;
 	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
@@ -59,6 +60,10 @@ struct td_session {
 	uint64_t deadline;                             /* --duration, monotonic ns; 0 none */
 	bool done;                                     /* stop_reason says why */
 };
+
+/* session.c: say one line to the user (see td_say_fn) */
+void session_say(const struct td_session *s, enum td_say kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* session_plan.c */
 int session_choose_model(struct td_session *s, td_err *err);

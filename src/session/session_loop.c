@@ -102,7 +102,7 @@ static void report_open_failures(struct td_session *s)
 
 	td_collector_stats(s->col, &st);
 	if (st.open_failures > 0 && !s->reported_failures) {
-		fprintf(stderr, "tdctl: some threads cannot be counted: %s\n", st.last_failure);
+		session_say(s, TD_SAY_WARNING, "some threads cannot be counted: %s", st.last_failure);
 		s->reported_failures = true;
 	}
 }

@@ -3,6 +3,7 @@
  * the planner (-l, --nodes, or the deepest level without multiplexing),
  * generic.td where no model file applies — and which model file that is
  * (the host's, or --pmu MODEL's). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,27 +152,46 @@ static int make_plan(struct td_session *rs, const struct td_model *m, char *node
 	return *plan ? 0 : -1;
 }
 
+/* A note to say once the groups count. -1 when out of memory. */
+static int plan_note(struct td_session *rs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int plan_note(struct td_session *rs, const char *fmt, ...)
+{
+	char **slot = td_array_push(&rs->plan_notes, &rs->nplan_notes, sizeof(*rs->plan_notes));
+	va_list ap;
+	int n;
+
+	if (!slot)
+		return -1;
+	va_start(ap, fmt);
+	n = vasprintf(slot, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		*slot = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* What the plan leaves out or multiplexes, said once the groups are open
  * and count (where nothing of it counts, the summary says why, once). */
-static void plan_notes(struct td_session *rs, const struct td_plan *p, const char *file)
+static int plan_notes(struct td_session *rs, const struct td_plan *p, const char *file)
 {
-	size_t len = 0, cap = sizeof(rs->plan_note);
 	int shown = 0;
 
-	if (p->multiplex)
-		len += (size_t)snprintf(rs->plan_note + len, cap - len,
-					"tdctl: note: %s needs %d perf groups: the kernel multiplexes them, each counts "
-					"about %.0f%% of the time ('tdctl plan' shows them)\n", file, p->ngroups,
-					100 * p->share);
-	for (int i = 0; i < p->nitems && shown < 3 && len < cap; i++)
+	if (p->multiplex && plan_note(rs, "%s needs %d perf groups: the kernel multiplexes them, each counts "
+				      "about %.0f%% of the time ('tdctl plan' shows them)", file, p->ngroups,
+				      100 * p->share))
+		return -1;
+	for (int i = 0; i < p->nitems && shown < 3; i++)
 		if (p->items[i].status == TD_PLAN_NOT_COLLECTABLE) {
-			len += (size_t)snprintf(rs->plan_note + len, cap - len, "tdctl: note: %s is not collected: %s\n",
-						p->items[i].name, p->items[i].reason);
+			if (plan_note(rs, "%s is not collected: %s", p->items[i].name, p->items[i].reason))
+				return -1;
 			shown++;
 		}
-	if (p->nnot_collectable > shown && len < cap)
-		snprintf(rs->plan_note + len, cap - len, "tdctl: note: %d more nodes not collected ('tdctl plan' says "
-			 "why)\n", p->nnot_collectable - shown);
+	if (p->nnot_collectable > shown &&
+	    plan_note(rs, "%d more nodes not collected ('tdctl plan' says why)", p->nnot_collectable - shown))
+		return -1;
+	return 0;
 }
 
 void session_print_plan_notes(const struct td_session *rs)
@@ -180,8 +200,9 @@ void session_print_plan_notes(const struct td_session *rs)
 
 	for (int g = 0; g < rs->nspecs && !counting; g++)
 		counting = !strcmp(rs->spec_files[g], rs->caps.events_file) && !session_spec_disabled(rs, g);
-	if (counting && !rs->o.quiet)
-		fputs(rs->plan_note, stderr);
+	for (int i = 0; counting && i < rs->nplan_notes; i++)
+		if (rs->plan_notes[i])
+			session_say(rs, TD_SAY_NOTE, "%s", rs->plan_notes[i]);
 }
 
 /* The model events file's tree as the planner packs it: one spec per group. */
@@ -206,8 +227,10 @@ static int load_planned(struct td_session *rs, const char *file, td_err *err)
 	for (int g = 0; g < plan->ngroups && !rc; g++)
 		for (int k = 0; k < plan->groups[g].nevents && !rc; k++)
 			rc = spec_add_event(rs, first + g, cat, plan->groups[g].events[k], err);
-	if (!rc)
-		plan_notes(rs, plan, file);
+	if (!rc && plan_notes(rs, plan, file)) {
+		td_err_set(err, "out of memory");
+		rc = -1;
+	}
 out:
 	td_plan_free(plan);
 	td_model_free(m);

@@ -160,8 +160,8 @@ void session_enforce_retention(struct td_session *rs)
 		every = 1;
 	if (rs->seq % every != 0)
 		return;
-	if (td_store_prune(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err) && !rs->o.quiet)
-		fprintf(stderr, "tdctl: retention: %s\n", err.msg);
+	if (td_store_prune(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err))
+		session_say(rs, TD_SAY_WARNING, "retention: %s", err.msg);
 }
 
 /* Read everything and write one interval, in one transaction. */
@@ -193,8 +193,8 @@ fail_tx:
 	td_store_rollback(rs->store);
 fail:
 	if (!rs->write_failed)
-		fprintf(stderr, "tdctl: cannot write interval %d to the database: %s\n", rs->seq,
-			td_store_errmsg(rs->store));
+		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s", rs->seq,
+			    td_store_errmsg(rs->store));
 	rs->write_failed = true;
 	return -1;
 }

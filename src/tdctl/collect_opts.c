@@ -13,6 +13,19 @@
 #include "tdctl.h"
 #include "collect/tracker.h"
 
+/* -q: notes are not said; warnings always are. */
+static bool quiet;
+
+/* What the session says goes to stderr as "tdctl: [note: ]LINE". */
+static void say(void *ctx, enum td_say kind, const char *line)
+{
+	(void)ctx;
+	if (kind == TD_SAY_WARNING)
+		fprintf(stderr, "tdctl: %s\n", line);
+	else if (!quiet)
+		fprintf(stderr, "tdctl: note: %s\n", line);
+}
+
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
 	static const struct option opts[] = {
@@ -39,6 +52,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 
 	memset(o, 0, sizeof(*o));
 	o->db_path = "topdown.db";
+	o->say = say;
 	o->interval_ms = 1000;
 	o->scan_ms = TD_TRACKER_SCAN_MS;
 	optind = 1;
@@ -78,7 +92,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			}
 			o->scan_ms = (int)v;
 			break;
-		case 'q': o->quiet = true; break;
+		case 'q': quiet = true; break;
 		case 'a':
 			if (tdctl_parse_age("--max-age", optarg, &o->max_age_ns))
 				return -1;
