@@ -2,6 +2,7 @@
  * scaled counts (see session_counts.h). */
 #include "session_counts.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,7 @@ static int walk_row(const struct td_count_row *r, void *ctx)
 	e = td_session_event_of(k->sc, r->event);
 	if (k->w->row && k->w->row(k->ctx, r, e))
 		return -1;
+	assert(!e || e->alias < 0 || e->group < k->sc->ngroups);
 	if (e && e->alias >= 0)
 		td_group_counts_add_row(&k->cur, e->group, e->alias, r->value, r->enabled, r->running);
 	return 0;

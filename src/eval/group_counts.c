@@ -1,6 +1,7 @@
 /* group_counts: scaled counts per perf group and alias (see group_counts.h). */
 #include "group_counts.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -61,7 +62,8 @@ void td_group_counts_add_row(struct td_group_counts *c, int group, int alias, ui
 	int i = group * c->n + alias;
 	double v = td_scale(value, enabled, running), cov = td_coverage(enabled, running);
 
-	if (group < 0 || group >= c->ngroups || alias < 0 || alias >= c->n || isnan(v))
+	assert(group >= 0 && group < c->ngroups && alias >= 0 && alias < c->n);
+	if (isnan(v))
 		return;
 	c->val[i] = c->rows[i] ? (c->val[i] * c->rows[i] + v) / (c->rows[i] + 1) : v;
 	c->rows[i]++;
@@ -80,6 +82,7 @@ void td_group_counts_zero(struct td_group_counts *c)
 
 void td_group_counts_add(struct td_group_counts *sum, const struct td_group_counts *part)
 {
+	assert(sum->n == part->n && sum->ngroups == part->ngroups);
 	for (int i = 0; i < sum->n * sum->ngroups; i++) {
 		sum->val[i] += part->val[i]; /* NaN + x is NaN */
 		if (!isnan(part->cov[i]))

@@ -31,8 +31,8 @@ void td_group_counts_free(struct td_group_counts *c);
 
 /* Every value "not counted" (before rows are added). */
 void td_group_counts_clear(struct td_group_counts *c);
-/* One raw count of alias in group: scaled by enabled / running; running
- * == 0 is "not counted" and changes nothing. Several rows of one alias and
+/* One raw count of alias in group (both in range: asserted): scaled by
+ * enabled / running; running == 0 is "not counted" and changes nothing. Several rows of one alias and
  * group (perf printing one event twice) are averaged; coverage is their least. */
 void td_group_counts_add_row(struct td_group_counts *c, int group, int alias, uint64_t value, uint64_t enabled,
 			     uint64_t running);

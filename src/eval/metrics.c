@@ -2,6 +2,7 @@
  * array, then derives thresholds, the bottleneck path and the CPI stack. */
 #include "metrics.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,7 @@ int td_metrics_eval_groups(struct td_metrics *mx, const double *counts, const do
 	const int n = m->cat->nevents, ns = m->nslots;
 	double *slots = mx->slots;
 
+	assert(ngroups >= 1 && counts);
 	if (ngroups <= 1) { /* one window: evaluate in place, confidence from its coverage */
 		memcpy(slots, counts, (size_t)n * sizeof(double));
 		run_formulas(m, slots);
