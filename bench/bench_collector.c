@@ -40,7 +40,7 @@ static double cpu_now(void)
 }
 
 /* The sink remembers each thread's group (the descriptors the bare loop reads). */
-static int on_counts(void *ctx, const struct td_thread *t, int spec, const struct td_count *c, int n)
+static int on_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
 {
 	(void)c;
 	(void)n;

@@ -40,8 +40,9 @@ struct td_sink {
 	int (*thread_born)(void *ctx, struct td_thread *t);
 	int (*thread_gone)(void *ctx, struct td_thread *t);
 	/* counts of group `spec` (one td_count per member) for one interval;
-	 * spec == TD_SPEC_PROC is the /proc pseudo-group (voluntary, involuntary) */
-	int (*counts)(void *ctx, const struct td_thread *t, int spec, const struct td_count *c, int n);
+	 * spec == TD_SPEC_PROC is the /proc pseudo-group (voluntary, involuntary).
+	 * t is the collector's; the sink may set its store_id. */
+	int (*counts)(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n);
 };
 
 #define TD_SPEC_PROC (-1)

@@ -25,10 +25,9 @@ static int ensure_thread_row(struct td_session *rs, struct td_thread *t)
 	return t->store_id > 0 ? 0 : -1;
 }
 
-static int sink_counts(void *ctx, const struct td_thread *ct, int spec, const struct td_count *c, int n)
+static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
 {
 	struct td_session *rs = ctx;
-	struct td_thread *t = (struct td_thread *)ct;
 
 	if (ensure_thread_row(rs, t))
 		return -1;

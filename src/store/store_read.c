@@ -235,22 +235,31 @@ static sqlite3_stmt *prepare_session(struct td_store *s, const char *sql, int64_
 	return st;
 }
 
+/* The caller's callback, whichever kind of row it takes. */
+union row_fn {
+	td_event_fn event;
+	td_target_fn target;
+	td_count_fn count;
+	td_metric_fn metric;
+};
+
 /* Step through st, calling row(st, fn, ctx) for each row until one fails. */
-static int each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *, void *, void *), void *fn, void *ctx)
+static int each_row(sqlite3_stmt *st, int (*row)(sqlite3_stmt *, const union row_fn *, void *), union row_fn fn,
+		    void *ctx)
 {
 	int rc = 0, step;
 
 	if (!st)
 		return -1;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
-		rc = row(st, fn, ctx);
+		rc = row(st, &fn, ctx);
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = -1;
 	sqlite3_finalize(st);
 	return rc;
 }
 
-static int event_row(sqlite3_stmt *st, void *fn, void *ctx)
+static int event_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 {
 	struct td_event_info e = {
 		.id = sqlite3_column_int64(st, 0),
@@ -264,14 +273,14 @@ static int event_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.alias = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : td_store_col_text(st, 8),
 		.file = sqlite3_column_type(st, 9) == SQLITE_NULL ? NULL : td_store_col_text(st, 9),
 	};
-	return ((td_event_fn)fn)(&e, ctx);
+	return fn->event(&e, ctx);
 }
 
 int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx)
 {
 	return each_row(prepare_session(s, "SELECT id, name, spec, group_idx, type, config, config1, status, alias,"
 					" file FROM events WHERE session_id=?1 ORDER BY id", session),
-			event_row, (void *)fn, ctx);
+			event_row, (union row_fn){ .event = fn }, ctx);
 }
 
 static int opt_int(sqlite3_stmt *st, int i)
@@ -279,7 +288,7 @@ static int opt_int(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
 }
 
-static int target_row(sqlite3_stmt *st, void *fn, void *ctx)
+static int target_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 {
 	struct td_target_info t = {
 		.id = sqlite3_column_int64(st, 0),
@@ -292,14 +301,14 @@ static int target_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.socket = opt_int(st, 7),
 		.cgroup = td_store_col_text(st, 8),
 	};
-	return ((td_target_fn)fn)(&t, ctx);
+	return fn->target(&t, ctx);
 }
 
 int td_store_targets(struct td_store *s, int64_t session, td_target_fn fn, void *ctx)
 {
 	return each_row(prepare_session(s, "SELECT id, kind, pid, tid, comm, cpu, core, socket, cgroup FROM targets"
 					" WHERE session_id=?1 ORDER BY id", session),
-			target_row, (void *)fn, ctx);
+			target_row, (union row_fn){ .target = fn }, ctx);
 }
 
 void td_target_label(const struct td_target_info *t, char *out, size_t len)
@@ -316,7 +325,7 @@ void td_target_label(const struct td_target_info *t, char *out, size_t len)
 		snprintf(out, len, "%s", t->kind);
 }
 
-static int count_row(sqlite3_stmt *st, void *fn, void *ctx)
+static int count_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 {
 	struct td_count_row c = {
 		.interval = sqlite3_column_int64(st, 0),
@@ -329,7 +338,7 @@ static int count_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.enabled = (uint64_t)sqlite3_column_int64(st, 7),
 		.running = (uint64_t)sqlite3_column_int64(st, 8),
 	};
-	return ((td_count_fn)fn)(&c, ctx);
+	return fn->count(&c, ctx);
 }
 
 int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx)
@@ -338,7 +347,7 @@ int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *c
 					" c.value, c.enabled, c.running FROM intervals i"
 					" JOIN counts c ON c.interval_id = i.id WHERE i.session_id=?1"
 					" ORDER BY i.seq, c.thread_id, c.event_id", session),
-			count_row, (void *)fn, ctx);
+			count_row, (union row_fn){ .count = fn }, ctx);
 }
 
 static double opt_real(sqlite3_stmt *st, int i)
@@ -346,7 +355,7 @@ static double opt_real(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-static int metric_row(sqlite3_stmt *st, void *fn, void *ctx)
+static int metric_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 {
 	struct td_metric_row m = {
 		.interval = sqlite3_column_int64(st, 0),
@@ -362,7 +371,7 @@ static int metric_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.bottleneck = sqlite3_column_int(st, 10) != 0,
 		.spans = sqlite3_column_int(st, 11) != 0,
 	};
-	return ((td_metric_fn)fn)(&m, ctx);
+	return fn->metric(&m, ctx);
 }
 
 int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx)
@@ -371,7 +380,7 @@ int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void 
 					" m.value, m.confidence, m.flagged, m.bottleneck, m.spans FROM intervals i"
 					" JOIN metrics m ON m.interval_id = i.id JOIN metric_names n ON n.id = m.metric_id"
 					" WHERE i.session_id=?1 ORDER BY i.seq, m.target_id, m.metric_id", session),
-			metric_row, (void *)fn, ctx);
+			metric_row, (union row_fn){ .metric = fn }, ctx);
 }
 
 int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx, td_err *err)

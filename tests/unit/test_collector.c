@@ -57,7 +57,7 @@ static int on_gone(void *ctx, struct td_thread *t)
 	return 0;
 }
 
-static int on_counts(void *ctx, const struct td_thread *t, int spec, const struct td_count *c, int n)
+static int on_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
 {
 	struct seen *s = ctx;
 	s->count_calls++;
