@@ -26,6 +26,31 @@ static void say(void *ctx, enum td_say kind, const char *line)
 		fprintf(stderr, "tdctl: note: %s\n", line);
 }
 
+/* arg as a number from lo to hi into *out; otherwise say fmt (its %s: arg) and -1. */
+static int int_arg(const char *arg, long lo, long hi, int *out, const char *fmt) __attribute__((format(printf, 5, 0)));
+static int int_arg(const char *arg, long lo, long hi, int *out, const char *fmt)
+{
+	long v;
+
+	if (td_parse_long(arg, lo, hi, &v)) {
+		tdctl_error(fmt, arg);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* A non-empty arg into *out; otherwise say if_empty and -1. */
+static int text_arg(const char *arg, const char **out, const char *if_empty)
+{
+	if (!*arg) {
+		tdctl_error("%s", if_empty);
+		return -1;
+	}
+	*out = arg;
+	return 0;
+}
+
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
 	static const struct option opts[] = {
@@ -59,18 +84,13 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	while ((c = getopt_long(argc, argv, "+I:d:l:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
-			if (td_parse_long(optarg, 10, 3600000, &v)) {
-				tdctl_error("bad interval '-I %s': give milliseconds between 10 and 3600000", optarg);
+			if (int_arg(optarg, 10, 3600000, &o->interval_ms,
+				    "bad interval '-I %s': give milliseconds between 10 and 3600000"))
 				return -1;
-			}
-			o->interval_ms = (int)v;
 			break;
 		case 'd':
-			if (!*optarg) {
-				tdctl_error("empty database path: give -d FILE");
+			if (text_arg(optarg, &o->db_path, "empty database path: give -d FILE"))
 				return -1;
-			}
-			o->db_path = optarg;
 			break;
 		case 'D': {
 			char *end;
@@ -86,11 +106,9 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		}
 		case 'E': o->events_dir = optarg; break;
 		case 'S':
-			if (td_parse_long(optarg, 1, 10000, &v)) {
-				tdctl_error("bad '--scan-ms %s': give milliseconds between 1 and 10000", optarg);
+			if (int_arg(optarg, 1, 10000, &o->scan_ms,
+				    "bad '--scan-ms %s': give milliseconds between 1 and 10000"))
 				return -1;
-			}
-			o->scan_ms = (int)v;
 			break;
 		case 'q': quiet = true; break;
 		case 'a':
@@ -109,32 +127,21 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			o->counters = (int)v;
 			break;
 		case 'r':
-			if (td_parse_long(optarg, 1, 3600000, &v)) {
-				tdctl_error("bad '--rotate %s': give milliseconds between 1 and 3600000", optarg);
+			if (int_arg(optarg, 1, 3600000, &o->rotate_ms,
+				    "bad '--rotate %s': give milliseconds between 1 and 3600000"))
 				return -1;
-			}
-			o->rotate_ms = (int)v;
 			break;
 		case 'l':
-			if (td_parse_long(optarg, 1, 9, &v)) {
-				tdctl_error("bad level '-l %s': give a tree level from 1 to 9", optarg);
+			if (int_arg(optarg, 1, 9, &o->level, "bad level '-l %s': give a tree level from 1 to 9"))
 				return -1;
-			}
-			o->level = (int)v;
 			break;
 		case 'N':
-			if (!*optarg) {
-				tdctl_error("empty node list: give --nodes NODE[,NODE...]");
+			if (text_arg(optarg, &o->nodes, "empty node list: give --nodes NODE[,NODE...]"))
 				return -1;
-			}
-			o->nodes = optarg;
 			break;
 		case 'p':
-			if (!*optarg) {
-				tdctl_error("empty PMU model: give --pmu MODEL (e.g. skl; 'tdctl events --pmu' lists them)");
+			if (text_arg(optarg, &o->pmu_model, "empty PMU model: give --pmu MODEL (e.g. skl; 'tdctl events --pmu' lists them)"))
 				return -1;
-			}
-			o->pmu_model = optarg;
 			break;
 		case 'y':
 			if (attach) {
