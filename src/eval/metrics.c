@@ -83,15 +83,22 @@ static void eval_flags(struct td_metrics *mx)
 	}
 }
 
-/* The flagged child of parent (-1: a level-1 node) with the largest value. */
+/* The flagged child of parent (-1: a level-1 node) with the largest value;
+ * -1 when there is none, or when a sibling is not available: a value not
+ * measured might be the largest, so no child can be named. */
 static int heaviest_flagged_child(const struct td_metrics *mx, int parent)
 {
 	const struct td_model *m = mx->model;
 	int best = -1;
 
-	for (int i = 0; i < m->nnodes; i++)
-		if (m->nodes[i].parent == parent && mx->flagged[i] && (best < 0 || mx->node[i] > mx->node[best]))
+	for (int i = 0; i < m->nnodes; i++) {
+		if (m->nodes[i].parent != parent)
+			continue;
+		if (td_is_na(mx->node[i]))
+			return -1;
+		if (mx->flagged[i] && (best < 0 || mx->node[i] > mx->node[best]))
 			best = i;
+	}
 	return best;
 }
 

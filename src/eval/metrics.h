@@ -50,9 +50,11 @@ int td_metrics_set(struct td_metrics *mx, const char *name, double value, td_err
  * Thresholds: an NA node, or an NA threshold, is not flagged.
  * Bottleneck (toplev's "<=="): start among the level-1 nodes; take the
  * flagged one with the largest value (the first declared on a tie); then
- * repeat among its children; stop when no child is flagged. The node
- * reached is the bottleneck; -1 when no level-1 node is flagged. Values of
- * siblings are compared as they are, whatever their domain.
+ * repeat among its children; stop when no child is flagged, or when one
+ * of the siblings is NA (a value not measured might be the largest: no
+ * child can be named). The node reached is the bottleneck; -1 when no
+ * level-1 node is flagged or one is NA. Values of siblings are compared as
+ * they are, whatever their domain.
  *
  * CPI stack: CPI = cycles / instructions. Each component's CPI is its
  * fraction times CPI. If the non-NA fractions sum to more than 1 they are
