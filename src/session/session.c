@@ -327,7 +327,7 @@ static int begin(struct td_session *rs, td_err *err)
 		return -1;
 	}
 	rs->interval_start = td_wall_ns();
-	session_enforce_retention(rs);
+	session_enforce_retention(rs, true);
 	if (o->argv) {
 		int rc = release_child(rs);
 		if (rc < 0) {

@@ -76,7 +76,7 @@ void session_sink_init(struct td_session *s);
 int session_register_events(struct td_session *s);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
-void session_enforce_retention(struct td_session *s);
+void session_enforce_retention(struct td_session *s, bool all);
 int session_write_interval(struct td_session *s, bool final);
 
 /* session_loop.c */

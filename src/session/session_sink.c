@@ -145,21 +145,21 @@ void session_sink_init(struct td_session *rs)
 	rs->sink.counts = sink_counts;
 }
 
-/* Keep the database within the run's retention limits: at the start and
- * then about once a minute. */
-void session_enforce_retention(struct td_session *rs)
+/* Keep the database within the run's retention limits: everything due
+ * before sampling starts (all), then one bounded step after each interval
+ * while something is due (td_store_retain_step: short transactions, no
+ * VACUUM), so that sampling never waits for retention. */
+void session_enforce_retention(struct td_session *rs, bool all)
 {
 	struct td_prune_result pr;
 	td_err err;
-	int every = 60000 / rs->o.interval_ms;
+	int rc;
 
 	if (!rs->o.max_age_ns && !rs->o.max_bytes)
 		return;
-	if (every < 1)
-		every = 1;
-	if (rs->seq % every != 0)
-		return;
-	if (td_store_prune(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err))
+	while ((rc = td_store_retain_step(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err)) > 0 && all)
+		;
+	if (rc < 0)
 		session_say(rs, TD_SAY_WARNING, "retention: %s", err.msg);
 }
 
@@ -186,7 +186,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	rs->seq++;
 	rs->interval_start = now;
 	if (!final)
-		session_enforce_retention(rs);
+		session_enforce_retention(rs, false);
 	return 0;
 fail_tx:
 	td_store_rollback(rs->store);

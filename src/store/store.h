@@ -228,6 +228,19 @@ struct td_prune_result {
 int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
 		   td_err *err);
 
+/* Retention for a writer that must not stall (the sampling loop): at most
+ * one bounded step — up to TD_RETAIN_STEP_INTERVALS of the oldest intervals
+ * of a session past max_age_ns (or, over max_bytes, of the oldest session;
+ * the session's row goes with its last interval) — in one short
+ * transaction, and no VACUUM: the pages freed are reused, so the file stops
+ * growing at about max_bytes (`tdctl prune` shrinks it). Running sessions
+ * lose only intervals, for the size limit. Returns 1 when it deleted
+ * something (more may be due: call again at the next interval), 0 when
+ * within the limits, -1 with err. */
+#define TD_RETAIN_STEP_INTERVALS 16
+int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+			 td_err *err);
+
 /* What td_store_prune would delete, deleting nothing: the counts, and in
  * bytes_after the size the data would take once vacuumed. */
 int td_store_prune_dry_run(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,

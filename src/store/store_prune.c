@@ -6,6 +6,7 @@
  * counts.event_id (no index) would scan the whole counts table per event. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "store_impl.h"
@@ -178,6 +179,57 @@ static int prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, bo
 	if (rc)
 		td_err_set(err, "cannot prune database '%s': %s", s->path, sqlite3_errmsg(s->db));
 	res->bytes_after = file_bytes(s->path);
+	return rc;
+}
+
+/* One step on session id: its oldest intervals, or, when it has none left,
+ * the session itself (not a running one). 1 done, -1 error. */
+static int retain_session_step(struct td_store *s, int64_t id, bool may_delete_row, struct td_prune_result *res)
+{
+	int64_t n = query_id(s, "SELECT count(*) FROM intervals WHERE session_id=?1", id);
+
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		if (!may_delete_row)
+			return 0;
+		res->sessions_deleted++;
+		return delete_session(s, id) ? -1 : 1;
+	}
+	if (n > TD_RETAIN_STEP_INTERVALS)
+		n = TD_RETAIN_STEP_INTERVALS;
+	res->intervals_deleted += n;
+	return delete_intervals(s, id, n) ? -1 : 1;
+}
+
+int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
+			 td_err *err)
+{
+	int64_t id = 0;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	td_store_exec(s, "PRAGMA foreign_keys=OFF");
+	if (max_age_ns) {
+		int64_t cutoff = (int64_t)(td_wall_ns() - max_age_ns);
+		id = query_id(s, "SELECT id FROM sessions WHERE status != 'running' AND coalesce(ended_ns,"
+			      " (SELECT max(end_ns) FROM intervals WHERE session_id = sessions.id), started_ns) < ?1"
+			      " ORDER BY id LIMIT 1", cutoff);
+		if (id > 0)
+			rc = retain_session_step(s, id, true, res);
+	}
+	if (id == 0 && max_bytes && used_bytes(s) > max_bytes) {
+		/* the oldest session that is not running, else the oldest intervals of any */
+		if ((id = query_id(s, "SELECT id FROM sessions WHERE status != 'running' ORDER BY id LIMIT 1", 0)) > 0)
+			rc = retain_session_step(s, id, true, res);
+		else if ((id = query_id(s, "SELECT min(session_id) FROM intervals WHERE ?1", 1)) > 0)
+			rc = retain_session_step(s, id, false, res);
+	}
+	td_store_exec(s, "PRAGMA foreign_keys=ON");
+	if (id < 0 || rc < 0) {
+		td_err_set(err, "cannot apply retention to database '%s': %s", s->path, sqlite3_errmsg(s->db));
+		return -1;
+	}
 	return rc;
 }
 
