@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TD_MAX_CPUS 1024
-
 struct td_syswide {
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
 	int nspecs;
@@ -19,41 +17,23 @@ struct td_syswide {
 	int ncpus;
 };
 
-static int topo(const char *sysroot, int cpu, const char *what)
+/* Every online CPU with its core and socket (as host.c reads them: the
+ * host, or a recorded tree under TD_SYSROOT). The number, or -1. */
+static int online_cpus(struct td_syswide *w)
 {
-	char path[512], buf[32];
+	int *ids, n = td_host_online_cpus(&ids);
 
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/topology/%s", sysroot, cpu, what);
-	if (td_read_file(path, buf, sizeof(buf)) < 0)
+	if (n <= 0 || !(w->cpus = calloc((size_t)n, sizeof(*w->cpus)))) {
+		if (n > 0)
+			free(ids);
 		return -1;
-	return atoi(buf);
-}
-
-int td_online_cpus(const char *online, const char *sysroot, struct td_cpu_slot *cpus, int max)
-{
-	const char *p = online;
-	int n = 0;
-
-	while (*p && *p != '\n') {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p || lo < 0)
-			return -1;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p || hi < lo)
-				return -1;
-		}
-		for (long c = lo; c <= hi && n < max; c++) {
-			memset(&cpus[n], 0, sizeof(cpus[n]));
-			cpus[n].cpu = (int)c;
-			cpus[n].core = topo(sysroot, (int)c, "core_id");
-			cpus[n].socket = topo(sysroot, (int)c, "physical_package_id");
-			n++;
-		}
-		p = *end == ',' ? end + 1 : end;
 	}
+	for (int i = 0; i < n; i++) {
+		w->cpus[i].cpu = ids[i];
+		w->cpus[i].core = td_host_cpu_topology(ids[i], "core_id");
+		w->cpus[i].socket = td_host_cpu_topology(ids[i], "physical_package_id");
+	}
+	free(ids);
 	return n;
 }
 
@@ -97,9 +77,8 @@ int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int para
 		    struct td_syswide **out, td_err *err)
 {
 	struct td_syswide *w = calloc(1, sizeof(*w));
-	char online[4096];
 
-	if (!w || nspecs > TD_MAX_SPECS || !(w->cpus = calloc(TD_MAX_CPUS, sizeof(*w->cpus)))) {
+	if (!w || nspecs > TD_MAX_SPECS) {
 		td_syswide_free(w);
 		td_err_set(err, "out of memory");
 		return -1;
@@ -107,10 +86,7 @@ int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int para
 	memcpy(w->specs, specs, (size_t)nspecs * sizeof(*specs));
 	w->nspecs = nspecs;
 	w->cgroup_fd = cgroup_fd;
-	char path[4096];
-	if (td_host_path(path, sizeof(path), "/sys/devices/system/cpu/online") < 0 ||
-	    td_read_file(path, online, sizeof(online)) < 0 ||
-	    (w->ncpus = td_online_cpus(online, td_host_root(), w->cpus, TD_MAX_CPUS)) <= 0) {
+	if ((w->ncpus = online_cpus(w)) <= 0) {
 		td_syswide_free(w);
 		td_err_set(err, "cannot read the online CPUs from /sys/devices/system/cpu/online: is sysfs mounted?");
 		return -1;

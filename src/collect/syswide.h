@@ -24,10 +24,6 @@ struct td_cpu_slot {
 
 struct td_syswide;
 
-/* Online CPUs listed in `online` (sysfs syntax "0-3,5"); topology read from
- * sysroot/sys/devices/system/cpu/cpuN/topology (sysroot "" for the host).
- * Returns the number of CPUs put in cpus (at most max), or -1. */
-int td_online_cpus(const char *online, const char *sysroot, struct td_cpu_slot *cpus, int max);
 
 /* One line saying why this process may not count system-wide, or NULL. */
 const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, int paranoid, char *buf, size_t len);

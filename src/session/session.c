@@ -234,6 +234,7 @@ static void cleanup(struct td_session *rs)
 	for (int i = 0; i < rs->nplan_notes; i++)
 		free(rs->plan_notes[i]);
 	free(rs->plan_notes);
+	free(rs->aggs);
 	free(rs);
 }
 

@@ -19,6 +19,12 @@
 #include "store/store.h"
 #include "collect/syswide.h"
 
+/* A core (core >= 0) or a socket (core -1) of a system-wide session, and its target. */
+struct cpu_aggregate {
+	int core, socket;
+	int64_t id;
+};
+
 struct td_session {
 	struct td_session_opts o;                      /* a copy: the caller's may go */
 	struct td_session_result res;
@@ -49,7 +55,8 @@ struct td_session {
 	bool reported_failures;
 	FILE *raw_dump;
 	struct td_syswide *sys;                        /* record --system */
-	int64_t core_ids[64][64], socket_ids[64];      /* aggregate targets of cores and sockets */
+	struct cpu_aggregate *aggs;                    /* aggregate targets of cores and sockets */
+	int naggs;
 	int cg_fd;                                     /* record --cgroup: the cgroup directory, else -1 */
 	char cg_path[512];
 	int64_t cg_target;

@@ -58,17 +58,22 @@ static int sink_gone(void *ctx, struct td_thread *t)
 	return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, true);
 }
 
-/* Target of a core or socket aggregate (created on first use); 0 if unknown. */
+/* Target of a core or socket aggregate (created on first use, however many
+ * cores and sockets there are); 0 if the socket is unknown, -1 on error. */
 static int64_t cpu_aggregate(struct td_session *rs, int core, int socket)
 {
-	int64_t *id;
+	struct cpu_aggregate *a;
 
-	if (socket < 0 || socket >= 64 || core >= 64)
+	if (socket < 0)
 		return 0;
-	id = core >= 0 ? &rs->core_ids[socket][core] : &rs->socket_ids[socket];
-	if (*id == 0)
-		*id = td_store_cpu_add(rs->store, rs->session, -1, core, socket);
-	return *id;
+	for (int i = 0; i < rs->naggs; i++)
+		if (rs->aggs[i].core == core && rs->aggs[i].socket == socket)
+			return rs->aggs[i].id;
+	if (!(a = td_array_push(&rs->aggs, &rs->naggs, sizeof(*rs->aggs))))
+		return -1;
+	a->core = core;
+	a->socket = socket;
+	return a->id = td_store_cpu_add(rs->store, rs->session, -1, core, socket);
 }
 
 static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n)
