@@ -80,10 +80,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	td_collector_sample(c, td_wall_ns(), &sink); /* learns the descriptors */
+	td_collector_commit(c);
 	collect = 0;
 	t0 = cpu_now();
-	for (int i = 0; i < intervals; i++)
+	for (int i = 0; i < intervals; i++) {
 		td_collector_sample(c, td_wall_ns(), &sink);
+		td_collector_commit(c);
+	}
 	col = (cpu_now() - t0) / intervals;
 	t0 = cpu_now();
 	for (int i = 0; i < intervals; i++)

@@ -48,8 +48,8 @@ void *td_find_by_id(const void *base, size_t n, size_t size, int64_t id);
  * bytes and return it, counting it in *n; NULL when out of memory (the
  * array unchanged). The capacity is implicit — the next power of two of
  * the length, as SQLite's sqlite3ArrayAllocate does — so an array must
- * start empty and grow only through here; n pushes cost O(n) copies. Free
- * it with free(). (Buffers emptied and refilled every poll keep an explicit
+ * start empty and grow only through here (dropping elements from the end,
+ * *n smaller, is fine); n pushes cost O(n) copies. Free it with free(). (Buffers emptied and refilled every poll keep an explicit
  * capacity instead: this would shrink them.) */
 void *td_array_push(void *arrp, int *n, size_t size);
 

@@ -331,7 +331,6 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 		if (!t->have_last[g])
 			continue;
 		td_reading_delta(&t->prev[g], &t->last[g], c->specs[g].n, d);
-		t->prev[g] = t->last[g];
 		if (c->raw_dump)
 			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns, (int)t->tid, g,
 				(unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
@@ -350,12 +349,10 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 		for (int k = 0; k < 2; k++) {
 			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
 			d[k].enabled = d[k].running = span;
-			t->prev_sw[k] = t->last_sw[k];
 		}
 		if (sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))
 			return -1;
 	}
-	t->sampled_ns = t->last_seen_ns;
 	return 0;
 }
 
@@ -376,7 +373,21 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;
 	}
-	/* forget the threads that are gone: their last counts are delivered */
+	return rc;
+}
+
+void td_collector_commit(struct td_collector *c)
+{
+	for (int i = 0; i < c->nthreads; i++) {
+		struct td_thread *t = c->threads[i];
+		for (int g = 0; g < c->nspecs; g++)
+			if (t->have_last[g])
+				t->prev[g] = t->last[g];
+		if (t->have_sw && !t->gone)
+			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
+		t->sampled_ns = t->last_seen_ns;
+	}
+	/* forget the threads that are gone: their last counts are kept */
 	for (int i = 0; i < c->nthreads;) {
 		if (c->threads[i]->gone) {
 			free(c->threads[i]);
@@ -385,7 +396,13 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			i++;
 		}
 	}
-	return rc;
+}
+
+void td_collector_forget_ids(struct td_collector *c, int64_t above)
+{
+	for (int i = 0; i < c->nthreads; i++)
+		if (c->threads[i]->store_id > above)
+			c->threads[i]->store_id = 0;
 }
 
 int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)

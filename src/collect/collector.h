@@ -72,10 +72,20 @@ int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, 
 			     td_err *err);
 /* Pick up threads born and gone since the last scan. */
 int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
-/* Read every thread and deliver this interval's deltas; forget gone threads. */
+/* Read every thread and deliver the deltas since the last commit. Nothing
+ * is forgotten until td_collector_commit: when the sink could not keep this
+ * interval (a failed transaction), td_collector_forget_ids and the next
+ * sample deliver its counts again, with the next interval's — no count is
+ * lost to a failed write. */
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
-/* Final read of everything (the target ended or collection stops). */
+/* Final read of everything (the target ended or collection stops); commit as after a sample. */
 int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
+/* The sink kept what the last sample delivered: the readings become the
+ * baselines of the next deltas, and gone threads are forgotten. */
+void td_collector_commit(struct td_collector *c);
+/* The sink could not keep it: every thread's store_id above `above` (handles
+ * the sink made in the failed interval) goes back to 0. Baselines stay. */
+void td_collector_forget_ids(struct td_collector *c, int64_t above);
 
 /* User-space rotation (`--rotate`): the specs marked in `rotated` take turns,
  * one enabled at a time in spec order (round-robin, deterministic); every

@@ -129,20 +129,34 @@ const char *td_syswide_disabled(const struct td_syswide *w, int spec)
 
 int td_syswide_sample(struct td_syswide *w, td_cpu_counts_fn fn, void *ctx)
 {
-	struct td_reading r;
 	struct td_count d[TD_GROUP_MAX];
 
 	for (int i = 0; i < w->ncpus; i++)
 		for (int g = 0; g < w->nspecs; g++) {
 			struct td_cpu_slot *c = &w->cpus[i];
-			if (!c->open[g] || td_perf_group_read(&c->groups[g], &r) != 0)
+			if (!c->open[g] || td_perf_group_read(&c->groups[g], &c->last[g]) != 0)
 				continue;
-			td_reading_delta(&c->prev[g], &r, w->specs[g].n, d);
-			c->prev[g] = r;
+			c->have_last[g] = true;
+			td_reading_delta(&c->prev[g], &c->last[g], w->specs[g].n, d);
 			if (fn(ctx, c, g, d, w->specs[g].n))
 				return -1;
 		}
 	return 0;
+}
+
+void td_syswide_commit(struct td_syswide *w)
+{
+	for (int i = 0; i < w->ncpus; i++)
+		for (int g = 0; g < w->nspecs; g++)
+			if (w->cpus[i].have_last[g])
+				w->cpus[i].prev[g] = w->cpus[i].last[g];
+}
+
+void td_syswide_forget_ids(struct td_syswide *w, int64_t above)
+{
+	for (int i = 0; i < w->ncpus; i++)
+		if (w->cpus[i].store_id > above)
+			w->cpus[i].store_id = 0;
 }
 
 /* Mount point of the cgroup v2 hierarchy, else of the v1 perf_event one. */

@@ -19,7 +19,8 @@ struct td_cpu_slot {
 	int64_t store_id;         /* the caller's handle (targets row) */
 	struct td_perf_group groups[TD_MAX_SPECS];
 	bool open[TD_MAX_SPECS];
-	struct td_reading prev[TD_MAX_SPECS];
+	struct td_reading prev[TD_MAX_SPECS], last[TD_MAX_SPECS];
+	bool have_last[TD_MAX_SPECS];
 };
 
 struct td_syswide;
@@ -44,7 +45,12 @@ struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i);
 const char *td_syswide_disabled(const struct td_syswide *w, int spec);
 
 typedef int (*td_cpu_counts_fn)(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n);
-/* Read every CPU's groups and deliver this interval's deltas. */
+/* Read every CPU's groups and deliver the deltas since the last commit
+ * (as the collector does: a failed write loses no count). */
 int td_syswide_sample(struct td_syswide *w, td_cpu_counts_fn fn, void *ctx);
+/* The caller kept the last sample: its readings become the baselines. */
+void td_syswide_commit(struct td_syswide *w);
+/* The caller could not keep it: store_ids above `above` go back to 0. */
+void td_syswide_forget_ids(struct td_syswide *w, int64_t above);
 
 #endif

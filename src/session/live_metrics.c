@@ -265,6 +265,18 @@ int td_live_flush(struct td_live *l, int64_t interval, double seconds)
 	return 0;
 }
 
+void td_live_rollback(struct td_live *l, int64_t above)
+{
+	int kept = 0;
+
+	for (int fi = 0; fi < l->nf; fi++)
+		l->f[fi].nt = 0;
+	for (int i = 0; i < l->nprocs; i++)
+		if (l->procs[i].id <= above)
+			l->procs[kept++] = l->procs[i];
+	l->nprocs = kept;
+}
+
 int td_live_spanning(const struct td_live *l)
 {
 	return l->spanning;

@@ -45,6 +45,10 @@ int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t
 /* Evaluate and write everything counted since the last flush for interval
  * (duration: its length), then forget it. -1 on a store error. */
 int td_live_flush(struct td_live *l, int64_t interval, double seconds);
+/* The interval's transaction failed: forget what was counted since the last
+ * flush (it is delivered again with the next interval) and the process
+ * targets made in it (ids above `above`). */
+void td_live_rollback(struct td_live *l, int64_t above);
 /* Formulas seen spanning groups so far (for the end-of-run note). */
 int td_live_spanning(const struct td_live *l);
 

@@ -405,11 +405,18 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			 st.open_failures == 1 ? "" : "s", st.last_failure);
 	else
 		snprintf(message, sizeof(message), "%s", rs->res.stop_reason);
+	if (rs->failed_writes && !rs->write_failed) {
+		size_t len = strlen(message);
+		snprintf(message + len, sizeof(message) - len, "; %d interval write%s failed, their counts went into the "
+			 "intervals written after them", rs->failed_writes, rs->failed_writes == 1 ? "" : "s");
+	}
 	td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
 			     rs->o.argv ? rs->res.target_status : -1, message);
 	ret = rs->write_failed ? -1 : 0;
 	if (rs->write_failed)
-		td_err_set(err, "some intervals could not be written to '%s'; the session is marked failed", rs->o.db_path);
+		td_err_set(err, "the last %d interval write%s to '%s' failed (%s): the session is marked failed; what was "
+			   "written before is in the database", rs->failed_streak, rs->failed_streak == 1 ? "" : "s",
+			   rs->o.db_path, td_store_errmsg(rs->store));
 	*res = rs->res;
 	cleanup(rs);
 	return ret;

@@ -49,7 +49,9 @@ struct td_session {
 	int64_t interval_id;
 	int seq;
 	uint64_t interval_start;
-	bool write_failed;
+	bool write_failed;                             /* the last interval could not be written */
+	int failed_streak;                             /* attempts that failed since the last write */
+	int failed_writes;                             /* in the whole session */
 	pid_t child;
 	int go_fd, exec_err_fd;
 	bool reported_failures;

@@ -168,12 +168,37 @@ void session_enforce_retention(struct td_session *rs, bool all)
 		session_say(rs, TD_SAY_WARNING, "retention: %s", err.msg);
 }
 
-/* Read everything and write one interval, in one transaction. */
+/* The interval's transaction failed: forget what was made and summed in it
+ * (the readings stay, so the next interval delivers these counts again). */
+static void forget_interval(struct td_session *rs, int64_t above)
+{
+	int kept = 0;
+
+	td_collector_forget_ids(rs->col, above);
+	if (rs->sys)
+		td_syswide_forget_ids(rs->sys, above);
+	if (rs->live)
+		td_live_rollback(rs->live, above);
+	for (int i = 0; i < rs->naggs; i++)
+		if (rs->aggs[i].id <= above)
+			rs->aggs[kept++] = rs->aggs[i];
+	rs->naggs = kept;
+	if (rs->cg_target > above)
+		rs->cg_target = 0;
+	memset(rs->cg_sum, 0, sizeof(rs->cg_sum));
+	memset(rs->cg_have, 0, sizeof(rs->cg_have));
+}
+
+/* Read everything and write one interval, in one transaction. When the
+ * write fails (disk full, I/O error, a lock), nothing is lost: the readings
+ * stay uncommitted and the next interval written covers both, from the
+ * start of the first (its row spans them). */
 int session_write_interval(struct td_session *rs, bool final)
 {
 	uint64_t now = td_wall_ns();
+	int64_t above;
 
-	if (td_store_begin(rs->store))
+	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
 	rs->interval_id = td_store_interval_add(rs->store, rs->session, rs->seq, rs->interval_start, now);
 	if (rs->interval_id < 0)
@@ -188,6 +213,14 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (td_store_commit(rs->store))
 		goto fail_tx;
+	td_collector_commit(rs->col);
+	if (rs->sys)
+		td_syswide_commit(rs->sys);
+	if (rs->write_failed)
+		session_say(rs, TD_SAY_NOTE, "interval %d written: it holds the counts of the %d attempt%s that failed before "
+			    "it", rs->seq, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
+	rs->write_failed = false;
+	rs->failed_streak = 0;
 	rs->seq++;
 	rs->interval_start = now;
 	if (!final)
@@ -196,10 +229,13 @@ int session_write_interval(struct td_session *rs, bool final)
 fail_tx:
 	td_store_rollback(rs->store);
 fail:
+	forget_interval(rs, above < 0 ? INT64_MAX : above);
 	if (!rs->write_failed)
-		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s", rs->seq,
-			    td_store_errmsg(rs->store));
+		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s; its counts are kept and "
+			    "go into the next interval written", rs->seq, td_store_errmsg(rs->store));
 	rs->write_failed = true;
+	rs->failed_streak++;
+	rs->failed_writes++;
 	return -1;
 }
 

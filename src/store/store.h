@@ -160,6 +160,11 @@ struct td_session_header {
 };
 int td_store_session_header(struct td_store *s, int64_t id, struct td_session_header *h);
 
+/* The largest target id so far (0: none; -1 on error): a writer notes it
+ * before an interval's transaction, and after a rollback forgets every
+ * handle above it. */
+int64_t td_store_max_target_id(struct td_store *s);
+
 /* The intervals of a session in time order: fn(start_ns, end_ns, ctx). */
 typedef int (*td_interval_fn)(uint64_t start_ns, uint64_t end_ns, void *ctx);
 int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, void *ctx);

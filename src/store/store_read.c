@@ -206,6 +206,19 @@ int td_store_session_header(struct td_store *s, int64_t id, struct td_session_he
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+int64_t td_store_max_target_id(struct td_store *s)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM targets", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
 int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, void *ctx)
 {
 	sqlite3_stmt *st;

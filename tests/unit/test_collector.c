@@ -160,6 +160,7 @@ static void test_threads_lifecycle(void **state)
 	while (!spun) /* the worker spins 40 ms of CPU: however long that takes on a loaded machine */
 		usleep(1000);
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c);
 	assert_int_equal(seen.proc_calls, 2); /* both threads' /proc switches */
 	stop = 1;
 	pthread_join(th, NULL);
@@ -169,6 +170,7 @@ static void test_threads_lifecycle(void **state)
 	assert_int_equal(st.fds_open, no_pmu ? 2 : 3); /* the worker's descriptors are closed at once */
 	assert_int_equal(seen.gone, 0);                 /* ...and its last counts go with the next sample */
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c);
 	assert_int_equal(seen.gone, 1);
 	assert_int_equal(seen.proc_calls, 3); /* the live thread's only: the worker's ended at its last read */
 	int w = slot(&seen, worker_tid);
@@ -203,9 +205,82 @@ static void test_no_such_process(void **state)
 	td_collector_free(c);
 }
 
+/* A sample the sink could not keep (its transaction failed): nothing is
+ * committed, the handles made in it are forgotten, and the next sample
+ * delivers its counts again with its own — a failed write loses no count.
+ * CPU time is spent by this thread in measured spins, so the task-clock
+ * deltas are known without timing anything. */
+struct kept {
+	uint64_t task_clock;
+	int64_t store_id;
+};
+
+static int keep_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
+{
+	struct kept *k = ctx;
+
+	(void)n;
+	if (spec == 0 && t->tid == (pid_t)syscall(SYS_gettid)) {
+		k->task_clock = c[0].value;
+		k->store_id = t->store_id;
+		if (!t->store_id)
+			t->store_id = 7; /* the sink's handle, made in this interval */
+	}
+	return 0;
+}
+
+static void spin_ms(int ms)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) < ms * 1000000LL);
+}
+
+static void test_failed_write_keeps_counts(void **state)
+{
+	struct td_perf_group_spec spec = { 0 };
+	struct kept k = { 0 };
+	struct td_sink sink = { .ctx = &k, .counts = keep_counts };
+	struct td_collector *c;
+	uint64_t first, both;
+	td_err err;
+
+	(void)state;
+	spec_add(&spec, "perf::TASK-CLOCK");
+	assert_non_null(c = td_collector_new(&spec, 1, false, 2));
+	assert_int_equal(td_collector_add_process(c, getpid(), 0, &sink, &err), 0);
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c); /* baseline */
+
+	spin_ms(20);
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	first = k.task_clock;
+	assert_true(first >= 15000000ull);
+	assert_int_equal(k.store_id, 7);              /* made in the first interval, kept by its commit */
+	k.store_id = 0;
+	td_collector_forget_ids(c, 6);                /* the write failed: no commit; ids above 6 were made in it */
+
+	spin_ms(20);
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	both = k.task_clock;
+	assert_true(both >= first + 15000000ull);     /* the failed interval's 20 ms come again, with these */
+	assert_int_equal(k.store_id, 0);              /* its handle was forgotten: made again */
+	td_collector_commit(c);
+
+	spin_ms(20);
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c);
+	assert_true(k.task_clock >= 15000000ull && k.task_clock < both - 10000000ull); /* from the commit on */
+	td_collector_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_failed_write_keeps_counts),
 		cmocka_unit_test(test_threads_lifecycle),
 		cmocka_unit_test(test_no_such_process),
 	};
