@@ -197,6 +197,7 @@ int session_write_interval(struct td_session *rs, bool final)
 {
 	uint64_t now = td_wall_ns();
 	int64_t above;
+	char why[512];
 
 	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
@@ -227,12 +228,16 @@ int session_write_interval(struct td_session *rs, bool final)
 		session_enforce_retention(rs, false);
 	return 0;
 fail_tx:
+	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store)); /* what failed, not what the rollback says */
 	td_store_rollback(rs->store);
+	goto said;
 fail:
+	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store));
+said:
 	forget_interval(rs, above < 0 ? INT64_MAX : above);
 	if (!rs->write_failed)
 		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s; its counts are kept and "
-			    "go into the next interval written", rs->seq, td_store_errmsg(rs->store));
+			    "go into the next interval written", rs->seq, why);
 	rs->write_failed = true;
 	rs->failed_streak++;
 	rs->failed_writes++;

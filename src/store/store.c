@@ -345,7 +345,14 @@ void td_store_close(struct td_store *s)
 
 int td_store_begin(struct td_store *s) { return td_store_exec(s, "BEGIN IMMEDIATE"); }
 int td_store_commit(struct td_store *s) { return td_store_exec(s, "COMMIT"); }
-void td_store_rollback(struct td_store *s) { td_store_exec(s, "ROLLBACK"); }
+/* SQLite rolls a transaction back by itself after some errors (SQLITE_FULL,
+ * SQLITE_IOERR in a commit): then there is nothing to roll back, and the
+ * first error's message stays the one td_store_errmsg says. */
+void td_store_rollback(struct td_store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		td_store_exec(s, "ROLLBACK");
+}
 
 int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st)
 {
