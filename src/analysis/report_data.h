@@ -59,7 +59,7 @@ struct td_report_data {
 	struct td_catalog *cat;  /* NULL: no events file serves the PMU model */
 	struct td_model *model;
 	char model_file[64];     /* the events file it was loaded from */
-	char why_no_model[256];
+	char why_no_model[sizeof(((td_err *)0)->msg)];
 	struct td_report_eval whole;
 	struct td_report_eval *ivs;
 	int nivs;

@@ -60,7 +60,7 @@ struct td_summary {
 	int nconf;
 	struct td_summary_failed *failed;
 	int nfailed;
-	char why_not_evaluated[256]; /* "" or why software.td/generic.td could not be read */
+	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
 };
 
 /* events_dir NULL: td_events_dir(). -1 with err when the session cannot be read. */

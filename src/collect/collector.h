@@ -53,7 +53,7 @@ struct td_collector_stats {
 	int threads_seen;      /* threads ever monitored */
 	int threads_live;
 	int open_failures;     /* threads whose groups could not be opened (other than exited first) */
-	char last_failure[256];
+	char last_failure[300];  /* as the collector words it: at most 299 bytes */
 	int fds_open;
 };
 

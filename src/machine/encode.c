@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdio.h>
@@ -70,18 +71,19 @@ static bool pmu_base_is(const char *pmu, const char *base)
 
 static int lookup_sysfs(const char *pmu, const char *dir, const char *name, char *out, size_t len)
 {
-	char path[512];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s/%s/%s", sysfs_root(), pmu, dir, name);
+	if (snprintf(path, sizeof(path), "%s/%s/%s/%s", sysfs_root(), pmu, dir, name) >= (int)sizeof(path))
+		return -1; /* no such file can exist */
 	return td_read_file(path, out, len) < 0 ? -1 : 0;
 }
 
 static int lookup_format(const char *pmu, const char *term, char *out, size_t len)
 {
-	char path[512];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", sysfs_root(), pmu);
-	if (access(path, F_OK) == 0) /* the PMU exists in sysfs: its format files are the truth */
+	if (snprintf(path, sizeof(path), "%s/%s", sysfs_root(), pmu) < (int)sizeof(path) &&
+	    access(path, F_OK) == 0) /* the PMU exists in sysfs: its format files are the truth */
 		return lookup_sysfs(pmu, "format", term, out, len);
 	for (size_t i = 0; i < sizeof(builtin_formats) / sizeof(builtin_formats[0]); i++)
 		if (pmu_base_is(pmu, builtin_formats[i].pmu) && !strcmp(term, builtin_formats[i].term)) {
@@ -224,9 +226,13 @@ static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *e
 	char buf[512];
 	char *slash1, *slash2, *mods = NULL;
 	long type;
-	char path[512];
+	char path[PATH_MAX];
 
-	snprintf(buf, sizeof(buf), "%s", evstr);
+	if (snprintf(buf, sizeof(buf), "%s", evstr) >= (int)sizeof(buf)) {
+		td_err_set(err, "raw event '%.60s...' is longer than %zu characters: no PMU takes such an event", evstr,
+			   sizeof(buf) - 1);
+		return -1;
+	}
 	slash1 = strchr(buf, '/');
 	slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
 	if (!slash1 || !slash2 || slash1 == buf) {
@@ -240,9 +246,13 @@ static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *e
 		td_err_set(err, "unexpected text after '/' in event '%s'", evstr);
 		return -1;
 	}
-	snprintf(enc->pmu, sizeof(enc->pmu), "%s", buf);
-	snprintf(path, sizeof(path), "%s/%s/type", sysfs_root(), buf);
-	if (td_read_long(path, &type) == 0)
+	if (snprintf(enc->pmu, sizeof(enc->pmu), "%s", buf) >= (int)sizeof(enc->pmu)) {
+		td_err_set(err, "PMU name '%.60s' in event '%.60s' is longer than %zu characters: no such PMU", buf, evstr,
+			   sizeof(enc->pmu) - 1);
+		return -1;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s/type", sysfs_root(), buf) < (int)sizeof(path) &&
+	    td_read_long(path, &type) == 0)
 		enc->attr.type = (uint32_t)type;
 	else if (pmu_base_is(buf, "cpu") || pmu_base_is(buf, "armv8_pmuv3"))
 		enc->attr.type = PERF_TYPE_RAW;

@@ -33,7 +33,7 @@ struct td_caps {
 
 	/* kernel */
 	char kernel[128];         /* uname -r */
-	char kernel_pmu[64];      /* sysfs core PMU device (cpu, cpu_core, armv8_pmuv3_0...), "" if none */
+	char kernel_pmu[256];     /* a d_name: at most 255 bytes */      /* sysfs core PMU device (cpu, cpu_core, armv8_pmuv3_0...), "" if none */
 	bool hypervisor;
 	char hypervisor_name[32]; /* KVM, Microsoft Hv, VMware, Xen ... */
 	int nmi_watchdog;         /* 1, 0 or -1 when unknown */
@@ -41,7 +41,7 @@ struct td_caps {
 	bool is_root;
 	bool cap_perfmon, cap_sys_admin, cap_bpf, cap_sys_ptrace;
 	bool btf;                 /* /sys/kernel/btf/vmlinux present */
-	char cgroup_mount[256];   /* the cgroup v2 (or v1 perf_event) mount point, "" if none */
+	char cgroup_mount[512];  /* as /proc/self/mounts is read: at most 511 bytes */   /* the cgroup v2 (or v1 perf_event) mount point, "" if none */
 	int cgroup_version;       /* 2, 1, or 0 when none is mounted */
 	bool cgroup_writable;     /* mounted read-write (and writable by this user on this host) */
 	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */

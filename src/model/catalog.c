@@ -114,6 +114,9 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		char *name = td_next_word(&rest), *val = td_next_word(&rest), *end;
 		if (!valid_name(name))
 			return td_cat_fail(cat, lineno, err, "'%s' needs a name, got '%s'", kw, name);
+		if (strlen(name) >= sizeof(cat->consts->name))
+			return td_cat_fail(cat, lineno, err, "'%s %.40s...': a name is at most %zu characters", kw, name,
+					   sizeof(cat->consts->name) - 1);
 		double v = strtod(val, &end);
 		if (!*val || *end || *rest)
 			return td_cat_fail(cat, lineno, err, "'%s %s' needs one number, got '%s%s%s'", kw, name, val, *rest ? " " : "", rest);
@@ -137,6 +140,12 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 			return td_cat_fail(cat, lineno, err, "event '%s': unexpected '%s' after the event string (descriptions follow '|')", alias, rest);
 		if (td_catalog_event(cat, alias))
 			return td_cat_fail(cat, lineno, err, "event alias '%s' defined twice", alias);
+		/* a field cut short would name a different event: refuse instead */
+		if (strlen(alias) >= sizeof(cat->events->alias) || strlen(spec) >= sizeof(cat->events->spec) ||
+		    (bar && strlen(td_trim(bar)) >= sizeof(cat->events->desc)))
+			return td_cat_fail(cat, lineno, err, "event '%.40s': alias, event string or description longer than "
+					   "%zu, %zu or %zu characters", alias, sizeof(cat->events->alias) - 1,
+					   sizeof(cat->events->spec) - 1, sizeof(cat->events->desc) - 1);
 		if (!td_array_push(&cat->events, &cat->nevents, sizeof(*cat->events)))
 			return td_cat_fail(cat, lineno, err, "out of memory");
 		struct td_cat_event *e = &cat->events[cat->nevents - 1];

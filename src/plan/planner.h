@@ -59,7 +59,7 @@ struct td_plan_item {
 	int nevents;
 	enum td_plan_status status;
 	int group;               /* TD_PLAN_OK: the group computing it; else -1 */
-	char reason[200];        /* NOT_COLLECTABLE / SPANS: why */
+	char reason[512];        /* NOT_COLLECTABLE / SPANS: why (kind, name, the fit's why) */
 };
 
 struct td_plan_group {

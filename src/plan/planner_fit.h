@@ -26,7 +26,7 @@ struct td_fit {
 struct td_fit_result {
 	bool ok;
 	int gp_used, fixed_used;
-	char why[160];      /* when not ok */
+	char why[256];      /* when not ok */
 };
 
 int td_fit_budget(const struct td_catalog *cat, const struct td_plan_request *rq, struct td_plan_budget *b,

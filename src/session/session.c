@@ -383,7 +383,7 @@ fail:
 int td_session_finish(struct td_session *rs, struct td_session_result *res, td_err *err)
 {
 	struct td_collector_stats st;
-	char message[400];
+	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the failed writes */
 	int ret;
 
 	err->msg[0] = '\0';
