@@ -40,7 +40,8 @@ struct thread {
 	struct td_group_counts c[NFILES];
 	double proc[2];          /* /proc switch totals; NaN: an interval not counted */
 	int proc_rows[2];        /* rows of them (none: not recorded, n/c) */
-	bool counted[NFILES];    /* some interval delivered counts of the file */
+	bool counted[NFILES];
+	uint64_t window_ns;      /* with a time window: the spans of the kept intervals it was counted in */    /* some interval delivered counts of the file */
 };
 
 struct file {
@@ -54,6 +55,12 @@ struct file {
 
 struct load {
 	struct td_summary *sum;
+	const struct td_report_filter *f;
+	uint64_t first_ns;       /* start of the session's first interval (the window's origin) */
+	uint64_t window_ns;      /* with a window: the kept intervals' spans */
+	int64_t last_interval;   /* the last interval counted into window_ns */
+	pid_t main_pid;          /* the last main thread seen (tid == pid), filtered or not... */
+	char main_comm[32];      /* ...and its comm: the process's name */
 	struct td_session_meta meta;
 	struct thread *threads;  /* in the order of their rows (pid, tid) */
 	struct thread *by_id;    /* id and index into threads, sorted by id */
@@ -76,6 +83,18 @@ static struct td_summary_row *new_row(struct td_summary *sum, pid_t pid, const c
 	return n;
 }
 
+/* Does the report filter keep this thread? */
+static bool keeps(const struct td_report_filter *f, const struct td_thread_total *t)
+{
+	switch (f->kind) {
+	case TD_RF_ALL: return true;
+	case TD_RF_THREAD: return t->tid == f->id;
+	case TD_RF_PROCESS: return t->pid == f->id;
+	case TD_RF_CPU: return false;
+	}
+	return false;
+}
+
 /* One callback per (thread, event), threads in pid, tid order: a row for each
  * process (its total) before the rows of its threads. */
 static int add_thread(const struct td_thread_total *t, void *ctx)
@@ -87,8 +106,14 @@ static int add_thread(const struct td_thread_total *t, void *ctx)
 
 	if (L->nthreads && L->threads[L->nthreads - 1].id == t->thread)
 		return 0;
+	if (t->tid == t->pid) {
+		L->main_pid = t->pid;
+		snprintf(L->main_comm, sizeof(L->main_comm), "%s", t->comm);
+	}
+	if (L->f && !keeps(L->f, t))
+		return 0;
 	if (sum->nrows == 0 || sum->rows[sum->nrows - 1].pid != t->pid) {
-		if (!new_row(sum, t->pid, t->comm))
+		if (!new_row(sum, t->pid, L->main_pid == t->pid ? L->main_comm : t->comm))
 			return -1;
 		sum->nprocesses++;
 	}
@@ -149,13 +174,31 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 {
 	struct load *L = ctx;
 	struct thread *t = thread_of(L, target);
+	uint64_t span = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 
-	(void)r;
+	if (L->file == SOFTWARE && L->last_interval != r->interval) {
+		L->window_ns += span;
+		L->last_interval = r->interval;
+	}
 	if (t) {
 		td_group_counts_add(&t->c[L->file], c);
+		if (L->file == SOFTWARE)
+			t->window_ns += span; /* one call per (interval, target) */
 		t->counted[L->file] = true;
 	}
 	return 0;
+}
+
+/* --from/--to: the intervals whose midpoint lies in the window. */
+static bool keep_interval(void *ctx, uint64_t start_ns, uint64_t end_ns)
+{
+	const struct load *L = ctx;
+	double mid;
+
+	if (!L->f || !L->f->window)
+		return true;
+	mid = ((double)(start_ns - L->first_ns) + (double)(end_ns - start_ns) / 2) / 1e9;
+	return mid >= L->f->from && mid <= L->f->to;
 }
 
 /* ---- evaluating ------------------------------------------------------------------- */
@@ -173,7 +216,7 @@ static int info_index(const struct td_model *m, const char *name)
 static int walk_file(struct load *L, struct td_store *s, int64_t session, const char *dir, int k, struct file *f,
 		     td_err *err)
 {
-	static const struct td_count_walk walk = { .row = on_row, .target = on_target };
+	static const struct td_count_walk walk = { .keep_interval = keep_interval, .row = on_row, .target = on_target };
 	struct td_summary *sum = L->sum;
 	struct td_session_counts sc;
 	char path[1024];
@@ -323,11 +366,13 @@ static void kernel_not_counted(struct td_summary *sum)
 	}
 }
 
-int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, struct td_summary *sum, td_err *err)
+int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
+		    struct td_summary *sum, td_err *err)
 {
 	const char *dir = td_events_dir(events_dir);
 	struct file files[NFILES];
-	struct load L = { .sum = sum };
+	struct load L = { .sum = sum, .f = f };
+	struct td_session_header h;
 	int rc = -1;
 
 	memset(sum, 0, sizeof(*sum));
@@ -337,13 +382,24 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
 		return -1;
 	}
-	sum->duration = sum->session.ended_ns > sum->session.started_ns ?
-		(double)(sum->session.ended_ns - sum->session.started_ns) / 1e9 : 0;
+	if (td_store_session_header(s, session, &h))
+		goto out;
+	L.first_ns = h.first_ns;
+	/* a session still running: up to its last interval */
+	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
+	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
 	if (td_store_thread_totals(s, session, add_thread, &L) || index_threads(&L))
 		goto out;
 	for (int k = 0; k < NFILES; k++)
 		if (walk_file(&L, s, session, dir, k, &files[k], err))
 			goto out;
+	sum->nthreads = L.nthreads;
+	sum->filtered = f && (f->kind != TD_RF_ALL || f->window);
+	if (f && f->window) { /* what the kept intervals cover */
+		sum->duration = (double)L.window_ns / 1e9;
+		for (int i = 0; i < L.nthreads; i++)
+			sum->rows[L.threads[i].row].seconds = (double)L.threads[i].window_ns / 1e9;
+	}
 	if (evaluate_rows(&L, files) || td_store_metrics(s, session, collect_confidence, sum) ||
 	    td_store_failed_events(s, session, collect_failed, sum))
 		goto out;

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "base/util.h"
+#include "report_data.h"
 #include "store/store.h"
 
 /* The summary's columns: an info metric of software.td or generic.td, or a
@@ -56,6 +57,8 @@ struct td_summary {
 	bool hw;                 /* generic.td's events were counted: IPC is a column */
 	struct td_summary_row *rows; /* per process: its total (thread 0), then its threads; processes by PID */
 	int nrows, nprocesses;
+	int nthreads;            /* threads the rows show */
+	bool filtered;           /* a filter chose threads or intervals: nthreads may be fewer than the session's */
 	struct td_summary_conf *conf;
 	int nconf;
 	struct td_summary_failed *failed;
@@ -63,8 +66,15 @@ struct td_summary {
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
 };
 
-/* events_dir NULL: td_events_dir(). -1 with err when the session cannot be read. */
-int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, struct td_summary *sum, td_err *err);
+/* events_dir NULL: td_events_dir(). f (NULL: everything) keeps, as a report
+ * does, the threads of --thread/--process (none for --cpu: a CPU is not a
+ * thread) and the intervals whose midpoint lies in --from/--to; then a
+ * thread's values cover the kept intervals it was counted in, a process's
+ * all the kept intervals. Without a window a thread's cover its life and a
+ * process's the session (still running: up to its last interval). -1 with
+ * err when the session cannot be read. */
+int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
+		    struct td_summary *sum, td_err *err);
 void td_summary_free(struct td_summary *sum);
 
 #endif

@@ -169,7 +169,7 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 	switch (o->format) {
 	case TD_REPORT_TEXT:
 		td_report_text(out, &d, o);
-		if (!td_report_has_tree(&d) && td_summary_print(out, s, session, o->events_dir, o->db_path, err)) {
+		if (!td_report_has_tree(&d) && td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err)) {
 			td_report_data_free(&d);
 			return -1;
 		}

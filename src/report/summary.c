@@ -75,8 +75,14 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 	const struct td_session_row *sr = &sum->session;
 
 	fprintf(f, "\ntopdown session %lld (%s) %s: %s\n", (long long)sr->id, sr->kind, sr->status, sr->command);
-	fprintf(f, "  %.2f s, %d thread%s, %d interval%s of %d ms, database %s", sum->duration, sr->nthreads,
-		sr->nthreads == 1 ? "" : "s", sr->nintervals, sr->nintervals == 1 ? "" : "s", sr->interval_ms, db_path);
+	if (sum->filtered)
+		fprintf(f, "  %.2f s selected, %d of %d thread%s, %d interval%s of %d ms, database %s", sum->duration,
+			sum->nthreads, sr->nthreads, sr->nthreads == 1 ? "" : "s", sr->nintervals,
+			sr->nintervals == 1 ? "" : "s", sr->interval_ms, db_path);
+	else
+		fprintf(f, "  %.2f s, %d thread%s, %d interval%s of %d ms, database %s", sum->duration, sr->nthreads,
+			sr->nthreads == 1 ? "" : "s", sr->nintervals, sr->nintervals == 1 ? "" : "s", sr->interval_ms,
+			db_path);
 	if (sr->has_exit_code)
 		fprintf(f, ", exit status %d", sr->exit_code);
 	fprintf(f, "\n  rung: %s%s\n", sr->rung, !strcmp(sr->rung, "software-only") ?
@@ -111,12 +117,12 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 		fprintf(f, "\n  no thread was counted\n");
 }
 
-int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir, const char *db_path,
-		     td_err *err)
+int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir,
+		     const struct td_report_filter *filter, const char *db_path, td_err *err)
 {
 	struct td_summary sum;
 
-	if (td_summary_load(s, session, events_dir, &sum, err))
+	if (td_summary_load(s, session, events_dir, filter, &sum, err))
 		return -1;
 	td_summary_write(f, &sum, db_path);
 	td_summary_free(&sum);

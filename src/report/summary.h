@@ -14,9 +14,10 @@
 /* Print sum (db_path: named in the header line). */
 void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path);
 
-/* Load session's summary (events_dir NULL: td_events_dir()) and print it.
- * -1 with err when the session cannot be read. */
-int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir, const char *db_path,
-		     td_err *err);
+/* Load session's summary (events_dir NULL: td_events_dir(); filter NULL:
+ * everything, see td_summary_load) and print it. -1 with err when the
+ * session cannot be read. */
+int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir,
+		     const struct td_report_filter *filter, const char *db_path, td_err *err);
 
 #endif

@@ -183,7 +183,7 @@ int tdctl_collect(const struct td_session_opts *o, int *exit_code)
 		*exit_code = o->argv ? res.target_status : 0;
 	}
 	if (td_store_open(o->db_path, TD_STORE_READ, &st, &err) == 0) {
-		if (td_summary_print(stderr, st, res.session_id, o->events_dir, o->db_path, &err))
+		if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, &err))
 			tdctl_error("%s", err.msg);
 		td_store_close(st);
 	}

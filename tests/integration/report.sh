@@ -269,6 +269,25 @@ check_eq "software-only: the golden's table rows agree with the hand arithmetic"
 	"all 2.000 1.00 150.0 2.5 1010.0|4000 1.000 0.50 100.0 2.0 1000.0|4001 1.000 0.50 50.0 0.5 10.0" \
 	"$(awk '$1 ~ /^(all|4000|4001)$/ && NF >= 10 { c = ($1 == "all") ? 2 : 3
 		printf "%s%s %s %s %s %s %s", sep, $1, $c, $(c + 1), $(c + 2), $(c + 5), $(c + 6); sep = "|" }' "$GOLDEN/sw-session.txt")"
+# the summary answers the report's filters, by hand from sw-session.sql:
+# --thread 4001: the worker alone: 0.25 + 0.75 s over the 2 s (0.50), 40 + 60 switches (50/s)
+summary_rows() { awk '$1 ~ /^(all|[0-9]+)$/ && NF >= 10 { c = ($1 == "all") ? 2 : 3
+	printf "%s%s %s %s %s", sep, $1, $c, $(c + 1), $(c + 2); sep = "|" }' "$1"; }
+"$TDCTL" report -d "$WORK/sw.db" --thread 4001 >"$WORK/sw-t.txt"
+check_eq "software-only --thread 4001: the worker's row only, and the process's is its" \
+	"all 1.000 0.50 50.0|4001 1.000 0.50 50.0" "$(summary_rows "$WORK/sw-t.txt")"
+check_grep "software-only --thread 4001: the header says 1 of 2 threads" "2.00 s selected, 1 of 2 threads" "$WORK/sw-t.txt"
+check_grep "software-only --thread 4001: the process keeps its name" "process 4000 (fixture-app), 1 thread:" "$WORK/sw-t.txt"
+# --from 1 --to 2: the second interval (midpoint 1.5 s): 0.5 s and 0.75 s over 1 s, 100 and 60 switches
+"$TDCTL" report -d "$WORK/sw.db" --from 1 --to 2 >"$WORK/sw-w.txt"
+check_eq "software-only --from 1 --to 2: the second interval only" \
+	"all 1.250 1.25 160.0|4000 0.500 0.50 100.0|4001 0.750 0.75 60.0" "$(summary_rows "$WORK/sw-w.txt")"
+# a session still running (no end yet): rates over the time up to its last interval, never n/c
+cp "$WORK/sw.db" "$WORK/sw-running.db"
+sql "$WORK/sw-running.db" "update sessions set status = 'running', ended_ns = NULL"
+"$TDCTL" report -d "$WORK/sw-running.db" >"$WORK/sw-r.txt"
+check_eq "software-only, still running: the same rates up to the last interval" \
+	"all 2.000 1.00 150.0|4000 1.000 0.50 100.0|4001 1.000 0.50 50.0" "$(summary_rows "$WORK/sw-r.txt")"
 "$TDCTL" report -d "$WORK/sw.db" --format html -o "$WORK/sw.html"
 check_eq "software-only HTML: the refused hardware events are 'not supported' in the counts, never 0" \
 	"CYCLES:not supported INSTRUCTIONS:not supported TASK_CLOCK:2000000000" \

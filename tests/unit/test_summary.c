@@ -56,7 +56,7 @@ static void test_summary_values(void **state)
 	}
 	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
 	FILE *f = open_memstream(&out, &len);
-	assert_int_equal(td_summary_print(f, s, sess, NULL, "x.db", &err), 0);
+	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", &err), 0);
 	fclose(f);
 	td_store_close(s);
 	unlink(path);
