@@ -327,8 +327,8 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}
+	session_enforce_retention(rs);
 	rs->interval_start = td_wall_ns();
-	session_enforce_retention(rs, true);
 	if (o->argv) {
 		int rc = release_child(rs);
 		if (rc < 0) {
@@ -383,6 +383,7 @@ fail:
 int td_session_finish(struct td_session *rs, struct td_session_result *res, td_err *err)
 {
 	struct td_collector_stats st;
+	bool ended;
 	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the failed writes */
 	int ret;
 
@@ -410,13 +411,14 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		snprintf(message + len, sizeof(message) - len, "; %d interval write%s failed, their counts went into the "
 			 "intervals written after them", rs->failed_writes, rs->failed_writes == 1 ? "" : "s");
 	}
-	td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
-			     rs->o.argv ? rs->res.target_status : -1, message);
+	ended = td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
+				     rs->o.argv ? rs->res.target_status : -1, message) == 0;
 	ret = rs->write_failed ? -1 : 0;
 	if (rs->write_failed)
-		td_err_set(err, "the last %d interval write%s to '%s' failed (%s): the session is marked failed; what was "
-			   "written before is in the database", rs->failed_streak, rs->failed_streak == 1 ? "" : "s",
-			   rs->o.db_path, td_store_errmsg(rs->store));
+		td_err_set(err, "the last %d interval write%s to '%s' failed (%s); the intervals before are in the "
+			   "database, the session %s", rs->failed_streak, rs->failed_streak == 1 ? "" : "s", rs->o.db_path,
+			   rs->write_error, ended ? "marked failed" : "left running (the next tdctl to open it marks it "
+			   "interrupted): free space and see 'tdctl sessions'");
 	*res = rs->res;
 	cleanup(rs);
 	return ret;

@@ -52,6 +52,7 @@ struct td_session {
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	int failed_writes;                             /* in the whole session */
+	char write_error[512];                         /* what the last failed write said */
 	pid_t child;
 	int go_fd, exec_err_fd;
 	bool reported_failures;
@@ -85,7 +86,7 @@ void session_sink_init(struct td_session *s);
 int session_register_events(struct td_session *s);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
-void session_enforce_retention(struct td_session *s, bool all);
+void session_enforce_retention(struct td_session *s);
 int session_write_interval(struct td_session *s, bool final);
 
 /* session_loop.c */

@@ -150,20 +150,22 @@ void session_sink_init(struct td_session *rs)
 	rs->sink.counts = sink_counts;
 }
 
-/* Keep the database within the run's retention limits: everything due
- * before sampling starts (all), then one bounded step after each interval
- * while something is due (td_store_retain_step: short transactions, no
- * VACUUM), so that sampling never waits for retention. */
-void session_enforce_retention(struct td_session *rs, bool all)
+/* Keep the database within the run's retention limits: at the start and
+ * after each interval, short steps (td_store_retain_step: small
+ * transactions, no VACUUM) while something is due, for at most a fifth of
+ * the interval, so that sampling never waits for retention. */
+void session_enforce_retention(struct td_session *rs)
 {
+	uint64_t deadline = td_now_ns() + (uint64_t)rs->o.interval_ms * 1000000ull / 5;
 	struct td_prune_result pr;
 	td_err err;
 	int rc;
 
 	if (!rs->o.max_age_ns && !rs->o.max_bytes)
 		return;
-	while ((rc = td_store_retain_step(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err)) > 0 && all)
-		;
+	do
+		rc = td_store_retain_step(rs->store, rs->o.max_age_ns, rs->o.max_bytes, &pr, &err);
+	while (rc > 0 && td_now_ns() < deadline);
 	if (rc < 0)
 		session_say(rs, TD_SAY_WARNING, "retention: %s", err.msg);
 }
@@ -197,7 +199,7 @@ int session_write_interval(struct td_session *rs, bool final)
 {
 	uint64_t now = td_wall_ns();
 	int64_t above;
-	char why[512];
+	char why[sizeof(rs->write_error)];
 
 	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
@@ -225,7 +227,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	rs->seq++;
 	rs->interval_start = now;
 	if (!final)
-		session_enforce_retention(rs, false);
+		session_enforce_retention(rs);
 	return 0;
 fail_tx:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store)); /* what failed, not what the rollback says */
@@ -238,6 +240,7 @@ said:
 	if (!rs->write_failed)
 		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s; its counts are kept and "
 			    "go into the next interval written", rs->seq, why);
+	snprintf(rs->write_error, sizeof(rs->write_error), "%s", why);
 	rs->write_failed = true;
 	rs->failed_streak++;
 	rs->failed_writes++;

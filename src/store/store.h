@@ -234,15 +234,17 @@ int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, 
 		   td_err *err);
 
 /* Retention for a writer that must not stall (the sampling loop): at most
- * one bounded step — up to TD_RETAIN_STEP_INTERVALS of the oldest intervals
- * of a session past max_age_ns (or, over max_bytes, of the oldest session;
- * the session's row goes with its last interval) — in one short
- * transaction, and no VACUUM: the pages freed are reused, so the file stops
+ * one bounded step — the oldest intervals of a session past max_age_ns (or,
+ * over max_bytes, of the oldest session), as many as hold about
+ * TD_RETAIN_STEP_ROWS counts and metric values and at most
+ * TD_RETAIN_STEP_INTERVALS; the whole session when that is all it has left
+ * and it is not running — in one short transaction, and no VACUUM: the pages freed are reused, so the file stops
  * growing at about max_bytes (`tdctl prune` shrinks it). Running sessions
  * lose only intervals, for the size limit. Returns 1 when it deleted
  * something (more may be due: call again at the next interval), 0 when
  * within the limits, -1 with err. */
 #define TD_RETAIN_STEP_INTERVALS 16
+#define TD_RETAIN_STEP_ROWS 5000
 int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
 			 td_err *err);
 

@@ -182,24 +182,34 @@ static int prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, bo
 	return rc;
 }
 
-/* One step on session id: its oldest intervals, or, when it has none left,
- * the session itself (not a running one). 1 done, -1 error. */
+/* One step on session id: its oldest intervals — as many as hold about
+ * TD_RETAIN_STEP_ROWS rows, at most TD_RETAIN_STEP_INTERVALS — or, when no
+ * more are left than that and the session is not running, the whole
+ * session. 1 done, 0 nothing to do, -1 error. */
 static int retain_session_step(struct td_store *s, int64_t id, bool may_delete_row, struct td_prune_result *res)
 {
 	int64_t n = query_id(s, "SELECT count(*) FROM intervals WHERE session_id=?1", id);
+	int64_t oldest = query_id(s, "SELECT id FROM intervals WHERE session_id=?1 ORDER BY seq LIMIT 1", id);
+	int64_t rows = oldest > 0 ? query_id(s, "SELECT (SELECT count(*) FROM counts WHERE interval_id=?1) +"
+					     " (SELECT count(*) FROM metrics WHERE interval_id=?1)", oldest) : 0;
+	int64_t k = rows > 0 ? TD_RETAIN_STEP_ROWS / rows : TD_RETAIN_STEP_INTERVALS;
 
-	if (n < 0)
+	if (n < 0 || oldest < 0 || rows < 0)
 		return -1;
-	if (n == 0) {
+	k = k < 1 ? 1 : k > TD_RETAIN_STEP_INTERVALS ? TD_RETAIN_STEP_INTERVALS : k;
+	if (n <= k) {
 		if (!may_delete_row)
-			return 0;
-		res->sessions_deleted++;
-		return delete_session(s, id) ? -1 : 1;
+			k = n;
+		else {
+			res->sessions_deleted++;
+			res->intervals_deleted += n;
+			return delete_session(s, id) ? -1 : 1;
+		}
 	}
-	if (n > TD_RETAIN_STEP_INTERVALS)
-		n = TD_RETAIN_STEP_INTERVALS;
-	res->intervals_deleted += n;
-	return delete_intervals(s, id, n) ? -1 : 1;
+	if (k == 0)
+		return 0;
+	res->intervals_deleted += k;
+	return delete_intervals(s, id, k) ? -1 : 1;
 }
 
 int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,

@@ -25,8 +25,8 @@ check_eq "the new session completed with its data" "completed|1" \
 	"$(sql "$DB" "select status || '|' || (count(*) > 0) from sessions s join intervals i on i.session_id = s.id where s.id = 3")"
 # ---- --max-size while sampling: short deletion steps, never a VACUUM ------------
 # An imported session of 300 intervals x 10 threads fills the file; a run with a
-# limit below its size deletes it step by step (TD_RETAIN_STEP_INTERVALS intervals
-# per transaction, one step per interval) and never vacuums: the freed pages stay in
+# limit below its size deletes it step by step (one short transaction at the start
+# and after each interval: TD_RETAIN_STEP_ROWS rows' worth of intervals) and never vacuums: the freed pages stay in
 # the file for reuse (a VACUUM, which stalls sampling for seconds on a large file,
 # would leave no free page and a smaller file). 'tdctl prune' then shrinks it.
 DB="$WORK/size.db"
@@ -45,8 +45,12 @@ check_eq "the new session is whole" "completed|1" \
 	"$(sql "$DB" "select status || '|' || (select count(*) > 0 from intervals where session_id = 2) from sessions where id = 2")"
 check "no VACUUM while sampling: the file did not shrink" test "$(sql "$DB" "pragma page_count")" -ge "$pages"
 check "the freed pages are kept for reuse" test "$(sql "$DB" "pragma freelist_count")" -gt 0
-check "the data is within the limit" test $(($(used) * psize)) -le 524288
+# one step at the start and after each interval but the last, each of at least one interval
+check "a step per interval written: the import lost at least as many intervals as the run wrote" test \
+	"$(sql "$DB" "select (300 - (select count(*) from intervals where session_id = 1)) >=
+		(select count(*) from intervals where session_id = 2)")" = 1
 "$TDCTL" prune -d "$DB" --max-size 0.5 >/dev/null
+check "tdctl prune brings the data within the limit" test $(($(used) * psize)) -le 524288
 check "tdctl prune vacuums: no free page left, a smaller file" test \
 	"$(sql "$DB" "pragma freelist_count")|$(($(sql "$DB" "pragma page_count") < pages))" = "0|1"
 

@@ -51,4 +51,34 @@ tc=$(sql "$DB" "select sum(c.value) / 1e9 from counts c join events e on e.id = 
 check "bash timed the workload" test -n "$cpu"
 check "the stored task-clock is the workload's CPU time: none was lost (${tc:-?} s against ${cpu:-?} s)" \
 	awk -v a="${tc:-0}" -v b="${cpu:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0.5 && d <= 0.1 * b + 0.05) }'
+
+# ---- a real full disk that stays full: a 2 MB tmpfs filled mid-session ------------
+# The target runs to its end, tdctl exits non-zero saying what failed, the database
+# is sound and holds every interval written before the disk filled.
+MNT="$WORK/tmpfs"
+mkdir -p "$MNT"
+if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=2m tmpfs "$MNT" 2>/dev/null; then
+	skip "disk full on tmpfs" "mounting a tmpfs needs root"
+	finish
+fi
+DB="$MNT/d.db"
+"$TDCTL" run -I 50 -d "$DB" -- bash -c '"$0" -t 1 -l 0 -e 0 -s 3 >/dev/null; echo "target ran to its end" >"$1"' \
+	"$DEMO" "$WORK/target-done" >/dev/null 2>"$WORK/err2" &
+pid=$!
+CLEANUP_PIDS=$pid
+check "tmpfs: the run writes intervals" wait_for 20 five_intervals
+before=$(sql "$DB" "select count(*) from intervals")
+dd if=/dev/zero of="$MNT/fill" bs=64k 2>/dev/null # until the tmpfs is full
+wait $pid
+rc=$?
+rm -f "$MNT/fill"
+check "tmpfs: tdctl exits non-zero" test "$rc" -ne 0
+check_grep "tmpfs: the target ran to its end" "target ran to its end" "$WORK/target-done"
+check_match "tmpfs: it says the disk is full and that the intervals before are kept" \
+	"interval writes? to '.*' failed \(database or disk is full\); the intervals before are in the database" "$(cat "$WORK/err2")"
+check_eq "tmpfs: two lines: the warning when it happened, the error at the end" 2 "$(grep -c '^tdctl: ' "$WORK/err2")"
+check "tmpfs: the database is sound" test "$(sql "$DB" "pragma integrity_check")" = ok
+check "tmpfs: every interval written before the disk filled is there ($before)" \
+	test "$(sql "$DB" "select count(*) from intervals")" -ge "$before"
+umount "$MNT"
 finish

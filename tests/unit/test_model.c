@@ -421,6 +421,28 @@ static void test_params_and_aggregate(void **state)
 	unload(&l);
 }
 
+/* A line of several thousand characters is read whole (the catalog joins
+ * and keeps lines of any length): a let of 1,300 terms over 5,000
+ * characters evaluates to 1,300 times its event. */
+static void test_long_line(void **state)
+{
+	size_t cap = 16384, len = 0;
+	char *text = malloc(cap);
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "pmu x\nevent A a\nevent B b\nlet L = A");
+	for (int i = 1; i < 1300; i++)
+		len += (size_t)snprintf(text + len, cap - len, " + A");
+	snprintf(text + len, cap - len, "\ninfo X Metric = L / B | a long line\n");
+	assert_true(strlen(text) > 5000);
+	struct loaded l = load_text(text);
+	td_metrics_eval(l.mx, (double[]){ 2, 1 });
+	assert_float_equal(l.mx->info[0], 2600, 0);
+	unload(&l);
+	free(text);
+}
+
 static void test_cpi_edges(void **state)
 {
 	struct loaded l = load_text("pmu x\nevent CY c\nevent IN i\nevent F f\n"
@@ -538,7 +560,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_structure),         cmocka_unit_test(test_event_sets_and_order),
-		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_expression_error_positions),
+		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_long_line),      cmocka_unit_test(test_expression_error_positions),
 		cmocka_unit_test(test_every_events_file),
 		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
 		cmocka_unit_test(test_cpi_edges),         cmocka_unit_test(test_arm_event_numbers),
