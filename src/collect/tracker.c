@@ -89,6 +89,14 @@ int td_tracker_add_process(struct td_tracker *t, pid_t pid)
 
 	if (rc < 0)
 		return rc == -ENOENT ? -ESRCH : rc;
+	/* what runs now is not "new": only processes started from here on are
+	 * children to follow (attach 1 must not follow every daemon init started) */
+	if (t->follow_children && !t->prev_pids) {
+		int n = td_proc_pids(&t->prev_pids);
+		if (n < 0)
+			return n;
+		t->nprev = n;
+	}
 	return follow(t, pid);
 }
 

@@ -25,7 +25,10 @@ struct td_tracker;
 struct td_tracker *td_tracker_new(bool follow_children);
 void td_tracker_free(struct td_tracker *t);
 /* Start following a process: its current threads are reported as born by
- * the next poll. Returns 0 or -errno (-ESRCH: no such process). */
+ * the next poll. With children followed, only processes started after the
+ * first call count as its children: those already running are not followed
+ * (attach follows a process and what it starts later). Returns 0 or -errno
+ * (-ESRCH: no such process). */
 int td_tracker_add_process(struct td_tracker *t, pid_t pid);
 /* Changes since the last poll, into a malloc'd array owned by the tracker
  * (valid until the next poll). Returns the count or -errno. */
