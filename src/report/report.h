@@ -16,8 +16,11 @@
  * unknown; spans: 1 when the value read events of several perf groups (their
  * time windows differ, td_metrics_eval_groups), else 0. JSON: {"session": ID,
  * "nodes": [{"scope", "node", "level", "value", "unit", "threshold",
- * "bottleneck", "confidence", "spans"}...]}, null where CSV is empty, spans
- * true/false, plus "unavailable": "why" when the session has no tree. */
+ * "bottleneck", "confidence", "spans"}...], "scopes": [{"scope", "start_ns",
+ * "end_ns", "seconds", "bottleneck" (node path or null), "info": {NAME:
+ * value...}, "cpi": {COMPONENT: CPI..., "Other", "CPI"}}...]}, null where CSV
+ * is empty or a value is not available, spans true/false, plus
+ * "unavailable": "why" (and no "scopes") when the session has no tree. */
 #ifndef TD_REPORT_H
 #define TD_REPORT_H
 

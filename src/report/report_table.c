@@ -74,6 +74,35 @@ static void rows(FILE *out, struct td_json *j, const struct td_report_data *d, c
 	}
 }
 
+/* One scope's whole evaluation beside its node rows: when it covers, its
+ * bottleneck, every info metric and the CPI stack (null where not available). */
+static void json_scope(struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e)
+{
+	const struct td_model *m = d->model;
+
+	td_json_object(j);
+	td_json_kstring(j, "scope", e->label);
+	td_json_kuint(j, "start_ns", e->start_ns);
+	td_json_kuint(j, "end_ns", e->end_ns);
+	td_json_kdouble(j, "seconds", e->v.seconds);
+	td_json_kstring(j, "bottleneck", e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : NULL);
+	td_json_key(j, "info");
+	td_json_object(j);
+	for (int i = 0; i < m->ninfos; i++)
+		td_json_kdouble(j, m->infos[i].name, e->v.info[i]);
+	td_json_close(j);
+	td_json_key(j, "cpi");
+	td_json_object(j);
+	for (int i = 0; m->has_cpi && i < m->ncpis; i++)
+		td_json_kdouble(j, m->cpis[i].name, e->v.cpi_valid ? e->v.cpi_comp[i] : NAN);
+	if (m->has_cpi) {
+		td_json_kdouble(j, "Other", e->v.cpi_valid ? e->v.other : NAN);
+		td_json_kdouble(j, "CPI", e->v.cpi_valid ? e->v.cpi : NAN);
+	}
+	td_json_close(j);
+	td_json_close(j);
+}
+
 void td_report_table(FILE *out, const struct td_report_data *d, const struct td_report_opts *o)
 {
 	bool tree = td_report_has_tree(d);
@@ -99,6 +128,14 @@ void td_report_table(FILE *out, const struct td_report_data *d, const struct td_
 	}
 	if (o->format == TD_REPORT_JSON) {
 		td_json_close(&j);
+		if (tree) {
+			td_json_key(&j, "scopes");
+			td_json_array(&j);
+			json_scope(&j, d, &d->whole);
+			for (int k = 0; o->intervals && k < d->nivs; k++)
+				json_scope(&j, d, &d->ivs[k]);
+			td_json_close(&j);
+		}
 		if (!tree) {
 			td_report_why_no_tree(d, why, sizeof(why));
 			td_json_kstring(&j, "unavailable", why);

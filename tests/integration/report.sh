@@ -106,8 +106,19 @@ check_eq "skl-l3: --node with a bare name: exit 1, nothing printed, one line off
 check_eq "skl-l3: --node naming nothing: exit 1, one line listing the level-1 nodes" \
 	"1|1|1" "$?|$(wc -l <"$WORK/err" | tr -d ' ')|$(grep -c "has no node 'No_Such_Node': its level-1 nodes are Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring" "$WORK/err")"
 "$TDCTL" report -d "$DB" --format json -o "$WORK/skl.json"
+jq_skl() { sql :memory: "select $1 from (select readfile('$WORK/skl.json') j)"; }
 check_eq "skl-l3: JSON has one object per node, the bottleneck true once" "48 1" \
-	"$(grep -c '"scope":"session"' "$WORK/skl.json") $(grep -c '"bottleneck":true' "$WORK/skl.json")"
+	"$(jq_skl "json_array_length(j, '\$.nodes')") $(grep -c '"bottleneck":true' "$WORK/skl.json")"
+# the session scope: its bottleneck is the node marked, its IPC and CLKS the raw counts'
+# (INST_RETIRED.ANY = event 0xc0 and CPU_CLK_UNHALTED.THREAD = 0x3c, umask 0, as imported;
+# toplev's input prints each in several groups, and rows of one event are averaged)
+raw() { sql "$DB" "select cast(avg(c.value) as integer) from counts c join events e on e.id = c.event_id
+	where e.name = '$1'"; }
+check_eq "skl-l3: JSON scope 'session': bottleneck, CLKS and IPC from the raw counts" \
+	"Backend_Bound.Core_Bound|$(raw 'cpu/event=0x3c,umask=0x0/')|$(awk -v i="$(raw 'cpu/event=0xc0,umask=0x0/')" \
+		-v c="$(raw 'cpu/event=0x3c,umask=0x0/')" 'BEGIN { printf "%.6f", i / c }')" \
+	"$(jq_skl "json_extract(j, '\$.scopes[0].bottleneck') || '|' || json_extract(j, '\$.scopes[0].info.CLKS') || '|' ||
+		printf('%.6f', json_extract(j, '\$.scopes[0].info.IPC'))")"
 check_grep "skl-l3: JSON names node, value, unit, threshold, confidence, spans" \
 	'{"scope":"session","node":"Backend_Bound.Core_Bound","level":2,"value":15.0000,"unit":"% Slots","threshold":"above","bottleneck":true,"confidence":100.0,"spans":false}' "$WORK/skl.json"
 check_eq "skl-l3: no colour when not a terminal; --color always adds bars and escapes" "0 1" \
