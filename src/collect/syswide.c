@@ -51,13 +51,20 @@ static bool cannot_count(int err)
 	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
 }
 
-/* Open spec g on every CPU; the first CPU decides whether an optional group counts. */
+/* Open spec g on every CPU; the first CPU decides whether an optional group
+ * counts. The leader opens disabled and the whole group is enabled once
+ * every member exists: a member added to a CPU-wide group that is already
+ * counting is not scheduled in until the group is (a CPU's context is
+ * rarely switched), so it would read 0 for the whole session — context
+ * switches and page faults did, beside a correct task-clock. */
 static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 {
 	for (int i = 0; i < w->ncpus; i++) {
 		int failed = 0, rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
-						     w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0, &failed);
+						     TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
 		char why[300];
+		if (rc == 0 && (rc = td_perf_group_enable(&w->cpus[i].groups[g], true)) != 0)
+			td_perf_group_close(&w->cpus[i].groups[g]);
 		if (rc == 0) {
 			w->cpus[i].open[g] = true;
 			continue;

@@ -60,4 +60,37 @@ check "per-core aggregates exist" test \
 "$TDCTL" record -d "$DB" 2>"$WORK/bad"
 check_eq "record without --system: exit 2" 2 "$?"
 check_match "says to give --system" "give --system" "$(cat "$WORK/bad")"
+# ---- no dishonest zeros: context switches and page faults are counted --------------
+# Members added to a CPU-wide group that already counted were never scheduled in: they
+# read 0 with running = enabled for the whole session while perf stat -a counted
+# hundreds. A workload that switches and faults all the time runs meanwhile; the
+# reference is perf stat -a over the same seconds, when perf is installed.
+DB2="$WORK/s2.db"
+sh -c 'end=$(($(date +%s) + 4)); while [ $(date +%s) -lt $end ]; do sleep 0.01; head -c 200000 /dev/zero | wc -c >/dev/null; done' &
+load=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $load"
+if command -v perf >/dev/null; then
+	perf stat -a -x, -e context-switches,page-faults -o "$WORK/perf.csv" -- sleep 2 2>/dev/null &
+	perfpid=$!
+fi
+"$TDCTL" record --system -q --duration 2 -I 500 -d "$DB2" 2>/dev/null
+check_eq "record --system (switches and faults) exits 0" 0 "$?"
+[ -n "${perfpid:-}" ] && wait "$perfpid"
+kill "$load" 2>/dev/null
+sum2() { sql "$DB2" "select coalesce(sum(c.value), 0) from counts c join events e on e.id = c.event_id join targets t
+	on t.id = c.thread_id where t.kind = 'cpu' and t.cpu is not null and e.name = '$1'"; }
+cs=$(sum2 CONTEXT_SWITCHES) pf=$(sum2 PAGE_FAULTS)
+check "context switches are counted, not 0 ($cs)" test "$cs" -gt 50
+check "page faults are counted, not 0 ($pf)" test "$pf" -gt 50
+if [ -s "$WORK/perf.csv" ]; then
+	pcs=$(awk -F, '$3 == "context-switches" { print $1 }' "$WORK/perf.csv")
+	ppf=$(awk -F, '$3 == "page-faults" { print $1 }' "$WORK/perf.csv")
+	check "switches within 35 % of perf stat -a's over the same 2 s ($cs against ${pcs:-?})" \
+		awk -v a="$cs" -v b="${pcs:-0}" 'BEGIN { exit !(b > 0 && a >= 0.65 * b && a <= 1.35 * b) }'
+	check "faults within 35 % of perf stat -a's over the same 2 s ($pf against ${ppf:-?})" \
+		awk -v a="$pf" -v b="${ppf:-0}" 'BEGIN { exit !(b > 0 && a >= 0.65 * b && a <= 1.35 * b) }'
+else
+	skip "switches and faults against perf stat -a" "perf is not installed"
+	skip "faults against perf stat -a" "perf is not installed"
+fi
 finish
