@@ -208,7 +208,7 @@ static void test_table_spans(void **state)
 	assert_non_null(strstr(buf, "\"node\":\"Frontend_Bound\",\"level\":1,\"value\":null,"));
 	assert_non_null(strstr(strstr(buf, "\"node\":\"Frontend_Bound\","), "\"spans\":false}"));
 	assert_int_equal(count(buf, "\"spans\":true"), 1);
-	assert_int_equal(count(buf, "\"spans\":false"), count(buf, "\"scope\":") - 1);
+	assert_int_equal(count(buf, "\"spans\":false"), count(buf, "\"node\":") - 1);
 	free(buf);
 }
 
