@@ -66,6 +66,8 @@ struct load {
 	struct thread *by_id;    /* id and index into threads, sorted by id */
 	int nthreads;
 	int file;                /* the file being walked */
+	int pass;                /* add_other: CPUs first, then the rest */
+	bool system_row;         /* the group row of the CPUs is made */
 };
 
 /* ---- threads and rows ------------------------------------------------------------ */
@@ -119,6 +121,7 @@ static int add_thread(const struct td_thread_total *t, void *ctx)
 	}
 	if (!(row = new_row(sum, t->pid, t->comm)))
 		return -1;
+	row->kind = TD_SUM_THREAD;
 	row->thread = t->thread;
 	row->tid = t->tid;
 	row->seconds = t->last_seen_ns > t->first_seen_ns ? (double)(t->last_seen_ns - t->first_seen_ns) / 1e9 : 0;
@@ -126,6 +129,55 @@ static int add_thread(const struct td_thread_total *t, void *ctx)
 		return -1;
 	th->id = t->thread;
 	th->row = sum->nrows - 1;
+	return 0;
+}
+
+/* A member row (and its accumulator) for a target that is not a thread. */
+static struct td_summary_row *add_member(struct load *L, enum td_summary_kind kind, int64_t id)
+{
+	struct td_summary_row *row = new_row(L->sum, 0, "");
+	struct thread *th;
+
+	if (!row || !(th = td_array_push(&L->threads, &L->nthreads, sizeof(*L->threads))))
+		return NULL;
+	row->kind = kind;
+	row->thread = id;
+	th->id = id;
+	th->row = L->sum->nrows - 1;
+	return row;
+}
+
+/* Every online CPU's target (pass 0), then a cgroup or `whole` (pass 1). */
+static int add_other(const struct td_target_info *t, void *ctx)
+{
+	struct load *L = ctx;
+	struct td_summary *sum = L->sum;
+	struct td_summary_row *row;
+	bool cpu = !strcmp(t->kind, "cpu") && t->cpu >= 0;
+
+	if (L->pass == 0 && cpu) {
+		if (L->f && L->f->kind != TD_RF_ALL && !(L->f->kind == TD_RF_CPU && L->f->id == t->cpu))
+			return 0;
+		if (!L->system_row) {
+			if (!(row = new_row(sum, 0, "")))
+				return -1;
+			row->kind = TD_SUM_SYSTEM;
+			L->system_row = true;
+		}
+		if (!(row = add_member(L, TD_SUM_CPU, t->id)))
+			return -1;
+		row->tid = t->cpu;
+		snprintf(row->comm, sizeof(row->comm), "cpu%d", t->cpu);
+	} else if (L->pass == 1 && (!strcmp(t->kind, "cgroup") || !strcmp(t->kind, "whole"))) {
+		if (L->f && L->f->kind != TD_RF_ALL)
+			return 0;
+		if (!(row = new_row(sum, 0, "")))
+			return -1;
+		row->kind = TD_SUM_OTHER;
+		td_target_label(t, row->label, sizeof(row->label));
+		if (!add_member(L, TD_SUM_MEMBER, t->id))
+			return -1;
+	}
 	return 0;
 }
 
@@ -181,6 +233,7 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 		L->last_interval = r->interval;
 	}
 	if (t) {
+		L->sum->rows[t->row].counted = true;
 		td_group_counts_add(&t->c[L->file], c);
 		if (L->file == SOFTWARE)
 			t->window_ns += span; /* one call per (interval, target) */
@@ -292,6 +345,7 @@ static int evaluate_rows(struct load *L, struct file *files)
 			td_group_counts_add(&total[k], &th->c[k]);
 			rc = fill(&files[k], k, &th->c[k], row->seconds, row);
 		}
+		sum->rows[process_row].counted |= row->counted;
 		for (int k = 0; k < 2; k++) {
 			double v = th->proc_rows[k] ? th->proc[k] : NAN;
 			row->v[TD_SUM_VOLUNTARY + k] = row->seconds > 0 ? v / row->seconds : NAN;
@@ -388,17 +442,24 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
 	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
-	if (td_store_thread_totals(s, session, add_thread, &L) || index_threads(&L))
+	if (td_store_thread_totals(s, session, add_thread, &L) || td_store_targets(s, session, add_other, &L) ||
+	    (L.pass = 1, td_store_targets(s, session, add_other, &L)) || index_threads(&L))
 		goto out;
+	for (int i = 0; i < sum->nrows; i++) /* a CPU, a cgroup, `whole`: there all the session */
+		if (sum->rows[i].kind == TD_SUM_CPU || sum->rows[i].kind == TD_SUM_MEMBER)
+			sum->rows[i].seconds = sum->duration;
 	for (int k = 0; k < NFILES; k++)
 		if (walk_file(&L, s, session, dir, k, &files[k], err))
 			goto out;
-	sum->nthreads = L.nthreads;
+	for (int i = 0; i < sum->nrows; i++)
+		sum->nthreads += sum->rows[i].kind == TD_SUM_THREAD;
 	sum->filtered = f && (f->kind != TD_RF_ALL || f->window);
 	if (f && f->window) { /* what the kept intervals cover */
 		sum->duration = (double)L.window_ns / 1e9;
-		for (int i = 0; i < L.nthreads; i++)
-			sum->rows[L.threads[i].row].seconds = (double)L.threads[i].window_ns / 1e9;
+		for (int i = 0; i < L.nthreads; i++) {
+			struct td_summary_row *row = &sum->rows[L.threads[i].row];
+			row->seconds = row->kind == TD_SUM_THREAD ? (double)L.threads[i].window_ns / 1e9 : sum->duration;
+		}
 	}
 	if (evaluate_rows(&L, files) || td_store_metrics(s, session, collect_confidence, sum) ||
 	    td_store_failed_events(s, session, collect_failed, sum))

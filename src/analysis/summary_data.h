@@ -32,10 +32,23 @@ enum td_summary_col {
 	TD_SUM_NCOLS
 };
 
+/* What a row is. A group's row (its total) comes before its members'. */
+enum td_summary_kind {
+	TD_SUM_PROCESS,          /* group: a process; members: its threads */
+	TD_SUM_THREAD,
+	TD_SUM_SYSTEM,           /* group: every CPU (record --system, per-CPU imports); members: the CPUs */
+	TD_SUM_CPU,
+	TD_SUM_OTHER,            /* group of one: a cgroup, or `whole` (an import's totals) */
+	TD_SUM_MEMBER            /* the one member of an OTHER group (not printed) */
+};
+
 struct td_summary_row {
-	int64_t thread;          /* thread target id; 0 for a process's total */
-	pid_t pid, tid;
+	enum td_summary_kind kind;
+	int64_t thread;          /* member: its target id; 0 for a group's total */
+	pid_t pid, tid;          /* threads; tid is the CPU number of a CPU */
 	char comm[32];
+	char label[4200];        /* OTHER: cgroup:PATH or whole */
+	bool counted;            /* some count of it was read (rows never counted are not printed) */
 	double seconds;          /* the wall time its values cover: the thread's life, the session's for a process */
 	double v[TD_SUM_NCOLS];  /* NaN: not counted */
 };
@@ -66,9 +79,11 @@ struct td_summary {
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
 };
 
-/* events_dir NULL: td_events_dir(). f (NULL: everything) keeps, as a report
- * does, the threads of --thread/--process (none for --cpu: a CPU is not a
- * thread) and the intervals whose midpoint lies in --from/--to; then a
+/* events_dir NULL: td_events_dir(). Rows: each process and its threads, then
+ * every CPU (system-wide sessions, per-CPU imports), then a cgroup or the
+ * `whole` target (an import of totals) — whatever holds counts. f (NULL:
+ * everything) keeps, as a report does, the threads of --thread/--process,
+ * the CPU of --cpu, and the intervals whose midpoint lies in --from/--to; then a
  * thread's values cover the kept intervals it was counted in, a process's
  * all the kept intervals. Without a window a thread's cover its life and a
  * process's the session (still running: up to its last interval). -1 with

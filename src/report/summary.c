@@ -98,23 +98,40 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 		fprintf(f, "  not evaluated: %s\n", sum->why_not_evaluated);
 	print_confidence(f, sum);
 
+	bool any = false;
 	for (int i = 0; i < sum->nrows;) {
 		const struct td_summary_row *p = &sum->rows[i];
-		int j = i + 1;
+		int j = i + 1, n = 0;
 		while (j < sum->nrows && sum->rows[j].thread)
-			j++;
-		fprintf(f, "\nprocess %d (%s), %d thread%s:\n", (int)p->pid, p->comm, j - i - 1, j - i - 1 == 1 ? "" : "s");
+			n += sum->rows[j++].counted;
+		if (!p->counted) { /* nothing of it was counted (or kept by the filter) */
+			i = j;
+			continue;
+		}
+		any = true;
+		if (p->kind == TD_SUM_PROCESS)
+			fprintf(f, "\nprocess %d (%s), %d thread%s:\n", (int)p->pid, p->comm, n, n == 1 ? "" : "s");
+		else if (p->kind == TD_SUM_SYSTEM)
+			fprintf(f, "\nsystem-wide, %d CPU%s:\n", n, n == 1 ? "" : "s");
+		else
+			fprintf(f, "\n%s:\n", p->label);
 		print_header(f, sum->hw);
 		fprintf(f, "  %7s %-15s", "all", "");
 		print_metrics(f, p, sum->hw);
-		for (int k = i + 1; k < j; k++) {
-			fprintf(f, "  %7d %-15.15s", (int)sum->rows[k].tid, sum->rows[k].comm);
-			print_metrics(f, &sum->rows[k], sum->hw);
+		for (int k = i + 1; p->kind != TD_SUM_OTHER && k < j; k++) {
+			const struct td_summary_row *r = &sum->rows[k];
+			if (!r->counted)
+				continue;
+			if (r->kind == TD_SUM_CPU)
+				fprintf(f, "  %7s %-15.15s", r->comm, "");
+			else
+				fprintf(f, "  %7d %-15.15s", (int)r->tid, r->comm);
+			print_metrics(f, r, sum->hw);
 		}
 		i = j;
 	}
-	if (sum->nrows == 0)
-		fprintf(f, "\n  no thread was counted\n");
+	if (!any)
+		fprintf(f, "\n  nothing was counted%s\n", sum->filtered ? " in what the filter kept" : "");
 }
 
 int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir,

@@ -93,4 +93,13 @@ else
 	skip "switches and faults against perf stat -a" "perf is not installed"
 	skip "faults against perf stat -a" "perf is not installed"
 fi
+# the report of a system-wide session without a tree shows the CPUs (it said "no thread
+# was counted"): a row per CPU, and the total's switches per second are the counts over
+# the session's wall time
+"$TDCTL" report -d "$DB2" >"$WORK/sysrep.txt" 2>&1
+check_grep "report: a group of every CPU" "system-wide, $online CPU" "$WORK/sysrep.txt"
+check_eq "report: a row per CPU" "$online" "$(grep -cE '^ +cpu[0-9]+ ' "$WORK/sysrep.txt")"
+want=$(sql "$DB2" "select printf('%.1f', $cs / ((ended_ns - started_ns) / 1e9)) from sessions")
+check_eq "report: switches per second of all CPUs = the counts over the session's time" "$want" \
+	"$(awk '/^system-wide/ { s = 1 } s && $1 == "all" { print $4; exit }' "$WORK/sysrep.txt")"
 finish
