@@ -45,7 +45,7 @@ static int on_counts(void *ctx, struct td_thread *t, int spec, const struct td_c
 	(void)c;
 	(void)n;
 	if (*(int *)ctx && spec == 0 && ngroups < MAXT)
-		groups[ngroups++] = &t->groups[0];
+		groups[ngroups++] = &t->g[0].pg;
 	return 0;
 }
 
@@ -98,6 +98,11 @@ int main(int argc, char **argv)
 	printf("  td_collector_sample  %9.1f us CPU per interval\n", col * 1e6);
 	printf("  bare group read()s   %9.1f us CPU per interval\n", bare * 1e6);
 	printf("  ratio %.2f (goal <= %.1f): %s\n", col / bare, GOAL_RATIO, col / bare <= GOAL_RATIO ? "met" : "NOT met");
+	/* what the collector allocates per thread: the thread and one group state per spec */
+	printf("  memory per tracked thread: %zu bytes (%zu + %d spec%s x %zu; a thread table of %d specs would be %zu)\n",
+	       sizeof(struct td_thread) + sizeof(((struct td_thread *)0)->g[0]), sizeof(struct td_thread), 1, "",
+	       sizeof(((struct td_thread *)0)->g[0]), TD_MAX_SPECS,
+	       sizeof(struct td_thread) + TD_MAX_SPECS * sizeof(((struct td_thread *)0)->g[0]));
 	stop = 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);

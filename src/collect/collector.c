@@ -61,10 +61,10 @@ struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, in
 static void close_thread(struct td_collector *c, struct td_thread *t)
 {
 	for (int g = 0; g < c->nspecs; g++)
-		if (t->open[g]) {
-			c->stats.fds_open -= td_perf_group_fd_count(&t->groups[g]);
-			td_perf_group_close(&t->groups[g]);
-			t->open[g] = false;
+		if (t->g[g].open) {
+			c->stats.fds_open -= td_perf_group_fd_count(&t->g[g].pg);
+			td_perf_group_close(&t->g[g].pg);
+			t->g[g].open = false;
 		}
 }
 
@@ -137,12 +137,12 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 		if (c->stats.fds_open + c->specs[g].n > c->fd_budget)
 			rc = -EMFILE; /* keep the reserve: the rest of tdctl needs descriptors too */
 		else
-			rc = td_perf_group_open(&t->groups[g], &c->specs[g], t->tid, -1,
+			rc = td_perf_group_open(&t->g[g].pg, &c->specs[g], t->tid, -1,
 					     c->rotated[g] && g != c->current ? TD_OPEN_DISABLED : flags, &failed);
 		if (rc == 0) {
-			t->open[g] = true;
+			t->g[g].open = true;
 			c->decided[g] = true;
-			c->stats.fds_open += td_perf_group_fd_count(&t->groups[g]);
+			c->stats.fds_open += td_perf_group_fd_count(&t->g[g].pg);
 			continue;
 		}
 		/* ESRCH: the thread is gone; ENODEV on a group that opened before: it is exiting */
@@ -200,7 +200,7 @@ static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t no
 
 	if (find_thread(c, tid))
 		return 0;
-	if (!(t = calloc(1, sizeof(*t)))) {
+	if (!(t = calloc(1, sizeof(*t) + (size_t)c->nspecs * sizeof(t->g[0])))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}
@@ -243,8 +243,8 @@ static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t no
 static void thread_gone(struct td_collector *c, struct td_thread *t, uint64_t now)
 {
 	for (int g = 0; g < c->nspecs; g++)
-		if (t->open[g] && td_perf_group_read(&t->groups[g], &t->last[g]) == 0)
-			t->have_last[g] = true;
+		if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
+			t->g[g].have_last = true;
 	close_thread(c, t);
 	t->gone = true;
 	t->last_seen_ns = now;
@@ -310,9 +310,9 @@ static int64_t ref_enabled(const struct td_collector *c, const struct td_thread 
 {
 	int r = c->ref_spec;
 
-	if (r < 0 || !t->have_last[r])
+	if (r < 0 || !t->g[r].have_last)
 		return -1;
-	return (int64_t)(t->last[r].enabled - t->prev[r].enabled);
+	return (int64_t)(t->g[r].last.enabled - t->g[r].prev.enabled);
 }
 
 /* A rotated group's delta in the reference's time base (see collector.h). */
@@ -328,9 +328,9 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	int64_t ref = ref_enabled(c, t);
 
 	for (int g = 0; g < c->nspecs; g++) {
-		if (!t->have_last[g])
+		if (!t->g[g].have_last)
 			continue;
-		td_reading_delta(&t->prev[g], &t->last[g], c->specs[g].n, d);
+		td_reading_delta(&t->g[g].prev, &t->g[g].last, c->specs[g].n, d);
 		if (c->raw_dump)
 			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns, (int)t->tid, g,
 				(unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
@@ -364,8 +364,8 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		struct td_thread *t = c->threads[i];
 		if (!t->gone) {
 			for (int g = 0; g < c->nspecs; g++)
-				if (t->open[g] && td_perf_group_read(&t->groups[g], &t->last[g]) == 0)
-					t->have_last[g] = true;
+				if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
+					t->g[g].have_last = true;
 			read_proc_switches(t);
 			t->last_seen_ns = now_ns;
 		}
@@ -381,8 +381,8 @@ void td_collector_commit(struct td_collector *c)
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
 		for (int g = 0; g < c->nspecs; g++)
-			if (t->have_last[g])
-				t->prev[g] = t->last[g];
+			if (t->g[g].have_last)
+				t->g[g].prev = t->g[g].last;
 		if (t->have_sw && !t->gone)
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
 		t->sampled_ns = t->last_seen_ns;
@@ -443,10 +443,10 @@ int td_collector_rotate(struct td_collector *c)
 		struct td_thread *t = c->threads[i];
 		if (t->gone)
 			continue;
-		if (t->open[c->current])
-			td_perf_group_enable(&t->groups[c->current], false);
-		if (t->open[next])
-			td_perf_group_enable(&t->groups[next], true);
+		if (t->g[c->current].open)
+			td_perf_group_enable(&t->g[c->current].pg, false);
+		if (t->g[next].open)
+			td_perf_group_enable(&t->g[next].pg, true);
 	}
 	c->current = next;
 	return next;

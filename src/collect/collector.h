@@ -25,13 +25,14 @@ struct td_thread {
 	uint64_t sampled_ns;        /* end of the last interval delivered */
 	int comm_checks;            /* scans that re-read comm (threads name themselves early) */
 	bool gone;                  /* exited: final reading taken, descriptors closed */
-	struct td_perf_group groups[TD_MAX_SPECS];
-	bool open[TD_MAX_SPECS];
-	struct td_reading prev[TD_MAX_SPECS], last[TD_MAX_SPECS];
-	bool have_last[TD_MAX_SPECS];
 	/* /proc voluntary / involuntary context switches */
 	uint64_t prev_sw[2], last_sw[2];
 	bool have_sw;
+	struct td_thread_group {
+		struct td_perf_group pg;
+		bool open, have_last;
+		struct td_reading prev, last; /* baseline (last commit) and latest reading */
+	} g[];                      /* one per spec: a thread costs what its specs need, not TD_MAX_SPECS */
 };
 
 /* Where the collector's results go. Callbacks return 0, or -1 to stop. */
