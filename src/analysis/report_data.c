@@ -121,14 +121,20 @@ static double iv_secs(const struct td_count_row *r)
 }
 
 /* Is the interval [start, end] in the filter's time window? */
-static bool in_window(const struct load *L, uint64_t start, uint64_t end)
+bool td_report_filter_keeps_interval(const struct td_report_filter *f, uint64_t first_ns, uint64_t start_ns,
+				     uint64_t end_ns)
 {
 	double mid;
 
-	if (!L->f->window)
+	if (!f->window)
 		return true;
-	mid = ((double)(start - L->d->h.first_ns) + (double)(end - start) / 2) / 1e9;
-	return mid >= L->f->from && mid <= L->f->to;
+	mid = ((double)(start_ns - first_ns) + (double)(end_ns - start_ns) / 2) / 1e9;
+	return mid >= f->from && mid <= f->to;
+}
+
+static bool in_window(const struct load *L, uint64_t start, uint64_t end)
+{
+	return td_report_filter_keeps_interval(L->f, L->d->h.first_ns, start, end);
 }
 
 static bool keep_interval(void *ctx, uint64_t start_ns, uint64_t end_ns)
@@ -257,7 +263,7 @@ static int init_counts(struct load *L)
 	return 0;
 }
 
-static bool filter_keeps(const struct td_report_filter *f, const struct td_target_info *t)
+bool td_report_filter_keeps(const struct td_report_filter *f, const struct td_target_info *t)
 {
 	switch (f->kind) {
 	case TD_RF_ALL: return true; /* `whole` dropped later unless it is the only target */
@@ -276,7 +282,7 @@ static int add_target(const struct td_target_info *t, void *ctx)
 	if (!n)
 		return -1;
 	n->id = t->id;
-	n->selected = filter_keeps(L->f, t);
+	n->selected = td_report_filter_keeps(L->f, t);
 	td_target_label(t, n->label, sizeof(n->label));
 	if (acc_init(&n->total, L->n, L->sc.ngroups))
 		return -1;

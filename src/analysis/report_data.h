@@ -38,6 +38,14 @@ struct td_report_filter {
 	double from, to;
 };
 
+/* The filter's rules, for every reader that selects as a report does (the
+ * summary too): does it keep this target (TD_RF_ALL keeps all), and this
+ * interval (its midpoint in the window, in seconds after first_ns, the
+ * start of the session's first interval)? */
+bool td_report_filter_keeps(const struct td_report_filter *f, const struct td_target_info *t);
+bool td_report_filter_keeps_interval(const struct td_report_filter *f, uint64_t first_ns, uint64_t start_ns,
+				     uint64_t end_ns);
+
 /* One evaluation of the model (eval/evaluator.h), with what it covers. */
 struct td_report_eval {
 	char label[160];         /* "session", interval seq, or target label */

@@ -85,18 +85,6 @@ static struct td_summary_row *new_row(struct td_summary *sum, pid_t pid, const c
 	return n;
 }
 
-/* Does the report filter keep this thread? */
-static bool keeps(const struct td_report_filter *f, const struct td_thread_total *t)
-{
-	switch (f->kind) {
-	case TD_RF_ALL: return true;
-	case TD_RF_THREAD: return t->tid == f->id;
-	case TD_RF_PROCESS: return t->pid == f->id;
-	case TD_RF_CPU: return false;
-	}
-	return false;
-}
-
 /* One callback per (thread, event), threads in pid, tid order: a row for each
  * process (its total) before the rows of its threads. */
 static int add_thread(const struct td_thread_total *t, void *ctx)
@@ -112,7 +100,8 @@ static int add_thread(const struct td_thread_total *t, void *ctx)
 		L->main_pid = t->pid;
 		snprintf(L->main_comm, sizeof(L->main_comm), "%s", t->comm);
 	}
-	if (L->f && !keeps(L->f, t))
+	if (L->f && !td_report_filter_keeps(L->f, &(struct td_target_info){ .kind = "thread", .pid = t->pid,
+									     .tid = t->tid, .cpu = -1 }))
 		return 0;
 	if (sum->nrows == 0 || sum->rows[sum->nrows - 1].pid != t->pid) {
 		if (!new_row(sum, t->pid, L->main_pid == t->pid ? L->main_comm : t->comm))
@@ -155,9 +144,9 @@ static int add_other(const struct td_target_info *t, void *ctx)
 	struct td_summary_row *row;
 	bool cpu = !strcmp(t->kind, "cpu") && t->cpu >= 0;
 
+	if (L->f && !td_report_filter_keeps(L->f, t))
+		return 0;
 	if (L->pass == 0 && cpu) {
-		if (L->f && L->f->kind != TD_RF_ALL && !(L->f->kind == TD_RF_CPU && L->f->id == t->cpu))
-			return 0;
 		if (!L->system_row) {
 			if (!(row = new_row(sum, 0, "")))
 				return -1;
@@ -169,8 +158,6 @@ static int add_other(const struct td_target_info *t, void *ctx)
 		row->tid = t->cpu;
 		snprintf(row->comm, sizeof(row->comm), "cpu%d", t->cpu);
 	} else if (L->pass == 1 && (!strcmp(t->kind, "cgroup") || !strcmp(t->kind, "whole"))) {
-		if (L->f && L->f->kind != TD_RF_ALL)
-			return 0;
 		if (!(row = new_row(sum, 0, "")))
 			return -1;
 		row->kind = TD_SUM_OTHER;
@@ -246,12 +233,8 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 static bool keep_interval(void *ctx, uint64_t start_ns, uint64_t end_ns)
 {
 	const struct load *L = ctx;
-	double mid;
 
-	if (!L->f || !L->f->window)
-		return true;
-	mid = ((double)(start_ns - L->first_ns) + (double)(end_ns - start_ns) / 2) / 1e9;
-	return mid >= L->f->from && mid <= L->f->to;
+	return !L->f || td_report_filter_keeps_interval(L->f, L->first_ns, start_ns, end_ns);
 }
 
 /* ---- evaluating ------------------------------------------------------------------- */
