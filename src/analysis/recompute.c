@@ -41,6 +41,7 @@ struct pass {
 	int ntg;
 	struct agg *aggs;
 	int naggs;
+	bool each_target;         /* write every target, not only those no stored aggregate covers */
 };
 
 /* ---- events ---------------------------------------------------------------------- */
@@ -198,12 +199,15 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 	struct pass *p = ctx;
 	const struct tgt *t = target_of(p, target);
 
+	bool covered = false; /* by a process, core or socket (not by `whole`) */
+
 	for (int k = 0; t && k < 2; k++)
 		if (t->agg[k] >= 0) {
 			td_group_counts_add(&p->aggs[t->agg[k]].c, c);
 			p->aggs[t->agg[k]].parts++;
+			covered |= !p->aggs[t->agg[k]].whole;
 		}
-	return evaluate(p, r, target, c);
+	return covered && !p->each_target ? 0 : evaluate(p, r, target, c);
 }
 
 /* An aggregate is written when it summed targets; `whole` only when it
@@ -242,7 +246,7 @@ static void pass_free(struct pass *p)
 
 /* Evaluate file over the session's counts (inside the caller's transaction). */
 static int run_file(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
-		    const char *file, const char *model, struct td_recompute_result *res, td_err *err)
+		    const char *file, const char *model, bool each_target, struct td_recompute_result *res, td_err *err)
 {
 	static const struct td_count_walk walk = { .target = on_target, .interval_end = on_interval_end };
 	char path[1024];
@@ -263,6 +267,7 @@ static int run_file(struct td_store *s, int64_t session, const struct td_session
 	p.res = res;
 	p.session = session;
 	p.cat = cat;
+	p.each_target = each_target;
 	if (td_session_counts_bind(&p.sc, s, session, cat, file, model, err))
 		goto out;
 	res->events_matched += p.sc.bound;
@@ -323,8 +328,8 @@ static void add_file_name(struct td_recompute_result *res, const char *file)
 	snprintf(res->events_file + len, sizeof(res->events_file) - len, "%s%s", len ? " + " : "", file);
 }
 
-int td_recompute(struct td_store *s, int64_t session, const char *events_dir, struct td_recompute_result *res,
-		 td_err *err)
+int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
+		 struct td_recompute_result *res, td_err *err)
 {
 	struct td_session_meta meta;
 	struct files_seen seen = { 0 };
@@ -362,15 +367,15 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, st
 	}
 	/* the model file, then (live sessions) the files every run opens */
 	if (model_file[0]) {
-		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, res, err);
+		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, each_target, res, err);
 		add_file_name(res, model_file);
 	}
 	if (!rc && live && seen.software) {
-		rc = run_file(s, session, &meta, dir, "software.td", NULL, res, err);
+		rc = run_file(s, session, &meta, dir, "software.td", NULL, each_target, res, err);
 		add_file_name(res, "software.td");
 	}
 	if (!rc && live && seen.generic) {
-		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, res, err);
+		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, each_target, res, err);
 		add_file_name(res, "generic.td");
 	}
 	if (!rc && td_store_events(s, session, note_unmatched, res))

@@ -9,10 +9,13 @@
  * collection does (group_counts.h), then summed into the session's
  * aggregate targets — a thread's process, a CPU's core and socket — and
  * evaluated for them; a session without aggregate targets (imports) gets
- * the sum of its targets as `whole` when an interval has several. */
+ * the sum of its targets as `whole` when an interval has several. A target
+ * that a process, core or socket covers is written only with each_target
+ * (as live collection writes it only with --thread-metrics). */
 #ifndef TD_RECOMPUTE_H
 #define TD_RECOMPUTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "store/store.h"
@@ -25,7 +28,7 @@ struct td_recompute_result {
 };
 
 /* s must be open for writing; runs in one transaction. */
-int td_recompute(struct td_store *s, int64_t session, const char *events_dir, struct td_recompute_result *res,
-		 td_err *err);
+int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
+		 struct td_recompute_result *res, td_err *err);
 
 #endif

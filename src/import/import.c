@@ -406,7 +406,47 @@ struct writer {
 	int64_t session;
 	uint64_t base_ns;        /* wall time of perf's start */
 	int *occ;                /* occurrences per target x event in the current interval */
+	struct pending *pend;    /* the current interval's counts, written per target at its end */
+	int npend;
 };
+
+/* One count of the current interval, kept until the interval is complete:
+ * perf prints an interval event by event, the store packs a target's values. */
+struct pending {
+	int64_t target;
+	struct td_store_count c;
+};
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->target != y->target)
+		return (x->target > y->target) - (x->target < y->target);
+	return (x->c.event > y->c.event) - (x->c.event < y->c.event);
+}
+
+/* Write the current interval's counts, one call per target in event order. */
+static int flush_pending(struct writer *w, int64_t iv)
+{
+	struct td_store_count *c;
+	int i = 0, j;
+
+	qsort(w->pend, (size_t)w->npend, sizeof(*w->pend), cmp_pending);
+	if (!(c = malloc(((size_t)w->npend + 1) * sizeof(*c))))
+		return -1;
+	for (; i < w->npend; i = j) {
+		for (j = i; j < w->npend && w->pend[j].target == w->pend[i].target; j++)
+			c[j - i] = w->pend[j].c;
+		if (td_store_counts_add(w->s, iv, w->pend[i].target, c, j - i)) {
+			free(c);
+			return -1;
+		}
+	}
+	free(c);
+	w->npend = 0;
+	return 0;
+}
 
 static uint64_t ns_at(const struct writer *w, double secs)
 {
@@ -509,7 +549,7 @@ static int write_recs(struct writer *w)
 		const struct rec *r = &p->recs[i];
 		int64_t tid, eid;
 		if (r->interval != cur) {
-			if (cur >= 0 && td_store_commit(w->s))
+			if (cur >= 0 && (flush_pending(w, iv) || td_store_commit(w->s)))
 				return -1;
 			if (td_store_begin(w->s) || (iv = write_interval(w, r->interval)) < 0)
 				return -1;
@@ -518,12 +558,13 @@ static int write_recs(struct writer *w)
 			first_ns = ns_at(w, r->interval > 0 ? p->ivs[r->interval - 1].ts : 0);
 		}
 		int *occ = &w->occ[r->target * p->nevents + r->event];
+		struct pending *pd;
 		if ((tid = target_id(w, r->target, first_ns)) < 0 || (eid = event_id(w, r->event, (*occ)++)) < 0 ||
-		    td_store_count_add(w->s, iv, tid, eid, r->value, r->enabled, r->running) ||
-		    thread_seen(w, r->target, r->interval))
+		    !(pd = td_array_push(&w->pend, &w->npend, sizeof(*pd))) || thread_seen(w, r->target, r->interval))
 			return -1;
+		*pd = (struct pending){ tid, { eid, r->value, r->enabled, r->running } };
 	}
-	return td_store_commit(w->s);
+	return cur >= 0 && flush_pending(w, iv) ? -1 : td_store_commit(w->s);
 }
 
 static int count_cpus(const struct parse *p)
@@ -568,13 +609,14 @@ static int write_session(struct parse *p, struct td_store *s, const char *events
 	p->res->session = w.session;
 	rc = write_recs(&w);
 	free(w.occ);
+	free(w.pend);
 	if (rc) {
 		td_err_set(err, "cannot write to the database: %s", td_store_errmsg(s));
 		td_store_rollback(s);
 		td_store_session_end(s, w.session, "failed", -1, err->msg);
 		return -1;
 	}
-	if (td_recompute(s, w.session, p->o->events_dir, &p->res->metrics, err)) {
+	if (td_recompute(s, w.session, p->o->events_dir, true, &p->res->metrics, err)) {
 		td_store_session_end(s, w.session, "failed", -1, err->msg);
 		return -1;
 	}

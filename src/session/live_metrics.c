@@ -51,9 +51,10 @@ struct td_live {
 	struct proc_target *procs;
 	int nprocs;
 	int spanning;
+	bool each_target;        /* write leaf targets (threads, CPUs) too */
 };
 
-struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus)
+struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target)
 {
 	struct td_live *l = calloc(1, sizeof(*l));
 
@@ -63,6 +64,7 @@ struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int nu
 	l->session = session;
 	l->smt = smt;
 	l->num_cpus = num_cpus;
+	l->each_target = each_target;
 	return l;
 }
 
@@ -240,6 +242,13 @@ static int write_aggregate(struct td_live *l, struct live_file *f, int64_t inter
 	return write_one(l, f, interval, id, &f->sum, seconds);
 }
 
+/* A target no aggregate covers (a cgroup; a CPU of unknown socket): its
+ * own values are the only ones, always written. */
+static bool is_whole(const struct tgt *t)
+{
+	return t->pid == 0 && t->agg[0] == 0 && t->agg[1] == 0;
+}
+
 static int cmp_target(const void *a, const void *b)
 {
 	int64_t x = ((const struct tgt *)a)->id, y = ((const struct tgt *)b)->id;
@@ -254,8 +263,9 @@ int td_live_flush(struct td_live *l, int64_t interval, double seconds)
 		/* in target order, as recompute and reports read them back: sums in the same order are the same bits */
 		qsort(f->t, (size_t)f->nt, sizeof(*f->t), cmp_target);
 		for (int i = 0; i < f->nt; i++)
-			if (write_one(l, f, interval, f->t[i].id, &f->t[i].c, seconds))
-				return -1;
+			if (is_whole(&f->t[i]) || l->each_target)
+				if (write_one(l, f, interval, f->t[i].id, &f->t[i].c, seconds))
+					return -1;
 		for (int k = 0; k < 3; k++)
 			for (int i = 0; i < f->nt; i++)
 				if (write_aggregate(l, f, interval, seconds, i, k))

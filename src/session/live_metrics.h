@@ -12,6 +12,7 @@
 #ifndef TD_LIVE_METRICS_H
 #define TD_LIVE_METRICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -22,8 +23,9 @@
 struct td_live;
 
 /* smt and num_cpus: the facts stored with the session (sessions.smt,
- * sessions.num_cpus), so that recompute and reports evaluate as live did. */
-struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus);
+ * sessions.num_cpus), so that recompute and reports evaluate as live did.
+ * each_target: also write every thread's and CPU's own values. */
+struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target);
 void td_live_free(struct td_live *l);
 
 /* Add the events file at path (catalog, model, writer), whose events are

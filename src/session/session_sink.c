@@ -25,17 +25,29 @@ static int ensure_thread_row(struct td_session *rs, struct td_thread *t)
 	return t->store_id > 0 ? 0 : -1;
 }
 
+/* One target's values of one group: the store keeps them as one row. n is
+ * at most TD_GROUP_MAX (a perf group's size; /proc's 2). */
+static int write_counts(struct td_session *rs, int64_t target, const int64_t *events, const struct td_count *c, int n)
+{
+	struct td_store_count v[TD_GROUP_MAX];
+
+	_Static_assert(TD_GROUP_MAX >= 2, "the /proc pair fits");
+	if (n > TD_GROUP_MAX)
+		return -1;
+	for (int i = 0; i < n; i++)
+		v[i] = (struct td_store_count){ events[i], c[i].value, c[i].enabled, c[i].running };
+	return td_store_counts_add(rs->store, rs->interval_id, target, v, n);
+}
+
 static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
 {
 	struct td_session *rs = ctx;
 
 	if (ensure_thread_row(rs, t))
 		return -1;
+	if (write_counts(rs, t->store_id, spec == TD_SPEC_PROC ? rs->proc_event_ids : rs->event_ids[spec], c, n))
+		return -1;
 	for (int i = 0; i < n; i++) {
-		int64_t ev = spec == TD_SPEC_PROC ? rs->proc_event_ids[i] : rs->event_ids[spec][i];
-		if (td_store_count_add(rs->store, rs->interval_id, t->store_id, ev, c[i].value, c[i].enabled,
-				       c[i].running))
-			return -1;
 		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->comm, rs->spec_alias[spec][i],
 				  rs->spec_group[spec], &c[i]))
@@ -88,10 +100,9 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 	agg[1] = cpu_aggregate(rs, -1, cpu->socket);
 	if (agg[0] < 0 || agg[1] < 0)
 		return -1;
+	if (write_counts(rs, cpu->store_id, rs->event_ids[spec], c, n))
+		return -1;
 	for (int i = 0; i < n; i++) {
-		if (td_store_count_add(rs->store, rs->interval_id, cpu->store_id, rs->event_ids[spec][i], c[i].value,
-				       c[i].enabled, c[i].running))
-			return -1;
 		if (rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, agg, rs->spec_alias[spec][i],
 				      rs->spec_group[spec],
@@ -126,11 +137,10 @@ static int write_cgroup_counts(struct td_session *rs)
 	for (int g = 0; g < rs->nspecs; g++) {
 		if (!rs->cg_have[g])
 			continue;
+		if (write_counts(rs, rs->cg_target, rs->event_ids[g], rs->cg_sum[g], rs->specs[g].n))
+			return -1;
 		for (int i = 0; i < rs->specs[g].n; i++) {
 			const struct td_count *c = &rs->cg_sum[g][i];
-			if (td_store_count_add(rs->store, rs->interval_id, rs->cg_target, rs->event_ids[g][i], c->value,
-					       c->enabled, c->running))
-				return -1;
 			if (rs->live && rs->spec_live[g] >= 0 &&
 			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, none, rs->spec_alias[g][i],
 					      rs->spec_group[g], c))
@@ -271,7 +281,8 @@ int session_register_events(struct td_session *rs)
  * counts (software.td always; hardware files only where their groups open). */
 int session_setup_live(struct td_session *rs, td_err *err)
 {
-	if (!(rs->live = td_live_new(rs->store, rs->session, rs->caps.smt_on, (int)sysconf(_SC_NPROCESSORS_ONLN)))) {
+	if (!(rs->live = td_live_new(rs->store, rs->session, rs->caps.smt_on, (int)sysconf(_SC_NPROCESSORS_ONLN),
+				    rs->o.thread_metrics))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}

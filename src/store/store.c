@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -24,7 +25,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 			  "VALUES(?,'thread',?,?,?,?,?)",
 	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
 	[ST_INTERVAL_ADD] = "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(?,?,?,?)",
-	[ST_COUNT_ADD] = "INSERT INTO counts(interval_id,thread_id,event_id,value,enabled,running) VALUES(?,?,?,?,?,?)",
+	[ST_SAMPLE_ADD] = "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,?,?,?,?,?)",
 	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
 	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
 			  "bottleneck,spans) VALUES(?,?,?,?,?,?,?,?)",
@@ -66,13 +67,16 @@ static bool cannot_write(int rc)
  * the -wal/-shm files SQLite keeps beside it, or the directory they are in. */
 static void describe_unwritable(td_err *err, const char *path, const char *what, int rc)
 {
-	char dir[sizeof(((struct td_store *)0)->path)], side[sizeof(dir) + 8];
+	char dir[PATH_MAX], side[PATH_MAX + 8];
 	const char *slash = strrchr(path, '/');
 
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	else if (snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path) >= (int)sizeof(dir)) {
+		td_err_set(err, "cannot %s database '%s': the path is longer than this system allows (%d): give a "
+			   "shorter -d FILE", what, path, PATH_MAX);
+		return;
+	}
 	if (access(dir, F_OK) != 0) {
 		td_err_set(err, "cannot %s database '%s': directory '%s' does not exist: create it or give another "
 			   "-d FILE", what, path, dir);
@@ -289,10 +293,15 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		return -1;
 	}
 	s->mode = mode;
-	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (!(s->path = strdup(path))) {
+		td_err_set(err, "out of memory");
+		free(s);
+		return -1;
+	}
 	if (mode != TD_STORE_WRITE && access(path, F_OK) != 0) {
 		td_err_set(err, "no database '%s': record a session first (tdctl run -d %s -- CMD) or give -d", path,
 			   path);
+		free(s->path);
 		free(s);
 		return -1;
 	}
@@ -340,6 +349,8 @@ void td_store_close(struct td_store *s)
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->stmt[i]);
 	sqlite3_close(s->db);
+	free(s->pack);
+	free(s->path);
 	free(s);
 }
 
@@ -633,20 +644,52 @@ int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint
 	return td_store_step_insert(s, st);
 }
 
-int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
-		       uint64_t enabled, uint64_t running)
+/* One samples row: values c[0..n) of events c[0].event, c[0].event + 1, ...
+ * (one enabled/running), packed as a JSON array of integers. */
+static int sample_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)
 {
-	sqlite3_stmt *st = s->stmt[ST_COUNT_ADD];
+	sqlite3_stmt *st = s->stmt[ST_SAMPLE_ADD];
+	size_t need = (size_t)n * 21 + 3, len = 0;
 
+	if (need > s->pack_cap) {
+		char *p = realloc(s->pack, need);
+		if (!p)
+			return -1;
+		s->pack = p;
+		s->pack_cap = need;
+	}
+	s->pack[len++] = '[';
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(s->pack + len, need - len, "%s%" PRId64, i ? "," : "", (int64_t)c[i].value);
+	s->pack[len++] = ']';
 	sqlite3_bind_int64(st, 1, interval);
-	sqlite3_bind_int64(st, 2, thread);
-	sqlite3_bind_int64(st, 3, event);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)value);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)enabled);
-	sqlite3_bind_int64(st, 6, (sqlite3_int64)running);
+	sqlite3_bind_int64(st, 2, target);
+	sqlite3_bind_int64(st, 3, c[0].event);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)c[0].enabled);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)c[0].running);
+	sqlite3_bind_text(st, 6, s->pack, (int)len, SQLITE_STATIC);
 	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
+int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)
+{
+	for (int i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && c[j].event == c[j - 1].event + 1 && c[j].enabled == c[i].enabled &&
+				c[j].running == c[i].running; j++)
+			;
+		if (sample_add(s, interval, target, c + i, j - i))
+			return -1;
+	}
+	return 0;
+}
+
+int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
+		       uint64_t enabled, uint64_t running)
+{
+	struct td_store_count c = { event, value, enabled, running };
+
+	return td_store_counts_add(s, interval, thread, &c, 1);
+}
 
 void td_store_bind_real(sqlite3_stmt *st, int i, double v)
 {

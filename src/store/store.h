@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 3
+#define TD_SCHEMA_VERSION 4
 
 struct td_store;
 
@@ -92,6 +92,15 @@ int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kin
 			    const char *cgroup);
 
 int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns);
+/* Raw counts of one target in one interval: c[0..n) in event-id order
+ * (a perf group's values, read together). Values of consecutive event ids
+ * with the same enabled and running share one stored row. */
+struct td_store_count {
+	int64_t event;
+	uint64_t value, enabled, running;
+};
+int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n);
+/* One value (imports, tests): td_store_counts_add of one. */
 int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
 		       uint64_t enabled, uint64_t running);
 

@@ -16,7 +16,7 @@ enum stmt_id {
 	ST_THREAD_ADD,
 	ST_THREAD_SEEN,
 	ST_INTERVAL_ADD,
-	ST_COUNT_ADD,
+	ST_SAMPLE_ADD,
 	ST_TARGET_ADD,
 	ST_METRIC_ADD,
 	ST_COUNT
@@ -25,8 +25,10 @@ enum stmt_id {
 struct td_store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[ST_COUNT];
-	char path[512];
+	char *path;
 	enum td_store_mode mode;
+	char *pack;              /* td_store_counts_add's JSON text, grown as needed */
+	size_t pack_cap;
 };
 
 int td_store_exec(struct td_store *s, const char *sql);

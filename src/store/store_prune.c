@@ -2,8 +2,9 @@
  * the data is over a size, the oldest sessions and then the oldest intervals
  * of the oldest remaining one, and vacuuming so the file shrinks. Sessions
  * still being written (status running, writer alive) are never deleted.
- * Children are deleted explicitly with foreign keys off: a cascade through
- * counts.event_id (no index) would scan the whole counts table per event. */
+ * Children are deleted explicitly, samples and metrics first, by interval
+ * (their key's prefix): samples name their target and event without a
+ * foreign key, as a cascade from targets or events would scan them all. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static int delete_session(struct td_store *s, int64_t id)
 {
 	static const char *const sqls[] = {
 		"DELETE FROM metrics WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
-		"DELETE FROM counts WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
+		"DELETE FROM samples WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
 		"DELETE FROM intervals WHERE session_id=?1",
 		"DELETE FROM events WHERE session_id=?1",
 		"DELETE FROM targets WHERE session_id=?1",
@@ -98,7 +99,7 @@ static int delete_intervals(struct td_store *s, int64_t session, int64_t n)
 #define OLDEST "(SELECT id FROM intervals WHERE session_id=?1 ORDER BY seq LIMIT ?2)"
 	static const char *const sqls[] = {
 		"DELETE FROM metrics WHERE interval_id IN " OLDEST,
-		"DELETE FROM counts WHERE interval_id IN " OLDEST,
+		"DELETE FROM samples WHERE interval_id IN " OLDEST,
 		"DELETE FROM intervals WHERE id IN " OLDEST,
 	};
 #undef OLDEST
@@ -190,7 +191,7 @@ static int retain_session_step(struct td_store *s, int64_t id, bool may_delete_r
 {
 	int64_t n = query_id(s, "SELECT count(*) FROM intervals WHERE session_id=?1", id);
 	int64_t oldest = query_id(s, "SELECT id FROM intervals WHERE session_id=?1 ORDER BY seq LIMIT 1", id);
-	int64_t rows = oldest > 0 ? query_id(s, "SELECT (SELECT count(*) FROM counts WHERE interval_id=?1) +"
+	int64_t rows = oldest > 0 ? query_id(s, "SELECT (SELECT count(*) FROM samples WHERE interval_id=?1) +"
 					     " (SELECT count(*) FROM metrics WHERE interval_id=?1)", oldest) : 0;
 	int64_t k = rows > 0 ? TD_RETAIN_STEP_ROWS / rows : TD_RETAIN_STEP_INTERVALS;
 

@@ -1,49 +1,241 @@
 /* store_read: reading sessions back — per-thread totals and failed events
  * for summaries, session rows, the event plan, targets, raw counts and
  * metric values of a session, and arbitrary read-only queries. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "store_impl.h"
 
-int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+/* Prepare sql with ?1 = session, or NULL. */
+static sqlite3_stmt *prepare_session(struct td_store *s, const char *sql, int64_t session)
 {
-	static const char sql[] =
-		"SELECT t.id, t.pid, t.tid, t.comm, t.first_seen_ns, t.last_seen_ns, e.name,"
-		" sum(c.value), sum(c.enabled), sum(c.running),"
-		/* not counted: enabled but never running (multiplexed out). enabled = 0 too is a
-		 * thread that did not run in the interval: counted, and zero. */
-		" sum(CASE WHEN c.running = 0 AND c.enabled > 0 THEN NULL WHEN c.running >= c.enabled THEN c.value"
-		"     ELSE c.value * 1.0 * c.enabled / c.running END),"
-		" count(*), sum(c.running = 0 AND c.enabled > 0)"
-		" FROM counts c JOIN threads t ON t.id = c.thread_id JOIN events e ON e.id = c.event_id"
-		" WHERE t.session_id = ? GROUP BY t.id, e.id ORDER BY t.pid, t.tid, t.id, e.id";
 	sqlite3_stmt *st;
-	int rc = 0;
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return NULL;
 	sqlite3_bind_int64(st, 1, session);
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-		struct td_thread_total t;
-		memset(&t, 0, sizeof(t));
-		t.thread = sqlite3_column_int64(st, 0);
-		t.pid = sqlite3_column_int(st, 1);
-		t.tid = sqlite3_column_int(st, 2);
-		snprintf(t.comm, sizeof(t.comm), "%s", sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "");
-		t.first_seen_ns = (uint64_t)sqlite3_column_int64(st, 4);
-		t.last_seen_ns = (uint64_t)sqlite3_column_int64(st, 5);
-		t.event = (const char *)sqlite3_column_text(st, 6);
-		t.value = (uint64_t)sqlite3_column_int64(st, 7);
-		t.enabled = (uint64_t)sqlite3_column_int64(st, 8);
-		t.running = (uint64_t)sqlite3_column_int64(st, 9);
-		t.scaled = sqlite3_column_type(st, 10) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 10);
-		t.intervals = sqlite3_column_int(st, 11);
-		t.not_counted = sqlite3_column_int(st, 12);
-		rc = fn(&t, ctx);
+	return st;
+}
+
+/* The values of a samples row, parsed from its JSON array of integers
+ * into v (grown as needed). The number of values, or -1 if the text is not
+ * such an array (a damaged or hand-edited file). */
+struct unpacked {
+	int64_t *v;
+	int n, cap;
+};
+
+static int unpack(const unsigned char *text, struct unpacked *u)
+{
+	const char *p = (const char *)text;
+	char *end;
+
+	u->n = 0;
+	if (!p || *p++ != '[')
+		return -1;
+	if (*p == ']')
+		return 0;
+	for (;;) {
+		long long x;
+		errno = 0;
+		x = strtoll(p, &end, 10);
+		if (end == p || errno)
+			return -1;
+		if (u->n == u->cap) {
+			int cap = u->cap ? 2 * u->cap : 16;
+			int64_t *nv = realloc(u->v, (size_t)cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			u->v = nv;
+			u->cap = cap;
+		}
+		u->v[u->n++] = x;
+		p = end;
+		if (*p == ']')
+			return p[1] ? -1 : u->n;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Index of id in the sorted ids[0..n), or -1. */
+static int find_id(const int64_t *ids, int n, int64_t id)
+{
+	const int64_t *hit = bsearch(&id, ids, (size_t)n, sizeof(*ids), cmp_i64);
+
+	return hit ? (int)(hit - ids) : -1;
+}
+
+/* A thread's totals for one event, summed in C from the packed samples. */
+struct thread_sum {
+	uint64_t value, enabled, running;
+	double scaled;
+	int scaled_n, intervals, not_counted;
+};
+
+struct thread_totals {
+	struct td_thread_total *threads; /* in pid, tid, id order (the output order) */
+	int64_t *thread_ids;             /* sorted, with thread_pos: where each is in threads */
+	int *thread_pos;
+	int nthreads;
+	int64_t *event_ids;              /* sorted */
+	char **event_names;
+	int nevents;
+	struct thread_sum *sum;          /* [thread position][event index] */
+};
+
+static void thread_totals_free(struct thread_totals *t)
+{
+	for (int i = 0; i < t->nevents; i++)
+		free(t->event_names[i]);
+	free(t->threads);
+	free(t->thread_ids);
+	free(t->thread_pos);
+	free(t->event_ids);
+	free(t->event_names);
+	free(t->sum);
+}
+
+static int load_threads(struct td_store *s, int64_t session, struct thread_totals *t)
+{
+	sqlite3_stmt *st = prepare_session(s, "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					   " WHERE session_id=?1 ORDER BY pid, tid, id", session);
+	int step;
+
+	if (!st)
+		return -1;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct td_thread_total *x = td_array_push(&t->threads, &t->nthreads, sizeof(*x));
+		if (!x)
+			break;
+		memset(x, 0, sizeof(*x));
+		x->thread = sqlite3_column_int64(st, 0);
+		x->pid = sqlite3_column_int(st, 1);
+		x->tid = sqlite3_column_int(st, 2);
+		snprintf(x->comm, sizeof(x->comm), "%s", td_store_col_text(st, 3));
+		x->first_seen_ns = (uint64_t)sqlite3_column_int64(st, 4);
+		x->last_seen_ns = (uint64_t)sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return -1;
+	t->thread_ids = malloc(((size_t)t->nthreads + 1) * sizeof(*t->thread_ids));
+	t->thread_pos = malloc(((size_t)t->nthreads + 1) * sizeof(*t->thread_pos));
+	if (!t->thread_ids || !t->thread_pos)
+		return -1;
+	for (int i = 0; i < t->nthreads; i++)
+		t->thread_ids[i] = t->threads[i].thread;
+	qsort(t->thread_ids, (size_t)t->nthreads, sizeof(*t->thread_ids), cmp_i64);
+	for (int i = 0; i < t->nthreads; i++)
+		t->thread_pos[find_id(t->thread_ids, t->nthreads, t->threads[i].thread)] = i;
+	return 0;
+}
+
+static int load_events(struct td_store *s, int64_t session, struct thread_totals *t)
+{
+	sqlite3_stmt *st = prepare_session(s, "SELECT id, name FROM events WHERE session_id=?1 ORDER BY id", session);
+	int step, n = 0;
+
+	if (!st)
+		return -1;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		char *name = strdup(td_store_col_text(st, 1));
+		int64_t *id = name ? td_array_push(&t->event_ids, &n, sizeof(*id)) : NULL;
+		char **slot = id ? td_array_push(&t->event_names, &t->nevents, sizeof(*slot)) : NULL;
+		if (!slot) {
+			free(name);
+			break;
+		}
+		*id = sqlite3_column_int64(st, 0);
+		*slot = name;
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : -1;
+}
+
+/* Add one samples row (target, first event, enabled, running, vals) of a thread. */
+static int add_thread_sample(struct thread_totals *t, sqlite3_stmt *st, struct unpacked *u)
+{
+	int th = find_id(t->thread_ids, t->nthreads, sqlite3_column_int64(st, 0));
+	int64_t event = sqlite3_column_int64(st, 1);
+	uint64_t enabled = (uint64_t)sqlite3_column_int64(st, 2), running = (uint64_t)sqlite3_column_int64(st, 3);
+
+	if (th < 0)
+		return 0; /* a CPU, process or other target */
+	if (unpack(sqlite3_column_text(st, 4), u) < 0)
+		return -1;
+	for (int k = 0; k < u->n; k++) {
+		int e = find_id(t->event_ids, t->nevents, event + k);
+		struct thread_sum *x;
+		uint64_t value = (uint64_t)u->v[k];
+		if (e < 0)
+			return -1;
+		x = &t->sum[(size_t)t->thread_pos[th] * (size_t)t->nevents + (size_t)e];
+		x->value += value;
+		x->enabled += enabled;
+		x->running += running;
+		x->intervals++;
+		/* not counted: enabled but never running (multiplexed out). enabled = 0 too is a
+		 * thread that did not run in the interval: counted, and zero. */
+		if (running == 0 && enabled > 0) {
+			x->not_counted++;
+			continue;
+		}
+		x->scaled += running >= enabled ? (double)value : (double)value * (double)enabled / (double)running;
+		x->scaled_n++;
+	}
+	return 0;
+}
+
+int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+{
+	struct thread_totals t = { 0 };
+	struct unpacked u = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc = -1, step = SQLITE_DONE;
+
+	if (load_threads(s, session, &t) || load_events(s, session, &t))
+		goto out;
+	if (!(t.sum = calloc((size_t)t.nthreads * (size_t)t.nevents + 1, sizeof(*t.sum))))
+		goto out;
+	if (!(st = prepare_session(s, "SELECT c.target_id, c.event_id, c.enabled, c.running, c.vals FROM intervals i"
+				   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1", session)))
+		goto out;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		if (add_thread_sample(&t, st, &u))
+			goto out;
+	if (step != SQLITE_DONE)
+		goto out;
+	rc = 0;
+	for (int i = 0; rc == 0 && i < t.nthreads; i++)
+		for (int e = 0; rc == 0 && e < t.nevents; e++) {
+			const struct thread_sum *x = &t.sum[(size_t)i * (size_t)t.nevents + (size_t)e];
+			struct td_thread_total r = t.threads[i];
+			if (!x->intervals)
+				continue;
+			r.event = t.event_names[e];
+			r.value = x->value;
+			r.enabled = x->enabled;
+			r.running = x->running;
+			r.scaled = x->scaled_n ? x->scaled : NAN;
+			r.intervals = x->intervals;
+			r.not_counted = x->not_counted;
+			rc = fn(&r, ctx);
+		}
+out:
+	sqlite3_finalize(st);
+	thread_totals_free(&t);
+	free(u.v);
 	return rc;
 }
 
@@ -237,22 +429,10 @@ int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, v
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Prepare sql with ?1 = session, or NULL. */
-static sqlite3_stmt *prepare_session(struct td_store *s, const char *sql, int64_t session)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_int64(st, 1, session);
-	return st;
-}
-
 /* The caller's callback, whichever kind of row it takes. */
 union row_fn {
 	td_event_fn event;
 	td_target_fn target;
-	td_count_fn count;
 	td_metric_fn metric;
 };
 
@@ -338,29 +518,50 @@ void td_target_label(const struct td_target_info *t, char *out, size_t len)
 		snprintf(out, len, "%s", t->kind);
 }
 
-static int count_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
-{
-	struct td_count_row c = {
-		.interval = sqlite3_column_int64(st, 0),
-		.seq = sqlite3_column_int(st, 1),
-		.start_ns = (uint64_t)sqlite3_column_int64(st, 2),
-		.end_ns = (uint64_t)sqlite3_column_int64(st, 3),
-		.target = sqlite3_column_int64(st, 4),
-		.event = sqlite3_column_int64(st, 5),
-		.value = (uint64_t)sqlite3_column_int64(st, 6),
-		.enabled = (uint64_t)sqlite3_column_int64(st, 7),
-		.running = (uint64_t)sqlite3_column_int64(st, 8),
-	};
-	return fn->count(&c, ctx);
-}
+/* td_store_counts' rows: one samples row, unpacked into one callback per value. */
+struct count_walk {
+	td_count_fn fn;
+	void *ctx;
+	struct unpacked u;
+};
 
 int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx)
 {
-	return each_row(prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, c.thread_id, c.event_id,"
-					" c.value, c.enabled, c.running FROM intervals i"
-					" JOIN counts c ON c.interval_id = i.id WHERE i.session_id=?1"
-					" ORDER BY i.seq, c.thread_id, c.event_id", session),
-			count_row, (union row_fn){ .count = fn }, ctx);
+	sqlite3_stmt *st = prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, c.target_id, c.event_id,"
+					   " c.vals, c.enabled, c.running FROM intervals i"
+					   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1"
+					   " ORDER BY i.seq, c.target_id, c.event_id", session);
+	struct unpacked u = { 0 };
+	int rc = 0, step = SQLITE_DONE;
+
+	if (!st)
+		return -1;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct td_count_row c = {
+			.interval = sqlite3_column_int64(st, 0),
+			.seq = sqlite3_column_int(st, 1),
+			.start_ns = (uint64_t)sqlite3_column_int64(st, 2),
+			.end_ns = (uint64_t)sqlite3_column_int64(st, 3),
+			.target = sqlite3_column_int64(st, 4),
+			.enabled = (uint64_t)sqlite3_column_int64(st, 7),
+			.running = (uint64_t)sqlite3_column_int64(st, 8),
+		};
+		int64_t first = sqlite3_column_int64(st, 5);
+		if (unpack(sqlite3_column_text(st, 6), &u) < 0) {
+			rc = -1;
+			break;
+		}
+		for (int k = 0; rc == 0 && k < u.n; k++) {
+			c.event = first + k;
+			c.value = (uint64_t)u.v[k];
+			rc = fn(&c, ctx);
+		}
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(st);
+	free(u.v);
+	return rc;
 }
 
 static double opt_real(sqlite3_stmt *st, int i)

@@ -118,6 +118,32 @@ static const char migrate_2_3[] =
 	" FROM metrics m JOIN intervals i ON i.id = m.interval_id JOIN targets t ON t.id = m.target_id"
 	" JOIN metric_names n ON n.id = m.metric_id;";
 
+/* v3 -> v4: raw counts packed, one row per interval, target and run of
+ * values sharing enabled and running (a perf group's values, read at once)
+ * instead of one row per value; `counts` becomes a view that unpacks them,
+ * so SQL written against v3 still reads (and INSERTs one value at a time).
+ * The thread index goes: every reader walks a session's intervals. Old
+ * rows are moved one value per row (correct by construction; SQLite 3.40's
+ * group_concat has no ORDER BY to pack them safely). */
+static const char migrate_3_4[] =
+	"CREATE TABLE samples("
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
+	" target_id INTEGER NOT NULL,"
+	" event_id INTEGER NOT NULL,"
+	" enabled INTEGER NOT NULL, running INTEGER NOT NULL,"
+	" vals TEXT NOT NULL,"
+	" PRIMARY KEY(interval_id, target_id, event_id)) WITHOUT ROWID;"
+	"INSERT INTO samples SELECT interval_id, thread_id, event_id, enabled, running, '[' || value || ']' FROM counts;"
+	"DROP TABLE counts;"
+	"CREATE VIEW counts AS"
+	" SELECT s.interval_id, s.target_id AS thread_id, s.event_id + v.key AS event_id, v.value AS value,"
+	"  s.enabled, s.running"
+	" FROM samples s, json_each(s.vals) v;"
+	"CREATE TRIGGER counts_insert INSTEAD OF INSERT ON counts BEGIN"
+	" INSERT INTO samples VALUES(NEW.interval_id, NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,"
+	"  '[' || NEW.value || ']');"
+	" END;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -147,6 +173,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_2_3) || set_version(s, 3))
 			return -1;
 		version = 3;
+	}
+	if (version == 3) {
+		if (td_store_exec(s, migrate_3_4) || set_version(s, 4))
+			return -1;
+		version = 4;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

@@ -6,17 +6,19 @@
 #include "analysis/recompute.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl recompute SESSION [-d DB] [--events-dir DIR]"
+#define USAGE "usage: tdctl recompute SESSION [-d DB] [--events-dir DIR] [--threads]"
 
 int cmd_recompute(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "database", required_argument, NULL, 'd' },
 		{ "events-dir", required_argument, NULL, 'E' },
+		{ "threads", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = "topdown.db", *dir = NULL;
+	bool threads = false;
 	struct td_recompute_result res;
 	struct td_store *st;
 	int64_t session;
@@ -28,6 +30,7 @@ int cmd_recompute(int argc, char **argv)
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'E': dir = optarg; break;
+		case 'T': threads = true; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("recompute: %s", USAGE); return 2;
 		}
@@ -40,7 +43,7 @@ int cmd_recompute(int argc, char **argv)
 		return 2;
 	if (tdctl_open_store(db, TD_STORE_WRITE, &st))
 		return 1;
-	rc = td_recompute(st, session, dir, &res, &err);
+	rc = td_recompute(st, session, dir, threads, &res, &err);
 	if (rc)
 		tdctl_error("recompute: %s", err.msg);
 	else

@@ -69,6 +69,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "pmu", required_argument, NULL, 'p' },
 		{ "system", no_argument, NULL, 'y' },
 		{ "cgroup", required_argument, NULL, 'g' },
+		{ "thread-metrics", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +159,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			}
 			o->cgroup = optarg;
 			break;
+		case 'T': o->thread_metrics = true; break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}

@@ -44,7 +44,9 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --nodes LIST        collect these nodes (and their ancestors) instead, e.g. Backend_Bound.Memory_Bound\n" \
 	"  --pmu MODEL         use the events file of libpfm4 model MODEL (e.g. when libpfm4 does not know this CPU)\n" \
 	"  --counters N        at most N general-purpose counters per group (the plan, and events files split)\n" \
-	"  --events-dir DIR    read events/*.td files from DIR\n"
+	"  --events-dir DIR    read events/*.td files from DIR\n" \
+	"  --thread-metrics    also store each thread's (CPU's) metric values every interval (by default\n" \
+	"                      per process, core, socket, cgroup; reports compute the rest from the counts)\n"
 /* run and attach only. */
 #define TDCTL_PROCESS_HELP \
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \

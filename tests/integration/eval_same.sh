@@ -34,7 +34,7 @@ run_same() {
 
 # ---- live: soft-tree's level 2 in two rotating groups -------------------------
 DB="$WORK/live.db"
-"$TDCTL" run -q -I 100 -l 2 --rotate 30 --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- \
+"$TDCTL" run -q -I 100 -l 2 --rotate 30 --thread-metrics --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- \
 	"$DEMO" -t 3 -l 1 -L 300 -e 1 -s 1 >/dev/null 2>&1
 check_eq "live: run exits 0" 0 "$?"
 check "live: the session has several intervals and two model groups" test \

@@ -1,11 +1,25 @@
 #!/bin/sh
 # Metric values written while collecting: software.td's info metrics per
-# thread and per process for every interval, equal to what the stored raw
-# counts give, with confidence = running/enabled of the counts they read.
+# process for every interval and, with --thread-metrics, per thread too,
+# equal to what the stored raw counts give, with confidence =
+# running/enabled of the counts they read.
 . "$(dirname "$0")/lib.sh"
 
-DB="$WORK/m.db"
+# by default: the process's values every interval, no thread's (the counts are the record)
+DB="$WORK/default.db"
 "$TDCTL" run -q -I 200 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
+check_eq "default: run exits 0" 0 "$?"
+check_eq "default: CPU_Time of the process in every interval, of no thread" \
+	"$(sql "$DB" "select count(*) from intervals")|0" \
+	"$(sql "$DB" "select (select count(*) from metric_values where target_kind = 'process' and name = 'CPU_Time'),
+		(select count(*) from metric_values where target_kind = 'thread')")"
+check_eq "default: the process's CPU_Time is the sum of its threads' TASK_CLOCK in each interval" 0 \
+	"$(sql "$DB" "select count(*) from metric_values m where m.target_kind = 'process' and m.name = 'CPU_Time'
+		and abs(m.value - (select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id
+			where e.name = 'TASK_CLOCK' and c.interval_id = m.interval_id)) > 1e-9")"
+
+DB="$WORK/m.db"
+"$TDCTL" run -q -I 200 --thread-metrics -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
 check_eq "run exits 0" 0 "$?"
 nint=$(sql "$DB" "select count(*) from intervals")
 check "at least 5 intervals" test "$nint" -ge 5

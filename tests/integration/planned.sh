@@ -18,7 +18,7 @@ plan_of() {
 
 # ---- default level: the deepest that needs no multiplexing (level 1 here) ----
 DB="$WORK/d.db"
-"$TDCTL" run -q -I 200 --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>&1
+"$TDCTL" run -q -I 200 --thread-metrics --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>&1
 check_eq "run --pmu td_soft_tree exits 0" 0 "$?"
 check_eq "the session records the model and its events file" "td_soft_tree|soft-tree.td" \
 	"$(sql "$DB" "select pmu_model, events_file from sessions")"
@@ -30,7 +30,7 @@ check_eq "level-2 nodes were not collected: no value" 0 \
 
 # ---- -l 2 with rotation: two groups taking turns, TC and CS in both ----------
 DB="$WORK/l2.db"
-"$TDCTL" run -I 200 -l 2 --rotate 50 --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- \
+"$TDCTL" run -I 200 -l 2 --rotate 50 --thread-metrics --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- \
 	"$DEMO" -t 2 -l 1 -L 300 -e 1 -s 2 >/dev/null 2>"$WORK/err"
 check_eq "run -l 2 --rotate 50 exits 0" 0 "$?"
 check_eq "level 2: the planner's two groups, TC and CS carried in both" "1:TC,CS,MINF 2:TC,CS,MAJF" "$(plan_of "$DB")"
@@ -89,7 +89,7 @@ check_eq "values below 100 % confidence are there (the groups took turns)" 1 \
 
 # ---- the stored session evaluates the same way again --------------------------
 sql "$DB" "create table live as select * from metric_values"
-"$TDCTL" recompute 1 -d "$DB" --events-dir "$EV" >/dev/null 2>&1
+"$TDCTL" recompute 1 -d "$DB" --events-dir "$EV" --threads >/dev/null 2>&1
 check_eq "recompute exits 0" 0 "$?"
 check_eq "recompute reproduces every live thread value, confidence and span flag" 0 \
 	"$(sql "$DB" "select count(*) from live l left join metric_values r on r.interval_id = l.interval_id

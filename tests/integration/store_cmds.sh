@@ -28,7 +28,7 @@ check_match "the refusal says it only reads" "tdctl query only reads" "$err"
 err=$("$TDCTL" query -d "$DB" "select 1; delete from sessions" 2>&1)
 check_eq "a second statement is refused" 1 "$?"
 check_match "and says so" "one SQL statement at a time" "$err"
-check_eq "nothing was deleted or changed" "3|3" "$(sql "$DB" "select count(*) from sessions; pragma user_version" | tr '\n' '|' | sed 's/|$//')"
+check_eq "nothing was deleted or changed" "3|4" "$(sql "$DB" "select count(*) from sessions; pragma user_version" | tr '\n' '|' | sed 's/|$//')"
 err=$("$TDCTL" query -d "$DB" "select nope from nowhere" 2>&1)
 check_match "bad SQL: one line naming the problem" "^tdctl: query: no such table: nowhere$" "$err"
 "$TDCTL" query -d "$WORK/none.db" "select 1" 2>/dev/null
@@ -115,7 +115,7 @@ check_eq "the run completes after being pruned around" completed "$(sql "$RDB" "
 cp "$TD_SRCDIR/tests/data/store/v1.db" "$WORK/v1.db"
 chmod u+w "$WORK/v1.db"
 out=$("$TDCTL" sessions -d "$WORK/v1.db")
-check_eq "v1 file: tdctl sessions migrates it to version 3" 3 "$(sql "$WORK/v1.db" "pragma user_version")"
+check_eq "v1 file: tdctl sessions migrates it to version 4" 4 "$(sql "$WORK/v1.db" "pragma user_version")"
 check_match "v1 file: both sessions listed as before" "^ +2  run +completed .* 1 thr +1 int  true" "$out"
 check_eq "v1 file: export of the migrated run gives its 320 counts" 320 \
 	"$("$TDCTL" export 1 -d "$WORK/v1.db" --format csv | grep -c '^count,')"
@@ -131,6 +131,30 @@ check_eq "v1 file: each thread's recomputed CPU_Time adds up to its task-clock" 
 		on e.id = c.event_id where c.thread_id = t.id and e.name = 'TASK_CLOCK')) > 1e-9")"
 check_eq "v1 file: no process targets existed, so the threads are summed as 'whole'" 1 \
 	"$(sql "$WORK/v1.db" "select count(*) > 0 from metric_values where session_id = 1 and target_kind = 'whole'")"
+
+# ---- a version-3 database (one row per count, before packed samples) -------------
+# tests/data/store/v3.db: a tdctl run (software events, /proc switches) and an
+# import of the SKL L3 oracle, written by the v3 tdctl; v3-counts.txt is what
+# sqlite3 read from its counts table then, v3-report-N.txt what that tdctl's
+# report printed.
+cp "$TD_SRCDIR/tests/data/store/v3.db" "$WORK/v3.db"
+chmod u+w "$WORK/v3.db"
+"$TDCTL" sessions -d "$WORK/v3.db" >/dev/null
+check_eq "v3 file: tdctl sessions migrates it to version 4" 4 "$(sql "$WORK/v3.db" "pragma user_version")"
+check_eq "v3 file: the counts view gives every v3 count, value, enabled and running" "" \
+	"$(sql "$WORK/v3.db" "select interval_id, thread_id, event_id, value, enabled, running from counts order by 1, 2, 3" |
+		diff "$TD_SRCDIR/tests/data/store/v3-counts.txt" - | head -5)"
+for n in 1 2; do
+	check_eq "v3 file: report $n prints what the v3 tdctl printed" "" \
+		"$("$TDCTL" report $n -d "$WORK/v3.db" --color never | sed "s|database $WORK/v3.db,|database /tmp/v3.db,|" |
+			diff "$TD_SRCDIR/tests/data/store/v3-report-$n.txt" - | head -5)"
+done
+"$TDCTL" run -q -I 100 -d "$WORK/v3.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 0.5 >/dev/null 2>&1
+check_eq "v3 file: a new run into the migrated file packs each group's values into one row" "1|0" \
+	"$(sql "$WORK/v3.db" "select count(*) > 0, sum(json_array_length(vals) != 6) from samples s join events e
+		on e.id = s.event_id where e.session_id = 3 and e.name = 'TASK_CLOCK'")"
+check_eq "v3 file: its summary lists its threads" 3 \
+	"$("$TDCTL" sessions -d "$WORK/v3.db" | awk '$1 == 3 { print $1 }')"
 
 # ---- prune errors --------------------------------------------------------------------
 for bad in "--max-age 7" "--max-age 3w" "--max-age -1d" "--max-size 0" "--max-size ten"; do

@@ -200,6 +200,16 @@ static int label_target(const struct td_target_info *t, void *ctx)
 	return 0;
 }
 
+/* Did live collection store leaf targets' values (--thread-metrics)? Then
+ * recompute must too, to be compared with them. */
+static int leaf_rows(int ncols, const char *const *names, const char *const *values, void *ctx)
+{
+	(void)ncols;
+	(void)names;
+	*(bool *)ctx = values[0] && strcmp(values[0], "0") != 0;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct td_store *s;
@@ -221,7 +231,13 @@ int main(int argc, char **argv)
 		printf("Bail out! %s\n", err.msg);
 		return 1;
 	}
-	if (td_store_metrics(s, session, keep_value, &before) || td_recompute(s, session, dir, &res, &err) ||
+	bool each_target = false;
+	if (td_store_query(s, "SELECT count(*) FROM metrics m JOIN targets t ON t.id = m.target_id WHERE t.kind = 'thread'"
+			   " OR (t.kind = 'cpu' AND t.cpu IS NOT NULL)", leaf_rows, &each_target, &err)) {
+		printf("Bail out! %s\n", err.msg);
+		return 1;
+	}
+	if (td_store_metrics(s, session, keep_value, &before) || td_recompute(s, session, dir, each_target, &res, &err) ||
 	    td_store_metrics(s, session, keep_value, &after)) {
 		printf("Bail out! cannot recompute session %" PRId64 ": %s\n", session, err.msg);
 		return 1;

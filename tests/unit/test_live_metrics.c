@@ -54,11 +54,13 @@ static int teardown(void **state)
 
 static const struct td_session_info info = { .kind = "run", .command = "t", .interval_ms = 1000 };
 
+#define GOT_MAX 32
+
 struct got {
-	char name[8][16];
-	int64_t target[8];
-	double value[8], conf[8];
-	bool spans[8];
+	char name[GOT_MAX][16];
+	int64_t target[GOT_MAX];
+	double value[GOT_MAX], conf[GOT_MAX];
+	bool spans[GOT_MAX];
 	int n;
 };
 
@@ -66,8 +68,7 @@ static int collect(const struct td_metric_row *m, void *ctx)
 {
 	struct got *g = ctx;
 
-	if (g->n == 8)
-		return 0;
+	assert_true(g->n < GOT_MAX);
 	snprintf(g->name[g->n], sizeof(g->name[0]), "%s", m->name);
 	g->target[g->n] = m->target;
 	g->value[g->n] = m->value;
@@ -89,7 +90,7 @@ static bool find(const struct got *g, int64_t target, const char *name, double *
 	return false;
 }
 
-static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv, int *file)
+static struct td_live *open_live_as(struct td_store **s, int64_t *sess, int64_t *iv, int *file, bool each_target)
 {
 	struct td_live *l;
 	td_err err;
@@ -97,12 +98,18 @@ static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv
 	unlink(db);
 	assert_int_equal(td_store_open(db, TD_STORE_WRITE, s, &err), 0);
 	assert_true((*sess = td_store_session_begin(*s, &info, &err)) > 0);
-	assert_non_null(l = td_live_new(*s, *sess, -1, 2));
+	assert_non_null(l = td_live_new(*s, *sess, -1, 2, each_target));
 	*file = td_live_add_file(l, td, 2, &err);
 	assert_int_equal(*file, 0);
 	assert_int_equal(td_store_begin(*s), 0);
 	*iv = td_store_interval_add(*s, *sess, 0, 1000, 2000);
 	return l;
+}
+
+/* As with --thread-metrics: every thread's values are stored too. */
+static struct td_live *open_live(struct td_store **s, int64_t *sess, int64_t *iv, int *file)
+{
+	return open_live_as(s, sess, iv, file, true);
 }
 
 static void test_spanning_confidence(void **state)
@@ -173,6 +180,41 @@ static void test_process_sums_first(void **state)
 	td_store_close(s);
 }
 
+/* By default only the process's values are stored each interval (a
+ * thread's come from its counts when read): 3 metrics, all of one
+ * target that is neither thread, with the same values as above. */
+static void test_default_stores_processes_only(void **state)
+{
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, t1, t2;
+	int file;
+	struct got g = { 0 };
+	double v, c;
+
+	(void)state;
+	l = open_live_as(&s, &sess, &iv, &file, false);
+	t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
+	t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
+	td_live_count(l, file, t1, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t1, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t2, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
+	td_live_count(l, file, t2, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
+	assert_int_equal(td_live_flush(l, iv, 1.0), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	assert_int_equal(g.n, 3);
+	for (int i = 0; i < g.n; i++) {
+		assert_true(g.target[i] != t1 && g.target[i] != t2);
+		assert_true(g.target[i] == g.target[0]);
+	}
+	find(&g, g.target[0], "X", &v, &c);
+	assert_true(fabs(v - 47.5 / 100.0) < 1e-12);
+	assert_true(fabs(c - 0.8) < 1e-12);
+	td_live_free(l);
+	td_store_close(s);
+}
+
 /* The planner carries an event into every group that needs it (fixed
  * counters): each formula then reads the copy counted in its own group's
  * time window, never a mix, and is not spanning. */
@@ -212,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spanning_confidence),
 		cmocka_unit_test(test_process_sums_first),
+		cmocka_unit_test(test_default_stores_processes_only),
 		cmocka_unit_test(test_event_in_two_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
