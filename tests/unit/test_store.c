@@ -67,6 +67,88 @@ static int collect(const struct td_thread_total *t, void *ctx)
 	return 0;
 }
 
+struct read_back {
+	int n;
+	struct td_count_row r[16];
+};
+
+static int keep_count(const struct td_count_row *c, void *ctx)
+{
+	struct read_back *b = ctx;
+
+	assert_true(b->n < 16);
+	b->r[b->n++] = *c;
+	return 0;
+}
+
+static int64_t sql_count(const char *file, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* td_store_counts_add packs a run of consecutive event ids with one
+ * enabled/running into one samples row; anything else starts a new row;
+ * td_store_counts gives every value back in event order, the largest
+ * signed values too; a damaged row is an error, not a guess. */
+static void test_packing(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	int64_t sess, ev[6], th, iv;
+	struct read_back b = { 0 };
+	const uint64_t big = (uint64_t)INT64_MAX;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	assert_int_equal(td_store_begin(s), 0);
+	for (int i = 0; i < 6; i++)
+		ev[i] = td_store_event_add(s, sess, "E", "perf::E", 0, 1, (uint64_t)i, "counting", NULL, "software.td");
+	th = td_store_thread_add(s, sess, 1, 1, "t", 0);
+	iv = td_store_interval_add(s, sess, 0, 0, 1000);
+	/* ev0..ev2 one group; ev3 another running time; ev5 after a gap (ev4 not given) */
+	struct td_store_count c[] = {
+		{ ev[0], 0, 1000, 900 }, { ev[1], big, 1000, 900 }, { ev[2], 7, 1000, 900 },
+		{ ev[3], 8, 1000, 500 }, { ev[5], 9, 1000, 500 },
+	};
+	assert_int_equal(td_store_counts_add(s, iv, th, c, 5), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_counts(s, sess, keep_count, &b), 0);
+	assert_int_equal(b.n, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(b.r[i].event, c[i].event);
+		assert_true(b.r[i].value == c[i].value);
+		assert_int_equal(b.r[i].enabled, c[i].enabled);
+		assert_int_equal(b.r[i].running, c[i].running);
+		assert_int_equal(b.r[i].target, th);
+	}
+	td_store_close(s);
+	assert_int_equal(sql_count(path, "SELECT count(*) FROM samples"), 3);
+	assert_int_equal(sql_count(path, "SELECT json_array_length(vals) FROM samples ORDER BY event_id"), 3);
+	/* the counts view unpacks the same values */
+	assert_int_equal(sql_count(path, "SELECT count(*) FROM counts"), 5);
+	assert_true(sql_count(path, "SELECT value FROM counts WHERE event_id = (SELECT event_id FROM samples ORDER BY "
+				    "event_id LIMIT 1) + 1") == INT64_MAX);
+
+	raw_sql(path, "UPDATE samples SET vals = '[8,x]' WHERE running = 500 AND json_array_length(vals) = 1"
+		      " AND event_id = (SELECT min(event_id) FROM samples WHERE running = 500)");
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	b.n = 0;
+	assert_int_equal(td_store_counts(s, sess, keep_count, &b), -1);
+	td_store_close(s);
+}
+
 static void test_roundtrip(void **state)
 {
 	struct td_store *s;
@@ -207,6 +289,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_packing),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_recover),
 	};
