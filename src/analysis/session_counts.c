@@ -104,6 +104,10 @@ struct walk {
 	struct td_group_counts cur; /* the current (interval, target) */
 	struct td_count_row last;   /* a row of the current interval */
 	int64_t interval, target;   /* 0: none yet */
+	bool bound;                 /* the current target has a row this file reads */
+	bool any_bound;             /* some target of the current interval has */
+	struct td_count_row *unbound; /* the interval's targets without such a row (a row of each) */
+	int nunbound;
 	bool skip;                  /* the current interval is not kept */
 };
 
@@ -111,18 +115,38 @@ static int end_target(struct walk *k)
 {
 	int rc = 0;
 
-	if (k->target)
+	/* a target with no row this file reads (another file's, /proc's, the unlisted
+	 * remainder's software group) is not this file's to evaluate: left out, not NA —
+	 * unless no target of the interval has one (then each is handed over, empty:
+	 * the interval still happened) */
+	if (k->target && k->bound) {
 		rc = k->w->target(k->ctx, &k->last, k->target, &k->cur);
+		k->any_bound = true;
+	} else if (k->target) {
+		struct td_count_row *u = td_array_push(&k->unbound, &k->nunbound, sizeof(*u));
+		if (!u)
+			return -1;
+		*u = k->last;
+	}
 	td_group_counts_clear(&k->cur);
 	k->target = 0;
+	k->bound = false;
 	return rc;
 }
 
 static int end_interval(struct walk *k)
 {
+	int rc = 0;
+
 	if (!k->interval || k->skip)
 		return 0;
 	if (end_target(k))
+		return -1;
+	for (int i = 0; rc == 0 && !k->any_bound && i < k->nunbound; i++)
+		rc = k->w->target(k->ctx, &k->unbound[i], k->unbound[i].target, &k->cur);
+	k->nunbound = 0;
+	k->any_bound = false;
+	if (rc)
 		return -1;
 	return k->w->interval_end ? k->w->interval_end(k->ctx, &k->last) : 0;
 }
@@ -148,8 +172,10 @@ static int walk_row(const struct td_count_row *r, void *ctx)
 	if (k->w->row && k->w->row(k->ctx, r, e))
 		return -1;
 	assert(!e || e->alias < 0 || e->group < k->sc->ngroups);
-	if (e && e->alias >= 0)
+	if (e && e->alias >= 0) {
 		td_group_counts_add_row(&k->cur, e->group, e->alias, r->value, r->enabled, r->running);
+		k->bound = true;
+	}
 	return 0;
 }
 
@@ -163,5 +189,6 @@ int td_session_counts_walk(const struct td_session_counts *sc, struct td_store *
 		return -1;
 	rc = td_store_counts(s, session, walk_row, &k) || end_interval(&k) ? -1 : 0;
 	td_group_counts_free(&k.cur);
+	free(k.unbound);
 	return rc;
 }

@@ -54,7 +54,9 @@ struct td_count_walk {
 	bool (*keep_interval)(void *ctx, uint64_t start_ns, uint64_t end_ns);
 	/* Every row walked, bound or not (e for an unknown event id: NULL). */
 	int (*row)(void *ctx, const struct td_count_row *r, const struct td_session_event *e);
-	/* One target's counts in one interval: the bound rows, scaled, per group. */
+	/* One target's counts in one interval: the bound rows, scaled, per group (a target
+	 * with no bound row in the interval is not handed over, unless no target of
+	 * the interval has one: then each is, after the others, with nothing counted). */
 	int (*target)(void *ctx, const struct td_count_row *r, int64_t target, const struct td_group_counts *c);
 	/* After the last target of interval (r: any row of it). */
 	int (*interval_end)(void *ctx, const struct td_count_row *r);

@@ -11,6 +11,28 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* One root's inherited spec-0 group (see collector.h). Kept open after the
+ * root thread exits: what it created may still run and count into it. */
+struct root_total {
+	struct td_perf_group pg;
+	struct td_reading last;
+	bool have_last;
+};
+
+/* Everything the roots' inherited groups counted, and how much of it the
+ * listed threads and the unlisted pseudo-thread have been given. */
+struct family {
+	struct root_total *roots;
+	int nroots;
+	bool broken;                   /* a root's group could not be opened or read: no remainder */
+	uint64_t listed[TD_GROUP_MAX];  /* spec 0 delivered to listed threads, committed */
+	uint64_t pending[TD_GROUP_MAX]; /* ... in the sample not yet committed */
+	uint64_t given[TD_GROUP_MAX];   /* delivered to the unlisted pseudo-thread, committed */
+	uint64_t giving[TD_GROUP_MAX];  /* ... in the sample not yet committed */
+	uint64_t sampled_ns;           /* end of the last committed sample */
+	struct td_thread *unlisted;    /* the pseudo-thread (tid TD_TID_UNLISTED), NULL before a root */
+};
+
 struct td_collector {
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
 	int nspecs;
@@ -27,6 +49,8 @@ struct td_collector {
 	bool rotated[TD_MAX_SPECS];
 	int current;                   /* rotated spec enabled now, -1 none */
 	FILE *raw_dump;
+	bool adding;                   /* td_collector_add_process in progress: the threads it lists are roots */
+	struct family family;
 };
 
 /* Descriptors kept free for the database, timers, /proc reads and the rest. */
@@ -77,6 +101,10 @@ void td_collector_free(struct td_collector *c)
 		free(c->threads[i]);
 	}
 	free(c->threads);
+	for (int i = 0; i < c->family.nroots; i++)
+		td_perf_group_close(&c->family.roots[i].pg);
+	free(c->family.roots);
+	free(c->family.unlisted);
 	td_tracker_free(c->tracker);
 	free(c);
 }
@@ -94,6 +122,7 @@ int td_collector_process_count(const struct td_collector *c)
 void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st)
 {
 	*st = c->stats;
+	st->unlisted_counted = c->family.nroots > 0 && !c->family.broken;
 	st->threads_live = 0;
 	for (int i = 0; i < c->nthreads; i++)
 		st->threads_live += !c->threads[i]->gone;
@@ -173,6 +202,54 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 	return 0;
 }
 
+/* Open a root's inherited spec 0 (see collector.h). A failure leaves the
+ * family without a remainder (said in the stats), never the session. */
+static void add_root(struct td_collector *c, const struct td_thread *t, unsigned flags, uint64_t now)
+{
+	struct family *f = &c->family;
+	struct root_total *r;
+	int failed = 0, rc;
+	char why[300];
+
+	if (f->broken || c->disabled[0][0] || c->specs[0].n == 0)
+		return;
+	if (!f->unlisted) {
+		if (!(f->unlisted = calloc(1, sizeof(*f->unlisted) + (size_t)c->nspecs * sizeof(f->unlisted->g[0])))) {
+			f->broken = true;
+			snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "out of memory");
+			return;
+		}
+		f->unlisted->pid = t->pid;
+		f->unlisted->tid = TD_TID_UNLISTED;
+		snprintf(f->unlisted->comm, sizeof(f->unlisted->comm), "(unlisted)");
+		f->unlisted->first_seen_ns = f->unlisted->last_seen_ns = f->unlisted->sampled_ns = now;
+		f->sampled_ns = now;
+	}
+	if (!(r = td_array_push(&f->roots, &f->nroots, sizeof(*f->roots)))) {
+		f->broken = true;
+		snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "out of memory");
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	if (c->stats.fds_open + c->specs[0].n > c->fd_budget)
+		rc = -EMFILE;
+	else
+		rc = td_perf_group_open(&r->pg, &c->specs[0], t->tid, -1, flags | TD_OPEN_INHERIT, &failed);
+	if (rc == 0) {
+		c->stats.fds_open += td_perf_group_fd_count(&r->pg);
+		return;
+	}
+	f->nroots--;
+	if (rc == -ESRCH)
+		return; /* the thread is gone already: nothing of it to count */
+	td_perf_strerror(-rc, c->specs[0].names[failed], c->paranoid, why, sizeof(why));
+	if (rc == -EMFILE || rc == -ENFILE)
+		describe_fd_shortage(c, why, sizeof(why));
+	f->broken = true;
+	snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "the inherited counters of thread %d could not "
+		 "be opened (%.200s)", (int)t->tid, why);
+}
+
 static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
 {
 	for (int i = c->nthreads - 1; i >= 0; i--)
@@ -214,6 +291,8 @@ static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t no
 		free(t);
 		return rc < 0 ? -1 : 0;
 	}
+	if (c->adding)
+		add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
 	c->pending_flags = 0;
 	read_proc_switches(t);
 	t->prev_sw[0] = t->last_sw[0];
@@ -272,8 +351,8 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 	return 0;
 }
 
-int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
-			     td_err *err)
+static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool tree, const struct td_sink *sink,
+		       td_err *err)
 {
 	int rc = td_tracker_add_process(c->tracker, pid);
 
@@ -281,8 +360,26 @@ int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, 
 		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
 		return -1;
 	}
+	if (tree && (rc = td_tracker_add_descendants(c->tracker, pid)) < 0) {
+		td_err_set(err, "cannot list the child processes of PID %d: %s", (int)pid, strerror(-rc));
+		return -1;
+	}
 	c->pending_flags = flags;
-	return apply_tracker(c, td_wall_ns(), sink, err);
+	c->adding = true;
+	rc = apply_tracker(c, td_wall_ns(), sink, err);
+	c->adding = false;
+	return rc;
+}
+
+int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
+			     td_err *err)
+{
+	return add_process(c, pid, flags, false, sink, err);
+}
+
+int td_collector_add_process_tree(struct td_collector *c, pid_t pid, const struct td_sink *sink, td_err *err)
+{
+	return add_process(c, pid, 0, true, sink, err);
 }
 
 /* Threads usually name themselves right after they start: look again a few times. */
@@ -335,6 +432,9 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns, (int)t->tid, g,
 				(unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
 				(unsigned long long)d[0].running, (long long)ref);
+		if (g == 0)
+			for (int k = 0; k < c->specs[0].n; k++)
+				c->family.pending[k] += d[k].value;
 		if (c->rotated[g] && ref >= 0)
 			rebase(d, c->specs[g].n, ref);
 		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
@@ -356,10 +456,45 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	return 0;
 }
 
+/* Deliver what the roots' inherited groups counted beyond the listed
+ * threads since the last commit, as the unlisted pseudo-thread's spec 0.
+ * The roots and threads are read microseconds apart, so the remainder of
+ * one interval can come out below what was given already: then nothing is
+ * delivered until the totals catch up (given never exceeds what the
+ * kernel counted beyond the listed threads, and nothing is given twice). */
+static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	struct family *f = &c->family;
+	struct td_count d[TD_GROUP_MAX];
+	uint64_t total[TD_GROUP_MAX] = { 0 }, span = now_ns > f->sampled_ns ? now_ns - f->sampled_ns : 0;
+	int n = c->specs[0].n;
+
+	if (!f->unlisted || f->broken || f->nroots == 0)
+		return 0;
+	for (int i = 0; i < f->nroots; i++) {
+		struct root_total *r = &f->roots[i];
+		if (td_perf_group_read(&r->pg, &r->last) == 0)
+			r->have_last = true;
+		if (!r->have_last)
+			return 0; /* not read yet: next time */
+		for (int k = 0; k < n; k++)
+			total[k] += r->last.value[k];
+	}
+	for (int k = 0; k < n; k++) {
+		uint64_t accounted = f->listed[k] + f->pending[k] + f->given[k];
+		f->giving[k] = total[k] > accounted ? total[k] - accounted : 0;
+		d[k] = (struct td_count){ f->giving[k], span, span };
+	}
+	f->unlisted->last_seen_ns = now_ns;
+	return sink->counts ? sink->counts(sink->ctx, f->unlisted, 0, d, n) : 0;
+}
+
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
 	int rc = 0;
 
+	memset(c->family.pending, 0, sizeof(c->family.pending));
+	memset(c->family.giving, 0, sizeof(c->family.giving));
 	for (int i = 0; i < c->nthreads && rc == 0; i++) {
 		struct td_thread *t = c->threads[i];
 		if (!t->gone) {
@@ -373,11 +508,22 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;
 	}
-	return rc;
+	return rc ? rc : deliver_unlisted(c, now_ns, sink);
 }
 
 void td_collector_commit(struct td_collector *c)
 {
+	struct family *f = &c->family;
+
+	for (int k = 0; k < TD_GROUP_MAX; k++) {
+		f->listed[k] += f->pending[k];
+		f->given[k] += f->giving[k];
+		f->pending[k] = f->giving[k] = 0;
+	}
+	if (f->unlisted) {
+		f->sampled_ns = f->unlisted->last_seen_ns;
+		f->unlisted->sampled_ns = f->unlisted->last_seen_ns;
+	}
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
 		for (int g = 0; g < c->nspecs; g++)
@@ -400,6 +546,8 @@ void td_collector_commit(struct td_collector *c)
 
 void td_collector_forget_ids(struct td_collector *c, int64_t above)
 {
+	if (c->family.unlisted && c->family.unlisted->store_id > above)
+		c->family.unlisted->store_id = 0;
 	for (int i = 0; i < c->nthreads; i++)
 		if (c->threads[i]->store_id > above)
 			c->threads[i]->store_id = 0;

@@ -2,7 +2,20 @@
  * same group specs on each thread the tracker reports (existing threads,
  * threads born later, children), reads them every interval into deltas,
  * gives exited threads one last read and closes their descriptors. What the
- * deltas become (SQLite rows, a summary) is the sink's business. */
+ * deltas become (SQLite rows, a summary) is the sink's business.
+ *
+ * Threads the tracker lists are counted from when their groups open (up to
+ * one scan period after their birth); threads shorter than that are never
+ * listed. So that nothing goes uncounted, the threads a process has when it
+ * is added (the roots) also get spec 0 — the software group with
+ * TASK_CLOCK — opened a second time with inherit: the kernel then counts
+ * every thread and process they create from its first instruction into
+ * that group. The listed threads' own counts are a part of it; the rest
+ * (threads never listed, and listed ones before they were) is delivered
+ * each interval as the counts of an "unlisted" pseudo-thread of the first
+ * process (tid 0), so that listed threads plus it add up to everything the
+ * target ran, and no count appears twice. Only spec 0 is inherited: hardware
+ * groups would take the PMU's counters twice on every listed thread. */
 #ifndef TD_COLLECTOR_H
 #define TD_COLLECTOR_H
 
@@ -47,6 +60,8 @@ struct td_sink {
 };
 
 #define TD_SPEC_PROC (-1)
+/* tid of the pseudo-thread that carries the unlisted remainder (see top). */
+#define TD_TID_UNLISTED 0
 
 struct td_collector;
 
@@ -56,6 +71,8 @@ struct td_collector_stats {
 	int open_failures;     /* threads whose groups could not be opened (other than exited first) */
 	char last_failure[300];  /* as the collector words it: at most 299 bytes */
 	int fds_open;
+	bool unlisted_counted;   /* the inherited totals count: the unlisted remainder is delivered */
+	char unlisted_why[300];  /* when not: why ("" before a process was added) */
 };
 
 /* specs: the groups every thread gets (copied). */
@@ -71,6 +88,9 @@ void td_collector_free(struct td_collector *c);
  * error with a one-line message. */
 int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
 			     td_err *err);
+/* The same, following also the descendants the process has now (attach
+ * --children): their threads are roots too. */
+int td_collector_add_process_tree(struct td_collector *c, pid_t pid, const struct td_sink *sink, td_err *err);
 /* Pick up threads born and gone since the last scan. */
 int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink);
 /* Read every thread and deliver the deltas since the last commit. Nothing

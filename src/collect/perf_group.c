@@ -33,7 +33,7 @@ int td_perf_group_open(struct td_perf_group *g, const struct td_perf_group_spec 
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 				PERF_FORMAT_ID;
 		a.disabled = 0;
-		a.inherit = 0;
+		a.inherit = (flags & TD_OPEN_INHERIT) ? 1 : 0;
 		if (i == 0 && (flags & TD_OPEN_DISABLED)) {
 			a.disabled = 1;
 		} else if (i == 0 && (flags & TD_OPEN_ENABLE_ON_EXEC)) {

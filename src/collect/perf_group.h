@@ -33,7 +33,10 @@ struct td_reading {
 /* ENABLE_ON_EXEC: the leader starts disabled and is enabled when the thread
  * execs; DISABLED: the leader starts disabled (enabled later by ioctl). */
 /* CGROUP: tid is the fd of a cgroup directory (PERF_FLAG_PID_CGROUP; cpu >= 0). */
-enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2, TD_OPEN_CGROUP = 4 };
+/* TD_OPEN_INHERIT: the group is inherited by threads and processes the
+ * task creates from then on; reading it gives theirs summed in (live and
+ * exited), from their first instruction. */
+enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2, TD_OPEN_CGROUP = 4, TD_OPEN_INHERIT = 8 };
 
 /* Add an event to a spec. Returns 0 or -1 when the group is full. */
 int td_perf_group_spec_add(struct td_perf_group_spec *s, const char *name, const struct perf_event_attr *attr);

@@ -100,6 +100,36 @@ int td_tracker_add_process(struct td_tracker *t, pid_t pid)
 	return follow(t, pid);
 }
 
+int td_tracker_add_descendants(struct td_tracker *t, pid_t pid)
+{
+	(void)pid; /* followed already: its descendants are those whose ancestor is followed */
+	pid_t *pids = NULL, *parent;
+	int n = td_proc_pids(&pids), rc = 0;
+	bool grew = true;
+
+	if (n < 0)
+		return n;
+	if (!(parent = calloc((size_t)n + 1, sizeof(*parent)))) {
+		free(pids);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		if (td_proc_stat(pids[i], &parent[i], NULL) != 0)
+			parent[i] = 0;
+	/* to a fixed point: a grandchild may be listed before its parent */
+	while (grew && rc == 0) {
+		grew = false;
+		for (int i = 0; i < n && rc == 0; i++)
+			if (parent[i] > 0 && !find_proc(t, pids[i]) && find_proc(t, parent[i])) {
+				rc = follow(t, pids[i]);
+				grew = true;
+			}
+	}
+	free(parent);
+	free(pids);
+	return rc;
+}
+
 int td_tracker_process_count(const struct td_tracker *t)
 {
 	return t->nprocs;

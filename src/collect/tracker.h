@@ -30,6 +30,9 @@ void td_tracker_free(struct td_tracker *t);
  * (attach follows a process and what it starts later). Returns 0 or -errno
  * (-ESRCH: no such process). */
 int td_tracker_add_process(struct td_tracker *t, pid_t pid);
+/* Also follow the descendants pid has now (children, theirs, ...): attach
+ * --children. Call after td_tracker_add_process(pid). 0 or -errno. */
+int td_tracker_add_descendants(struct td_tracker *t, pid_t pid);
 /* Changes since the last poll, into a malloc'd array owned by the tracker
  * (valid until the next poll). Returns the count or -errno. */
 int td_tracker_poll(struct td_tracker *t, const struct td_task_event **events);

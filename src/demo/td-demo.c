@@ -18,6 +18,12 @@
  *           seconds, each sleeping 10 ms to -m MS (default 490), then idle
  *           -i MS (default 1000)
  *   -T FILE with -c: each thread appends "TID START_NS END_NS" (CLOCK_REALTIME)
+ *   -b N    bursts instead: -t long threads busy for -s seconds, and at a
+ *           third and two thirds of that time N threads each busy for 5 ms
+ *           of CPU, started together; with -R FILE the process writes
+ *           "CPU_NS START END": its CPU time (CLOCK_PROCESS_CPUTIME_ID,
+ *           every thread's, the exited ones' too) when the work starts
+ *           and when it is done
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -254,18 +260,79 @@ static int churn(long rate, double seconds, long idle_ms, long max_ms)
 	return 0;
 }
 
+/* ---- burst mode: long threads and bursts of 5 ms threads ----------------- */
+
+static uint64_t cpu_ns(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Busy until this thread has used arg nanoseconds of CPU. */
+static void *busy_thread(void *arg)
+{
+	uint64_t until = cpu_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)(uintptr_t)arg, state = 3;
+
+	while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) < until)
+		for (int i = 0; i < 1000; i++)
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+	sink_value += state;
+	return NULL;
+}
+
+static int burst(int nlong, int nshort, double seconds)
+{
+	pthread_t *t = calloc((size_t)(nlong + nshort), sizeof(*t));
+	uint64_t start_cpu = cpu_ns(CLOCK_PROCESS_CPUTIME_ID), t0 = now_ns();
+
+	if (!t)
+		return 1;
+	/* long threads: CPU time for the whole run, shared by the CPUs there are */
+	for (int i = 0; i < nlong; i++)
+		if (pthread_create(&t[i], NULL, busy_thread, (void *)(uintptr_t)(uint64_t)(seconds * 1e9 / nlong))) {
+			perror("td-demo: pthread_create");
+			return 1;
+		}
+	for (int round = 1; round <= 2; round++) {
+		uint64_t at = t0 + (uint64_t)(seconds * 1e9 * round / 3);
+		while (now_ns() < at)
+			usleep(1000);
+		for (int i = 0; i < nshort; i++)
+			if (pthread_create(&t[nlong + i], NULL, busy_thread, (void *)(uintptr_t)5000000u)) {
+				perror("td-demo: pthread_create");
+				return 1;
+			}
+		for (int i = 0; i < nshort; i++)
+			pthread_join(t[nlong + i], NULL);
+	}
+	for (int i = 0; i < nlong; i++)
+		pthread_join(t[i], NULL);
+	if (runtime_file) {
+		FILE *f = fopen(runtime_file, "w");
+		if (!f || fprintf(f, "CPU_NS %" PRIu64 " %" PRIu64 "\n", start_cpu, cpu_ns(CLOCK_PROCESS_CPUTIME_ID)) < 0 ||
+		    fclose(f)) {
+			perror("td-demo: -R");
+			return 1;
+		}
+	}
+	printf("td-demo: %d long threads and 2 bursts of %d short ones done\n", nlong, nshort);
+	free(t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int nfirst = 4, nlate = 2, nearly = 1, opt;
 	long late_ms = 500;
 	double seconds = 2;
 	int wait_signal = 0;
-	long churn_rate = 0, idle_ms = 1000, max_ms = 490;
+	long churn_rate = 0, idle_ms = 1000, max_ms = 490, nburst = 0;
 	const char *ready_file = NULL;
 	struct worker *w;
 	sigset_t usr1;
 
-	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:m:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:m:b:h")) != -1) {
 		switch (opt) {
 		case 't': nfirst = (int)arg_long(optarg, 1, 256, "thread count"); break;
 		case 'l': nlate = (int)arg_long(optarg, 0, 256, "late thread count"); break;
@@ -279,12 +346,13 @@ int main(int argc, char **argv)
 		case 'T': lifetime_file = optarg; break;
 		case 'i': idle_ms = arg_long(optarg, 0, 3600000, "idle time"); break;
 		case 'm': max_ms = arg_long(optarg, 10, 3600000, "longest lifetime"); break;
+		case 'b': nburst = arg_long(optarg, 1, 100000, "burst size"); break;
 		default:
-			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] [-c RATE [-T FILE] [-i MS] [-m MS]]\n");
+			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] [-c RATE [-T FILE] [-i MS] [-m MS]] [-b N]\n");
 			return 2;
 		}
 	}
-	if (churn_rate) {
+	if (churn_rate || nburst) {
 		write_ready(ready_file);
 		if (wait_signal) {
 			sigset_t set;
@@ -294,7 +362,7 @@ int main(int argc, char **argv)
 			pthread_sigmask(SIG_BLOCK, &set, NULL);
 			sigwait(&set, &sig);
 		}
-		return churn(churn_rate, seconds, idle_ms, max_ms);
+		return nburst ? burst(nfirst, (int)nburst, seconds) : churn(churn_rate, seconds, idle_ms, max_ms);
 	}
 	if (nearly > nfirst)
 		nearly = nfirst;

@@ -39,6 +39,18 @@ static void print_metrics(FILE *f, const struct td_summary_row *r, bool hw)
 	fputc('\n', f);
 }
 
+/* The share of the process's work that no listed thread holds. */
+static void print_unlisted(FILE *f, const struct td_summary_row *all, const struct td_summary_row *u)
+{
+	double cpu = u->v[TD_SUM_CPU_TIME], share = 100.0 * cpu / all->v[TD_SUM_CPU_TIME];
+
+	if (isnan(cpu) || !(all->v[TD_SUM_CPU_TIME] > 0))
+		return;
+	fprintf(f, "  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children too short to be "
+		   "listed (and in listed ones before they were);\n  counted by the kernel's inherited counters: software "
+		   "events only, no /proc switches or hardware events\n", cpu, share);
+}
+
 static void print_confidence(FILE *f, const struct td_summary *sum)
 {
 	bool header = false;
@@ -100,10 +112,15 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 
 	bool any = false;
 	for (int i = 0; i < sum->nrows;) {
-		const struct td_summary_row *p = &sum->rows[i];
+		const struct td_summary_row *p = &sum->rows[i], *unlisted = NULL;
 		int j = i + 1, n = 0;
-		while (j < sum->nrows && sum->rows[j].thread)
-			n += sum->rows[j++].counted;
+		while (j < sum->nrows && sum->rows[j].thread) {
+			if (sum->rows[j].kind == TD_SUM_THREAD && sum->rows[j].tid == 0)
+				unlisted = &sum->rows[j];
+			else
+				n += sum->rows[j].counted;
+			j++;
+		}
 		if (!p->counted) { /* nothing of it was counted (or kept by the filter) */
 			i = j;
 			continue;
@@ -124,10 +141,14 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 				continue;
 			if (r->kind == TD_SUM_CPU)
 				fprintf(f, "  %7s %-15.15s", r->comm, "");
+			else if (r == unlisted)
+				fprintf(f, "  %7s %-15.15s", "-", r->comm);
 			else
 				fprintf(f, "  %7d %-15.15s", (int)r->tid, r->comm);
 			print_metrics(f, r, sum->hw);
 		}
+		if (unlisted && unlisted->counted)
+			print_unlisted(f, p, unlisted);
 		i = j;
 	}
 	if (!any)

@@ -306,6 +306,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return -1;
 	if (o->system || o->cgroup)
 		return td_syswide_open(rs->specs, rs->nspecs, rs->caps.paranoid, rs->cg_fd, &rs->sys, err);
+	if (!o->argv && o->attach_children)
+		return td_collector_add_process_tree(rs->col, o->attach_pid, &rs->sink, err);
 	return td_collector_add_process(rs->col, o->argv ? rs->child : o->attach_pid,
 					o->argv ? TD_OPEN_ENABLE_ON_EXEC : 0, &rs->sink, err);
 }

@@ -28,6 +28,7 @@ struct td_session_opts {
 	int scan_ms;              /* thread discovery period */
 	int duration_ms;          /* 0: until the target ends or a signal */
 	pid_t attach_pid;         /* attach: the process; 0 for run */
+	bool attach_children;     /* attach --children: also the descendants it has now */
 	char *const *argv;        /* run: the command */
 	td_say_fn say;            /* NULL: nothing is said */
 	void *say_ctx;

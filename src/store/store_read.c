@@ -109,7 +109,7 @@ static void thread_totals_free(struct thread_totals *t)
 static int load_threads(struct td_store *s, int64_t session, struct thread_totals *t)
 {
 	sqlite3_stmt *st = prepare_session(s, "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
-					   " WHERE session_id=?1 ORDER BY pid, tid, id", session);
+					   " WHERE session_id=?1 ORDER BY pid, tid = 0, tid, id", session);
 	int step;
 
 	if (!st)
@@ -260,7 +260,7 @@ int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events
 static const char session_cols[] =
 	"SELECT s.id, s.kind, s.status, s.command, s.host, s.rung, s.message, s.target_pid, s.started_ns,"
 	" s.ended_ns, s.interval_ms, s.exit_code,"
-	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id),"
+	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id AND t.tid != 0),"
 	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted,"
 	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu' AND t.cpu IS NOT NULL) FROM sessions s";
 

@@ -9,7 +9,7 @@
 static const char usage[] =
 	"usage: tdctl attach PID [OPTIONS]\n"
 	"  --duration SEC      stop after SEC seconds (default: until PID exits or Ctrl-C)\n" TDCTL_COLLECT_HELP
-	TDCTL_PROCESS_HELP;
+	TDCTL_PROCESS_HELP TDCTL_ATTACH_HELP;
 
 int cmd_attach(int argc, char **argv)
 {

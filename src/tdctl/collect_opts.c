@@ -70,6 +70,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "system", no_argument, NULL, 'y' },
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "thread-metrics", no_argument, NULL, 'T' },
+		{ "children", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +161,13 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			o->cgroup = optarg;
 			break;
 		case 'T': o->thread_metrics = true; break;
+		case 'C':
+			if (!attach) {
+				tdctl_error("--children is an option of 'tdctl attach' (run follows every child already)");
+				return -1;
+			}
+			o->attach_children = true;
+			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}

@@ -52,6 +52,10 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
 	"  --max-size MB       keep the database under MB megabytes the same way\n" \
 	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
+/* attach only. */
+#define TDCTL_ATTACH_HELP \
+	"  --children          also follow the child processes PID has already (and theirs); by default only\n" \
+	"                      the threads and children it starts after attach are added\n"
 
 struct td_session_opts;
 /* Parse the options run, attach and record share. Returns the index of the

@@ -29,8 +29,9 @@ check_eq "tdctl attach exits 0 when the process ends" 0 "$?"
 wait "$DPID"
 
 check_eq "session completed" "completed|target exited" "$(sql "$DB" "select status||'|'||message from sessions")"
-check_eq "13 threads in the session" 13 "$(sql "$DB" "select count(*) from threads")"
-check_eq "13 distinct TIDs" 13 "$(sql "$DB" "select count(distinct tid) from threads")"
+check_eq "13 threads in the session, and the unlisted remainder (tid 0)" "13|1" \
+	"$(sql "$DB" "select sum(tid != 0), sum(tid = 0) from threads")"
+check_eq "13 distinct TIDs" 13 "$(sql "$DB" "select count(distinct tid) from threads where tid != 0")"
 check_eq "workload reported 13 thread runtimes" 13 "$(wc -l <"$WORK/runtimes" | tr -d ' ')"
 check_eq "all 12 workers ended before the process and are marked exited" 12 \
 	"$(sql "$DB" "select count(*) from threads where exited=1 and tid != pid")"
@@ -53,7 +54,7 @@ while read -r tid runtime; do
 		bad=1
 	fi
 done <"$WORK/runtimes"
-check "every thread has at least one interval with counts" test "$(sql "$DB" "select count(distinct thread_id) from counts")" = 13
+check "every thread has at least one interval with counts" test "$(sql "$DB" "select count(distinct c.thread_id) from counts c join threads t on t.id = c.thread_id where t.tid != 0")" = 13
 check_match "summary names the process and all 13 threads" "process $DPID .*13 threads" "$(cat "$WORK/attach.err")"
 
 # summary_rows FILE: "TID CPU_s util switch/s vol/s invol/s ..." of each thread row of a summary

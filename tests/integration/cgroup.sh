@@ -38,10 +38,11 @@ check "the busy cgroup's TASK_CLOCK is the demo's CPU time (${busy_ms} ms in 2 s
 check_eq "the empty cgroup counted no CPU time" 0 \
 	"$(sql "$DB" "select sum(c.value) from counts c join events e on e.id=c.event_id
 		join targets t on t.id=c.thread_id where e.name='TASK_CLOCK' and t.cgroup='$idle'")"
-check_eq "cgroup CPU_Time = TASK_CLOCK / 1e9 every interval" 0 \
-	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+check_eq "cgroup CPU_Time = TASK_CLOCK / 1e9 every interval (stored by default: nothing aggregates a cgroup)" "1|0" \
+	"$(sql "$DB" "select count(*) > 0, sum(abs(m.value - c.value * 1.0 * c.enabled / c.running / 1e9) > 1e-12)
+		from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
 		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
-		where c.running > 0 and abs(m.value - c.value * 1.0 * c.enabled / c.running / 1e9) > 1e-12")"
+		where c.running > 0")"
 "$TDCTL" record --cgroup "no-such-cgroup-$$" -d "$DB" 2>"$WORK/bad"
 check_eq "an unknown cgroup: exit 1" 1 "$?"
 check_match "one line naming it and what to give" "^tdctl: no cgroup 'no-such-cgroup-$$'.*give a directory under" "$(cat "$WORK/bad")"

@@ -126,9 +126,9 @@ check_match "v1 file: recompute of a software-only run evaluates the files every
 check_eq "v1 file: the /proc switch rows feed no alias" "VOLUNTARY_SWITCHES| INVOLUNTARY_SWITCHES|" \
 	"$(sql "$WORK/v1.db" "select group_concat(name || '|' || coalesce(alias, ''), ' ') from events where session_id = 1 and group_idx < 0")"
 check_eq "v1 file: each thread's recomputed CPU_Time adds up to its task-clock" 0 \
-	"$(sql "$WORK/v1.db" "select count(*) from threads t where t.session_id = 1 and abs((select sum(value) from metric_values m
+	"$(sql "$WORK/v1.db" "select count(*) from threads t where t.session_id = 1 and coalesce(abs((select sum(value) from metric_values m
 		where m.target_id = t.id and m.name = 'CPU_Time') - (select sum(c.value) / 1e9 from counts c join events e
-		on e.id = c.event_id where c.thread_id = t.id and e.name = 'TASK_CLOCK')) > 1e-9")"
+		on e.id = c.event_id where c.thread_id = t.id and e.name = 'TASK_CLOCK')) > 1e-9, 1)")"
 check_eq "v1 file: no process targets existed, so the threads are summed as 'whole'" 1 \
 	"$(sql "$WORK/v1.db" "select count(*) > 0 from metric_values where session_id = 1 and target_kind = 'whole'")"
 
@@ -149,7 +149,7 @@ for n in 1 2; do
 		"$("$TDCTL" report $n -d "$WORK/v3.db" --color never | sed "s|database $WORK/v3.db,|database /tmp/v3.db,|" |
 			diff "$TD_SRCDIR/tests/data/store/v3-report-$n.txt" - | head -5)"
 done
-"$TDCTL" run -q -I 100 -d "$WORK/v3.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 0.5 >/dev/null 2>&1
+"$TDCTL" run -q -I 100 -d "$WORK/v3.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>&1
 check_eq "v3 file: a new run into the migrated file packs each group's values into one row" "1|0" \
 	"$(sql "$WORK/v3.db" "select count(*) > 0, sum(json_array_length(vals) != 6) from samples s join events e
 		on e.id = s.event_id where e.session_id = 3 and e.name = 'TASK_CLOCK'")"

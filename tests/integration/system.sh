@@ -24,7 +24,7 @@ fi
 
 "$DEMO" -t 2 -l 0 -e 0 -s 4 >/dev/null 2>&1 &
 CLEANUP_PIDS=$!
-"$TDCTL" record --system --duration 3 -I 500 -d "$DB" 2>"$WORK/err"
+"$TDCTL" record --system --duration 3 -I 500 --thread-metrics -d "$DB" 2>"$WORK/err"
 check_eq "record --system --duration 3 exits 0" 0 "$?"
 check_eq "session kind system, completed" "system|completed" "$(sql "$DB" "select kind||'|'||status from sessions")"
 check_eq "one CPU row per online CPU ($online; nproc --all $ncpu)" "$online" \
@@ -42,18 +42,20 @@ check_eq "every CPU has TASK_CLOCK counts with time enabled" "$online" \
 		join events e on e.id=c.event_id where e.name='TASK_CLOCK' and c.enabled > 0 and t.cpu is not null")"
 check "the busy demo made CPU time on the CPUs (sum of TASK_CLOCK > 1 s over 3 s)" test \
 	"$(sql "$DB" "select sum(c.value) / 1000000 from counts c join events e on e.id=c.event_id where e.name='TASK_CLOCK'")" -gt 1000
-check_eq "per-CPU CPU_Time equals TASK_CLOCK / 1e9 (all rows)" 0 \
-	"$(sql "$DB" "select count(*) from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
+check_eq "per-CPU CPU_Time (--thread-metrics) equals TASK_CLOCK / 1e9 (all rows)" "1|0" \
+	"$(sql "$DB" "select count(*) > 0, sum(abs(m.value - c.value * 1.0 * c.enabled / c.running / 1e9) > 1e-12)
+		from counts c join events e on e.id=c.event_id and e.name='TASK_CLOCK'
 		join metric_values m on m.interval_id=c.interval_id and m.target_id=c.thread_id and m.name='CPU_Time'
-		where c.running > 0 and abs(m.value - c.value * 1.0 * c.enabled / c.running / 1e9) > 1e-12")"
+		where c.running > 0")"
 sockets=$(cat /sys/devices/system/cpu/cpu*/topology/physical_package_id | sort -u | wc -l)
 check_eq "one per-socket aggregate per socket ($sockets)" "$sockets" \
 	"$(sql "$DB" "select count(*) from targets where kind='cpu' and cpu is null and core is null")"
-check_eq "per-socket CPU_Time = sum of its CPUs' CPU_Time, every interval" 0 \
-	"$(sql "$DB" "select count(*) from metric_values s join targets st on st.id=s.target_id
-		where st.kind='cpu' and st.cpu is null and st.core is null and s.name='CPU_Time'
-		and abs(s.value - (select sum(m.value) from metric_values m join targets t on t.id=m.target_id
-			where m.interval_id=s.interval_id and t.cpu is not null and t.socket=st.socket and m.name='CPU_Time')) > 1e-9")"
+check_eq "per-socket CPU_Time = sum of its CPUs' CPU_Time, every interval" "1|0" \
+	"$(sql "$DB" "select count(*) > 0, sum(coalesce(abs(s.value - (select sum(m.value) from metric_values m
+			join targets t on t.id=m.target_id where m.interval_id=s.interval_id and t.cpu is not null
+			and t.socket=st.socket and m.name='CPU_Time')) > 1e-9, 1))
+		from metric_values s join targets st on st.id=s.target_id
+		where st.kind='cpu' and st.cpu is null and st.core is null and s.name='CPU_Time'")"
 check "per-core aggregates exist" test \
 	"$(sql "$DB" "select count(*) from metric_values m join targets t on t.id=m.target_id
 		where t.kind='cpu' and t.cpu is null and t.core is not null and m.name='CPU_Time'")" -gt 0

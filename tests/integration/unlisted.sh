@@ -1,0 +1,79 @@
+#!/bin/sh
+# Nothing a target runs goes uncounted (issue 13): td-demo -b 100 runs 4
+# long threads and two bursts of 100 threads of 5 ms CPU each — most too
+# short for the 20 ms scan to list — and writes its own CPU time
+# (CLOCK_PROCESS_CPUTIME_ID: every thread's, the exited ones' too) when its
+# work starts and ends. Under `tdctl run` and `tdctl attach` the stored
+# TASK_CLOCK of every target (listed threads and the unlisted remainder
+# the inherited counters give) must match that within 2 %, the summary must
+# say how much ran unlisted, and no count may appear twice. Where perf
+# counts task-clock, perf stat on the same work (a fixed amount of CPU) is
+# compared too.
+. "$(dirname "$0")/lib.sh"
+
+# total_task_clock DB: seconds of TASK_CLOCK stored for every target of session 1
+total_task_clock() {
+	sql "$1" "select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id where e.name = 'TASK_CLOCK'"
+}
+# within A B PCT: 1 when A is within PCT % of B
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d <= b * p / 100) ? 1 : 0 }'
+}
+
+# ---- run ------------------------------------------------------------------------
+DB="$WORK/run.db"
+"$TDCTL" run -I 200 -d "$DB" -- "$DEMO" -t 4 -b 100 -s 2 -R "$WORK/run.cpu" >/dev/null 2>"$WORK/run.out"
+check_eq "run: exits 0" 0 "$?"
+cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/run.cpu")
+tc=$(total_task_clock "$DB")
+check_eq "run: TASK_CLOCK of all targets ($tc s) within 2 % of the process's own CPU time ($cpu s)" 1 \
+	"$(within "$tc" "$cpu" 2)"
+unl=$(sql "$DB" "select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id
+	join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = 0")
+check "run: the unlisted remainder holds the short threads' work (over 10 % of the CPU: $unl of $tc s)" \
+	test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u > 0.1 * t) ? 1 : 0 }')" = 1
+check_eq "run: listed threads alone hold less than everything (no thread counted twice)" 1 \
+	"$(sql "$DB" "select sum(c.value) / 1e9 < $cpu * 1.02 from counts c join events e on e.id = c.event_id
+		join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0")"
+check_match "run: the summary says how much ran unlisted" \
+	"\(unlisted\): $(awk -v u="$unl" 'BEGIN { printf "%.3f", u }') s CPU, [0-9.]+ % of the process's" "$(cat "$WORK/run.out")"
+check_match "run: the summary's total is everything counted" \
+	"^ +all +$(awk -v t="$tc" 'BEGIN { printf "%.3f", t }') " "$(cat "$WORK/run.out")"
+check_eq "run: the unlisted remainder has no /proc switch rows (not counted, not 0)" 0 \
+	"$(sql "$DB" "select count(*) from counts c join events e on e.id = c.event_id join threads t on t.id = c.thread_id
+		where t.tid = 0 and e.file = 'proc'")"
+check_match "run: the process keeps its name and its count of listed threads" \
+	"^process [0-9]+ \(td-demo\), $(sql "$DB" "select count(*) from threads where tid != 0") threads:" "$(cat "$WORK/run.out")"
+
+# ---- attach: the threads start after attach ------------------------------------------
+DB="$WORK/attach.db"
+"$DEMO" -t 4 -b 100 -s 2 -w -r "$WORK/ready" -R "$WORK/attach.cpu" >/dev/null &
+DPID=$!
+CLEANUP_PIDS=$DPID
+wait_for 20 test -s "$WORK/ready" || { not_ok "workload started"; finish; exit 1; }
+"$TDCTL" attach "$DPID" -I 200 -d "$DB" >/dev/null 2>"$WORK/attach.out" &
+APID=$!
+wait_for 20 sh -c "[ \"\$(sqlite3 '$DB' 'select count(*) > 0 from intervals' 2>/dev/null)\" = 1 ]" ||
+	not_ok "attach writes its first interval"
+kill -USR1 "$DPID"
+wait "$APID"
+check_eq "attach: exits 0" 0 "$?"
+wait "$DPID"
+CLEANUP_PIDS=
+cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", ($3 - $2) / 1e9 }' "$WORK/attach.cpu")
+tc=$(total_task_clock "$DB")
+check_eq "attach: TASK_CLOCK of all targets ($tc s) within 2 % of the CPU time the work took ($cpu s)" 1 \
+	"$(within "$tc" "$cpu" 2)"
+check_match "attach: the summary says how much ran unlisted" "\(unlisted\): [0-9.]+ s CPU" "$(cat "$WORK/attach.out")"
+
+# ---- perf stat on the same work ---------------------------------------------------
+if perf stat -x, -e task-clock -o "$WORK/probe" true 2>/dev/null && grep -q task-clock "$WORK/probe"; then
+	perf stat -x, -e task-clock -o "$WORK/perf.csv" "$DEMO" -t 4 -b 100 -s 2 >/dev/null 2>&1
+	ptc=$(awk -F, '$3 == "task-clock" { printf "%.6f", $1 / 1000 }' "$WORK/perf.csv")
+	tc=$(total_task_clock "$WORK/run.db")
+	check_eq "perf stat's task-clock ($ptc s) and tdctl run's ($tc s) on the same work within 2 %" 1 \
+		"$(within "$tc" "$ptc" 2)"
+else
+	skip "perf stat cannot count task-clock here (perf missing or not permitted)"
+fi
+finish
