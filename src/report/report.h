@@ -4,9 +4,11 @@
  * `diff`, two sessions' trees side by side. Values come from report_data
  * (counts summed over the session, then evaluated).
  *
- * CSV columns (header line, then one line per node and scope; new columns
- * are appended, never inserted):
- *   scope,node,level,value,unit,threshold,bottleneck,confidence,spans
+ * CSV columns (header line, then per scope one line per node, then — unless
+ * --node picks a subtree — one per info metric and CPI component; new
+ * columns are appended, never inserted):
+ *   scope,node,level,value,unit,threshold,bottleneck,confidence,spans,
+ *   kind,start_ns,end_ns,seconds,target
  * scope: `session` (the aggregate) or the interval's seq (--intervals);
  * node: the full dotted path; value: percent of the unit's domain, empty =
  * not available; unit: `% Slots`, `% Clocks`, ...; threshold: `above` (the
@@ -14,10 +16,16 @@
  * value is not available; bottleneck: 1 on toplev's `<==` node, else 0;
  * confidence: percent (least running/enabled of the events read), empty =
  * unknown; spans: 1 when the value read events of several perf groups (their
- * time windows differ, td_metrics_eval_groups), else 0. JSON: {"session": ID,
+ * time windows differ, td_metrics_eval_groups), else 0. kind: `node`,
+ * `info` (node: the metric's name, level empty, value in its unit, not
+ * percent; confidence as for nodes) or `cpi` (node: the component, `Other`
+ * or `CPI`; unit `CPI`: cycles per instruction); start_ns, end_ns: the
+ * scope's wall-clock span (ns since the epoch), seconds: its measured
+ * length (all three empty when not recorded, e.g. an import without -I); target: what was summed — `all`, `thread TID`, `process PID`,
+ * `cpu N` (--thread/--process/--cpu). JSON: {"session": ID,
  * "nodes": [{"scope", "node", "level", "value", "unit", "threshold",
  * "bottleneck", "confidence", "spans"}...], "scopes": [{"scope", "start_ns",
- * "end_ns", "seconds", "bottleneck" (node path or null), "info": {NAME:
+ * "end_ns", "seconds", "target", "bottleneck" (node path or null), "info": {NAME:
  * value...}, "cpi": {COMPONENT: CPI..., "Other", "CPI"}}...]}, null where CSV
  * is empty or a value is not available, spans true/false, plus
  * "unavailable": "why" (and no "scopes") when the session has no tree. */

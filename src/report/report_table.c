@@ -1,5 +1,6 @@
 /* report_table: CSV and JSON, one row per shown node and scope (the session
- * aggregate, then each interval with --intervals). Columns: report.h. */
+ * aggregate, then each interval with --intervals); CSV also a row per info
+ * metric and CPI component of each scope. Columns: report.h. */
 #include "report.h"
 
 #include <inttypes.h>
@@ -20,7 +21,69 @@ static int spans(const struct td_report_eval *e, int i)
 	return !isnan(e->v.node[i]) && e->v.spans && e->v.spans[i];
 }
 
-static void csv_row(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i)
+/* What the values cover: the filter's target ("all", "thread 4001", ...). */
+static void target_label(const struct td_report_opts *o, char *buf, size_t len)
+{
+	static const char *const kinds[] = { [TD_RF_THREAD] = "thread", [TD_RF_PROCESS] = "process", [TD_RF_CPU] = "cpu" };
+
+	if (o->filter.kind == TD_RF_ALL)
+		snprintf(buf, len, "all");
+	else
+		snprintf(buf, len, "%s %ld", kinds[o->filter.kind], o->filter.id);
+}
+
+/* The columns appended after spans: kind,start_ns,end_ns,seconds,target
+ * (times empty when not recorded). */
+static void csv_tail(FILE *out, const char *kind, const struct td_report_eval *e, const char *target)
+{
+	/* a span that was not recorded (an import without times) is empty, not 0 */
+	if (e->end_ns > e->start_ns)
+		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",", kind, e->start_ns, e->end_ns);
+	else
+		fprintf(out, ",%s,,,", kind);
+	if (e->v.seconds > 0)
+		fprintf(out, "%.6f", e->v.seconds);
+	fputc(',', out);
+	td_csv_field(out, target);
+	fputc('\n', out);
+}
+
+/* A value row that is not a node: an info metric or a CPI component. */
+static void csv_value_row(FILE *out, const struct td_report_eval *e, const char *kind, const char *name,
+			  const char *unit, double v, double conf, const char *target)
+{
+	td_csv_field(out, e->label);
+	fputc(',', out);
+	td_csv_field(out, name);
+	fputs(",,", out);
+	if (!isnan(v) && !isinf(v))
+		fprintf(out, "%.6g", v);
+	fputc(',', out);
+	td_csv_field(out, unit);
+	fputs(",,0,", out);
+	if (!isnan(conf))
+		fprintf(out, "%.1f", 100 * conf);
+	fputs(",0", out);
+	csv_tail(out, kind, e, target);
+}
+
+static void csv_values(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, const char *target)
+{
+	const struct td_model *m = d->model;
+
+	for (int i = 0; i < m->ninfos; i++)
+		csv_value_row(out, e, "info", m->infos[i].name, m->infos[i].unit, e->v.info[i],
+			      e->v.info_conf ? e->v.info_conf[i] : NAN, target);
+	for (int i = 0; m->has_cpi && i < m->ncpis; i++)
+		csv_value_row(out, e, "cpi", m->cpis[i].name, "CPI", e->v.cpi_valid ? e->v.cpi_comp[i] : NAN, NAN, target);
+	if (m->has_cpi) {
+		csv_value_row(out, e, "cpi", "Other", "CPI", e->v.cpi_valid ? e->v.other : NAN, NAN, target);
+		csv_value_row(out, e, "cpi", "CPI", "CPI", e->v.cpi_valid ? e->v.cpi : NAN, NAN, target);
+	}
+}
+
+static void csv_row(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, int i,
+		    const char *target)
 {
 	const struct td_node *n = &d->model->nodes[i];
 	const char *thr = threshold_word(e, i);
@@ -36,7 +99,8 @@ static void csv_row(FILE *out, const struct td_report_data *d, const struct td_r
 	fprintf(out, ",%s,%s,%d,", unit, thr ? thr : "", i == e->v.bottleneck);
 	if (!isnan(e->v.conf[i]))
 		fprintf(out, "%.1f", 100 * e->v.conf[i]);
-	fprintf(out, ",%d\n", spans(e, i));
+	fprintf(out, ",%d", spans(e, i));
+	csv_tail(out, "node", e, target);
 }
 
 static void json_row(struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e, int i)
@@ -63,20 +127,26 @@ static void json_row(struct td_json *j, const struct td_report_data *d, const st
 static void rows(FILE *out, struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e,
 		 const struct td_report_opts *o, const int *order)
 {
+	char target[64];
+
+	target_label(o, target, sizeof(target));
 	for (int k = 0; k < d->model->nnodes; k++) {
 		int i = order[k];
 		if (!td_report_node_shown(d->model, i, o))
 			continue;
 		if (o->format == TD_REPORT_CSV)
-			csv_row(out, d, e, i);
+			csv_row(out, d, e, i, target);
 		else
 			json_row(j, d, e, i);
 	}
+	if (o->format == TD_REPORT_CSV && !o->node)
+		csv_values(out, d, e, target);
 }
 
 /* One scope's whole evaluation beside its node rows: when it covers, its
  * bottleneck, every info metric and the CPI stack (null where not available). */
-static void json_scope(struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e)
+static void json_scope(struct td_json *j, const struct td_report_data *d, const struct td_report_eval *e,
+		       const char *target)
 {
 	const struct td_model *m = d->model;
 
@@ -85,6 +155,7 @@ static void json_scope(struct td_json *j, const struct td_report_data *d, const 
 	td_json_kuint(j, "start_ns", e->start_ns);
 	td_json_kuint(j, "end_ns", e->end_ns);
 	td_json_kdouble(j, "seconds", e->v.seconds);
+	td_json_kstring(j, "target", target);
 	td_json_kstring(j, "bottleneck", e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : NULL);
 	td_json_key(j, "info");
 	td_json_object(j);
@@ -111,7 +182,8 @@ void td_report_table(FILE *out, const struct td_report_data *d, const struct td_
 
 	td_json_init(&j, out, 2);
 	if (o->format == TD_REPORT_CSV) {
-		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence,spans\n", out);
+		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,end_ns,seconds,target\n",
+		      out);
 	} else {
 		td_json_object(&j);
 		td_json_kint(&j, "session", d->h.id);
@@ -131,9 +203,11 @@ void td_report_table(FILE *out, const struct td_report_data *d, const struct td_
 		if (tree) {
 			td_json_key(&j, "scopes");
 			td_json_array(&j);
-			json_scope(&j, d, &d->whole);
+			char target[64];
+			target_label(o, target, sizeof(target));
+			json_scope(&j, d, &d->whole, target);
 			for (int k = 0; o->intervals && k < d->nivs; k++)
-				json_scope(&j, d, &d->ivs[k]);
+				json_scope(&j, d, &d->ivs[k], target);
 			td_json_close(&j);
 		}
 		if (!tree) {

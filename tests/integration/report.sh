@@ -35,7 +35,7 @@ golden() {
 	fi
 }
 
-# golden_numbers NAME "node=value ..." [ORACLE]: every session row of the golden
+# golden_numbers NAME "node=value ..." [ORACLE]: every session node row of the golden
 # CSV tests/data/golden/NAME has its value (in %, '' for n/a) from the list
 # (hand arithmetic, written beside it) or from toplev's expected CSV ORACLE,
 # within the golden's rounding (5e-5 points): the golden pins layout, these pin
@@ -44,7 +44,7 @@ golden_numbers() {
 	printf '%s\n' "$2" | tr ' ' '\n' | awk -F= 'NF { print $1 "," $2 }' >"$WORK/want.$1"
 	if [ -n "${3:-}" ]; then awk -F, 'NR > 1 { print $1 "," $2 }' "$3" >>"$WORK/want.$1"; fi
 	bad=$(awk -F, 'FNR == NR { want[$1] = $2; have[$1] = 1; next }
-		FNR > 1 && $1 == "session" { n++
+		FNR > 1 && $1 == "session" && $10 == "node" { n++
 			if (!($2 in have)) { print "no independent value for " $2; next }
 			if ((want[$2] == "") != ($4 == "")) { print $2 ": golden " ($4 == "" ? "n/a" : $4) ", expected " (want[$2] == "" ? "n/a" : want[$2]); next }
 			d = want[$2] - $4; if (d < 0) d = -d; if (d > 5e-5) print $2 ": golden " $4 ", expected " want[$2] }
@@ -53,7 +53,7 @@ golden_numbers() {
 }
 
 # rows CSV AWK-CONDITION: the report CSV rows matching, as "node=value" words
-rows() { awk -F, "NR > 1 && ($2) { printf \"%s%s=%s\", sep, \$2, \$4; sep = \" \" }" "$1"; }
+rows() { awk -F, "NR > 1 && \$10 == \"node\" && ($2) { printf \"%s%s=%s\", sep, \$2, \$4; sep = \" \" }" "$1"; }
 
 # ---- Skylake L3 (toplev oracle input) -----------------------------------------------
 DB="$WORK/skl.db"
@@ -78,7 +78,7 @@ Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2=10 Backend_Bound.Cor
 Retiring.Light_Operations.FP_Arith.X87_Use=0.4 Retiring.Light_Operations.FP_Arith.FP_Scalar=4
 Retiring.Light_Operations.FP_Arith.FP_Vector=2" "$TD_SRCDIR/tests/data/oracle/toplev/expected/skl-l3.csv"
 check_eq "skl-l3: the text golden shows the CSV golden's values to one decimal" "" \
-	"$(awk -F, 'FNR == NR { if (FNR > 1) { n = split($2, p, "."); v[p[n]] = ($4 == "" ? "n/a" : sprintf("%.1f", $4)) } next }
+	"$(awk -F, 'FNR == NR { if (FNR > 1 && $10 == "node") { n = split($2, p, "."); v[p[n]] = ($4 == "" ? "n/a" : sprintf("%.1f", $4)) } next }
 	   /% (Slots|Clocks|Stalls|Uops)/ { split($0, f, " "); if (f[1] in v) { n++; if (f[2] != v[f[1]]) print f[1] ": text " f[2] ", csv " v[f[1]] } }
 	   END { if (n < 48) print "only " n " of 48 nodes found in the text" }' \
 	   "$GOLDEN/skl-l3.csv" "$GOLDEN/skl-l3.txt")"
@@ -88,9 +88,15 @@ check_grep "skl-l3: a node that could not be computed prints n/a" "Ports_Utilize
 check_grep "skl-l3: the CPI stack ends with CPI = 0.667 (1e9 cycles / 1.5e9 instructions)" \
 	"  CPI                              measured       0.667     100.0" "$WORK/skl-l3.txt"
 "$TDCTL" export 1 -d "$DB" --format csv -o "$WORK/skl-export.csv"
-check_eq "skl-l3: every report value equals the stored metric (export) to 1e-4 points" "48 0" \
+check_eq "skl-l3: every report node value equals the stored metric (export) to 1e-4 points" "48 0" \
 	"$(awk -F, 'FNR == NR { if ($1 == "node" && $5 == "whole") v[$6] = $8; next }
-	   FNR > 1 { n++; e = ($4 == "" ? (v[$2] == "" ? 0 : 1) : ($4 - 100 * v[$2])); if (e < 0) e = -e; if (e > 1e-4) bad++ }
+	   FNR > 1 && $10 == "node" { n++; e = ($4 == "" ? (v[$2] == "" ? 0 : 1) : ($4 - 100 * v[$2])); if (e < 0) e = -e; if (e > 1e-4) bad++ }
+	   END { printf "%d %d\n", n, bad }' "$WORK/skl-export.csv" "$WORK/skl-l3.csv")"
+check_eq "skl-l3: every report info metric and CPI component equals the stored one (export), relative 1e-5" "36 0" \
+	"$(awk -F, 'FNR == NR { if (($1 == "info" || $1 == "cpi") && $5 == "whole") v[$1 "," $6] = $8; next }
+	   FNR > 1 && ($10 == "info" || $10 == "cpi") { n++; k = $10 "," $2
+	     if ($4 == "" || v[k] == "") { if (($4 == "") != (v[k] == "")) bad++; next }
+	     e = $4 - v[k]; if (e < 0) e = -e; if (e > 1e-5 * (v[k] < 0 ? -v[k] : v[k]) + 1e-12) bad++ }
 	   END { printf "%d %d\n", n, bad }' "$WORK/skl-export.csv" "$WORK/skl-l3.csv")"
 check_eq "skl-l3: --level 1 gives the four level-1 nodes" \
 	"Frontend_Bound=20.0000 Bad_Speculation=10.0000 Backend_Bound=30.0000 Retiring=40.0000" \
@@ -359,7 +365,7 @@ check_eq "spans: the text marks the one node whose value read two groups" "Fault
 	"$(grep -F '[spans groups]' "$WORK/spans.txt" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "spans: the CSV's last column is 1 on that node only" \
 	"Running=0 Running.Faulting=1 Running.Major=0 Switching=0" \
-	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format csv | awk -F, 'NR == 1 && $NF != "spans" { print "no spans column" } NR > 1 { printf "%s%s=%s", sep, $2, $9; sep = " " }')"
+	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format csv | awk -F, 'NR == 1 && $9 != "spans" { print "no spans column" } NR > 1 && $10 == "node" { printf "%s%s=%s", sep, $2, $9; sep = " " }')"
 check_eq "spans: JSON has \"spans\":true on that node only" "Running.Faulting" \
 	"$("$TDCTL" report -d "$WORK/spans.db" --events-dir "$EV" --format json | grep -o '"node":"[^"]*"[^}]*"spans":true}' | sed 's/"node":"\([^"]*\)".*/\1/')"
 
@@ -379,7 +385,7 @@ if command -v chromium >/dev/null; then
 	chromium_run --dump-dom "file://$WORK/skl.html" >"$WORK/dom.html"
 	check_eq "html DOM: one <details> per tree node (48)" 48 "$(grep -o '<details[^>]*data-node="[^"]*"' "$WORK/dom.html" | wc -l | tr -d ' ')"
 	check_eq "html DOM: every node of the CSV is in the tree" 0 \
-		"$(awk -F, 'NR > 1 { print $2 }' "$WORK/skl-l3.csv" | while read -r n; do grep -qF "data-node=\"$n\"" "$WORK/dom.html" || echo "$n"; done | wc -l | tr -d ' ')"
+		"$(awk -F, 'NR > 1 && $10 == "node" { print $2 }' "$WORK/skl-l3.csv" | while read -r n; do grep -qF "data-node=\"$n\"" "$WORK/dom.html" || echo "$n"; done | wc -l | tr -d ' ')"
 	check_eq "html DOM: exactly the bottleneck path is open" "Backend_Bound Backend_Bound.Core_Bound" \
 		"$(grep -o '<details[^>]*data-node="[^"]*" open' "$WORK/dom.html" | sed 's/.*data-node="\([^"]*\)".*/\1/' | tr '\n' ' ' | sed 's/ $//')"
 	check_grep "html DOM: the bottleneck is marked <==" 'Core_Bound</span><span class="val">15.0 % Slots</span><span class="bar"><i style="width:15.0%"></i></span><span class="mark">&lt;==</span>' "$WORK/dom.html"
@@ -406,7 +412,7 @@ if command -v chromium >/dev/null; then
 	chromium_run --dump-dom "file://$WORK/cpus.html" >"$WORK/cpus-dom.html"
 	th_nodes() { grep -o '<table class="sortable" id="targets">.*</thead>' "$1" | grep -o '<th data-node="[^"]*"' | sed 's/.*="\(.*\)"/\1/' | tr '\n' ' ' | sed 's/ $//'; }
 	check_eq "html DOM: the per-target table has a column for every node, in tree order (13)" \
-		"$(awk -F, 'NR > 1 { printf "%s%s", sep, $2; sep = " " }' "$WORK/cpus.csv")" "$(th_nodes "$WORK/cpus-dom.html")"
+		"$(awk -F, 'NR > 1 && $10 == "node" { printf "%s%s", sep, $2; sep = " " }' "$WORK/cpus.csv")" "$(th_nodes "$WORK/cpus-dom.html")"
 	check_eq "html DOM: its rows are the three CPUs" "cpu:0 cpu:1 cpu:2" \
 		"$(grep -o '<tr><td>cpu:[0-9]*</td>' "$WORK/cpus-dom.html" | sed 's/<tr><td>\(.*\)<\/td>/\1/' | tr '\n' ' ' | sed 's/ $//')"
 	"$TDCTL" report -d "$CDB" --node Backend_Bound --format html -o "$WORK/cpus-be.html"
@@ -465,4 +471,34 @@ check_eq "diff html: the rows in the same order" \
 "$TDCTL" diff 1 1 -d "$WORK/sw.db" 2>"$WORK/diff.err"
 check_eq "diff of a software-only session exits 1" 1 "$?"
 check_grep "diff: says why" "session 1 has no top-down tree to compare" "$WORK/diff.err"
+# ---- CSV: timestamps, info metrics and the CPI stack of an imported -I file --------
+# the SKL L3 oracle counts as three 1 s intervals (seq 0, 1, 2), instructions
+# times 1, 2, 3: IPC = 1.5 (seq + 1) (instructions over cycles, by hand), CPI = 1 / IPC
+awk -F';' '{ line[NR] = $0; v[NR] = $1; rest[NR] = substr($0, index($0, ";") + 1) }
+	END { for (t = 1; t <= 3; t++) for (i = 1; i <= NR; i++)
+		printf "%d.000000000;%.0f;%s\n", t, (rest[i] ~ /event=0xc0,/) ? v[i] * t : v[i], rest[i] }' \
+	"$TD_SRCDIR/tests/data/oracle/toplev/inputs/skl-l3.perf.csv" >"$WORK/skl-I.csv"
+"$TDCTL" import -q --pmu skl -d "$WORK/skl-I.db" "$WORK/skl-I.csv" >/dev/null 2>&1
+check_eq "csv: the -I import exits 0" 0 "$?"
+"$TDCTL" report -d "$WORK/skl-I.db" --format csv --intervals >"$WORK/skl-I.out"
+check_eq "csv: the header names the appended columns" \
+	"scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,end_ns,seconds,target" \
+	"$(head -1 "$WORK/skl-I.out")"
+check_eq "csv: IPC per interval is instructions / cycles, with each interval's times" \
+	"0 1.5 1.000000 1000000000|1 3 1.000000 1000000000|2 4.5 1.000000 1000000000" \
+	"$(awk -F, '$2 == "IPC" && $10 == "info" && $1 != "session" { printf "%s%s %s %s %d", sep, $1, $4, $13, $12 - $11; sep = "|" }' "$WORK/skl-I.out")"
+check_eq "csv: the CPI stack's CPI is 1 / IPC in every interval, and its components sum to it" \
+	"0 ok ok|1 ok ok|2 ok ok" \
+	"$(awk -F, '$10 == "cpi" && $1 != "session" { if ($2 == "CPI") cpi[$1] = $4; else sum[$1] += $4 }
+		END { for (t = 0; t < 3; t++) { d = cpi[t] - 1 / (1.5 * (t + 1)); e = sum[t] - cpi[t]
+			printf "%s%d %s %s", (t > 0 ? "|" : ""), t, (d * d < 1e-10 ? "ok" : "bad " cpi[t]),
+				(e * e < 1e-10 ? "ok" : "bad " sum[t]) } }' "$WORK/skl-I.out")"
+check_eq "csv: the session scope spans the three intervals (3 s) and names its target" "3.000000 all" \
+	"$(awk -F, '$1 == "session" && $2 == "Frontend_Bound" { print $13, $14 }' "$WORK/skl-I.out")"
+"$TDCTL" report -d "$WORK/skl-I.db" --format csv --node Frontend_Bound >"$WORK/skl-I-node.out"
+check_eq "csv: --node shows that subtree's nodes only (no info or cpi rows)" "node" \
+	"$(awk -F, 'NR > 1 { print $10 }' "$WORK/skl-I-node.out" | sort -u)"
+"$TDCTL" import -q --pmu skl -d "$WORK/skl-1.db" "$TD_SRCDIR/tests/data/oracle/toplev/inputs/skl-l3.perf.csv" >/dev/null 2>&1
+check_eq "csv: an import without times leaves start, end and seconds empty (not 0)" "||" \
+	"$("$TDCTL" report -d "$WORK/skl-1.db" --format csv | awk -F, '$2 == "IPC" { print $11 "|" $12 "|" $13 }')"
 finish

@@ -194,11 +194,14 @@ static void test_table_spans(void **state)
 
 	hand_build(&h, *state);
 	char *buf = write_report(&h, &o);
-	assert_true(strncmp(buf, "scope,node,level,value,unit,threshold,bottleneck,confidence,spans\n", 66) == 0);
-	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Core_Bound,2,20.0000,% Slots,below,0,100.0,1\n"));
-	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Memory_Bound,2,30.0000,% Slots,above,1,62.5,0\n"));
-	assert_non_null(strstr(buf, "\nsession,Frontend_Bound,1,,% Slots,,0,100.0,0\n"));
-	assert_int_equal(count(buf, ",1\n"), 1);
+	static const char header[] =
+		"scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,end_ns,seconds,target\n";
+	assert_true(strncmp(buf, header, strlen(header)) == 0);
+	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Core_Bound,2,20.0000,% Slots,below,0,100.0,1,node,"));
+	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Memory_Bound,2,30.0000,% Slots,above,1,62.5,0,node,"));
+	assert_non_null(strstr(buf, "\nsession,Frontend_Bound,1,,% Slots,,0,100.0,0,node,"));
+	assert_int_equal(count(buf, ",1,node,"), 1);
+	assert_int_equal(count(buf, ",all\n"), count(buf, "\n") - 1); /* every row names what it sums */
 	free(buf);
 	o.format = TD_REPORT_JSON;
 	buf = write_report(&h, &o);
