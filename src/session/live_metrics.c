@@ -18,6 +18,8 @@
 struct tgt {
 	int64_t id;
 	pid_t pid;               /* thread: its process (aggregate); 0 otherwise */
+	pid_t tid;               /* thread */
+	int cpu;                 /* CPU target: its number; -1 otherwise */
 	int64_t agg[2];          /* aggregate targets (CPU: core, socket), 0 none */
 	char comm[32];
 	struct td_group_counts c; /* per group and alias; NaN: not delivered / not counted */
@@ -52,6 +54,11 @@ struct td_live {
 	int nprocs;
 	int spanning;
 	bool each_target;        /* write leaf targets (threads, CPUs) too */
+	td_live_print_fn print;  /* NULL: nothing printed */
+	void *print_ctx;
+	bool print_leaves;
+	int seq;                 /* the interval being flushed */
+	double seconds;
 };
 
 struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target)
@@ -92,6 +99,13 @@ void td_live_free(struct td_live *l)
 	free(l);
 }
 
+void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool leaves)
+{
+	l->print = fn;
+	l->print_ctx = ctx;
+	l->print_leaves = leaves;
+}
+
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
@@ -130,7 +144,7 @@ int td_live_alias(const struct td_live *l, int file, const char *name)
 }
 
 /* The current interval's entry of a thread target (created on first use). */
-static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, const char *comm)
+static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, pid_t tid, int cpu, const char *comm)
 {
 	struct tgt *t;
 
@@ -155,35 +169,37 @@ static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, const c
 	td_group_counts_clear(&t->c);
 	t->id = id;
 	t->pid = pid;
+	t->tid = tid;
+	t->cpu = cpu;
 	t->agg[0] = t->agg[1] = 0;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
 	f->nt++;
 	return t;
 }
 
-int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const char *comm, int alias, int group,
-		  const struct td_count *c)
+int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, pid_t tid, const char *comm, int alias,
+		  int group, const struct td_count *c)
 {
 	struct live_file *f = &l->f[file];
 	struct tgt *t;
 
 	if (alias < 0 || alias >= f->n)
 		return 0;
-	if (!(t = target_of(f, thread, pid, comm)))
+	if (!(t = target_of(f, thread, pid, tid, -1, comm)))
 		return -1;
 	td_group_counts_add_row(&t->c, group, alias, c->value, c->enabled, c->running);
 	return 0;
 }
 
-int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t agg[2], int alias, int group,
-		      const struct td_count *c)
+int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias,
+		      int group, const struct td_count *c)
 {
 	struct live_file *f = &l->f[file];
 	struct tgt *t;
 
 	if (alias < 0 || alias >= f->n)
 		return 0;
-	if (!(t = target_of(f, target, 0, NULL)))
+	if (!(t = target_of(f, target, 0, 0, cpu, NULL)))
 		return -1;
 	t->agg[0] = agg[0];
 	t->agg[1] = agg[1];
@@ -203,15 +219,27 @@ static int64_t process_target(struct td_live *l, pid_t pid, const char *comm)
 	return p->id = td_store_target_add(l->s, l->session, "process", pid, comm, NULL);
 }
 
+/* Evaluate c; write it for target (unless 0) and print it as kind (unless NULL). */
 static int write_one(struct td_live *l, struct live_file *f, int64_t interval, int64_t target,
-		     const struct td_group_counts *c, double seconds)
+		     const struct td_group_counts *c, double seconds, const char *kind, const struct tgt *who)
 {
 	int spans = 0;
 
-	if (td_evaluate(f->ev, c, seconds, &f->out) || td_metric_writer_write(f->w, interval, target, &f->out, &spans))
+	if (td_evaluate(f->ev, c, seconds, &f->out))
+		return -1;
+	if (target && td_metric_writer_write(f->w, interval, target, &f->out, &spans))
 		return -1;
 	if (spans > l->spanning)
 		l->spanning = spans;
+	if (kind && l->print) {
+		const char *slash = strrchr(f->cat->path, '/');
+		struct td_live_value v = {
+			.seq = l->seq, .seconds = seconds, .file = slash ? slash + 1 : f->cat->path,
+			.model = f->model, .ev = &f->out, .kind = kind, .pid = who ? who->pid : 0,
+			.tid = who ? who->tid : 0, .cpu = who ? who->cpu : -1, .comm = who ? who->comm : "",
+		};
+		l->print(l->print_ctx, &v);
+	}
 	return 0;
 }
 
@@ -239,7 +267,7 @@ static int write_aggregate(struct td_live *l, struct live_file *f, int64_t inter
 	id = k == 0 ? process_target(l, (pid_t)key, f->t[i].comm) : key;
 	if (id < 0)
 		return -1;
-	return write_one(l, f, interval, id, &f->sum, seconds);
+	return write_one(l, f, interval, id, &f->sum, seconds, k == 0 ? "process" : NULL, &f->t[i]);
 }
 
 /* A target no aggregate covers (a cgroup; a CPU of unknown socket): its
@@ -256,20 +284,47 @@ static int cmp_target(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int td_live_flush(struct td_live *l, int64_t interval, double seconds)
+/* Printing only: every CPU target summed (a system session's "all CPUs"). */
+static int print_all_cpus(struct td_live *l, struct live_file *f, double seconds)
 {
+	int n = 0;
+
+	td_group_counts_zero(&f->sum);
+	for (int j = 0; j < f->nt; j++)
+		if (f->t[j].cpu >= 0) {
+			td_group_counts_add(&f->sum, &f->t[j].c);
+			n++;
+		}
+	return n ? write_one(l, f, 0, 0, &f->sum, seconds, "cpus", NULL) : 0;
+}
+
+static const char *leaf_kind(const struct tgt *t)
+{
+	return t->pid ? "thread" : t->cpu >= 0 ? "cpu" : "cgroup";
+}
+
+int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
+{
+	l->seq = seq;
+	l->seconds = seconds;
 	for (int fi = 0; fi < l->nf; fi++) {
 		struct live_file *f = &l->f[fi];
 		/* in target order, as recompute and reports read them back: sums in the same order are the same bits */
 		qsort(f->t, (size_t)f->nt, sizeof(*f->t), cmp_target);
-		for (int i = 0; i < f->nt; i++)
-			if (is_whole(&f->t[i]) || l->each_target)
-				if (write_one(l, f, interval, f->t[i].id, &f->t[i].c, seconds))
-					return -1;
+		for (int i = 0; i < f->nt; i++) {
+			const struct tgt *t = &f->t[i];
+			bool write = is_whole(t) || l->each_target;
+			bool print = l->print && (is_whole(t) || l->print_leaves);
+			if ((write || print) && write_one(l, f, interval, write ? t->id : 0, &t->c, seconds,
+							  print ? leaf_kind(t) : NULL, t))
+				return -1;
+		}
 		for (int k = 0; k < 3; k++)
 			for (int i = 0; i < f->nt; i++)
 				if (write_aggregate(l, f, interval, seconds, i, k))
 					return -1;
+		if (l->print && print_all_cpus(l, f, seconds))
+			return -1;
 		f->nt = 0;
 	}
 	return 0;

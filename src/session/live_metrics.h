@@ -21,11 +21,33 @@
 #include "base/util.h"
 
 struct td_live;
+struct td_model;
+struct td_evaluation;
+
+/* One target's values of one interval as they are evaluated, for printing
+ * while collecting (tdctl stat -I). kind: process, thread, cpu (one CPU),
+ * cpus (every CPU counted, summed), cgroup. */
+struct td_live_value {
+	int seq;                      /* the interval */
+	double seconds;               /* its length */
+	const char *file;             /* the events file's name, e.g. software.td */
+	const struct td_model *model;
+	const struct td_evaluation *ev;
+	const char *kind;
+	pid_t pid, tid;               /* process, thread */
+	int cpu;                      /* cpu */
+	const char *comm;
+};
+typedef void (*td_live_print_fn)(void *ctx, const struct td_live_value *v);
 
 /* smt and num_cpus: the facts stored with the session (sessions.smt,
  * sessions.num_cpus), so that recompute and reports evaluate as live did.
  * each_target: also write every thread's and CPU's own values. */
 struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target);
+/* Also hand every interval's values to fn: each process (the cgroup, all
+ * CPUs summed) and, with leaves, each thread (each CPU) — evaluated for it
+ * even when not stored. */
+void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool leaves);
 void td_live_free(struct td_live *l);
 
 /* Add the events file at path (catalog, model, writer), whose events are
@@ -37,16 +59,17 @@ int td_live_alias(const struct td_live *l, int file, const char *name);
 
 /* One event's delta for one thread target in the current interval: alias of
  * file, counted in the file's perf group `group` (0 .. ngroups-1). */
-int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, const char *comm, int alias, int group,
-		  const struct td_count *c);
-/* The same for a target that is not a thread (a CPU): its counts are also
+int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, pid_t tid, const char *comm, int alias,
+		  int group, const struct td_count *c);
+/* The same for a target that is not a thread (a CPU, cpu >= 0; a cgroup, -1): its counts are also
  * summed into up to two aggregate targets (e.g. its core and its socket;
  * 0: none), each evaluated once per interval. */
-int td_live_count_agg(struct td_live *l, int file, int64_t target, const int64_t agg[2], int alias, int group,
-		      const struct td_count *c);
+int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias,
+		      int group, const struct td_count *c);
 /* Evaluate and write everything counted since the last flush for interval
- * (duration: its length), then forget it. -1 on a store error. */
-int td_live_flush(struct td_live *l, int64_t interval, double seconds);
+ * (seq: its index; duration: its length), then forget it. -1 on a store
+ * error. */
+int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds);
 /* The interval's transaction failed: forget what was counted since the last
  * flush (it is delivered again with the next interval) and the process
  * targets made in it (ids above `above`). */

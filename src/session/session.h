@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "base/util.h"
+#include "live_metrics.h"
 
 /* What a session tells its user while it runs: notes (what the plan
  * multiplexes, formulas spanning groups: a quiet run drops them) and
@@ -29,6 +30,9 @@ struct td_session_opts {
 	int duration_ms;          /* 0: until the target ends or a signal */
 	pid_t attach_pid;         /* attach: the process; 0 for run */
 	bool attach_children;     /* attach --children: also the descendants it has now */
+	td_live_print_fn print_fn; /* each interval's values as evaluated (tdctl stat -I), NULL none */
+	void *print_ctx;
+	bool print_leaves;        /* ... each thread's (CPU's) too */
 	char *const *argv;        /* run: the command */
 	td_say_fn say;            /* NULL: nothing is said */
 	void *say_ctx;

@@ -49,7 +49,7 @@ static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
-		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->comm, rs->spec_alias[spec][i],
+		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->tid, t->comm, rs->spec_alias[spec][i],
 				  rs->spec_group[spec], &c[i]))
 			return -1;
 	}
@@ -105,7 +105,7 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (rs->live && rs->spec_live[spec] >= 0 &&
-		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, agg, rs->spec_alias[spec][i],
+		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, cpu->cpu, agg, rs->spec_alias[spec][i],
 				      rs->spec_group[spec],
 				      &c[i]))
 			return -1;
@@ -143,7 +143,7 @@ static int write_cgroup_counts(struct td_session *rs)
 		for (int i = 0; i < rs->specs[g].n; i++) {
 			const struct td_count *c = &rs->cg_sum[g][i];
 			if (rs->live && rs->spec_live[g] >= 0 &&
-			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, none, rs->spec_alias[g][i],
+			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, -1, none, rs->spec_alias[g][i],
 					      rs->spec_group[g], c))
 				return -1;
 		}
@@ -223,7 +223,7 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (rs->sys && rs->cg_fd >= 0 && write_cgroup_counts(rs))
 		goto fail_tx;
-	if (rs->live && td_live_flush(rs->live, rs->interval_id, (double)(now - rs->interval_start) / 1e9))
+	if (rs->live && td_live_flush(rs->live, rs->interval_id, rs->seq, (double)(now - rs->interval_start) / 1e9))
 		goto fail_tx;
 	if (td_store_commit(rs->store))
 		goto fail_tx;
@@ -287,6 +287,8 @@ int session_setup_live(struct td_session *rs, td_err *err)
 		td_err_set(err, "out of memory");
 		return -1;
 	}
+	if (rs->o.print_fn)
+		td_live_set_printer(rs->live, rs->o.print_fn, rs->o.print_ctx, rs->o.print_leaves);
 	for (int g = 0; g < rs->nspecs; g++) {
 		rs->spec_live[g] = -1;
 		if (session_spec_disabled(rs, g))

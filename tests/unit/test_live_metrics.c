@@ -125,10 +125,10 @@ static void test_spanning_confidence(void **state)
 	l = open_live(&s, &sess, &iv, &file);
 	th = td_store_thread_add(s, sess, 10, 10, "t", 1000);
 	/* A and B in group 0, counted half the time; C in group 1, 40 % */
-	assert_int_equal(td_live_count(l, file, th, 10, "t", 0, 0, &(struct td_count){ 300, 100, 50 }), 0);
-	assert_int_equal(td_live_count(l, file, th, 10, "t", 1, 0, &(struct td_count){ 100, 100, 50 }), 0);
-	assert_int_equal(td_live_count(l, file, th, 10, "t", 2, 1, &(struct td_count){ 40, 100, 40 }), 0);
-	assert_int_equal(td_live_flush(l, iv, 0.5), 0);
+	assert_int_equal(td_live_count(l, file, th, 10, 10, "t", 0, 0, &(struct td_count){ 300, 100, 50 }), 0);
+	assert_int_equal(td_live_count(l, file, th, 10, 10, "t", 1, 0, &(struct td_count){ 100, 100, 50 }), 0);
+	assert_int_equal(td_live_count(l, file, th, 10, 10, "t", 2, 1, &(struct td_count){ 40, 100, 40 }), 0);
+	assert_int_equal(td_live_flush(l, iv, 0, 0.5), 0);
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(td_live_spanning(l), 1);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
@@ -157,11 +157,11 @@ static void test_process_sums_first(void **state)
 	l = open_live(&s, &sess, &iv, &file);
 	t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
 	t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
-	td_live_count(l, file, t1, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t1, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t2, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
-	td_live_count(l, file, t2, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
-	assert_int_equal(td_live_flush(l, iv, 1.0), 0);
+	td_live_count(l, file, t1, 10, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t1, 10, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t2, 10, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
+	td_live_count(l, file, t2, 10, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
+	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
 	for (int i = 0; i < g.n; i++)
@@ -196,11 +196,11 @@ static void test_default_stores_processes_only(void **state)
 	l = open_live_as(&s, &sess, &iv, &file, false);
 	t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
 	t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
-	td_live_count(l, file, t1, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t1, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t2, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
-	td_live_count(l, file, t2, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
-	assert_int_equal(td_live_flush(l, iv, 1.0), 0);
+	td_live_count(l, file, t1, 10, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t1, 10, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, t2, 10, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
+	td_live_count(l, file, t2, 10, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
+	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
 	assert_int_equal(g.n, 3);
@@ -231,11 +231,11 @@ static void test_event_in_two_groups(void **state)
 	l = open_live(&s, &sess, &iv, &file);
 	th = td_store_thread_add(s, sess, 10, 10, "t", 1000);
 	/* group 0: A, B counted half the time; group 1: A, C counted 40 % */
-	td_live_count(l, file, th, 10, "t", 0, 0, &(struct td_count){ 300, 100, 50 });
-	td_live_count(l, file, th, 10, "t", 1, 0, &(struct td_count){ 100, 100, 50 });
-	td_live_count(l, file, th, 10, "t", 0, 1, &(struct td_count){ 500, 100, 40 });
-	td_live_count(l, file, th, 10, "t", 2, 1, &(struct td_count){ 40, 100, 40 });
-	assert_int_equal(td_live_flush(l, iv, 1.0), 0);
+	td_live_count(l, file, th, 10, 10, "t", 0, 0, &(struct td_count){ 300, 100, 50 });
+	td_live_count(l, file, th, 10, 10, "t", 1, 0, &(struct td_count){ 100, 100, 50 });
+	td_live_count(l, file, th, 10, 10, "t", 0, 1, &(struct td_count){ 500, 100, 40 });
+	td_live_count(l, file, th, 10, 10, "t", 2, 1, &(struct td_count){ 40, 100, 40 });
+	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
 	assert_false(find(&g, th, "X", &v, &c));

@@ -1,0 +1,87 @@
+#!/bin/sh
+# tdctl stat: perf stat's options on a topdown session (issue 13) — -I MS
+# prints each interval's values while the target runs, -x SEP machine-
+# readable, --per-thread and -A per thread and per CPU, -p PID[,PID], -a;
+# perf options that do not map (-t, -C, -e) are refused with what to use.
+# Printed values are checked against the counts stored for the same
+# interval (CPU_Time = TASK_CLOCK / 1e9).
+. "$(dirname "$0")/lib.sh"
+
+# cpu_by_interval DB SESSION: "SEQ SECONDS" of TASK_CLOCK summed over every target, per interval
+cpu_by_interval() {
+	sql "$1" "select i.seq, printf('%.4g', sum(c.value) / 1e9) from counts c join events e on e.id = c.event_id
+		join intervals i on i.id = c.interval_id join targets t on t.id = c.thread_id
+		where e.name = 'TASK_CLOCK' and i.session_id = $2 and t.kind = 'thread' group by i.seq order by i.seq" |
+		tr '|' ' '
+}
+
+# ---- -I while running, -x -----------------------------------------------------------
+DB="$WORK/s.db"
+"$TDCTL" stat -I 200 -x ';' -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 3 >"$WORK/out" 2>"$WORK/err" &
+SPID=$!
+CLEANUP_PIDS=$SPID
+lines_while_running() { [ "$(grep -c ';CPU_Time;' "$WORK/out")" -ge 3 ] && kill -0 "$SPID"; }
+check "-I 200: interval lines appear while the command still runs" wait_for 10 lines_while_running
+wait "$SPID"
+check_eq "stat exits with the command's status (0)" 0 "$?"
+CLEANUP_PIDS=
+# (the command's own output shares stdout, as with perf: td-demo's one line is left out)
+check_eq "-x: every line has 5 fields TIME;TARGET;NAME;VALUE;UNIT" 0 \
+	"$(awk -F';' '!/^td-demo: / && (NF != 5 || $1 !~ /^[0-9]+\.[0-9]+$/)' "$WORK/out" | wc -l | tr -d ' ')"
+check_eq "one CPU_Time line per stored interval" "$(sql "$DB" "select count(*) from intervals")" \
+	"$(grep -c ';CPU_Time;' "$WORK/out")"
+check_eq "each printed CPU_Time is that interval's stored TASK_CLOCK / 1e9" "$(cpu_by_interval "$DB" 1)" \
+	"$(awk -F';' '$3 == "CPU_Time" { printf "%d %s\n", n++, $4 }' "$WORK/out")"
+check_eq "printed times increase" 0 \
+	"$(awk -F';' '$3 == "CPU_Time" { if (NR > 1 && $1 <= last) bad++; last = $1 } END { print bad + 0 }' "$WORK/out")"
+check_grep "the summary follows on stderr" "topdown session 1 (run) completed" "$WORK/err"
+
+# ---- --per-thread ---------------------------------------------------------------------
+"$TDCTL" stat -q -I 200 -x ';' --per-thread -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >"$WORK/pt" 2>/dev/null
+check_eq "--per-thread: exits 0" 0 "$?"
+check_eq "--per-thread: each interval's thread CPU_Time lines add up to the process's" 0 \
+	"$(awk -F';' '$3 == "CPU_Time" { if ($2 ~ /^process/) p[$1] = $4; else s[$1] += $4 }
+		END { for (t in p) { d = p[t] - s[t]; if (d < 0) d = -d; if (d > 1e-3 * (p[t] + 1e-3)) bad++ } print bad + 0 }' "$WORK/pt")"
+check "--per-thread: thread lines name the thread" grep -q ';thread [0-9]* (' "$WORK/pt"
+
+# ---- -p PID,PID ----------------------------------------------------------------------
+"$DEMO" -t 1 -l 0 -e 0 -s 4 >/dev/null &
+A=$!
+"$DEMO" -t 1 -l 0 -e 0 -s 4 >/dev/null &
+B=$!
+CLEANUP_PIDS="$A $B"
+DB2="$WORK/p.db"
+"$TDCTL" stat -p "$A,$B" -I 250 --duration 1 -d "$DB2" >"$WORK/p.out" 2>"$WORK/p.err"
+check_eq "-p A,B: exits 0" 0 "$?"
+check_eq "-p A,B: one attach session per PID" "attach $A|attach $B" \
+	"$(sql "$DB2" "select kind || ' ' || target_pid from sessions order by id" | tr '\n' '|' | sed 's/|$//')"
+check_eq "-p A,B: interval lines for both" "1 1" \
+	"$(grep -c "process $A (" "$WORK/p.out" | awk '{ print ($1 >= 3) }') $(grep -c "process $B (" "$WORK/p.out" | awk '{ print ($1 >= 3) }')"
+kill "$A" "$B" 2>/dev/null
+wait "$A" "$B" 2>/dev/null
+CLEANUP_PIDS=
+
+# ---- -a -A ---------------------------------------------------------------------------
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -eq 0 ] || [ "$paranoid" -le 0 ]; then
+	"$TDCTL" stat -a -A -I 250 -x ';' --duration 1 -d "$WORK/a.db" >"$WORK/a.out" 2>/dev/null
+	check_eq "-a -A: exits 0" 0 "$?"
+	online=$(getconf _NPROCESSORS_ONLN)
+	check_eq "-a -A: a line per online CPU and one for all of them, in the first interval" "$((online + 1))" \
+		"$(awk -F';' 'NR == 1 { first = $1 } $3 == "CPU_Time" && $1 == first { n++ } END { print n + 0 }' "$WORK/a.out")"
+	check_eq "-a -A: 'all CPUs' is the sum of the CPUs, every interval" 0 \
+		"$(awk -F';' '$3 == "CPU_Time" { if ($2 == "all CPUs") a[$1] = $4; else s[$1] += $4 }
+			END { for (t in a) { d = a[t] - s[t]; if (d < 0) d = -d; if (d > 1e-3 * (a[t] + 1e-3)) bad++ } print bad + 0 }' "$WORK/a.out")"
+else
+	skip "-a -A" "needs root or perf_event_paranoid <= 0 (is $paranoid)"
+fi
+
+# ---- what does not map --------------------------------------------------------------
+for bad in "-t 1" "-C 0" "-e cycles" "-p" "-A -- true" "-p 1 -a" ""; do
+	# shellcheck disable=SC2086
+	err=$("$TDCTL" stat $bad -d "$WORK/e.db" 2>&1 >/dev/null)
+	check_eq "stat $bad: exit 2 with one line" "2 1" "$? $(printf '%s\n' "$err" | wc -l | tr -d ' ')"
+done
+err=$("$TDCTL" stat -t 1 2>&1)
+check_match "-t: points to -p and report --thread" "give -p PID .*report --thread TID" "$err"
+finish
