@@ -274,6 +274,35 @@ bool td_report_filter_keeps(const struct td_report_filter *f, const struct td_ta
 	return false;
 }
 
+/* What the filter's kind could have named in this session (for the error
+ * when it names nothing): thread TIDs (not the unlisted remainder's 0),
+ * PIDs, CPU numbers. */
+static int add_candidate(struct td_report_data *d, const struct td_report_filter *f, const struct td_target_info *t)
+{
+	long id = -1, *slot;
+
+	if (f->kind == TD_RF_THREAD && !strcmp(t->kind, "thread") && t->tid > 0)
+		id = t->tid;
+	else if (f->kind == TD_RF_PROCESS && (!strcmp(t->kind, "thread") || !strcmp(t->kind, "process")) && t->pid > 0)
+		id = t->pid;
+	else if (f->kind == TD_RF_CPU && !strcmp(t->kind, "cpu") && t->cpu >= 0)
+		id = t->cpu;
+	if (id < 0)
+		return 0;
+	for (int i = 0; i < d->ncandidates; i++)
+		if (d->candidates[i] == id)
+			return 0;
+	if (!(slot = td_array_push(&d->candidates, &d->ncandidates, sizeof(*slot))))
+		return -1;
+	*slot = id;
+	for (int i = d->ncandidates - 1; i > 0 && d->candidates[i - 1] > d->candidates[i]; i--) {
+		long x = d->candidates[i];
+		d->candidates[i] = d->candidates[i - 1];
+		d->candidates[i - 1] = x;
+	}
+	return 0;
+}
+
 static int add_target(const struct td_target_info *t, void *ctx)
 {
 	struct load *L = ctx;
@@ -287,7 +316,7 @@ static int add_target(const struct td_target_info *t, void *ctx)
 	if (acc_init(&n->total, L->n, L->sc.ngroups))
 		return -1;
 	L->d->selected_targets += n->selected;
-	return 0;
+	return add_candidate(L->d, L->f, t);
 }
 
 /* The `whole` target holds counts only when it is all a session measured
@@ -433,6 +462,7 @@ void td_report_data_free(struct td_report_data *d)
 		td_evaluation_free(&d->targets[i].v);
 	free(d->ivs);
 	free(d->targets);
+	free(d->candidates);
 	free(d->counts);
 	td_model_free(d->model);
 	td_catalog_free(d->cat);

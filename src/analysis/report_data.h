@@ -81,6 +81,8 @@ struct td_report_data {
 	struct td_report_count *counts;
 	int ncounts;
 	int selected_targets;    /* targets the filter kept */
+	long *candidates;        /* the filter's kind: every TID, PID or CPU the session has (sorted, once each) */
+	int ncandidates;
 };
 
 /* More columns than this would be thinner than a pixel of the charts and

@@ -149,6 +149,29 @@ static int node_bad(const struct td_report_data *d, int64_t session, const char 
 	return -1;
 }
 
+/* "session 4 has no thread 99: its threads are 4000, 4001" — at most 12
+ * listed, then how many more. */
+void td_report_no_such_target(const struct td_report_data *d, int64_t session, const struct td_report_filter *f,
+			      td_err *err)
+{
+	const char *what = f->kind == TD_RF_THREAD ? "thread" : f->kind == TD_RF_CPU ? "cpu" : "process";
+	char have[160];
+	size_t used = 0;
+	int shown = 0;
+
+	have[0] = '\0';
+	for (; shown < d->ncandidates && shown < 12 && used + 24 < sizeof(have); shown++)
+		used += (size_t)snprintf(have + used, sizeof(have) - used, "%s%ld", shown ? ", " : "", d->candidates[shown]);
+	if (d->ncandidates == 0)
+		td_err_set(err, "session %lld has no %s %ld: it has no %s at all (see 'tdctl export %lld')",
+			   (long long)session, what, f->id, f->kind == TD_RF_PROCESS ? "processes" : what[0] == 't' ?
+			   "threads" : "CPUs", (long long)session);
+	else
+		td_err_set(err, "session %lld has no %s %ld: its %s are %s%s", (long long)session, what, f->id,
+			   f->kind == TD_RF_PROCESS ? "processes" : what[0] == 't' ? "threads" : "CPUs", have,
+			   shown < d->ncandidates ? " and more ('tdctl export' lists them)" : "");
+}
+
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
 {
 	struct td_report_data d;
@@ -156,9 +179,7 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 	if (td_report_data_load(s, session, &o->filter, o->events_dir, &d, err))
 		return -1;
 	if (o->filter.kind != TD_RF_ALL && d.selected_targets == 0) {
-		td_err_set(err, "session %lld has no %s %ld: see 'tdctl export %lld'", (long long)session,
-			   o->filter.kind == TD_RF_THREAD ? "thread" : o->filter.kind == TD_RF_CPU ? "cpu" : "process",
-			   o->filter.id, (long long)session);
+		td_report_no_such_target(&d, session, &o->filter, err);
 		td_report_data_free(&d);
 		return -1;
 	}

@@ -158,13 +158,18 @@ static void html(FILE *out, const struct td_report_data *a, const struct td_repo
 	fprintf(out, "</tbody></table></div>\n<script>\n%s</script>\n</body></html>\n", td_asset_report_js);
 }
 
-static int load(struct td_store *s, int64_t id, const char *events_dir, struct td_report_data *d, td_err *err)
+static int load(struct td_store *s, int64_t id, const struct td_report_filter *f, const char *events_dir,
+		struct td_report_data *d, td_err *err)
 {
-	static const struct td_report_filter all = { .kind = TD_RF_ALL };
 	char why[600];
 
-	if (td_report_data_load(s, id, &all, events_dir, d, err))
+	if (td_report_data_load(s, id, f, events_dir, d, err))
 		return -1;
+	if (f->kind != TD_RF_ALL && d->selected_targets == 0) {
+		td_report_no_such_target(d, id, f, err);
+		td_report_data_free(d);
+		return -1;
+	}
 	if (!td_report_has_tree(d)) {
 		td_report_why_no_tree(d, why, sizeof(why));
 		td_err_set(err, "session %lld has no top-down tree to compare: %s", (long long)id, why);
@@ -174,16 +179,16 @@ static int load(struct td_store *s, int64_t id, const char *events_dir, struct t
 	return 0;
 }
 
-int td_report_diff(struct td_store *s, int64_t ida, int64_t idb, enum td_report_format fmt, const char *events_dir,
-		   FILE *out, td_err *err)
+int td_report_diff(struct td_store *s, int64_t ida, int64_t idb, const struct td_report_filter *f,
+		   enum td_report_format fmt, const char *events_dir, FILE *out, td_err *err)
 {
 	struct td_report_data a, b;
 	struct drow *rows;
 	int n, rc = 0;
 
-	if (load(s, ida, events_dir, &a, err))
+	if (load(s, ida, f, events_dir, &a, err))
 		return -1;
-	if (load(s, idb, events_dir, &b, err)) {
+	if (load(s, idb, f, events_dir, &b, err)) {
 		td_report_data_free(&a);
 		return -1;
 	}

@@ -1,5 +1,6 @@
 /* tdctl diff: two sessions' top-down trees side by side with the change of
- * every node, biggest first (thin over td_report_diff, src/lib/report.h). */
+ * every node, biggest first (thin over td_report_diff, report/report.h);
+ * the report's filters select the same targets and window in both. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -8,10 +9,10 @@
 #include "report/report.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl diff A B [-d DB] [--format text|html] [-o FILE]"
+#define USAGE "usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format text|html] [-o FILE]"
 
-static int run(const char *db, int64_t a, int64_t b, enum td_report_format fmt, const char *events_dir,
-	       const char *path)
+static int run(const char *db, int64_t a, int64_t b, const struct td_report_filter *f, enum td_report_format fmt,
+	       const char *events_dir, const char *path)
 {
 	struct td_store *st;
 	FILE *out;
@@ -24,7 +25,7 @@ static int run(const char *db, int64_t a, int64_t b, enum td_report_format fmt, 
 		td_store_close(st);
 		return 1;
 	}
-	if ((rc = td_report_diff(st, a, b, fmt, events_dir, out, &err)))
+	if ((rc = td_report_diff(st, a, b, f, fmt, events_dir, out, &err)))
 		tdctl_error("diff: %s", err.msg);
 	rc = tdctl_close_output("diff", out, path, rc);
 	td_store_close(st);
@@ -36,8 +37,13 @@ int cmd_diff(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "database", required_argument, NULL, 'd' }, { "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },   { "events-dir", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+		{ "thread", required_argument, NULL, 'T' },   { "process", required_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'C' },      { "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
+	struct td_report_filter filter = { .kind = TD_RF_ALL };
+	const char *from = NULL, *to = NULL;
 	const char *db = "topdown.db", *path = NULL, *events_dir = NULL;
 	enum td_report_format fmt = TD_REPORT_TEXT;
 	int64_t a, b;
@@ -59,6 +65,9 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case 'o': path = optarg; break;
 		case 'e': events_dir = optarg; break;
+		case 'T': case 'P': case 'C': if (tdctl_filter_target("diff", c, optarg, &filter)) return 2; break;
+		case 'F': from = optarg; break;
+		case 'U': to = optarg; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("diff: %s", USAGE); return 2;
 		}
@@ -67,7 +76,8 @@ int cmd_diff(int argc, char **argv)
 		tdctl_error("diff: give two sessions; %s", USAGE);
 		return 2;
 	}
-	if (tdctl_session_arg("diff", argv[optind], &a) || tdctl_session_arg("diff", argv[optind + 1], &b))
+	if (tdctl_session_arg("diff", argv[optind], &a) || tdctl_session_arg("diff", argv[optind + 1], &b) ||
+	    tdctl_filter_window("diff", &filter, from, to))
 		return 2;
-	return run(db, a, b, fmt, events_dir, path);
+	return run(db, a, b, &filter, fmt, events_dir, path);
 }

@@ -31,51 +31,6 @@ static int parse_format(const char *arg, enum td_report_format *fmt)
 	return -1;
 }
 
-static int parse_filter(int c, const char *arg, struct td_report_filter *f)
-{
-	long v;
-
-	if (f->kind != TD_RF_ALL) {
-		tdctl_error("report: give one of --thread, --process, --cpu");
-		return -1;
-	}
-	if (td_parse_long(arg, 0, 0x7fffffffL, &v)) {
-		tdctl_error("report: bad %s '%s': give a number", c == 'T' ? "--thread" : c == 'P' ? "--process" : "--cpu",
-			    arg);
-		return -1;
-	}
-	f->kind = c == 'T' ? TD_RF_THREAD : c == 'P' ? TD_RF_PROCESS : TD_RF_CPU;
-	f->id = v;
-	return 0;
-}
-
-/* --from/--to T: seconds after the session's first interval began, digits
- * with an optional decimal point (10, 2.5). */
-static int parse_time(const char *opt, const char *arg, double *t)
-{
-	char *end;
-
-	if (!arg[0] || strspn(arg, "0123456789.") != strlen(arg) || (*t = strtod(arg, &end), *end) || !isfinite(*t)) {
-		tdctl_error("report: bad %s '%s': give seconds after the session start, e.g. 10 or 2.5", opt, arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_window(struct td_report_filter *f, const char *from, const char *to)
-{
-	f->from = 0;
-	f->to = INFINITY;
-	f->window = from || to;
-	if ((from && parse_time("--from", from, &f->from)) || (to && parse_time("--to", to, &f->to)))
-		return -1;
-	if (f->from > f->to) {
-		tdctl_error("report: --from %s is after --to %s: give FROM <= TO", from, to);
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_color(const char *arg, int *color)
 {
 	if (!strcmp(arg, "auto"))
@@ -156,7 +111,7 @@ int cmd_report(int argc, char **argv)
 			o.level = (int)v;
 			break;
 		case 'n': o.node = optarg; break;
-		case 'T': case 'P': case 'C': if (parse_filter(c, optarg, &o.filter)) return 2; break;
+		case 'T': case 'P': case 'C': if (tdctl_filter_target("report", c, optarg, &o.filter)) return 2; break;
 		case 'f': if (parse_format(optarg, &o.format)) return 2; break;
 		case 'i': o.intervals = true; break;
 		case 'o': path = optarg; break;
@@ -172,7 +127,7 @@ int cmd_report(int argc, char **argv)
 		tdctl_error("report: one SESSION only; %s", USAGE);
 		return 2;
 	}
-	if (parse_window(&o.filter, from, to))
+	if (tdctl_filter_window("report", &o.filter, from, to))
 		return 2;
 	if (o.format == TD_REPORT_HTML && !path) {
 		tdctl_error("report: --format html writes a file: give -o FILE");

@@ -58,6 +58,13 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --children          also follow the child processes PID has already (and theirs); by default only\n" \
 	"                      the threads and children it starts after attach are added\n"
 
+struct td_report_filter;
+/* --thread/--process/--cpu (c: 'T', 'P', 'C') into f; one only. 0, or -1
+ * after a one-line error prefixed "CMD: ". */
+int tdctl_filter_target(const char *cmd, int c, const char *arg, struct td_report_filter *f);
+/* --from/--to (NULL when not given) into f's window. 0, or -1 after an error. */
+int tdctl_filter_window(const char *cmd, struct td_report_filter *f, const char *from, const char *to);
+
 struct td_session_opts;
 /* Parse the options run, attach and record share. Returns the index of the
  * first operand, or -1 after printing a one-line error. */
