@@ -17,15 +17,40 @@ struct td_syswide {
 	int ncpus;
 };
 
-/* Every online CPU with its core and socket (as host.c reads them: the
- * host, or a recorded tree under TD_SYSROOT). The number, or -1. */
-static int online_cpus(struct td_syswide *w)
+/* Is cpu in ids[0..n)? */
+static bool has_cpu(const int *ids, int n, int cpu)
 {
-	int *ids, n = td_host_online_cpus(&ids);
+	for (int i = 0; i < n; i++)
+		if (ids[i] == cpu)
+			return true;
+	return false;
+}
 
-	if (n <= 0 || !(w->cpus = calloc((size_t)n, sizeof(*w->cpus)))) {
-		if (n > 0)
+/* Every online CPU (of only[0..nonly), when given) with its core and
+ * socket (as host.c reads them: the host, or a recorded tree under
+ * TD_SYSROOT). The number, or -1 with err set. */
+static int online_cpus(struct td_syswide *w, const int *only, int nonly, td_err *err)
+{
+	int *ids, n = td_host_online_cpus(&ids), kept = 0;
+
+	if (n <= 0) {
+		td_err_set(err, "cannot read the online CPUs from /sys/devices/system/cpu/online: is sysfs mounted?");
+		return -1;
+	}
+	for (int i = 0; only && i < nonly; i++)
+		if (!has_cpu(ids, n, only[i])) {
+			td_err_set(err, "CPU %d is not online: give CPUs of /sys/devices/system/cpu/online (%d of them, "
+				   "%d to %d)", only[i], n, ids[0], ids[n - 1]);
 			free(ids);
+			return -1;
+		}
+	for (int i = 0; i < n; i++)
+		if (!only || has_cpu(only, nonly, ids[i]))
+			ids[kept++] = ids[i];
+	n = kept;
+	if (!(w->cpus = calloc((size_t)n + 1, sizeof(*w->cpus)))) {
+		free(ids);
+		td_err_set(err, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -80,8 +105,8 @@ static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 	return 0;
 }
 
-int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int paranoid, int cgroup_fd,
-		    struct td_syswide **out, td_err *err)
+int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int paranoid, int cgroup_fd, const int *only,
+		    int nonly, struct td_syswide **out, td_err *err)
 {
 	struct td_syswide *w = calloc(1, sizeof(*w));
 
@@ -93,9 +118,8 @@ int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int para
 	memcpy(w->specs, specs, (size_t)nspecs * sizeof(*specs));
 	w->nspecs = nspecs;
 	w->cgroup_fd = cgroup_fd;
-	if ((w->ncpus = online_cpus(w)) <= 0) {
+	if ((w->ncpus = online_cpus(w, only, nonly, err)) <= 0) {
 		td_syswide_free(w);
-		td_err_set(err, "cannot read the online CPUs from /sys/devices/system/cpu/online: is sysfs mounted?");
 		return -1;
 	}
 	for (int g = 0; g < nspecs; g++)

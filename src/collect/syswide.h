@@ -33,8 +33,10 @@ const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, 
  * cgroup (perf's cgroup mode: pid = the cgroup directory's fd,
  * PERF_FLAG_PID_CGROUP). -1 with a one-line err when the first group cannot
  * be opened. */
-int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int paranoid, int cgroup_fd,
-		    struct td_syswide **out, td_err *err);
+/* only[0..nonly) (NULL: every online CPU): the CPUs to count, each of
+ * which must be online. */
+int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int paranoid, int cgroup_fd, const int *only,
+		    int nonly, struct td_syswide **out, td_err *err);
 /* The directory of a cgroup named by the user: an absolute path to it, or a
  * path inside the cgroup v2 mount (or the v1 perf_event mount) as perf -G
  * takes it. Returns an O_DIRECTORY fd, or -1 with a one-line err. */

@@ -197,7 +197,26 @@ static void strip_comment(char *s)
 
 int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 {
-	char *text = NULL, *joined = NULL;
+	char *text = NULL;
+	int rc = td_slurp(path, &text, NULL);
+
+	if (rc < 0) {
+		td_err_set(err, "%s: cannot read: %s", path, strerror(-rc));
+		return -1;
+	}
+	if (memchr(text, '\0', strlen(text) + 1) != text + strlen(text)) {
+		td_err_set(err, "%s: not a text file", path);
+		free(text);
+		return -1;
+	}
+	rc = td_catalog_parse_text(path, text, out, err);
+	free(text);
+	return rc;
+}
+
+int td_catalog_parse_text(const char *path, char *text, struct td_catalog **out, td_err *err)
+{
+	char *joined = NULL;
 	struct joined j = { 0 };
 	size_t joined_len = 0;
 	int lineno = 0, start_line = 0, ret = -1;
@@ -210,16 +229,6 @@ int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 	}
 	snprintf(cat->path, sizeof(cat->path), "%s", path);
 	snprintf(cat->name, sizeof(cat->name), "%s", base ? base + 1 : path);
-	int rc = td_slurp(path, &text, NULL);
-	if (rc < 0) {
-		td_err_set(err, "%s: cannot read: %s", path, strerror(-rc));
-		free(cat);
-		return -1;
-	}
-	if (memchr(text, '\0', strlen(text) + 1) != text + strlen(text)) {
-		td_err_set(err, "%s: not a text file", path);
-		goto out;
-	}
 	/* strtok_r would merge empty lines and lose line numbers: walk by hand */
 	for (char *line = text; line; ) {
 		char *nl = strchr(line, '\n');
@@ -277,7 +286,6 @@ int td_catalog_load(const char *path, struct td_catalog **out, td_err *err)
 out:
 	free(j.starts);
 	free(joined);
-	free(text);
 	td_catalog_free(cat);
 	return ret;
 }

@@ -95,6 +95,8 @@ int td_catalog_check_counters(const struct td_catalog *cat, td_err *err);
 
 /* Load and check one file. On error returns -1 with "FILE:LINE: what" in err. */
 int td_catalog_load(const char *path, struct td_catalog **out, td_err *err);
+/* The same from text in memory (modified while parsed), named path. */
+int td_catalog_parse_text(const char *path, char *text, struct td_catalog **out, td_err *err);
 void td_catalog_free(struct td_catalog *cat);
 
 const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const char *alias);

@@ -12,7 +12,7 @@
 #include "eval/evaluator.h"
 #include "model/model.h"
 
-#define LIVE_MAX_FILES 4
+#define LIVE_MAX_FILES 5 /* software.td, generic.td or a model file, -e events; a spare */
 
 /* One target's scaled counts and coverages in the current interval. */
 struct tgt {
@@ -106,7 +106,8 @@ void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool
 	l->print_leaves = leaves;
 }
 
-int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
+/* text NULL: the file at path; else that text, named path. */
+static int add_file(struct td_live *l, const char *path, char *text, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
 
@@ -115,7 +116,8 @@ int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *e
 		return -1;
 	}
 	memset(f, 0, sizeof(*f));
-	if (td_catalog_load(path, &f->cat, err) || td_model_compile(f->cat, &f->model, err))
+	if ((text ? td_catalog_parse_text(path, text, &f->cat, err) : td_catalog_load(path, &f->cat, err)) ||
+	    td_model_compile(f->cat, &f->model, err))
 		goto fail;
 	f->n = f->cat->nevents;
 	f->ngroups = ngroups > 0 ? ngroups : 1;
@@ -131,6 +133,16 @@ fail:
 	file_free(f);
 	memset(f, 0, sizeof(*f));
 	return -1;
+}
+
+int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
+{
+	return add_file(l, path, NULL, ngroups, err);
+}
+
+int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err)
+{
+	return add_file(l, name, text, ngroups, err);
 }
 
 int td_live_alias(const struct td_live *l, int file, const char *name)

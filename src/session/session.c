@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "machine/procfs.h"
+#include "machine/host.h"
 #include "session_impl.h"
 
 static int find_command(const char *name, char *out, size_t len)
@@ -225,6 +226,7 @@ static void cleanup(struct td_session *rs)
 		close(rs->exec_err_fd);
 	td_collector_free(rs->col);
 	td_live_free(rs->live);
+	free(rs->extra_td);
 	td_syswide_free(rs->sys);
 	if (rs->cg_fd >= 0)
 		close(rs->cg_fd);
@@ -304,8 +306,16 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return -1;
 	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)
 		return -1;
-	if (o->system || o->cgroup)
-		return td_syswide_open(rs->specs, rs->nspecs, rs->caps.paranoid, rs->cg_fd, &rs->sys, err);
+	if (o->system || o->cgroup) {
+		int *only = NULL, nonly = 0, rc;
+		if (o->cpus && (nonly = td_parse_cpu_list(o->cpus, &only)) <= 0) {
+			td_err_set(err, "bad CPU list '%s': give CPU numbers and ranges, e.g. 0-3,6", o->cpus);
+			return -1;
+		}
+		rc = td_syswide_open(rs->specs, rs->nspecs, rs->caps.paranoid, rs->cg_fd, only, nonly, &rs->sys, err);
+		free(only);
+		return rc;
+	}
 	if (!o->argv && o->attach_children)
 		return td_collector_add_process_tree(rs->col, o->attach_pid, &rs->sink, err);
 	return td_collector_add_process(rs->col, o->argv ? rs->child : o->attach_pid,

@@ -45,6 +45,8 @@ struct td_session_opts {
 	const char *pmu_model;    /* --pmu MODEL: the events file serving MODEL, encoded for it; NULL: the host's */
 	bool system;              /* record --system: every online CPU, no target process */
 	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
+	const char *cpus;         /* record --cpus LIST ("0-3,6"): only these CPUs; NULL every online one */
+	const char *extra_events; /* -e LIST: perf events counted beside the tree (raw, and each as a count) */
 	bool thread_metrics;      /* --thread-metrics: store each thread's and CPU's metric values every
 				   * interval too (by default only their process's, core's, socket's) */
 };

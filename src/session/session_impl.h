@@ -31,6 +31,7 @@ struct td_session {
 	struct td_caps caps;
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
 	char spec_files[TD_MAX_SPECS][64];
+	char *extra_td;                               /* -e: the events file text live evaluation reads */
 	char spec_events[TD_MAX_SPECS][TD_GROUP_MAX][256];
 	int nspecs;
 	struct td_store *store;

@@ -3,6 +3,7 @@
  * the planner (-l, --nodes, or the deepest level without multiplexing),
  * generic.td where no model file applies — and which model file that is
  * (the host's, or --pmu MODEL's). */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,12 +272,108 @@ int session_choose_model(struct td_session *rs, td_err *err)
 	return 0;
 }
 
+/* ---- -e EVENTS: counted beside the files' groups ----------------------- */
+
+/* The next item of a perf -e list: commas inside a pmu/.../ term or {...}
+ * belong to it. Returns its length (0 at the end). */
+static size_t next_item(const char *p)
+{
+	int slashes = 0, braces = 0;
+	size_t n = 0;
+
+	for (; p[n] && (p[n] != ',' || slashes % 2 || braces); n++) {
+		slashes += p[n] == '/';
+		braces += p[n] == '{' ? 1 : p[n] == '}' ? -1 : 0;
+	}
+	return n;
+}
+
+/* Append printf output to the growable text *t (length *len). */
+static int text_add(char **t, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int text_add(char **t, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *grown;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(grown = realloc(*t, *len + (size_t)n + 1)))
+		return -1;
+	*t = grown;
+	va_start(ap, fmt);
+	vsnprintf(*t + *len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*len += (size_t)n;
+	return 0;
+}
+
+/* Each -e event in a group of its own (perf counts them so too: one that
+ * cannot be counted takes no other with it), file "-e", named by its
+ * spelling (spec_group: its index i, E<i+1> in the text), and the text of an
+ * events file for live evaluation: event E<i> SPELLING, info NAME Count = E<i>
+ * (NAME: the spelling with every other character than letters, digits and
+ * '_' made '_'). An event libpfm4 cannot encode is an error. */
+static int load_extra(struct td_session *rs, td_err *err)
+{
+	size_t len = 0;
+	int i = 0;
+
+	if (text_add(&rs->extra_td, &len, "pmu perf\ntitle Events given with -e\nversion command line\n"))
+		goto oom;
+	for (const char *p = rs->o.extra_events; *p; i++) {
+		size_t n = next_item(p);
+		char spell[256], name[sizeof(spell) + 2];
+		struct td_encoding enc;
+		td_err e;
+		int g;
+		if (n == 0 || n >= sizeof(spell)) {
+			td_err_set(err, n ? "-e: event '%.40s...' is longer than %zu characters" : "-e: an empty event in '%s'",
+				   n ? p : rs->o.extra_events, sizeof(spell) - 1);
+			return -1;
+		}
+		snprintf(spell, sizeof(spell), "%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+		if (td_encode(spell, rs->encode_model, rs->caps.kernel_allowed, &enc, &e)) {
+			td_err_set(err, "-e %s: %s", spell, e.msg);
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%s%s", isdigit((unsigned char)spell[0]) ? "E_" : "", spell);
+		for (char *c = name; *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '_')
+				*c = '_';
+		if ((g = new_specs(rs, "-e", "-e EVENTS", 1, err)) < 0)
+			return -1;
+		rs->spec_group[g] = i;
+		snprintf(rs->spec_events[g][0], sizeof(rs->spec_events[0][0]), "%s", spell);
+		char alias[16];
+		snprintf(alias, sizeof(alias), "E%d", i + 1);
+		if (strlen(spell) >= sizeof(rs->specs[g].names[0])) {
+			td_err_set(err, "-e %s: a name longer than %zu characters cannot be stored: give a shorter "
+				   "spelling (libpfm4's name, or a raw cpu/event=...,umask=.../)", spell,
+				   sizeof(rs->specs[g].names[0]) - 1);
+			return -1;
+		}
+		/* the spelling names it (rows, messages); the events file reads it as E<i> */
+		if (td_perf_group_spec_add(&rs->specs[g], spell, &enc.attr) ||
+		    text_add(&rs->extra_td, &len, "event %s %s | -e %s\ninfo %s Count = %s | %s, counted in each interval\n",
+			     alias, spell, spell, name, alias, spell))
+			goto oom;
+	}
+	return 0;
+oom:
+	td_err_set(err, "out of memory");
+	return -1;
+}
+
 /* software.td on every thread; then the model file's tree when one applies,
- * else generic.td's cycles and instructions. Hardware events are tried
- * everywhere: where they fail the session says why, once. */
+ * else generic.td's cycles and instructions; then -e's events. Hardware
+ * events are tried everywhere: where they fail the session says why, once. */
 int session_load_events(struct td_session *rs, td_err *err)
 {
-	if (load_spec(rs, "software.td", err))
+	if (load_spec(rs, "software.td", err) ||
+	    (rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err) : load_spec(rs, "generic.td", err)))
 		return -1;
-	return rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err) : load_spec(rs, "generic.td", err);
+	return rs->o.extra_events && *rs->o.extra_events ? load_extra(rs, err) : 0;
 }

@@ -302,11 +302,23 @@ int session_setup_live(struct td_session *rs, td_err *err)
 			for (int k = 0; k < rs->nspecs; k++)
 				ngroups += !strcmp(rs->spec_files[k], rs->spec_files[g]);
 			snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), rs->spec_files[g]);
-			if ((rs->spec_live[g] = td_live_add_file(rs->live, path, ngroups, err)) < 0)
+			if (!strcmp(rs->spec_files[g], "-e")) {
+				/* the parser writes into the text: give it a copy */
+				char *text = strdup(rs->extra_td);
+				rs->spec_live[g] = text ? td_live_add_text(rs->live, "-e", text, ngroups, err) : -1;
+				free(text);
+			} else {
+				rs->spec_live[g] = td_live_add_file(rs->live, path, ngroups, err);
+			}
+			if (rs->spec_live[g] < 0)
 				return -1;
 		}
-		for (int i = 0; i < rs->specs[g].n; i++)
-			rs->spec_alias[g][i] = td_live_alias(rs->live, rs->spec_live[g], rs->specs[g].names[i]);
+		for (int i = 0; i < rs->specs[g].n; i++) {
+			char e_alias[16]; /* -e: the text names its event E<index + 1> (session_plan.c) */
+			snprintf(e_alias, sizeof(e_alias), "E%d", rs->spec_group[g] + 1);
+			rs->spec_alias[g][i] = td_live_alias(rs->live, rs->spec_live[g], strcmp(rs->spec_files[g], "-e") ?
+								     rs->specs[g].names[i] : e_alias);
+		}
 	}
 	return 0;
 }

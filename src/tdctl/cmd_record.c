@@ -12,6 +12,7 @@ static const char usage[] =
 	"usage: tdctl record --system|--cgroup PATH [OPTIONS]\n"
 	"  --system            count every online CPU (needs root, CAP_PERFMON or perf_event_paranoid <= 0)\n"
 	"  --cgroup PATH       count the tasks of cgroup PATH (full path, or under the cgroup v2 mount) on every CPU\n"
+	"  --cpus LIST         only these CPUs, e.g. 0-3,6 (default: every online CPU)\n"
 	"  --duration SEC      stop after SEC seconds (default: until Ctrl-C or SIGTERM)\n" TDCTL_COLLECT_HELP;
 
 int cmd_record(int argc, char **argv)

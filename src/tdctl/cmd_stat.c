@@ -3,8 +3,8 @@
  * are measured (level 1 of the tree, or --nodes, and software.td's metrics),
  * -x SEP as machine-readable lines, --per-thread / -A per thread / per CPU.
  * Everything is stored as by run, attach and record; the summary follows at
- * the end. perf options that do not map onto a topdown session (-t, -C,
- * -e) are refused with what to use instead. */
+ * the end. -C and -e map onto record --cpus and -e; -t, which does not map
+ * onto a topdown session, is refused with what to use instead. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@ static const char usage[] =
 	"  -p, --pid PIDS      count these running processes (as tdctl attach)\n"
 	"  -a, --all-cpus      count every online CPU (as tdctl record --system)\n"
 	"  -G, --cgroup PATH   count one cgroup's tasks on every CPU (as tdctl record --cgroup)\n"
+	"  -C, --cpu LIST      with -a or -G: only these CPUs, e.g. 0-3,6 (as tdctl record --cpus)\n"
 	"  -I, --interval MS   read every MS milliseconds and print each interval's values as measured\n"
 	"  -x, --field-separator SEP  print interval values as lines TIME SEP TARGET SEP NAME SEP VALUE SEP UNIT\n"
 	"  --per-thread        print each thread's values too (evaluated from its counts)\n"
@@ -63,7 +64,7 @@ static void target_name(const struct td_live_value *v, char *buf, size_t len)
 	else if (!strcmp(v->kind, "cpu"))
 		snprintf(buf, len, "cpu %d", v->cpu);
 	else if (!strcmp(v->kind, "cpus"))
-		snprintf(buf, len, "all CPUs");
+		snprintf(buf, len, "all counted CPUs");
 	else
 		snprintf(buf, len, "%s", v->kind);
 }
@@ -150,7 +151,7 @@ static int opt_value(int argc, char **argv, int *i, const char *s, const char *l
  * next argument? */
 static bool takes_value(const char *a)
 {
-	static const char *const with_value[] = { "-I", "-d", "-l", "--interval", "--database", "--level", "--duration",
+	static const char *const with_value[] = { "-I", "-d", "-l", "-e", "--event", "--interval", "--database", "--level", "--duration",
 						  "--events-dir", "--scan-ms", "--max-age", "--max-size", "--counters",
 						  "--rotate", "--nodes", "--pmu" };
 
@@ -172,12 +173,8 @@ static int translate(int argc, char **argv, char **out, const char **pids, struc
 	} refused[] = {
 		{ "-t", "--tid", "-t TID is not supported: topdown counts whole processes; give -p PID and select the "
 				 "thread in the report (tdctl report --thread TID)" },
-		{ "-C", "--cpu", "-C CPUS is not supported: -a counts every online CPU; select one in the report "
-				 "(tdctl report --cpu N)" },
-		{ "-e", "--event", "-e EVENTS is not supported: the events come from the events files; choose nodes "
-				   "with -l LEVEL or --nodes LIST ('tdctl plan' shows what they count)" },
 	};
-	static char system_opt[] = "--system", cgroup_opt[] = "--cgroup", dashdash[] = "--";
+	static char system_opt[] = "--system", cgroup_opt[] = "--cgroup", cpus_opt[] = "--cpus", dashdash[] = "--";
 	int n = 0;
 
 	out[n++] = argv[0];
@@ -191,7 +188,7 @@ static int translate(int argc, char **argv, char **out, const char **pids, struc
 				out[n++] = argv[i++];
 			break;
 		}
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < (int)(sizeof(refused) / sizeof(refused[0])); k++)
 			if (opt_value(argc, argv, &i, refused[k].s, refused[k].l, &val)) {
 				tdctl_error("stat: %s", refused[k].why);
 				return -1;
@@ -200,7 +197,10 @@ static int translate(int argc, char **argv, char **out, const char **pids, struc
 			*pids = val;
 		else if (opt_value(argc, argv, &i, "-x", "--field-separator", &val))
 			p->sep = val;
-		else if (opt_value(argc, argv, &i, "-G", "--cgroup", &val)) {
+		else if (opt_value(argc, argv, &i, "-C", "--cpu", &val)) {
+			out[n++] = cpus_opt;
+			out[n++] = (char *)val;
+		} else if (opt_value(argc, argv, &i, "-G", "--cgroup", &val)) {
 			out[n++] = cgroup_opt;
 			out[n++] = (char *)val;
 		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {

@@ -71,6 +71,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "thread-metrics", no_argument, NULL, 'T' },
 		{ "children", no_argument, NULL, 'C' },
+		{ "cpus", required_argument, NULL, 'U' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -83,7 +85,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->interval_ms = 1000;
 	o->scan_ms = TD_TRACKER_SCAN_MS;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+I:d:l:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+I:d:l:e:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (int_arg(optarg, 10, 3600000, &o->interval_ms,
@@ -161,6 +163,18 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			o->cgroup = optarg;
 			break;
 		case 'T': o->thread_metrics = true; break;
+		case 'e':
+			if (text_arg(optarg, &o->extra_events, "empty event list: give -e EVENT[,EVENT...]"))
+				return -1;
+			break;
+		case 'U':
+			if (attach || !*optarg) {
+				tdctl_error(attach ? "--cpus is an option of 'tdctl record': use 'tdctl record --system --cpus LIST'"
+						   : "empty CPU list: give --cpus LIST, e.g. 0-3,6");
+				return -1;
+			}
+			o->cpus = optarg;
+			break;
 		case 'C':
 			if (!attach) {
 				tdctl_error("--children is an option of 'tdctl attach' (run follows every child already)");
@@ -171,6 +185,10 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}
+	}
+	if (o->cpus && !o->system && !o->cgroup) {
+		tdctl_error("--cpus chooses CPUs of --system or --cgroup: give one of them too");
+		return -1;
 	}
 	if (o->level && o->nodes) {
 		tdctl_error("give -l LEVEL or --nodes LIST, not both");

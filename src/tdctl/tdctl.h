@@ -46,6 +46,8 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --pmu MODEL         use the events file of libpfm4 model MODEL (e.g. when libpfm4 does not know this CPU)\n" \
 	"  --counters N        at most N general-purpose counters per group (the plan, and events files split)\n" \
 	"  --events-dir DIR    read events/*.td files from DIR\n" \
+	"  -e, --event LIST    also count these perf events (libpfm4 or perf spellings, comma separated), each as\n" \
+	"                      a count per interval\n" \
 	"  --thread-metrics    also store each thread's (CPU's) metric values every interval (by default\n" \
 	"                      per process, core, socket, cgroup; reports compute the rest from the counts)\n"
 /* run and attach only. */

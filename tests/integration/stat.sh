@@ -1,8 +1,8 @@
 #!/bin/sh
 # tdctl stat: perf stat's options on a topdown session (issue 13) — -I MS
 # prints each interval's values while the target runs, -x SEP machine-
-# readable, --per-thread and -A per thread and per CPU, -p PID[,PID], -a;
-# perf options that do not map (-t, -C, -e) are refused with what to use.
+# readable, --per-thread and -A per thread and per CPU, -p PID[,PID], -a,
+# -C CPUS, -e EVENTS; -t, which does not map, is refused with what to use.
 # Printed values are checked against the counts stored for the same
 # interval (CPU_Time = TASK_CLOCK / 1e9).
 . "$(dirname "$0")/lib.sh"
@@ -69,15 +69,52 @@ if [ "$(id -u)" -eq 0 ] || [ "$paranoid" -le 0 ]; then
 	online=$(getconf _NPROCESSORS_ONLN)
 	check_eq "-a -A: a line per online CPU and one for all of them, in the first interval" "$((online + 1))" \
 		"$(awk -F';' 'NR == 1 { first = $1 } $3 == "CPU_Time" && $1 == first { n++ } END { print n + 0 }' "$WORK/a.out")"
-	check_eq "-a -A: 'all CPUs' is the sum of the CPUs, every interval" 0 \
-		"$(awk -F';' '$3 == "CPU_Time" { if ($2 == "all CPUs") a[$1] = $4; else s[$1] += $4 }
+	check_eq "-a -A: 'all counted CPUs' is the sum of the CPUs, every interval" 0 \
+		"$(awk -F';' '$3 == "CPU_Time" { if ($2 == "all counted CPUs") a[$1] = $4; else s[$1] += $4 }
 			END { for (t in a) { d = a[t] - s[t]; if (d < 0) d = -d; if (d > 1e-3 * (a[t] + 1e-3)) bad++ } print bad + 0 }' "$WORK/a.out")"
+	last=$((online - 1))
+	"$TDCTL" stat -a -C "$last" -A -I 250 -x ';' --duration 0.6 -d "$WORK/c.db" >"$WORK/c.out" 2>/dev/null
+	check_eq "-a -C $last: exits 0" 0 "$?"
+	check_eq "-a -C $last: only that CPU is counted and printed" "cpu $last|1" \
+		"$(awk -F';' '$3 == "CPU_Time" && $2 ~ /^cpu / { print $2 }' "$WORK/c.out" | sort -u)|$(sql "$WORK/c.db" "select count(*) from targets where kind = 'cpu' and cpu is not null")"
+	err=$("$TDCTL" record --system --cpus "$online" --duration 1 -d "$WORK/c.db" 2>&1)
+	check_eq "record --cpus with a CPU that is not online: exit 1, one line" "1 1" "$? $(printf '%s\n' "$err" | wc -l | tr -d ' ')"
+	check_match "... says which CPUs are online" "CPU $online is not online" "$err"
 else
 	skip "-a -A" "needs root or perf_event_paranoid <= 0 (is $paranoid)"
 fi
 
+# ---- -e: extra events, counted and printed beside the files' -----------------------
+"$TDCTL" stat -q -I 250 -x ';' -e page-faults,context-switches,cycles -d "$WORK/e.db" -- \
+	"$DEMO" -t 2 -l 0 -e 0 -s 1 >"$WORK/e.out" 2>"$WORK/e.err"
+check_eq "-e: exits 0" 0 "$?"
+check_eq "-e: each event stored under its spelling, from file -e; cycles refused here or counted" \
+	"page-faults|counting context-switches|counting" \
+	"$(sql "$WORK/e.db" "select group_concat(name || '|' || status, ' ') from (select * from events where file = '-e'
+		and name != 'cycles' order by id)")"
+check_eq "-e: each printed page_faults is its interval's stored -e count" \
+	"$(sql "$WORK/e.db" "select i.seq, sum(c.value) from counts c join events e on e.id = c.event_id
+		join intervals i on i.id = c.interval_id where e.name = 'page-faults' group by i.seq order by i.seq" | tr '|' ' ')" \
+	"$(awk -F';' '$3 == "page_faults" { printf "%d %s\n", n++, $4 }' "$WORK/e.out")"
+check_eq "-e page-faults counts what software.td's PAGE_FAULTS counts on the same threads (within 2 %)" 1 \
+	"$(sql "$WORK/e.db" "select abs(a - b) <= 0.02 * b + 2 from
+		(select sum(case when e.name = 'page-faults' then c.value end) a,
+			sum(case when e.name = 'PAGE_FAULTS' then c.value end) b
+		from counts c join events e on e.id = c.event_id join threads t on t.id = c.thread_id where t.tid != 0)")"
+if [ "$(sql "$WORK/e.db" "select status from events where name = 'cycles'")" = failed ]; then
+	check_eq "-e cycles on a host without a PMU: printed as <not counted>, never 0" 0 \
+		"$(awk -F';' '$3 == "cycles" && $4 != "<not counted>"' "$WORK/e.out" | wc -l | tr -d ' ')"
+	check_grep "-e cycles: the summary says why it was not counted" "not counted: cycles: " "$WORK/e.err"
+else
+	skip "-e cycles: <not counted>" "this host counts cycles"
+	skip "-e cycles: the summary says why" "this host counts cycles"
+fi
+err=$("$TDCTL" stat -e no_such_event -d "$WORK/e.db" -- true 2>&1)
+check_eq "-e no_such_event: exit 1 with one line naming it" "1 1 1" \
+	"$? $(printf '%s\n' "$err" | wc -l | tr -d ' ') $(printf '%s' "$err" | grep -c 'no_such_event')"
+
 # ---- what does not map --------------------------------------------------------------
-for bad in "-t 1" "-C 0" "-e cycles" "-p" "-A -- true" "-p 1 -a" ""; do
+for bad in "-t 1" "-p" "-A -- true" "-p 1 -a" "-C 0 -- true" ""; do
 	# shellcheck disable=SC2086
 	err=$("$TDCTL" stat $bad -d "$WORK/e.db" 2>&1 >/dev/null)
 	check_eq "stat $bad: exit 2 with one line" "2 1" "$? $(printf '%s\n' "$err" | wc -l | tr -d ' ')"
