@@ -27,7 +27,7 @@ static const char usage[] =
 	"  -G, --cgroup PATH   count one cgroup's tasks on every CPU (as tdctl record --cgroup)\n"
 	"  -C, --cpu LIST      with -a or -G: only these CPUs, e.g. 0-3,6 (as tdctl record --cpus)\n"
 	"  -I, --interval MS   read every MS milliseconds and print each interval's values as measured\n"
-	"  -x, --field-separator SEP  print interval values as lines TIME SEP TARGET SEP NAME SEP VALUE SEP UNIT\n"
+	"  -x, --field-separator SEP  print interval values as lines TIME SEP TARGET SEP NAME SEP VALUE SEP UNIT (TIME in seconds, to the microsecond)\n"
 	"  --per-thread        print each thread's values too (evaluated from its counts)\n"
 	"  -A, --no-aggr       with -a: print each CPU's values too\n"
 	"  --duration SEC      stop after SEC seconds\n" TDCTL_COLLECT_HELP;
@@ -75,7 +75,7 @@ static void print_value(struct printer *p, const char *target, const char *name,
 	bool na = isnan(v) || isinf(v);
 
 	if (p->sep) {
-		printf("%.3f%s%s%s%s%s", p->elapsed, p->sep, target, p->sep, name, p->sep);
+		printf("%.6f%s%s%s%s%s", p->elapsed, p->sep, target, p->sep, name, p->sep);
 		if (na)
 			printf("<not counted>");
 		else

@@ -71,7 +71,8 @@ if [ "$(id -u)" -eq 0 ] || [ "$paranoid" -le 0 ]; then
 		"$(awk -F';' 'NR == 1 { first = $1 } $3 == "CPU_Time" && $1 == first { n++ } END { print n + 0 }' "$WORK/a.out")"
 	check_eq "-a -A: 'all counted CPUs' is the sum of the CPUs, every interval" 0 \
 		"$(awk -F';' '$3 == "CPU_Time" { if ($2 == "all counted CPUs") a[$1] = $4; else s[$1] += $4 }
-			END { for (t in a) { d = a[t] - s[t]; if (d < 0) d = -d; if (d > 1e-3 * (a[t] + 1e-3)) bad++ } print bad + 0 }' "$WORK/a.out")"
+			END { for (t in a) { d = a[t] - s[t]; if (d < 0) d = -d; if (d > 1e-3 * (a[t] + 1e-3)) { bad++; why = why " at " t ": " a[t] " vs " s[t] } }
+				print bad + 0 why }' "$WORK/a.out")"
 	last=$((online - 1))
 	"$TDCTL" stat -a -C "$last" -A -I 250 -x ';' --duration 0.6 -d "$WORK/c.db" >"$WORK/c.out" 2>/dev/null
 	check_eq "-a -C $last: exits 0" 0 "$?"
