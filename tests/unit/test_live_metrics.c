@@ -144,6 +144,22 @@ static void test_spanning_confidence(void **state)
 	td_store_close(s);
 }
 
+/* One process of two threads (main: A 10, B 10 fully counted; worker: A
+ * 30, B 72 counted 80 %) flushed, and the stored values read back. */
+static void two_threads(struct td_live *l, struct td_store *s, int64_t sess, int64_t iv, int file, int64_t *t1,
+			int64_t *t2, struct got *g)
+{
+	*t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
+	*t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
+	td_live_count(l, file, *t1, 10, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, *t1, 10, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
+	td_live_count(l, file, *t2, 10, 11, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
+	td_live_count(l, file, *t2, 10, 11, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
+	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_metrics(s, sess, collect, g), 0);
+}
+
 static void test_process_sums_first(void **state)
 {
 	struct td_store *s;
@@ -155,15 +171,7 @@ static void test_process_sums_first(void **state)
 
 	(void)state;
 	l = open_live(&s, &sess, &iv, &file);
-	t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
-	t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
-	td_live_count(l, file, t1, 10, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t1, 10, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t2, 10, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
-	td_live_count(l, file, t2, 10, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
-	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
-	assert_int_equal(td_store_commit(s), 0);
-	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	two_threads(l, s, sess, iv, file, &t1, &t2, &g);
 	for (int i = 0; i < g.n; i++)
 		if (g.target[i] != t1 && g.target[i] != t2)
 			proc = g.target[i];
@@ -194,15 +202,7 @@ static void test_default_stores_processes_only(void **state)
 
 	(void)state;
 	l = open_live_as(&s, &sess, &iv, &file, false);
-	t1 = td_store_thread_add(s, sess, 10, 10, "main", 1000);
-	t2 = td_store_thread_add(s, sess, 10, 11, "worker", 1000);
-	td_live_count(l, file, t1, 10, 10, "main", 0, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t1, 10, 10, "main", 1, 0, &(struct td_count){ 10, 100, 100 });
-	td_live_count(l, file, t2, 10, 10, "worker", 0, 0, &(struct td_count){ 30, 100, 80 });
-	td_live_count(l, file, t2, 10, 10, "worker", 1, 0, &(struct td_count){ 72, 100, 80 });
-	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
-	assert_int_equal(td_store_commit(s), 0);
-	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	two_threads(l, s, sess, iv, file, &t1, &t2, &g);
 	assert_int_equal(g.n, 3);
 	for (int i = 0; i < g.n; i++) {
 		assert_true(g.target[i] != t1 && g.target[i] != t2);
