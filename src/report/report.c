@@ -172,6 +172,31 @@ void td_report_no_such_target(const struct td_report_data *d, int64_t session, c
 			   shown < d->ncandidates ? " and more ('tdctl export' lists them)" : "");
 }
 
+/* Under a tree: how much of the CPU time the tree does not cover — what ran
+ * in threads too short to list, counted only by the inherited software
+ * group (collector.h). Nothing when there is no such remainder. */
+static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const struct td_report_opts *o, td_err *err)
+{
+	struct td_summary sum;
+	double unlisted = 0, all = 0;
+
+	if (td_summary_load(s, session, o->events_dir, &o->filter, &sum, err))
+		return -1;
+	for (int i = 0; i < sum.nrows; i++) {
+		const struct td_summary_row *r = &sum.rows[i];
+		if (r->kind == TD_SUM_PROCESS && r->counted && !isnan(r->v[TD_SUM_CPU_TIME]))
+			all += r->v[TD_SUM_CPU_TIME];
+		else if (r->kind == TD_SUM_THREAD && r->tid == 0 && r->counted && !isnan(r->v[TD_SUM_CPU_TIME]))
+			unlisted += r->v[TD_SUM_CPU_TIME];
+	}
+	if (unlisted > 0 && all > 0)
+		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads too short to be listed "
+			     "(and in listed ones before they were):\n          counted by inherited software counters only; "
+			     "the tree above covers the listed threads\n", unlisted, all, 100 * unlisted / all);
+	td_summary_free(&sum);
+	return 0;
+}
+
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
 {
 	struct td_report_data d;
@@ -190,7 +215,8 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 	switch (o->format) {
 	case TD_REPORT_TEXT:
 		td_report_text(out, &d, o);
-		if (!td_report_has_tree(&d) && td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err)) {
+		if (td_report_has_tree(&d) ? print_unlisted(out, s, session, o, err)
+					   : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err)) {
 			td_report_data_free(&d);
 			return -1;
 		}

@@ -66,6 +66,20 @@ check_eq "attach: TASK_CLOCK of all targets ($tc s) within 2 % of the CPU time t
 	"$(within "$tc" "$cpu" 2)"
 check_match "attach: the summary says how much ran unlisted" "\(unlisted\): [0-9.]+ s CPU" "$(cat "$WORK/attach.out")"
 
+# ---- a tree's report says what it does not cover ------------------------------------
+# (soft-tree.td: a tree over software events, so this machine can show one)
+EV="$WORK/events"
+mkdir -p "$EV"
+cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$EV/"
+DB="$WORK/tree.db"
+"$TDCTL" run -q -I 200 --events-dir "$EV" --pmu td_soft_tree -d "$DB" -- "$DEMO" -t 2 -b 100 -s 2 >/dev/null 2>&1
+check_eq "tree: run exits 0" 0 "$?"
+"$TDCTL" report -d "$DB" --events-dir "$EV" --color never >"$WORK/tree.txt"
+check_grep "tree: the report shows the tree" "Top-down (soft-tree.td" "$WORK/tree.txt"
+want=$(sql "$DB" "select printf('%.3f s of the %.3f s', sum(case when t.tid = 0 then c.value end) / 1e9, sum(c.value) / 1e9)
+	from counts c join events e on e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK'")
+check_grep "tree: under it, the CPU time the tree does not cover ($want)" "Unlisted: $want of CPU time" "$WORK/tree.txt"
+
 # ---- perf stat on the same work ---------------------------------------------------
 if perf stat -x, -e task-clock -o "$WORK/probe" true 2>/dev/null && grep -q task-clock "$WORK/probe"; then
 	perf stat -x, -e task-clock -o "$WORK/perf.csv" "$DEMO" -t 4 -b 100 -s 2 >/dev/null 2>&1
