@@ -3,9 +3,11 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "summary.h"
+#include "eval/what_if.h"
 
 bool td_report_node_shown(const struct td_model *m, int i, const struct td_report_opts *o)
 {
@@ -200,6 +202,9 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
 {
 	struct td_report_data d;
+	struct td_what_if *wi = NULL;
+	struct td_what_if_result wr;
+	int nwi = 0;
 
 	if (td_report_data_load(s, session, &o->filter, o->events_dir, &d, err))
 		return -1;
@@ -212,9 +217,20 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		td_report_data_free(&d);
 		return -1;
 	}
+	/* the projection first: a bad --what-if is an error before anything is printed */
+	if (o->what_if && (!td_report_has_tree(&d) ? (td_err_set(err, "--what-if: session %lld has no CPI stack (no "
+								     "top-down tree)", (long long)session), -1)
+			   : td_what_if_parse(d.model, o->what_if, &wi, &nwi, err) ||
+				     td_what_if_project(d.model, &d.whole.v, wi, nwi, &wr, err))) {
+		free(wi);
+		td_report_data_free(&d);
+		return -1;
+	}
 	switch (o->format) {
 	case TD_REPORT_TEXT:
 		td_report_text(out, &d, o);
+		if (o->what_if)
+			td_report_what_if(out, d.model, wi, nwi, &wr);
 		if (td_report_has_tree(&d) ? print_unlisted(out, s, session, o, err)
 					   : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err)) {
 			td_report_data_free(&d);
@@ -229,6 +245,7 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		td_report_html(out, &d, o);
 		break;
 	}
+	free(wi);
 	td_report_data_free(&d);
 	return 0;
 }

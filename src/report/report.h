@@ -49,9 +49,16 @@ struct td_report_opts {
 	bool color;              /* text: bars and colour */
 	const char *events_dir;  /* NULL: td_events_dir() */
 	const char *db_path;     /* for the software summary's hints */
+	const char *what_if;     /* text: --what-if COMPONENT=FACTOR[,...] projected from the CPI stack; NULL none */
 };
 
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err);
+
+struct td_what_if;
+struct td_what_if_result;
+/* The --what-if section under the text report (report_text.c). */
+void td_report_what_if(FILE *out, const struct td_model *m, const struct td_what_if *w, int n,
+		       const struct td_what_if_result *r);
 
 /* Text and the two machine formats of loaded data (report_text.c, report_table.c). */
 void td_report_text(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);

@@ -5,6 +5,7 @@
  * CPI with Other, and the info metrics. Bars and colour only with o->color.
  * Anything not available prints `n/a`, never 0. */
 #include "report.h"
+#include "eval/what_if.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -149,6 +150,21 @@ static void interval_table(FILE *out, const struct td_report_data *d)
 		}
 		fprintf(out, "  %s\n", e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : "none");
 	}
+}
+
+void td_report_what_if(FILE *out, const struct td_model *m, const struct td_what_if *w, int n,
+		       const struct td_what_if_result *r)
+{
+	fputs("\nWhat if (projected from the CPI stack of the session)\n", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "  %-32s x %g\n", td_what_if_name(m, w[i].comp), w[i].factor);
+	fprintf(out, "  %-32s %9.3f -> %.3f\n", "CPI", r->cpi, r->projected);
+	fprintf(out, "  %-32s x %.3f (%+.1f %%) for the same instructions\n", "cycles", r->cycles_ratio,
+		100 * (r->cycles_ratio - 1));
+	fprintf(out, "  %-32s %.3f x\n", "speed-up", r->speedup);
+	fputs("  assumes the components independent (shrinking one grows no other) and their overlap already\n"
+	      "  resolved by the stack (each cycle charged once): a first-order projection, not a prediction\n",
+	      out);
 }
 
 void td_report_text(FILE *out, const struct td_report_data *d, const struct td_report_opts *o)

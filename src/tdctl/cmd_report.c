@@ -16,7 +16,7 @@
 #define USAGE                                                                                      \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
 	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "                \
-	"[--color auto|always|never]"
+	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -92,6 +92,7 @@ int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },   { "color", required_argument, NULL, 'c' },
 		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
+		{ "what-if", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
@@ -119,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		case 'e': o.events_dir = optarg; break;
 		case 'F': from = optarg; break;
 		case 'U': to = optarg; break;
+		case 'w': o.what_if = optarg; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("report: %s", USAGE); return 2;
 		}
@@ -129,6 +131,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (tdctl_filter_window("report", &o.filter, from, to))
 		return 2;
+	if (o.what_if && o.format != TD_REPORT_TEXT) {
+		tdctl_error("report: --what-if prints with the text report: leave out --format");
+		return 2;
+	}
 	if (o.format == TD_REPORT_HTML && !path) {
 		tdctl_error("report: --format html writes a file: give -o FILE");
 		return 2;

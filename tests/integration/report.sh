@@ -98,6 +98,23 @@ check_eq "skl-l3: every report info metric and CPI component equals the stored o
 	     if ($4 == "" || v[k] == "") { if (($4 == "") != (v[k] == "")) bad++; next }
 	     e = $4 - v[k]; if (e < 0) e = -e; if (e > 1e-5 * (v[k] < 0 ? -v[k] : v[k]) + 1e-12) bad++ }
 	   END { printf "%d %d\n", n, bad }' "$WORK/skl-export.csv" "$WORK/skl-l3.csv")"
+# --what-if by hand: CPI = CLKS / INST = 1e9 / 1.5e9; the stack charges Base = Retiring (40 %,
+# toplev) and Frontend_Bandwidth = Fetch_Bandwidth (20 - 12 = 8 %, toplev) of the cycles. Halving
+# Base and removing Frontend_Bandwidth leaves 1 - 0.2 - 0.08 = 0.72 of the cycles: CPI' = 0.48,
+# speed-up 1 / 0.72 = 1.389
+"$TDCTL" report -d "$DB" --what-if Base=0.5,Frontend_Bandwidth=0 >"$WORK/whatif.txt" 2>&1
+check_eq "skl-l3 --what-if: exit 0" 0 "$?"
+check_eq "skl-l3 --what-if: CPI, cycles and speed-up as by hand" \
+	"$(awk 'BEGIN { c = 1e9 / 1.5e9; p = c * (1 - 0.5 * 0.40 - 0.08)
+		printf "CPI %.3f -> %.3f|cycles x %.3f (%+.1f %%)|speed-up %.3f x", c, p, p / c, 100 * (p / c - 1), c / p }')" \
+	"$(awk '/^What if/ { w = 1 } w && $1 == "CPI" { printf "CPI %s -> %s", $2, $4 }
+		w && $1 == "cycles" { printf "|cycles x %s %s %%)", $3, $4 } w && $1 == "speed-up" { printf "|speed-up %s x", $2 }' "$WORK/whatif.txt")"
+check_grep "skl-l3 --what-if: the assumptions are stated" "assumes the components independent" "$WORK/whatif.txt"
+err=$("$TDCTL" report -d "$DB" --what-if No_Such=0.5 2>&1)
+check_eq "--what-if with an unknown component: exit 1, one line listing the components" "1 1 1" \
+	"$? $(printf '%s\n' "$err" | wc -l | tr -d ' ') $(printf '%s' "$err" | grep -c 'the components are Base, ')"
+err=$("$TDCTL" report -d "$DB" --what-if DRAM=x 2>&1)
+check_eq "--what-if with a bad factor: exit 1, one line" "1 1" "$? $(printf '%s\n' "$err" | wc -l | tr -d ' ')"
 check_eq "skl-l3: --level 1 gives the four level-1 nodes" \
 	"Frontend_Bound=20.0000 Bad_Speculation=10.0000 Backend_Bound=30.0000 Retiring=40.0000" \
 	"$("$TDCTL" report -d "$DB" -l 1 --format csv -o "$WORK/l1.csv"; rows "$WORK/l1.csv" 1)"
