@@ -152,6 +152,14 @@ static uint64_t clock_ns(clockid_t id)
 uint64_t td_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 uint64_t td_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }
 
+uint64_t td_process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 char *td_next_word(char **s)
 {
 	char *p = *s, *w;

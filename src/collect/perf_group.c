@@ -57,6 +57,14 @@ int td_perf_group_open(struct td_perf_group *g, const struct td_perf_group_spec 
 	return 0;
 }
 
+/* Every group read this process made (tdctl's cost per interval). */
+static _Atomic uint64_t reads;
+
+uint64_t td_perf_group_reads(void)
+{
+	return reads;
+}
+
 int td_perf_group_read(const struct td_perf_group *g, struct td_reading *r)
 {
 	uint64_t buf[3 + 2 * TD_GROUP_MAX];
@@ -65,6 +73,7 @@ int td_perf_group_read(const struct td_perf_group *g, struct td_reading *r)
 
 	if (g->n == 0)
 		return -EBADF;
+	reads++;
 	do
 		got = read(g->fd[0], buf, sizeof(buf));
 	while (got < 0 && errno == EINTR);

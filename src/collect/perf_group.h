@@ -45,6 +45,8 @@ int td_perf_group_spec_add(struct td_perf_group_spec *s, const char *name, const
  * Returns 0, or -errno with *failed set to the member that failed. */
 int td_perf_group_open(struct td_perf_group *g, const struct td_perf_group_spec *s, pid_t tid, int cpu, unsigned flags,
 		    int *failed);
+/* Group reads this process has made so far (each one read(2) of a leader). */
+uint64_t td_perf_group_reads(void);
 /* Read the group. Returns 0 or -errno (-ENODATA for a short read). */
 int td_perf_group_read(const struct td_perf_group *g, struct td_reading *r);
 void td_perf_group_close(struct td_perf_group *g);

@@ -176,7 +176,8 @@ void td_report_no_such_target(const struct td_report_data *d, int64_t session, c
 
 /* Under a tree: how much of the CPU time the tree does not cover — what ran
  * in threads too short to list, counted only by the inherited software
- * group (collector.h). Nothing when there is no such remainder. */
+ * group (collector.h) — and what collecting cost (the summary says both
+ * for sessions without a tree). */
 static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const struct td_report_opts *o, td_err *err)
 {
 	struct td_summary sum;
@@ -186,7 +187,7 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 		return -1;
 	for (int i = 0; i < sum.nrows; i++) {
 		const struct td_summary_row *r = &sum.rows[i];
-		if (r->kind == TD_SUM_PROCESS && r->counted && !isnan(r->v[TD_SUM_CPU_TIME]))
+		if (r->thread == 0 && r->counted && !isnan(r->v[TD_SUM_CPU_TIME]))
 			all += r->v[TD_SUM_CPU_TIME];
 		else if (r->kind == TD_SUM_THREAD && r->tid == 0 && r->counted && !isnan(r->v[TD_SUM_CPU_TIME]))
 			unlisted += r->v[TD_SUM_CPU_TIME];
@@ -195,6 +196,13 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads too short to be listed "
 			     "(and in listed ones before they were):\n          counted by inherited software counters only; "
 			     "the tree above covers the listed threads\n", unlisted, all, 100 * unlisted / all);
+	if (sum.session.collector_ns >= 0) {
+		double own = (double)sum.session.collector_ns / 1e9;
+		fprintf(out, "\nOverhead: topdown used %.1f ms of CPU", 1e3 * own);
+		if (all > 0)
+			fprintf(out, " (%.2f %% of the target's %.3f s)", 100 * own / all, all);
+		fprintf(out, " over %d interval%s\n", sum.session.cost_intervals, sum.session.cost_intervals == 1 ? "" : "s");
+	}
 	td_summary_free(&sum);
 	return 0;
 }

@@ -50,6 +50,7 @@ struct td_session {
 	int64_t interval_id;
 	int seq;
 	uint64_t interval_start;
+	uint64_t cost_cpu_ns, cost_reads;             /* tdctl's CPU time and group reads at the last commit */
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	int failed_writes;                             /* in the whole session */

@@ -225,8 +225,15 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (rs->live && td_live_flush(rs->live, rs->interval_id, rs->seq, (double)(now - rs->interval_start) / 1e9))
 		goto fail_tx;
+	/* what this interval cost tdctl: its CPU time and reads since the last commit (all its
+	 * sessions: one process samples them all) */
+	uint64_t cpu = td_process_cpu_ns(), reads = td_perf_group_reads();
+	if (td_store_interval_cost(rs->store, rs->interval_id, cpu - rs->cost_cpu_ns, reads - rs->cost_reads))
+		goto fail_tx;
 	if (td_store_commit(rs->store))
 		goto fail_tx;
+	rs->cost_cpu_ns = cpu;
+	rs->cost_reads = reads;
 	td_collector_commit(rs->col);
 	if (rs->sys)
 		td_syswide_commit(rs->sys);

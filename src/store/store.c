@@ -25,6 +25,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 			  "VALUES(?,'thread',?,?,?,?,?)",
 	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
 	[ST_INTERVAL_ADD] = "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(?,?,?,?)",
+	[ST_INTERVAL_COST] = "UPDATE intervals SET collector_ns=?, counter_reads=? WHERE id=?",
 	[ST_SAMPLE_ADD] = "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,?,?,?,?,?)",
 	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
 	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
@@ -642,6 +643,16 @@ int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)start_ns);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)end_ns);
 	return td_store_step_insert(s, st);
+}
+
+int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collector_ns, uint64_t counter_reads)
+{
+	sqlite3_stmt *st = s->stmt[ST_INTERVAL_COST];
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)collector_ns);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)counter_reads);
+	sqlite3_bind_int64(st, 3, interval);
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
 /* One samples row: values c[0..n) of events c[0].event, c[0].event + 1, ...

@@ -262,7 +262,9 @@ static const char session_cols[] =
 	" s.ended_ns, s.interval_ms, s.exit_code,"
 	" (SELECT count(*) FROM threads t WHERE t.session_id = s.id AND t.tid != 0),"
 	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted,"
-	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu' AND t.cpu IS NOT NULL) FROM sessions s";
+	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu' AND t.cpu IS NOT NULL),"
+	" (SELECT sum(collector_ns) FROM intervals i WHERE i.session_id = s.id),"
+	" (SELECT count(collector_ns) FROM intervals i WHERE i.session_id = s.id) FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {
@@ -286,6 +288,8 @@ static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 	r->nintervals = sqlite3_column_int(st, 13);
 	r->kernel_counted = sqlite3_column_int(st, 14) != 0;
 	r->ncpus = sqlite3_column_int(st, 15);
+	r->cost_intervals = sqlite3_column_int(st, 17);
+	r->collector_ns = r->cost_intervals ? sqlite3_column_int64(st, 16) : -1;
 }
 
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)

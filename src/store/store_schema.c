@@ -144,6 +144,13 @@ static const char migrate_3_4[] =
 	"  '[' || NEW.value || ']');"
 	" END;";
 
+/* v4 -> v5: what the collector cost, per interval: its CPU time (tdctl's
+ * user + system over the interval, every thread) and its counter reads.
+ * NULL where not measured (imports, older sessions). */
+static const char migrate_4_5[] =
+	"ALTER TABLE intervals ADD COLUMN collector_ns INTEGER;"
+	"ALTER TABLE intervals ADD COLUMN counter_reads INTEGER;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -178,6 +185,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_3_4) || set_version(s, 4))
 			return -1;
 		version = 4;
+	}
+	if (version == 4) {
+		if (td_store_exec(s, migrate_4_5) || set_version(s, 5))
+			return -1;
+		version = 5;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

@@ -7,7 +7,7 @@
 
 # by default: the process's values every interval, no thread's (the counts are the record)
 DB="$WORK/default.db"
-"$TDCTL" run -q -I 200 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
+"$TDCTL" run -I 200 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
 check_eq "default: run exits 0" 0 "$?"
 check_eq "default: CPU_Time of the process in every interval, of no thread" \
 	"$(sql "$DB" "select count(*) from intervals")|0" \
@@ -17,6 +17,14 @@ check_eq "default: the process's CPU_Time is the sum of its threads' TASK_CLOCK 
 	"$(sql "$DB" "select count(*) from metric_values m where m.target_kind = 'process' and m.name = 'CPU_Time'
 		and abs(m.value - (select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id
 			where e.name = 'TASK_CLOCK' and c.interval_id = m.interval_id)) > 1e-9")"
+
+# what collecting cost, per interval: tdctl's CPU time and counter reads, and the summary's total
+check_eq "default: every interval records the collector's CPU time and reads (> 0)" \
+	"$(sql "$DB" "select count(*) from intervals")" \
+	"$(sql "$DB" "select count(*) from intervals where collector_ns > 0 and counter_reads > 0")"
+check_match "default: the summary says what topdown used: the intervals' sum" \
+	"topdown used $(sql "$DB" "select printf('%.1f', sum(collector_ns) / 1e6) from intervals") ms of CPU \([0-9.]+ % of the target's" \
+	"$(cat "$WORK/err")"
 
 DB="$WORK/m.db"
 "$TDCTL" run -q -I 200 --thread-metrics -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
