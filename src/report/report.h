@@ -83,7 +83,8 @@ void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len
 /* The error when a filter names no target of the session: what it could name. */
 void td_report_no_such_target(const struct td_report_data *d, int64_t session, const struct td_report_filter *f,
 			      td_err *err);
+/* what_if (NULL: none): also project A's CPI stack and compare it with B (text). */
 int td_report_diff(struct td_store *s, int64_t a, int64_t b, const struct td_report_filter *f,
-		   enum td_report_format fmt, const char *events_dir, FILE *out, td_err *err);
+		   enum td_report_format fmt, const char *events_dir, const char *what_if, FILE *out, td_err *err);
 
 #endif

@@ -4,6 +4,7 @@
  * (n/a, never 0), nodes NA on both are left out. Text or an HTML table (sortable, same assets as the
  * report). */
 #include "report.h"
+#include "eval/what_if.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -179,17 +180,57 @@ static int load(struct td_store *s, int64_t id, const struct td_report_filter *f
 	return 0;
 }
 
+/* --what-if: A's projection against what B measured (did the change deliver?). */
+static void projection_vs_b(FILE *out, const struct td_report_data *a, const struct td_report_data *b,
+			    const struct td_what_if *wi, int nwi, const struct td_what_if_result *wr)
+{
+	td_report_what_if(out, a->model, wi, nwi, wr);
+	if (!b->whole.v.cpi_valid) {
+		fputs("  B: no CPI to compare with (cycles or instructions not counted)\n", out);
+		return;
+	}
+	fprintf(out, "  %-32s %9.3f: %+.1f %% from the projection (%.3f); A measured %.3f\n", "B measured CPI",
+		b->whole.v.cpi, 100 * (b->whole.v.cpi / wr->projected - 1), wr->projected, wr->cpi);
+	for (int i = 0; i < nwi; i++) {
+		int c = wi[i].comp;
+		double av = c == TD_WHAT_IF_OTHER ? a->whole.v.other : a->whole.v.cpi_comp[c];
+		/* B's component of the same name, when B's file has it */
+		double bv = NAN;
+		if (c == TD_WHAT_IF_OTHER)
+			bv = b->whole.v.other;
+		for (int k = 0; c != TD_WHAT_IF_OTHER && b->model->has_cpi && k < b->model->ncpis; k++)
+			if (!strcmp(b->model->cpis[k].name, a->model->cpis[c].name))
+				bv = b->whole.v.cpi_comp[k];
+		if (isnan(bv))
+			fprintf(out, "  %-32s A %.3f, projected %.3f, B n/a\n", td_what_if_name(a->model, c), av,
+				av * wi[i].factor);
+		else
+			fprintf(out, "  %-32s A %.3f, projected %.3f, B %.3f\n", td_what_if_name(a->model, c), av,
+				av * wi[i].factor, bv);
+	}
+}
+
 int td_report_diff(struct td_store *s, int64_t ida, int64_t idb, const struct td_report_filter *f,
-		   enum td_report_format fmt, const char *events_dir, FILE *out, td_err *err)
+		   enum td_report_format fmt, const char *events_dir, const char *what_if, FILE *out, td_err *err)
 {
 	struct td_report_data a, b;
 	struct drow *rows;
-	int n, rc = 0;
+	struct td_what_if *wi = NULL;
+	struct td_what_if_result wr;
+	int n, nwi = 0, rc = 0;
 
 	if (load(s, ida, f, events_dir, &a, err))
 		return -1;
 	if (load(s, idb, f, events_dir, &b, err)) {
 		td_report_data_free(&a);
+		return -1;
+	}
+	/* --what-if: A's projection, checked before anything is printed */
+	if (what_if && (td_what_if_parse(a.model, what_if, &wi, &nwi, err) ||
+			td_what_if_project(a.model, &a.whole.v, wi, nwi, &wr, err))) {
+		free(wi);
+		td_report_data_free(&a);
+		td_report_data_free(&b);
 		return -1;
 	}
 	if (!(rows = build_rows(&a, &b, &n))) {
@@ -199,8 +240,11 @@ int td_report_diff(struct td_store *s, int64_t ida, int64_t idb, const struct td
 		html(out, &a, &b, rows, n);
 	} else {
 		text(out, &a, &b, rows, n);
+		if (what_if)
+			projection_vs_b(out, &a, &b, wi, nwi, &wr);
 	}
 	free(rows);
+	free(wi);
 	td_report_data_free(&a);
 	td_report_data_free(&b);
 	return rc;

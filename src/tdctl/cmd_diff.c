@@ -9,10 +9,10 @@
 #include "report/report.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format text|html] [-o FILE]"
+#define USAGE "usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]]"
 
 static int run(const char *db, int64_t a, int64_t b, const struct td_report_filter *f, enum td_report_format fmt,
-	       const char *events_dir, const char *path)
+	       const char *events_dir, const char *what_if, const char *path)
 {
 	struct td_store *st;
 	FILE *out;
@@ -25,7 +25,7 @@ static int run(const char *db, int64_t a, int64_t b, const struct td_report_filt
 		td_store_close(st);
 		return 1;
 	}
-	if ((rc = td_report_diff(st, a, b, f, fmt, events_dir, out, &err)))
+	if ((rc = td_report_diff(st, a, b, f, fmt, events_dir, what_if, out, &err)))
 		tdctl_error("diff: %s", err.msg);
 	rc = tdctl_close_output("diff", out, path, rc);
 	td_store_close(st);
@@ -40,10 +40,10 @@ int cmd_diff(int argc, char **argv)
 		{ "thread", required_argument, NULL, 'T' },   { "process", required_argument, NULL, 'P' },
 		{ "cpu", required_argument, NULL, 'C' },      { "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "what-if", required_argument, NULL, 'w' },  { NULL, 0, NULL, 0 },
 	};
 	struct td_report_filter filter = { .kind = TD_RF_ALL };
-	const char *from = NULL, *to = NULL;
+	const char *from = NULL, *to = NULL, *what_if = NULL;
 	const char *db = "topdown.db", *path = NULL, *events_dir = NULL;
 	enum td_report_format fmt = TD_REPORT_TEXT;
 	int64_t a, b;
@@ -68,6 +68,7 @@ int cmd_diff(int argc, char **argv)
 		case 'T': case 'P': case 'C': if (tdctl_filter_target("diff", c, optarg, &filter)) return 2; break;
 		case 'F': from = optarg; break;
 		case 'U': to = optarg; break;
+		case 'w': what_if = optarg; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("diff: %s", USAGE); return 2;
 		}
@@ -79,5 +80,9 @@ int cmd_diff(int argc, char **argv)
 	if (tdctl_session_arg("diff", argv[optind], &a) || tdctl_session_arg("diff", argv[optind + 1], &b) ||
 	    tdctl_filter_window("diff", &filter, from, to))
 		return 2;
-	return run(db, a, b, &filter, fmt, events_dir, path);
+	if (what_if && fmt != TD_REPORT_TEXT) {
+		tdctl_error("diff: --what-if prints with the text diff: leave out --format");
+		return 2;
+	}
+	return run(db, a, b, &filter, fmt, events_dir, what_if, path);
 }
