@@ -80,6 +80,12 @@ void td_report_header_text(FILE *out, const struct td_report_data *d, const char
 void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len);
 
 /* diff (report_diff.c): A's and B's session aggregates, node by node. */
+/* tdctl report --repeats: the statistics of the repeat group session
+ * belongs to; tdctl diff --repeats: two groups, metric by metric
+ * (report_repeats.c). 0, or -1 with err. */
+int td_report_repeats(struct td_store *s, int64_t session, const char *events_dir, FILE *out, td_err *err);
+int td_report_diff_repeats(struct td_store *s, int64_t a, int64_t b, const char *events_dir, FILE *out, td_err *err);
+
 /* The error when a filter names no target of the session: what it could name. */
 void td_report_no_such_target(const struct td_report_data *d, int64_t session, const struct td_report_filter *f,
 			      td_err *err);

@@ -30,6 +30,7 @@ struct td_session_opts {
 	int duration_ms;          /* 0: until the target ends or a signal */
 	pid_t attach_pid;         /* attach: the process; 0 for run */
 	bool attach_children;     /* attach --children: also the descendants it has now */
+	int repeats, warmups;     /* run -r N --warmup K (tdctl runs the sessions; 0: one run) */
 	td_live_print_fn print_fn; /* each interval's values as evaluated (tdctl stat -I), NULL none */
 	void *print_ctx;
 	bool print_leaves;        /* ... each thread's (CPU's) too */

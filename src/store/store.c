@@ -645,6 +645,21 @@ int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint
 	return td_store_step_insert(s, st);
 }
 
+int td_store_session_repeat(struct td_store *s, int64_t session, int64_t group, int index)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE sessions SET repeat_group=?, repeat_index=? WHERE id=?", -1, &st, NULL))
+		return -1;
+	sqlite3_bind_int64(st, 1, group);
+	sqlite3_bind_int(st, 2, index);
+	sqlite3_bind_int64(st, 3, session);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collector_ns, uint64_t counter_reads)
 {
 	sqlite3_stmt *st = s->stmt[ST_INTERVAL_COST];

@@ -154,6 +154,14 @@ typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);
 int td_store_session(struct td_store *s, int64_t id, struct td_session_row *row);
 
+/* Mark a session as repeat index of group (tdctl run -r: group = the first
+ * session's id; index < 0 for a warm-up). */
+int td_store_session_repeat(struct td_store *s, int64_t session, int64_t group, int index);
+/* The measured sessions (index >= 0, in index order) of the repeat group
+ * session belongs to, into a malloc'd *ids; *warmups: the warm-ups left
+ * out. Their number, 0 when session is in no group, -1 on error. */
+int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, int *warmups);
+
 /* ---- reading a session back -------------------------------------------- */
 
 struct td_session_meta {

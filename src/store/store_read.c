@@ -645,3 +645,32 @@ int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx,
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, int *warmups)
+{
+	sqlite3_stmt *st = prepare_session(s, "SELECT id, repeat_index FROM sessions WHERE repeat_group ="
+					   " (SELECT repeat_group FROM sessions WHERE id = ?1) ORDER BY repeat_index", session);
+	int n = 0, step;
+
+	*ids = NULL;
+	*warmups = 0;
+	if (!st)
+		return -1;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t *slot;
+		if (sqlite3_column_int(st, 1) < 0) {
+			(*warmups)++;
+			continue;
+		}
+		if (!(slot = td_array_push(ids, &n, sizeof(**ids))))
+			break;
+		*slot = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		return -1;
+	}
+	return n;
+}

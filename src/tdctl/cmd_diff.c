@@ -3,13 +3,14 @@
  * the report's filters select the same targets and window in both. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/report.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]]"
+#define USAGE "usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]] [--repeats]"
 
 static int run(const char *db, int64_t a, int64_t b, const struct td_report_filter *f, enum td_report_format fmt,
 	       const char *events_dir, const char *what_if, const char *path)
@@ -40,10 +41,12 @@ int cmd_diff(int argc, char **argv)
 		{ "thread", required_argument, NULL, 'T' },   { "process", required_argument, NULL, 'P' },
 		{ "cpu", required_argument, NULL, 'C' },      { "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
-		{ "what-if", required_argument, NULL, 'w' },  { NULL, 0, NULL, 0 },
+		{ "what-if", required_argument, NULL, 'w' },  { "repeats", no_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_filter filter = { .kind = TD_RF_ALL };
 	const char *from = NULL, *to = NULL, *what_if = NULL;
+	bool repeats = false;
 	const char *db = "topdown.db", *path = NULL, *events_dir = NULL;
 	enum td_report_format fmt = TD_REPORT_TEXT;
 	int64_t a, b;
@@ -69,6 +72,7 @@ int cmd_diff(int argc, char **argv)
 		case 'F': from = optarg; break;
 		case 'U': to = optarg; break;
 		case 'w': what_if = optarg; break;
+		case 'R': repeats = true; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("diff: %s", USAGE); return 2;
 		}
@@ -80,6 +84,22 @@ int cmd_diff(int argc, char **argv)
 	if (tdctl_session_arg("diff", argv[optind], &a) || tdctl_session_arg("diff", argv[optind + 1], &b) ||
 	    tdctl_filter_window("diff", &filter, from, to))
 		return 2;
+	if (repeats) {
+		struct td_store *st;
+		td_err err;
+		int rc;
+		if (what_if || fmt != TD_REPORT_TEXT || filter.kind != TD_RF_ALL || filter.window || path) {
+			tdctl_error("diff: --repeats compares two repeat groups as text: leave out the other options (but -d "
+				    "and --events-dir)");
+			return 2;
+		}
+		if (tdctl_open_store(db, TD_STORE_READ, &st))
+			return 1;
+		if ((rc = td_report_diff_repeats(st, a, b, events_dir, stdout, &err)))
+			tdctl_error("diff: %s", err.msg);
+		td_store_close(st);
+		return rc ? 1 : 0;
+	}
 	if (what_if && fmt != TD_REPORT_TEXT) {
 		tdctl_error("diff: --what-if prints with the text diff: leave out --format");
 		return 2;

@@ -16,7 +16,7 @@
 #define USAGE                                                                                      \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
 	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "                \
-	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]]"
+	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -58,7 +58,7 @@ static int pick_session(struct td_store *st, const char *arg, int64_t *session)
 	return 0;
 }
 
-static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path)
+static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path, bool repeats)
 {
 	struct td_store *st;
 	FILE *out;
@@ -74,7 +74,7 @@ static int run(const char *db, const char *arg, struct td_report_opts *o, int co
 		goto done;
 	o->color = o->format == TD_REPORT_TEXT && (color == 1 || (color == -1 && isatty(fileno(out))));
 	o->db_path = db;
-	if ((rc = td_report(st, session, o, out, &err)))
+	if ((rc = repeats ? td_report_repeats(st, session, o->events_dir, out, &err) : td_report(st, session, o, out, &err)))
 		tdctl_error("report: %s", err.msg);
 	rc = tdctl_close_output("report", out, path, rc);
 done:
@@ -93,11 +93,13 @@ int cmd_report(int argc, char **argv)
 		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
 		{ "what-if", required_argument, NULL, 'w' },
+		{ "repeats", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
 	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL;
 	int c, color = -1;
+	bool repeats = false;
 	long v;
 
 	optind = 1;
@@ -121,6 +123,7 @@ int cmd_report(int argc, char **argv)
 		case 'F': from = optarg; break;
 		case 'U': to = optarg; break;
 		case 'w': o.what_if = optarg; break;
+		case 'R': repeats = true; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("report: %s", USAGE); return 2;
 		}
@@ -139,5 +142,11 @@ int cmd_report(int argc, char **argv)
 		tdctl_error("report: --format html writes a file: give -o FILE");
 		return 2;
 	}
-	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path);
+	if (repeats && (o.format != TD_REPORT_TEXT || o.what_if || o.node || o.filter.kind != TD_RF_ALL ||
+			o.filter.window || o.intervals)) {
+		tdctl_error("report: --repeats prints its statistics as text, of the whole sessions: leave out the "
+			    "other options (but -d and --events-dir)");
+		return 2;
+	}
+	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path, repeats);
 }

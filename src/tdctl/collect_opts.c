@@ -63,7 +63,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "max-age", required_argument, NULL, 'a' },
 		{ "max-size", required_argument, NULL, 'z' },
 		{ "counters", required_argument, NULL, 'n' },
-		{ "rotate", required_argument, NULL, 'r' },
+		{ "rotate", required_argument, NULL, 'o' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "nodes", required_argument, NULL, 'N' },
 		{ "pmu", required_argument, NULL, 'p' },
@@ -73,6 +73,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "children", no_argument, NULL, 'C' },
 		{ "cpus", required_argument, NULL, 'U' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -85,7 +87,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->interval_ms = 1000;
 	o->scan_ms = TD_TRACKER_SCAN_MS;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+I:d:l:e:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+I:d:l:e:r:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (int_arg(optarg, 10, 3600000, &o->interval_ms,
@@ -130,7 +132,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			}
 			o->counters = (int)v;
 			break;
-		case 'r':
+		case 'o':
 			if (int_arg(optarg, 1, 3600000, &o->rotate_ms,
 				    "bad '--rotate %s': give milliseconds between 1 and 3600000"))
 				return -1;
@@ -163,6 +165,14 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			o->cgroup = optarg;
 			break;
 		case 'T': o->thread_metrics = true; break;
+		case 'r':
+			if (int_arg(optarg, 1, 1000, &o->repeats, "bad '-r %s': give the number of measured runs, 1 to 1000"))
+				return -1;
+			break;
+		case 'W':
+			if (int_arg(optarg, 0, 1000, &o->warmups, "bad '--warmup %s': give the runs to discard first, 0 to 1000"))
+				return -1;
+			break;
 		case 'e':
 			if (text_arg(optarg, &o->extra_events, "empty event list: give -e EVENT[,EVENT...]"))
 				return -1;
@@ -190,6 +200,10 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		tdctl_error("--cpus chooses CPUs of --system or --cgroup: give one of them too");
 		return -1;
 	}
+	if ((o->repeats || o->warmups) && (attach || o->system || o->cgroup)) {
+		tdctl_error("-r and --warmup repeat a command: they are options of 'tdctl run'");
+		return -1;
+	}
 	if (o->level && o->nodes) {
 		tdctl_error("give -l LEVEL or --nodes LIST, not both");
 		return -1;
@@ -197,23 +211,33 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	return optind;
 }
 
-int tdctl_collect(const struct td_session_opts *o, int *exit_code)
+int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
 {
 	struct td_session_result res;
 	td_err err;
 	struct td_store *st;
 
+	*session = 0;
 	if (td_session_execute(o, &res, &err)) {
 		tdctl_error("%s", err.msg);
 		*exit_code = res.error_exit;
+		*session = res.session_id;
 		return res.session_id ? 0 : -1; /* a failed session is marked so; its message says it all */
 	} else {
 		*exit_code = o->argv ? res.target_status : 0;
 	}
-	if (td_store_open(o->db_path, TD_STORE_READ, &st, &err) == 0) {
+	*session = res.session_id;
+	if (summary && td_store_open(o->db_path, TD_STORE_READ, &st, &err) == 0) {
 		if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, &err))
 			tdctl_error("%s", err.msg);
 		td_store_close(st);
 	}
 	return 0;
+}
+
+int tdctl_collect(const struct td_session_opts *o, int *exit_code)
+{
+	int64_t session;
+
+	return tdctl_collect_session(o, true, exit_code, &session);
 }

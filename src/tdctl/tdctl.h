@@ -55,6 +55,11 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
 	"  --max-size MB       keep the database under MB megabytes the same way\n" \
 	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
+/* run only. */
+#define TDCTL_RUN_HELP \
+	"  -r, --repeat N      run CMD N times, each a session of one repeat group ('report --repeats' gives\n" \
+	"                      the statistics, 'diff --repeats' compares two groups)\n" \
+	"  --warmup K          run it K times more first, stored as warm-ups and left out of the statistics\n"
 /* attach only. */
 #define TDCTL_ATTACH_HELP \
 	"  --children          also follow the child processes PID has already (and theirs); by default only\n" \
@@ -74,6 +79,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 /* Run the session and print its summary; *exit_code is what tdctl exits with.
  * Returns -1 when no session was recorded. */
 int tdctl_collect(const struct td_session_opts *o, int *exit_code);
+/* The same, with the summary only when asked, and the session's id (0: none). */
+int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session);
 
 struct td_catalog;
 /* Load the file in dir serving model; on failure print one line per problem
