@@ -131,6 +131,24 @@ int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol)
 	return found == 2 ? 0 : -ENODATA;
 }
 
+int td_self_syscalls(uint64_t *n)
+{
+	char *text = NULL, *r, *w;
+	uint64_t reads, writes;
+	/* this process's own accounting: the real /proc, whatever root the host is read from */
+	int rc = td_slurp("/proc/self/io", &text, NULL);
+
+	if (rc < 0)
+		return rc;
+	r = strstr(text, "syscr:");
+	w = strstr(text, "syscw:");
+	rc = r && w && sscanf(r, "syscr: %" SCNu64, &reads) == 1 && sscanf(w, "syscw: %" SCNu64, &writes) == 1 ? 0 : -ENODATA;
+	if (rc == 0)
+		*n = reads + writes;
+	free(text);
+	return rc;
+}
+
 int td_proc_starttime(pid_t pid, long long *start)
 {
 	char path[300], buf[1024];

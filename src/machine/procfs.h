@@ -21,6 +21,9 @@ int td_proc_schedstat(pid_t pid, pid_t tid, uint64_t *runtime_ns);
 int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol);
 /* Start time of the process (clock ticks after boot), to detect PID reuse. 0 or -errno. */
 int td_proc_starttime(pid_t pid, long long *start);
+/* This process's read and write system calls so far (/proc/self/io syscr +
+ * syscw). 0, or -errno (a kernel without task I/O accounting). */
+int td_self_syscalls(uint64_t *n);
 /* Owner uid of /proc/PID. 0 or -errno. */
 int td_proc_uid(pid_t pid, uid_t *uid);
 

@@ -201,7 +201,15 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 		fprintf(out, "\nOverhead: topdown used %.1f ms of CPU", 1e3 * own);
 		if (all > 0)
 			fprintf(out, " (%.2f %% of the target's %.3f s)", 100 * own / all, all);
-		fprintf(out, " over %d interval%s\n", sum.session.cost_intervals, sum.session.cost_intervals == 1 ? "" : "s");
+		fprintf(out, " over %d interval%s", sum.session.cost_intervals, sum.session.cost_intervals == 1 ? "" : "s");
+		if (sum.session.cost_intervals > 0) {
+			fprintf(out, "; %.0f counter reads", (double)sum.session.counter_reads / sum.session.cost_intervals);
+			if (sum.session.syscalls >= 0)
+				fprintf(out, " and %.0f read/write system calls",
+					(double)sum.session.syscalls / sum.session.cost_intervals);
+			fputs(" per interval", out);
+		}
+		fputc('\n', out);
 	}
 	td_summary_free(&sum);
 	return 0;

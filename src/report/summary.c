@@ -65,6 +65,12 @@ static void print_cost(FILE *f, const struct td_summary *sum)
 	fprintf(f, "; topdown used %.1f ms of CPU", 1e3 * own);
 	if (target > 0)
 		fprintf(f, " (%.2f %% of the target's %.3f s)", 100 * own / target, target);
+	if (sum->session.cost_intervals > 0) {
+		fprintf(f, ", %.0f counter reads", (double)sum->session.counter_reads / sum->session.cost_intervals);
+		if (sum->session.syscalls >= 0)
+			fprintf(f, " and %.0f read/write system calls", (double)sum->session.syscalls / sum->session.cost_intervals);
+		fputs(" per interval", f);
+	}
 }
 
 static void print_confidence(FILE *f, const struct td_summary *sum)

@@ -50,7 +50,8 @@ struct td_session {
 	int64_t interval_id;
 	int seq;
 	uint64_t interval_start;
-	uint64_t cost_cpu_ns, cost_reads;             /* tdctl's CPU time and group reads at the last commit */
+	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
+							  * system calls at the last commit */
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	int failed_writes;                             /* in the whole session */

@@ -25,7 +25,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 			  "VALUES(?,'thread',?,?,?,?,?)",
 	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
 	[ST_INTERVAL_ADD] = "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(?,?,?,?)",
-	[ST_INTERVAL_COST] = "UPDATE intervals SET collector_ns=?, counter_reads=? WHERE id=?",
+	[ST_INTERVAL_COST] = "UPDATE intervals SET collector_ns=?, counter_reads=?, syscalls=? WHERE id=?",
 	[ST_SAMPLE_ADD] = "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,?,?,?,?,?)",
 	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
 	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
@@ -660,13 +660,18 @@ int td_store_session_repeat(struct td_store *s, int64_t session, int64_t group, 
 	return rc;
 }
 
-int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collector_ns, uint64_t counter_reads)
+int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collector_ns, uint64_t counter_reads,
+			   int64_t syscalls)
 {
 	sqlite3_stmt *st = s->stmt[ST_INTERVAL_COST];
 
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)collector_ns);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)counter_reads);
-	sqlite3_bind_int64(st, 3, interval);
+	if (syscalls >= 0)
+		sqlite3_bind_int64(st, 3, syscalls);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int64(st, 4, interval);
 	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 

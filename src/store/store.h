@@ -92,9 +92,10 @@ int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kin
 			    const char *cgroup);
 
 int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns);
-/* What collecting the interval cost: the collector's CPU time (ns) and its
- * counter reads. */
-int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collector_ns, uint64_t counter_reads);
+/* What collecting the interval cost: the collector's CPU time (ns), its
+ * counter reads and its read/write system calls (-1: not known). */
+int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collector_ns, uint64_t counter_reads,
+			   int64_t syscalls);
 /* Raw counts of one target in one interval: c[0..n) in event-id order
  * (a perf group's values, read together). Values of consecutive event ids
  * with the same enabled and running share one stored row. */
@@ -149,6 +150,7 @@ struct td_session_row {
 	bool kernel_counted;     /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
 	int64_t collector_ns;    /* the collector's CPU time over the intervals that recorded it, -1 none did */
 	int cost_intervals;      /* intervals that recorded it */
+	int64_t counter_reads, syscalls; /* summed over those intervals; syscalls -1 when not known */
 };
 typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);

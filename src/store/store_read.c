@@ -264,7 +264,10 @@ static const char session_cols[] =
 	" (SELECT count(*) FROM intervals i WHERE i.session_id = s.id), s.kernel_counted,"
 	" (SELECT count(*) FROM targets t WHERE t.session_id = s.id AND t.kind = 'cpu' AND t.cpu IS NOT NULL),"
 	" (SELECT sum(collector_ns) FROM intervals i WHERE i.session_id = s.id),"
-	" (SELECT count(collector_ns) FROM intervals i WHERE i.session_id = s.id) FROM sessions s";
+	" (SELECT count(collector_ns) FROM intervals i WHERE i.session_id = s.id),"
+	" (SELECT sum(counter_reads) FROM intervals i WHERE i.session_id = s.id),"
+	" (SELECT CASE WHEN count(syscalls) = count(collector_ns) THEN sum(syscalls) END FROM intervals i"
+	"  WHERE i.session_id = s.id) FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {
@@ -290,6 +293,8 @@ static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 	r->ncpus = sqlite3_column_int(st, 15);
 	r->cost_intervals = sqlite3_column_int(st, 17);
 	r->collector_ns = r->cost_intervals ? sqlite3_column_int64(st, 16) : -1;
+	r->counter_reads = sqlite3_column_int64(st, 18);
+	r->syscalls = sqlite3_column_type(st, 19) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 19);
 }
 
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)

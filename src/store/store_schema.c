@@ -145,12 +145,14 @@ static const char migrate_3_4[] =
 	" END;";
 
 /* v4 -> v5: what the collector cost, per interval: its CPU time (tdctl's
- * user + system over the interval, every thread) and its counter reads,
+ * user + system over the interval, every thread), its counter reads and its
+ * read/write system calls,
  * NULL where not measured (imports, older sessions); and the repeat group
  * a session belongs to (run -r), NULL for none. */
 static const char migrate_4_5[] =
 	"ALTER TABLE intervals ADD COLUMN collector_ns INTEGER;"
 	"ALTER TABLE intervals ADD COLUMN counter_reads INTEGER;"
+	"ALTER TABLE intervals ADD COLUMN syscalls INTEGER;"
 	/* tdctl run -r N --warmup K: the group (its first session's id) and the index (< 0: warm-up) */
 	"ALTER TABLE sessions ADD COLUMN repeat_group INTEGER;"
 	"ALTER TABLE sessions ADD COLUMN repeat_index INTEGER;";

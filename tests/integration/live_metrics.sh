@@ -19,9 +19,13 @@ check_eq "default: the process's CPU_Time is the sum of its threads' TASK_CLOCK 
 			where e.name = 'TASK_CLOCK' and c.interval_id = m.interval_id)) > 1e-9")"
 
 # what collecting cost, per interval: tdctl's CPU time and counter reads, and the summary's total
-check_eq "default: every interval records the collector's CPU time and reads (> 0)" \
+check_eq "default: every interval records the collector's CPU time, reads and system calls (> 0)" \
 	"$(sql "$DB" "select count(*) from intervals")" \
-	"$(sql "$DB" "select count(*) from intervals where collector_ns > 0 and counter_reads > 0")"
+	"$(sql "$DB" "select count(*) from intervals where collector_ns > 0 and counter_reads > 0 and syscalls > 0")"
+check_match "default: the summary gives reads and system calls per interval, from the intervals" \
+	"$(sql "$DB" "select sum(counter_reads), sum(syscalls), count(*) from intervals" |
+		awk -F'|' '{ printf "%.0f counter reads and %.0f read/write system calls per interval", $1 / $3, $2 / $3 }')" \
+	"$(cat "$WORK/err")"
 check_match "default: the summary says what topdown used: the intervals' sum" \
 	"topdown used $(sql "$DB" "select printf('%.1f', sum(collector_ns) / 1e6) from intervals") ms of CPU \([0-9.]+ % of the target's" \
 	"$(cat "$WORK/err")"
