@@ -341,6 +341,12 @@ static int begin(struct td_session *rs, td_err *err)
 	}
 	session_enforce_retention(rs);
 	rs->interval_start = td_wall_ns();
+	/* what sampling costs is counted from here: the set-up (events files, libpfm4's
+	 * initialisation, which reads every tracepoint's id, the counters opened) is once */
+	rs->cost_cpu_ns = td_process_cpu_ns();
+	rs->cost_reads = td_perf_group_reads();
+	if (td_self_syscalls(&rs->cost_syscalls))
+		rs->cost_syscalls = 0;
 	if (o->argv) {
 		int rc = release_child(rs);
 		if (rc < 0) {
