@@ -196,21 +196,8 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads too short to be listed "
 			     "(and in listed ones before they were):\n          counted by inherited software counters only; "
 			     "the tree above covers the listed threads\n", unlisted, all, 100 * unlisted / all);
-	if (sum.session.collector_ns >= 0) {
-		double own = (double)sum.session.collector_ns / 1e9;
-		fprintf(out, "\nOverhead: topdown used %.1f ms of CPU", 1e3 * own);
-		if (all > 0)
-			fprintf(out, " (%.2f %% of the target's %.3f s)", 100 * own / all, all);
-		fprintf(out, " over %d interval%s", sum.session.cost_intervals, sum.session.cost_intervals == 1 ? "" : "s");
-		if (sum.session.cost_intervals > 0) {
-			fprintf(out, "; %.0f counter reads", (double)sum.session.counter_reads / sum.session.cost_intervals);
-			if (sum.session.syscalls >= 0)
-				fprintf(out, " and %.0f read/write system calls",
-					(double)sum.session.syscalls / sum.session.cost_intervals);
-			fputs(" per interval", out);
-		}
+	if (td_summary_cost(out, &sum, "\nOverhead: "))
 		fputc('\n', out);
-	}
 	td_summary_free(&sum);
 	return 0;
 }

@@ -51,18 +51,17 @@ static void print_unlisted(FILE *f, const struct td_summary_row *all, const stru
 		   "events only, no /proc switches or hardware events\n", cpu, share);
 }
 
-/* "; topdown used 12.3 ms of CPU (0.6 % of the target's 2.05 s)": what the
- * collector's intervals recorded, against the CPU time of what it counted. */
-static void print_cost(FILE *f, const struct td_summary *sum)
+bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 {
 	double own = (double)sum->session.collector_ns / 1e9, target = 0;
 
 	if (sum->session.collector_ns < 0)
-		return;
+		return false;
+	fputs(prefix, f);
 	for (int i = 0; i < sum->nrows; i++)
 		if (sum->rows[i].thread == 0 && sum->rows[i].counted && !isnan(sum->rows[i].v[TD_SUM_CPU_TIME]))
 			target += sum->rows[i].v[TD_SUM_CPU_TIME];
-	fprintf(f, "; topdown used %.1f ms of CPU", 1e3 * own);
+	fprintf(f, "topdown used %.1f ms of CPU", 1e3 * own);
 	if (target > 0)
 		fprintf(f, " (%.2f %% of the target's %.3f s)", 100 * own / target, target);
 	if (sum->session.cost_intervals > 0) {
@@ -71,6 +70,7 @@ static void print_cost(FILE *f, const struct td_summary *sum)
 			fprintf(f, " and %.0f read/write system calls", (double)sum->session.syscalls / sum->session.cost_intervals);
 		fputs(" per interval", f);
 	}
+	return true;
 }
 
 static void print_confidence(FILE *f, const struct td_summary *sum)
@@ -119,7 +119,7 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 			db_path);
 	if (sr->has_exit_code)
 		fprintf(f, ", exit status %d", sr->exit_code);
-	print_cost(f, sum);
+	td_summary_cost(f, sum, "; ");
 	fprintf(f, "\n  rung: %s%s\n", sr->rung, !strcmp(sr->rung, "software-only") ?
 		" (top-down metrics need hardware counters: see 'tdctl doctor')" : "");
 	for (int i = 0; i < sum->nfailed; i++)

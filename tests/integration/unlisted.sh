@@ -79,6 +79,8 @@ check_grep "tree: the report shows the tree" "Top-down (soft-tree.td" "$WORK/tre
 want=$(sql "$DB" "select printf('%.3f s of the %.3f s', sum(case when t.tid = 0 then c.value end) / 1e9, sum(c.value) / 1e9)
 	from counts c join events e on e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK'")
 check_grep "tree: under it, the CPU time the tree does not cover ($want)" "Unlisted: $want of CPU time" "$WORK/tree.txt"
+cost=$(sql "$DB" "select sum(collector_ns) from intervals" | awk '{ printf "%.1f", $1 / 1e6 }')
+check_grep "tree: and what collecting cost, the intervals' sum ($cost ms)" "Overhead: topdown used $cost ms of CPU (" "$WORK/tree.txt"
 
 # ---- perf stat on the same work ---------------------------------------------------
 if perf stat -x, -e task-clock -o "$WORK/probe" true 2>/dev/null && grep -q task-clock "$WORK/probe"; then
