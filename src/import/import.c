@@ -591,7 +591,7 @@ static int write_session(struct parse *p, struct td_store *s, const char *events
 	struct td_session_info si = {
 		.kind = "import", .command = command, .pmu_model = p->o->pmu_model, .events_file = events_file,
 		.rung = "import", .interval_ms = interval_ms(p), .smt = p->o->smt, .num_cpus = count_cpus(p),
-		.source = p->o->path, .kernel_counted = true,
+		.source = p->o->path, .kernel_counted = true, .owner_uid = -1,
 	};
 	struct writer w = { .p = p, .s = s };
 	int rc;

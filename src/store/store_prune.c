@@ -88,6 +88,7 @@ static int delete_session(struct td_store *s, int64_t id)
 		"DELETE FROM intervals WHERE session_id=?1",
 		"DELETE FROM events WHERE session_id=?1",
 		"DELETE FROM targets WHERE session_id=?1",
+		"DELETE FROM top_processes WHERE session_id=?1",
 		"DELETE FROM sessions WHERE id=?1",
 	};
 	return run_tx(s, sqls, 6, id, 0);
