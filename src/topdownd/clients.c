@@ -22,7 +22,6 @@ struct td_clients {
 	struct td_client **c;
 	int n;
 	uint64_t serial;
-	bool dispatching;
 };
 
 struct td_clients *td_clients_new(int listen_fd, int max_clients, size_t max_request, size_t max_output,
@@ -295,9 +294,14 @@ static void sweep(struct td_clients *cs)
 	cs->n = kept;
 }
 
+/* Has c's half-sent request waited past the timeout? */
+static bool too_late(const struct td_clients *cs, const struct td_client *c, uint64_t now)
+{
+	return c->fd >= 0 && c->partial_since && now > c->partial_since + (uint64_t)cs->timeout_ms * 1000000ull;
+}
+
 void td_clients_dispatch(struct td_clients *cs, const struct pollfd *p, int n)
 {
-	uint64_t now = td_now_ns();
 	int nc = cs->n;
 
 	/* p[0] is the listening socket, p[1..] the clients as they were polled */
@@ -309,16 +313,13 @@ void td_clients_dispatch(struct td_clients *cs, const struct pollfd *p, int n)
 			flush(cs, c);
 		if (p[i + 1].revents & (POLLIN | POLLHUP | POLLERR))
 			receive(cs, c);
-		if (c->fd >= 0 && c->partial_since &&
-		    now - c->partial_since > (uint64_t)cs->timeout_ms * 1000000ull)
-			drop(cs, c, "a request was left half-sent");
 	}
+	uint64_t now = td_now_ns();
 	for (int i = 0; i < cs->n; i++)
-		if (cs->c[i]->fd >= 0 && cs->c[i]->partial_since &&
-		    now - cs->c[i]->partial_since > (uint64_t)cs->timeout_ms * 1000000ull)
+		if (too_late(cs, cs->c[i], now))
 			drop(cs, cs->c[i], "a request was left half-sent");
 	if (n > 0 && (p[0].revents & POLLIN))
-		for (int k = 0; k < 16 && cs->n < cs->max_clients + 1; k++) {
+		for (int k = 0; k < 16; k++) {
 			int before = cs->n;
 			accept_one(cs);
 			if (cs->n == before)

@@ -172,7 +172,7 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	struct dsession *ds = ctx;
 	struct daemon *d = ds->d;
 	const struct td_model *m = v->model;
-	json_t *ev, *values;
+	json_t *ev, *nodes, *info;
 
 	if (v->seq != ds->last_seq) {
 		ds->last_seq = v->seq;
@@ -182,13 +182,15 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	ev = json_pack("{s:i, s:I, s:s, s:I, s:i, s:f, s:s, s:s, s:i}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)0,
 		       "event", "interval", "session", (json_int_t)ds->id, "seq", v->seq, "seconds", v->seconds, "file",
 		       v->file, "kind", v->kind, "pid", (int)v->pid);
-	values = json_object();
+	/* not available is null, never 0 */
+	nodes = json_object();
 	for (int i = 0; m && i < m->nnodes; i++)
-		json_object_set_new(values, m->nodes[i].path, isnan(v->ev->node[i]) ? json_null() : json_real(v->ev->node[i]));
+		json_object_set_new(nodes, m->nodes[i].path, isfinite(v->ev->node[i]) ? json_real(v->ev->node[i]) : json_null());
+	json_object_set_new(ev, "nodes", nodes);
+	info = json_object();
 	for (int i = 0; m && i < m->ninfos; i++)
-		json_object_set_new(values, m->infos[i].name,
-				    isnan(v->ev->info[i]) || isinf(v->ev->info[i]) ? json_null() : json_real(v->ev->info[i]));
-	json_object_set_new(ev, "values", values);
+		json_object_set_new(info, m->infos[i].name, isfinite(v->ev->info[i]) ? json_real(v->ev->info[i]) : json_null());
+	json_object_set_new(ev, "info", info);
 	for (int i = 0; i < td_clients_count(d->clients); i++) {
 		struct td_client *c = td_clients_at(d->clients, i);
 		if (c->tail_session == ds->id) {

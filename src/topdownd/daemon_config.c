@@ -20,7 +20,7 @@ void td_config_defaults(struct td_config *c)
 	c->socket_path = strdup(DEFAULT_SOCKET);
 	c->db_path = strdup(DEFAULT_DB);
 	c->interval_ms = 1000;
-	c->max_clients = 64;
+	c->max_clients = 256;
 	c->max_request = 64 * 1024;
 	c->max_output = 4 * 1024 * 1024;
 	c->max_sessions = 64;

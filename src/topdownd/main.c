@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "daemon_config.h"
 #include "daemon.h"
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "topdownd: give an absolute --socket path and a non-empty --database\n");
 		return 2;
 	}
+	umask(027); /* the database holds every user's sessions: not for others to read */
 	/* under systemd stderr is the journal */
 	if (getenv("JOURNAL_STREAM") || getenv("NOTIFY_SOCKET"))
 		o.log_stderr = true;
