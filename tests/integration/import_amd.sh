@@ -44,6 +44,16 @@ SMT_Contention=10 Retiring=25 Retiring.Fastpath=22.5 Retiring.Microcode=2.5"
 # children Memory_Bound 24 > 20 and Core_Bound 16 > 10 are both flagged: the larger wins
 check_eq "zen5: the bottleneck is Memory_Bound" "Backend_Bound.Memory_Bound" \
 	"$(awk -F, 'NR > 1 && $1 == "session" && $10 == "node" && $7 == 1 { print $2 }' "$WORK/zen5.csv")"
+# The same file imported on an Intel machine (the skl-bare host tree: its sysfs cpu format has 8
+# event bits): the Zen 5 events above 0xff still encode with AMD's format, so the same tree
+TD_SYSROOT="$TD_SRCDIR/tests/data/hosts/skl-bare" TD_PFM_MODEL=skl
+export TD_SYSROOT TD_PFM_MODEL
+tree zen5-on-intel amd64_fam1ah_zen5 zen5-l2-names.csv "Frontend_Bound=20 Frontend_Bound.Fetch_Latency=15
+Frontend_Bound.Fetch_Bandwidth=5 Bad_Speculation=5 Bad_Speculation.Branch_Mispredicts=4
+Bad_Speculation.Pipeline_Restarts=1 Backend_Bound=40 Backend_Bound.Memory_Bound=24 Backend_Bound.Core_Bound=16
+SMT_Contention=10 Retiring=25 Retiring.Fastpath=22.5 Retiring.Microcode=2.5"
+unset TD_SYSROOT TD_PFM_MODEL
+
 # info metrics: IPC = ex_ret_instr 3e9 / ls_not_halted_cyc 2e9 = 1.5; SLOTS = 8 x 2e9 = 1.6e10
 check_eq "zen5: IPC 1.5 and SLOTS 1.6e10" "1.5|1.6e+10" \
 	"$(awk -F, '$1 == "session" && $10 == "info" && $2 == "IPC" { a = $4 }
