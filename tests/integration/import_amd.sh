@@ -4,7 +4,8 @@
 # cpu/...,cmask=N/ form perf's PipelineL2 metrics print, a :u suffix): every event is
 # matched through the events file's perf-name lines and the report gives the whole level-1
 # and level-2 tree. Expected values are AMD's formulas (perf's pipeline.json) worked by hand
-# below, not the program's output.
+# below, not the program's output. And every amd-zen5.td event encodes to the event code,
+# umask and counter mask perf's amdzen5 JSON publishes for it.
 . "$(dirname "$0")/lib.sh"
 
 DATA="$TD_SRCDIR/tests/data/import"
@@ -83,4 +84,30 @@ check_grep "zen5 with a Zen 4 name: 12 events matched" "reads 12 of the events" 
 check_eq "zen5 with a Zen 4 name: Pipeline_Restarts n/a, Retiring still 25" "|25.0000" \
 	"$(awk -F, '$1 == "session" && $2 == "Bad_Speculation.Pipeline_Restarts" { a = $4 }
 		$1 == "session" && $2 == "Retiring" { b = $4 } END { print a "|" b }' "$WORK/mixed.csv")"
+
+# amd-zen5.td's encodings against perf's amdzen5 JSON (decode.json, execution.json,
+# branch-prediction.json, load-store.json; cmask 8 from pipeline.json): ALIAS CODE UMASK CMASK,
+# config = code bits 0-7 | umask << 8 | cmask << 24 | code bits 8-11 << 32 (AMD's cpu format)
+TD_SYSROOT="$TD_SRCDIR/tests/data/hosts/zen5-vm-vpmu" TD_PFM_MODEL=none "$TDCTL" events --pmu amd64_fam1ah_zen5 \
+	>"$WORK/zen5-events.txt" 2>&1
+while read -r alias code umask cmask; do
+	want=$(printf 'type=4 config=%#x' $(((code & 0xff) | (umask << 8) | (cmask << 24) | ((code >> 8) << 32))))
+	got=$(awk -v a="$alias" '$1 == a && /type=/ { print $(NF - 1), $NF; exit }' "$WORK/zen5-events.txt")
+	check_eq "zen5 encoding of $alias (perf: event $code umask $umask cmask $cmask)" "$want" "$got"
+done <<'TABLE'
+CYCLES 0x76 0x00 0
+INST 0xc0 0x00 0
+RET_OPS 0xc1 0x00 0
+FE_NO_OPS 0x1a0 0x01 0
+FE_NO_OPS_C8 0x1a0 0x01 8
+BE_STALLS 0x1a0 0x1e 0
+SMT_CONT 0x1a0 0x60 0
+OPS_DISP 0xaa 0x07 0
+BR_MISP 0xc3 0x00 0
+RESYNCS 0x9f 0x01 0
+NOT_COMPLETE 0xd6 0x02 0
+LOAD_NOT_COMPLETE 0xd6 0xa2 0
+UCODE_OPS 0x1c2 0x00 0
+TABLE
+check_eq "zen5: the file has exactly these 13 events" 13 "$(grep -c 'type=4 config=' "$WORK/zen5-events.txt")"
 finish
