@@ -101,7 +101,7 @@ tree epyc-2s-256
 readme "2-socket AMD EPYC 9554 (Zen 4 Genoa, family 25 model 17) server, bare metal: 2 x 64 cores x SMT 2 = 256 CPUs." \
 	"NMI watchdog on (it takes a general-purpose counter). libpfm4: amd64_fam19h_zen4."
 x86 "AMD EPYC 9554 64-Core Processor" AuthenticAMD 25 17 1 0; cpus 2 64 2; kernel 6.1.0-13-amd64 2 1; mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
+amdpmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
 
 tree container-ro-cgroup
 readme "A container on the Zen 4 VM: /sys/fs/cgroup mounted read-only (Docker's default), no BTF visible," \
