@@ -1,12 +1,13 @@
 # amd-zen5.td — AMD Zen 5 (Family 1Ah Models 00h-2Fh, 40h-4Fh, 60h-7Fh): dispatch-slot "pipeline utilization"
 pmu      amd64_fam1ah_zen5
 title    AMD Zen 5
-version  AMD pipeline utilization L1-L2 (PPR for Family 1Ah), as Linux perf amdzen5/pipeline.json (torvalds/linux a9fe4ac7a3a2)
-note     Formulas: Linux tools/perf/pmu-events/arch/x86/amdzen5/pipeline.json (PipelineL1, PipelineL2).
-note     Encodings: the same directory's decode.json, branch-prediction.json, load-store.json
-note     (torvalds/linux 36ec807b627b, 57b421369dd7, 67f8bc848ee3) and execution.json (read from the
-note     Linux mirror Kingxukai/linux 9b44fff655e2): event code / umask per event below, as AMD's PPR
-note     for Family 1Ah lists them.
+version  AMD pipeline utilization L1-L2, as Linux perf amdzen5/pipeline.json (commit a9fe4ac7a3a2 "Add Zen 5 metrics")
+note     Formulas: Linux tools/perf/pmu-events/arch/x86/amdzen5/pipeline.json (PipelineL1, PipelineL2),
+note     added by AMD (commit a9fe4ac7a3a2) from AMD's "Performance Monitor Counters for AMD Family 1Ah
+note     Model 00h-0Fh Processors" (the source its cover letter names).
+note     Encodings: the same directory's decode.json, branch-prediction.json, load-store.json and
+note     execution.json (core events commit 45c072f2537a, same AMD document; execution.json read from
+note     the Linux mirror Kingxukai/linux 9b44fff655e2): event code / umask beside each event below.
 note     libpfm4 4.13 has no Zen 5 table, so every event is a raw perf form. The host is recognised by
 note     CPUID vendor AuthenticAMD, family 1Ah and the Zen 5 model ranges of Linux
 note     arch/x86/kernel/cpu/amd.c (bsp_init_amd, X86_FEATURE_ZEN5); a libpfm4 that knows Zen 5 calls
