@@ -338,10 +338,10 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:m:b:h")) != -1) {
 		switch (opt) {
-		case 't': nfirst = (int)arg_long(optarg, 1, 256, "thread count"); break;
-		case 'l': nlate = (int)arg_long(optarg, 0, 256, "late thread count"); break;
+		case 't': nfirst = (int)arg_long(optarg, 1, 4096, "thread count"); break;
+		case 'l': nlate = (int)arg_long(optarg, 0, 4096, "late thread count"); break;
 		case 'L': late_ms = arg_long(optarg, 0, 3600000, "delay"); break;
-		case 'e': nearly = (int)arg_long(optarg, 0, 256, "early exit count"); break;
+		case 'e': nearly = (int)arg_long(optarg, 0, 4096, "early exit count"); break;
 		case 's': seconds = (double)arg_long(optarg, 1, 3600, "seconds"); break;
 		case 'w': wait_signal = 1; break;
 		case 'r': ready_file = optarg; break;
