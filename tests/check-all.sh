@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-all: the whole test suite as CI runs it. Installs the Debian packages,
 # builds topdown twice out of tree with --enable-werror — plain and with
-# ASan+UBSan — runs `make check` in both, then `make distcheck`, and ends with automake's
+# ASan+UBSan — runs `make check` in both, then `make distcheck`, builds the
+# Debian packages from the tarball (lintian clean), and ends with automake's
 # totals of both runs as one line: "N passed, N failed[, N skipped]".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +41,24 @@ echo "== make distcheck =="
 	failed=$((failed + 1))
 	status=1
 }
+# The Debian packages build from the distributed tarball, lintian finds no
+# error in them, and topdownd's unit is installed and enabled the Debian way.
+echo "== debian packages =="
+debdir=$(mktemp -d "${TMPDIR:-/tmp}/td-deb.XXXXXX")
+if tar -xzf "$top"/build-check-plain/topdown-*.tar.gz -C "$debdir" &&
+	(cd "$debdir"/topdown-* && dpkg-buildpackage -b -us -uc >"$debdir/build.log" 2>&1) &&
+	lintian --fail-on error "$debdir"/topdown_*.changes >"$debdir/lintian.log" 2>&1 &&
+	dpkg-deb -c "$debdir"/topdownd_*.deb | grep -q ' ./lib/systemd/system/topdownd.service$' &&
+	dpkg-deb --ctrl-tarfile "$debdir"/topdownd_*.deb | tar -xO ./postinst | grep -q 'deb-systemd-helper enable'; then
+	echo "check-all: tdctl and topdownd packages built, lintian clean, topdownd.service enabled on install"
+	passed=$((passed + 1))
+else
+	tail -20 "$debdir/build.log" "$debdir/lintian.log" 2>/dev/null
+	echo "check-all: the Debian packages failed (build, lintian or contents)"
+	failed=$((failed + 1))
+	status=1
+fi
+rm -rf "$debdir"
 [ "$failed" -eq 0 ] || status=1
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
