@@ -163,6 +163,42 @@ done_run=$(sql "$DB" "select min(id) from sessions where schedule = 'sys' and st
 check_match "a completed run has its busiest processes, from /proc" '^[1-3]\|proc$' \
 	"$(sql "$DB" "select count(*), min(source) from top_processes where session_id = ${done_run:-0}")"
 
+# ---- --follow streams the intervals until the target exits -------------------------------------
+sleep 1.5 &
+SHORT=$!
+"$TDCTL" attach "$SHORT" --socket "$SOCK" -I 100 --follow >"$D/follow" 2>"$D/err"
+check_eq "attach --follow exits 0 when the target exits" 0 "$?"
+check_match "... says the session ended" "session [0-9]+ ended: target exited \([0-9]+ intervals\)" "$(cat "$D/err")"
+lines=$(awk -v p="$SHORT" '$2 == "process" && $3 == p' "$D/follow" | wc -l)
+check "... printed a line per interval of the process ($lines)" test "$lines" -ge 10
+check_match "... with its info metrics (no tree on this rung, or the tree)" "(CPU_Utilization|_Bound) " \
+	"$(head -1 "$D/follow")"
+
+# ---- profile-now and sessions -----------------------------------------------------------------
+pn=$("$CLIENT" "$SOCK" send '{"v":1,"id":4,"op":"profile-now","entry":"sys"}')
+case $pn in
+*'"ok":true'*) ok "profile-now starts the entry's run" ;;
+*'runs already'*) ok "profile-now: the entry's run is going already, said so" ;;
+*) not_ok "profile-now ($pn)" ;;
+esac
+check_match "profile-now of an unknown entry is refused" "no schedule entry 'nope'" \
+	"$("$CLIENT" "$SOCK" send '{"v":1,"op":"profile-now","entry":"nope"}')"
+check_match "sessions lists stored sessions, newest first" "^\{\"v\":1,\"id\":0,\"ok\":true,\"sessions\":\[\{\"session\":[0-9]+" \
+	"$("$CLIENT" "$SOCK" send '{"v":1,"op":"sessions","limit":2}')"
+
+# ---- a daemon held up: the runs it missed are logged, not stacked up ---------------------------------
+kill -STOP "$DAEMON"
+sleep 0.3
+# counted once it is stopped: nothing can start a run until SIGCONT
+before=$(sql "$DB" "select count(*) from sessions where schedule = 'sys'")
+sleep 5
+kill -CONT "$DAEMON"
+missed() { grep -Eq "schedule sys: [0-9]+ runs? missed \(the daemon was late\)" "$LOG"; }
+check "runs missed while the daemon was stopped are logged" wait_for 10 missed
+sleep 1.5
+after=$(sql "$DB" "select count(*) from sessions where schedule = 'sys'")
+check "... and at most one run started for them ($before -> $after)" test $((after - before)) -le 1
+
 # ---- SIGHUP: a broken file keeps the old schedule; a good one replaces it ----------------------
 printf '[daemon]\n[schedule broken\n' >"$CONF"
 kill -HUP "$DAEMON"
