@@ -4,6 +4,7 @@
 #include "machine/procfs.h"
 #include "tracker.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ struct td_collector {
 	char disabled[TD_MAX_SPECS][300];
 	int paranoid;
 	struct td_tracker *tracker;
+	bool follow_children;
 	struct td_thread **threads;
 	int nthreads, cap;
 	unsigned pending_flags;        /* for the next thread opened */
@@ -75,7 +77,8 @@ struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, in
 		if (c->fd_budget < 8)
 			c->fd_budget = 8;
 	}
-	if (!(c->tracker = td_tracker_new(follow_children))) {
+	c->follow_children = follow_children;
+	if (!(c->tracker = td_tracker_new(follow_children, TD_TRACKER_PROC, NULL))) {
 		free(c);
 		return NULL;
 	}
@@ -109,6 +112,25 @@ void td_collector_free(struct td_collector *c)
 	free(c);
 }
 
+int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err)
+{
+	struct td_tracker *t;
+
+	assert(c->nthreads == 0 && td_tracker_process_count(c->tracker) == 0);
+	if (mode == TD_TRACKER_PROC && td_tracker_mode(c->tracker) == TD_TRACKER_PROC)
+		return 0;
+	if (!(t = td_tracker_new(c->follow_children, mode, err)))
+		return -1;
+	td_tracker_free(c->tracker);
+	c->tracker = t;
+	return 0;
+}
+
+const char *td_collector_tracker(const struct td_collector *c)
+{
+	return td_tracker_describe(c->tracker);
+}
+
 const char *td_collector_disabled(const struct td_collector *c, int spec)
 {
 	return c->disabled[spec][0] ? c->disabled[spec] : NULL;
@@ -121,7 +143,11 @@ int td_collector_process_count(const struct td_collector *c)
 
 void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st)
 {
+	struct td_tracker_stats ts;
+
 	*st = c->stats;
+	td_tracker_stats(c->tracker, &ts);
+	st->tracker_lost = ts.lost_events + ts.unfollowed;
 	st->unlisted_counted = c->family.nroots > 0 && !c->family.broken;
 	st->threads_live = 0;
 	for (int i = 0; i < c->nthreads; i++)
@@ -269,34 +295,50 @@ static void read_proc_switches(struct td_thread *t)
 	}
 }
 
-static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t now, const struct td_sink *sink,
+/* A thread the tracker reported born: listed with its groups open. One
+ * gone before they open is listed only when the BPF tracker saw it (its
+ * name and times come from the events; its counts stay in the unlisted
+ * remainder), never from /proc (a TID that vanished may be anything). */
+static int thread_born(struct td_collector *c, const struct td_task_event *ev, uint64_t now, const struct td_sink *sink,
 		       td_err *err)
 {
+	bool from_events = td_tracker_mode(c->tracker) == TD_TRACKER_BPF;
 	struct td_thread *t;
 	int rc;
 
-	if (find_thread(c, tid))
+	if (find_thread(c, ev->tid))
 		return 0;
 	if (!(t = calloc(1, sizeof(*t) + (size_t)c->nspecs * sizeof(t->g[0])))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}
-	t->pid = pid;
-	t->tid = tid;
-	t->first_seen_ns = t->last_seen_ns = t->sampled_ns = now;
-	if (td_proc_comm(pid, tid, t->comm, sizeof(t->comm)) != 0)
+	t->pid = ev->pid;
+	t->tid = ev->tid;
+	t->parent = ev->parent;
+	t->comm_tracked = from_events;
+	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
+	t->last_seen_ns = t->sampled_ns = now;
+	if (ev->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
+	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)
 		t->comm[0] = '\0';
 	rc = open_groups(c, t, c->pending_flags, err);
-	if (rc != 0) {
+	if (rc < 0 || (rc > 0 && !from_events)) {
 		free(t);
 		return rc < 0 ? -1 : 0;
 	}
-	if (c->adding)
-		add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
-	c->pending_flags = 0;
-	read_proc_switches(t);
-	t->prev_sw[0] = t->last_sw[0];
-	t->prev_sw[1] = t->last_sw[1];
+	if (rc > 0) {
+		t->gone = t->short_lived = true; /* born and gone since the last scan: listed, nothing to read */
+		t->last_seen_ns = t->first_seen_ns;
+		c->stats.threads_short++;
+	} else {
+		if (c->adding)
+			add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
+		c->pending_flags = 0;
+		read_proc_switches(t);
+		t->prev_sw[0] = t->last_sw[0];
+		t->prev_sw[1] = t->last_sw[1];
+	}
 	if (c->nthreads == c->cap) {
 		int ncap = c->cap ? c->cap * 2 : 32;
 		struct td_thread **nt = realloc(c->threads, (size_t)ncap * sizeof(*nt));
@@ -312,21 +354,42 @@ static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t no
 	c->threads[c->nthreads++] = t;
 	c->stats.threads_seen++;
 	if (sink->thread_born && sink->thread_born(sink->ctx, t)) {
-		td_err_set(err, "cannot record thread %d", (int)tid);
+		td_err_set(err, "cannot record thread %d", (int)ev->tid);
 		return -1;
 	}
 	return 0;
 }
 
 /* Take the last reading of a thread that exited and close its descriptors. */
-static void thread_gone(struct td_collector *c, struct td_thread *t, uint64_t now)
+static void thread_gone(struct td_collector *c, struct td_thread *t, const struct td_task_event *ev, uint64_t now)
 {
 	for (int g = 0; g < c->nspecs; g++)
 		if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
 			t->g[g].have_last = true;
 	close_thread(c, t);
 	t->gone = true;
-	t->last_seen_ns = now;
+	/* when it exited, if the tracker knows, but never before what was already delivered of it */
+	t->last_seen_ns = ev->time_ns > t->sampled_ns && ev->time_ns < now ? ev->time_ns : now;
+	if (ev->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm); /* its name at exit */
+}
+
+/* The thread an event names: the live one, or one listed already gone in
+ * this scan (its rename and exit still tell its name and end). */
+static struct td_thread *event_thread(struct td_collector *c, pid_t tid)
+{
+	for (int i = c->nthreads - 1; i >= 0; i--)
+		if (c->threads[i]->tid == tid && (!c->threads[i]->gone || c->threads[i]->short_lived))
+			return c->threads[i];
+	return NULL;
+}
+
+static void thread_renamed(struct td_collector *c, const struct td_task_event *ev)
+{
+	struct td_thread *t = event_thread(c, ev->tid);
+
+	if (t && ev->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
 }
 
 static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_sink *sink, td_err *err)
@@ -335,17 +398,31 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 	int n = td_tracker_poll(c->tracker, &ev);
 
 	if (n < 0) {
-		td_err_set(err, "cannot scan /proc for threads: %s", strerror(-n));
+		td_err_set(err, "cannot track threads (%s): %s", td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF ring buffer" : "/proc rescan", strerror(-n));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (ev[i].change == TD_TASK_BORN) {
-			if (thread_born(c, ev[i].pid, ev[i].tid, now, sink, err))
+		struct td_thread *t;
+		switch (ev[i].change) {
+		case TD_TASK_BORN:
+			if (thread_born(c, &ev[i], now, sink, err))
 				return -1;
-		} else {
-			struct td_thread *t = find_thread(c, ev[i].tid);
-			if (t)
-				thread_gone(c, t, now);
+			break;
+		case TD_TASK_RENAMED:
+			thread_renamed(c, &ev[i]);
+			break;
+		case TD_TASK_GONE:
+			if (!(t = event_thread(c, ev[i].tid)))
+				break;
+			if (!t->gone) {
+				thread_gone(c, t, &ev[i], now);
+			} else {
+				if (ev[i].comm[0])
+					snprintf(t->comm, sizeof(t->comm), "%s", ev[i].comm);
+				if (ev[i].time_ns > t->first_seen_ns)
+					t->last_seen_ns = ev[i].time_ns;
+			}
+			break;
 		}
 	}
 	return 0;
@@ -387,7 +464,7 @@ static void refresh_young_comms(struct td_collector *c)
 {
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
-		if (!t->gone && t->comm_checks < 3) {
+		if (!t->gone && !t->comm_tracked && t->comm_checks < 3) {
 			t->comm_checks++;
 			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
 		}
