@@ -31,6 +31,7 @@ struct family {
 	uint64_t given[TD_GROUP_MAX];   /* delivered to the unlisted pseudo-thread, committed */
 	uint64_t giving[TD_GROUP_MAX];  /* ... in the sample not yet committed */
 	uint64_t sampled_ns;           /* end of the last committed sample */
+	uint64_t roots_read_ns;        /* when the roots' groups were last read */
 	struct td_thread *unlisted;    /* the pseudo-thread (tid TD_TID_UNLISTED), NULL before a root */
 };
 
@@ -374,6 +375,45 @@ static void thread_gone(struct td_collector *c, struct td_thread *t, const struc
 		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm); /* its name at exit */
 }
 
+/* A thread listed gone at once has no groups of its own; what the kernel
+ * accounted to it over its life (the BPF tracker's exit event) becomes its
+ * spec-0 counts when every event of spec 0 is one the kernel keeps per
+ * task (software.td's are). Delivered as its own, they leave the unlisted
+ * remainder, as a listed thread's counts do; otherwise they stay in it.
+ * Only for a thread born after the roots were last read: one that ran
+ * before may be in what the remainder delivered already (never twice). */
+static void take_exit_usage(struct td_collector *c, struct td_thread *t, const struct td_task_event *ev)
+{
+	const struct td_perf_group_spec *s = &c->specs[0];
+	const struct td_task_usage *u = &ev->usage;
+	struct td_reading r = { 0 };
+	uint64_t life = t->last_seen_ns > t->first_seen_ns ? t->last_seen_ns - t->first_seen_ns : 0;
+
+	if (!ev->have_usage || c->nspecs == 0 || c->disabled[0][0] || s->n == 0 || t->g[0].have_last)
+		return;
+	if (c->family.nroots > 0 && !c->family.broken && t->first_seen_ns <= c->family.roots_read_ns)
+		return;
+	for (int k = 0; k < s->n; k++) {
+		if (s->attrs[k].type != PERF_TYPE_SOFTWARE)
+			return;
+		switch (s->attrs[k].config) {
+		case PERF_COUNT_SW_TASK_CLOCK:
+		case PERF_COUNT_SW_CPU_CLOCK: r.value[k] = u->runtime_ns; break;
+		case PERF_COUNT_SW_CONTEXT_SWITCHES: r.value[k] = u->voluntary + u->involuntary; break;
+		case PERF_COUNT_SW_CPU_MIGRATIONS: r.value[k] = u->migrations; break;
+		case PERF_COUNT_SW_PAGE_FAULTS: r.value[k] = u->minor_faults + u->major_faults; break;
+		case PERF_COUNT_SW_PAGE_FAULTS_MIN: r.value[k] = u->minor_faults; break;
+		case PERF_COUNT_SW_PAGE_FAULTS_MAJ: r.value[k] = u->major_faults; break;
+		default: return;
+		}
+	}
+	/* counted for the whole of its life (never less than it ran: two clocks) */
+	r.enabled = r.running = life > u->runtime_ns ? life : u->runtime_ns;
+	t->g[0].prev = (struct td_reading){ 0 };
+	t->g[0].last = r;
+	t->g[0].have_last = true;
+}
+
 /* The thread an event names: the live one, or one listed already gone in
  * this scan (its rename and exit still tell its name and end). */
 static struct td_thread *event_thread(struct td_collector *c, pid_t tid)
@@ -421,6 +461,7 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 					snprintf(t->comm, sizeof(t->comm), "%s", ev[i].comm);
 				if (ev[i].time_ns > t->first_seen_ns)
 					t->last_seen_ns = ev[i].time_ns;
+				take_exit_usage(c, t, &ev[i]);
 			}
 			break;
 		}
@@ -557,6 +598,7 @@ static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struc
 		for (int k = 0; k < n; k++)
 			total[k] += r->last.value[k];
 	}
+	f->roots_read_ns = td_wall_ns();
 	for (int k = 0; k < n; k++) {
 		uint64_t accounted = f->listed[k] + f->pending[k] + f->given[k];
 		f->giving[k] = total[k] > accounted ? total[k] - accounted : 0;

@@ -91,9 +91,10 @@ void td_collector_free(struct td_collector *c);
  * first td_collector_add_process. -1 with err set only when BPF was
  * demanded and does not load. td_collector_tracker says which backend is
  * used and why, in one line for the user. With BPF, threads born and gone
- * between two scans are still listed (gone at once, without counts of
- * their own: what they ran is in the unlisted remainder), and names and
- * parents come from the kernel's events. */
+ * between two scans are still listed (gone at once; their spec-0 counts
+ * are what the kernel accounted to them at exit when spec 0 holds only
+ * per-task software events, else what they ran stays in the unlisted
+ * remainder), and names and parents come from the kernel's events. */
 int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err);
 const char *td_collector_tracker(const struct td_collector *c);
 

@@ -56,6 +56,7 @@ static __always_inline struct td_bpf_event *reserve(__u32 kind, struct task_stru
 	e->tid = BPF_CORE_READ(task, pid);
 	e->pid = BPF_CORE_READ(task, tgid);
 	e->parent_tid = e->parent_pid = 0;
+	e->runtime_ns = e->nvcsw = e->nivcsw = e->min_flt = e->maj_flt = e->migrations = 0;
 	BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
 	return e;
 }
@@ -113,7 +114,9 @@ static __always_inline int on_rename(struct task_struct *task, const char *comm)
 
 /* sched_process_exit runs in the exiting thread after do_exit() counted it
  * out of signal->live: 0 there means the process's last thread (read here
- * rather than the tracepoint's group_dead, which older kernels lack). */
+ * rather than the tracepoint's group_dead, which older kernels lack). What
+ * the kernel accounted to the thread goes with it: for a thread too short
+ * to have had counters of its own, these are its counts. */
 static __always_inline int on_thread_exit(struct task_struct *task)
 {
 	__u32 tgid = BPF_CORE_READ(task, tgid);
@@ -128,6 +131,12 @@ static __always_inline int on_thread_exit(struct task_struct *task)
 	if (!(e = reserve(TD_BPF_GONE, task)))
 		return 0;
 	e->flags = last ? TD_BPF_LAST_THREAD : 0;
+	e->runtime_ns = BPF_CORE_READ(task, se.sum_exec_runtime);
+	e->nvcsw = BPF_CORE_READ(task, nvcsw);
+	e->nivcsw = BPF_CORE_READ(task, nivcsw);
+	e->min_flt = BPF_CORE_READ(task, min_flt);
+	e->maj_flt = BPF_CORE_READ(task, maj_flt);
+	e->migrations = BPF_CORE_READ(task, se.nr_migrations);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -25,7 +25,7 @@ struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mod
 	}
 	if (mode != TD_TRACKER_PROC && (t->bpf = td_bpf_tracker_new(follow_children, why, sizeof(why)))) {
 		t->mode = TD_TRACKER_BPF;
-		snprintf(t->describe, sizeof(t->describe), "threads are tracked by BPF (%s sched_process_fork/exec/exit, "
+		snprintf(t->describe, sizeof(t->describe), "threads tracked by BPF (%s sched_process_fork/exec/exit, "
 			 "task_rename)", td_bpf_tracker_flavour(t->bpf));
 		return t;
 	}
@@ -41,9 +41,9 @@ struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mod
 	}
 	t->mode = TD_TRACKER_PROC;
 	if (mode == TD_TRACKER_PROC)
-		snprintf(t->describe, sizeof(t->describe), "threads are tracked by rescanning /proc (as asked)");
+		snprintf(t->describe, sizeof(t->describe), "threads tracked by rescanning /proc (--tracker=proc)");
 	else
-		snprintf(t->describe, sizeof(t->describe), "threads are tracked by rescanning /proc: BPF did not load (%s)",
+		snprintf(t->describe, sizeof(t->describe), "threads tracked by rescanning /proc: BPF did not load (%s)",
 			 why);
 	return t;
 }

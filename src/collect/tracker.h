@@ -32,12 +32,22 @@ enum td_tracker_mode { TD_TRACKER_AUTO, TD_TRACKER_PROC, TD_TRACKER_BPF };
 #define TD_TRACKER_SCAN_MS 20
 #define TD_TRACKER_COMM_LEN 16
 
+/* What the kernel accounted to a thread over its whole life, at its exit. */
+struct td_task_usage {
+	uint64_t runtime_ns;         /* CPU time (se.sum_exec_runtime) */
+	uint64_t voluntary, involuntary; /* context switches */
+	uint64_t minor_faults, major_faults;
+	uint64_t migrations;
+};
+
 struct td_task_event {
 	enum td_task_change change;
 	pid_t pid, tid;
 	pid_t parent;                   /* BORN: the thread that created it; 0 unknown (/proc) */
 	char comm[TD_TRACKER_COMM_LEN]; /* BORN, RENAMED (and GONE with bpf): its name then; "" unknown */
 	uint64_t time_ns;               /* when it happened (CLOCK_REALTIME); 0 unknown (/proc) */
+	bool have_usage;                /* GONE from bpf: usage is the thread's life */
+	struct td_task_usage usage;
 };
 
 struct td_tracker_stats {

@@ -99,6 +99,10 @@ static int push(struct td_bpf_tracker *t, enum td_task_change change, const stru
 	memcpy(ev.comm, e->comm, sizeof(ev.comm));
 	ev.comm[sizeof(ev.comm) - 1] = '\0';
 	ev.time_ns = (uint64_t)((int64_t)e->time_ns + t->mono_to_wall);
+	if (e->kind == TD_BPF_GONE && change == TD_TASK_GONE) {
+		ev.have_usage = true;
+		ev.usage = (struct td_task_usage){ e->runtime_ns, e->nvcsw, e->nivcsw, e->min_flt, e->maj_flt, e->migrations };
+	}
 	return td_task_events_push(&t->events, &ev);
 }
 

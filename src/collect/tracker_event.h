@@ -27,6 +27,11 @@ struct td_bpf_event {
 	__u32 parent_tid;  /* BORN: the thread that created it; EXEC: the tid before exec */
 	__u32 parent_pid;  /* BORN: the process of that thread */
 	char comm[TD_BPF_COMM_LEN];
+	/* GONE: what the kernel accounted to the thread over its life */
+	__u64 runtime_ns;  /* se.sum_exec_runtime */
+	__u64 nvcsw, nivcsw;
+	__u64 min_flt, maj_flt;
+	__u64 migrations;  /* se.nr_migrations */
 };
 
 /* Processes followed at once by one tracker (the BPF hash map's size). */

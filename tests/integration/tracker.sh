@@ -32,7 +32,7 @@ not_listed() {
 run_lives proc
 check_eq "run --tracker=proc exits 0" 0 "$?"
 check_eq "the workload recorded all its threads" $((NLONG + NSHORT)) "$(wc -l <"$WORK/proc.lives" | tr -d ' ')"
-check "the session says it rescans /proc, as asked" grep -q "note: threads are tracked by rescanning /proc (as asked)" "$WORK/proc.err"
+check "the session says it rescans /proc, as asked" grep -q "note: threads tracked by rescanning /proc (--tracker=proc)" "$WORK/proc.err"
 two_scans="\$4 - \$3 >= $((2 * SCAN_MS)) * 1000000"
 long_lived=$(awk "$two_scans" "$WORK/proc.lives" | wc -l | tr -d ' ')
 check "at least the $NLONG long threads lived two scan periods (found $long_lived)" test "$long_lived" -ge $NLONG
@@ -47,7 +47,7 @@ if ! "$TDCTL" run -q --tracker=bpf -d "$WORK/probe.db" -- true 2>"$WORK/probe.er
 fi
 run_lives bpf
 check_eq "run --tracker=bpf exits 0" 0 "$?"
-check "the session says it tracks threads by BPF" grep -Eq "note: threads are tracked by BPF \((tp_btf|raw_tp) " "$WORK/bpf.err"
+check "the session says it tracks threads by BPF" grep -Eq "note: threads tracked by BPF \((tp_btf|raw_tp) " "$WORK/bpf.err"
 short=$(awk '$4 - $3 < '$SCAN_MS' * 1000000 && $2 ~ /^s-/' "$WORK/bpf.lives" | wc -l | tr -d ' ')
 check "most short threads lived less than a scan period ($short of $NSHORT)" test "$short" -ge $((NSHORT / 2))
 missing=$(not_listed bpf 1)
@@ -63,4 +63,22 @@ outside=$(join "$WORK/bpf.times" "$WORK/bpf.seen" | awk '$4 > $2 || $5 < $3' | w
 check_eq "bpf: each thread's first and last seen bracket its own start and end" 0 "$outside"
 check_eq "bpf: the short threads are listed as exited" "$NSHORT" \
 	"$(sql "$WORK/bpf.db" "select count(*) from threads where comm like 's-%' and exited = 1")"
+
+# ---- bpf: nothing is counted twice or lost when short threads are listed
+# td-demo -b 100: 4 long threads and two bursts of 100 threads of 5 ms CPU
+# each; it writes its own CPU time (every thread's) when work starts and ends
+"$TDCTL" run --tracker=bpf -I 200 -d "$WORK/burst.db" -- "$DEMO" -t 4 -b 100 -s 2 -R "$WORK/burst.cpu" \
+	>/dev/null 2>"$WORK/burst.err"
+check_eq "bpf: run of td-demo -b 100 exits 0" 0 "$?"
+check_eq "bpf: every thread of td-demo -b 100 is listed (main, 4 long, 2 x 100 bursts)" 205 \
+	"$(sql "$WORK/burst.db" "select count(*) from threads where tid > 0")"
+cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/burst.cpu")
+task_clock() { sql "$WORK/burst.db" "select coalesce(sum(c.value), 0) / 1e9 from counts c join events e on e.id = c.event_id
+	join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and $1"; }
+all=$(task_clock 1)
+listed=$(task_clock "t.tid > 0")
+check_eq "bpf: TASK_CLOCK of all targets ($all s) within 2 % of the process's own CPU time ($cpu s)" 1 \
+	"$(awk -v a="$all" -v b="$cpu" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= b * 0.02) ? 1 : 0 }')"
+check_eq "bpf: listed threads hold no more than everything ($listed of $cpu s: none counted twice)" 1 \
+	"$(awk -v a="$listed" -v b="$cpu" 'BEGIN { print (a <= b * 1.02) ? 1 : 0 }')"
 finish
