@@ -1,10 +1,12 @@
 #!/bin/sh
 # install-deps: the Debian 12 packages topdown builds and tests with
-# (chromium: the HTML report is rendered headless by tests/integration/report.sh).
+# (chromium: the HTML report is rendered headless by tests/integration/report.sh;
+# bpftool, clang, llvm: the BPF thread tracker, src/collect/tracker.bpf.c).
 # Run as root (or with sudo available). Safe to run again.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config \
 libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev zlib1g-dev \
+bpftool clang llvm \
 sqlite3 util-linux chromium"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
