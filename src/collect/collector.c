@@ -180,8 +180,11 @@ static void describe_fd_shortage(const struct td_collector *c, char *buf, size_t
 		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
-/* Open every enabled group on a new thread. Returns 0, 1 when the thread
- * exited before it could be opened, or -1 with err set (fatal). */
+/* Open every enabled group on a new thread. Returns 0, OPEN_EXITED when
+ * the thread exited before it could be opened, OPEN_FAILED when it could
+ * not be opened (counted in the stats), or -1 with err set (fatal). */
+enum { OPEN_EXITED = 1, OPEN_FAILED = 2 };
+
 static int open_groups(struct td_collector *c, struct td_thread *t, unsigned flags, td_err *err)
 {
 	for (int g = 0; g < c->nspecs; g++) {
@@ -204,7 +207,7 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 		/* ESRCH: the thread is gone; ENODEV on a group that opened before: it is exiting */
 		if (rc == -ESRCH || (rc == -ENODEV && c->decided[g])) {
 			close_thread(c, t);
-			return 1;
+			return OPEN_EXITED;
 		}
 		td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, why, sizeof(why));
 		if (rc == -EMFILE || rc == -ENFILE)
@@ -224,7 +227,7 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 		c->stats.open_failures++;
 		snprintf(c->stats.last_failure, sizeof(c->stats.last_failure), "%s", why);
 		close_thread(c, t);
-		return 1;
+		return OPEN_FAILED;
 	}
 	return 0;
 }
@@ -298,8 +301,9 @@ static void read_proc_switches(struct td_thread *t)
 
 /* A thread the tracker reported born: listed with its groups open. One
  * gone before they open is listed only when the BPF tracker saw it (its
- * name and times come from the events; its counts stay in the unlisted
- * remainder), never from /proc (a TID that vanished may be anything). */
+ * name and times come from the events, its counts from its exit event or
+ * else the unlisted remainder: take_exit_usage), never from /proc (a TID
+ * that vanished may be anything). */
 static int thread_born(struct td_collector *c, const struct td_task_event *ev, uint64_t now, const struct td_sink *sink,
 		       td_err *err)
 {
@@ -324,11 +328,11 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)
 		t->comm[0] = '\0';
 	rc = open_groups(c, t, c->pending_flags, err);
-	if (rc < 0 || (rc > 0 && !from_events)) {
+	if (rc < 0 || rc == OPEN_FAILED || (rc == OPEN_EXITED && !from_events)) {
 		free(t);
 		return rc < 0 ? -1 : 0;
 	}
-	if (rc > 0) {
+	if (rc == OPEN_EXITED) {
 		t->gone = t->short_lived = true; /* born and gone since the last scan: listed, nothing to read */
 		t->last_seen_ns = t->first_seen_ns;
 		c->stats.threads_short++;
@@ -438,7 +442,8 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 	int n = td_tracker_poll(c->tracker, &ev);
 
 	if (n < 0) {
-		td_err_set(err, "cannot track threads (%s): %s", td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF ring buffer" : "/proc rescan", strerror(-n));
+		td_err_set(err, "cannot track threads (%s): %s",
+			   td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF ring buffer" : "/proc rescan", strerror(-n));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {

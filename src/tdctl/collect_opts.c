@@ -95,6 +95,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool tracker_given = false;
 	long v;
 	int c;
 
@@ -215,10 +216,16 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		case 'K':
 			if (tracker_arg(optarg, "--tracker=", &o->tracker))
 				return -1;
+			tracker_given = true;
 			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}
+	}
+	if (tracker_given && (o->system || o->cgroup)) {
+		tdctl_error("--tracker chooses how the threads of a process are found: record --system and --cgroup "
+			    "count CPUs, not threads; leave it out");
+		return -1;
 	}
 	if (o->cpus && !o->system && !o->cgroup) {
 		tdctl_error("--cpus chooses CPUs of --system or --cgroup: give one of them too");
