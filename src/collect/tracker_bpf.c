@@ -215,7 +215,13 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_
 	t->follow_children = follow_children;
 	t->mono_to_wall = (int64_t)td_wall_ns() - (int64_t)td_now_ns();
 	t->flavour = "tp_btf";
-	if (!(t->skel = load(true, follow_children, why_btf, sizeof(why_btf), &err_btf))) {
+	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
+	if (getenv("TD_TRACKER_BPF_TYPE") && !strcmp(getenv("TD_TRACKER_BPF_TYPE"), "raw_tp")) {
+		snprintf(why_btf, sizeof(why_btf), "tp_btf programs not tried (TD_TRACKER_BPF_TYPE=raw_tp)");
+	} else {
+		t->skel = load(true, follow_children, why_btf, sizeof(why_btf), &err_btf);
+	}
+	if (!t->skel) {
 		t->flavour = "raw_tp";
 		t->skel = load(false, follow_children, why_raw, sizeof(why_raw), &err_raw);
 	}

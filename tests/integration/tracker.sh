@@ -5,7 +5,8 @@
 # least two scan periods is listed under its name; with --tracker=bpf every
 # thread is, the short ones (well under a scan period) too, with the name it
 # gave itself and a lifetime that contains the one it recorded. Each session
-# says which tracker it used. The BPF half is skipped where BPF does not load.
+# says which tracker it used; the BPF checks run with the tp_btf programs
+# and again with the raw_tp ones. The BPF half is skipped where BPF does not load.
 . "$(dirname "$0")/lib.sh"
 
 LIVES="$TD_BUILDDIR/tests/tools/thread_lives"
@@ -14,15 +15,21 @@ NLONG=20      # long threads, one every 50 ms, each living LONG_MS
 LONG_MS=300   # 15 scan periods: the /proc rescan sees them even on a busy machine
 NSHORT=$((NLONG * 10))
 
-# run_lives MODE: tdctl run of the workload with that tracker; its record in $WORK/MODE.lives
+# run_lives MODE [NAME]: tdctl run of the workload with that tracker; its
+# database, record and stderr in $WORK/NAME.db, .lives, .err (NAME: MODE)
 run_lives() {
-	"$TDCTL" run --tracker="$1" --scan-ms $SCAN_MS -I 200 -d "$WORK/$1.db" -- \
-		"$LIVES" "$WORK/$1.lives" $NLONG $LONG_MS >"$WORK/$1.out" 2>"$WORK/$1.err"
+	name=${2:-$1}
+	"$TDCTL" run --tracker="$1" --scan-ms $SCAN_MS -I 200 -d "$WORK/$name.db" -- \
+		"$LIVES" "$WORK/$name.lives" $NLONG $LONG_MS >"$WORK/$name.out" 2>"$WORK/$name.err"
 }
 
-# listed_as_recorded MODE FILTER: the workload's threads matching the awk FILTER
+# not_listed NAME FILTER: the workload's threads matching the awk FILTER
 # (on its record's fields) that are not in MODE's database under their TID and name
 not_listed() {
+	if [ ! -s "$WORK/$1.lives" ]; then
+		echo "(the workload left no record)"
+		return
+	fi
 	awk "$2 { print \$1, \$2 }" "$WORK/$1.lives" | sort >"$WORK/$1.want"
 	sql "$WORK/$1.db" "select tid || ' ' || comm from threads where tid > 0" | sort >"$WORK/$1.have"
 	comm -23 "$WORK/$1.want" "$WORK/$1.have"
@@ -63,6 +70,13 @@ outside=$(join "$WORK/bpf.times" "$WORK/bpf.seen" | awk '$4 > $2 || $5 < $3' | w
 check_eq "bpf: each thread's first and last seen bracket its own start and end" 0 "$outside"
 check_eq "bpf: the short threads are listed as exited" "$NSHORT" \
 	"$(sql "$WORK/bpf.db" "select count(*) from threads where comm like 's-%' and exited = 1")"
+
+# ---- bpf with the raw_tp programs (the second choice, where tp_btf does not load)
+TD_TRACKER_BPF_TYPE=raw_tp run_lives bpf bpf_raw
+check_eq "raw_tp: run exits 0" 0 "$?"
+check "raw_tp: the session says it tracks threads by BPF's raw_tp programs" \
+	grep -q "note: threads tracked by BPF (raw_tp " "$WORK/bpf_raw.err"
+check_eq "raw_tp: every thread is listed under the name it gave itself" "" "$(not_listed bpf_raw 1)"
 
 # ---- bpf: nothing is counted twice or lost when short threads are listed
 # td-demo -b 100: 4 long threads and two bursts of 100 threads of 5 ms CPU
