@@ -467,6 +467,7 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 				if (ev[i].time_ns > t->first_seen_ns)
 					t->last_seen_ns = ev[i].time_ns;
 				take_exit_usage(c, t, &ev[i]);
+				t->exit_seen = true;
 			}
 			break;
 		}
@@ -579,31 +580,45 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	return 0;
 }
 
-/* Deliver what the roots' inherited groups counted beyond the listed
- * threads since the last commit, as the unlisted pseudo-thread's spec 0.
- * The roots and threads are read microseconds apart, so the remainder of
- * one interval can come out below what was given already: then nothing is
- * delivered until the totals catch up (given never exceeds what the
- * kernel counted beyond the listed threads, and nothing is given twice). */
-static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+/* Read the roots' inherited groups: everything the target ran so far, into
+ * total. false when there is no remainder to deliver (or a root was never
+ * read yet). Done before the threads are read (td_collector_sample). */
+static bool read_roots(struct td_collector *c, uint64_t *total)
 {
 	struct family *f = &c->family;
-	struct td_count d[TD_GROUP_MAX];
-	uint64_t total[TD_GROUP_MAX] = { 0 }, span = now_ns > f->sampled_ns ? now_ns - f->sampled_ns : 0;
-	int n = c->specs[0].n;
 
 	if (!f->unlisted || f->broken || f->nroots == 0)
-		return 0;
+		return false;
 	for (int i = 0; i < f->nroots; i++) {
 		struct root_total *r = &f->roots[i];
 		if (td_perf_group_read(&r->pg, &r->last) == 0)
 			r->have_last = true;
 		if (!r->have_last)
-			return 0; /* not read yet: next time */
-		for (int k = 0; k < n; k++)
+			return false; /* not read yet: next time */
+		for (int k = 0; k < c->specs[0].n; k++)
 			total[k] += r->last.value[k];
 	}
 	f->roots_read_ns = td_wall_ns();
+	return true;
+}
+
+/* Deliver what the roots' inherited groups counted (total, read first)
+ * beyond the listed threads (read after) since the last commit, as the
+ * unlisted pseudo-thread's spec 0. The listed threads ran a little more
+ * by the time they were read, so one interval's remainder can come out
+ * below what was given already: then nothing is delivered until the total
+ * catches up. Read in this order, given never exceeds what the kernel
+ * counted beyond the listed threads, and nothing is given twice: with the
+ * roots read last, what listed threads ran between the two reads (long,
+ * when tdctl waits for a CPU) was given to the remainder and delivered to
+ * them again the next interval. */
+static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink, const uint64_t *total)
+{
+	struct family *f = &c->family;
+	struct td_count d[TD_GROUP_MAX];
+	uint64_t span = now_ns > f->sampled_ns ? now_ns - f->sampled_ns : 0;
+	int n = c->specs[0].n;
+
 	for (int k = 0; k < n; k++) {
 		uint64_t accounted = f->listed[k] + f->pending[k] + f->given[k];
 		f->giving[k] = total[k] > accounted ? total[k] - accounted : 0;
@@ -615,12 +630,31 @@ static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struc
 
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
+	uint64_t total[TD_GROUP_MAX] = { 0 };
+	bool have_total;
 	int rc = 0;
+
+	/* With BPF, take what happened since the last scan first (a ring buffer
+	 * read): a thread that ran and ended before the roots are read below
+	 * then gets its exit counts in this interval (take_exit_usage), where
+	 * it would otherwise have been left in the remainder. A failure is the
+	 * scan's, as on the scan timer: the interval is read all the same. */
+	if (td_tracker_mode(c->tracker) == TD_TRACKER_BPF)
+		td_collector_scan(c, now_ns, sink);
 
 	memset(c->family.pending, 0, sizeof(c->family.pending));
 	memset(c->family.giving, 0, sizeof(c->family.giving));
+	have_total = read_roots(c, total);
 	for (int i = 0; i < c->nthreads && rc == 0; i++) {
 		struct td_thread *t = c->threads[i];
+		/* a thread found gone at its birth has its exit event on the way (it
+		 * was read before the thread died): wait for it, two samples at most
+		 * (an event the ring buffer lost never comes) */
+		t->kept_back = t->short_lived && !t->exit_seen && t->held < 2;
+		if (t->kept_back) {
+			t->held++;
+			continue;
+		}
 		if (!t->gone) {
 			for (int g = 0; g < c->nspecs; g++)
 				if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
@@ -632,7 +666,7 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;
 	}
-	return rc ? rc : deliver_unlisted(c, now_ns, sink);
+	return rc || !have_total ? rc : deliver_unlisted(c, now_ns, sink, total);
 }
 
 void td_collector_commit(struct td_collector *c)
@@ -657,9 +691,11 @@ void td_collector_commit(struct td_collector *c)
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
 		t->sampled_ns = t->last_seen_ns;
 	}
-	/* forget the threads that are gone: their last counts are kept */
+	/* forget the threads that are gone: their last counts are kept (not one
+	 * the sample kept back: td_collector_sample) */
 	for (int i = 0; i < c->nthreads;) {
-		if (c->threads[i]->gone) {
+		struct td_thread *t = c->threads[i];
+		if (t->gone && !t->kept_back) {
 			free(c->threads[i]);
 			c->threads[i] = c->threads[--c->nthreads];
 		} else {

@@ -42,6 +42,9 @@ struct td_thread {
 	int comm_checks;            /* scans that re-read comm (threads name themselves early) */
 	bool gone;                  /* exited: final reading taken, descriptors closed */
 	bool short_lived;           /* born and gone between two scans (BPF tracker): listed, never opened */
+	bool exit_seen;             /* short_lived: its exit event (name, end, counts) has come */
+	int held;                   /* short_lived: samples it was kept back waiting for that event */
+	bool kept_back;             /* ... by the last sample: not delivered, not to be forgotten */
 	/* /proc voluntary / involuntary context switches */
 	uint64_t prev_sw[2], last_sw[2];
 	bool have_sw;
