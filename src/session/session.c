@@ -422,7 +422,10 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			    td_live_spanning(rs->live) == 1 ? "" : "s");
 	td_collector_stats(rs->col, &st);
 	/* said at the end of a session that ran (an error stays one line) */
-	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup)
+	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup && st.threads_short)
+		session_say(rs, TD_SAY_NOTE, "%s; %d thread%s born and gone between two scans listed from its events",
+			    td_collector_tracker(rs->col), st.threads_short, st.threads_short == 1 ? "" : "s");
+	else if (!rs->write_failed && !rs->o.system && !rs->o.cgroup)
 		session_say(rs, TD_SAY_NOTE, "%s", td_collector_tracker(rs->col));
 	if (st.tracker_lost)
 		session_say(rs, TD_SAY_WARNING, "the BPF thread tracker lost %llu event%s (its ring buffer or process map "
