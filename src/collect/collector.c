@@ -480,8 +480,13 @@ static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool t
 {
 	int rc = td_tracker_add_process(c->tracker, pid);
 
-	if (rc < 0) {
+	if (rc == -ESRCH) {
 		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
+		return -1;
+	}
+	if (rc < 0) {
+		td_err_set(err, "cannot follow PID %d (%s): %s", (int)pid,
+			   td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF map" : "/proc", strerror(-rc));
 		return -1;
 	}
 	if (tree && (rc = td_tracker_add_descendants(c->tracker, pid)) < 0) {
