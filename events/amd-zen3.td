@@ -14,7 +14,13 @@ note     (Estimate_Sum, shown as an info metric), so level 1 sums to 100% like a
 note     CPI stack needs no scaling. The nodes stay estimates (domain Slots_est, CPI tag estimated):
 note     read them as shares of the estimated total, and Estimate_Sum far from 1 as a warning that the
 note     estimates overlap (> 1) or miss cycles (< 1).
-note     Thresholds reuse Intel TMA level-1 values so that a bottleneck is marked; no L2.
+note     Thresholds reuse Intel TMA level-1 values so that a bottleneck is marked.
+note     No level 2: AMD publishes no pipeline-utilization metrics for Zen 3 (Linux perf has no
+note     amdzen3/pipeline.json; amdzen4's L2 splits need PMCx1A0 cmask, 0xD6 and 0x1C2, which Zen 3
+note     lacks), and a split made up here would not be AMD's method.
+note     Encodings: libpfm4 4.13 amd64_fam19h_zen3 event names (lib/events/amd64_events_fam19h_zen3.h);
+note     the code/umask in brackets after each event is libpfm4's encoding of it, and where perf's
+note     amdzen3 JSON lists the event (core.json, other.json) it gives the same code.
 
 const    W 6
 

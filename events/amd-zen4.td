@@ -2,6 +2,9 @@
 pmu      amd64_fam19h_zen4
 title    AMD Zen 4
 version  AMD PPR 55901 Table 28 pipeline utilization, as Linux perf amdzen4/pipeline.json (commit aba4cb3eb5b8)
+note     Formulas: Linux tools/perf/pmu-events/arch/x86/amdzen4/pipeline.json (PipelineL1, PipelineL2).
+note     Encodings: libpfm4 4.13 amd64_fam19h_zen4 event names; the event code/umask in brackets after
+note     each event is perf's amdzen4 core.json/other.json/pipeline.json, from the same PPR.
 note     Six dispatch slots per cycle, per thread. Level 1 has five categories: SMT_Contention holds
 note     slots lost because the sibling thread owned dispatch (about 0 with SMT off).
 note     Bad_Speculation is dispatched-but-not-retired ops only; unlike Intel it has no recovery term.
@@ -27,6 +30,21 @@ event    RESYNCS           RESYNCS                                   | resyncs_o
 event    NOT_COMPLETE      CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU | ex_no_retire.not_complete, cycles the oldest op waited to complete [0xD6/0x02]
 event    LOAD_NOT_COMPLETE CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD | ex_no_retire.load_not_complete, cycles the oldest op waited for load data [0xD6/0xA2]
 event    UCODE_OPS         RETIRED_UCODE_OPS                         | ex_ret_ucode_ops, microcode ops retired [0x1C2/0x00]
+
+# The names perf prints for these events (perf list / perf stat -e NAME), read by 'tdctl import'.
+perf-name CYCLES            ls_not_halted_cyc
+perf-name INST              ex_ret_instr
+perf-name RET_OPS           ex_ret_ops
+perf-name FE_NO_OPS         de_no_dispatch_per_slot.no_ops_from_frontend
+perf-name FE_NO_OPS_C6      cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x6/
+perf-name BE_STALLS         de_no_dispatch_per_slot.backend_stalls
+perf-name SMT_CONT          de_no_dispatch_per_slot.smt_contention
+perf-name OPS_DISP          de_src_op_disp.all
+perf-name BR_MISP           ex_ret_brn_misp
+perf-name RESYNCS           resyncs_or_nc_redirects
+perf-name NOT_COMPLETE      ex_no_retire.not_complete
+perf-name LOAD_NOT_COMPLETE ex_no_retire.load_not_complete
+perf-name UCODE_OPS         ex_ret_ucode_ops
 
 # --- counters (planner): 6 general-purpose counters per thread, SMT or not, no fixed counters;
 # the NMI watchdog's cycles event takes one of them.

@@ -1,13 +1,15 @@
 #!/bin/sh
 # install-deps: the Debian 12 packages topdown builds and tests with
 # (chromium: the HTML report is rendered headless by tests/integration/report.sh;
+# systemd and man-db: systemd-analyze verify checks topdownd.service and its man pages;
 # bpftool, clang, llvm: the BPF thread tracker, src/collect/tracker.bpf.c).
 # Run as root (or with sudo available). Safe to run again.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config \
 libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev zlib1g-dev \
+libjansson-dev libsystemd-dev \
 bpftool clang llvm \
-sqlite3 util-linux chromium"
+sqlite3 util-linux systemd man-db chromium"
 SUDO=
 if [ "$(id -u)" != 0 ]; then
 	if command -v sudo >/dev/null; then SUDO=sudo; else

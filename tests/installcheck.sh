@@ -3,9 +3,11 @@
 # it names and reads the installed events directory (never the build or
 # source tree), loads every installed events file, and records a run.
 # Usage (from Makefile.am's installcheck-local):
-#   installcheck.sh TDCTL STAGED_EVENTS_DIR FINAL_EVENTS_DIR DESTDIR
+#   installcheck.sh TDCTL STAGED_EVENTS_DIR FINAL_EVENTS_DIR DESTDIR UNIT MANDIR
+# The installed topdownd.service passes systemd-analyze verify (without
+# DESTDIR, where its ExecStart is the installed daemon).
 set -u
-tdctl=$1 staged=$2 final=$3 destdir=$4
+tdctl=$1 staged=$2 final=$3 destdir=$4 unit=$5 mandir=$6
 failed=0
 fail() { echo "installcheck: $*" >&2; failed=1; }
 
@@ -35,6 +37,14 @@ done
 (cd "$work" && "$tdctl" run -q -d "$work/i.db" -- true) 2>"$work/run.err" || fail "tdctl run -- true failed: $(head -1 "$work/run.err")"
 n=$(sqlite3 "$work/i.db" "select count(*) from events where file = 'software.td' and status = 'counting'")
 [ "$n" -ge 1 ] 2>/dev/null || fail "the installed tdctl counted no software.td event ($n)"
+
+if [ -z "$destdir" ] && command -v systemd-analyze >/dev/null; then
+	[ -r "$unit" ] || fail "no installed unit at $unit"
+	manopt=--man=no
+	command -v man >/dev/null && manopt=
+	MANPATH=$mandir systemd-analyze verify $manopt "$unit" >"$work/verify" 2>&1 ||
+		fail "systemd-analyze verify rejects the installed $unit: $(head -3 "$work/verify" | tr '\n' ' ')"
+fi
 
 [ "$failed" -eq 0 ] && echo "installcheck: the installed tdctl reads $final and records a run"
 exit "$failed"

@@ -246,3 +246,27 @@ void *td_array_push(void *arrp, int *n, size_t size)
 	(*n)++;
 	return elem;
 }
+
+int td_parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *suffix;
+		double seconds;
+	} units[] = { { "ms", 1e-3 }, { "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 } };
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0) || *s == '+' || *s == ' ')
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		if (v * units[i].seconds > 1e9 * 86400 || v * units[i].seconds * 1e9 < 1)
+			return -1;
+		*ns = (uint64_t)(v * units[i].seconds * 1e9 + 0.5);
+		return 0;
+	}
+	return -1;
+}

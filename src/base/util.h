@@ -37,6 +37,9 @@ char *td_next_word(char **s);
 int td_list_dir(const char *dir, const char *suffix, char ***names);
 void td_free_names(char **names, int n);
 int td_parse_long(const char *s, long min, long max, long *out);
+/* A positive duration "500ms", "2s", "10m", "12h", "7d" (fractions allowed,
+ * at most 10^9 days) into ns. 0, or -1 when it is not one. */
+int td_parse_duration(const char *s, uint64_t *ns);
 
 /* The element of base (n elements of size bytes, in ascending order of an
  * int64_t id that is each element's FIRST member) with this id, or NULL:

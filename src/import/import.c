@@ -58,6 +58,7 @@ struct parse {
 	int messages;
 	double started;          /* "# started on" as epoch seconds, NaN if absent */
 	struct td_import_result *res;
+	const struct td_catalog *cat;  /* the model's events file: its perf-name lines */
 };
 
 /* ---- small helpers ------------------------------------------------------------ */
@@ -229,14 +230,14 @@ static int event_for(struct parse *p, const char *name, td_err *err)
 	for (int i = 0; i < p->nevents; i++)
 		if (!strcmp(p->events[i].name, name)) {
 			if (p->events[i].bad)
-				td_perf_event_encode(name, p->o->pmu_model, &p->events[i].enc, err);
+				td_perf_event_encode_in(p->cat, name, p->o->pmu_model, &p->events[i].enc, err);
 			return p->events[i].bad ? -2 : i;
 		}
 	struct imp_event *e = td_array_push(&p->events, &p->nevents, sizeof(*p->events));
 	if (!e)
 		return -1;
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	e->bad = td_perf_event_encode(name, p->o->pmu_model, &e->enc, err) != 0;
+	e->bad = td_perf_event_encode_in(p->cat, name, p->o->pmu_model, &e->enc, err) != 0;
 	return e->bad ? -2 : p->nevents - 1;
 }
 
@@ -591,7 +592,7 @@ static int write_session(struct parse *p, struct td_store *s, const char *events
 	struct td_session_info si = {
 		.kind = "import", .command = command, .pmu_model = p->o->pmu_model, .events_file = events_file,
 		.rung = "import", .interval_ms = interval_ms(p), .smt = p->o->smt, .num_cpus = count_cpus(p),
-		.source = p->o->path, .kernel_counted = true,
+		.source = p->o->path, .kernel_counted = true, .owner_uid = -1,
 	};
 	struct writer w = { .p = p, .s = s };
 	int rc;
@@ -653,16 +654,25 @@ static int check_model(const struct td_import_opts *o, char *file, size_t len, t
 int td_import(struct td_store *s, const struct td_import_opts *o, struct td_import_result *res, td_err *err)
 {
 	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
-	char events_file[64], *buf = NULL;
+	char events_file[64], cat_path[1024], *buf = NULL;
 	size_t len = 0;
 	int rc = -1, e;
+	struct td_catalog *cat = NULL;
 
 	memset(res, 0, sizeof(*res));
 	if (check_model(o, events_file, sizeof(events_file), err))
 		return -1;
+	if (snprintf(cat_path, sizeof(cat_path), "%s/%s", td_events_dir(o->events_dir), events_file) >= (int)sizeof(cat_path)) {
+		td_err_set(err, "events directory path longer than %zu characters: use a shorter --events-dir", sizeof(cat_path) - 64);
+		return -1;
+	}
+	if (td_catalog_load(cat_path, &cat, err))
+		return -1;
+	p.cat = cat;
 	e = td_import_from_stdin(o) ? td_slurp_stream(stdin, &buf, &len) : td_slurp(o->path, &buf, &len);
 	if (e < 0) {
 		td_err_set(err, "cannot read '%s': %s", o->path, strerror(-e));
+		td_catalog_free(cat);
 		return -1;
 	}
 	/* Windows tools and some editors start UTF-8 text with a byte-order mark */
@@ -685,5 +695,6 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 		res->events += !p.events[i].bad;
 	free(buf);
 	free_parse(&p);
+	td_catalog_free(cat);
 	return rc;
 }

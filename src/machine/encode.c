@@ -78,11 +78,12 @@ static int lookup_sysfs(const char *pmu, const char *dir, const char *name, char
 	return td_read_file(path, out, len) < 0 ? -1 : 0;
 }
 
-static int lookup_format(const char *pmu, const char *term, char *out, size_t len)
+/* builtin: use the built-in format even where sysfs has the PMU (another vendor's events). */
+static int lookup_format(const char *pmu, const char *term, char *out, size_t len, bool builtin)
 {
 	char path[PATH_MAX];
 
-	if (snprintf(path, sizeof(path), "%s/%s", sysfs_root(), pmu) < (int)sizeof(path) &&
+	if (!builtin && snprintf(path, sizeof(path), "%s/%s", sysfs_root(), pmu) < (int)sizeof(path) &&
 	    access(path, F_OK) == 0) /* the PMU exists in sysfs: its format files are the truth */
 		return lookup_sysfs(pmu, "format", term, out, len);
 	for (size_t i = 0; i < sizeof(builtin_formats) / sizeof(builtin_formats[0]); i++)
@@ -191,7 +192,7 @@ static int apply_modifiers(struct perf_event_attr *a, const char *mods, bool ker
 }
 
 static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a, td_err *err, const char *evstr,
-			int depth)
+			int depth, bool builtin)
 {
 	char *save = NULL;
 
@@ -207,11 +208,11 @@ static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a,
 				return -1;
 			}
 		}
-		if (lookup_format(pmu, t, fmt, sizeof(fmt)) == 0) {
+		if (lookup_format(pmu, t, fmt, sizeof(fmt), builtin) == 0) {
 			if (apply_format(a, fmt, v, err, t))
 				return -1;
 		} else if (!eq && depth == 0 && lookup_alias(pmu, t, alias, sizeof(alias)) == 0) {
-			if (encode_terms(pmu, alias, a, err, evstr, 1))
+			if (encode_terms(pmu, alias, a, err, evstr, 1, builtin))
 				return -1;
 		} else {
 			td_err_set(err, "unknown term '%s' for PMU '%s' in event '%s'", t, pmu, evstr);
@@ -221,7 +222,15 @@ static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a,
 	return 0;
 }
 
-static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *enc, td_err *err)
+/* A raw cpu/.../ form of an AMD model's file is encoded with AMD's kernel format, which the
+ * built-in x86 one is (event config:0-7,32-35, ...), whatever the host: an Intel host's
+ * sysfs cpu format (event config:0-7) cannot hold AMD's event codes above 0xff. */
+static bool amd_model(const char *model)
+{
+	return model && !strncmp(model, "amd64_", 6);
+}
+
+static int encode_raw_form(const char *evstr, const char *model, bool kernel, struct td_encoding *enc, td_err *err)
 {
 	char buf[512];
 	char *slash1, *slash2, *mods = NULL;
@@ -264,7 +273,7 @@ static int encode_raw_form(const char *evstr, bool kernel, struct td_encoding *e
 		td_err_set(err, "unknown PMU '%s' in event '%s' (not in %s)", buf, evstr, sysfs_root());
 		return -1;
 	}
-	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0))
+	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0, amd_model(model) && pmu_base_is(buf, "cpu")))
 		return -1;
 	return apply_modifiers(&enc->attr, mods, kernel, err, evstr);
 }
@@ -340,7 +349,7 @@ int td_encode(const char *evstr, const char *model, bool kernel, struct td_encod
 	enc->attr.size = sizeof(enc->attr);
 	if (strchr(evstr, '/')) {
 		enc->raw_form = true;
-		return encode_raw_form(evstr, kernel, enc, err);
+		return encode_raw_form(evstr, model, kernel, enc, err);
 	}
 	if (is_rnnnn(evstr)) {
 		enc->raw_form = true;

@@ -21,7 +21,9 @@ struct td_encoding {
 #define TD_TYPE_UNKNOWN 0xffffffffu
 
 /* Encode evstr. model: libpfm4 model to encode for (NULL or "" = as the host
- * would); kernel: count kernel mode too. Returns 0, or -1 with err set. */
+ * would; a raw cpu/.../ form for an AMD model, amd64_*, takes AMD's kernel
+ * format whatever the host's sysfs says); kernel: count kernel mode too.
+ * Returns 0, or -1 with err set. */
 int td_encode(const char *evstr, const char *model, bool kernel, struct td_encoding *enc, td_err *err);
 
 /* Root of the sysfs PMU tree; tests point it at a fixture directory. */

@@ -43,44 +43,91 @@ struct uarch_row {
 	const char *vendor;
 	int family, model_lo, model_hi, stepping_lo;
 	const char *name;
+	const char *pmu_model; /* for a CPU libpfm4 4.13 does not know: the PMU model an events file serves */
 };
 
-/* Names users know; the first matching row wins. */
+/* Names users know; the first matching row wins. AMD family 1Ah: Zen 5 and
+ * Zen 6 model ranges as Linux arch/x86/kernel/cpu/amd.c (bsp_init_amd) sets
+ * X86_FEATURE_ZEN5 / ZEN6; Zen 5's PMU model name is upstream libpfm4's. */
 static const struct uarch_row uarch_table[] = {
-	{ "GenuineIntel", 6, 0x4e, 0x4e, 0, "Skylake" },
-	{ "GenuineIntel", 6, 0x5e, 0x5e, 0, "Skylake" },
-	{ "GenuineIntel", 6, 0x8e, 0x8e, 0, "Kaby Lake / Coffee Lake" },
-	{ "GenuineIntel", 6, 0x9e, 0x9e, 0, "Kaby Lake / Coffee Lake" },
-	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake" },
-	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP" },
-	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake" },
-	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP" },
-	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake" },
-	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids" },
-	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids" },
-	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids" },
-	{ "GenuineIntel", 6, 0x97, 0x9a, 0, "Alder Lake (hybrid)" },
-	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)" },
-	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)" },
-	{ "GenuineIntel", 6, 0xbf, 0xbf, 0, "Raptor Lake (hybrid)" },
-	{ "AuthenticAMD", 0x17, 0x00, 0x2f, 0, "Zen / Zen+" },
-	{ "AuthenticAMD", 0x17, 0x30, 0xff, 0, "Zen 2" },
-	{ "AuthenticAMD", 0x19, 0x00, 0x0f, 0, "Zen 3" },
-	{ "AuthenticAMD", 0x19, 0x20, 0x5f, 0, "Zen 3" },
-	{ "AuthenticAMD", 0x19, 0x10, 0x1f, 0, "Zen 4" },
-	{ "AuthenticAMD", 0x19, 0x60, 0xaf, 0, "Zen 4" },
-	{ "AuthenticAMD", 0x1a, 0x00, 0xff, 0, "Zen 5" },
+	{ "GenuineIntel", 6, 0x4e, 0x4e, 0, "Skylake", NULL },
+	{ "GenuineIntel", 6, 0x5e, 0x5e, 0, "Skylake", NULL },
+	{ "GenuineIntel", 6, 0x8e, 0x8e, 0, "Kaby Lake / Coffee Lake", NULL },
+	{ "GenuineIntel", 6, 0x9e, 0x9e, 0, "Kaby Lake / Coffee Lake", NULL },
+	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake", NULL },
+	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", NULL },
+	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake", NULL },
+	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", NULL },
+	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
+	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
+	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", NULL },
+	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", NULL },
+	{ "GenuineIntel", 6, 0x97, 0x9a, 0, "Alder Lake (hybrid)", NULL },
+	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", NULL },
+	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)", NULL },
+	{ "GenuineIntel", 6, 0xbf, 0xbf, 0, "Raptor Lake (hybrid)", NULL },
+	{ "AuthenticAMD", 0x17, 0x00, 0x2f, 0, "Zen / Zen+", NULL },
+	{ "AuthenticAMD", 0x17, 0x30, 0xff, 0, "Zen 2", NULL },
+	{ "AuthenticAMD", 0x19, 0x00, 0x0f, 0, "Zen 3", NULL },
+	{ "AuthenticAMD", 0x19, 0x20, 0x5f, 0, "Zen 3", NULL },
+	{ "AuthenticAMD", 0x19, 0x10, 0x1f, 0, "Zen 4", NULL },
+	{ "AuthenticAMD", 0x19, 0x60, 0xaf, 0, "Zen 4", NULL },
+	{ "AuthenticAMD", 0x1a, 0x00, 0x2f, 0, "Zen 5", "amd64_fam1ah_zen5" },
+	{ "AuthenticAMD", 0x1a, 0x40, 0x4f, 0, "Zen 5", "amd64_fam1ah_zen5" },
+	{ "AuthenticAMD", 0x1a, 0x60, 0x7f, 0, "Zen 5", "amd64_fam1ah_zen5" },
+	{ "AuthenticAMD", 0x1a, 0x50, 0x5f, 0, "Zen 6", NULL },
+	{ "AuthenticAMD", 0x1a, 0x80, 0xaf, 0, "Zen 6", NULL },
+	{ "AuthenticAMD", 0x1a, 0xc0, 0xcf, 0, "Zen 6", NULL },
 };
 
-const char *td_uarch_name(const char *vendor, int family, int model, int stepping)
+static const struct uarch_row *uarch_row(const char *vendor, int family, int model, int stepping)
 {
 	for (size_t i = 0; i < sizeof(uarch_table) / sizeof(uarch_table[0]); i++) {
 		const struct uarch_row *r = &uarch_table[i];
 		if (!strcmp(r->vendor, vendor) && r->family == family && model >= r->model_lo &&
 		    model <= r->model_hi && stepping >= r->stepping_lo)
-			return r->name;
+			return r;
 	}
 	return NULL;
+}
+
+const char *td_uarch_name(const char *vendor, int family, int model, int stepping)
+{
+	const struct uarch_row *r = uarch_row(vendor, family, model, stepping);
+
+	return r ? r->name : NULL;
+}
+
+const char *td_cpuid_pmu_model(const char *vendor, int family, int model, int stepping)
+{
+	const struct uarch_row *r = uarch_row(vendor, family, model, stepping);
+
+	return r ? r->pmu_model : NULL;
+}
+
+const char *td_model_source_name(enum td_model_source s)
+{
+	switch (s) {
+	case TD_MODEL_NONE: return "none";
+	case TD_MODEL_LIBPFM: return "libpfm4";
+	case TD_MODEL_CPUID: return "cpuid";
+	}
+	return "?";
+}
+
+/* libpfm4 named no model: the CPUID table may (raw-encoded events files). */
+static void detect_cpuid_model(struct td_caps *c)
+{
+	const char *m;
+
+	if (c->pfm_model[0]) {
+		c->model_source = TD_MODEL_LIBPFM;
+		return;
+	}
+	if (!(m = td_cpuid_pmu_model(c->vendor, c->family, c->model, c->stepping)))
+		return;
+	snprintf(c->pfm_model, sizeof(c->pfm_model), "%s", m);
+	c->model_source = TD_MODEL_CPUID;
 }
 
 /* Read a host file holding one integer (host.h's root applies). */
@@ -374,6 +421,7 @@ void td_caps_detect(struct td_caps *c)
 	detect_topology(c);
 	detect_smt(c);
 	detect_libpfm(c);
+	detect_cpuid_model(c);
 	detect_kernel(c);
 	detect_kernel_pmu(c);
 	c->nmi_watchdog = host_long("/proc/sys/kernel/nmi_watchdog", &v) == 0 ? (v != 0) : -1;
@@ -428,6 +476,12 @@ void td_caps_decide_rung(struct td_caps *c)
 				 "events file applies: cycles, instructions, IPC and CPI are collected with the "
 				 "kernel's generic events; a newer libpfm4 or an events file with raw events adds the tree",
 				 cpu, c->vendor, c->family, c->model);
+		else if (c->model_source == TD_MODEL_CPUID)
+			snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "the installed libpfm4 does not know %s and no events file serves %s (its PMU model by "
+				 "CPUID family %#x model %#x): IPC and CPI are collected with generic events; add an "
+				 "events/NAME.td file with raw events for %s to get the top-down tree",
+				 cpu, c->pfm_model, c->family, c->model, c->pfm_model);
 		else
 			snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "no events file serves libpfm4 model %s: IPC and CPI are collected with generic "
@@ -436,8 +490,18 @@ void td_caps_decide_rung(struct td_caps *c)
 		return;
 	}
 	c->rung = TD_RUNG_FULL_TREE;
-	snprintf(c->rung_reason, sizeof(c->rung_reason),
-		 "hardware counters available through the kernel's %s PMU; %s serves %s%s",
-		 c->kernel_pmu, c->events_file, c->pfm_model,
-		 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
+	if (c->model_source == TD_MODEL_CPUID) {
+		int n = snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "hardware counters available through the kernel's %s PMU; the installed libpfm4 does "
+				 "not know %s, so CPUID (%s family %#x model %#x) names it %s, which %s serves with raw "
+				 "event encodings%s", c->kernel_pmu, cpu, c->vendor, c->family, c->model, c->pfm_model,
+				 c->events_file, c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
+		if (n >= (int)sizeof(c->rung_reason)) /* only with absurdly long names: say less, cut nothing */
+			snprintf(c->rung_reason, sizeof(c->rung_reason), "%s serves %s (PMU model from CPUID, raw event encodings)",
+				 c->events_file, c->pfm_model);
+	} else
+		snprintf(c->rung_reason, sizeof(c->rung_reason),
+			 "hardware counters available through the kernel's %s PMU; %s serves %s%s",
+			 c->kernel_pmu, c->events_file, c->pfm_model,
+			 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
 }

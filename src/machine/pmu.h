@@ -15,6 +15,13 @@ enum td_rung {
 	TD_RUNG_FULL_TREE,
 };
 
+/* Where the PMU model name (td_caps.pfm_model) came from. */
+enum td_model_source {
+	TD_MODEL_NONE = 0,    /* no model: neither libpfm4 nor CPUID identifies the CPU */
+	TD_MODEL_LIBPFM,      /* libpfm4 detected it (or TD_PFM_MODEL named it) */
+	TD_MODEL_CPUID,       /* libpfm4 does not know the CPU; CPUID vendor/family/model name it */
+};
+
 struct td_caps {
 	/* CPU identity (from /proc/cpuinfo) */
 	char vendor[32];          /* GenuineIntel, AuthenticAMD, ARM ... */
@@ -26,7 +33,10 @@ struct td_caps {
 	int smt_on;               /* 1, 0, or -1 unknown */
 
 	/* libpfm4 */
-	char pfm_model[64];       /* core PMU model libpfm4 detected, "" if none */
+	char pfm_model[64];       /* the core PMU model events files are chosen by, "" if none: libpfm4's
+				   * name, or (model_source TD_MODEL_CPUID) the name a libpfm4 that knows
+				   * the CPU uses, from td_cpuid_pmu_model() */
+	enum td_model_source model_source;
 	char pfm_desc[128];
 	int gp_counters;          /* per logical CPU, -1 unknown */
 	int fixed_counters;       /* -1 unknown */
@@ -70,5 +80,12 @@ int td_pfm_init(void);
 const char *td_rung_name(enum td_rung r);
 /* Microarchitecture name for a vendor/family/model, or NULL. */
 const char *td_uarch_name(const char *vendor, int family, int model, int stepping);
+/* The PMU model name of a CPU the installed libpfm4 may not know, from its
+ * CPUID vendor/family/model (the name newer libpfm4 releases give it, e.g.
+ * amd64_fam1ah_zen5), or NULL: td_caps_detect uses it when libpfm4 names no
+ * model; the events files serving it use raw encodings. */
+const char *td_cpuid_pmu_model(const char *vendor, int family, int model, int stepping);
+/* "libpfm4", "cpuid" or "none". */
+const char *td_model_source_name(enum td_model_source s);
 
 #endif

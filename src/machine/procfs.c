@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char proc_root[256] = "/proc";
 
@@ -164,6 +165,28 @@ int td_proc_starttime(pid_t pid, long long *start)
 	if (!rp || sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld",
 			  start) != 1)
 		return -EINVAL;
+	return 0;
+}
+
+int td_proc_cpu_time(pid_t pid, uint64_t *cpu_ns, long long *start)
+{
+	char path[300], buf[1024];
+	unsigned long long ut, st;
+	long hz = sysconf(_SC_CLK_TCK);
+	int n;
+	char *rp;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
+	n = td_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	rp = strrchr(buf, ')');
+	/* utime, stime: fields 14 and 15 (clock ticks); starttime 22 */
+	if (!rp || hz <= 0 ||
+	    sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %lld", &ut,
+		   &st, start) != 3)
+		return -EINVAL;
+	*cpu_ns = (ut + st) * (1000000000ull / (unsigned long long)hz);
 	return 0;
 }
 

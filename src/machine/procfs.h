@@ -26,6 +26,9 @@ int td_proc_starttime(pid_t pid, long long *start);
 int td_self_syscalls(uint64_t *n);
 /* Owner uid of /proc/PID. 0 or -errno. */
 int td_proc_uid(pid_t pid, uid_t *uid);
+/* A process's CPU time (user + system, every thread, from /proc/PID/stat in
+ * clock ticks) and its start time (to tell a reused PID). 0 or -errno. */
+int td_proc_cpu_time(pid_t pid, uint64_t *cpu_ns, long long *start);
 
 /* Override /proc for tests. */
 void td_proc_set_root(const char *dir);

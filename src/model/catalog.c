@@ -86,6 +86,34 @@ static int push_str(char ***arr, int *n, const char *s)
 	return 0;
 }
 
+/* perf-name ALIAS NAME...: names perf prints for an event declared above. */
+static int parse_perf_name(struct td_catalog *cat, char *rest, int lineno, td_err *err)
+{
+	char *alias = td_next_word(&rest);
+	const struct td_cat_event *e = td_catalog_event(cat, alias);
+
+	if (!*alias || !*rest)
+		return td_cat_fail(cat, lineno, err, "'perf-name' needs an event alias and at least one name perf prints for it");
+	if (!e)
+		return td_cat_fail(cat, lineno, err, "perf-name: '%s' is not an event declared above", alias);
+	while (*rest) {
+		char *name = td_next_word(&rest);
+		const struct td_cat_event *other = td_catalog_perf_name(cat, name);
+		if (other)
+			return td_cat_fail(cat, lineno, err, "perf-name '%s' already names event %s", name, other->alias);
+		if (strlen(name) >= sizeof(cat->perf_names->name))
+			return td_cat_fail(cat, lineno, err, "perf-name '%.40s...' is longer than %zu characters", name,
+					   sizeof(cat->perf_names->name) - 1);
+		if (!td_array_push(&cat->perf_names, &cat->nperf_names, sizeof(*cat->perf_names)))
+			return td_cat_fail(cat, lineno, err, "out of memory");
+		struct td_cat_perf_name *pn = &cat->perf_names[cat->nperf_names - 1];
+		snprintf(pn->name, sizeof(pn->name), "%s", name);
+		pn->event = (int)(e - cat->events);
+		pn->line = lineno;
+	}
+	return 0;
+}
+
 /* One definition as joined from its physical lines (see td_cat_def). */
 struct joined {
 	const char *text;
@@ -153,6 +181,8 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		snprintf(e->spec, sizeof(e->spec), "%s", spec);
 		snprintf(e->desc, sizeof(e->desc), "%s", bar ? td_trim(bar) : "");
 		e->line = lineno;
+	} else if (!strcmp(kw, "perf-name")) {
+		return parse_perf_name(cat, rest, lineno, err);
 	} else if (!strcmp(kw, "node") || !strcmp(kw, "let") || !strcmp(kw, "info") || !strcmp(kw, "cpi") ||
 		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions") || !strcmp(kw, "partition") ||
 		   !strcmp(kw, "children-sum") || !strcmp(kw, "bound") || !strcmp(kw, "unrelated")) {
@@ -173,7 +203,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		int handled = td_catalog_parse_counters(cat, kw, rest, lineno, err);
 		if (handled)
 			return handled < 0 ? -1 : 0;
-		return td_cat_fail(cat, lineno, err, "unknown keyword '%s' (expected pmu, title, version, note, const, param, event, let, info, "
+		return td_cat_fail(cat, lineno, err, "unknown keyword '%s' (expected pmu, title, version, note, const, param, event, perf-name, let, info, "
 		     "node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
 		     "fixed, limit, nocounter, topdown-group, span)", kw);
 	}
@@ -305,6 +335,7 @@ void td_catalog_free(struct td_catalog *cat)
 	free(cat->models);
 	free(cat->notes);
 	free(cat->events);
+	free(cat->perf_names);
 	free(cat->consts);
 	free(cat->defs);
 	free(cat->limits);
@@ -316,6 +347,14 @@ const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const 
 	for (int i = 0; i < cat->nevents; i++)
 		if (!strcmp(cat->events[i].alias, alias))
 			return &cat->events[i];
+	return NULL;
+}
+
+const struct td_cat_event *td_catalog_perf_name(const struct td_catalog *cat, const char *name)
+{
+	for (int i = 0; i < cat->nperf_names; i++)
+		if (!strcmp(cat->perf_names[i].name, name))
+			return &cat->events[cat->perf_names[i].event];
 	return NULL;
 }
 

@@ -17,6 +17,14 @@ struct td_cat_event {
 	int line;
 };
 
+/* A perf-name line: a name Linux perf prints for one of the file's events
+ * (its vendor event list, e.g. AMD's ex_ret_ops), matched by 'tdctl import'. */
+struct td_cat_perf_name {
+	char name[160];
+	int event;        /* index into the catalog's events */
+	int line;
+};
+
 struct td_cat_const {
 	char name[64];
 	double value;
@@ -78,6 +86,8 @@ struct td_catalog {
 	int nnotes;
 	struct td_cat_event *events;
 	int nevents;
+	struct td_cat_perf_name *perf_names;
+	int nperf_names;
 	struct td_cat_const *consts;
 	int nconsts;
 	struct td_cat_def *defs;
@@ -100,6 +110,8 @@ int td_catalog_parse_text(const char *path, char *text, struct td_catalog **out,
 void td_catalog_free(struct td_catalog *cat);
 
 const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const char *alias);
+/* The event perf prints as name (a perf-name line, exact match), or NULL. */
+const struct td_cat_event *td_catalog_perf_name(const struct td_catalog *cat, const char *name);
 /* The physical line and column (from 1) of d->text[off] (off may be
  * strlen(d->text): just after the text). */
 void td_cat_def_position(const struct td_cat_def *d, int off, int *line, int *col);

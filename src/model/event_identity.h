@@ -29,5 +29,10 @@ int td_event_identity_find(const struct td_event_identity *m, uint32_t type, uin
  * topdown-fe-bound), libpfm4 as written, a perf dotted name through libpfm4
  * (cpu_clk_unhalted.thread -> CPU_CLK_UNHALTED:THREAD), perf::NAME. */
 int td_perf_event_encode(const char *name, const char *model, struct td_encoding *enc, td_err *err);
+/* The same, trying first the names cat's perf-name lines give (the vendor's
+ * names perf prints and libpfm4 may not know, e.g. AMD's ex_ret_ops; a :u/:k
+ * suffix kept): such a name is encoded as its event's string. cat may be NULL. */
+int td_perf_event_encode_in(const struct td_catalog *cat, const char *name, const char *model,
+			    struct td_encoding *enc, td_err *err);
 
 #endif

@@ -196,6 +196,8 @@ static void fill_session_info(const struct td_session *rs, struct td_session_inf
 	si->kernel_counted = rs->caps.kernel_allowed;
 	si->smt = rs->caps.smt_on;
 	si->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	si->owner_uid = rs->o.has_owner ? (int64_t)rs->o.owner_uid : -1;
+	si->schedule = rs->o.schedule;
 }
 
 int td_session_block_signals(sigset_t *old)
@@ -276,6 +278,8 @@ static int prepare(struct td_session *rs, td_err *err)
 	if (session_choose_model(rs, err))
 		return -1;
 	td_caps_decide_rung(&rs->caps);
+	if (o->user_only)
+		rs->caps.kernel_allowed = false;
 	if (!rs->caps.counting_allowed) {
 		td_err_set(err, "%s", rs->caps.rung_reason);
 		return -1;

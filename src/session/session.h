@@ -50,6 +50,10 @@ struct td_session_opts {
 	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
 	const char *cpus;         /* record --cpus LIST ("0-3,6"): only these CPUs; NULL every online one */
 	const char *extra_events; /* -e LIST: perf events counted beside the tree (raw, and each as a count) */
+	bool has_owner;           /* topdownd: the session belongs to owner_uid (the client's uid) */
+	uid_t owner_uid;
+	const char *schedule;     /* topdownd: the schedule entry that started it, NULL none */
+	bool user_only;           /* count user-space only, whatever this process may (a client's paranoid limit) */
 	bool thread_metrics;      /* --thread-metrics: store each thread's and CPU's metric values every
 				   * interval too (by default only their process's, core's, socket's) */
 };
@@ -77,6 +81,25 @@ int td_session_start(const struct td_session_opts *o, struct td_session **out, s
  * passed, a signal stopped it). sigfd (-1: none): signals for all of them —
  * passed on to a running command, the end of an attach or a record. */
 void td_session_loop(struct td_session *const *sessions, int n, int sigfd);
+/* One step of a loop the caller owns (topdownd's: sessions beside its
+ * sockets); td_session_loop is these for a fixed set. The session's
+ * descriptors into p (at most TD_SESSION_POLLFDS) and their count: */
+#define TD_SESSION_POLLFDS 4
+struct pollfd;
+struct signalfd_siginfo;
+int td_session_pollfds(const struct td_session *s, struct pollfd *p);
+/* How long poll() may sleep for it (-1: until a descriptor is ready). */
+int td_session_timeout_ms(const struct td_session *s);
+/* What poll() returned for the session's n descriptors at p: timers
+ * read, an interval written, threads scanned, the target's exit seen. */
+void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n);
+/* A signal meant for the session (see td_session_loop). */
+void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si);
+/* End it at the next step (why: the stop reason stored, < 128 bytes). */
+void td_session_stop(struct td_session *s, const char *why);
+bool td_session_done(const struct td_session *s);
+/* Its row in the store. */
+int64_t td_session_id(const struct td_session *s);
 /* The final read, the command's status, the session row ended; frees s.
  * 0 when the session completed (whatever the target's exit status). */
 int td_session_finish(struct td_session *s, struct td_session_result *res, td_err *err);

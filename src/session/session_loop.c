@@ -18,7 +18,7 @@
 
 #include "session_impl.h"
 
-#define FDS_PER_SESSION 4
+#define FDS_PER_SESSION TD_SESSION_POLLFDS
 
 static int arm_timer(int fd, int ms)
 {
@@ -87,7 +87,7 @@ void session_loop_close(struct td_session *s)
 	}
 }
 
-static void stop(struct td_session *s, const char *why)
+void td_session_stop(struct td_session *s, const char *why)
 {
 	if (s->done)
 		return;
@@ -107,8 +107,8 @@ static void report_open_failures(struct td_session *s)
 	}
 }
 
-/* The session's descriptors to watch, into p (FDS_PER_SESSION at most). */
-static int watch(const struct td_session *s, struct pollfd *p)
+/* The session's descriptors to watch, into p (TD_SESSION_POLLFDS at most). */
+int td_session_pollfds(const struct td_session *s, struct pollfd *p)
 {
 	const int fds[FDS_PER_SESSION] = { s->tick, s->scan, s->rot, s->pidfd };
 	int n = 0;
@@ -121,7 +121,7 @@ static int watch(const struct td_session *s, struct pollfd *p)
 
 /* How long the loop may sleep for this session: until its deadline, and
  * at most 50 ms when no pidfd tells of the target's exit. */
-static int timeout_ms(const struct td_session *s)
+int td_session_timeout_ms(const struct td_session *s)
 {
 	int t = -1;
 
@@ -142,7 +142,7 @@ static bool ready(const struct pollfd *p, int n, int fd)
 	return false;
 }
 
-static void dispatch(struct td_session *s, const struct pollfd *p, int n)
+void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 {
 	if (ready(p, n, s->rot)) {
 		drain(s->rot);
@@ -158,16 +158,16 @@ static void dispatch(struct td_session *s, const struct pollfd *p, int n)
 		session_write_interval(s, false);
 	}
 	if (ready(p, n, s->pidfd))
-		stop(s, "target exited");
+		td_session_stop(s, "target exited");
 	if (!s->sys && s->pidfd < 0 && td_collector_process_count(s->col) == 0)
-		stop(s, "target exited");
+		td_session_stop(s, "target exited");
 	if (s->deadline && td_now_ns() >= s->deadline)
-		stop(s, "duration reached");
+		td_session_stop(s, "duration reached");
 }
 
 /* A signal for every session: a command that runs gets it (Ctrl-C reached
  * it from the terminal already); anything else stops. */
-static void deliver(struct td_session *s, const struct signalfd_siginfo *si)
+void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si)
 {
 	char why[64];
 
@@ -177,7 +177,17 @@ static void deliver(struct td_session *s, const struct signalfd_siginfo *si)
 		return;
 	}
 	snprintf(why, sizeof(why), "stopped by %s", strsignal((int)si->ssi_signo));
-	stop(s, why);
+	td_session_stop(s, why);
+}
+
+bool td_session_done(const struct td_session *s)
+{
+	return s->done;
+}
+
+int64_t td_session_id(const struct td_session *s)
+{
+	return s->session;
 }
 
 void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
@@ -187,7 +197,7 @@ void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
 
 	if (!p || !first || !count) {
 		for (int i = 0; i < n; i++)
-			stop(sessions[i], "out of memory");
+			td_session_stop(sessions[i], "out of memory");
 		n = 0;
 	}
 	for (;;) {
@@ -200,9 +210,9 @@ void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
 			if (sessions[i]->done)
 				continue;
 			live++;
-			count[i] = watch(sessions[i], p + np);
+			count[i] = td_session_pollfds(sessions[i], p + np);
 			np += count[i];
-			int t = timeout_ms(sessions[i]);
+			int t = td_session_timeout_ms(sessions[i]);
 			if (t >= 0 && (timeout < 0 || t < timeout))
 				timeout = t;
 		}
@@ -212,7 +222,7 @@ void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
 			char why[96];
 			snprintf(why, sizeof(why), "cannot wait for events: %s", strerror(errno));
 			for (int i = 0; i < n; i++)
-				stop(sessions[i], why);
+				td_session_stop(sessions[i], why);
 			break;
 		}
 		if (sigfd >= 0 && (p[0].revents & POLLIN)) {
@@ -220,11 +230,11 @@ void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
 			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 				for (int i = 0; i < n; i++)
 					if (!sessions[i]->done)
-						deliver(sessions[i], &si);
+						td_session_signal(sessions[i], &si);
 		}
 		for (int i = 0; i < n; i++)
 			if (!sessions[i]->done)
-				dispatch(sessions[i], p + first[i], count[i]);
+				td_session_dispatch(sessions[i], p + first[i], count[i]);
 	}
 	free(p);
 	free(first);

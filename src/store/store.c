@@ -383,6 +383,25 @@ void td_store_bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
+int td_store_top_process_add(struct td_store *s, int64_t session, int rank, pid_t pid, const char *comm,
+			     uint64_t cpu_ns, const char *source)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO top_processes VALUES(?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int(st, 2, rank);
+	sqlite3_bind_int(st, 3, (int)pid);
+	td_store_bind_text(st, 4, comm);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)cpu_ns);
+	td_store_bind_text(st, 6, source);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Identity of this writer process, to tell later whether it still runs. */
 static void writer_identity(char *boot, size_t len, long long *start)
 {
@@ -397,8 +416,8 @@ int64_t td_store_session_begin(struct td_store *s, const struct td_session_info 
 	static const char sql[] =
 		"INSERT INTO sessions(kind,command,target_pid,host,kernel,cpu_vendor,cpu_family,cpu_model,cpu_name,"
 		"uarch,pmu_model,rung,rung_reason,events_file,interval_ms,kernel_counted,started_ns,status,"
-		"writer_pid,writer_boot,writer_start,smt,num_cpus,source) "
-		"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?)";
+		"writer_pid,writer_boot,writer_start,smt,num_cpus,source,owner_uid,schedule) "
+		"VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running',?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st;
 	char boot[64];
 	long long start;
@@ -434,6 +453,9 @@ int64_t td_store_session_begin(struct td_store *s, const struct td_session_info 
 	if (in->num_cpus > 0)
 		sqlite3_bind_int(st, 22, in->num_cpus);
 	td_store_bind_text(st, 23, in->source);
+	if (in->owner_uid >= 0)
+		sqlite3_bind_int64(st, 24, in->owner_uid);
+	td_store_bind_text(st, 25, in->schedule);
 	id = sqlite3_step(st) == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (id < 0)
 		td_err_set(err, "cannot write to database '%s': %s", s->path, sqlite3_errmsg(s->db));

@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 5
+#define TD_SCHEMA_VERSION 6
 
 struct td_store;
 
@@ -33,6 +33,8 @@ struct td_session_info {
 	int smt;                /* 1 on, 0 off, -1 unknown */
 	int num_cpus;           /* online CPUs of the measured host, 0 unknown */
 	const char *source;     /* import: the file read; NULL otherwise */
+	int64_t owner_uid;      /* topdownd: the client's uid; -1 none (tdctl's own) */
+	const char *schedule;   /* topdownd: the schedule entry that started it, NULL none */
 };
 
 /* Open (and in WRITE mode create) the database at path. An older schema is
@@ -56,6 +58,10 @@ int td_store_session_end(struct td_store *s, int64_t session, const char *status
 /* Mark sessions left 'running' by a writer that no longer exists as
  * 'interrupted'. Returns how many were marked, or -1. */
 int td_store_recover(struct td_store *s);
+/* A scheduled profile's rank-th process by CPU time over the session
+ * (source: 'proc' or 'bpf'). */
+int td_store_top_process_add(struct td_store *s, int64_t session, int rank, pid_t pid, const char *comm,
+			     uint64_t cpu_ns, const char *source);
 /* Id of the latest session, or 0 when there is none. */
 int64_t td_store_latest_session(struct td_store *s);
 
@@ -151,6 +157,8 @@ struct td_session_row {
 	int64_t collector_ns;    /* the collector's CPU time over the intervals that recorded it, -1 none did */
 	int cost_intervals;      /* intervals that recorded it */
 	int64_t counter_reads, syscalls; /* summed over those intervals; syscalls -1 when not known */
+	int64_t owner_uid;       /* topdownd's client, -1 none */
+	char schedule[64];       /* the schedule entry that started it, "" none */
 };
 typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);

@@ -88,9 +88,10 @@ static int delete_session(struct td_store *s, int64_t id)
 		"DELETE FROM intervals WHERE session_id=?1",
 		"DELETE FROM events WHERE session_id=?1",
 		"DELETE FROM targets WHERE session_id=?1",
+		"DELETE FROM top_processes WHERE session_id=?1",
 		"DELETE FROM sessions WHERE id=?1",
 	};
-	return run_tx(s, sqls, 6, id, 0);
+	return run_tx(s, sqls, (int)(sizeof(sqls) / sizeof(sqls[0])), id, 0);
 }
 
 /* Delete the n oldest intervals of a session. */
@@ -103,7 +104,7 @@ static int delete_intervals(struct td_store *s, int64_t session, int64_t n)
 		"DELETE FROM intervals WHERE id IN " OLDEST,
 	};
 #undef OLDEST
-	return run_tx(s, sqls, 3, session, n);
+	return run_tx(s, sqls, (int)(sizeof(sqls) / sizeof(sqls[0])), session, n);
 }
 
 static int prune_age(struct td_store *s, uint64_t max_age_ns, struct td_prune_result *res)

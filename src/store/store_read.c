@@ -267,7 +267,7 @@ static const char session_cols[] =
 	" (SELECT count(collector_ns) FROM intervals i WHERE i.session_id = s.id),"
 	" (SELECT sum(counter_reads) FROM intervals i WHERE i.session_id = s.id),"
 	" (SELECT CASE WHEN count(syscalls) = count(collector_ns) THEN sum(syscalls) END FROM intervals i"
-	"  WHERE i.session_id = s.id) FROM sessions s";
+	"  WHERE i.session_id = s.id), s.owner_uid, s.schedule FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {
@@ -295,6 +295,9 @@ static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 	r->collector_ns = r->cost_intervals ? sqlite3_column_int64(st, 16) : -1;
 	r->counter_reads = sqlite3_column_int64(st, 18);
 	r->syscalls = sqlite3_column_type(st, 19) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 19);
+	r->owner_uid = sqlite3_column_type(st, 20) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 20);
+	if (sqlite3_column_text(st, 21))
+		snprintf(r->schedule, sizeof(r->schedule), "%s", (const char *)sqlite3_column_text(st, 21));
 }
 
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx)

@@ -157,6 +157,20 @@ static const char migrate_4_5[] =
 	"ALTER TABLE sessions ADD COLUMN repeat_group INTEGER;"
 	"ALTER TABLE sessions ADD COLUMN repeat_index INTEGER;";
 
+/* v5 -> v6: topdownd's sessions say whom they belong to (the client's uid:
+ * a user sees and controls only their own) and which schedule entry started
+ * them; both NULL for tdctl's own sessions. */
+static const char migrate_5_6[] =
+	"ALTER TABLE sessions ADD COLUMN owner_uid INTEGER;"
+	"ALTER TABLE sessions ADD COLUMN schedule TEXT;"
+	/* a scheduled system profile's processes that used most CPU time over it */
+	"CREATE TABLE top_processes("
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+	" rank INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT,"
+	" cpu_ns INTEGER NOT NULL,"                 /* user + system over the session */
+	" source TEXT NOT NULL,"                    /* where cpu_ns came from: 'proc' (/proc/PID/stat) or 'bpf' */
+	" PRIMARY KEY(session_id, rank)) WITHOUT ROWID;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -196,6 +210,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_4_5) || set_version(s, 5))
 			return -1;
 		version = 5;
+	}
+	if (version == 5) {
+		if (td_store_exec(s, migrate_5_6) || set_version(s, 6))
+			return -1;
+		version = 6;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

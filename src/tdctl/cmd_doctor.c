@@ -45,7 +45,15 @@ static void print_text(const struct td_caps *c)
 		       c->sockets == 1 ? "" : "s");
 	else
 		printf("  topology:     unknown (no /sys/devices/system/cpu/cpuN/topology)\n");
-	printf("libpfm4 model:  %s\n", c->pfm_model[0] ? c->pfm_model : "none (this libpfm4 does not know the CPU)");
+	printf("libpfm4 model:  %s\n", c->model_source == TD_MODEL_LIBPFM ? c->pfm_model
+								  : "none (this libpfm4 does not know the CPU)");
+	if (c->model_source == TD_MODEL_CPUID)
+		printf("PMU model:      %s, from CPUID (%s family %#x model %#x): events files for it use raw encodings\n",
+		       c->pfm_model, c->vendor, c->family, c->model);
+	else if (c->model_source == TD_MODEL_LIBPFM)
+		printf("PMU model:      %s, from libpfm4\n", c->pfm_model);
+	else
+		printf("PMU model:      none (neither libpfm4 nor topdown's CPUID table knows this CPU)\n");
 	if (c->gp_counters >= 0)
 		printf("  counters:     %d general-purpose, %d fixed (libpfm4's figures)\n", c->gp_counters,
 		       c->fixed_counters);
@@ -123,9 +131,15 @@ static void print_json(const struct td_caps *c)
 	td_json_close(&j);
 	td_json_key(&j, "libpfm4");
 	td_json_object(&j);
-	td_json_kstring(&j, "model", c->pfm_model[0] ? c->pfm_model : NULL);
+	td_json_kstring(&j, "model", c->model_source == TD_MODEL_LIBPFM ? c->pfm_model : NULL);
 	kint_or_null(&j, "gp_counters", c->gp_counters, c->gp_counters >= 0);
 	kint_or_null(&j, "fixed_counters", c->fixed_counters, c->gp_counters >= 0);
+	td_json_close(&j);
+	/* the model the events file is chosen by, and which path named it */
+	td_json_key(&j, "pmu_model");
+	td_json_object(&j);
+	td_json_kstring(&j, "name", c->pfm_model[0] ? c->pfm_model : NULL);
+	td_json_kstring(&j, "source", td_model_source_name(c->model_source));
 	td_json_close(&j);
 	td_json_key(&j, "kernel");
 	td_json_object(&j);

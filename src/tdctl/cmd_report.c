@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon_client.h"
 #include "report/report.h"
 #include "tdctl.h"
 #include "base/util.h"
@@ -16,7 +17,7 @@
 #define USAGE                                                                                      \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
 	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "                \
-	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats]"
+	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -82,6 +83,43 @@ done:
 	return rc ? 1 : 0;
 }
 
+/* --socket: topdownd reads its database (one a user cannot open) and
+ * answers with the sessions of theirs, as text or JSON. */
+static int through_daemon(const char *sock, const char *arg, const struct td_report_opts *o, bool repeats)
+{
+	struct td_request r = { .op = TD_OP_REPORT, .id = 1 };
+	json_t *rep, *report;
+	td_err err;
+
+	if (!arg) {
+		tdctl_error("report: --socket needs the SESSION ('tdctl sessions' or 'tdctl list' shows them)");
+		return 2;
+	}
+	if ((o->format != TD_REPORT_TEXT && o->format != TD_REPORT_JSON) || repeats || o->what_if || o->node ||
+	    o->level || o->intervals || o->filter.kind != TD_RF_ALL || o->filter.window) {
+		tdctl_error("report: through topdownd only the whole session as text or JSON: leave out the other options");
+		return 2;
+	}
+	if (tdctl_session_arg("report", arg, &r.session))
+		return 2;
+	snprintf(r.format, sizeof(r.format), "%s", o->format == TD_REPORT_JSON ? "json" : "text");
+	if (!(rep = tdctl_daemon_request(sock, &r, &err))) {
+		tdctl_error("report: %s", err.msg);
+		return 1;
+	}
+	report = json_object_get(rep, "report");
+	if (json_is_string(report)) {
+		fputs(json_string_value(report), stdout);
+	} else {
+		char *text = json_dumps(report, JSON_COMPACT);
+		if (text)
+			printf("%s\n", text);
+		free(text);
+	}
+	json_decref(rep);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -93,11 +131,12 @@ int cmd_report(int argc, char **argv)
 		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
 		{ "what-if", required_argument, NULL, 'w' },
+		{ "socket", required_argument, NULL, 's' },
 		{ "repeats", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
-	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL;
+	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL;
 	int c, color = -1;
 	bool repeats = false;
 	long v;
@@ -124,6 +163,7 @@ int cmd_report(int argc, char **argv)
 		case 'U': to = optarg; break;
 		case 'w': o.what_if = optarg; break;
 		case 'R': repeats = true; break;
+		case 's': sock = optarg; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("report: %s", USAGE); return 2;
 		}
@@ -148,5 +188,7 @@ int cmd_report(int argc, char **argv)
 			    "other options (but -d and --events-dir)");
 		return 2;
 	}
+	if (sock)
+		return through_daemon(sock, optind < argc ? argv[optind] : NULL, &o, repeats);
 	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path, repeats);
 }

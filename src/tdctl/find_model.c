@@ -69,7 +69,7 @@ int tdctl_host_model(const char *cmd, char *buf, size_t len)
 
 	td_caps_detect(&caps);
 	if (!caps.pfm_model[0]) {
-		tdctl_error("%s: libpfm4 does not know this host's PMU model (%s%s); name one with --pmu MODEL, "
+		tdctl_error("%s: neither libpfm4 nor CPUID names this host's PMU model (%s%s); name one with --pmu MODEL, "
 			    "e.g. --pmu skl", cmd, caps.hypervisor ? "a VM: " : "", caps.cpu_name[0] ? caps.cpu_name : "unknown CPU");
 		return -1;
 	}

@@ -9,24 +9,9 @@
 /* "7d", "12h", "30m", "45s" -> ns. */
 int tdctl_parse_age(const char *opt, const char *arg, uint64_t *ns)
 {
-	char *end;
-	double v = strtod(arg, &end), unit;
-
-	if (end == arg || !(v > 0) || strlen(end) != 1)
-		goto bad;
-	switch (*end) {
-	case 'd': unit = 86400; break;
-	case 'h': unit = 3600; break;
-	case 'm': unit = 60; break;
-	case 's': unit = 1; break;
-	default: goto bad;
-	}
-	if (v * unit > 1e9 * 86400)
-		goto bad;
-	*ns = (uint64_t)(v * unit * 1e9);
-	return 0;
-bad:
-	tdctl_error("bad %s '%s': give a number with d, h, m or s (e.g. 7d, 12h)", opt, arg);
+	if (td_parse_duration(arg, ns) == 0)
+		return 0;
+	tdctl_error("bad %s '%s': give a number with d, h, m, s or ms (e.g. 7d, 12h)", opt, arg);
 	return -1;
 }
 

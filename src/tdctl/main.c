@@ -28,6 +28,9 @@ static const struct subcommand subcommands[] = {
 	{ "export", cmd_export, "write a session's counts and metrics as CSV or JSON" },
 	{ "query", cmd_query, "run a read-only SQL query on the database" },
 	{ "prune", cmd_prune, "delete old sessions and intervals to bound the database" },
+	{ "status", cmd_status, "whether topdownd runs: its sessions and schedule" },
+	{ "list", cmd_list, "the sessions topdownd runs now" },
+	{ "detach", cmd_detach, "end a session topdownd runs" },
 };
 
 void tdctl_error(const char *fmt, ...)

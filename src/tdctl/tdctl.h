@@ -24,6 +24,14 @@ int cmd_export(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_detach(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+
+struct td_request;
+/* attach through topdownd on socket_path; follow: stream the intervals
+ * until the session ends. What tdctl exits with. */
+int tdctl_attach_daemon(const char *socket_path, const struct td_request *r, bool follow);
 
 /* The SESSION operand of a store subcommand; -1 after printing an error. */
 int tdctl_session_arg(const char *cmd, const char *arg, int64_t *id);

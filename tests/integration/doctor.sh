@@ -29,7 +29,13 @@ uarch=
 case "$vendor:$family" in
 AuthenticAMD:25)
 	if [ "$model" -lt 16 ] || { [ "$model" -ge 32 ] && [ "$model" -lt 96 ]; }; then uarch="Zen 3"; else uarch="Zen 4"; fi ;;
-AuthenticAMD:26) uarch="Zen 5" ;;
+AuthenticAMD:26) # Linux bsp_init_amd: Zen 5 = models 0x00-0x2f, 0x40-0x4f, 0x60-0x7f; Zen 6 = 0x50-0x5f, 0x80-0xaf, 0xc0-0xcf
+	if [ "$model" -le 47 ] || { [ "$model" -ge 64 ] && [ "$model" -le 79 ]; } || { [ "$model" -ge 96 ] && [ "$model" -le 127 ]; }; then
+		uarch="Zen 5"
+	elif { [ "$model" -ge 80 ] && [ "$model" -le 95 ]; } || { [ "$model" -ge 128 ] && [ "$model" -le 175 ]; } ||
+		{ [ "$model" -ge 192 ] && [ "$model" -le 207 ]; }; then
+		uarch="Zen 6"
+	fi ;;
 GenuineIntel:6)
 	case "$model" in 78 | 94) uarch=Skylake ;; 143) uarch="Sapphire Rapids" ;; 125 | 126) uarch="Ice Lake" ;; esac ;;
 esac
@@ -45,6 +51,18 @@ if [ ! -e /sys/bus/event_source/devices/cpu ] && ! ls -d /sys/bus/event_source/d
 	check_match "core PMU reported missing" "core PMU: +none" "$out"
 else
 	check_match "rung is not software-only with a core PMU" "^rung: +(ipc-only|partial-tree|full-tree)\$" "$out"
+fi
+# which path named the PMU model: libpfm4's, or (a Zen 5 this libpfm4 does not know) CPUID's
+if printf '%s\n' "$out" | grep -q '^libpfm4 model: *none'; then
+	if [ "$uarch" = "Zen 5" ]; then
+		check_match "a Zen 5 libpfm4 does not know is named by CPUID, raw encodings said" \
+			"PMU model: +amd64_fam1ah_zen5, from CPUID \\(AuthenticAMD family 0x1a model $(printf '%#x' "$model")\\): events files for it use raw encodings" "$out"
+		check_match "and amd-zen5.td serves it" "^events file: +amd-zen5.td\$" "$out"
+	else
+		check_match "no libpfm4 model and no CPUID model: none" "PMU model: +none " "$out"
+	fi
+else
+	check_match "a libpfm4 model is said to come from libpfm4" "PMU model: +[a-z0-9_]+, from libpfm4\$" "$out"
 fi
 check_match "paranoid level reported" "perf_event_paranoid: $(cat "$WORK/paranoid")\$" "$out"
 

@@ -2,16 +2,16 @@
 # events.sh — `tdctl events`: the tree, encodings, info and CPI lines of a
 # model's file (text and JSON), and its errors: host model unknown, unknown
 # --pmu model, malformed files (the test-only tree in tests/data/events), then
-# the shipped events/ trees of skl, icl, spr, zen4 and bench_metrics running.
+# the shipped events/ trees of skl, icl, spr, zen4, zen5 and bench_metrics running.
 . "$(dirname "$0")/lib.sh"
 DATA="$TD_SRCDIR/tests/data"
 out="$WORK/out"
 err="$WORK/err"
 
-# without --pmu the host's libpfm4 model is used; when libpfm4 knows none
-# (our VMs) the command says so in one line and points at --pmu
+# without --pmu the host's PMU model is used (libpfm4's, or the one CPUID names); when
+# there is none the command says so in one line and points at --pmu
 "$TDCTL" doctor --json >"$WORK/doctor"
-if grep -qF '"libpfm4":{"model":null' "$WORK/doctor"; then
+if grep -qF '"pmu_model":{"name":null' "$WORK/doctor"; then
 	"$TDCTL" events --events-dir "$DATA/events" >"$out" 2>"$err"; rc=$?
 	check "no host model: non-zero exit" test "$rc" -ne 0
 	check "no host model: exactly one line" test "$(wc -l <"$err")" -eq 1
@@ -128,6 +128,9 @@ check_tree spr "intel-spr.td: Intel Sapphire Rapids" \
 check_tree amd64_fam19h_zen4 "amd-zen4.td: AMD Zen 4" \
 	Frontend_Bound Bad_Speculation Backend_Bound SMT_Contention Retiring -- \
 	"    Memory_Bound                           Slots      = Backend_Bound * LOAD_NOT_COMPLETE / NOT_COMPLETE  | > 0.20"
+check_tree amd64_fam1ah_zen5 "amd-zen5.td: AMD Zen 5" \
+	Frontend_Bound Bad_Speculation Backend_Bound SMT_Contention Retiring -- \
+	"    Fetch_Latency                          Slots      = W * FE_NO_OPS_C8 / SLOTS  | > 0.10"
 
 # the bench programs build ('make bench-programs'; 'make bench' also runs the bench
 # scripts, by hand: they time things) and bench_metrics prints a nodes/s figure on the

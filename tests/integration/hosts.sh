@@ -43,22 +43,68 @@ groups() {
 on zen4-vm-nopmu amd64_fam19h_zen4
 is cpu.vendor=AuthenticAMD cpu.family=25 cpu.model=17 "cpu.microarch=Zen 4" cpu.online_cpus=2 cpu.cores=2 \
 	cpu.sockets=1 cpu.smt=0 kernel.core_pmu= kernel.hypervisor=KVM kernel.perf_event_paranoid=2 \
-	kernel.nmi_watchdog=0 libpfm4.model=amd64_fam19h_zen4 libpfm4.gp_counters=6 events_file=amd-zen4.td \
+	kernel.nmi_watchdog=0 libpfm4.model=amd64_fam19h_zen4 libpfm4.gp_counters=6 pmu_model.source=libpfm4 events_file=amd-zen4.td \
 	rung=software-only cgroup.version=2 cgroup.writable=1 bpf.btf=1
 check_grep "zen4-vm-nopmu: the reason says the VM exposes no PMU" "this VM (KVM) exposes no PMU to the guest" \
 	"$WORK/zen4-vm-nopmu.json"
 groups 1
 
-# AMD Zen 5 (family 26 = 0x1a) VM with a virtual PMU: libpfm4 4.13 has no Zen 5
-# model, so no top-down file applies: cycles and instructions (ipc-only); plan
-# has no model to pack and says to name one.
+# AMD Zen 5 (family 26 = 0x1a, model 2: Linux's bsp_init_amd sets X86_FEATURE_ZEN5 for models
+# 0x00-0x2f, 0x40-0x4f, 0x60-0x7f) VM with a virtual PMU. libpfm4 4.13 has no Zen 5 model
+# (TD_PFM_MODEL=none), so the CPUID path names it amd64_fam1ah_zen5 (upstream libpfm4's name)
+# and amd-zen5.td serves it with raw encodings: full tree. Watchdog off, 6 general-purpose
+# counters: level 1's six events (cycles, retired ops, dispatched ops, three 0x1A0 slot
+# events) fit in one group.
 on zen5-vm-vpmu none
-is cpu.family=26 "cpu.microarch=Zen 5" cpu.online_cpus=8 cpu.cores=4 cpu.smt=1 kernel.core_pmu=cpu \
-	libpfm4.model= events_file= rung=ipc-only
-check_grep "zen5-vm-vpmu: the reason says libpfm4 does not know Zen 5" "the installed libpfm4 does not know Zen 5" \
+is cpu.family=26 cpu.model=2 "cpu.microarch=Zen 5" cpu.online_cpus=8 cpu.cores=4 cpu.smt=1 kernel.core_pmu=cpu \
+	libpfm4.model= pmu_model.name=amd64_fam1ah_zen5 pmu_model.source=cpuid events_file=amd-zen5.td rung=full-tree
+check_grep "zen5-vm-vpmu: the reason says CPUID named the model and the encodings are raw" \
+	"does not know Zen 5, so CPUID (AuthenticAMD family 0x1a model 0x2) names it amd64_fam1ah_zen5, which amd-zen5.td serves with raw event encodings" \
 	"$WORK/zen5-vm-vpmu.json"
-check_eq "zen5-vm-vpmu: plan without a model exits 1" 1 "$(cat "$WORK/zen5-vm-vpmu.plan.rc")"
-check_grep "zen5-vm-vpmu: plan says to name a model" "name one with --pmu MODEL" "$WORK/zen5-vm-vpmu.plan"
+groups 1
+TD_SYSROOT="$HOSTS/zen5-vm-vpmu" TD_PFM_MODEL=none "$TDCTL" doctor >"$WORK/zen5-vm-vpmu.txt" 2>&1
+check_grep "zen5-vm-vpmu: doctor's text says which path named the model" \
+	"PMU model:      amd64_fam1ah_zen5, from CPUID (AuthenticAMD family 0x1a model 0x2): events files for it use raw encodings" \
+	"$WORK/zen5-vm-vpmu.txt"
+check_grep "zen5-vm-vpmu: doctor's text says libpfm4 knows no model" "libpfm4 model:  none" "$WORK/zen5-vm-vpmu.txt"
+# plan --pmu at level 2 on the same host (watchdog off, SMT on does not change AMD's 6
+# counters): 12 events besides CYCLES, every group carries CYCLES (SLOTS) and at most 5
+# others, so at least 3 groups; 3 suffice (bad speculation + retiring: RET_OPS OPS_DISP
+# BR_MISP RESYNCS UCODE_OPS; frontend + backend: FE_NO_OPS FE_NO_OPS_C8 BE_STALLS
+# NOT_COMPLETE LOAD_NOT_COMPLETE; SMT_CONT).
+TD_SYSROOT="$HOSTS/zen5-vm-vpmu" TD_PFM_MODEL=none "$TDCTL" plan --pmu amd64_fam1ah_zen5 -l 2 \
+	>"$WORK/zen5-l2.plan" 2>&1
+check_eq "zen5-vm-vpmu: plan --pmu amd64_fam1ah_zen5 -l 2 exits 0" 0 "$?"
+check_grep "zen5-vm-vpmu: level 2 in 3 groups" "3 groups: the kernel multiplexes, each group counts about 33% of the time" \
+	"$WORK/zen5-l2.plan"
+check_grep "zen5-vm-vpmu: 13 nodes planned" "planned: 13 nodes" "$WORK/zen5-l2.plan"
+for ev in RET_OPS FE_NO_OPS FE_NO_OPS_C8 BE_STALLS SMT_CONT OPS_DISP BR_MISP RESYNCS NOT_COMPLETE \
+	LOAD_NOT_COMPLETE UCODE_OPS; do
+	check_eq "zen5-vm-vpmu: level 2 counts $ev in exactly one group" 1 "$(grep -c "^    $ev  *gp " "$WORK/zen5-l2.plan")"
+done
+check_eq "zen5-vm-vpmu: CYCLES (SLOTS) in each of the 3 groups" 3 "$(grep -c '^    CYCLES  *gp ' "$WORK/zen5-l2.plan")"
+# each event a node reads, with its raw encoding as the host's AMD format gives it
+# (event bits 0-7 and 32-35, umask 8-15, cmask 24-31): 0x1A0/0x01 c=8 = 0x1080001a0
+check_grep "zen5-vm-vpmu: Fetch_Latency's cmask-8 event encoded with event bits 32-35" \
+	"FE_NO_OPS_C8       gp                   cpu/event=0x1a0,umask=0x1,cmask=0x8/         type=4 config=0x1080001a0" \
+	"$WORK/zen5-l2.plan"
+check_grep "zen5-vm-vpmu: bp_redirects.resync is 0x9F/0x01" \
+	"RESYNCS            gp                   cpu/event=0x9f,umask=0x1/                    type=4 config=0x19f" \
+	"$WORK/zen5-l2.plan"
+check_grep "zen5-vm-vpmu: ex_ret_ucode_ops is 0x1C2" \
+	"UCODE_OPS          gp                   cpu/event=0x1c2,umask=0x0/                   type=4 config=0x1000000c2" \
+	"$WORK/zen5-l2.plan"
+
+# AMD Ryzen 9 9950X (Zen 5 Granite Ridge, family 26 model 68 = 0x44), bare metal: 16 cores x
+# SMT 2 = 32 CPUs, 1 socket; CPUID path as above. The NMI watchdog takes one of the 6
+# general-purpose counters: 5 left for level 1's six events, so 2 groups.
+on ryzen-9950x none
+is cpu.vendor=AuthenticAMD cpu.family=26 cpu.model=68 "cpu.microarch=Zen 5" cpu.online_cpus=32 cpu.cores=16 \
+	cpu.sockets=1 cpu.smt=1 kernel.core_pmu=cpu kernel.hypervisor= kernel.nmi_watchdog=1 libpfm4.model= \
+	pmu_model.name=amd64_fam1ah_zen5 pmu_model.source=cpuid events_file=amd-zen5.td rung=full-tree
+check_grep "ryzen-9950x: the watchdog's counter is taken from the budget" \
+	"6 general-purpose (file) - 1 held by the NMI watchdog = 5" "$WORK/ryzen-9950x.plan"
+groups 2
 
 # Skylake desktop (family 6 model 94 = 0x5e): bare metal, cpu PMU, full tree.
 # 4 cores x SMT 2 = 8 CPUs. SMT on halves the 8 general-purpose counters to 4;
@@ -119,5 +165,8 @@ is cpu.online_cpus=512 cpu.cores=128 cpu.sockets=2 cpu.smt=1 events_file=intel-s
 # Outside a tree, nothing of a tree leaks in: TD_PFM_MODEL alone forces the model
 TD_PFM_MODEL=none "$TDCTL" doctor --json >"$WORK/none.json"
 name=none
-is libpfm4.model= events_file=
+# (this machine's CPU may still be named by CPUID, Zen 5 for one: that is no tree leaking in)
+is libpfm4.model=
+check_match "none: the PMU model, if any, came from CPUID" "^(cpuid|none)\$" \
+	"$(sql :memory: "select json_extract(readfile('$WORK/none.json'), '\$.pmu_model.source')")"
 finish

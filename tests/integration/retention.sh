@@ -56,7 +56,7 @@ check "tdctl prune vacuums: no free page left, a smaller file" test \
 
 "$TDCTL" run -d "$DB" --max-age 7x -- true 2>"$WORK/err"
 check_eq "bad --max-age exits 2" 2 "$?"
-check_grep "bad --max-age explained" "bad --max-age '7x': give a number with d, h, m or s" "$WORK/err"
+check_grep "bad --max-age explained" "bad --max-age '7x': give a number with d, h, m, s or ms" "$WORK/err"
 "$TDCTL" attach 1 -d "$DB" --max-size abc 2>"$WORK/err"
 check_eq "bad --max-size exits 2" 2 "$?"
 check_grep "bad --max-size explained" "bad --max-size 'abc': give megabytes" "$WORK/err"

@@ -68,7 +68,7 @@ check_match "one line saying what to give" "^tdctl: bad '--rotate 0': give milli
 check_eq "--counters x is refused with exit 2" 2 "$?"
 # without a model events file for the CPU, -l and --nodes have no tree to plan;
 # LIBPFM_FORCE_PMU naming no PMU makes libpfm4 know no model on any host (a CPU
-# it does not know, as Zen 5 is to libpfm4 4.13)
+# it does not know; a Zen 5 still gets its model, and amd-zen5.td, from CPUID)
 if LIBPFM_FORCE_PMU=no-such-pmu "$TDCTL" doctor | grep -q "^events file: *none"; then
 	for opt in "-l 1" "--nodes Frontend_Bound"; do
 		LIBPFM_FORCE_PMU=no-such-pmu "$TDCTL" run -q $opt -d "$WORK/n.db" -- true 2>"$WORK/bad"
@@ -76,6 +76,6 @@ if LIBPFM_FORCE_PMU=no-such-pmu "$TDCTL" doctor | grep -q "^events file: *none";
 		check_match "run $opt: one line saying why and what to do" "^tdctl: -l/--nodes.*run without them, or name a model with --pmu" "$(cat "$WORK/bad")"
 	done
 else
-	skip "run -l/--nodes without a model file is refused" "LIBPFM_FORCE_PMU=no-such-pmu still left libpfm4 a model on this host"
+	skip "run -l/--nodes without a model file is refused" "LIBPFM_FORCE_PMU=no-such-pmu still left a model with a file on this host (libpfm4's, or CPUID's)"
 fi
 finish

@@ -23,8 +23,9 @@ check_match "summary has the per-thread table" "TID +COMM +CPU s +util +switch/s
 check_match "summary names the workload threads" "compute-0" "$(cat "$WORK/err")"
 check_match "demo output reaches stdout" "td-demo: 3 threads of work done" "$(cat "$WORK/out")"
 # What was planned and what failed must agree with what doctor says about this
-# same host (its CPU varies from run to run: Zen 4 has amd-zen4.td, Zen 5 and
-# CPUs libpfm4 does not know get generic.td; a VM without a PMU is software-only).
+# same host (its CPU varies from run to run: Zen 4 has amd-zen4.td, Zen 5 amd-zen5.td
+# by CPUID, CPUs neither libpfm4 nor CPUID names get generic.td; a VM without a PMU is
+# software-only).
 "$TDCTL" doctor --json >"$WORK/doctor.json"
 doc() { sql ":memory:" "select coalesce(json_extract(readfile('$WORK/doctor.json'), '$1'), '')"; }
 file=$(doc '$.events_file')

@@ -135,6 +135,27 @@ static void test_raw_form_sysfs(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* An AMD model's raw cpu/ form on a host whose sysfs cpu format is Intel's (event
+ * config:0-7, the skl-bare host tree): AMD's kernel format is used, so event codes above
+ * 0xff keep bits 32-35 (PMCx1A0 umask 1 cmask 8: 0xa0 | 1 << 8 | 8 << 24 | 1 << 32). */
+static void test_raw_form_amd_model(void **state)
+{
+	char dir[1024];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/skl-bare/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu/event=0x1a0,umask=0x1,cmask=0x8/", "amd64_fam1ah_zen5", false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, 4); /* the host's cpu PMU type */
+	assert_true(enc.attr.config == 0x1080001a0ull);
+	assert_int_equal(td_encode("cpu/event=0x1c2,umask=0x0/", "amd64_fam1ah_zen5", false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x1000000c2ull);
+	/* for the host (no model) the host's Intel format holds 8 event bits: refused, not cut */
+	assert_int_equal(td_encode("cpu/event=0x1a0,umask=0x1/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "does not fit term 'event' (8 bits)"));
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+}
+
 static void test_rnnnn(void **state)
 {
 	(void)state;
@@ -152,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_software_events), cmocka_unit_test(test_other_model),
 		cmocka_unit_test(test_raw_form_builtin), cmocka_unit_test(test_raw_form_errors),
 		cmocka_unit_test(test_raw_form_sysfs),   cmocka_unit_test(test_rnnnn),
+		cmocka_unit_test(test_raw_form_amd_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

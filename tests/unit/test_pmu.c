@@ -26,6 +26,30 @@ static void test_uarch_names(void **state)
 	assert_null(td_uarch_name("HygonGenuine", 0x18, 0, 0));
 }
 
+/* Which CPUs the CPUID path names, by Linux's bsp_init_amd model ranges for family 1Ah
+ * (X86_FEATURE_ZEN5: 0x00-0x2f, 0x40-0x4f, 0x60-0x7f; ZEN6: 0x50-0x5f, 0x80-0xaf, 0xc0-0xcf). */
+static void test_cpuid_models(void **state)
+{
+	(void)state;
+	static const int zen5[] = { 0x00, 0x02, 0x11, 0x2f, 0x40, 0x44, 0x4f, 0x60, 0x70, 0x7f };
+	static const int zen6[] = { 0x50, 0x5f, 0x80, 0xaf, 0xc0, 0xcf };
+	for (size_t i = 0; i < sizeof(zen5) / sizeof(zen5[0]); i++) {
+		assert_string_equal(td_uarch_name("AuthenticAMD", 0x1a, zen5[i], 0), "Zen 5");
+		assert_string_equal(td_cpuid_pmu_model("AuthenticAMD", 0x1a, zen5[i], 0), "amd64_fam1ah_zen5");
+	}
+	for (size_t i = 0; i < sizeof(zen6) / sizeof(zen6[0]); i++) {
+		assert_string_equal(td_uarch_name("AuthenticAMD", 0x1a, zen6[i], 0), "Zen 6");
+		assert_null(td_cpuid_pmu_model("AuthenticAMD", 0x1a, zen6[i], 0)); /* no events file: no model */
+	}
+	assert_null(td_uarch_name("AuthenticAMD", 0x1a, 0x30, 0)); /* a gap in both ranges */
+	assert_null(td_cpuid_pmu_model("AuthenticAMD", 0x1a, 0x30, 0));
+	assert_null(td_cpuid_pmu_model("AuthenticAMD", 0x19, 0x11, 1)); /* Zen 4: libpfm4 knows it */
+	assert_null(td_cpuid_pmu_model("GenuineIntel", 6, 0x8f, 8));
+	assert_string_equal(td_model_source_name(TD_MODEL_CPUID), "cpuid");
+	assert_string_equal(td_model_source_name(TD_MODEL_LIBPFM), "libpfm4");
+	assert_string_equal(td_model_source_name(TD_MODEL_NONE), "none");
+}
+
 static struct td_caps vm_caps(void)
 {
 	struct td_caps c;
@@ -91,6 +115,38 @@ static void test_rung_with_pmu(void **state)
 	assert_non_null(strstr(c.rung_reason, "libpfm4 does not know Zen 4"));
 }
 
+/* A Zen 5 the installed libpfm4 does not know: the reason says CPUID named the model, and
+ * without a file for it, that no file serves it (not that libpfm4 has a model). */
+static void test_rung_cpuid_model(void **state)
+{
+	struct td_caps c = vm_caps();
+
+	(void)state;
+	c.family = 0x1a;
+	c.model = 0x44;
+	c.hypervisor = false;
+	strcpy(c.uarch, "Zen 5");
+	strcpy(c.pfm_model, "amd64_fam1ah_zen5");
+	c.model_source = TD_MODEL_CPUID;
+	strcpy(c.kernel_pmu, "cpu");
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_IPC);
+	assert_non_null(strstr(c.rung_reason, "the installed libpfm4 does not know Zen 5 and no events file serves "
+					  "amd64_fam1ah_zen5 (its PMU model by CPUID family 0x1a model 0x44)"));
+	strcpy(c.events_file, "amd-zen5.td");
+	td_caps_decide_rung(&c);
+	assert_int_equal(c.rung, TD_RUNG_FULL_TREE);
+	assert_string_equal(c.rung_reason, "hardware counters available through the kernel's cpu PMU; the installed "
+			    "libpfm4 does not know Zen 5, so CPUID (AuthenticAMD family 0x1a model 0x44) names it "
+			    "amd64_fam1ah_zen5, which amd-zen5.td serves with raw event encodings");
+	/* a name too long for one line: a shorter reason, nothing cut */
+	memset(c.kernel_pmu, 'p', sizeof(c.kernel_pmu) - 1);
+	c.kernel_pmu[sizeof(c.kernel_pmu) - 1] = '\0';
+	c.hypervisor = true;
+	td_caps_decide_rung(&c);
+	assert_string_equal(c.rung_reason, "amd-zen5.td serves amd64_fam1ah_zen5 (PMU model from CPUID, raw event encodings)");
+}
+
 static void test_detect_host(void **state)
 {
 	struct td_caps c;
@@ -106,6 +162,10 @@ static void test_detect_host(void **state)
 	else
 		assert_true(c.rung != TD_RUNG_SOFTWARE);
 	assert_true(strlen(c.rung_reason) > 20);
+	/* a model has a source, and a CPUID-named one is the table's for this CPU */
+	assert_int_equal(c.model_source == TD_MODEL_NONE, c.pfm_model[0] == '\0');
+	if (c.model_source == TD_MODEL_CPUID)
+		assert_string_equal(c.pfm_model, td_cpuid_pmu_model(c.vendor, c.family, c.model, c.stepping));
 	if (access("/sys/bus/event_source/devices/cpu", F_OK) == 0)
 		assert_string_equal(c.kernel_pmu, "cpu");
 }
@@ -114,6 +174,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uarch_names),
+		cmocka_unit_test(test_cpuid_models),
+		cmocka_unit_test(test_rung_cpuid_model),
 		cmocka_unit_test(test_rung_vm_without_pmu),
 		cmocka_unit_test(test_rung_paranoid_3),
 		cmocka_unit_test(test_rung_with_pmu),

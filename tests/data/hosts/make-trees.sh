@@ -39,6 +39,9 @@ pmu() { d="$T/sys/bus/event_source/devices/$1"; mkdir -p "$d/format" "$d/events"
 	*) echo "config:0-7" >"$d/format/event"; echo "config:8-15" >"$d/format/umask"; echo "config:18" >"$d/format/edge"
 	   echo "config:23" >"$d/format/inv"; echo "config:24-31" >"$d/format/cmask" ;; esac
 	for e in "$@"; do echo "${e#*=}" >"$d/events/${e%%=*}"; done; }
+# amdpmu NAME TYPE [EVENT=ENCODING...]: the same with AMD's event format, whose bits 32-35
+# carry event codes above 0xff (Linux arch/x86/events/amd/core.c: event "config:0-7,32-35")
+amdpmu() { pmu "$@"; echo "config:0-7,32-35" >"$T/sys/bus/event_source/devices/$1/format/event"; }
 
 tree zen4-vm-nopmu
 readme "AMD EPYC (Zen 4, family 25 model 17) cloud VM under KVM, 2 vCPUs, no PMU exposed to the guest: our CI hosts." \
@@ -47,9 +50,19 @@ x86 "AMD EPYC" AuthenticAMD 25 17 1 1; hypervisor KVMKVMKVM; cpus 1 2 1; kernel 
 
 tree zen5-vm-vpmu
 readme "AMD EPYC 9R45 (Zen 5, family 26 model 2) VM with a virtual PMU, 8 vCPUs (4 cores, SMT)." \
-	"libpfm4 4.13 does not know Zen 5 (TD_PFM_MODEL=none): cycles and instructions only."
+	"libpfm4 4.13 does not know Zen 5 (TD_PFM_MODEL=none): CPUID family 0x1a model 0x2 names it amd64_fam1ah_zen5" \
+	"(amd-zen5.td, raw encodings). The cpu PMU's formats are AMD's (event config:0-7,32-35)."
 x86 "AMD EPYC 9R45" AuthenticAMD 26 2 0 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0 2 0; mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
+amdpmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
+
+tree ryzen-9950x
+readme "AMD Ryzen 9 9950X (Zen 5 Granite Ridge, family 26 model 68 = 0x44, stepping 0) desktop, bare metal," \
+	"16 cores x SMT 2 = 32 CPUs, NMI watchdog on. /proc/cpuinfo values (vendor_id AuthenticAMD, cpu family 26," \
+	"model 68, stepping 0, model name 'AMD Ryzen 9 9950X 16-Core Processor') as this CPU's cpuinfo reads in" \
+	"public bug reports; cpu PMU formats as Linux arch/x86/events/amd/core.c (event config:0-7,32-35)." \
+	"libpfm4 4.13 does not know Zen 5 (TD_PFM_MODEL=none): CPUID names it amd64_fam1ah_zen5 (amd-zen5.td)."
+x86 "AMD Ryzen 9 9950X 16-Core Processor" AuthenticAMD 26 68 0 0; cpus 1 16 2; kernel 6.12.0 2 1; mounts "$cgroup_rw"
+amdpmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
 
 tree skl-bare
 readme "Intel Core i7-6700K (Skylake, family 6 model 94) desktop, bare metal, 4 cores with SMT (8 CPUs)," \
@@ -88,7 +101,7 @@ tree epyc-2s-256
 readme "2-socket AMD EPYC 9554 (Zen 4 Genoa, family 25 model 17) server, bare metal: 2 x 64 cores x SMT 2 = 256 CPUs." \
 	"NMI watchdog on (it takes a general-purpose counter). libpfm4: amd64_fam19h_zen4."
 x86 "AMD EPYC 9554 64-Core Processor" AuthenticAMD 25 17 1 0; cpus 2 64 2; kernel 6.1.0-13-amd64 2 1; mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
+amdpmu cpu 4 cpu-cycles=event=0x76 instructions=event=0xc0
 
 tree container-ro-cgroup
 readme "A container on the Zen 4 VM: /sys/fs/cgroup mounted read-only (Docker's default), no BTF visible," \

@@ -1,0 +1,359 @@
+/* daemon_config: the topdownd.conf parser (see config.h). The format is INI:
+ * `[daemon]` and `[schedule NAME]` sections, `key = value` lines, `#`
+ * comments on their own line. Each section's keys are a table of name,
+ * parser and field, so the reference (man 5 topdownd.conf) and the code
+ * list the same keys. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_config.h"
+
+#define DEFAULT_SOCKET "/run/topdown/topdownd.sock"
+#define DEFAULT_DB "/var/lib/topdown/topdown.db"
+
+void td_config_defaults(struct td_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->socket_path = strdup(DEFAULT_SOCKET);
+	c->db_path = strdup(DEFAULT_DB);
+	c->interval_ms = 1000;
+	c->max_clients = 256;
+	c->max_request = 64 * 1024;
+	c->max_output = 4 * 1024 * 1024;
+	c->max_sessions = 64;
+	c->client_timeout_ms = 10000;
+}
+
+static void free_entry(struct td_schedule_entry *e)
+{
+	free(e->name);
+	free(e->nodes);
+	free(e->cgroup);
+}
+
+void td_config_free(struct td_config *c)
+{
+	free(c->socket_path);
+	free(c->db_path);
+	free(c->events_dir);
+	free(c->admin_group);
+	for (int i = 0; i < c->nschedule; i++)
+		free_entry(&c->schedule[i]);
+	free(c->schedule);
+	memset(c, 0, sizeof(*c));
+}
+
+int td_config_set_string(char **field, const char *value)
+{
+	char *copy = strdup(value);
+
+	if (!copy)
+		return -1;
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+/* Each parser: 0, or -1 with what a good value looks like in why. */
+typedef int (*value_fn)(const char *v, void *field, char *why, size_t len);
+
+static int parse_path(const char *v, void *field, char *why, size_t len)
+{
+	if (v[0] != '/') {
+		snprintf(why, len, "give an absolute path");
+		return -1;
+	}
+	return td_config_set_string(field, v) ? (snprintf(why, len, "out of memory"), -1) : 0;
+}
+
+static int parse_word(const char *v, void *field, char *why, size_t len)
+{
+	for (const char *p = v; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-.", *p)) {
+			snprintf(why, len, "give a name of letters, digits, '_', '-' or '.'");
+			return -1;
+		}
+	return td_config_set_string(field, v) ? (snprintf(why, len, "out of memory"), -1) : 0;
+}
+
+static int parse_text(const char *v, void *field, char *why, size_t len)
+{
+	return td_config_set_string(field, v) ? (snprintf(why, len, "out of memory"), -1) : 0;
+}
+
+static int parse_int_range(const char *v, int *out, long min, long max, char *why, size_t len)
+{
+	long n;
+
+	if (td_parse_long(v, min, max, &n)) {
+		snprintf(why, len, "give a whole number from %ld to %ld", min, max);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_count(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 1, 100000, why, len);
+}
+
+static int parse_top(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 0, 1000, why, len);
+}
+
+static int parse_level(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 1, 6, why, len);
+}
+
+static int parse_duration_ns(const char *v, void *field, char *why, size_t len)
+{
+	if (td_parse_duration(v, field)) {
+		snprintf(why, len, "give a duration such as 500ms, 10s, 5m, 12h or 7d");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_duration_ms(const char *v, void *field, char *why, size_t len)
+{
+	uint64_t ns;
+
+	if (td_parse_duration(v, &ns) || ns < 10000000ull || ns > 3600000000000ull) {
+		snprintf(why, len, "give a duration from 10ms to 1h, such as 100ms or 1s");
+		return -1;
+	}
+	*(int *)field = (int)(ns / 1000000ull);
+	return 0;
+}
+
+/* "4096", "64K", "10M", "2G" (binary units). */
+static int parse_bytes(const char *v, void *field, char *why, size_t len)
+{
+	static const char units[] = "KMGT";
+	char *end;
+	unsigned long long n;
+	uint64_t mult = 1;
+
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (end != v && isdigit((unsigned char)v[0]) && !errno && *end) {
+		const char *u = strchr(units, *end);
+		if (u && end[1] == '\0')
+			for (const char *p = units; p <= u; p++)
+				mult *= 1024;
+		else
+			end = (char *)v;
+	}
+	if (end == v || !isdigit((unsigned char)v[0]) || errno || n == 0 || n > UINT64_MAX / mult) {
+		snprintf(why, len, "give a size in bytes, or with K, M, G or T (e.g. 64K, 1G)");
+		return -1;
+	}
+	*(uint64_t *)field = n * mult;
+	return 0;
+}
+
+static int parse_size(const char *v, void *field, char *why, size_t len)
+{
+	uint64_t n;
+
+	if (parse_bytes(v, &n, why, len))
+		return -1;
+	*(size_t *)field = (size_t)n;
+	return 0;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+struct key {
+	const char *name;
+	value_fn parse;
+	size_t off;
+};
+
+#define DKEY(n, fn, f) { n, fn, offsetof(struct td_config, f) }
+static const struct key daemon_keys[] = {
+	DKEY("socket", parse_path, socket_path),
+	DKEY("database", parse_path, db_path),
+	DKEY("events_dir", parse_path, events_dir),
+	DKEY("admin_group", parse_word, admin_group),
+	DKEY("interval", parse_duration_ms, interval_ms),
+	DKEY("max_clients", parse_count, max_clients),
+	DKEY("max_request", parse_size, max_request),
+	DKEY("max_output", parse_size, max_output),
+	DKEY("max_sessions", parse_count, max_sessions),
+	DKEY("client_timeout", parse_duration_ms, client_timeout_ms),
+	DKEY("retention_age", parse_duration_ns, retention_age_ns),
+	DKEY("retention_size", parse_bytes, retention_bytes),
+};
+
+#define SKEY(n, fn, f) { n, fn, offsetof(struct td_schedule_entry, f) }
+static const struct key schedule_keys[] = {
+	SKEY("every", parse_duration_ns, every_ns),
+	SKEY("duration", parse_duration_ns, duration_ns),
+	SKEY("interval", parse_duration_ms, interval_ms),
+	SKEY("level", parse_level, level),
+	SKEY("nodes", parse_text, nodes),
+	SKEY("cgroup", parse_path, cgroup),
+	SKEY("top", parse_top, top),
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+struct parser {
+	const char *name;
+	int line;
+	td_err *err;
+	struct td_config *c;
+	struct td_schedule_entry *entry;    /* the [schedule] being read, NULL in [daemon] */
+	bool in_section;
+	unsigned long long seen;            /* keys of this section given (a bit each) */
+};
+
+static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	td_err_vset_at(p->err, p->name, p->line, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int check_entry(struct parser *p, const struct td_schedule_entry *e)
+{
+	if (!e->every_ns || !e->duration_ns)
+		return fail(p, "[schedule %s] needs 'every' and 'duration' (e.g. every = 10m, duration = 10s)",
+			    e->name);
+	if (e->duration_ns >= e->every_ns)
+		return fail(p, "[schedule %s]: 'duration' must be shorter than 'every'", e->name);
+	if ((uint64_t)e->interval_ms * 1000000ull > e->duration_ns)
+		return fail(p, "[schedule %s]: 'interval' must not be longer than 'duration'", e->name);
+	return 0;
+}
+
+static int section(struct parser *p, char *s)
+{
+	char *end = strchr(s, ']'), *name;
+
+	if (!end || td_trim(end + 1)[0])
+		return fail(p, "a section header is [daemon] or [schedule NAME]");
+	*end = '\0';
+	s = td_trim(s + 1);
+	if (p->entry && check_entry(p, p->entry))
+		return -1;
+	p->entry = NULL;
+	p->seen = 0;
+	p->in_section = true;
+	if (!strcmp(s, "daemon"))
+		return 0;
+	if (strncmp(s, "schedule", 8) || !isspace((unsigned char)s[8]))
+		return fail(p, "unknown section [%.64s]: the sections are [daemon] and [schedule NAME]", s);
+	name = td_trim(s + 8);
+	for (const char *q = name; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("_-.", *q))
+			return fail(p, "schedule name '%.64s': use letters, digits, '_', '-' or '.'", name);
+	if (strlen(name) > 63)
+		return fail(p, "schedule name longer than 63 characters");
+	for (int i = 0; i < p->c->nschedule; i++)
+		if (!strcmp(p->c->schedule[i].name, name))
+			return fail(p, "[schedule %s] is defined twice", name);
+	p->entry = td_array_push(&p->c->schedule, &p->c->nschedule, sizeof(*p->entry));
+	if (!p->entry || !(p->entry->name = strdup(name)))
+		return fail(p, "out of memory");
+	p->entry->interval_ms = 1000;
+	return 0;
+}
+
+static int assignment(struct parser *p, char *s)
+{
+	char *eq = strchr(s, '='), *key, *value, why[160];
+	const struct key *keys = p->entry ? schedule_keys : daemon_keys;
+	size_t nkeys = p->entry ? NELEM(schedule_keys) : NELEM(daemon_keys);
+	void *base = p->entry ? (void *)p->entry : (void *)p->c;
+
+	if (!p->in_section)
+		return fail(p, "a setting before any section: start with [daemon] or [schedule NAME]");
+	if (!eq)
+		return fail(p, "expected 'key = value'");
+	*eq = '\0';
+	key = td_trim(s);
+	value = td_trim(eq + 1);
+	for (size_t i = 0; i < nkeys; i++) {
+		if (strcmp(keys[i].name, key))
+			continue;
+		if (p->seen & (1ull << i))
+			return fail(p, "'%s' is set twice in this section", key);
+		p->seen |= 1ull << i;
+		if (!value[0])
+			return fail(p, "'%s' has no value", key);
+		if (keys[i].parse(value, (char *)base + keys[i].off, why, sizeof(why)))
+			return fail(p, "bad %s '%.128s': %s", key, value, why);
+		return 0;
+	}
+	{
+		char known[256] = "";
+		size_t used = 0;
+		for (size_t i = 0; i < nkeys && used < sizeof(known); i++)
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
+		return fail(p, "unknown key '%.64s' in [%s]: the keys are %s", key, p->entry ? "schedule" : "daemon",
+			    known);
+	}
+}
+
+int td_config_parse(const char *text, const char *name, struct td_config *c, td_err *err)
+{
+	struct parser p = { .name = name, .err = err, .c = c };
+	const char *s = text;
+
+	err->msg[0] = '\0';
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		char *line = strndup(s, n), *t;
+		int rc = 0;
+
+		p.line++;
+		if (!line)
+			return fail(&p, "out of memory");
+		t = td_trim(line);
+		if (!rc && t[0] && t[0] != '#')
+			rc = t[0] == '[' ? section(&p, t) : assignment(&p, t);
+		free(line);
+		if (rc)
+			return -1;
+		s += n + (nl ? 1 : 0);
+	}
+	if (p.entry && check_entry(&p, p.entry))
+		return -1;
+	return 0;
+}
+
+int td_config_load(const char *path, struct td_config *c, td_err *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	td_config_defaults(c);
+	if ((rc = td_slurp(path, &text, &len)) != 0) {
+		td_err_set(err, "cannot read configuration '%s': %s: give an existing file with -c", path, strerror(-rc));
+		return -1;
+	}
+	if (strlen(text) != len) {
+		td_err_set(err, "%s: a NUL byte in the file: is it text?", path);
+		free(text);
+		return -1;
+	}
+	rc = td_config_parse(text, path, c, err);
+	free(text);
+	return rc;
+}

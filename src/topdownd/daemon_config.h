@@ -1,0 +1,52 @@
+/* daemon_config: topdownd.conf (man 5 topdownd.conf) — the daemon's paths, limits,
+ * who administers it, retention and the schedule of system profiles. The
+ * parser is strict: an unknown section or key, a repeated key, a value that
+ * does not parse or is out of range is an error "FILE:LINE: what, and what
+ * to write instead"; nothing falls back to a default silently. */
+#ifndef TD_DAEMON_CONFIG_H
+#define TD_DAEMON_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/util.h"
+
+/* [schedule NAME]: a system-wide session every `every`, for `duration`. */
+struct td_schedule_entry {
+	char *name;
+	uint64_t every_ns, duration_ns;
+	int interval_ms;
+	int level;                /* 0: the default depth */
+	char *nodes;              /* NULL: level */
+	char *cgroup;             /* NULL: every CPU, all tasks */
+	int top;                  /* the N processes that used most CPU time, attributed (0: none) */
+};
+
+struct td_config {
+	char *socket_path, *db_path, *events_dir;   /* events_dir NULL: the built-in */
+	char *admin_group;        /* NULL: root only */
+	int interval_ms;          /* an attach's default */
+	int max_clients;          /* connected at once; more are refused */
+	size_t max_request;       /* bytes of one request line */
+	size_t max_output;        /* bytes queued to one client before it is dropped as too slow */
+	int max_sessions;         /* running at once (attach and schedule) */
+	int client_timeout_ms;    /* a request half-sent for this long closes the connection */
+	uint64_t retention_age_ns, retention_bytes;  /* 0: none */
+	struct td_schedule_entry *schedule;
+	int nschedule;
+};
+
+/* Built-in defaults (the paths of the FHS install). */
+void td_config_defaults(struct td_config *c);
+/* Parse text (named name in errors) over c, which holds defaults. 0, or
+ * -1 with "NAME:LINE: ..." in err; c is then to be freed, not used. */
+int td_config_parse(const char *text, const char *name, struct td_config *c, td_err *err);
+/* Defaults, then the file at path. */
+int td_config_load(const char *path, struct td_config *c, td_err *err);
+void td_config_free(struct td_config *c);
+/* Replace *field (a string of c) with a copy of value. -1 out of memory. */
+int td_config_set_string(char **field, const char *value);
+
+#endif

@@ -1,0 +1,86 @@
+/* topdownd: the sampling daemon's command line (man 8 topdownd). It never
+ * forks into the background: run it with -f in a terminal, or under
+ * systemd (Type=notify), which it tells when it is ready. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "daemon_config.h"
+#include "daemon.h"
+
+static const char usage[] =
+	"usage: topdownd [OPTIONS]\n"
+	"  -c, --config FILE     configuration (default /etc/topdown/topdownd.conf, if it exists)\n"
+	"  -f, --foreground      log to stderr (default: syslog, or stderr under systemd)\n"
+	"  --socket PATH         control socket (default /run/topdown/topdownd.sock)\n"
+	"  --database DB         SQLite database (default /var/lib/topdown/topdown.db)\n"
+	"  --events-dir DIR      read events/*.td files from DIR\n"
+	"  --check-config        check the configuration and exit (0: valid)\n"
+	"  -V, --version         print the version\n"
+	"  -h, --help            this text\n";
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "database", required_argument, NULL, 'd' },
+		{ "events-dir", required_argument, NULL, 'e' },
+		{ "check-config", no_argument, NULL, 'C' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct td_daemon_opts o = { 0 };
+	bool check = false;
+	td_err err;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "c:fVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o.config_path = optarg; o.config_given = true; break;
+		case 'f': o.log_stderr = true; break;
+		case 's': o.socket_path = optarg; break;
+		case 'd': o.db_path = optarg; break;
+		case 'e': o.events_dir = optarg; break;
+		case 'C': check = true; break;
+		case 'V': printf("topdownd %s\n", PACKAGE_VERSION); return 0;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "topdownd: unexpected argument '%s': see topdownd --help\n", argv[optind]);
+		return 2;
+	}
+	if ((o.socket_path && o.socket_path[0] != '/') || (o.db_path && !o.db_path[0])) {
+		fprintf(stderr, "topdownd: give an absolute --socket path and a non-empty --database\n");
+		return 2;
+	}
+	umask(027); /* the database holds every user's sessions: not for others to read */
+	/* under systemd stderr is the journal */
+	if (getenv("JOURNAL_STREAM") || getenv("NOTIFY_SOCKET"))
+		o.log_stderr = true;
+	if (check) {
+		struct td_config cfg;
+		int rc = td_daemon_read_config(&o, &cfg, &err);
+		if (rc == 0)
+			printf("topdownd: configuration %s is valid: %d schedule entr%s\n",
+			       o.config_path ? o.config_path : "(built-in defaults)", cfg.nschedule,
+			       cfg.nschedule == 1 ? "y" : "ies");
+		else
+			fprintf(stderr, "topdownd: %s\n", err.msg);
+		td_config_free(&cfg);
+		return rc ? 1 : 0;
+	}
+	if (td_daemon_run(&o, &err)) {
+		fprintf(stderr, "topdownd: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,202 @@
+#!/bin/sh
+# topdownd for real: the daemon on a temporary socket and database, asked by
+# tdctl and by a hostile test client (tests/tools/ctl_client). Shows
+# attach/list/status/detach/report through it; a session per schedule run
+# (every 2 s for 10 s: 4-6); a non-root user (setpriv) refused another's
+# process but served on its own, seeing only its own sessions; 100 clients
+# at once, random bytes, a 10 MB line, a half-sent request and a client that
+# never reads, while an attached session keeps every interval; SIGHUP with a
+# broken file keeps the old schedule; kill -9 then a restart marks the
+# session interrupted; SIGTERM closes sessions and removes the socket.
+. "$(dirname "$0")/lib.sh"
+
+TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
+CLIENT="$TD_BUILDDIR/tests/tools/ctl_client"
+[ "$(id -u)" = 0 ] || skip_all "the daemon is started as root here (as CI runs); not root"
+
+# the non-root user must reach the socket and run tdctl
+chmod 755 "$WORK"
+D="$WORK/d"
+mkdir -m 755 "$D"
+SOCK="$D/sock"
+DB="$D/td.db"
+CONF="$D/topdownd.conf"
+LOG="$D/log"
+
+write_conf() {
+	cat >"$CONF" <<EOF
+# a test configuration
+[daemon]
+interval = 100ms
+client_timeout = 1s
+max_output = 64K
+max_request = 64K
+
+[schedule $1]
+every = 2s
+duration = 1s
+interval = 250ms
+top = 3
+EOF
+}
+
+# ---- the configuration is checked strictly ----------------------------------
+printf '[daemon]\nintervl = 1s\n' >"$D/typo.conf"
+"$TOPDOWND" --check-config -c "$D/typo.conf" >/dev/null 2>"$D/err"
+check_eq "--check-config rejects a typo" 1 "$?"
+check_match "... with FILE:LINE and the keys there are" "typo.conf:2: unknown key 'intervl' in \[daemon\]: the keys are socket" \
+	"$(cat "$D/err")"
+check_eq "... in one line" 1 "$(wc -l <"$D/err")"
+write_conf sys
+"$TOPDOWND" --check-config -c "$CONF" >"$D/out" 2>&1
+check_eq "--check-config accepts the test configuration" 0 "$?"
+check_match "... and says what it holds" "is valid: 1 schedule entry" "$(cat "$D/out")"
+
+start_daemon() {
+	"$TOPDOWND" -f -c "$CONF" --socket "$SOCK" --database "$DB" >>"$LOG" 2>&1 &
+	DAEMON=$!
+	CLEANUP_PIDS="${CLEANUP_PIDS:-} $DAEMON"
+	wait_for 10 "$TDCTL" status --socket "$SOCK" >/dev/null
+}
+T0=$(date +%s.%N)
+check "the daemon starts and answers" start_daemon
+"$TDCTL" status --socket "$SOCK" >"$D/status" 2>&1
+check_match "tdctl status names it and its schedule" "^schedule sys: every 2 s for 1 s" "$(cat "$D/status")"
+
+# ---- attach, list, detach, report through the daemon ------------------------------
+sleep 60 &
+ROOTPID=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $ROOTPID"
+S1=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>"$D/err")
+check_eq "tdctl attach through the daemon exits 0 and prints the session" 0 "$?"
+check_match "... a session id" '^[0-9]+$' "$S1"
+check_match "... and says how to end it" "topdownd follows PID $ROOTPID in session $S1; 'tdctl detach $S1' ends it" \
+	"$(cat "$D/err")"
+check_match "tdctl list shows it" "^ *$S1  attach .*PID $ROOTPID \(uid 0\)" "$("$TDCTL" list --socket "$SOCK")"
+intervals() { sql "$DB" "select count(*) from intervals where session_id = $1"; }
+five() { test "$(intervals "$S1")" -ge 5; }
+check "the session writes intervals" wait_for 10 five
+
+# ---- 100 clients at once, and abuse, while S1 samples -----------------------------------
+before=$(intervals "$S1")
+t_abuse=$(date +%s.%N)
+check_eq "100 concurrent clients all get correct answers" 100 "$("$CLIENT" "$SOCK" concurrent 100)"
+check_eq "1 MB of random bytes: sent" sent "$("$CLIENT" "$SOCK" random 1048576)"
+check_match "a 10 MB line: refused with a reply" '"ok":false,"error":"request longer than 65536 bytes' \
+	"$("$CLIENT" "$SOCK" longline 10485760)"
+check_eq "a half-sent request is closed after client_timeout" closed "$("$CLIENT" "$SOCK" half 5)"
+check_eq "a client that never reads is dropped" dropped "$("$CLIENT" "$SOCK" noread 3000 10)"
+check_match "the daemon is alive and answers" '"ok":true' "$("$CLIENT" "$SOCK" send '{"v":1,"op":"status"}')"
+check_match "a malformed request gets an error reply" '"ok":false,"error":"malformed request' \
+	"$("$CLIENT" "$SOCK" send '{"v":1,"op":')"
+check_match "an unknown argument is named" "'list' takes no argument 'pid'" \
+	"$("$CLIENT" "$SOCK" send '{"v":1,"op":"list","pid":1}')"
+sleep 1
+t_end=$(date +%s.%N)
+after=$(intervals "$S1")
+# every 100 ms interval of the abuse window was written: none longer than 2 periods
+gaps=$(sql "$DB" "select count(*) from intervals where session_id = $S1 and end_ns - start_ns > 200000000")
+check_eq "no interval of S1 was missed while clients were served (none over 200 ms)" 0 "$gaps"
+expected=$(awk -v a="$t_abuse" -v b="$t_end" 'BEGIN { printf "%d", (b - a) * 10 * 0.8 }')
+check "S1 kept sampling: $((after - before)) intervals over the window (>= $expected)" test $((after - before)) -ge "$expected"
+
+"$TDCTL" detach "$S1" --socket "$SOCK" >"$D/out" 2>&1
+check_eq "tdctl detach exits 0" 0 "$?"
+detached() { test "$(sql "$DB" "select status || ':' || message from sessions where id = $S1")" = "completed:detached by uid 0"; }
+check "the session ends completed, detached by uid 0" wait_for 10 detached
+"$TDCTL" report "$S1" --socket "$SOCK" >"$D/report" 2>&1
+check_match "tdctl report through the daemon" "^Session $S1 \(attach, completed\)" "$(head -1 "$D/report")"
+"$TDCTL" report "$S1" -d "$DB" >"$D/report.direct" 2>&1
+check "... is the report read from the database" cmp -s "$D/report" "$D/report.direct"
+
+# ---- a non-root user --------------------------------------------------------------
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if ! command -v setpriv >/dev/null; then
+	skip "a user may not attach to root's process" "setpriv (util-linux) is not installed"
+elif ! $NOBODY test -x "$TDCTL"; then
+	skip "a user may not attach to root's process" "uid 65534 cannot run $TDCTL (a parent directory is private)"
+else
+	S2=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>/dev/null)
+	$NOBODY "$TDCTL" attach "$ROOTPID" --socket "$SOCK" >"$D/out" 2>"$D/err"
+	check_eq "uid 65534 attaching to root's process: exit 1" 1 "$?"
+	check_match "... with the kernel's reason in one line" \
+		"^tdctl: topdownd: uid 65534 may not count process $ROOTPID: the kernel refuses" "$(cat "$D/err")"
+	check_eq "... one line" 1 "$(wc -l <"$D/err")"
+	$NOBODY sleep 60 &
+	USERPID=$!
+	CLEANUP_PIDS="$CLEANUP_PIDS $USERPID"
+	S3=$($NOBODY "$TDCTL" attach "$USERPID" --socket "$SOCK" -I 100 2>"$D/err")
+	check_eq "uid 65534 attaching to its own process works" 0 "$?"
+	check_eq "... the session is theirs" 65534 "$(sql "$DB" "select owner_uid from sessions where id = ${S3:-0}")"
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	if [ "$paranoid" -ge 2 ]; then
+		check_match "... user space only at perf_event_paranoid $paranoid" "\(user space only: perf_event_paranoid\)" \
+			"$(cat "$D/err")"
+		check_eq "... stored as kernel not counted" 0 "$(sql "$DB" "select kernel_counted from sessions where id = ${S3:-0}")"
+	else
+		skip "user space only at perf_event_paranoid >= 2" "perf_event_paranoid is $paranoid here"
+	fi
+	mine=$($NOBODY "$TDCTL" list --socket "$SOCK" --json)
+	check_match "uid 65534 lists its session" "\"session\":$S3," "$mine"
+	check "... and not root's (session $S2)" sh -c "! printf '%s' '$mine' | grep -q '\"session\":$S2,'"
+	$NOBODY "$TDCTL" detach "$S2" --socket "$SOCK" >/dev/null 2>"$D/err"
+	check_eq "uid 65534 cannot detach root's session" 1 "$?"
+	check_match "... told it has no such session" "no running session $S2 of yours" "$(cat "$D/err")"
+	$NOBODY "$TDCTL" report "$S1" --socket "$SOCK" >/dev/null 2>"$D/err"
+	check_match "... nor read root's report" "no session $S1 of yours" "$(cat "$D/err")"
+	$NOBODY "$CLIENT" "$SOCK" send '{"v":1,"op":"reload"}' >"$D/out"
+	check_match "... nor reload the daemon" "only root or the admin group may reload" "$(cat "$D/out")"
+	$NOBODY "$TDCTL" detach "$S3" --socket "$SOCK" >/dev/null 2>&1
+	check_eq "uid 65534 detaches its own session" 0 "$?"
+fi
+
+# ---- the schedule: every 2 s for 10 s ------------------------------------------------
+ten() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { exit !(b - a >= 10.2) }'; }
+wait_for 20 ten
+# the runs started in the daemon's first 10 s (T0: just before it started)
+t0ns=$(awk -v a="$T0" 'BEGIN { printf "%.0f", a * 1e9 }')
+window="schedule = 'sys' and started_ns >= $t0ns and started_ns < $t0ns + 10000000000"
+runs=$(sql "$DB" "select count(*) from sessions where $window")
+check "the schedule ran every 2 s for 10 s: $runs sessions (4-6)" test "$runs" -ge 4 -a "$runs" -le 6
+check_eq "each is a system-wide session" "$runs" "$(sql "$DB" "select count(*) from sessions where $window and kind = 'system'")"
+done_run=$(sql "$DB" "select min(id) from sessions where schedule = 'sys' and status = 'completed'")
+check_match "a completed run has its busiest processes, from /proc" '^[1-3]\|proc$' \
+	"$(sql "$DB" "select count(*), min(source) from top_processes where session_id = ${done_run:-0}")"
+
+# ---- SIGHUP: a broken file keeps the old schedule; a good one replaces it ----------------------
+printf '[daemon]\n[schedule broken\n' >"$CONF"
+kill -HUP "$DAEMON"
+reloaded() { grep -q "configuration not reloaded, the old one stays: $CONF:2:" "$LOG"; }
+check "SIGHUP with a broken configuration is logged with FILE:LINE" wait_for 10 reloaded
+check_match "... and the old schedule stays" '"name":"sys"' "$("$TDCTL" status --socket "$SOCK" --json)"
+write_conf other
+kill -HUP "$DAEMON"
+renamed() { "$TDCTL" status --socket "$SOCK" --json | grep -q '"name":"other"'; }
+check "SIGHUP with a good configuration takes its schedule" wait_for 10 renamed
+
+# ---- kill -9, restart: the session is marked interrupted -----------------------------------------
+S4=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>/dev/null)
+running() { test "$(intervals "${S4:-0}")" -ge 2; }
+check "a session runs before the kill" wait_for 10 running
+kill -9 "$DAEMON"
+wait "$DAEMON" 2>/dev/null
+check "the killed daemon restarts (on the stale socket)" start_daemon
+check_eq "the session it left is marked interrupted" interrupted "$(sql "$DB" "select status from sessions where id = ${S4:-0}")"
+check_eq "the database passes integrity_check" ok "$(sql "$DB" "pragma integrity_check")"
+check_eq "the stopped target is not left stopped or traced" "S" \
+	"$(awk '{ print substr($3, 1, 1) }' "/proc/$ROOTPID/stat")"
+
+# ---- SIGTERM: sessions closed, the socket gone ---------------------------------------
+S5=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>/dev/null)
+kill -TERM "$DAEMON"
+wait "$DAEMON"
+check_eq "SIGTERM: exit 0" 0 "$?"
+check_eq "... the session closed as stopped" "completed:stopped: topdownd shut down" \
+	"$(sql "$DB" "select status || ':' || message from sessions where id = ${S5:-0}")"
+check "... the socket removed" test ! -e "$SOCK"
+"$TDCTL" status --socket "$SOCK" >/dev/null 2>"$D/err"
+check_eq "tdctl status without a daemon: exit 1" 1 "$?"
+check_match "... saying so in one line" "^tdctl: topdownd does not answer on '$SOCK'" "$(cat "$D/err")"
+kill "$ROOTPID" ${USERPID:-} 2>/dev/null
+CLEANUP_PIDS=
+finish

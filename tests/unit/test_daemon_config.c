@@ -1,0 +1,177 @@
+/* Unit tests for topdownd.conf (src/topdownd/daemon_config.c): every key
+ * reaches its field with its unit converted by hand here; every kind of
+ * mistake is an error "NAME:LINE: ..." on the line that holds it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "topdownd/daemon_config.h"
+
+static void test_defaults(void **state)
+{
+	struct td_config c;
+
+	(void)state;
+	td_config_defaults(&c);
+	assert_string_equal(c.socket_path, "/run/topdown/topdownd.sock");
+	assert_string_equal(c.db_path, "/var/lib/topdown/topdown.db");
+	assert_null(c.admin_group);
+	assert_int_equal(c.interval_ms, 1000);
+	assert_int_equal(c.max_clients, 256);
+	assert_int_equal(c.max_request, 65536);
+	assert_int_equal(c.nschedule, 0);
+	td_config_free(&c);
+}
+
+static void test_every_key(void **state)
+{
+	static const char text[] =
+		"# comment\n"
+		"\n"
+		"[daemon]\n"
+		"socket = /tmp/x.sock\n"
+		"database=/tmp/x.db\n"
+		"  events_dir   =   /usr/share/topdown/events  \n"
+		"admin_group = perf-users\n"
+		"interval = 250ms\n"
+		"max_clients = 10\n"
+		"max_request = 8K\n"
+		"max_output = 2M\n"
+		"max_sessions = 3\n"
+		"client_timeout = 1.5s\n"
+		"retention_age = 7d\n"
+		"retention_size = 1G\n"
+		"[schedule hourly]\n"
+		"every = 1h\n"
+		"duration = 10s\n"
+		"interval = 500ms\n"
+		"level = 2\n"
+		"top = 5\n"
+		"[schedule web.cg]\n"
+		"every = 30m\n"
+		"duration = 1m\n"
+		"nodes = Backend_Bound.Memory_Bound, Frontend_Bound\n"
+		"cgroup = /sys/fs/cgroup/web\n";
+	struct td_config c;
+	td_err err;
+
+	(void)state;
+	td_config_defaults(&c);
+	if (td_config_parse(text, "t.conf", &c, &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(c.socket_path, "/tmp/x.sock");
+	assert_string_equal(c.db_path, "/tmp/x.db");
+	assert_string_equal(c.events_dir, "/usr/share/topdown/events");
+	assert_string_equal(c.admin_group, "perf-users");
+	assert_int_equal(c.interval_ms, 250);
+	assert_int_equal(c.max_clients, 10);
+	assert_int_equal(c.max_request, 8 * 1024);
+	assert_int_equal(c.max_output, 2 * 1024 * 1024);
+	assert_int_equal(c.max_sessions, 3);
+	assert_int_equal(c.client_timeout_ms, 1500);
+	assert_true(c.retention_age_ns == 7ull * 86400 * 1000000000ull);
+	assert_true(c.retention_bytes == 1024ull * 1024 * 1024);
+	assert_int_equal(c.nschedule, 2);
+	assert_string_equal(c.schedule[0].name, "hourly");
+	assert_true(c.schedule[0].every_ns == 3600ull * 1000000000ull);
+	assert_true(c.schedule[0].duration_ns == 10ull * 1000000000ull);
+	assert_int_equal(c.schedule[0].interval_ms, 500);
+	assert_int_equal(c.schedule[0].level, 2);
+	assert_int_equal(c.schedule[0].top, 5);
+	assert_null(c.schedule[0].nodes);
+	assert_string_equal(c.schedule[1].name, "web.cg");
+	assert_true(c.schedule[1].every_ns == 1800ull * 1000000000ull);
+	assert_int_equal(c.schedule[1].interval_ms, 1000); /* the default */
+	assert_string_equal(c.schedule[1].nodes, "Backend_Bound.Memory_Bound, Frontend_Bound");
+	assert_string_equal(c.schedule[1].cgroup, "/sys/fs/cgroup/web");
+	td_config_free(&c);
+}
+
+/* Each mistake and the start of its error. */
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "[daemon]\nintervl = 1s\n", "t.conf:2: unknown key 'intervl' in [daemon]: the keys are socket, database," },
+		{ "socket = /x\n", "t.conf:1: a setting before any section" },
+		{ "[daemons]\n", "t.conf:1: unknown section [daemons]" },
+		{ "[daemon\n", "t.conf:1: a section header is [daemon] or [schedule NAME]" },
+		{ "[daemon] x\n", "t.conf:1: a section header is" },
+		{ "[daemon]\nsocket\n", "t.conf:2: expected 'key = value'" },
+		{ "[daemon]\nsocket =\n", "t.conf:2: 'socket' has no value" },
+		{ "[daemon]\nsocket = relative/x\n", "t.conf:2: bad socket 'relative/x': give an absolute path" },
+		{ "[daemon]\ninterval = 1s\ninterval = 2s\n", "t.conf:3: 'interval' is set twice in this section" },
+		{ "[daemon]\ninterval = 5ms\n", "t.conf:2: bad interval '5ms': give a duration from 10ms to 1h" },
+		{ "[daemon]\ninterval = 1\n", "t.conf:2: bad interval '1'" },
+		{ "[daemon]\ninterval = -1s\n", "t.conf:2: bad interval '-1s'" },
+		{ "[daemon]\nmax_clients = 0\n", "t.conf:2: bad max_clients '0': give a whole number from 1 to 100000" },
+		{ "[daemon]\nmax_clients = 12x\n", "t.conf:2: bad max_clients '12x'" },
+		{ "[daemon]\nmax_request = 8Q\n", "t.conf:2: bad max_request '8Q': give a size in bytes" },
+		{ "[daemon]\nmax_request = 99999999999999999999T\n", "t.conf:2: bad max_request" },
+		{ "[daemon]\nadmin_group = a b\n", "t.conf:2: bad admin_group 'a b': give a name" },
+		{ "[schedule]\n", "t.conf:1: unknown section [schedule]" },
+		{ "[schedule a b]\n", "t.conf:1: schedule name 'a b': use letters" },
+		{ "[schedule a]\nevery = 1h\nduration = 1s\n[schedule a]\n", "t.conf:4: [schedule a] is defined twice" },
+		{ "[schedule a]\nevery = 1h\n[daemon]\n", "t.conf:3: [schedule a] needs 'every' and 'duration'" },
+		{ "[schedule a]\nevery = 1h\n", "t.conf:2: [schedule a] needs 'every' and 'duration'" },
+		{ "[schedule a]\nevery = 1s\nduration = 2s\n", "t.conf:3: [schedule a]: 'duration' must be shorter than 'every'" },
+		{ "[schedule a]\nevery = 1h\nduration = 1s\ninterval = 2s\n",
+		  "t.conf:4: [schedule a]: 'interval' must not be longer than 'duration'" },
+		{ "[schedule a]\nlevel = 7\n", "t.conf:2: bad level '7': give a whole number from 1 to 6" },
+		{ "[schedule a]\nsocket = /x\n", "t.conf:2: unknown key 'socket' in [schedule]: the keys are every," },
+	};
+	td_err err;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct td_config c;
+		td_config_defaults(&c);
+		err.msg[0] = '\0';
+		if (td_config_parse(bad[i].text, "t.conf", &c, &err) != -1 || strncmp(err.msg, bad[i].says, strlen(bad[i].says)))
+			fail_msg("%s: wanted \"%s...\", got \"%s\"", bad[i].text, bad[i].says, err.msg);
+		assert_null(strchr(err.msg, '\n'));
+		td_config_free(&c);
+	}
+}
+
+static void test_load_file(void **state)
+{
+	char dir[] = "/tmp/td-conf.XXXXXX", path[64];
+	struct td_config c;
+	td_err err;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/missing.conf", dir);
+	assert_int_equal(td_config_load(path, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot read configuration"));
+	td_config_free(&c);
+	snprintf(path, sizeof(path), "%s/nul.conf", dir);
+	f = fopen(path, "w");
+	fwrite("[daemon]\n\0x", 1, 11, f);
+	fclose(f);
+	assert_int_equal(td_config_load(path, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "a NUL byte"));
+	td_config_free(&c);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_load_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
