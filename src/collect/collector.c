@@ -4,6 +4,7 @@
 #include "machine/procfs.h"
 #include "tracker.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ struct family {
 	uint64_t given[TD_GROUP_MAX];   /* delivered to the unlisted pseudo-thread, committed */
 	uint64_t giving[TD_GROUP_MAX];  /* ... in the sample not yet committed */
 	uint64_t sampled_ns;           /* end of the last committed sample */
+	uint64_t roots_read_ns;        /* when the roots' groups were last read */
 	struct td_thread *unlisted;    /* the pseudo-thread (tid TD_TID_UNLISTED), NULL before a root */
 };
 
@@ -40,6 +42,7 @@ struct td_collector {
 	char disabled[TD_MAX_SPECS][300];
 	int paranoid;
 	struct td_tracker *tracker;
+	bool follow_children;
 	struct td_thread **threads;
 	int nthreads, cap;
 	unsigned pending_flags;        /* for the next thread opened */
@@ -75,7 +78,8 @@ struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, in
 		if (c->fd_budget < 8)
 			c->fd_budget = 8;
 	}
-	if (!(c->tracker = td_tracker_new(follow_children))) {
+	c->follow_children = follow_children;
+	if (!(c->tracker = td_tracker_new(follow_children, TD_TRACKER_PROC, NULL))) {
 		free(c);
 		return NULL;
 	}
@@ -109,6 +113,25 @@ void td_collector_free(struct td_collector *c)
 	free(c);
 }
 
+int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err)
+{
+	struct td_tracker *t;
+
+	assert(c->nthreads == 0 && td_tracker_process_count(c->tracker) == 0);
+	if (mode == TD_TRACKER_PROC && td_tracker_mode(c->tracker) == TD_TRACKER_PROC)
+		return 0;
+	if (!(t = td_tracker_new(c->follow_children, mode, err)))
+		return -1;
+	td_tracker_free(c->tracker);
+	c->tracker = t;
+	return 0;
+}
+
+const char *td_collector_tracker(const struct td_collector *c)
+{
+	return td_tracker_describe(c->tracker);
+}
+
 const char *td_collector_disabled(const struct td_collector *c, int spec)
 {
 	return c->disabled[spec][0] ? c->disabled[spec] : NULL;
@@ -121,7 +144,11 @@ int td_collector_process_count(const struct td_collector *c)
 
 void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st)
 {
+	struct td_tracker_stats ts;
+
 	*st = c->stats;
+	td_tracker_stats(c->tracker, &ts);
+	st->tracker_lost = ts.lost_events + ts.unfollowed;
 	st->unlisted_counted = c->family.nroots > 0 && !c->family.broken;
 	st->threads_live = 0;
 	for (int i = 0; i < c->nthreads; i++)
@@ -153,8 +180,11 @@ static void describe_fd_shortage(const struct td_collector *c, char *buf, size_t
 		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
-/* Open every enabled group on a new thread. Returns 0, 1 when the thread
- * exited before it could be opened, or -1 with err set (fatal). */
+/* Open every enabled group on a new thread. Returns 0, OPEN_EXITED when
+ * the thread exited before it could be opened, OPEN_FAILED when it could
+ * not be opened (counted in the stats), or -1 with err set (fatal). */
+enum { OPEN_EXITED = 1, OPEN_FAILED = 2 };
+
 static int open_groups(struct td_collector *c, struct td_thread *t, unsigned flags, td_err *err)
 {
 	for (int g = 0; g < c->nspecs; g++) {
@@ -177,7 +207,7 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 		/* ESRCH: the thread is gone; ENODEV on a group that opened before: it is exiting */
 		if (rc == -ESRCH || (rc == -ENODEV && c->decided[g])) {
 			close_thread(c, t);
-			return 1;
+			return OPEN_EXITED;
 		}
 		td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, why, sizeof(why));
 		if (rc == -EMFILE || rc == -ENFILE)
@@ -197,7 +227,7 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 		c->stats.open_failures++;
 		snprintf(c->stats.last_failure, sizeof(c->stats.last_failure), "%s", why);
 		close_thread(c, t);
-		return 1;
+		return OPEN_FAILED;
 	}
 	return 0;
 }
@@ -269,34 +299,51 @@ static void read_proc_switches(struct td_thread *t)
 	}
 }
 
-static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t now, const struct td_sink *sink,
+/* A thread the tracker reported born: listed with its groups open. One
+ * gone before they open is listed only when the BPF tracker saw it (its
+ * name and times come from the events, its counts from its exit event or
+ * else the unlisted remainder: take_exit_usage), never from /proc (a TID
+ * that vanished may be anything). */
+static int thread_born(struct td_collector *c, const struct td_task_event *ev, uint64_t now, const struct td_sink *sink,
 		       td_err *err)
 {
+	bool from_events = td_tracker_mode(c->tracker) == TD_TRACKER_BPF;
 	struct td_thread *t;
 	int rc;
 
-	if (find_thread(c, tid))
+	if (find_thread(c, ev->tid))
 		return 0;
 	if (!(t = calloc(1, sizeof(*t) + (size_t)c->nspecs * sizeof(t->g[0])))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}
-	t->pid = pid;
-	t->tid = tid;
-	t->first_seen_ns = t->last_seen_ns = t->sampled_ns = now;
-	if (td_proc_comm(pid, tid, t->comm, sizeof(t->comm)) != 0)
+	t->pid = ev->pid;
+	t->tid = ev->tid;
+	t->parent = ev->parent;
+	t->comm_tracked = from_events;
+	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
+	t->last_seen_ns = t->sampled_ns = now;
+	if (ev->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
+	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)
 		t->comm[0] = '\0';
 	rc = open_groups(c, t, c->pending_flags, err);
-	if (rc != 0) {
+	if (rc < 0 || rc == OPEN_FAILED || (rc == OPEN_EXITED && !from_events)) {
 		free(t);
 		return rc < 0 ? -1 : 0;
 	}
-	if (c->adding)
-		add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
-	c->pending_flags = 0;
-	read_proc_switches(t);
-	t->prev_sw[0] = t->last_sw[0];
-	t->prev_sw[1] = t->last_sw[1];
+	if (rc == OPEN_EXITED) {
+		t->gone = t->short_lived = true; /* born and gone since the last scan: listed, nothing to read */
+		t->last_seen_ns = t->first_seen_ns;
+		c->stats.threads_short++;
+	} else {
+		if (c->adding)
+			add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
+		c->pending_flags = 0;
+		read_proc_switches(t);
+		t->prev_sw[0] = t->last_sw[0];
+		t->prev_sw[1] = t->last_sw[1];
+	}
 	if (c->nthreads == c->cap) {
 		int ncap = c->cap ? c->cap * 2 : 32;
 		struct td_thread **nt = realloc(c->threads, (size_t)ncap * sizeof(*nt));
@@ -312,21 +359,81 @@ static int thread_born(struct td_collector *c, pid_t pid, pid_t tid, uint64_t no
 	c->threads[c->nthreads++] = t;
 	c->stats.threads_seen++;
 	if (sink->thread_born && sink->thread_born(sink->ctx, t)) {
-		td_err_set(err, "cannot record thread %d", (int)tid);
+		td_err_set(err, "cannot record thread %d", (int)ev->tid);
 		return -1;
 	}
 	return 0;
 }
 
 /* Take the last reading of a thread that exited and close its descriptors. */
-static void thread_gone(struct td_collector *c, struct td_thread *t, uint64_t now)
+static void thread_gone(struct td_collector *c, struct td_thread *t, const struct td_task_event *ev, uint64_t now)
 {
 	for (int g = 0; g < c->nspecs; g++)
 		if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
 			t->g[g].have_last = true;
 	close_thread(c, t);
 	t->gone = true;
-	t->last_seen_ns = now;
+	/* when it exited, if the tracker knows, but never before what was already delivered of it */
+	t->last_seen_ns = ev->time_ns > t->sampled_ns && ev->time_ns < now ? ev->time_ns : now;
+	if (ev->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm); /* its name at exit */
+}
+
+/* A thread listed gone at once has no groups of its own; what the kernel
+ * accounted to it over its life (the BPF tracker's exit event) becomes its
+ * spec-0 counts when every event of spec 0 is one the kernel keeps per
+ * task (software.td's are). Delivered as its own, they leave the unlisted
+ * remainder, as a listed thread's counts do; otherwise they stay in it.
+ * Only for a thread born after the roots were last read: one that ran
+ * before may be in what the remainder delivered already (never twice). */
+static void take_exit_usage(struct td_collector *c, struct td_thread *t, const struct td_task_event *ev)
+{
+	const struct td_perf_group_spec *s = &c->specs[0];
+	const struct td_task_usage *u = &ev->usage;
+	struct td_reading r = { 0 };
+	uint64_t life = t->last_seen_ns > t->first_seen_ns ? t->last_seen_ns - t->first_seen_ns : 0;
+
+	if (!ev->have_usage || c->nspecs == 0 || c->disabled[0][0] || s->n == 0 || t->g[0].have_last)
+		return;
+	if (c->family.nroots > 0 && !c->family.broken && t->first_seen_ns <= c->family.roots_read_ns)
+		return;
+	for (int k = 0; k < s->n; k++) {
+		if (s->attrs[k].type != PERF_TYPE_SOFTWARE)
+			return;
+		switch (s->attrs[k].config) {
+		case PERF_COUNT_SW_TASK_CLOCK:
+		case PERF_COUNT_SW_CPU_CLOCK: r.value[k] = u->runtime_ns; break;
+		case PERF_COUNT_SW_CONTEXT_SWITCHES: r.value[k] = u->voluntary + u->involuntary; break;
+		case PERF_COUNT_SW_CPU_MIGRATIONS: r.value[k] = u->migrations; break;
+		case PERF_COUNT_SW_PAGE_FAULTS: r.value[k] = u->minor_faults + u->major_faults; break;
+		case PERF_COUNT_SW_PAGE_FAULTS_MIN: r.value[k] = u->minor_faults; break;
+		case PERF_COUNT_SW_PAGE_FAULTS_MAJ: r.value[k] = u->major_faults; break;
+		default: return;
+		}
+	}
+	/* counted for the whole of its life (never less than it ran: two clocks) */
+	r.enabled = r.running = life > u->runtime_ns ? life : u->runtime_ns;
+	t->g[0].prev = (struct td_reading){ 0 };
+	t->g[0].last = r;
+	t->g[0].have_last = true;
+}
+
+/* The thread an event names: the live one, or one listed already gone in
+ * this scan (its rename and exit still tell its name and end). */
+static struct td_thread *event_thread(struct td_collector *c, pid_t tid)
+{
+	for (int i = c->nthreads - 1; i >= 0; i--)
+		if (c->threads[i]->tid == tid && (!c->threads[i]->gone || c->threads[i]->short_lived))
+			return c->threads[i];
+	return NULL;
+}
+
+static void thread_renamed(struct td_collector *c, const struct td_task_event *ev)
+{
+	struct td_thread *t = event_thread(c, ev->tid);
+
+	if (t && ev->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
 }
 
 static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_sink *sink, td_err *err)
@@ -335,17 +442,34 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 	int n = td_tracker_poll(c->tracker, &ev);
 
 	if (n < 0) {
-		td_err_set(err, "cannot scan /proc for threads: %s", strerror(-n));
+		td_err_set(err, "cannot track threads (%s): %s",
+			   td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF ring buffer" : "/proc rescan", strerror(-n));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (ev[i].change == TD_TASK_BORN) {
-			if (thread_born(c, ev[i].pid, ev[i].tid, now, sink, err))
+		struct td_thread *t;
+		switch (ev[i].change) {
+		case TD_TASK_BORN:
+			if (thread_born(c, &ev[i], now, sink, err))
 				return -1;
-		} else {
-			struct td_thread *t = find_thread(c, ev[i].tid);
-			if (t)
-				thread_gone(c, t, now);
+			break;
+		case TD_TASK_RENAMED:
+			thread_renamed(c, &ev[i]);
+			break;
+		case TD_TASK_GONE:
+			if (!(t = event_thread(c, ev[i].tid)))
+				break;
+			if (!t->gone) {
+				thread_gone(c, t, &ev[i], now);
+			} else {
+				if (ev[i].comm[0])
+					snprintf(t->comm, sizeof(t->comm), "%s", ev[i].comm);
+				if (ev[i].time_ns > t->first_seen_ns)
+					t->last_seen_ns = ev[i].time_ns;
+				take_exit_usage(c, t, &ev[i]);
+				t->exit_seen = true;
+			}
+			break;
 		}
 	}
 	return 0;
@@ -356,8 +480,13 @@ static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool t
 {
 	int rc = td_tracker_add_process(c->tracker, pid);
 
-	if (rc < 0) {
+	if (rc == -ESRCH) {
 		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
+		return -1;
+	}
+	if (rc < 0) {
+		td_err_set(err, "cannot follow PID %d (%s): %s", (int)pid,
+			   td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF map" : "/proc", strerror(-rc));
 		return -1;
 	}
 	if (tree && (rc = td_tracker_add_descendants(c->tracker, pid)) < 0) {
@@ -387,7 +516,7 @@ static void refresh_young_comms(struct td_collector *c)
 {
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
-		if (!t->gone && t->comm_checks < 3) {
+		if (!t->gone && !t->comm_tracked && t->comm_checks < 3) {
 			t->comm_checks++;
 			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
 		}
@@ -456,30 +585,45 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	return 0;
 }
 
-/* Deliver what the roots' inherited groups counted beyond the listed
- * threads since the last commit, as the unlisted pseudo-thread's spec 0.
- * The roots and threads are read microseconds apart, so the remainder of
- * one interval can come out below what was given already: then nothing is
- * delivered until the totals catch up (given never exceeds what the
- * kernel counted beyond the listed threads, and nothing is given twice). */
-static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+/* Read the roots' inherited groups: everything the target ran so far, into
+ * total. false when there is no remainder to deliver (or a root was never
+ * read yet). Done before the threads are read (td_collector_sample). */
+static bool read_roots(struct td_collector *c, uint64_t *total)
 {
 	struct family *f = &c->family;
-	struct td_count d[TD_GROUP_MAX];
-	uint64_t total[TD_GROUP_MAX] = { 0 }, span = now_ns > f->sampled_ns ? now_ns - f->sampled_ns : 0;
-	int n = c->specs[0].n;
 
 	if (!f->unlisted || f->broken || f->nroots == 0)
-		return 0;
+		return false;
 	for (int i = 0; i < f->nroots; i++) {
 		struct root_total *r = &f->roots[i];
 		if (td_perf_group_read(&r->pg, &r->last) == 0)
 			r->have_last = true;
 		if (!r->have_last)
-			return 0; /* not read yet: next time */
-		for (int k = 0; k < n; k++)
+			return false; /* not read yet: next time */
+		for (int k = 0; k < c->specs[0].n; k++)
 			total[k] += r->last.value[k];
 	}
+	f->roots_read_ns = td_wall_ns();
+	return true;
+}
+
+/* Deliver what the roots' inherited groups counted (total, read first)
+ * beyond the listed threads (read after) since the last commit, as the
+ * unlisted pseudo-thread's spec 0. The listed threads ran a little more
+ * by the time they were read, so one interval's remainder can come out
+ * below what was given already: then nothing is delivered until the total
+ * catches up. Read in this order, given never exceeds what the kernel
+ * counted beyond the listed threads, and nothing is given twice: with the
+ * roots read last, what listed threads ran between the two reads (long,
+ * when tdctl waits for a CPU) was given to the remainder and delivered to
+ * them again the next interval. */
+static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink, const uint64_t *total)
+{
+	struct family *f = &c->family;
+	struct td_count d[TD_GROUP_MAX];
+	uint64_t span = now_ns > f->sampled_ns ? now_ns - f->sampled_ns : 0;
+	int n = c->specs[0].n;
+
 	for (int k = 0; k < n; k++) {
 		uint64_t accounted = f->listed[k] + f->pending[k] + f->given[k];
 		f->giving[k] = total[k] > accounted ? total[k] - accounted : 0;
@@ -491,12 +635,31 @@ static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struc
 
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
+	uint64_t total[TD_GROUP_MAX] = { 0 };
+	bool have_total;
 	int rc = 0;
+
+	/* With BPF, take what happened since the last scan first (a ring buffer
+	 * read): a thread that ran and ended before the roots are read below
+	 * then gets its exit counts in this interval (take_exit_usage), where
+	 * it would otherwise have been left in the remainder. A failure is the
+	 * scan's, as on the scan timer: the interval is read all the same. */
+	if (td_tracker_mode(c->tracker) == TD_TRACKER_BPF)
+		td_collector_scan(c, now_ns, sink);
 
 	memset(c->family.pending, 0, sizeof(c->family.pending));
 	memset(c->family.giving, 0, sizeof(c->family.giving));
+	have_total = read_roots(c, total);
 	for (int i = 0; i < c->nthreads && rc == 0; i++) {
 		struct td_thread *t = c->threads[i];
+		/* a thread found gone at its birth has its exit event on the way (it
+		 * was read before the thread died): wait for it, two samples at most
+		 * (an event the ring buffer lost never comes) */
+		t->kept_back = t->short_lived && !t->exit_seen && t->held < 2;
+		if (t->kept_back) {
+			t->held++;
+			continue;
+		}
 		if (!t->gone) {
 			for (int g = 0; g < c->nspecs; g++)
 				if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
@@ -508,7 +671,7 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;
 	}
-	return rc ? rc : deliver_unlisted(c, now_ns, sink);
+	return rc || !have_total ? rc : deliver_unlisted(c, now_ns, sink, total);
 }
 
 void td_collector_commit(struct td_collector *c)
@@ -533,9 +696,11 @@ void td_collector_commit(struct td_collector *c)
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
 		t->sampled_ns = t->last_seen_ns;
 	}
-	/* forget the threads that are gone: their last counts are kept */
+	/* forget the threads that are gone: their last counts are kept (not one
+	 * the sample kept back: td_collector_sample) */
 	for (int i = 0; i < c->nthreads;) {
-		if (c->threads[i]->gone) {
+		struct td_thread *t = c->threads[i];
+		if (t->gone && !t->kept_back) {
 			free(c->threads[i]);
 			c->threads[i] = c->threads[--c->nthreads];
 		} else {

@@ -26,18 +26,25 @@
 
 #include "perf_group.h"
 #include "interval.h"
+#include "tracker.h"
 #include "base/util.h"
 
 #define TD_MAX_SPECS 24
 
 struct td_thread {
 	pid_t pid, tid;
+	pid_t parent;               /* the thread that created it (from the BPF tracker's event), 0 unknown */
 	char comm[32];
+	bool comm_tracked;          /* comm is kept current from the tracker's events: no /proc read needed */
 	int64_t store_id;           /* the sink's handle (e.g. the threads row) */
 	uint64_t first_seen_ns, last_seen_ns;
 	uint64_t sampled_ns;        /* end of the last interval delivered */
 	int comm_checks;            /* scans that re-read comm (threads name themselves early) */
 	bool gone;                  /* exited: final reading taken, descriptors closed */
+	bool short_lived;           /* born and gone between two scans (BPF tracker): listed, never opened */
+	bool exit_seen;             /* short_lived: its exit event (name, end, counts) has come */
+	int held;                   /* short_lived: samples it was kept back waiting for that event */
+	bool kept_back;             /* ... by the last sample: not delivered, not to be forgotten */
 	/* /proc voluntary / involuntary context switches */
 	uint64_t prev_sw[2], last_sw[2];
 	bool have_sw;
@@ -71,6 +78,8 @@ struct td_collector_stats {
 	int open_failures;     /* threads whose groups could not be opened (other than exited first) */
 	char last_failure[300];  /* as the collector words it: at most 299 bytes */
 	int fds_open;
+	int threads_short;       /* listed from the tracker's events although gone before their groups opened */
+	uint64_t tracker_lost;   /* thread events the BPF tracker lost (ring buffer or map full) */
 	bool unlisted_counted;   /* the inherited totals count: the unlisted remainder is delivered */
 	char unlisted_why[300];  /* when not: why ("" before a process was added) */
 };
@@ -79,6 +88,18 @@ struct td_collector_stats {
 struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, int nspecs, bool follow_children,
 				      int paranoid);
 void td_collector_free(struct td_collector *c);
+
+/* Track threads with this backend instead of the /proc rescan a new
+ * collector has (TD_TRACKER_AUTO: BPF where it loads). Call before the
+ * first td_collector_add_process. -1 with err set only when BPF was
+ * demanded and does not load. td_collector_tracker says which backend is
+ * used and why, in one line for the user. With BPF, threads born and gone
+ * between two scans are still listed (gone at once; their spec-0 counts
+ * are what the kernel accounted to them at exit when spec 0 holds only
+ * per-task software events, else what they ran stays in the unlisted
+ * remainder), and names and parents come from the kernel's events. */
+int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err);
+const char *td_collector_tracker(const struct td_collector *c);
 
 /* Follow a process and open its current threads now. flags apply to the
  * first thread opened (TD_OPEN_ENABLE_ON_EXEC for a command about to exec).

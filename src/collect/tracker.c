@@ -1,37 +1,50 @@
-/* tracker (/proc backend): rescans /proc/PID/task of every followed process
- * and, when following children, the new entries of /proc whose parent is
- * followed. Only PIDs not present at the previous poll have their parent
- * read, so a poll costs one readdir of /proc plus one per process. */
-#include "tracker.h"
-#include "base/util.h"
-#include "machine/procfs.h"
+/* tracker: the interface the collector uses, and the choice of backend —
+ * bpf where it loads (or where it is demanded), else the /proc rescan —
+ * with the line that tells the user which, and why. */
+#include "tracker_backend.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-struct followed {
-	pid_t pid;
-	pid_t *tids; /* sorted, as of the previous poll */
-	int ntids;
-};
 
 struct td_tracker {
-	bool follow_children;
-	struct followed *procs;
-	int nprocs;
-	pid_t *prev_pids; /* sorted /proc listing of the previous poll */
-	int nprev;
-	struct td_task_event *events;
-	int nevents, cap;
+	enum td_tracker_mode mode; /* PROC or BPF */
+	struct td_proc_tracker *proc;
+	struct td_bpf_tracker *bpf;
+	char describe[600];
 };
 
-struct td_tracker *td_tracker_new(bool follow_children)
+struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mode, td_err *err)
 {
 	struct td_tracker *t = calloc(1, sizeof(*t));
+	char why[500] = "";
 
-	if (t)
-		t->follow_children = follow_children;
+	if (!t) {
+		td_err_set(err, "out of memory");
+		return NULL;
+	}
+	if (mode != TD_TRACKER_PROC && (t->bpf = td_bpf_tracker_new(follow_children, why, sizeof(why)))) {
+		t->mode = TD_TRACKER_BPF;
+		snprintf(t->describe, sizeof(t->describe), "threads tracked by BPF (%s sched_process_fork/exec/exit, "
+			 "task_rename)", td_bpf_tracker_flavour(t->bpf));
+		return t;
+	}
+	if (mode == TD_TRACKER_BPF) {
+		td_err_set(err, "the BPF thread tracker does not load: %s; use --tracker=auto or --tracker=proc", why);
+		free(t);
+		return NULL;
+	}
+	if (!(t->proc = td_proc_tracker_new(follow_children))) {
+		td_err_set(err, "out of memory");
+		free(t);
+		return NULL;
+	}
+	t->mode = TD_TRACKER_PROC;
+	if (mode == TD_TRACKER_PROC)
+		snprintf(t->describe, sizeof(t->describe), "threads tracked by rescanning /proc (--tracker=proc)");
+	else
+		snprintf(t->describe, sizeof(t->describe), "threads tracked by rescanning /proc: BPF did not load (%s)",
+			 why);
 	return t;
 }
 
@@ -39,179 +52,55 @@ void td_tracker_free(struct td_tracker *t)
 {
 	if (!t)
 		return;
-	for (int i = 0; i < t->nprocs; i++)
-		free(t->procs[i].tids);
-	free(t->procs);
-	free(t->prev_pids);
-	free(t->events);
+	td_proc_tracker_free(t->proc);
+	td_bpf_tracker_free(t->bpf);
 	free(t);
 }
 
-static bool contains(const pid_t *arr, int n, pid_t x)
+enum td_tracker_mode td_tracker_mode(const struct td_tracker *t)
 {
-	int lo = 0, hi = n - 1;
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (arr[mid] == x)
-			return true;
-		if (arr[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return false;
+	return t->mode;
 }
 
-static struct followed *find_proc(struct td_tracker *t, pid_t pid)
+const char *td_tracker_describe(const struct td_tracker *t)
 {
-	for (int i = 0; i < t->nprocs; i++)
-		if (t->procs[i].pid == pid)
-			return &t->procs[i];
-	return NULL;
-}
-
-static int follow(struct td_tracker *t, pid_t pid)
-{
-	if (find_proc(t, pid))
-		return 0;
-	struct followed *np = td_array_push(&t->procs, &t->nprocs, sizeof(*t->procs));
-	if (!np)
-		return -ENOMEM;
-	np->pid = pid;
-	return 0;
+	return t->describe;
 }
 
 int td_tracker_add_process(struct td_tracker *t, pid_t pid)
 {
-	pid_t ppid;
-	int rc = td_proc_stat(pid, &ppid, NULL);
-
-	if (rc < 0)
-		return rc == -ENOENT ? -ESRCH : rc;
-	/* what runs now is not "new": only processes started from here on are
-	 * children to follow (attach 1 must not follow every daemon init started) */
-	if (t->follow_children && !t->prev_pids) {
-		int n = td_proc_pids(&t->prev_pids);
-		if (n < 0)
-			return n;
-		t->nprev = n;
-	}
-	return follow(t, pid);
+	return t->bpf ? td_bpf_tracker_add_process(t->bpf, pid) : td_proc_tracker_add_process(t->proc, pid);
 }
 
 int td_tracker_add_descendants(struct td_tracker *t, pid_t pid)
 {
-	(void)pid; /* followed already: its descendants are those whose ancestor is followed */
-	pid_t *pids = NULL, *parent;
-	int n = td_proc_pids(&pids), rc = 0;
-	bool grew = true;
-
-	if (n < 0)
-		return n;
-	if (!(parent = calloc((size_t)n + 1, sizeof(*parent)))) {
-		free(pids);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < n; i++)
-		if (td_proc_stat(pids[i], &parent[i], NULL) != 0)
-			parent[i] = 0;
-	/* to a fixed point: a grandchild may be listed before its parent */
-	while (grew && rc == 0) {
-		grew = false;
-		for (int i = 0; i < n && rc == 0; i++)
-			if (parent[i] > 0 && !find_proc(t, pids[i]) && find_proc(t, parent[i])) {
-				rc = follow(t, pids[i]);
-				grew = true;
-			}
-	}
-	free(parent);
-	free(pids);
-	return rc;
-}
-
-int td_tracker_process_count(const struct td_tracker *t)
-{
-	return t->nprocs;
-}
-
-static int emit(struct td_tracker *t, enum td_task_change change, pid_t pid, pid_t tid)
-{
-	if (t->nevents == t->cap) {
-		int ncap = t->cap ? t->cap * 2 : 64;
-		struct td_task_event *ne = realloc(t->events, (size_t)ncap * sizeof(*ne));
-		if (!ne)
-			return -ENOMEM;
-		t->events = ne;
-		t->cap = ncap;
-	}
-	t->events[t->nevents++] = (struct td_task_event){ change, pid, tid };
-	return 0;
-}
-
-static int find_new_children(struct td_tracker *t)
-{
-	pid_t *pids = NULL;
-	int n = td_proc_pids(&pids);
-
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		pid_t ppid;
-		if (contains(t->prev_pids, t->nprev, pids[i]) || find_proc(t, pids[i]))
-			continue;
-		if (td_proc_stat(pids[i], &ppid, NULL) == 0 && find_proc(t, ppid) && follow(t, pids[i])) {
-			free(pids);
-			return -ENOMEM;
-		}
-	}
-	free(t->prev_pids);
-	t->prev_pids = pids;
-	t->nprev = n;
-	return 0;
-}
-
-static int rescan(struct td_tracker *t, struct followed *p)
-{
-	pid_t *tids = NULL;
-	int n = td_proc_tasks(p->pid, &tids);
-
-	if (n < 0)
-		n = 0; /* the process is gone: every thread left */
-	for (int i = 0; i < n; i++)
-		if (!contains(p->tids, p->ntids, tids[i]) && emit(t, TD_TASK_BORN, p->pid, tids[i]))
-			goto oom;
-	for (int i = 0; i < p->ntids; i++)
-		if (!contains(tids, n, p->tids[i]) && emit(t, TD_TASK_GONE, p->pid, p->tids[i]))
-			goto oom;
-	free(p->tids);
-	p->tids = tids;
-	p->ntids = n;
-	return 0;
-oom:
-	free(tids);
-	return -ENOMEM;
+	return t->bpf ? td_bpf_tracker_add_descendants(t->bpf, pid) : td_proc_tracker_add_descendants(t->proc, pid);
 }
 
 int td_tracker_poll(struct td_tracker *t, const struct td_task_event **events)
 {
-	int rc;
+	return t->bpf ? td_bpf_tracker_poll(t->bpf, events) : td_proc_tracker_poll(t->proc, events);
+}
 
-	t->nevents = 0;
-	if (t->follow_children && (rc = find_new_children(t)) < 0)
-		return rc;
-	for (int i = 0; i < t->nprocs; i++)
-		if ((rc = rescan(t, &t->procs[i])) < 0)
-			return rc;
-	/* forget processes with no thread left */
-	for (int i = 0; i < t->nprocs;) {
-		if (t->procs[i].ntids == 0 && td_proc_stat(t->procs[i].pid, NULL, NULL) != 0) {
-			free(t->procs[i].tids);
-			t->procs[i] = t->procs[--t->nprocs];
-		} else {
-			i++;
-		}
-	}
-	*events = t->events;
-	return t->nevents;
+int td_tracker_process_count(const struct td_tracker *t)
+{
+	return t->bpf ? td_bpf_tracker_process_count(t->bpf) : td_proc_tracker_process_count(t->proc);
+}
+
+void td_tracker_stats(const struct td_tracker *t, struct td_tracker_stats *st)
+{
+	*st = (struct td_tracker_stats){ 0 };
+	if (t->bpf)
+		td_bpf_tracker_stats(t->bpf, st);
+}
+
+int td_tracker_bpf_probe(char *why, size_t len)
+{
+	struct td_bpf_tracker *b = td_bpf_tracker_new(false, why, len);
+
+	if (!b)
+		return -1;
+	snprintf(why, len, "%s programs load", td_bpf_tracker_flavour(b));
+	td_bpf_tracker_free(b);
+	return 0;
 }

@@ -306,6 +306,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 		td_err_set(err, "out of memory");
 		return -1;
 	}
+	if (!o->system && !o->cgroup && td_collector_set_tracker(rs->col, o->tracker, err))
+		return -1;
 	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
 		return -1;
 	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)
@@ -423,6 +425,16 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			    "confidence is the product of the groups' coverage", td_live_spanning(rs->live),
 			    td_live_spanning(rs->live) == 1 ? "" : "s");
 	td_collector_stats(rs->col, &st);
+	/* said at the end of a session that ran (an error stays one line) */
+	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup && st.threads_short)
+		session_say(rs, TD_SAY_NOTE, "%s; %d thread%s born and gone between two scans listed from its events",
+			    td_collector_tracker(rs->col), st.threads_short, st.threads_short == 1 ? "" : "s");
+	else if (!rs->write_failed && !rs->o.system && !rs->o.cgroup)
+		session_say(rs, TD_SAY_NOTE, "%s", td_collector_tracker(rs->col));
+	if (st.tracker_lost)
+		session_say(rs, TD_SAY_WARNING, "the BPF thread tracker lost %llu event%s (its ring buffer or process map "
+			    "was full): threads may be missing from the list; their counts are in the unlisted remainder",
+			    (unsigned long long)st.tracker_lost, st.tracker_lost == 1 ? "" : "s");
 	if (st.open_failures)
 		snprintf(message, sizeof(message), "%s; %d thread%s not counted: %s", rs->res.stop_reason, st.open_failures,
 			 st.open_failures == 1 ? "" : "s", st.last_failure);

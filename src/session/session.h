@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "base/util.h"
+#include "collect/tracker.h"
 #include "live_metrics.h"
 
 /* What a session tells its user while it runs: notes (what the plan
@@ -27,6 +28,7 @@ struct td_session_opts {
 	const char *events_dir;   /* NULL: td_events_dir() */
 	int interval_ms;          /* reading period */
 	int scan_ms;              /* thread discovery period */
+	enum td_tracker_mode tracker; /* how threads are found (AUTO: BPF where it loads, else /proc) */
 	int duration_ms;          /* 0: until the target ends or a signal */
 	pid_t attach_pid;         /* attach: the process; 0 for run */
 	bool attach_children;     /* attach --children: also the descendants it has now */

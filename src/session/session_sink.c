@@ -55,7 +55,7 @@ static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td
 	}
 	/* threads may rename themselves at any time (pools, workers): keep comm current */
 	if (spec == SPEC_SOFTWARE && !t->gone) {
-		if (t->tid != TD_TID_UNLISTED)
+		if (t->tid != TD_TID_UNLISTED && !t->comm_tracked) /* the BPF tracker keeps it current */
 			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
 		return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, false);
 	}

@@ -6,14 +6,34 @@
 
 #include "base/json.h"
 #include "collect/tracker.h"
+#include "machine/host.h"
 #include "machine/pmu.h"
 #include "model/catalog.h"
 #include "tdctl.h"
 
 static const char *yesno(bool b) { return b ? "yes" : "no"; }
 
+/* How threads will be found here (as a session with --tracker=auto): the
+ * BPF tracker is loaded for real when BTF and privileges allow (no feature
+ * probe is trusted), never on a recorded host (TD_SYSROOT: not this kernel).
+ * true for BPF; why says what was tried. */
+static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
+{
+	if (td_host_root()[0]) {
+		snprintf(why, len, "not tried: TD_SYSROOT describes another host");
+		return false;
+	}
+	if (!c->bpf_available) {
+		snprintf(why, len, "%s", !c->btf ? "the kernel has no BTF" : "loading BPF needs root or CAP_BPF and CAP_PERFMON");
+		return false;
+	}
+	return td_tracker_bpf_probe(why, len) == 0;
+}
+
 static void print_text(const struct td_caps *c)
 {
+	char why[600];
+
 	printf("CPU:            %s\n", c->cpu_name[0] ? c->cpu_name : "unknown");
 	printf("  vendor:       %s, family %d (%#x), model %d (%#x), stepping %d\n", c->vendor, c->family,
 	       c->family, c->model, c->model, c->stepping);
@@ -57,8 +77,10 @@ static void print_text(const struct td_caps *c)
 	printf("BPF:            %s\n", c->bpf_available ? "available (BTF present)"
 				       : !c->btf           ? "not available (BTF missing)"
 							   : "not available (BTF present, needs root or CAP_BPF)");
-	/* no BPF tracker exists yet: say how threads are really found */
-	printf("thread discovery: /proc rescan every %d ms\n", TD_TRACKER_SCAN_MS);
+	if (tracker_bpf(c, why, sizeof(why)))
+		printf("thread discovery: BPF tracker (%s; --tracker=proc rescans /proc instead)\n", why);
+	else
+		printf("thread discovery: /proc rescan every %d ms (BPF tracker not used: %s)\n", TD_TRACKER_SCAN_MS, why);
 	if (c->events_dir)
 		printf("events dir:     %s\n", c->events_dir);
 	printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
@@ -89,6 +111,8 @@ static void kflag(struct td_json *j, const char *key, int v)
 static void print_json(const struct td_caps *c)
 {
 	struct td_json j;
+	char why[600];
+	bool bpf;
 
 	td_json_init(&j, stdout, 0);
 	td_json_object(&j);
@@ -145,8 +169,10 @@ static void print_json(const struct td_caps *c)
 	td_json_close(&j);
 	td_json_key(&j, "thread_discovery");
 	td_json_object(&j);
-	td_json_kstring(&j, "method", "proc-rescan");
+	bpf = tracker_bpf(c, why, sizeof(why));
+	td_json_kstring(&j, "method", bpf ? "bpf" : "proc-rescan");
 	td_json_kint(&j, "period_ms", TD_TRACKER_SCAN_MS);
+	td_json_kstring(&j, "why", why);
 	td_json_close(&j);
 	td_json_kstring(&j, "events_dir", c->events_dir);
 	td_json_kstring(&j, "events_file", c->events_file[0] ? c->events_file : NULL);

@@ -62,7 +62,8 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 #define TDCTL_PROCESS_HELP \
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
 	"  --max-size MB       keep the database under MB megabytes the same way\n" \
-	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"
+	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n" \
+	"  --tracker MODE      how threads are found: auto (default: BPF where it loads), bpf, proc (/proc rescan)\n"
 /* run only. */
 #define TDCTL_RUN_HELP \
 	"  -r, --repeat N      run CMD N times, each a session of one repeat group ('report --repeats' gives\n" \

@@ -3,7 +3,8 @@
 # derived here independently from /proc/cpuinfo) and, on a machine whose
 # kernel exposes no core PMU, says in one line that only software metrics
 # can be collected and why; BPF is reported as what it is (available or not),
-# not as a tracker, and thread discovery as the /proc rescan it is.
+# and thread discovery as what a session gets here: the BPF tracker where it
+# was built and loads (root, BTF), the /proc rescan with the reason otherwise.
 . "$(dirname "$0")/lib.sh"
 
 # doctor and the paranoid level it is compared with, read while no test changes it
@@ -78,12 +79,31 @@ elif [ ! -e /sys/kernel/btf/vmlinux ]; then bpf="not available (BTF missing)"
 else bpf=; fi
 if [ -n "$bpf" ]; then check_match "BPF line says whether BPF is available and why" "^BPF: +$(printf '%s' "$bpf" | sed 's/[()]/\\&/g')\$" "$out"
 else skip "BPF line says whether BPF is available and why" "not root and BTF present: availability depends on capabilities"; fi
-check_match "thread discovery named as the /proc rescan" "^thread discovery: /proc rescan every 20 ms\$" "$out"
-check "no line claims a BPF tracker" sh -c "! printf '%s\n' \"\$1\" | grep -qi 'tracker'" sh "$out"
+# thread discovery: BPF where this build has the skeleton and BPF loads (root
+# and BTF: tp_btf programs load on the kernels we run on), else /proc, saying why
+if [ -f "$TD_BUILDDIR/src/collect/tracker.skel.h" ] && [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then
+	method=bpf
+	check_match "thread discovery: the BPF tracker, its programs loaded" \
+		"^thread discovery: BPF tracker \\((tp_btf|raw_tp) programs load; --tracker=proc rescans /proc instead\\)\$" "$out"
+else
+	method=proc-rescan
+	check_match "thread discovery: the /proc rescan, and why not BPF" \
+		"^thread discovery: /proc rescan every 20 ms \\(BPF tracker not used: .+\\)\$" "$out"
+fi
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	check_match "as an unprivileged user: the /proc rescan, because BPF needs privileges" \
+		"^thread discovery: /proc rescan every 20 ms \\(BPF tracker not used: .*(root|CAP_BPF|BTF).*\\)\$" \
+		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TDCTL" doctor 2>&1 | grep '^thread discovery')"
+else
+	skip "as an unprivileged user: the /proc rescan" "needs root and setpriv to switch users"
+fi
+check_match "on a recorded host (TD_SYSROOT) BPF is not tried on this kernel" \
+	"^thread discovery: /proc rescan every 20 ms \\(BPF tracker not used: .+\\)\$" \
+	"$(TD_SYSROOT="$TD_SRCDIR/tests/data/hosts/$(ls "$TD_SRCDIR/tests/data/hosts" | head -1)" "$TDCTL" doctor 2>&1 | grep '^thread discovery')"
 check_eq "JSON: BPF availability agrees with the text" \
 	"$(printf '%s\n' "$out" | grep -q '^BPF: *available' && echo 1 || echo 0)" \
 	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.bpf.available')")"
-check_eq "JSON: thread discovery method and period" "proc-rescan|20" \
+check_eq "JSON: thread discovery method and period" "$method|20" \
 	"$(sql :memory: "select json_extract(readfile('$WORK/doctor.json'), '\$.thread_discovery.method')||'|'||
 	                 json_extract(readfile('$WORK/doctor.json'), '\$.thread_discovery.period_ms')")"
 check_eq "JSON: no tracker_possible key" "" \

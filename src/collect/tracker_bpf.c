@@ -1,0 +1,342 @@
+/* tracker_bpf: the user-space half of the BPF lifecycle tracker. It loads
+ * tracker.bpf.c through its skeleton (tracker.skel.h, generated at build
+ * time) — the tp_btf programs, else the raw_tp ones — puts the processes
+ * to follow in the kernel's `followed` map, and turns the ring buffer's
+ * records into td_task_events at each poll. The kernel side follows child
+ * processes by itself; user space keeps the list of followed processes
+ * (their count ends a session) and drops records of anything else. */
+#include <linux/types.h> /* before tracker_event.h and the skeleton */
+#include <bpf/libbpf.h>
+
+#include "tracker_backend.h"
+#include "tracker_event.h"
+#include "machine/procfs.h"
+#include "collect/tracker.skel.h" /* generated at build time (Makefile.am) */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct td_bpf_tracker {
+	struct tracker_bpf *skel;
+	struct ring_buffer *rb;
+	const char *flavour;
+	bool follow_children;
+	pid_t *procs;               /* followed processes, as user space knows them */
+	int nprocs;
+	struct td_task_events events;
+	bool delivered;             /* events were handed out by the last poll: clear before adding */
+	int64_t mono_to_wall;       /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	uint64_t lost_checked;      /* lost events already answered by a liveness check */
+	int error;                  /* -errno from the ring buffer callback */
+};
+
+/* libbpf's own messages: the last warning is kept for the reason a load
+ * failed, nothing is printed (a fallback is not an error). */
+static char libbpf_last[256];
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN) {
+		size_t n;
+		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
+		n = strlen(libbpf_last);
+		while (n && libbpf_last[n - 1] == '\n')
+			libbpf_last[--n] = '\0';
+	}
+	return 0;
+}
+
+static int find_proc(const struct td_bpf_tracker *t, pid_t pid)
+{
+	for (int i = 0; i < t->nprocs; i++)
+		if (t->procs[i] == pid)
+			return i;
+	return -1;
+}
+
+static int follow(struct td_bpf_tracker *t, pid_t pid)
+{
+	__u32 key = (__u32)pid;
+	__u8 one = 1;
+	pid_t *slot;
+
+	if (find_proc(t, pid) >= 0)
+		return 0;
+	if (bpf_map__update_elem(t->skel->maps.followed, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
+		return -errno;
+	if (!(slot = td_array_push(&t->procs, &t->nprocs, sizeof(*t->procs))))
+		return -ENOMEM;
+	*slot = pid;
+	return 0;
+}
+
+static void unfollow(struct td_bpf_tracker *t, int i)
+{
+	__u32 key = (__u32)t->procs[i];
+
+	bpf_map__delete_elem(t->skel->maps.followed, &key, sizeof(key), 0); /* the kernel may have done it */
+	t->procs[i] = t->procs[--t->nprocs];
+}
+
+static void begin_batch(struct td_bpf_tracker *t)
+{
+	if (t->delivered) {
+		t->events.n = 0;
+		t->delivered = false;
+	}
+}
+
+static int push(struct td_bpf_tracker *t, enum td_task_change change, const struct td_bpf_event *e, pid_t tid)
+{
+	struct td_task_event ev = { .change = change, .pid = (pid_t)e->pid, .tid = tid };
+
+	if (change == TD_TASK_BORN)
+		ev.parent = (pid_t)e->parent_tid;
+	memcpy(ev.comm, e->comm, sizeof(ev.comm));
+	ev.comm[sizeof(ev.comm) - 1] = '\0';
+	ev.time_ns = (uint64_t)((int64_t)e->time_ns + t->mono_to_wall);
+	if (e->kind == TD_BPF_GONE && change == TD_TASK_GONE) {
+		ev.have_usage = true;
+		ev.usage = (struct td_task_usage){ e->runtime_ns, e->nvcsw, e->nivcsw, e->min_flt, e->maj_flt, e->migrations };
+	}
+	return td_task_events_push(&t->events, &ev);
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct td_bpf_tracker *t = ctx;
+	const struct td_bpf_event *e = data;
+	int rc = 0, i;
+
+	if (size < sizeof(*e))
+		return 0;
+	switch (e->kind) {
+	case TD_BPF_BORN:
+		if (e->flags & TD_BPF_NEW_PROCESS) {
+			/* a child the kernel could not follow is left to the unlisted remainder (stats say so) */
+			if (!t->follow_children || (e->flags & TD_BPF_NOT_FOLLOWED) || find_proc(t, (pid_t)e->parent_pid) < 0)
+				return 0;
+			pid_t *slot = td_array_push(&t->procs, &t->nprocs, sizeof(*t->procs));
+			if (!slot)
+				rc = -ENOMEM;
+			else
+				*slot = (pid_t)e->pid;
+		} else if (find_proc(t, (pid_t)e->pid) < 0) {
+			return 0;
+		}
+		rc = rc ? rc : push(t, TD_TASK_BORN, e, (pid_t)e->tid);
+		break;
+	case TD_BPF_EXEC:
+		if (find_proc(t, (pid_t)e->pid) < 0)
+			return 0;
+		/* exec from a thread other than the leader: that thread takes the leader's TID */
+		if (e->parent_tid && e->parent_tid != e->tid) {
+			if (!(rc = push(t, TD_TASK_GONE, e, (pid_t)e->parent_tid)))
+				rc = push(t, TD_TASK_BORN, e, (pid_t)e->tid);
+		} else {
+			rc = push(t, TD_TASK_RENAMED, e, (pid_t)e->tid);
+		}
+		break;
+	case TD_BPF_RENAME:
+		if (find_proc(t, (pid_t)e->pid) >= 0)
+			rc = push(t, TD_TASK_RENAMED, e, (pid_t)e->tid);
+		break;
+	case TD_BPF_GONE:
+		if ((i = find_proc(t, (pid_t)e->pid)) < 0)
+			return 0;
+		rc = push(t, TD_TASK_GONE, e, (pid_t)e->tid);
+		if (e->flags & TD_BPF_LAST_THREAD)
+			unfollow(t, i);
+		break;
+	}
+	if (rc)
+		t->error = rc;
+	return rc;
+}
+
+/* Open, load and attach one flavour: the tp_btf programs or the raw_tp
+ * ones. NULL with why and *err (-errno) when it fails. */
+static struct tracker_bpf *load(bool btf, bool follow_children, char *why, size_t len, int *err)
+{
+	struct tracker_bpf *skel;
+	const char *step = "load";
+	int rc;
+
+	libbpf_last[0] = '\0';
+	if (!(skel = tracker_bpf__open())) {
+		*err = -errno;
+		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	struct bpf_program *unused[] = {
+		btf ? skel->progs.fork_raw : skel->progs.fork_btf,
+		btf ? skel->progs.exec_raw : skel->progs.exec_btf,
+		btf ? skel->progs.rename_raw : skel->progs.rename_btf,
+		btf ? skel->progs.exit_raw : skel->progs.exit_btf,
+	};
+	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
+		bpf_program__set_autoload(unused[i], false);
+	skel->rodata->follow_children = follow_children;
+	if ((rc = tracker_bpf__load(skel)) == 0) {
+		step = "attach";
+		if ((rc = tracker_bpf__attach(skel)) == 0)
+			return skel;
+	}
+	*err = rc;
+	snprintf(why, len, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
+		 libbpf_last[0] ? ": " : "", libbpf_last);
+	tracker_bpf__destroy(skel);
+	return NULL;
+}
+
+struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_t len)
+{
+	static bool print_set;
+	struct td_bpf_tracker *t;
+	char why_btf[400], why_raw[400];
+	int err_btf = 0, err_raw = 0;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		return NULL;
+	}
+	if (!print_set) {
+		libbpf_set_print(quiet_print);
+		print_set = true;
+	}
+	if (!(t = calloc(1, sizeof(*t)))) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	t->follow_children = follow_children;
+	t->mono_to_wall = (int64_t)td_wall_ns() - (int64_t)td_now_ns();
+	t->flavour = "tp_btf";
+	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
+	if (getenv("TD_TRACKER_BPF_TYPE") && !strcmp(getenv("TD_TRACKER_BPF_TYPE"), "raw_tp")) {
+		snprintf(why_btf, sizeof(why_btf), "tp_btf programs not tried (TD_TRACKER_BPF_TYPE=raw_tp)");
+	} else {
+		t->skel = load(true, follow_children, why_btf, sizeof(why_btf), &err_btf);
+	}
+	if (!t->skel) {
+		t->flavour = "raw_tp";
+		t->skel = load(false, follow_children, why_raw, sizeof(why_raw), &err_raw);
+	}
+	if (!t->skel) {
+		if (err_btf == -EPERM && err_raw == -EPERM)
+			snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF "
+				 "and CAP_PERFMON");
+		else
+			snprintf(why, len, "%s; %s", why_btf, why_raw);
+		free(t);
+		return NULL;
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), on_record, t, NULL);
+	if (!t->rb) {
+		snprintf(why, len, "cannot map the BPF ring buffer: %s", strerror(errno));
+		td_bpf_tracker_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void td_bpf_tracker_free(struct td_bpf_tracker *t)
+{
+	if (!t)
+		return;
+	ring_buffer__free(t->rb);
+	tracker_bpf__destroy(t->skel);
+	free(t->procs);
+	free(t->events.v);
+	free(t);
+}
+
+const char *td_bpf_tracker_flavour(const struct td_bpf_tracker *t)
+{
+	return t->flavour;
+}
+
+/* The threads a process has now, as born (the kernel reports later ones). */
+static int list_threads(struct td_bpf_tracker *t, pid_t pid)
+{
+	pid_t *tids = NULL;
+	int n = td_proc_tasks(pid, &tids), rc = 0;
+
+	if (n < 0)
+		return n == -ENOENT ? 0 : n; /* gone meanwhile: its exit was seen or comes */
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct td_task_event ev = { .change = TD_TASK_BORN, .pid = pid, .tid = tids[i] };
+		rc = td_task_events_push(&t->events, &ev);
+	}
+	free(tids);
+	return rc;
+}
+
+int td_bpf_tracker_add_process(struct td_bpf_tracker *t, pid_t pid)
+{
+	int rc = td_proc_stat(pid, NULL, NULL);
+
+	if (rc < 0)
+		return rc == -ENOENT ? -ESRCH : rc;
+	begin_batch(t);
+	/* in the map first, then listed: a thread born in between is both
+	 * listed and reported (the collector keeps one), none is missed */
+	if ((rc = follow(t, pid)) < 0)
+		return rc;
+	return list_threads(t, pid);
+}
+
+int td_bpf_tracker_add_descendants(struct td_bpf_tracker *t, pid_t pid)
+{
+	pid_t *desc;
+	int n = td_proc_descendants(pid, &desc), rc = 0;
+
+	if (n < 0)
+		return n;
+	begin_batch(t);
+	for (int i = 0; i < n && rc == 0; i++)
+		if (find_proc(t, desc[i]) < 0 && (rc = follow(t, desc[i])) == 0)
+			rc = list_threads(t, desc[i]);
+	free(desc);
+	return rc;
+}
+
+int td_bpf_tracker_poll(struct td_bpf_tracker *t, const struct td_task_event **events)
+{
+	uint64_t lost = t->skel->bss->lost_events;
+	int rc;
+
+	begin_batch(t);
+	t->error = 0;
+	rc = ring_buffer__consume(t->rb);
+	if (t->error)
+		return t->error;
+	if (rc < 0)
+		return rc;
+	/* a lost exit may hide a process's end: check the followed ones are alive */
+	if (lost != t->lost_checked) {
+		for (int i = 0; i < t->nprocs;)
+			if (td_proc_stat(t->procs[i], NULL, NULL) != 0)
+				unfollow(t, i);
+			else
+				i++;
+		t->lost_checked = lost;
+	}
+	t->delivered = true;
+	*events = t->events.v;
+	return t->events.n;
+}
+
+int td_bpf_tracker_process_count(const struct td_bpf_tracker *t)
+{
+	return t->nprocs;
+}
+
+void td_bpf_tracker_stats(const struct td_bpf_tracker *t, struct td_tracker_stats *st)
+{
+	st->lost_events = t->skel->bss->lost_events;
+	st->unfollowed = t->skel->bss->unfollowed_children;
+}
