@@ -100,6 +100,13 @@ void td_session_stop(struct td_session *s, const char *why);
 bool td_session_done(const struct td_session *s);
 /* Its row in the store. */
 int64_t td_session_id(const struct td_session *s);
+/* What it measures with: the degradation rung ("full", "software-only" ...),
+ * the PMU model the events are encoded for ("" none) and the events file. */
+const char *td_session_rung(const struct td_session *s);
+const char *td_session_pmu_model(const struct td_session *s);
+const char *td_session_events_file(const struct td_session *s);
+/* Interval writes that failed so far (their counts went into later ones). */
+int td_session_failed_writes(const struct td_session *s);
 /* The final read, the command's status, the session row ended; frees s.
  * 0 when the session completed (whatever the target's exit status). */
 int td_session_finish(struct td_session *s, struct td_session_result *res, td_err *err);

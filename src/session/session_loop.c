@@ -190,6 +190,26 @@ int64_t td_session_id(const struct td_session *s)
 	return s->session;
 }
 
+const char *td_session_rung(const struct td_session *s)
+{
+	return td_rung_name(s->caps.rung);
+}
+
+const char *td_session_pmu_model(const struct td_session *s)
+{
+	return s->caps.pfm_model;
+}
+
+const char *td_session_events_file(const struct td_session *s)
+{
+	return s->caps.events_file;
+}
+
+int td_session_failed_writes(const struct td_session *s)
+{
+	return s->failed_writes;
+}
+
 void td_session_loop(struct td_session *const *sessions, int n, int sigfd)
 {
 	struct pollfd *p = malloc(((size_t)n * FDS_PER_SESSION + 1) * sizeof(*p));

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -27,10 +28,13 @@
 #include "daemon_config.h"
 #include "control/protocol.h"
 #include "daemon.h"
+#include "exporter.h"
+#include "metrics_export.h"
 #include "model/model.h"
 #include "report/report.h"
 #include "session/session.h"
 #include "store/store.h"
+#include "snapshot.h"
 #include "top_processes.h"
 
 #define DEFAULT_CONFIG "/etc/topdown/topdownd.conf"
@@ -51,12 +55,20 @@ struct dsession {
 	char *db_path, *events_dir, *nodes, *cgroup; /* the session's options point here */
 	struct td_top_snapshot *top;  /* schedule with top N: CPU time at the start */
 	int top_n;
+	struct td_snapshot snap;      /* the latest interval's values, for the exporter */
+	int interval_ms;
+	char comm[64];
+	char rung[32], model[64], events_file[64];
 };
 
 struct sched_state {
 	uint64_t next_ns;         /* monotonic */
 	int64_t running;          /* session id of its run, 0 none */
 	int runs, missed;
+	/* the last run that ended, for the exporter */
+	struct td_snapshot last;
+	int64_t last_session;
+	char rung[32], model[64], events_file[64];
 };
 
 struct daemon {
@@ -68,7 +80,9 @@ struct daemon {
 	struct dsession **s;
 	int ns;
 	uint64_t start_mono;
-	long long intervals_written, sessions_started, missed_runs;
+	long long intervals_written, sessions_started, missed_runs, intervals_lost;
+	struct td_exporter *exporter;
+	double scrape_seconds;    /* the previous scrape's, < 0 none */
 	bool stop;
 };
 
@@ -155,6 +169,7 @@ static void dsession_free(struct dsession *ds)
 	free(ds->nodes);
 	free(ds->cgroup);
 	td_top_snapshot_free(ds->top);
+	td_snapshot_free(&ds->snap);
 	free(ds);
 }
 
@@ -178,6 +193,14 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 		ds->last_seq = v->seq;
 		ds->intervals++;
 		d->intervals_written++;
+	}
+	/* exported: the attached process itself, or all the profile's CPUs; not
+	 * the sliver a session's final read leaves after its last full interval */
+	if (d->exporter && v->seconds * 2000 >= ds->interval_ms && (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu")
+					    : !strcmp(v->kind, "process") && v->pid == ds->pid)) {
+		td_snapshot_update(&ds->snap, v);
+		if (ds->entry < 0 && v->comm)
+			snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
 	}
 	ev = json_pack("{s:i, s:I, s:s, s:I, s:i, s:f, s:s, s:s, s:i}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)0,
 		       "event", "interval", "session", (json_int_t)ds->id, "seq", v->seq, "seconds", v->seconds, "file",
@@ -229,6 +252,7 @@ static int start_session(struct daemon *d, struct dsession *ds, struct td_sessio
 	d->s = grown;
 	ds->d = d;
 	ds->last_seq = -1;
+	ds->interval_ms = o->interval_ms;
 	if (dup_opt(&ds->db_path, d->cfg.db_path) || dup_opt(&ds->events_dir, d->cfg.events_dir)) {
 		td_err_set(err, "out of memory");
 		return -1;
@@ -249,6 +273,10 @@ static int start_session(struct daemon *d, struct dsession *ds, struct td_sessio
 		return -1;
 	ds->id = td_session_id(ds->s);
 	ds->started_ns = td_wall_ns();
+	td_snapshot_init(&ds->snap);
+	snprintf(ds->rung, sizeof(ds->rung), "%s", td_session_rung(ds->s));
+	snprintf(ds->model, sizeof(ds->model), "%s", td_session_pmu_model(ds->s));
+	snprintf(ds->events_file, sizeof(ds->events_file), "%s", td_session_events_file(ds->s));
 	d->s[d->ns++] = ds;
 	d->sessions_started++;
 	notify_status(d);
@@ -261,7 +289,10 @@ static void reap(struct daemon *d, int i)
 	struct dsession *ds = d->s[i];
 	struct td_session_result res;
 	td_err err;
-	int rc = td_session_finish(ds->s, &res, &err);
+	int rc;
+
+	d->intervals_lost += td_session_failed_writes(ds->s);
+	rc = td_session_finish(ds->s, &res, &err);
 
 	logd(d, "session %lld ended: %s%s%s", (long long)ds->id, res.stop_reason, rc ? "; " : "", rc ? err.msg : "");
 	if (ds->top && ds->top_n > 0) {
@@ -278,9 +309,20 @@ static void reap(struct daemon *d, int i)
 					  res.stop_reason, "intervals", ds->intervals));
 		c->tail_session = 0;
 	}
-	for (int k = 0; k < d->cfg.nschedule; k++)
-		if (d->sched[k].running == ds->id)
-			d->sched[k].running = 0;
+	for (int k = 0; k < d->cfg.nschedule; k++) {
+		struct sched_state *st = &d->sched[k];
+		if (st->running != ds->id)
+			continue;
+		st->running = 0;
+		/* the run's values stay exported until the next run ends */
+		if (ds->snap.seq >= 0) {
+			td_snapshot_move(&st->last, &ds->snap);
+			st->last_session = ds->id;
+			memcpy(st->rung, ds->rung, sizeof(st->rung));
+			memcpy(st->model, ds->model, sizeof(st->model));
+			memcpy(st->events_file, ds->events_file, sizeof(st->events_file));
+		}
+	}
 	dsession_free(ds);
 	memmove(d->s + i, d->s + i + 1, (size_t)(d->ns - i - 1) * sizeof(*d->s));
 	d->ns--;
@@ -383,11 +425,16 @@ static int adopt_schedule(struct daemon *d, struct td_config *c, td_err *err)
 	}
 	for (int k = 0; k < c->nschedule; k++) {
 		st[k].next_ns = now;
+		td_snapshot_init(&st[k].last);
 		for (int j = 0; d->sched && j < d->cfg.nschedule; j++)
 			if (!strcmp(d->cfg.schedule[j].name, c->schedule[k].name) &&
-			    d->cfg.schedule[j].every_ns == c->schedule[k].every_ns)
+			    d->cfg.schedule[j].every_ns == c->schedule[k].every_ns) {
 				st[k] = d->sched[j];
+				td_snapshot_init(&d->sched[j].last); /* moved */
+			}
 	}
+	for (int j = 0; d->sched && j < d->cfg.nschedule; j++)
+		td_snapshot_free(&d->sched[j].last);
 	free(d->sched);
 	d->sched = st;
 	return 0;
@@ -716,6 +763,88 @@ static void on_line(void *ctx, struct td_client *c, const char *line, size_t len
 	}
 }
 
+/* ---- the exporter ------------------------------------------------------ */
+
+static long long store_bytes(const char *db)
+{
+	char wal[4096];
+	struct stat st;
+	long long n;
+
+	if (stat(db, &st) < 0)
+		return -1;
+	n = st.st_size;
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	if (stat(wal, &st) == 0)
+		n += st.st_size;
+	return n;
+}
+
+/* A scrape: every schedule entry (its running run's latest interval, else
+ * its last run's) and the newest export_top attached processes. */
+static void fill_metrics(void *ctx, struct td_om *om)
+{
+	struct daemon *d = ctx;
+	struct td_export_target *t = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*t));
+	char (*names)[96] = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*names));
+	struct td_export_health h = { .scrape_seconds = d->scrape_seconds };
+	uint64_t t0 = td_now_ns();
+	struct rusage ru;
+	int n = 0, attached = 0;
+
+	if (!t || !names) {
+		free(t);
+		free(names);
+		om->failed = true;
+		return;
+	}
+	for (int k = 0; k < d->cfg.nschedule; k++) {
+		const struct sched_state *st = &d->sched[k];
+		const struct dsession *run = st->running ? find_running(d, st->running) : NULL;
+		snprintf(names[n], sizeof(names[n]), "schedule:%s", d->cfg.schedule[k].name);
+		if (run && run->snap.seq >= 0)
+			t[n] = (struct td_export_target){ names[n], NULL, run->id, run->rung, run->model, run->events_file,
+							  &run->snap };
+		else if (st->last.seq >= 0)
+			t[n] = (struct td_export_target){ names[n], NULL, st->last_session, st->rung, st->model,
+							  st->events_file, &st->last };
+		else
+			continue;
+		n++;
+	}
+	for (int i = d->ns - 1; i >= 0 && attached < d->cfg.export_top; i--) {
+		const struct dsession *ds = d->s[i];
+		if (ds->entry >= 0)
+			continue;
+		attached++;
+		snprintf(names[n], sizeof(names[n]), "pid:%d", (int)ds->pid);
+		t[n] = (struct td_export_target){ names[n], d->cfg.export_comm ? ds->comm : NULL, ds->id, ds->rung,
+						  ds->model, ds->events_file, &ds->snap };
+		n++;
+	}
+	for (int i = 0; i < d->ns; i++) {
+		if (d->s[i]->entry >= 0)
+			h.schedule_running++;
+		else
+			h.attach_running++;
+	}
+	h.sessions_started = d->sessions_started;
+	h.intervals_written = d->intervals_written;
+	h.intervals_lost = d->intervals_lost;
+	for (int i = 0; i < d->ns; i++)
+		h.intervals_lost += td_session_failed_writes(d->s[i]->s);
+	h.runs_missed = d->missed_runs;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		h.cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+				((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+	h.store_bytes = store_bytes(d->cfg.db_path);
+	h.clients = td_clients_count(d->clients);
+	td_export_render(om, t, n, &h);
+	d->scrape_seconds = (double)(td_now_ns() - t0) / 1e9;
+	free(t);
+	free(names);
+}
+
 /* ---- configuration ------------------------------------------------------ */
 
 int td_daemon_read_config(const struct td_daemon_opts *o, struct td_config *c, td_err *err)
@@ -749,6 +878,9 @@ static int reload(struct daemon *d, td_err *err)
 	}
 	if (strcmp(c.socket_path, d->cfg.socket_path))
 		logd(d, "the socket moves to %s at the next start only", c.socket_path);
+	if ((c.export_listen == NULL) != (d->cfg.export_listen == NULL) ||
+	    (c.export_listen && strcmp(c.export_listen, d->cfg.export_listen)))
+		logd(d, "the exporter's address changes at the next start only");
 	if (adopt_schedule(d, &c, err)) {
 		td_config_free(&c);
 		sd_notify(0, "READY=1");
@@ -864,7 +996,8 @@ static void loop(struct daemon *d)
 	int cap = 0;
 
 	while (!d->stop) {
-		int need = 1 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS, np = 0, timeout, nclient;
+		int need = 2 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS, np = 0, timeout, nclient;
+		int exp_at = -1;
 		int *first = calloc((size_t)d->ns + 1, sizeof(int)), *count = calloc((size_t)d->ns + 1, sizeof(int));
 		int nsess = d->ns;
 		if (need > cap) {
@@ -884,6 +1017,11 @@ static void loop(struct daemon *d)
 		nclient = td_clients_pollfds(d->clients, p + np);
 		np += nclient;
 		timeout = min_timeout(td_clients_timeout_ms(d->clients), schedule_timeout_ms(d));
+		if (d->exporter) {
+			exp_at = np;
+			p[np++] = (struct pollfd){ .fd = td_exporter_fd(d->exporter), .events = POLLIN };
+			timeout = min_timeout(timeout, td_exporter_timeout_ms(d->exporter));
+		}
 		for (int i = 0; i < nsess; i++) {
 			first[i] = np;
 			count[i] = td_session_pollfds(d->s[i]->s, p + np);
@@ -908,6 +1046,8 @@ static void loop(struct daemon *d)
 		if (p[0].revents & POLLIN)
 			handle_signal(d);
 		td_clients_dispatch(d->clients, p + 1, nclient);
+		if (d->exporter && (p[exp_at].revents || td_exporter_timeout_ms(d->exporter) == 0))
+			td_exporter_run(d->exporter);
 		run_schedule(d);
 	}
 	free(p);
@@ -937,6 +1077,12 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 		td_err_set(err, "out of memory");
 		goto out;
 	}
+	d.scrape_seconds = -1;
+	if (d.cfg.export_listen) {
+		if (!(d.exporter = td_exporter_start(d.cfg.export_listen, d.cfg.max_clients, fill_metrics, &d, err)))
+			goto out;
+		logd(&d, "serving metrics on %s (port %d)", d.cfg.export_listen, td_exporter_port(d.exporter));
+	}
 	d.start_mono = td_now_ns();
 	logd(&d, "listening on %s, database %s, %d schedule entr%s", d.cfg.socket_path, d.cfg.db_path,
 	     d.cfg.nschedule, d.cfg.nschedule == 1 ? "y" : "ies");
@@ -947,6 +1093,7 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 	shutdown_sessions(&d);
 	rc = 0;
 out:
+	td_exporter_stop(d.exporter);
 	td_clients_free(d.clients);
 	if (d.listen_fd >= 0) {
 		close(d.listen_fd);
@@ -957,6 +1104,8 @@ out:
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	free(d.s);
+	for (int k = 0; d.sched && k < d.cfg.nschedule; k++)
+		td_snapshot_free(&d.sched[k].last);
 	free(d.sched);
 	td_config_free(&d.cfg);
 	if (!o->log_stderr)

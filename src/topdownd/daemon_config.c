@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include "daemon_config.h"
 
 #define DEFAULT_SOCKET "/run/topdown/topdownd.sock"
@@ -25,6 +30,7 @@ void td_config_defaults(struct td_config *c)
 	c->max_output = 4 * 1024 * 1024;
 	c->max_sessions = 64;
 	c->client_timeout_ms = 10000;
+	c->export_top = 10;
 }
 
 static void free_entry(struct td_schedule_entry *e)
@@ -40,6 +46,7 @@ void td_config_free(struct td_config *c)
 	free(c->db_path);
 	free(c->events_dir);
 	free(c->admin_group);
+	free(c->export_listen);
 	for (int i = 0; i < c->nschedule; i++)
 		free_entry(&c->schedule[i]);
 	free(c->schedule);
@@ -170,6 +177,68 @@ static int parse_size(const char *v, void *field, char *why, size_t len)
 	return 0;
 }
 
+int td_config_parse_listen(const char *listen, struct sockaddr_storage *ss, td_err *err)
+{
+	char host[64];
+	const char *colon = strrchr(listen, ':');
+	long port;
+	size_t hl;
+
+	if (!colon || td_parse_long(colon + 1, 0, 65535, &port))
+		goto bad;
+	hl = (size_t)(colon - listen);
+	if (hl >= sizeof(host))
+		goto bad;
+	memcpy(host, listen, hl);
+	host[hl] = '\0';
+	memset(ss, 0, sizeof(*ss));
+	if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+		host[hl - 1] = '\0';
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) == 1)
+			return 0;
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)ss;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)port);
+		if (inet_pton(AF_INET, host, &a->sin_addr) == 1)
+			return 0;
+	}
+bad:
+	td_err_set(err, "bad exporter address '%s': give HOST:PORT with a numeric address, e.g. 127.0.0.1:9464", listen);
+	return -1;
+}
+
+static int parse_listen(const char *v, void *field, char *why, size_t len)
+{
+	struct sockaddr_storage ss;
+	td_err err;
+
+	if (td_config_parse_listen(v, &ss, &err)) {
+		snprintf(why, len, "give HOST:PORT with a numeric address, e.g. 127.0.0.1:9464");
+		return -1;
+	}
+	return parse_text(v, field, why, len);
+}
+
+static int parse_top_n(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 0, 10000, why, len);
+}
+
+/* "comm" or "none": the labels beside target */
+static int parse_labels(const char *v, void *field, char *why, size_t len)
+{
+	if (strcmp(v, "comm") && strcmp(v, "none")) {
+		snprintf(why, len, "give comm (a comm label beside target) or none");
+		return -1;
+	}
+	*(bool *)field = !strcmp(v, "comm");
+	return 0;
+}
+
 /* ---- sections ---------------------------------------------------------- */
 
 struct key {
@@ -205,6 +274,13 @@ static const struct key schedule_keys[] = {
 	SKEY("top", parse_top, top),
 };
 
+#define EKEY(n, fn, f) { n, fn, offsetof(struct td_config, f) }
+static const struct key exporter_keys[] = {
+	EKEY("listen", parse_listen, export_listen),
+	EKEY("top", parse_top_n, export_top),
+	EKEY("labels", parse_labels, export_comm),
+};
+
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 struct parser {
@@ -212,7 +288,8 @@ struct parser {
 	int line;
 	td_err *err;
 	struct td_config *c;
-	struct td_schedule_entry *entry;    /* the [schedule] being read, NULL in [daemon] */
+	struct td_schedule_entry *entry;    /* the [schedule] being read, NULL in [daemon] and [exporter] */
+	bool exporter;                      /* in [exporter] */
 	bool in_section;
 	unsigned long long seen;            /* keys of this section given (a bit each) */
 };
@@ -245,7 +322,7 @@ static int section(struct parser *p, char *s)
 	char *end = strchr(s, ']'), *name;
 
 	if (!end || td_trim(end + 1)[0])
-		return fail(p, "a section header is [daemon] or [schedule NAME]");
+		return fail(p, "a section header is [daemon], [exporter] or [schedule NAME]");
 	*end = '\0';
 	s = td_trim(s + 1);
 	if (p->entry && check_entry(p, p->entry))
@@ -253,10 +330,11 @@ static int section(struct parser *p, char *s)
 	p->entry = NULL;
 	p->seen = 0;
 	p->in_section = true;
-	if (!strcmp(s, "daemon"))
+	p->exporter = !strcmp(s, "exporter");
+	if (!strcmp(s, "daemon") || p->exporter)
 		return 0;
 	if (strncmp(s, "schedule", 8) || !isspace((unsigned char)s[8]))
-		return fail(p, "unknown section [%.64s]: the sections are [daemon] and [schedule NAME]", s);
+		return fail(p, "unknown section [%.64s]: the sections are [daemon], [exporter] and [schedule NAME]", s);
 	name = td_trim(s + 8);
 	for (const char *q = name; *q; q++)
 		if (!isalnum((unsigned char)*q) && !strchr("_-.", *q))
@@ -276,12 +354,12 @@ static int section(struct parser *p, char *s)
 static int assignment(struct parser *p, char *s)
 {
 	char *eq = strchr(s, '='), *key, *value, why[160];
-	const struct key *keys = p->entry ? schedule_keys : daemon_keys;
-	size_t nkeys = p->entry ? NELEM(schedule_keys) : NELEM(daemon_keys);
+	const struct key *keys = p->entry ? schedule_keys : p->exporter ? exporter_keys : daemon_keys;
+	size_t nkeys = p->entry ? NELEM(schedule_keys) : p->exporter ? NELEM(exporter_keys) : NELEM(daemon_keys);
 	void *base = p->entry ? (void *)p->entry : (void *)p->c;
 
 	if (!p->in_section)
-		return fail(p, "a setting before any section: start with [daemon] or [schedule NAME]");
+		return fail(p, "a setting before any section: start with [daemon], [exporter] or [schedule NAME]");
 	if (!eq)
 		return fail(p, "expected 'key = value'");
 	*eq = '\0';
@@ -304,8 +382,8 @@ static int assignment(struct parser *p, char *s)
 		size_t used = 0;
 		for (size_t i = 0; i < nkeys && used < sizeof(known); i++)
 			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
-		return fail(p, "unknown key '%.64s' in [%s]: the keys are %s", key, p->entry ? "schedule" : "daemon",
-			    known);
+		return fail(p, "unknown key '%.64s' in [%s]: the keys are %s", key,
+			    p->entry ? "schedule" : p->exporter ? "exporter" : "daemon", known);
 	}
 }
 

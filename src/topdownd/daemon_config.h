@@ -36,6 +36,10 @@ struct td_config {
 	uint64_t retention_age_ns, retention_bytes;  /* 0: none */
 	struct td_schedule_entry *schedule;
 	int nschedule;
+	/* [exporter] */
+	char *export_listen;      /* HOST:PORT of GET /metrics; NULL: off (the default) */
+	int export_top;           /* followed processes exported at most (the newest) */
+	bool export_comm;         /* labels = comm: a comm label beside target="pid:PID" */
 };
 
 /* Built-in defaults (the paths of the FHS install). */
@@ -46,6 +50,11 @@ int td_config_parse(const char *text, const char *name, struct td_config *c, td_
 /* Defaults, then the file at path. */
 int td_config_load(const char *path, struct td_config *c, td_err *err);
 void td_config_free(struct td_config *c);
+struct sockaddr_storage;
+/* An [exporter] listen address, "127.0.0.1:9464" or "[::1]:9464" (numeric,
+ * port 0-65535: 0 any free one), into ss. 0, or -1 with err saying what to
+ * write. */
+int td_config_parse_listen(const char *listen, struct sockaddr_storage *ss, td_err *err);
 /* Replace *field (a string of c) with a copy of value. -1 out of memory. */
 int td_config_set_string(char **field, const char *value);
 

@@ -26,6 +26,9 @@ static void test_defaults(void **state)
 	assert_int_equal(c.max_clients, 256);
 	assert_int_equal(c.max_request, 65536);
 	assert_int_equal(c.nschedule, 0);
+	assert_null(c.export_listen); /* the exporter is off unless configured */
+	assert_int_equal(c.export_top, 10);
+	assert_false(c.export_comm);
 	td_config_free(&c);
 }
 
@@ -57,7 +60,11 @@ static void test_every_key(void **state)
 		"every = 30m\n"
 		"duration = 1m\n"
 		"nodes = Backend_Bound.Memory_Bound, Frontend_Bound\n"
-		"cgroup = /sys/fs/cgroup/web\n";
+		"cgroup = /sys/fs/cgroup/web\n"
+		"[exporter]\n"
+		"listen = [::1]:9464\n"
+		"top = 3\n"
+		"labels = comm\n";
 	struct td_config c;
 	td_err err;
 
@@ -90,6 +97,9 @@ static void test_every_key(void **state)
 	assert_int_equal(c.schedule[1].interval_ms, 1000); /* the default */
 	assert_string_equal(c.schedule[1].nodes, "Backend_Bound.Memory_Bound, Frontend_Bound");
 	assert_string_equal(c.schedule[1].cgroup, "/sys/fs/cgroup/web");
+	assert_string_equal(c.export_listen, "[::1]:9464");
+	assert_int_equal(c.export_top, 3);
+	assert_true(c.export_comm);
 	td_config_free(&c);
 }
 
@@ -102,7 +112,12 @@ static void test_errors(void **state)
 		{ "[daemon]\nintervl = 1s\n", "t.conf:2: unknown key 'intervl' in [daemon]: the keys are socket, database," },
 		{ "socket = /x\n", "t.conf:1: a setting before any section" },
 		{ "[daemons]\n", "t.conf:1: unknown section [daemons]" },
-		{ "[daemon\n", "t.conf:1: a section header is [daemon] or [schedule NAME]" },
+		{ "[daemon\n", "t.conf:1: a section header is [daemon], [exporter] or [schedule NAME]" },
+		{ "[exporter]\nlisten = localhost:9464\n", "t.conf:2: bad listen 'localhost:9464': give HOST:PORT with a numeric address" },
+		{ "[exporter]\nlisten = 127.0.0.1:65536\n", "t.conf:2: bad listen '127.0.0.1:65536'" },
+		{ "[exporter]\nlisten = [::1\n", "t.conf:2: bad listen '[::1'" },
+		{ "[exporter]\nlabels = cmdline\n", "t.conf:2: bad labels 'cmdline': give comm (a comm label beside target) or none" },
+		{ "[exporter]\nport = 1\n", "t.conf:2: unknown key 'port' in [exporter]: the keys are listen, top, labels" },
 		{ "[daemon] x\n", "t.conf:1: a section header is" },
 		{ "[daemon]\nsocket\n", "t.conf:2: expected 'key = value'" },
 		{ "[daemon]\nsocket =\n", "t.conf:2: 'socket' has no value" },
