@@ -4,8 +4,9 @@
  * daemon answered, so tests/integration/daemon.sh can judge it.
  *
  *   ctl_client SOCK send JSON          one request, print the reply line
- *   ctl_client SOCK concurrent N       N clients at once, each status + list;
- *                                      prints the number of correct replies
+ *   ctl_client SOCK concurrent N       N clients at once from this one process,
+ *                                      each status + list; prints the number of
+ *                                      clients with both replies correct
  *   ctl_client SOCK random BYTES       random bytes, then close
  *   ctl_client SOCK longline BYTES     one line of BYTES 'x' (no newline);
  *                                      prints the reply, if any
@@ -13,7 +14,10 @@
  *                                      daemon to close; prints "closed" or "open"
  *   ctl_client SOCK noread N SECONDS   N status requests, never read, hold
  *                                      the socket SECONDS; prints "dropped" when
- *                                      the daemon closed it */
+ *                                      the daemon closed it
+ *   ctl_client - http PORT N           N concurrent GET /metrics to 127.0.0.1:PORT
+ *                                      from this one process (no fork per scrape);
+ *                                      prints how many were answered 200 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +26,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,19 +80,49 @@ static int read_line(int fd, char *buf, size_t len, int timeout_ms)
 	return 0;
 }
 
-static int one_client(const char *path)
+/* N connections at once, each sends its GET, all read with poll(). */
+static int http_concurrent(int port, int n)
 {
-	static const char *const req[] = { "{\"v\":1,\"id\":7,\"op\":\"status\"}\n", "{\"v\":1,\"id\":8,\"op\":\"list\"}\n" };
-	static const char *const want[] = { "\"id\":7,\"ok\":true", "\"id\":8,\"ok\":true" };
-	char line[65536];
-	int fd = connect_to(path), good = 0;
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct pollfd *p = calloc((size_t)n, sizeof(*p));
+	char (*head)[16] = calloc((size_t)n, sizeof(*head));
+	size_t *got = calloc((size_t)n, sizeof(*got));
+	int open_n = 0, ok = 0;
 
-	for (int i = 0; i < 2; i++)
-		if (send_all(fd, req[i], strlen(req[i])) == 0 && read_line(fd, line, sizeof(line), 20000) == 0 &&
-		    strstr(line, want[i]))
-			good++;
-	close(fd);
-	return good == 2 ? 0 : 1;
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	for (int i = 0; i < n; i++) {
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || send_all(fd, req, sizeof(req) - 1)) {
+			p[i].fd = -1;
+			continue;
+		}
+		p[i] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		open_n++;
+	}
+	while (open_n > 0 && poll(p, (nfds_t)n, 20000) > 0) {
+		for (int i = 0; i < n; i++) {
+			char buf[65536];
+			ssize_t r;
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			r = recv(p[i].fd, buf, sizeof(buf), 0);
+			if (r > 0) {
+				for (ssize_t k = 0; k < r && got[i] < sizeof(head[i]) - 1; k++)
+					head[i][got[i]++] = buf[k];
+				continue;
+			}
+			if (!strncmp(head[i], "HTTP/1.1 200", 12))
+				ok++;
+			close(p[i].fd);
+			p[i].fd = -1;
+			open_n--;
+		}
+	}
+	free(p);
+	free(head);
+	free(got);
+	return ok;
 }
 
 int main(int argc, char **argv)
@@ -103,6 +138,11 @@ int main(int argc, char **argv)
 	const char *sock = argv[1], *mode = argv[2];
 	long n = strtol(argv[3], NULL, 10);
 
+	if (!strcmp(mode, "http") && argc > 4) {
+		printf("%d\n", http_concurrent((int)n, (int)strtol(argv[4], NULL, 10)));
+		return 0;
+	}
+
 	if (!strcmp(mode, "send")) {
 		fd = connect_to(sock);
 		if (send_all(fd, argv[3], strlen(argv[3])) || send_all(fd, "\n", 1) ||
@@ -114,15 +154,54 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(mode, "concurrent")) {
-		int good = 0;
-		for (long i = 0; i < n; i++)
-			if (fork() == 0)
-				_exit(one_client(sock));
+		/* N clients at once from this one process: each connection sends
+		 * status and list, the replies are read with poll() */
+		static const char req[] = "{\"v\":1,\"id\":7,\"op\":\"status\"}\n{\"v\":1,\"id\":8,\"op\":\"list\"}\n";
+		struct pollfd *p = calloc((size_t)n, sizeof(*p));
+		char **in = calloc((size_t)n, sizeof(*in));
+		size_t *len = calloc((size_t)n, sizeof(*len));
+		int open_n = 0, good = 0;
 		for (long i = 0; i < n; i++) {
-			int st;
-			if (wait(&st) > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
-				good++;
+			int c = connect_to(sock);
+			p[i] = (struct pollfd){ .fd = c, .events = POLLIN };
+			if (send_all(c, req, sizeof(req) - 1)) {
+				close(c);
+				p[i].fd = -1;
+				continue;
+			}
+			open_n++;
 		}
+		while (open_n > 0 && poll(p, (nfds_t)n, 20000) > 0) {
+			for (long i = 0; i < n; i++) {
+				char buf[65536];
+				ssize_t r;
+				if (p[i].fd < 0 || !p[i].revents)
+					continue;
+				r = recv(p[i].fd, buf, sizeof(buf), 0);
+				if (r > 0) {
+					in[i] = realloc(in[i], len[i] + (size_t)r + 1);
+					memcpy(in[i] + len[i], buf, (size_t)r);
+					len[i] += (size_t)r;
+					in[i][len[i]] = '\0';
+				}
+				/* both replies whole: two newlines */
+				int lines = 0;
+				for (size_t k = 0; k < len[i]; k++)
+					lines += in[i][k] == '\n';
+				if (r <= 0 || lines >= 2) {
+					if (lines >= 2 && strstr(in[i], "\"id\":7,\"ok\":true") && strstr(in[i], "\"id\":8,\"ok\":true"))
+						good++;
+					close(p[i].fd);
+					p[i].fd = -1;
+					open_n--;
+				}
+			}
+		}
+		for (long i = 0; i < n; i++)
+			free(in[i]);
+		free(in);
+		free(len);
+		free(p);
 		printf("%d\n", good);
 		return 0;
 	}
