@@ -408,7 +408,7 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 {
 	struct td_collector_stats st;
 	bool ended;
-	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the failed writes */
+	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 200), the failed writes */
 	int ret;
 
 	err->msg[0] = '\0';
@@ -440,6 +440,19 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			 st.open_failures == 1 ? "" : "s", st.last_failure);
 	else
 		snprintf(message, sizeof(message), "%s", rs->res.stop_reason);
+	if (rs->missed_periods) {
+		size_t len = strlen(message);
+		char what[200];
+		char which[48];
+		if (rs->first_missed_seq == rs->last_missed_seq)
+			snprintf(which, sizeof(which), "interval %d is longer", rs->first_missed_seq);
+		else
+			snprintf(which, sizeof(which), "intervals %d-%d are longer", rs->first_missed_seq, rs->last_missed_seq);
+		snprintf(what, sizeof(what), "%llu interval period%s of %d ms not read on time (%s): topdown got too little CPU",
+			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms, which);
+		snprintf(message + len, sizeof(message) - len, "; %s", what);
+		session_say(rs, TD_SAY_WARNING, "%s", what);
+	}
 	if (rs->failed_writes && !rs->write_failed) {
 		size_t len = strlen(message);
 		snprintf(message + len, sizeof(message) - len, "; %d interval write%s failed, their counts went into the "

@@ -107,6 +107,9 @@ const char *td_session_pmu_model(const struct td_session *s);
 const char *td_session_events_file(const struct td_session *s);
 /* Interval writes that failed so far (their counts went into later ones). */
 int td_session_failed_writes(const struct td_session *s);
+/* Interval periods the sampler read late so far (the intervals that
+ * absorbed them are longer). */
+uint64_t td_session_missed_periods(const struct td_session *s);
 /* The final read, the command's status, the session row ended; frees s.
  * 0 when the session completed (whatever the target's exit status). */
 int td_session_finish(struct td_session *s, struct td_session_result *res, td_err *err);

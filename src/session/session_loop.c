@@ -29,12 +29,15 @@ static int arm_timer(int fd, int ms)
 	return timerfd_settime(fd, 0, &its, NULL);
 }
 
-static void drain(int fd)
+/* Read a timerfd: the periods that passed since it was last read (0 when
+ * none, e.g. a spurious wake-up). */
+static uint64_t drain(int fd)
 {
 	uint64_t v;
 
-	if (read(fd, &v, sizeof(v)) < 0)
-		return;
+	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return v;
 }
 
 static int pidfd_open_compat(pid_t pid)
@@ -154,7 +157,15 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		report_open_failures(s);
 	}
 	if (ready(p, n, s->tick)) {
-		drain(s->tick);
+		uint64_t periods = drain(s->tick);
+		/* more than one period since the last read: the sampler was late, and
+		 * this interval covers the periods it missed */
+		if (periods > 1) {
+			if (!s->missed_periods)
+				s->first_missed_seq = s->seq;
+			s->missed_periods += periods - 1;
+			s->last_missed_seq = s->seq;
+		}
 		session_write_interval(s, false);
 	}
 	if (ready(p, n, s->pidfd))
@@ -208,6 +219,11 @@ const char *td_session_events_file(const struct td_session *s)
 int td_session_failed_writes(const struct td_session *s)
 {
 	return s->failed_writes;
+}
+
+uint64_t td_session_missed_periods(const struct td_session *s)
+{
+	return s->missed_periods;
 }
 
 void td_session_loop(struct td_session *const *sessions, int n, int sigfd)

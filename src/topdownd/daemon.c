@@ -80,7 +80,7 @@ struct daemon {
 	struct dsession **s;
 	int ns;
 	uint64_t start_mono;
-	long long intervals_written, sessions_started, missed_runs, intervals_lost;
+	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
 	struct td_exporter *exporter;
 	double scrape_seconds;    /* the previous scrape's, < 0 none */
 	bool stop;
@@ -292,6 +292,7 @@ static void reap(struct daemon *d, int i)
 	int rc;
 
 	d->intervals_lost += td_session_failed_writes(ds->s);
+	d->periods_missed += (long long)td_session_missed_periods(ds->s);
 	rc = td_session_finish(ds->s, &res, &err);
 
 	logd(d, "session %lld ended: %s%s%s", (long long)ds->id, res.stop_reason, rc ? "; " : "", rc ? err.msg : "");
@@ -831,8 +832,11 @@ static void fill_metrics(void *ctx, struct td_om *om)
 	h.sessions_started = d->sessions_started;
 	h.intervals_written = d->intervals_written;
 	h.intervals_lost = d->intervals_lost;
-	for (int i = 0; i < d->ns; i++)
+	h.periods_missed = d->periods_missed;
+	for (int i = 0; i < d->ns; i++) {
 		h.intervals_lost += td_session_failed_writes(d->s[i]->s);
+		h.periods_missed += (long long)td_session_missed_periods(d->s[i]->s);
+	}
 	h.runs_missed = d->missed_runs;
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		h.cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +

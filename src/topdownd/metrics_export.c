@@ -44,6 +44,9 @@ static void health(struct td_om *om, const struct td_export_health *h)
 	td_om_family(om, "topdown_intervals_lost", TD_OM_COUNTER, "",
 		     "Interval writes that failed (their counts went into the next interval written).");
 	td_om_sample(om, "topdown_intervals_lost", TD_OM_COUNTER, NULL, (double)h->intervals_lost);
+	td_om_family(om, "topdown_interval_periods_missed", TD_OM_COUNTER, "",
+		     "Interval periods the sampler read late (the intervals that absorbed them are longer).");
+	td_om_sample(om, "topdown_interval_periods_missed", TD_OM_COUNTER, NULL, (double)h->periods_missed);
 	td_om_family(om, "topdown_schedule_runs_missed", TD_OM_COUNTER, "",
 		     "Scheduled runs not started (the previous still ran, the daemon was late, or the start failed).");
 	td_om_sample(om, "topdown_schedule_runs_missed", TD_OM_COUNTER, NULL, (double)h->runs_missed);

@@ -22,6 +22,7 @@ struct td_export_target {
 struct td_export_health {
 	int attach_running, schedule_running;
 	long long sessions_started, intervals_written, intervals_lost, runs_missed;
+	long long periods_missed;  /* interval periods read late (sampler starved) */
 	double cpu_seconds;        /* the daemon's user + system time */
 	long long store_bytes;     /* the database and its WAL; < 0 not known */
 	double scrape_seconds;     /* the previous scrape's rendering; < 0 none yet */

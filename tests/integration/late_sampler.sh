@@ -1,0 +1,36 @@
+#!/bin/sh
+# A sampler held up (here: SIGSTOP for a second, as a saturated machine
+# does) reads its interval timer late: the periods it missed are recorded,
+# said in one warning and stored in the session's message, and the interval
+# that absorbed them is as long as the hold-up (issue 16: "if an interval is
+# missed, the report says so"). --duration still ends the run on time.
+. "$(dirname "$0")/lib.sh"
+
+DB="$WORK/l.db"
+sleep 30 &
+W=$!
+CLEANUP_PIDS=$W
+start=$(date +%s%N)
+"$TDCTL" attach "$W" -I 100 --duration 3 -d "$DB" -q 2>"$WORK/err" &
+T=$!
+CLEANUP_PIDS="$W $T"
+five() { test "$(sql "$DB" "select count(*) from intervals" 2>/dev/null || echo 0)" -ge 5; }
+check "the attach samples" wait_for 10 five
+kill -STOP "$T"
+sleep 1
+kill -CONT "$T"
+wait "$T"
+check_eq "attach exits 0" 0 "$?"
+end=$(date +%s%N)
+check "--duration 3 is honoured: $(((end - start) / 1000000)) ms" test $(((end - start) / 1000000)) -lt 4500
+check_match "one warning says periods were missed and which intervals absorbed them" \
+	"^tdctl: [0-9]+ interval periods of 100 ms not read on time \(intervals? [0-9]+(-[0-9]+ are| is) longer\): topdown got too little CPU$" \
+	"$(grep 'not read on time' "$WORK/err")"
+n=$(sed -n 's/^tdctl: \([0-9]*\) interval periods.*/\1/p' "$WORK/err")
+check "... about as many as the second it was stopped holds ($n, 8-11)" test "${n:-0}" -ge 8 -a "${n:-0}" -le 11
+check_match "the session's message stores it" "not read on time" "$(sql "$DB" "select message from sessions")"
+longest=$(sql "$DB" "select max(end_ns - start_ns) / 1000000 from intervals")
+check "the interval that absorbed them lasts the hold-up ($longest ms)" test "$longest" -ge 900
+kill "$W"
+CLEANUP_PIDS=
+finish
