@@ -78,20 +78,33 @@ int td_proc_comm(pid_t pid, pid_t tid, char *buf, size_t len)
 	return n < 0 ? n : 0;
 }
 
-int td_proc_stat(pid_t pid, pid_t *ppid, char *state)
+/* /proc/PID/stat into buf; *fields: what follows the command's closing
+ * parenthesis (field 3 on; comm may hold spaces and parentheses). 0 or -errno. */
+static int read_stat(pid_t pid, char *buf, size_t len, const char **fields)
 {
-	char path[300], buf[1024];
+	char path[300];
 	int n;
-	char *rp;
-	int pp;
-	char st;
 
 	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
-	n = td_read_file(path, buf, sizeof(buf));
-	if (n < 0)
+	if ((n = td_read_file(path, buf, len)) < 0)
 		return n;
-	rp = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
-	if (!rp || sscanf(rp + 1, " %c %d", &st, &pp) != 2)
+	*fields = strrchr(buf, ')');
+	if (!*fields)
+		return -EINVAL;
+	(*fields)++;
+	return 0;
+}
+
+int td_proc_stat(pid_t pid, pid_t *ppid, char *state)
+{
+	char buf[1024];
+	const char *f;
+	int pp, rc;
+	char st;
+
+	if ((rc = read_stat(pid, buf, sizeof(buf), &f)))
+		return rc;
+	if (sscanf(f, " %c %d", &st, &pp) != 2)
 		return -EINVAL;
 	if (ppid)
 		*ppid = pp;
@@ -152,39 +165,32 @@ int td_self_syscalls(uint64_t *n)
 
 int td_proc_starttime(pid_t pid, long long *start)
 {
-	char path[300], buf[1024];
-	int n;
-	char *rp;
+	char buf[1024];
+	const char *f;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
-	n = td_read_file(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	rp = strrchr(buf, ')');
-	/* starttime is field 22; fields 3.. follow the closing parenthesis */
-	if (!rp || sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld",
-			  start) != 1)
+	if ((rc = read_stat(pid, buf, sizeof(buf), &f)))
+		return rc;
+	/* starttime is field 22 */
+	if (sscanf(f, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld", start) != 1)
 		return -EINVAL;
 	return 0;
 }
 
 int td_proc_cpu_time(pid_t pid, uint64_t *cpu_ns, long long *start)
 {
-	char path[300], buf[1024];
+	char buf[1024];
+	const char *f;
 	unsigned long long ut, st;
 	long hz = sysconf(_SC_CLK_TCK);
-	int n;
-	char *rp;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/%d/stat", proc_root, (int)pid);
-	n = td_read_file(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	rp = strrchr(buf, ')');
+	if ((rc = read_stat(pid, buf, sizeof(buf), &f)))
+		return rc;
 	/* utime, stime: fields 14 and 15 (clock ticks); starttime 22 */
-	if (!rp || hz <= 0 ||
-	    sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %lld", &ut,
-		   &st, start) != 3)
+	if (hz <= 0 ||
+	    sscanf(f, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %lld", &ut, &st,
+		   start) != 3)
 		return -EINVAL;
 	*cpu_ns = (ut + st) * (1000000000ull / (unsigned long long)hz);
 	return 0;
