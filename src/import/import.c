@@ -650,6 +650,48 @@ static int check_model(const struct td_import_opts *o, char *file, size_t len, t
 	return 0;
 }
 
+/* The text of a file (BOM dropped) parsed into p; -1 with err when nothing in it is usable. */
+static int parse_text(struct parse *p, char *buf, size_t len, td_err *err)
+{
+	const char *path = p->o->path;
+
+	/* Windows tools and some editors start UTF-8 text with a byte-order mark */
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+		buf += 3;
+		len -= 3;
+	}
+	if (len == 0)
+		td_err_set(err, "'%s' is empty: give the output of perf stat -x, (or -x;)", path);
+	else if (parse_buffer(p, buf, len))
+		td_err_set(err, "out of memory reading '%s'", path);
+	else if (p->nrecs == 0)
+		td_err_set(err, "'%s': no usable line of %d (see the messages above): give the output of perf stat -x, "
+			   "(or -x;)", path, p->res->lines);
+	else
+		return 0;
+	return -1;
+}
+
+static void count_parsed(const struct parse *p, struct td_import_result *res)
+{
+	res->intervals = p->nivs;
+	res->targets = p->ntargets;
+	for (int i = 0; i < p->nevents; i++)
+		res->events += !p->events[i].bad;
+}
+
+int td_import_parse(const struct td_import_opts *o, char *buf, size_t len, struct td_import_result *res, td_err *err)
+{
+	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = parse_text(&p, buf, len, err);
+	count_parsed(&p, res);
+	free_parse(&p);
+	return rc;
+}
+
 int td_import(struct td_store *s, const struct td_import_opts *o, struct td_import_result *res, td_err *err)
 {
 	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
@@ -665,24 +707,9 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 		td_err_set(err, "cannot read '%s': %s", o->path, strerror(-e));
 		return -1;
 	}
-	/* Windows tools and some editors start UTF-8 text with a byte-order mark */
-	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
-		memmove(buf, buf + 3, len - 3 + 1);
-		len -= 3;
-	}
-	if (len == 0)
-		td_err_set(err, "'%s' is empty: give the output of perf stat -x, (or -x;)", o->path);
-	else if (parse_buffer(&p, buf, len))
-		td_err_set(err, "out of memory reading '%s'", o->path);
-	else if (p.nrecs == 0)
-		td_err_set(err, "'%s': no usable line of %d (see the messages above): give the output of perf stat -x, "
-			   "(or -x;)", o->path, res->lines);
-	else
+	if (parse_text(&p, buf, len, err) == 0)
 		rc = write_session(&p, s, events_file, err);
-	res->intervals = p.nivs;
-	res->targets = p.ntargets;
-	for (int i = 0; i < p.nevents; i++)
-		res->events += !p.events[i].bad;
+	count_parsed(&p, res);
 	free(buf);
 	free_parse(&p);
 	return rc;
