@@ -56,6 +56,7 @@ struct td_session {
 	int failed_streak;                             /* attempts that failed since the last write */
 	int failed_writes;                             /* in the whole session */
 	char write_error[512];                         /* what the last failed write said */
+	const char *write_advice;                      /* what to do about it (td_store_disk_advice), or NULL */
 	pid_t child;
 	int go_fd, exec_err_fd;
 	bool reported_failures;
