@@ -61,7 +61,7 @@ full) stride=1 ;;
 *) stride=${TD_FAULT_STRIDE:-$(((total + ${TD_FAULT_RUNS:-30} - 1) / ${TD_FAULT_RUNS:-30}))} ;;
 esac
 [ "$stride" -ge 1 ] || stride=1
-echo "# $total store calls in the untouched run; trying every ${stride}th N (TD_FAULT_SWEEP=full tries all)"
+echo "# $total store calls in the untouched run; trying N = 1, 2, 3, then one in $stride up to $total (TD_FAULT_SWEEP=full tries all)"
 
 tried=0 corrupt=0 lost=0 unreached=0 harmless=0 bad_exit=0 bad_message=0
 k=0
@@ -114,7 +114,7 @@ for n in $( (echo 1; echo 2; echo 3; seq 1 "$stride" "$total"; echo "$total") | 
 	fi
 done
 
-echo "# N tried: $tried (every ${stride}th of $total, and 1, 2, 3; $unreached beyond what their run wrote)"
+echo "# N tried: $tried (stride $stride over $total calls, and 1, 2, 3; $unreached beyond what their run wrote)"
 echo "# faults after the last commit, harmless (exit 0, session completed): $harmless"
 echo "# corrupt databases: $corrupt; committed intervals lost: $lost; wrong exit: $bad_exit; wrong message: $bad_message"
 check "faults were injected at $tried points of the session" test "$tried" -ge $((total / stride / 2))
