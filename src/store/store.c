@@ -196,8 +196,9 @@ static void describe_unwritable(td_err *err, struct td_store *s, const char *wha
 			   "the directory's permissions", what, path, dir);
 		return;
 	}
-	td_err_set(err, "cannot %s database '%s' (%s): give a writable -d FILE or fix its permissions", what, path,
-		   sqlite3_errstr(rc));
+	/* nothing we can see forbids it (a passing I/O error, a security module): */
+	td_err_set(err, "cannot %s database '%s' (%s), though this user may write it and its directory: try again, "
+		   "or give another -d FILE", what, path, sqlite3_errstr(rc));
 }
 
 static void describe_open_error(td_err *err, struct td_store *s, int rc, const char *what)

@@ -17,6 +17,8 @@
 #     is learnt independently of tdctl: at the moment of the fault the shim
 #     copies the database and its WAL (what a crash then would leave), and
 #     SQLite's own recovery of that copy lists the intervals.
+# TD_FAULT_MODE=once fails the Nth call alone (a passing fault: the session
+# goes on, and a run that exits 0 must have completed the session).
 # N steps over the calls with a stride giving about TD_FAULT_RUNS (30) runs,
 # N = 1, 2, 3 and the last always included; TD_FAULT_SWEEP=full tries every
 # N (about 15 minutes here), TD_FAULT_STRIDE=K every Kth. Prints the number
@@ -61,14 +63,18 @@ full) stride=1 ;;
 *) stride=${TD_FAULT_STRIDE:-$(((total + ${TD_FAULT_RUNS:-30} - 1) / ${TD_FAULT_RUNS:-30}))} ;;
 esac
 [ "$stride" -ge 1 ] || stride=1
-echo "# $total store calls in the untouched run; trying N = 1, 2, 3, then one in $stride up to $total (TD_FAULT_SWEEP=full tries all)"
+case ${TD_FAULT_MODE:-sticky} in
+once) sticky= ;;
+*) sticky=1 ;;
+esac
+echo "# $total store calls in the untouched run; ${sticky:+every call from }the Nth ${sticky:+on }fails, for N = 1, 2, 3, then one in $stride up to $total (TD_FAULT_SWEEP=full tries all)"
 
 tried=0 corrupt=0 lost=0 unreached=0 harmless=0 bad_exit=0 bad_message=0
 k=0
 for n in $( (echo 1; echo 2; echo 3; seq 1 "$stride" "$total"; echo "$total") | sort -n | uniq); do
 	k=$((k + 1))
 	if [ $((k % 2)) = 0 ]; then errno=EIO; else errno=ENOSPC; fi
-	faulted_run "$WORK/run.log" TD_FAULT_N="$n" TD_FAULT_STICKY=1 TD_FAULT_ERRNO="$errno"
+	faulted_run "$WORK/run.log" TD_FAULT_N="$n" TD_FAULT_STICKY="$sticky" TD_FAULT_ERRNO="$errno"
 	rc=$?
 	if ! grep -q ' failed$' "$WORK/run.log"; then
 		unreached=$((unreached + 1)) # this run made fewer calls than the untouched one
@@ -105,17 +111,21 @@ for n in $( (echo 1; echo 2; echo 3; seq 1 "$stride" "$total"; echo "$total") | 
 		fi
 		continue
 	fi
+	# a passing fault of an open is gone when tdctl looks for its cause: it can only say so
+	if [ -z "$sticky" ] && grep -q ' open[a-z0-9]* [^ ]* failed$' "$WORK/run.log"; then
+		cause="though this user may write it"
+	fi
 	lines=$(wc -l <"$WORK/err")
 	warned=$(grep -c "^tdctl: cannot write interval [0-9]* to the database: .*; its counts are kept" "$WORK/err")
 	if [ "$lines" -gt $((1 + warned)) ] || [ "$warned" -gt 1 ] || ! printf '%s\n' "$last" | grep -Eq "^tdctl: .*($cause)" ||
-		! printf '%s\n' "$last" | grep -Eq ": (free space|check the database's disk)[^:]*$"; then
+		! printf '%s\n' "$last" | grep -Eq ": (free space|check the database's disk|try again)[^:]*$"; then
 		bad_message=$((bad_message + 1))
 		not_ok "$what: one line says it failed ($cause) and what to do: $(head -c 600 "$WORK/err" | tr '\n' '|')"
 	fi
 done
 
 echo "# N tried: $tried (stride $stride over $total calls, and 1, 2, 3; $unreached beyond what their run wrote)"
-echo "# faults after the last commit, harmless (exit 0, session completed): $harmless"
+echo "# runs that exited 0 with the session completed (the fault came after the last commit, or passed): $harmless"
 echo "# corrupt databases: $corrupt; committed intervals lost: $lost; wrong exit: $bad_exit; wrong message: $bad_message"
 check "faults were injected at $tried points of the session" test "$tried" -ge $((total / stride / 2))
 check_eq "no database was corrupt" 0 "$corrupt"
