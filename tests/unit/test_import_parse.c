@@ -1,7 +1,8 @@
 /* test_import_parse: td_import_parse, the perf stat -x reader alone (what the
  * import fuzz target runs) — lines used and skipped, intervals, targets and
- * events counted by hand for small files in each form, a byte-order mark, an
- * empty file, and a file with no usable line. */
+ * events counted by hand for small files in each form, a byte-order mark, a
+ * timestamp that is no time since perf started, an empty file, and a file
+ * with no usable line. */
 #ifdef NDEBUG
 #error "the tests check invariants with assert(): build them without NDEBUG"
 #endif
@@ -73,6 +74,22 @@ static void test_per_cpu_comma_bom(void **state)
 	assert_int_equal(res.events, 2);
 }
 
+static void test_timestamp_not_seconds(void **state)
+{
+	/* 1e300 s is no time since perf started: that line is skipped, the others make 2 intervals */
+	static const char text[] = "1.0;100;;cycles;1000;100.00;;\n"
+				   "1e300;200;;cycles;1000;100.00;;\n"
+				   "2.0;300;;cycles;1000;100.00;;\n";
+	struct td_import_result res;
+	td_err err;
+
+	(void)state;
+	assert_int_equal(parse(text, &res, &err), 0);
+	assert_int_equal(res.used, 2);
+	assert_int_equal(res.skipped, 1);
+	assert_int_equal(res.intervals, 2);
+}
+
 static void test_nothing_usable(void **state)
 {
 	struct td_import_result res;
@@ -92,6 +109,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intervals_per_thread),
 		cmocka_unit_test(test_per_cpu_comma_bom),
+		cmocka_unit_test(test_timestamp_not_seconds),
 		cmocka_unit_test(test_nothing_usable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
