@@ -99,12 +99,13 @@ static bool cannot_write(int rc)
 
 /* SQLite retries an open that failed read-write read-only, and the reason it
  * keeps is the retry's (ENOENT): do what it first did to learn the first one —
- * open the database and its journals that exist read-write, and create a file
+ * open the database and the files beside it that exist read-write (a reader
+ * opens them so too, to write the -shm), and create a file
  * of our own beside them (removed at once; never one of SQLite's: another
  * process may be creating those now). The errno, or 0 if all of that works. */
 static int probe_open(const char *path)
 {
-	static const char *const sides[] = { "", "-journal", "-wal" };
+	static const char *const sides[] = { "", "-journal", "-wal", "-shm" };
 	char name[PATH_MAX + 32];
 	int fd;
 
@@ -136,7 +137,7 @@ static bool describe_disk_failure(td_err *err, struct td_store *s, const char *w
 			   td_store_errmsg(s), advice);
 		return true;
 	}
-	if (s->mode != TD_STORE_WRITE || !s->db || (sqlite3_errcode(s->db) & 0xff) != SQLITE_CANTOPEN)
+	if (!s->db || (sqlite3_errcode(s->db) & 0xff) != SQLITE_CANTOPEN)
 		return false;
 	e = probe_open(s->path);
 	if (e != ENOSPC && e != EDQUOT && e != EIO)

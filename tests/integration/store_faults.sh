@@ -98,9 +98,13 @@ for n in $( (echo 1; echo 2; echo 3; seq 1 "$stride" "$total"; echo "$total") | 
 	ENOSPC) cause="disk is full|No space left on device" ;;
 	EIO) cause="I/O error|Input/output error" ;;
 	esac
+	# a passing fault of an open is gone when tdctl looks for its cause: it can only say so
+	if [ -z "$sticky" ] && grep -q ' open[a-z0-9]* [^ ]* failed$' "$WORK/run.log"; then
+		cause="though this user may write it|check that the directory exists and is writable"
+	fi
 	last=$(tail -n 1 "$WORK/err")
 	if [ "$rc" = 0 ]; then
-		# the fault came after the last commit: nothing lost, nothing to say
+		# the fault came after the last commit, or passed: the session completed
 		status=$(sql "$DB" "select status from sessions" 2>/dev/null)
 		if [ "$status" = completed ] && { grep -q "^topdown session 1 (run) completed" "$WORK/err" ||
 			{ [ "$(wc -l <"$WORK/err")" = 1 ] && grep -Eq "^tdctl: session 1 is stored, but its summary cannot be read back: .*($cause)" "$WORK/err"; }; }; then
@@ -110,10 +114,6 @@ for n in $( (echo 1; echo 2; echo 3; seq 1 "$stride" "$total"; echo "$total") | 
 			not_ok "$what: exit 0 only with the session completed (status '$status'): $(head -c 300 "$WORK/err" | tr '\n' ' ')"
 		fi
 		continue
-	fi
-	# a passing fault of an open is gone when tdctl looks for its cause: it can only say so
-	if [ -z "$sticky" ] && grep -q ' open[a-z0-9]* [^ ]* failed$' "$WORK/run.log"; then
-		cause="though this user may write it"
 	fi
 	lines=$(wc -l <"$WORK/err")
 	warned=$(grep -c "^tdctl: cannot write interval [0-9]* to the database: .*; its counts are kept" "$WORK/err")
