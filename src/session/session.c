@@ -431,7 +431,15 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	}
 	ended = td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
 				     rs->o.argv ? rs->res.target_status : -1, message) == 0;
-	ret = rs->write_failed ? -1 : 0;
+	ret = rs->write_failed || !ended ? -1 : 0;
+	if (!rs->write_failed && !ended) {
+		/* every interval is stored, only the session's end is not: it reads as still running */
+		const char *advice = td_store_disk_advice(rs->store);
+		td_err_set(err, "cannot record the end of session %lld in '%s' (%s); its intervals are all in the "
+			   "database, the session left running (the next tdctl to open it marks it interrupted): %s",
+			   (long long)rs->session, rs->o.db_path, td_store_errmsg(rs->store),
+			   advice ? advice : "see 'tdctl sessions'");
+	}
 	if (rs->write_failed)
 		td_err_set(err, "the last %d interval write%s to '%s' failed (%s); the intervals before are in the "
 			   "database, the session %s: %s%s", rs->failed_streak, rs->failed_streak == 1 ? "" : "s",
