@@ -16,6 +16,10 @@
 #include "model/event_identity.h"
 
 #define MAX_FIELDS 16
+/* The latest wall time stored times hold: int64 ns since 1970 end in 2262. */
+#define MAX_EPOCH_SECONDS 9.2e9
+/* A -I timestamp is seconds since perf started: more than this (31 years) is not one. */
+#define MAX_TIMESTAMP_SECONDS 1e9
 
 struct imp_target {
 	int cpu;                 /* >= 0: a CPU */
@@ -188,7 +192,10 @@ static void parse_comment(struct parse *p, const char *line)
 	memset(&tm, 0, sizeof(tm));
 	if (on && strptime(on + 11, "%a %b %d %H:%M:%S %Y", &tm)) {
 		tm.tm_isdst = -1;
-		p->started = (double)mktime(&tm);
+		time_t t = mktime(&tm);
+		/* before 1970 (or mktime's -1) or past what ns since 1970 hold in 64 bits: not perf's */
+		if (t >= 0 && (double)t < MAX_EPOCH_SECONDS)
+			p->started = (double)t;
 	}
 }
 
@@ -340,6 +347,10 @@ static int parse_line(struct parse *p, char *text, int line)
 	if (has_timestamp(f, n)) {
 		parse_double(f[0], &ts);
 		v = 1;
+		if (ts > MAX_TIMESTAMP_SECONDS) {
+			line_msg(p, line, "timestamp '%s' is not seconds since perf started", f[0]);
+			return 0;
+		}
 	}
 	if (p->has_ts < 0)
 		p->has_ts = v;
@@ -449,9 +460,15 @@ static int flush_pending(struct writer *w, int64_t iv)
 	return 0;
 }
 
+/* base + secs (>= 0) as ns; a time past what the store holds (a duration_time of
+ * centuries) saturates there */
 static uint64_t ns_at(const struct writer *w, double secs)
 {
-	return w->base_ns + (uint64_t)llround(secs * 1e9);
+	double ns = secs * 1e9;
+
+	if (ns >= (double)((uint64_t)INT64_MAX - w->base_ns))
+		return (uint64_t)INT64_MAX;
+	return w->base_ns + (uint64_t)llround(ns);
 }
 
 /* Wall time of perf's start: "# started on", else the file's mtime minus what it covers. */
@@ -465,7 +482,7 @@ static uint64_t base_time(const struct parse *p)
 		return (uint64_t)(p->started * 1e9);
 	end = !td_import_from_stdin(p->o) && stat(p->o->path, &st) == 0 ? (double)st.st_mtime : (double)time(NULL);
 	span = !isnan(last->ts) ? last->ts : !isnan(last->duration_ns) ? last->duration_ns / 1e9 : 0;
-	return (uint64_t)((end - span) * 1e9);
+	return end > span ? (uint64_t)((end - span) * 1e9) : 0; /* a span longer than since 1970: from 1970 */
 }
 
 /* Start and end of interval k, seconds after the measurement began. */
@@ -651,6 +668,48 @@ static int check_model(const struct td_import_opts *o, char *file, size_t len, t
 	return 0;
 }
 
+/* The text of a file (BOM dropped) parsed into p; -1 with err when nothing in it is usable. */
+static int parse_text(struct parse *p, char *buf, size_t len, td_err *err)
+{
+	const char *path = p->o->path;
+
+	/* Windows tools and some editors start UTF-8 text with a byte-order mark */
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+		buf += 3;
+		len -= 3;
+	}
+	if (len == 0)
+		td_err_set(err, "'%s' is empty: give the output of perf stat -x, (or -x;)", path);
+	else if (parse_buffer(p, buf, len))
+		td_err_set(err, "out of memory reading '%s'", path);
+	else if (p->nrecs == 0)
+		td_err_set(err, "'%s': no usable line of %d (see the messages above): give the output of perf stat -x, "
+			   "(or -x;)", path, p->res->lines);
+	else
+		return 0;
+	return -1;
+}
+
+static void count_parsed(const struct parse *p, struct td_import_result *res)
+{
+	res->intervals = p->nivs;
+	res->targets = p->ntargets;
+	for (int i = 0; i < p->nevents; i++)
+		res->events += !p->events[i].bad;
+}
+
+int td_import_parse(const struct td_import_opts *o, char *buf, size_t len, struct td_import_result *res, td_err *err)
+{
+	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = parse_text(&p, buf, len, err);
+	count_parsed(&p, res);
+	free_parse(&p);
+	return rc;
+}
+
 int td_import(struct td_store *s, const struct td_import_opts *o, struct td_import_result *res, td_err *err)
 {
 	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
@@ -675,24 +734,9 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 		td_catalog_free(cat);
 		return -1;
 	}
-	/* Windows tools and some editors start UTF-8 text with a byte-order mark */
-	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
-		memmove(buf, buf + 3, len - 3 + 1);
-		len -= 3;
-	}
-	if (len == 0)
-		td_err_set(err, "'%s' is empty: give the output of perf stat -x, (or -x;)", o->path);
-	else if (parse_buffer(&p, buf, len))
-		td_err_set(err, "out of memory reading '%s'", o->path);
-	else if (p.nrecs == 0)
-		td_err_set(err, "'%s': no usable line of %d (see the messages above): give the output of perf stat -x, "
-			   "(or -x;)", o->path, res->lines);
-	else
+	if (parse_text(&p, buf, len, err) == 0)
 		rc = write_session(&p, s, events_file, err);
-	res->intervals = p.nivs;
-	res->targets = p.ntargets;
-	for (int i = 0; i < p.nevents; i++)
-		res->events += !p.events[i].bad;
+	count_parsed(&p, res);
 	free(buf);
 	free_parse(&p);
 	td_catalog_free(cat);

@@ -51,5 +51,11 @@ static inline bool td_import_from_stdin(const struct td_import_opts *o)
  * nothing was imported: unreadable or empty file, no usable line, no events
  * file for the model, database errors. */
 int td_import(struct td_store *s, const struct td_import_opts *o, struct td_import_result *res, td_err *err);
+/* The parse alone, nothing written: buf (len bytes followed by a NUL; modified)
+ * read as td_import reads a file named o->path (o->pmu_model encodes the
+ * events), counting lines, used, skipped, intervals, targets and events in
+ * res. 0, or -1 with a one-line err when no line is usable. For the import
+ * fuzz target (tests/fuzz/fuzz_import.c). */
+int td_import_parse(const struct td_import_opts *o, char *buf, size_t len, struct td_import_result *res, td_err *err);
 
 #endif

@@ -340,7 +340,7 @@ static int begin(struct td_session *rs, td_err *err)
 		return -1;
 	rs->res.session_id = rs->session;
 	if (session_register_events(rs))
-		td_err_set(err, "cannot write to database '%s': %s", o->db_path, td_store_errmsg(rs->store));
+		td_store_describe_write_error(rs->store, "write to", err);
 	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err)) {
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
@@ -460,12 +460,21 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	}
 	ended = td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
 				     rs->o.argv ? rs->res.target_status : -1, message) == 0;
-	ret = rs->write_failed ? -1 : 0;
+	ret = rs->write_failed || !ended ? -1 : 0;
+	if (!rs->write_failed && !ended) {
+		/* every interval is stored, only the session's end is not: it reads as still running */
+		const char *advice = td_store_disk_advice(rs->store);
+		td_err_set(err, "cannot record the end of session %lld in '%s' (%s); its intervals are all in the "
+			   "database, the session left running (the next tdctl to open it marks it interrupted): %s",
+			   (long long)rs->session, rs->o.db_path, td_store_errmsg(rs->store),
+			   advice ? advice : "see 'tdctl sessions'");
+	}
 	if (rs->write_failed)
 		td_err_set(err, "the last %d interval write%s to '%s' failed (%s); the intervals before are in the "
-			   "database, the session %s", rs->failed_streak, rs->failed_streak == 1 ? "" : "s", rs->o.db_path,
-			   rs->write_error, ended ? "marked failed" : "left running (the next tdctl to open it marks it "
-			   "interrupted): free space and see 'tdctl sessions'");
+			   "database, the session %s: %s%s", rs->failed_streak, rs->failed_streak == 1 ? "" : "s",
+			   rs->o.db_path, rs->write_error, ended ? "marked failed" : "left running (the next tdctl to "
+			   "open it marks it interrupted)", rs->write_advice ? rs->write_advice : "see 'tdctl sessions'",
+			   rs->write_advice && !ended ? " and see 'tdctl sessions'" : "");
 	*res = rs->res;
 	cleanup(rs);
 	return ret;

@@ -58,6 +58,7 @@ struct td_session {
 	int first_missed_seq, last_missed_seq;         /* the first and last interval that absorbed some */
 	int failed_writes;                             /* in the whole session */
 	char write_error[512];                         /* what the last failed write said */
+	const char *write_advice;                      /* what to do about it (td_store_disk_advice), or NULL */
 	pid_t child;
 	int go_fd, exec_err_fd;
 	bool reported_failures;

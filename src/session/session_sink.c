@@ -211,6 +211,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	uint64_t now = td_wall_ns();
 	int64_t above;
 	char why[sizeof(rs->write_error)];
+	const char *advice;
 
 	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
@@ -252,16 +253,19 @@ int session_write_interval(struct td_session *rs, bool final)
 	return 0;
 fail_tx:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store)); /* what failed, not what the rollback says */
+	advice = td_store_disk_advice(rs->store);
 	td_store_rollback(rs->store);
 	goto said;
 fail:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store));
+	advice = td_store_disk_advice(rs->store);
 said:
 	forget_interval(rs, above < 0 ? INT64_MAX : above);
 	if (!rs->write_failed)
 		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s; its counts are kept and "
 			    "go into the next interval written", rs->seq, why);
 	snprintf(rs->write_error, sizeof(rs->write_error), "%s", why);
+	rs->write_advice = advice;
 	rs->write_failed = true;
 	rs->failed_streak++;
 	rs->failed_writes++;

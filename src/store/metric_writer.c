@@ -42,7 +42,7 @@ int td_metric_writer_new(struct td_store *s, const struct td_model *m, struct td
 	w->m = m;
 	if (resolve(s, w->node_ids, m->nnodes, node_name, m, "node") ||
 	    resolve(s, w->info_ids, m->ninfos, info_name, m, "info") || resolve(s, w->cpi_ids, ncpi, cpi_name, m, "cpi")) {
-		td_err_set(err, "cannot write metric names: %s", td_store_errmsg(s));
+		td_store_describe_write_error(s, "write metric names to", err);
 		td_metric_writer_free(w);
 		return -1;
 	}

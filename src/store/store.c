@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -32,9 +33,41 @@ static const char *const stmt_sql[ST_COUNT] = {
 			  "bottleneck,spans) VALUES(?,?,?,?,?,?,?,?)",
 };
 
+/* The system's errno behind the last error when it is the disk's (full, quota,
+ * I/O), else 0. Only for errors SQLite gives a system errno for: a stale errno
+ * from an earlier failure must not explain a later lock or constraint error. */
+static int disk_errno(sqlite3 *db)
+{
+	int rc = sqlite3_errcode(db) & 0xff, e = sqlite3_system_errno(db);
+
+	if (rc != SQLITE_IOERR && rc != SQLITE_CANTOPEN && rc != SQLITE_FULL)
+		return 0;
+	if (e == ENOSPC || e == EDQUOT || e == EIO)
+		return e;
+	return rc == SQLITE_FULL ? ENOSPC : rc == SQLITE_IOERR ? EIO : 0;
+}
+
 const char *td_store_errmsg(struct td_store *s)
 {
-	return sqlite3_errmsg(s->db);
+	int rc = sqlite3_errcode(s->db) & 0xff, e = disk_errno(s->db);
+
+	if (!e || rc == SQLITE_FULL || (rc == SQLITE_IOERR && e == EIO))
+		return sqlite3_errmsg(s->db); /* says it already */
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s (%s)", sqlite3_errmsg(s->db), strerror(e));
+	return s->errmsg;
+}
+
+const char *td_store_disk_advice(struct td_store *s)
+{
+	switch (disk_errno(s->db)) {
+	case ENOSPC:
+	case EDQUOT:
+		return "free space on the database's disk";
+	case EIO:
+		return "check the database's disk (dmesg)";
+	default:
+		return NULL;
+	}
 }
 
 int td_store_exec(struct td_store *s, const char *sql)
@@ -64,12 +97,74 @@ static bool cannot_write(int rc)
 	return rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY || rc == SQLITE_PERM || rc == SQLITE_AUTH;
 }
 
+/* SQLite retries an open that failed read-write read-only, and the reason it
+ * keeps is the retry's (ENOENT): do what it first did to learn the first one —
+ * open the database and the files beside it that exist read-write (a reader
+ * opens them so too, to write the -shm), and create a file
+ * of our own beside them (removed at once; never one of SQLite's: another
+ * process may be creating those now). The errno, or 0 if all of that works. */
+static int probe_open(const char *path)
+{
+	static const char *const sides[] = { "", "-journal", "-wal", "-shm" };
+	char name[PATH_MAX + 32];
+	int fd;
+
+	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s", path, sides[i]);
+		if (access(name, F_OK) != 0)
+			continue;
+		if ((fd = open(name, O_RDWR | O_CLOEXEC)) < 0)
+			return errno;
+		close(fd);
+	}
+	snprintf(name, sizeof(name), "%s.probe-%ld", path, (long)getpid());
+	if ((fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+		return errno;
+	close(fd);
+	unlink(name);
+	return 0;
+}
+
+/* When the disk failed the last call (full, quota, I/O error) rather than a
+ * permission or a path: err says so and what to do, and true is returned. */
+static bool describe_disk_failure(td_err *err, struct td_store *s, const char *what)
+{
+	const char *advice = s->db ? td_store_disk_advice(s) : NULL;
+	int e;
+
+	if (advice) {
+		td_err_set(err, "cannot %s database '%s': %s: %s or give another -d FILE", what, s->path,
+			   td_store_errmsg(s), advice);
+		return true;
+	}
+	if (!s->db || (sqlite3_errcode(s->db) & 0xff) != SQLITE_CANTOPEN)
+		return false;
+	e = probe_open(s->path);
+	if (e != ENOSPC && e != EDQUOT && e != EIO)
+		return false;
+	td_err_set(err, "cannot %s database '%s': %s: %s or give another -d FILE", what, s->path, strerror(e),
+		   e == EIO ? "check the database's disk (dmesg)" : "free space on the database's disk");
+	return true;
+}
+
+void td_store_describe_write_error(struct td_store *s, const char *what, td_err *err)
+{
+	const char *advice = td_store_disk_advice(s);
+
+	td_err_set(err, "cannot %s database '%s': %s%s%s", what, s->path, td_store_errmsg(s), advice ? ": " : "",
+		   advice ? advice : "");
+}
+
 /* What keeps this user from writing path, and what to do about it: the file,
  * the -wal/-shm files SQLite keeps beside it, or the directory they are in. */
-static void describe_unwritable(td_err *err, const char *path, const char *what, int rc)
+static void describe_unwritable(td_err *err, struct td_store *s, const char *what, int rc)
 {
+	const char *path = s->path;
 	char dir[PATH_MAX], side[PATH_MAX + 8];
 	const char *slash = strrchr(path, '/');
+
+	if (describe_disk_failure(err, s, what))
+		return;
 
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
@@ -102,19 +197,24 @@ static void describe_unwritable(td_err *err, const char *path, const char *what,
 			   "the directory's permissions", what, path, dir);
 		return;
 	}
-	td_err_set(err, "cannot %s database '%s' (%s): give a writable -d FILE or fix its permissions", what, path,
-		   sqlite3_errstr(rc));
+	/* nothing we can see forbids it (a passing I/O error, a security module): */
+	td_err_set(err, "cannot %s database '%s' (%s), though this user may write it and its directory: try again, "
+		   "or give another -d FILE", what, path, sqlite3_errstr(rc));
 }
 
-static void describe_open_error(td_err *err, const char *path, int rc, const char *what)
+static void describe_open_error(td_err *err, struct td_store *s, int rc, const char *what)
 {
+	const char *path = s->path;
 	bool writing = !strcmp(what, "create") || !strcmp(what, "write");
+
+	if (describe_disk_failure(err, s, what))
+		return;
 
 	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
 		td_err_set(err, "'%s' is not a readable topdown database (%s): try 'sqlite3 %s .recover' to save what "
 			   "it holds, or give another -d file", path, sqlite3_errstr(rc), path);
 	else if (cannot_write(rc) && writing)
-		describe_unwritable(err, path, what, rc);
+		describe_unwritable(err, s, what, rc);
 	else if (cannot_write(rc))
 		td_err_set(err, "cannot %s database '%s' (%s): check that the directory exists and is writable, "
 			    "or give another -d file", what, path, sqlite3_errstr(rc));
@@ -129,28 +229,27 @@ static void describe_open_error(td_err *err, const char *path, int rc, const cha
 static int upgrade(struct td_store *s, int version, td_err *err)
 {
 	if (td_store_exec(s, "BEGIN IMMEDIATE")) {
-		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		describe_open_error(err, s, sqlite3_errcode(s->db), "write");
 		return -1;
 	}
 	/* another process may have created or migrated the schema between our look and
 	 * this write lock (several first runs on one new file): look again under the lock */
 	if (td_store_pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK) {
-		describe_open_error(err, s->path, sqlite3_errcode(s->db), "read");
+		describe_open_error(err, s, sqlite3_errcode(s->db), "read");
 		td_store_exec(s, "ROLLBACK");
 		return -1;
 	}
 	if (version >= TD_SCHEMA_VERSION) {
 		if (td_store_exec(s, "COMMIT") == 0)
 			return 0;
-		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		describe_open_error(err, s, sqlite3_errcode(s->db), "write");
 		return -1;
 	}
 	if (td_store_schema_upgrade(s, version) || td_store_exec(s, "COMMIT")) {
 		if (cannot_write(sqlite3_extended_errcode(s->db)))
-			describe_unwritable(err, s->path, version ? "migrate" : "create", sqlite3_extended_errcode(s->db));
+			describe_unwritable(err, s, version ? "migrate" : "create", sqlite3_extended_errcode(s->db));
 		else
-			td_err_set(err, "cannot %s database '%s': %s", version ? "migrate" : "create", s->path,
-				   sqlite3_errmsg(s->db));
+			td_store_describe_write_error(s, version ? "migrate" : "create", err);
 		td_store_exec(s, "ROLLBACK");
 		return -1;
 	}
@@ -182,7 +281,7 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 	if ((rc = td_store_pragma_int(s, "PRAGMA user_version", &version)) != SQLITE_OK ||
 	    (rc = td_store_pragma_int(s, "PRAGMA application_id", &appid)) != SQLITE_OK ||
 	    (rc = td_store_pragma_int(s, "SELECT count(*) FROM sqlite_master", &ntables)) != SQLITE_OK) {
-		describe_open_error(err, s->path, rc, "read");
+		describe_open_error(err, s, rc, "read");
 		td_store_exec(s, "ROLLBACK");
 		return -1;
 	}
@@ -217,7 +316,7 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 static int prepare_writes(struct td_store *s, td_err *err)
 {
 	if (td_store_exec(s, "PRAGMA journal_mode=WAL") || td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
-		describe_open_error(err, s->path, sqlite3_errcode(s->db), "write");
+		describe_open_error(err, s, sqlite3_errcode(s->db), "write");
 		return -1;
 	}
 	/* a WAL file whose -shm this user cannot write is read-only too: find out now, not at
@@ -225,7 +324,7 @@ static int prepare_writes(struct td_store *s, td_err *err)
 	if (td_store_exec(s, "BEGIN IMMEDIATE") == 0)
 		td_store_exec(s, "ROLLBACK");
 	else if (cannot_write(sqlite3_extended_errcode(s->db))) {
-		describe_unwritable(err, s->path, "write", sqlite3_extended_errcode(s->db));
+		describe_unwritable(err, s, "write", sqlite3_extended_errcode(s->db));
 		return -1;
 	}
 	for (int i = 0; i < ST_COUNT; i++)
@@ -277,7 +376,7 @@ static int open_unwritable(struct td_store *s, const char *path, td_err *err)
 	snprintf(u, sizeof(uri) - (size_t)(u - uri), "?immutable=1");
 	rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		describe_open_error(err, path, rc, "open");
+		describe_open_error(err, s, rc, "open");
 		return -1;
 	}
 	return 0;
@@ -314,7 +413,7 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		flags = SQLITE_OPEN_READWRITE;
 	rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		describe_open_error(err, path, rc, mode != TD_STORE_WRITE ? "open" : existed ? "write" : "create");
+		describe_open_error(err, s, rc, mode != TD_STORE_WRITE ? "open" : existed ? "write" : "create");
 		td_store_close(s);
 		return -1;
 	}
@@ -324,7 +423,7 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 	}
 	if (mode == TD_STORE_WRITE && sqlite3_db_readonly(s->db, "main") == 1) {
 		/* SQLite quietly opens a file it cannot write read-only */
-		describe_unwritable(err, path, "write", SQLITE_READONLY);
+		describe_unwritable(err, s, "write", SQLITE_READONLY);
 		td_store_close(s);
 		return -1;
 	}
@@ -340,7 +439,7 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 
 void td_store_describe_error(struct td_store *s, td_err *err)
 {
-	describe_open_error(err, s->path, sqlite3_errcode(s->db), "read");
+	describe_open_error(err, s, sqlite3_errcode(s->db), "read");
 }
 
 void td_store_close(struct td_store *s)
@@ -458,7 +557,7 @@ int64_t td_store_session_begin(struct td_store *s, const struct td_session_info 
 	td_store_bind_text(st, 25, in->schedule);
 	id = sqlite3_step(st) == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (id < 0)
-		td_err_set(err, "cannot write to database '%s': %s", s->path, sqlite3_errmsg(s->db));
+		td_store_describe_write_error(s, "write to", err);
 	sqlite3_finalize(st);
 	return id;
 }

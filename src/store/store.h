@@ -285,6 +285,16 @@ int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_b
 int td_store_prune_dry_run(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
 			   td_err *err);
 
+/* The last error of s's database, as SQLite says it; when it is a generic I/O or
+ * open error that the system gave a reason for (ENOSPC, EIO, EDQUOT), with that
+ * reason: "disk I/O error (No space left on device)". */
 const char *td_store_errmsg(struct td_store *s);
+/* What to do when the disk failed s's last call (full, quota, I/O error): "free
+ * space on the database's disk" or "check the database's disk (dmesg)"; NULL
+ * when the last error is not the disk's. A static string. */
+const char *td_store_disk_advice(struct td_store *s);
+/* err = "cannot WHAT database 'PATH': WHY[: what to do]" for the last error of
+ * s's database (what: "write to", "create", ...). */
+void td_store_describe_write_error(struct td_store *s, const char *what, td_err *err);
 
 #endif

@@ -30,6 +30,7 @@ struct td_store {
 	enum td_store_mode mode;
 	char *pack;              /* td_store_counts_add's JSON text, grown as needed */
 	size_t pack_cap;
+	char errmsg[256];        /* td_store_errmsg's text when it adds the system's reason */
 };
 
 int td_store_exec(struct td_store *s, const char *sql);

@@ -258,11 +258,16 @@ int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *ex
 		*exit_code = o->argv ? res.target_status : 0;
 	}
 	*session = res.session_id;
-	if (summary && td_store_open(o->db_path, TD_STORE_READ, &st, &err) == 0) {
-		if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, &err))
-			tdctl_error("%s", err.msg);
-		td_store_close(st);
+	if (!summary)
+		return 0;
+	if (td_store_open(o->db_path, TD_STORE_READ, &st, &err)) {
+		tdctl_error("session %lld is stored, but its summary cannot be read back: %s", (long long)res.session_id,
+			    err.msg);
+		return 0;
 	}
+	if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, &err))
+		tdctl_error("%s", err.msg);
+	td_store_close(st);
 	return 0;
 }
 

@@ -1,0 +1,9 @@
+# expect: children-sum-undefined.td:9: children-sum Backend_Bound: column 16: 'NOPE' is not defined
+pmu   skl
+event BE   cpu/event=0x1,umask=0x1/
+event MEM  cpu/event=0x2,umask=0x1/
+node  Backend_Bound Slots = BE | > 0.2
+node  Backend_Bound.Memory_Bound Slots = MEM | > 0.2
+node  Backend_Bound.Core_Bound Slots = BE - MEM | > 0.1
+children-sum Backend_Bound = \
+    MEM + BE / NOPE

@@ -1,0 +1,8 @@
+# expect: partition-expression.td:8: 'partition Backend_Bound' takes no expression (children adding up to an expression: children-sum PARENT = EXPR)
+pmu   skl
+event BE   cpu/event=0x1,umask=0x1/
+event MEM  cpu/event=0x2,umask=0x1/
+node  Backend_Bound Slots = BE | > 0.2
+node  Backend_Bound.Memory_Bound Slots = MEM | > 0.2
+node  Backend_Bound.Core_Bound Slots = BE - MEM | > 0.1
+partition Backend_Bound = BE

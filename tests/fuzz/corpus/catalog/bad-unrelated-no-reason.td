@@ -1,0 +1,8 @@
+# expect: unrelated-no-reason.td:8: 'unrelated Backend_Bound' needs a reason: unrelated PARENT | WHY
+pmu   skl
+event BE   cpu/event=0x1,umask=0x1/
+event MEM  cpu/event=0x2,umask=0x1/
+node  Backend_Bound Slots = BE | > 0.2
+node  Backend_Bound.Memory_Bound Slots = MEM | > 0.2
+node  Backend_Bound.Core_Bound Slots = BE - MEM | > 0.1
+unrelated Backend_Bound   # a comment is no reason
