@@ -106,6 +106,8 @@ limit     STALLS_L1D STALLS_L2 STALLS_L3 MS_UOPS MITE_UOPS ICACHE_STALL ITLB_STA
 # L2_Bound (and DRAM_Bound, which subtracts it) read six events that all live on counters 0-3:
 # they cannot share one group, so they may be spread over groups (lower confidence).
 span      Backend_Bound.Memory_Bound.L2_Bound Backend_Bound.Memory_Bound.DRAM_Bound
+# Other_Light_Ops is Light_Operations less its three siblings: it reads their twelve events
+span      Retiring.Light_Operations.Other_Light_Ops
 
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
 info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
