@@ -17,6 +17,7 @@
 static const char *const domains[] = { "Slots",          "Clocks",           "Stalls",     "Uops",
 				       "Slots_est",      "Clocks_est",       "Cycles",     "Clocks_Retired",
 				       "Clocks_Calculated", "Core_Utilization" };
+_Static_assert(sizeof("Clocks_Calculated") <= sizeof(((struct td_node *)0)->domain), "td_node.domain holds every domain");
 
 /* Set err to "FILE:LINE: message" (the events file's line) and return -1. */
 static int model_fail(const struct td_model *m, td_err *err, int line, const char *fmt, ...)
