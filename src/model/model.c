@@ -14,9 +14,10 @@
 
 /* toplev's domains; Intel's Clocks_Retired, Clocks_Calculated and Core_Utilization (TMA level 4) keep
  * their names, the *_Estimated ones are written *_est */
-static const char *const domains[] = { "Slots",          "Clocks",           "Stalls",     "Uops",
-				       "Slots_est",      "Clocks_est",       "Cycles",     "Clocks_Retired",
-				       "Clocks_Calculated", "Core_Utilization" };
+static const char *const domains[] = { "Slots",          "Clocks",         "Stalls",
+				       "Uops",           "Slots_est",      "Clocks_est",
+				       "Cycles",         "Clocks_Retired", "Clocks_Calculated",
+				       "Core_Utilization" };
 _Static_assert(sizeof("Clocks_Calculated") <= sizeof(((struct td_node *)0)->domain), "td_node.domain holds every domain");
 
 /* Set err to "FILE:LINE: message" (the events file's line) and return -1. */
