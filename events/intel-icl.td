@@ -1,5 +1,6 @@
 # intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
-# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 from general-purpose events.
+# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) from
+# general-purpose events.
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
 pmu      icl icx
 title    Intel Ice Lake / Ice Lake-SP
@@ -10,6 +11,10 @@ note     perfmon and toplev do; SLOTS (fixed counter 3) must lead the group.
 note     libpfm4 4.13 has no TOPDOWN_M pseudo-events for icl, so the four metric events are written
 note     in perf raw form (event=0x00, umask 0x80-0x83, the kernel's topdown-* encodings).
 note     Agrees with toplev 5.1-full on the oracle case icl-l2-perfmetrics (all L1/L2 nodes).
+note     Level 3 follows pmu-tools icl_client_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
+note     on oracle case icl-l3-pm-fe-icache (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
+note     icx_server_ratios.py (same commit) has the same level-3 formulas and constants except that it
+note     has no LSD node (Ice Lake-SP): on icx, Fetch_Bandwidth.LSD is extra.
 note     From Ice Lake on, TMA nodes are valid per logical processor; SMT_on only selects
 note     CORE_CLKS (CPU_CLK_UNHALTED.DISTRIBUTED).
 note     CPI stack: cpi-stack.md 2.7.2 (ICX column) at L2 granularity plus the memory split by the

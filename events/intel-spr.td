@@ -1,5 +1,5 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
-# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); selected L3.
+# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1).
 #  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
 #    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
 #    This is the path the planner plans (it takes available() as 1), so live collection on a
