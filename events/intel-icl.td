@@ -1,5 +1,6 @@
 # intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
-# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 from general-purpose events.
+# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) from
+# general-purpose events.
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
 pmu      icl icx
 title    Intel Ice Lake / Ice Lake-SP
@@ -10,6 +11,10 @@ note     perfmon and toplev do; SLOTS (fixed counter 3) must lead the group.
 note     libpfm4 4.13 has no TOPDOWN_M pseudo-events for icl, so the four metric events are written
 note     in perf raw form (event=0x00, umask 0x80-0x83, the kernel's topdown-* encodings).
 note     Agrees with toplev 5.1-full on the oracle case icl-l2-perfmetrics (all L1/L2 nodes).
+note     Level 3 follows pmu-tools icl_client_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
+note     on oracle case icl-l3-pm-fe-icache (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
+note     icx_server_ratios.py (same commit) has the same level-3 formulas and constants except that it
+note     has no LSD node (Ice Lake-SP): on icx, Fetch_Bandwidth.LSD is extra.
 note     From Ice Lake on, TMA nodes are valid per logical processor; SMT_on only selects
 note     CORE_CLKS (CPU_CLK_UNHALTED.DISTRIBUTED).
 note     CPI stack: cpi-stack.md 2.7.2 (ICX column) at L2 granularity plus the memory split by the
@@ -19,6 +24,7 @@ note     Frontend_Latency.
 const    W 5
 param    SMT_on 0
 const    BAClear_Cost 10         # cycles per BACLEARS.ANY (TMA 5.1 ICL Unknown_Branches)
+const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer (TMA 5.1 ICL MS_Switches)
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, leader of the PERF_METRICS group) [fixed 0x00/0x04]
 event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
@@ -59,6 +65,33 @@ event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RE
 event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
 event    FB_FULL_PERIODS L1D_PEND_MISS:FB_FULL_PERIODS             | L1D_PEND_MISS.FB_FULL_PERIODS, fill-buffer-full episodes [0x48/0x02 c=1 e=1]
 event    DIV_ACTIVE      ARITH:DIVIDER_ACTIVE                      | ARITH.DIVIDER_ACTIVE, divider busy cycles [0x14/0x09 c=1]
+# level-3 events (TMA 5.1 level-3 nodes below)
+event    LCP_STALL       ILD_STALL:LCP                             | DECODE.LCP (ILD_STALL.LCP), decoder stalls on length-changing prefixes [0x87/0x01]
+event    MS_SWITCHES     IDQ:MS_SWITCHES                           | IDQ.MS_SWITCHES, switches from DSB/MITE to the microcode sequencer [0x79/0x30 c=1 e=1]
+event    DSB2MITE_PEN    DSB2MITE_SWITCHES:PENALTY_CYCLES          | DSB2MITE_SWITCHES.PENALTY_CYCLES, DSB-to-MITE switch penalty cycles [0xAB/0x02]
+event    MITE_ANY        IDQ:MITE_CYCLES_ANY                       | IDQ.MITE_CYCLES_ANY, cycles MITE delivered any uop [0x79/0x04 c=1]
+event    MITE_OK         IDQ:MITE_CYCLES_OK                        | IDQ.MITE_CYCLES_OK, cycles MITE delivered the optimal number of uops [0x79/0x04 c=5]
+event    DSB_ANY         IDQ:DSB_CYCLES_ANY                        | IDQ.DSB_CYCLES_ANY, cycles the DSB delivered any uop [0x79/0x08 c=1]
+event    DSB_OK          IDQ:DSB_CYCLES_OK                         | IDQ.DSB_CYCLES_OK, cycles the DSB delivered the optimal number of uops [0x79/0x08 c=5]
+event    LSD_ACTIVE      LSD:CYCLES_ACTIVE                         | LSD.CYCLES_ACTIVE, cycles the loop stream detector delivered any uop [0xA8/0x01 c=1]
+event    LSD_OK          LSD:CYCLES_OK                             | LSD.CYCLES_OK, cycles the LSD delivered the optimal number of uops [0xA8/0x01 c=5]
+event    MS_CYCLES       IDQ:MS_UOPS:c=1                           | IDQ.MS_UOPS:c1, cycles the microcode sequencer delivered any uop [0x79/0x30 c=1]
+event    SCOREBOARD      RESOURCE_STALLS:SCOREBOARD                | RESOURCE_STALLS.SCOREBOARD, stalls on serializing operations [0xA2/0x02]
+event    EXE_0           EXE_ACTIVITY:EXE_BOUND_0_PORTS            | EXE_ACTIVITY.3_PORTS_UTIL:u0x80 (EXE_BOUND_0_PORTS), cycles no port executed a uop [0xA6/0x80]
+event    UOPS_X87        UOPS_EXECUTED:X87                         | UOPS_EXECUTED.X87, x87 uops executed [0xB1/0x10]
+event    UOPS_EXEC       UOPS_EXECUTED:THREAD                      | UOPS_EXECUTED.THREAD, uops executed by this thread [0xB1/0x01]
+event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR              | FP_ARITH_INST_RETIRED.SCALAR, scalar FP arithmetic instructions retired [0xC7/0x03]
+event    FP_VECTOR       FP_ARITH_INST_RETIRED:VECTOR              | FP_ARITH_INST_RETIRED.VECTOR, vector FP arithmetic instructions retired [0xC7/0xFC]
+event    MC_MEM_ORDER    MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLEARS.MEMORY_ORDERING, memory-ordering machine clears [0xC3/0x02]
+event    MEM_INST        MEM_INST_RETIRED:ANY                      | MEM_INST_RETIRED.ANY, retired memory instructions [0xD0/0x83]
+event    BR_INST         BR_INST_RETIRED:ALL_BRANCHES              | BR_INST_RETIRED.ALL_BRANCHES, retired branches [0xC4/0x00]
+# perf's names for events libpfm4 4.13 spells differently (perf stat -x prints these)
+perf-name ICACHE_STALL   icache_data.stalls
+perf-name ITLB_STALL     icache_tag.stalls
+perf-name LCP_STALL      decode.lcp
+perf-name DEC0_C1        cpu/uops_decoded.dec0,cmask=1/
+perf-name MS_CYCLES      cpu/idq.ms_uops,cmask=1/
+perf-name EXE_0          cpu/exe_activity.3_ports_util,umask=0x80/
 
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
@@ -73,10 +106,13 @@ topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE
 # intel_icl_event_constraints: codes 0x48-0x54, 0x60-0x8B, 0xA3 (but STALLS_TOTAL and STALLS_MEM_ANY),
 # 0xD0-0xE6 only on counters 0-3
 limit     STALLS_L1D STALLS_L2 STALLS_L3 MS_UOPS MITE_UOPS ICACHE_STALL ITLB_STALL BACLEARS \
-          L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS FB_FULL_PERIODS counters=0-3
+          L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS FB_FULL_PERIODS \
+          LCP_STALL MS_SWITCHES MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES MEM_INST counters=0-3
 # L2_Bound (and DRAM_Bound, which subtracts it) read six events that all live on counters 0-3:
 # they cannot share one group, so they may be spread over groups (lower confidence).
 span      Backend_Bound.Memory_Bound.L2_Bound Backend_Bound.Memory_Bound.DRAM_Bound
+# Other_Light_Ops is Light_Operations less its three siblings: it reads their twelve events
+span      Retiring.Light_Operations.Other_Light_Ops
 
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
 info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
@@ -109,12 +145,33 @@ node  Frontend_Bound.Fetch_Bandwidth Slots = max(0, Frontend_Bound - Frontend_Bo
 # TMA 5.1 complements: each L2 pair partitions its parent (exactly, while the vendor's
 # max(0, ...) clamp does not bite)
 partition Frontend_Bound        # Fetch_Bandwidth = max(0, Frontend_Bound - Fetch_Latency)
+# --- level 3 below Fetch_Bandwidth, Bad_Speculation's level 3, Core_Bound's and Light_Operations'
+# level 3: pmu-tools icl_client_ratios.py, TMA 5.1-full (andikleen/pmu-tools commit 2568760f),
+# classes MITE, DSB, LSD, MS, Other_Mispredicts, Other_Nukes, Serializing_Operation,
+# Ports_Utilization (with Ports_Utilized_0 and Core_Bound_Cycles), FP_Arith (X87_Use, FP_Scalar,
+# FP_Vector), Memory_Operations, Branch_Instructions, Other_Light_Ops; thresholds as there.
+node  Frontend_Bound.Fetch_Bandwidth.MITE Slots_est = (MITE_ANY - MITE_OK) / CORE_CLKS / 2 \
+      | > 0.10 | Cycles the legacy decode pipeline (MITE) delivered fewer uops than optimal
+node  Frontend_Bound.Fetch_Bandwidth.DSB  Slots_est = (DSB_ANY - DSB_OK) / CORE_CLKS / 2 \
+      | > 0.15 | Cycles the decoded-uop cache (DSB) delivered fewer uops than optimal
+node  Frontend_Bound.Fetch_Bandwidth.LSD  Slots_est = (LSD_ACTIVE - LSD_OK) / CORE_CLKS / 2 \
+      | > 0.15 | Cycles the loop stream detector delivered fewer uops than optimal
+node  Frontend_Bound.Fetch_Bandwidth.MS   Slots_est = MS_CYCLES / CORE_CLKS / 3.3 \
+      | > 0.05 | Cycles the microcode sequencer limited uop delivery (estimated)
+unrelated Frontend_Bound.Fetch_Bandwidth | TMA 5.1: the children are per-core cycle estimates of each \
+      uop source's shortfall (Slots_Estimated), not a split of Fetch_Bandwidth's slots; no sum or bound is given
 node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-TLB misses
 node  Frontend_Bound.Fetch_Latency.Branch_Resteers Clocks = RESTEER / CLKS + BAClear_Cost * BACLEARS / CLKS \
       | > 0.05 | Cycles the frontend was delayed fetching from corrected paths (may overlap its siblings)
+node  Frontend_Bound.Fetch_Latency.MS_Switches Clocks_est = MS_Switches_Cost * MS_SWITCHES / CLKS \
+      | > 0.05 | Cycles lost switching to the microcode sequencer (estimated at MS_Switches_Cost each)
+node  Frontend_Bound.Fetch_Latency.LCP Clocks = LCP_STALL / CLKS \
+      | > 0.05 | Cycles the decoders stalled on length-changing prefixes
+node  Frontend_Bound.Fetch_Latency.DSB_Switches Clocks = DSB2MITE_PEN / CLKS \
+      | > 0.05 | Cycles lost switching from the DSB to the legacy decoders (MITE)
 unrelated Frontend_Bound.Fetch_Latency | TMA 5.1: the children are Clocks fractions that may overlap \
       (Branch_Resteers "may overlap with its siblings"); Intel's Info.Bottleneck metrics share Fetch_Latency \
       out in proportion child / sum of children, so neither a sum nor a bound is defined
@@ -124,6 +181,16 @@ node  Bad_Speculation.Branch_Mispredicts Slots = BR_MISP / (BR_MISP + MC_COUNT) 
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
 partition Bad_Speculation       # Machine_Clears = max(0, Bad_Speculation - Branch_Mispredicts)
+node  Bad_Speculation.Branch_Mispredicts.Other_Mispredicts Slots = \
+        max(Bad_Speculation.Branch_Mispredicts * (1 - BR_MISP / (CLEARS_COUNT - MC_COUNT)), 0.0001) \
+      | > 0.05 | Slots lost to mispredictions other than of retired x86 branches
+bound Bad_Speculation.Branch_Mispredicts = max(Bad_Speculation.Branch_Mispredicts, 0.0001) \
+      | Other_Mispredicts is a share of its parent that TMA floors at 0.0001
+node  Bad_Speculation.Machine_Clears.Other_Nukes Slots = \
+        max(Bad_Speculation.Machine_Clears * (1 - MC_MEM_ORDER / MC_COUNT), 0.0001) \
+      | > 0.05 | Slots lost to machine clears other than memory ordering
+bound Bad_Speculation.Machine_Clears = max(Bad_Speculation.Machine_Clears, 0.0001) \
+      | Other_Nukes is a share of its parent that TMA floors at 0.0001
 # (perf's metric test, perf_metric_validation_rules.json, checks the same four L2 sums)
 
 let   BE_BOUND_CYCLES = STALLS_TOTAL + EXE_1 + Retiring * EXE_2 + BOUND_ON_STORES
@@ -151,9 +218,14 @@ node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
 children-sum Backend_Bound.Memory_Bound = (STALLS_MEM_ANY + BOUND_ON_STORES) / CLKS
 node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
       | > 0.20 | Cycles the divider unit was busy
-unrelated Backend_Bound.Core_Bound | only Divider of TMA's children is included (Serializing_Operation and \
-      Ports_Utilization are not): a Clocks fraction of all cycles under a Slots share of Backend_Bound, which \
-      Intel relates by no sum or bound
+node  Backend_Bound.Core_Bound.Serializing_Operation Clocks = SCOREBOARD / CLKS \
+      | > 0.10 | Cycles stalled on serializing operations
+let   FEW_UOPS_EXECUTED = EXE_1 + Retiring * EXE_2
+node  Backend_Bound.Core_Bound.Ports_Utilization Clocks = \
+        (EXE_0 + FEW_UOPS_EXECUTED) / CLKS if DIV_ACTIVE < STALLS_TOTAL - STALLS_MEM_ANY else FEW_UOPS_EXECUTED / CLKS \
+      | > 0.15 | Cycles the core was limited by execution-port utilization
+unrelated Backend_Bound.Core_Bound | the children (Divider, Serializing_Operation, Ports_Utilization) are \
+      Clocks fractions of all cycles under a Slots share of Backend_Bound, which Intel relates by no sum or bound
 
 let   MS_F = RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / SLOTS
 node  Retiring.Heavy_Operations Slots = MS_F + Retiring * (DEC0 - DEC0_C1) / MITE_UOPS \
@@ -161,6 +233,23 @@ node  Retiring.Heavy_Operations Slots = MS_F + Retiring * (DEC0 - DEC0_C1) / MIT
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
       | > 0.6 | Slots retiring light-weight operations
 partition Retiring              # Light_Operations = max(0, Retiring - Heavy_Operations)
+let   RETIRED_SLOTS = Retiring * SLOTS
+let   X87_USE   = Retiring * UOPS_X87 / UOPS_EXEC
+let   FP_SCALAR_USE = FP_SCALAR / RETIRED_SLOTS
+let   FP_VECTOR_USE = FP_VECTOR / RETIRED_SLOTS
+node  Retiring.Light_Operations.FP_Arith Uops = X87_USE + FP_SCALAR_USE + FP_VECTOR_USE \
+      | > 0.20 | Retired uops of floating-point arithmetic (x87, scalar and vector)
+node  Retiring.Light_Operations.Memory_Operations Slots = Retiring.Light_Operations * MEM_INST / INST \
+      | > 0.10 | Slots retiring memory operations (loads and stores)
+node  Retiring.Light_Operations.Branch_Instructions Slots = Retiring.Light_Operations * BR_INST / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring branch instructions
+node  Retiring.Light_Operations.Other_Light_Ops Slots = max(0, Retiring.Light_Operations - \
+        (Retiring.Light_Operations.FP_Arith + Retiring.Light_Operations.Memory_Operations + \
+         Retiring.Light_Operations.Branch_Instructions)) \
+      | > 0.30 | Slots retiring other light-weight operations
+children-sum Retiring.Light_Operations = Retiring.Light_Operations | TMA 5.1: Other_Light_Ops = max(0, \
+      Light_Operations - FP_Arith - Memory_Operations - Branch_Instructions), FP_Arith's Uops taken as slots; \
+      exact while the clamp does not bite
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_F \
       | > 0.05 | Slots retiring uops from the microcode sequencer
 node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \

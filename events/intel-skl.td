@@ -1,5 +1,5 @@
 # intel-skl.td — Intel Skylake client (skl), Skylake-SP (skx), Cascade Lake (clx)
-# Top-down (TMA) tree L1-L3 + main L4 nodes, info metrics, CPI stack.
+# Top-down (TMA) tree L1-L4, info metrics, CPI stack.
 # Event descriptions carry the perfmon encoding in brackets
 # [EVENT/UMASK c=CMASK e=EDGE i=INV any=ANYTHREAD] so a test can compare it with
 # what libpfm4 (model skl) produces.
@@ -11,8 +11,13 @@ note     (LSD, Other_Mispredicts, Other_Nukes, the Light_Operations children, X8
 note     FP_Vector) follow pmu-tools toplev model 5.1-full (skl_client_ratios.py) and perf's
 note     vendor JSON, which give the same expressions; every node toplev 5.1-full also computes
 note     agrees with it on the oracle cases (tests/data/fixtures/oracle-skl-*.fix).
-note     SKX/CLX server-only nodes (MEM_Bandwidth, Local/Remote DRAM, PMM) are not included; for the
-note     nodes here the CLX formulas equal SKL's.
+note     Level 4 (the children of ITLB_Misses, MITE, L1/L2/L3/DRAM/Store_Bound, Serializing_Operation,
+note     Other_Light_Ops, Microcode_Sequencer) follows pmu-tools skl_client_ratios.py (TMA 5.1-full) and
+note     agrees with toplev 5.1-full on every row of oracle case skl-l4-core-ports (L1-L4 and IPC, CPI,
+note     CLKS, SLOTS). Its memory costs are Skylake-client ones (ns x Core_Frequency, which needs
+note     duration_time and msr/tsc/); on SKX/CLX toplev uses server costs and splits DRAM_Bound into
+note     Local/Remote DRAM, PMM: those server-only nodes are not included, and the client level-4
+note     memory costs are only an approximation there. For levels 1-3 the CLX formulas equal SKL's.
 note     Before Ice Lake, L1/L2 with SMT on are valid per physical core only: count both siblings
 note     (system-wide, per-core aggregation) and set SMT_on 1; *_ANY events need perf_event_paranoid
 note     <= 0 or CAP_PERFMON.
@@ -23,6 +28,10 @@ const    W 4                     # issue width (slots per cycle)
 param    SMT_on 0                # 1 = hyperthreading on: use *_ANY events / 2 for core clocks
 const    BAClear_Cost 9          # cycles charged per BACLEARS.ANY (TMA 5.01 Unknown_Branches)
 const    MS_Switches_Cost 2      # cycles charged per IDQ.MS_SWITCHES (TMA 5.01 MS_Switches)
+const    Mem_STLB_Hit_Cost 9     # cycles per DTLB miss that hits the STLB (TMA 5.1 SKL DTLB_Load/DTLB_Store)
+const    Mem_L2_Store_Cost 9     # cycles per RFO that hits L2 (TMA 5.1 SKL Store_Latency, Lock_Latency)
+const    Avg_Assist_Cost 34      # cycles per microcode assist (TMA 5.1 SKL Assists)
+const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 SKL L1_Latency_Dependency)
 
 # --- events ------------------------------------------------------------------------------------
 event    CLK_THREAD      CPU_CLK_THREAD_UNHALTED:THREAD_P          | CPU_CLK_UNHALTED.THREAD, unhalted core clocks of this thread [0x3C/0x00]
@@ -82,6 +91,61 @@ event    UOPS_X87        UOPS_EXECUTED:X87                         | UOPS_EXECUT
 event    MEM_INST        MEM_INST_RETIRED:ANY                      | MEM_INST_RETIRED.ANY, retired load and store instructions [0xD0/0x83]
 event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR_SINGLE:SCALAR_DOUBLE | FP_ARITH_INST_RETIRED.SCALAR, scalar FP arithmetic instructions [0xC7/0x03]
 event    FP_VECTOR       FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE:128B_PACKED_SINGLE:256B_PACKED_DOUBLE:256B_PACKED_SINGLE:512B_PACKED_DOUBLE:512B_PACKED_SINGLE | FP_ARITH_INST_RETIRED.VECTOR, packed FP arithmetic instructions [0xC7/0xFC]
+# level-4 events (TMA 5.1 level-4 nodes below); encodings from Linux perf's
+# pmu-events/arch/x86/skylake/*.json (INST_DECODED.DECODERS and INST_RETIRED.NOP are not in libpfm4 4.13)
+event    ITLB_WALK_ACT   ITLB_MISSES:WALK_ACTIVE                   | ITLB_MISSES.WALK_ACTIVE, cycles a code page walk was active [0x85/0x10 c=1]
+event    DECODERS_C1     cpu/event=0x55,umask=0x1,cmask=1/         | INST_DECODED.DECODERS:c1, cycles at least one decoder was utilized [0x55/0x01 c=1]
+event    DECODERS_C2     cpu/event=0x55,umask=0x1,cmask=2/         | INST_DECODED.DECODERS:c2, cycles at least two decoders were utilized [0x55/0x01 c=2]
+event    DTLB_LD_HIT_C1  DTLB_LOAD_MISSES:STLB_HIT:c=1             | DTLB_LOAD_MISSES.STLB_HIT:c1, cycles with a load DTLB miss that hit the STLB [0x08/0x20 c=1]
+event    DTLB_LD_WALK    DTLB_LOAD_MISSES:WALK_ACTIVE              | DTLB_LOAD_MISSES.WALK_ACTIVE, cycles a load page walk was active [0x08/0x10 c=1]
+event    DTLB_ST_HIT_C1  DTLB_STORE_MISSES:STLB_HIT:c=1            | DTLB_STORE_MISSES.STLB_HIT:c1, cycles with a store DTLB miss that hit the STLB [0x49/0x20 c=1]
+event    DTLB_ST_WALK    DTLB_STORE_MISSES:WALK_ACTIVE             | DTLB_STORE_MISSES.WALK_ACTIVE, cycles a store page walk was active [0x49/0x10 c=1]
+event    CYCLES_MEM_ANY  CYCLE_ACTIVITY:CYCLES_MEM_ANY             | CYCLE_ACTIVITY.CYCLES_MEM_ANY, cycles with a load outstanding [0xA3/0x10 c=16]
+event    CYCLES_L1D_MISS CYCLE_ACTIVITY:CYCLES_L1D_MISS            | CYCLE_ACTIVITY.CYCLES_L1D_MISS, cycles with an L1D miss outstanding [0xA3/0x08 c=8]
+event    LD_STORE_FWD    LD_BLOCKS:STORE_FORWARD                   | LD_BLOCKS.STORE_FORWARD, loads blocked by a store that cannot forward [0x03/0x02]
+event    LD_NO_SR        LD_BLOCKS:NO_SR                           | LD_BLOCKS.NO_SR, split loads blocked for lack of split registers [0x03/0x08]
+event    LD_4K_ALIAS     LD_BLOCKS_PARTIAL:ADDRESS_ALIAS           | LD_BLOCKS_PARTIAL.ADDRESS_ALIAS, loads falsely blocked by 4K aliasing [0x07/0x01]
+event    ALL_LOADS       MEM_INST_RETIRED:ALL_LOADS                | MEM_INST_RETIRED.ALL_LOADS [0xD0/0x81]
+event    ALL_STORES      MEM_INST_RETIRED:ALL_STORES               | MEM_INST_RETIRED.ALL_STORES [0xD0/0x82]
+event    LOCK_LOADS      MEM_INST_RETIRED:LOCK_LOADS               | MEM_INST_RETIRED.LOCK_LOADS [0xD0/0x21]
+event    SPLIT_STORES    MEM_INST_RETIRED:SPLIT_STORES             | MEM_INST_RETIRED.SPLIT_STORES [0xD0/0x42]
+event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
+event    XSNP_MISS       MEM_LOAD_L3_HIT_RETIRED:XSNP_MISS         | MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS [0xD2/0x01]
+event    XSNP_HIT        MEM_LOAD_L3_HIT_RETIRED:XSNP_HIT          | MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT [0xD2/0x02]
+event    XSNP_HITM       MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM         | MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM [0xD2/0x04]
+event    L1D_PENDING     L1D_PEND_MISS:PENDING                     | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
+event    L2_ALL_RFO      L2_RQSTS:ALL_RFO                          | L2_RQSTS.ALL_RFO [0x24/0xE2]
+event    L2_RFO_HIT      L2_RQSTS:RFO_HIT                          | L2_RQSTS.RFO_HIT [0x24/0x42]
+event    ORO_RFO_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DEMAND_RFO | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO [0x60/0x04 c=1]
+event    ORO_DRD_C1      cpu/event=0x60,umask=0x8,cmask=1/         | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD [0x60/0x08 c=1]
+event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:ALL_DATA_RD:c=4 | OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4 [0x60/0x08 c=4]
+event    SQ_FULL         OFFCORE_REQUESTS_BUFFER:SQ_FULL           | OFFCORE_REQUESTS_BUFFER.SQ_FULL, cycles the super queue was full [0xB2/0x01]
+event    OCR_RFO_HITM    OFFCORE_RESPONSE_0:DMND_RFO:L3_HIT:SNP_HITM | OFFCORE_RESPONSE.DEMAND_RFO.L3_HIT.SNOOP_HITM (MSR 0x1A6 = 0x10003C0002) [0xB7/0x01]
+event    PAUSE_INST      ROB_MISC_EVENTS:PAUSE_INST                | ROB_MISC_EVENTS.PAUSE_INST [0xCC/0x40]
+event    NOP_INST        cpu/event=0xc0,umask=0x2/                 | INST_RETIRED.NOP, retired NOP instructions [0xC0/0x02]
+event    FP_ASSIST       FP_ASSIST:ANY                             | FP_ASSIST.ANY, floating-point assists [0xCA/0x1E c=1]
+event    OTHER_ASSISTS   OTHER_ASSISTS:ANY                         | OTHER_ASSISTS.ANY, other microcode assists [0xC1/0x3F]
+# perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
+perf-name MACRO_FUSED    uops_retired.macro_fused
+perf-name CLEARS_COUNT   int_misc.clears_count
+perf-name ITLB_STALL     icache_tag.stalls
+perf-name LCP            decode.lcp
+perf-name ICACHE_STALL_E cpu/icache_16b.ifdata_stall,cmask=1,edge=1/
+perf-name DSB_ANY        idq.dsb_cycles_any
+perf-name DSB_OK         idq.dsb_cycles_ok
+perf-name LSD_OK         lsd.cycles_ok
+perf-name FP_SCALAR      fp_arith_inst_retired.scalar
+perf-name FP_VECTOR      fp_arith_inst_retired.vector
+perf-name FB_FULL        cpu/l1d_pend_miss.fb_full,cmask=1/
+perf-name REF_TSC        cpu_clk_unhalted.ref_tsc
+perf-name DECODERS_C1    cpu/inst_decoded.decoders,cmask=1/
+perf-name DECODERS_C2    cpu/inst_decoded.decoders,cmask=2/
+perf-name DTLB_LD_HIT_C1 cpu/dtlb_load_misses.stlb_hit,cmask=1/
+perf-name DTLB_ST_HIT_C1 cpu/dtlb_store_misses.stlb_hit,cmask=1/
+perf-name ORO_DRD_C1     offcore_requests_outstanding.cycles_with_data_rd
+perf-name ORO_DRD_C4     cpu/offcore_requests_outstanding.all_data_rd,cmask=4/
+perf-name OCR_RFO_HITM   offcore_response.demand_rfo.l3_hit.snoop_hitm
+perf-name NOP_INST       inst_retired.nop
 
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU, 4 with hyperthreading on; 3 fixed counters. The NMI
@@ -287,6 +351,103 @@ node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
         Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer \
       | > 0.05 | Slots retiring instructions decoded into two to four uops
 partition Retiring.Heavy_Operations   # Few_Uops_Instructions = Heavy_Operations - Microcode_Sequencer
+
+# --- level 4: pmu-tools skl_client_ratios.py, TMA 5.1-full (andikleen/pmu-tools commit 2568760f),
+# classes of the same names with their helpers (Load_Miss_Real_Latency, FB_Factor, Mem_*_Cost =
+# cycles x Core_Frequency, Mem_Lock_St_Fraction, ORO_* = min(CLKS, OFFCORE_REQUESTS_OUTSTANDING.*),
+# Store_L2_Hit_Cycles, SQ_Full_Cycles); thresholds as there. The memory costs are in ns scaled by
+# Core_Frequency (GHz), which needs the run time (duration_time) and msr/tsc/.
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss Clocks_Retired = ITLB_WALK_ACT / CLKS \
+      | > 0.05 | Cycles a code page walk was active (instruction fetches that missed the STLB)
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit Clocks_Retired = \
+        max(0, Frontend_Bound.Fetch_Latency.ITLB_Misses - Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss) \
+      | > 0.05 | I-TLB miss cycles of code fetches that hit the STLB
+partition Frontend_Bound.Fetch_Latency.ITLB_Misses   # Code_STLB_Hit = max(0, ITLB_Misses - Code_STLB_Miss)
+node  Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone Slots_est = (DECODERS_C1 - DECODERS_C2) / CORE_CLKS / 2 \
+      | > 0.10 | Cycles only decoder 0 of the legacy decoders was utilized
+unrelated Frontend_Bound.Fetch_Bandwidth.MITE | TMA 5.1: Decoder0_Alone is an estimate in core cycles, one \
+      cause of MITE's shortfall; no sum or bound is given
+
+let   LOAD_MISS_REAL_LATENCY = L1D_PENDING / (L1_MISS + FB_HIT)
+let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
+let   MEM_LOCK_ST_FRACTION = LOCK_LOADS / ALL_STORES
+let   ORO_DEMAND_RFO_C1 = min(CLK_THREAD, ORO_RFO_C1)
+let   MEM_L2_HIT_COST = 3.5 * Core_Frequency
+let   MEM_XSNP_HITM_COST = 22 * Core_Frequency
+let   MEM_XSNP_HIT_COST = 20 * Core_Frequency
+let   MEM_XSNP_NONE_COST = 10 * Core_Frequency
+let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - CYCLES_L1D_MISS, 0)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
+        min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of load DTLB misses (STLB hits at a fixed cost, plus page walks)
+node  Backend_Bound.Memory_Bound.L1_Bound.Store_Fwd_Blk Clocks_est = 13 * LD_STORE_FWD / CLKS \
+      | > 0.10 | Cycles of loads blocked by stores that could not forward (13 each)
+node  Backend_Bound.Memory_Bound.L1_Bound.L1_Latency_Dependency Clocks_est = \
+        min(2 * (ALL_LOADS - FB_HIT - L1_MISS) * Dependent_Loads_Weight / 100, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of dependent loads that hit L1D (pointer chasing)
+node  Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Clocks = (12 * max(0, LOCK_LOADS - L2_ALL_RFO) + \
+        MEM_LOCK_ST_FRACTION * (Mem_L2_Store_Cost * L2_RFO_HIT + ORO_DEMAND_RFO_C1)) / CLKS \
+      | > 0.20 | Cycles of lock operations
+node  Backend_Bound.Memory_Bound.L1_Bound.Split_Loads Clocks_Calculated = LOAD_MISS_REAL_LATENCY * LD_NO_SR / CLKS \
+      | > 0.30 | Cycles of loads that cross a cache line
+node  Backend_Bound.Memory_Bound.L1_Bound.4K_Aliasing Clocks_est = LD_4K_ALIAS / CLKS \
+      | > 0.20 | Cycles of loads falsely blocked by stores 4K apart
+node  Backend_Bound.Memory_Bound.L1_Bound.FB_Full Clocks_Calculated = LOAD_MISS_REAL_LATENCY * FB_FULL / CLKS \
+      | > 0.30 | Cycles the L1D fill buffers were full
+unrelated Backend_Bound.Memory_Bound.L1_Bound | TMA 5.1: the children are Clocks estimates of causes of \
+      L1-hit load stalls, under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Clocks_Retired = \
+        MEM_L2_HIT_COST * L2_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of L2-hit latency (3.5 ns each)
+unrelated Backend_Bound.Memory_Bound.L2_Bound | TMA 5.1: L2_Hit_Latency is a cost estimate in clocks of \
+      retired loads, L2_Bound a stall fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Clocks_est = ((MEM_XSNP_HITM_COST - MEM_L2_HIT_COST) * XSNP_HITM + \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_MISS) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a modified line in another core's cache
+node  Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Clocks_est = \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a clean line shared with another core
+node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
+        (MEM_XSNP_NONE_COST - MEM_L2_HIT_COST) * L3_HIT * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of L3-hit latency without snoops
+node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = (SQ_FULL / 2 if SMT_on else SQ_FULL) / CORE_CLKS \
+      | > 0.30 | Cycles the super queue (L2 miss requests) was full
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are cost estimates and a queue-full \
+      fraction in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
+      | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
+        min(CLK_THREAD, ORO_DRD_C1) / CLKS - Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth \
+      | > 0.10 | Cycles with one to three data reads outstanding to memory (latency)
+children-sum Backend_Bound.Memory_Bound.DRAM_Bound = min(CLK_THREAD, ORO_DRD_C1) / CLKS \
+      | TMA 5.1: MEM_Latency = cycles with data reads outstanding / CLKS - MEM_Bandwidth
+node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (L2_RFO_HIT * Mem_L2_Store_Cost * \
+        (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
+      | > 0.10 | Cycles of store RFO latency (L2 hits at a fixed cost, plus outstanding RFOs)
+node  Backend_Bound.Memory_Bound.Store_Bound.False_Sharing Clocks_est = MEM_XSNP_HITM_COST * OCR_RFO_HITM / CLKS \
+      | > 0.05 | Cycles of store RFOs that hit a modified line in another core
+node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPLIT_STORES / CORE_CLKS \
+      | > 0.20 | Rate of stores that cross a cache line
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
+        (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
+      | > 0.05 | Cycles of store DTLB misses
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are cost estimates in clocks and a \
+      rate per core clock under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause Clocks = 140 * PAUSE_INST / CLKS \
+      | > 0.05 | Cycles of PAUSE instructions (140 each)
+unrelated Backend_Bound.Core_Bound.Serializing_Operation | TMA 5.1: Slow_Pause is a cost estimate of one \
+      serializing instruction, not a documented share of the scoreboard stalls
+node  Retiring.Light_Operations.Other_Light_Ops.Nop_Instructions Slots = \
+        Retiring.Light_Operations * NOP_INST / RETIRE_SLOTS \
+      | > 0.10 | Slots retiring NOP instructions
+unrelated Retiring.Light_Operations.Other_Light_Ops | TMA 5.1: Nop_Instructions scales Light_Operations by \
+      the NOP share of retired uops; it is not bounded by Other_Light_Ops
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists Slots_est = Avg_Assist_Cost * (FP_ASSIST + OTHER_ASSISTS) / SLOTS \
+      | > 0.10 | Slots of microcode assists (34 cycles each)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.CISC Slots = \
+        max(0, Retiring.Heavy_Operations.Microcode_Sequencer - Retiring.Heavy_Operations.Microcode_Sequencer.Assists) \
+      | > 0.10 | Slots of CISC instructions the microcode sequencer expands
+partition Retiring.Heavy_Operations.Microcode_Sequencer   # CISC = max(0, Microcode_Sequencer - Assists)
 
 # --- CPI stack (fractions of CLKS; docs cpi-stack.md 2.7.1) ------------------------------------
 # Frontend-latency children are clock fractions that may overlap; they are scaled to fit

@@ -1,5 +1,5 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
-# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); selected L3.
+# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1).
 #  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
 #    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
 #    This is the path the planner plans (it takes available() as 1), so live collection on a
@@ -37,11 +37,16 @@ note     (0x9C/0x01, cmask 6) it knows under the pre-SPR name IDQ_UOPS_NOT_DELIV
 note     DRAM_Bound keeps the toplev/TMA-4 name; TMA 5.2 calls the node L3_Miss_Bound.
 note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE, UOPS_RETIRED.MS)
 note     are libpfm4's spr table; the facts sheet names no perfmon encoding for them.
-note     Branch_Resteers is left out: libpfm4 encodes INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07,
-note     which could not be checked against perfmon here.
+note     Level 3 follows pmu-tools spr_server_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
+note     on oracle case spr-l3-pm-badspec-ms (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
+note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perf's raw 0xAD/0x40: libpfm4 4.13
+note     encodes it as umask 0x07, and perfmon's MSR 0x3F7 = 0x7 (frontend) is not set by the raw form,
+note     so live counts of it on hardware are not the perfmon event; imported counts are.
 
 const    W 6
 param    SMT_on 0
+const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer (TMA 5.1 SPR MS_Switches)
+const    PMM_App_Direct 1        # toplev spr_server_ratios.py: Memory = 1, PMM_App_Direct = 1 if Memory == 1
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, group leader) [fixed 0x00/0x04]
 event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
@@ -79,6 +84,58 @@ event    MS_UOPS_RET     UOPS_RETIRED:MS                           | UOPS_RETIRE
 event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RETIRED.L1_MISS [0xD1/0x08]
 event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS [0xD1/0x10]
 event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
+# level-3 events (TMA 5.1 level-3 nodes below); encodings from Linux perf's
+# pmu-events/arch/x86/sapphirerapids/pipeline.json and frontend.json, memory.json
+event    CLEARS_COUNT    INT_MISC:CLEARS_COUNT                     | INT_MISC.CLEARS_COUNT, speculative clears [0xAD/0x01 c=1 e=1]
+event    MC_COUNT        MACHINE_CLEARS:COUNT                      | MACHINE_CLEARS.COUNT, machine clears [0xC3/0x01 c=1 e=1]
+event    MC_MEM_ORDER    MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLEARS.MEMORY_ORDERING, memory-ordering machine clears [0xC3/0x02]
+event    RESTEER         INT_MISC:CLEAR_RESTEER_CYCLES             | INT_MISC.CLEAR_RESTEER_CYCLES, cycles until the first uop of a resteered path [0xAD/0x80]
+event    UNKNOWN_BR      cpu/event=0xad,umask=0x40/                | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch); perfmon also sets MSR 0x3F7 = 0x7 [0xAD/0x40]
+event    UOPS_ISSUED     UOPS_ISSUED:ANY                           | UOPS_ISSUED.ANY [0xAE/0x01]
+event    MS_SWITCHES_RET UOPS_RETIRED:MS:c=1:e                     | UOPS_RETIRED.MS:c1:e1, switches to the microcode sequencer (retired) [0xC2/0x08 c=1 e=1]
+event    MS_RET_CYCLES   UOPS_RETIRED:MS:c=1                       | UOPS_RETIRED.MS:c1, cycles retiring microcode-sequencer uops [0xC2/0x08 c=1]
+event    LCP_STALL       DECODE:LCP                                | DECODE.LCP, decoder stalls on length-changing prefixes [0x87/0x01]
+event    DSB2MITE_PEN    DSB2MITE_SWITCHES:PENALTY_CYCLES          | DSB2MITE_SWITCHES.PENALTY_CYCLES, DSB-to-MITE switch penalty cycles [0x61/0x02]
+event    MITE_ANY        IDQ:MITE_CYCLES_ANY                       | IDQ.MITE_CYCLES_ANY [0x79/0x04 c=1]
+event    MITE_OK         IDQ:MITE_CYCLES_OK                        | IDQ.MITE_CYCLES_OK [0x79/0x04 c=6]
+event    DSB_ANY         IDQ:DSB_CYCLES_ANY                        | IDQ.DSB_CYCLES_ANY [0x79/0x08 c=1]
+event    DSB_OK          IDQ:DSB_CYCLES_OK                         | IDQ.DSB_CYCLES_OK [0x79/0x08 c=6]
+event    MS_CYCLES_ANY   IDQ:MS_CYCLES_ANY                         | IDQ.MS_CYCLES_ANY, cycles the microcode sequencer delivered any uop [0x79/0x20 c=1]
+event    SCOREBOARD      RESOURCE_STALLS:SCOREBOARD                | RESOURCE_STALLS.SCOREBOARD, stalls on serializing operations [0xA2/0x02]
+event    C02             CPU_CLK_UNHALTED:C02                      | CPU_CLK_UNHALTED.C02, core clocks in the C0.2 light-weight wait state [0xEC/0x20]
+event    STALLS_TOTAL    CYCLE_ACTIVITY:STALLS_TOTAL               | CYCLE_ACTIVITY.STALLS_TOTAL, execution stall cycles [0xA3/0x04 c=4]
+event    EXE_1           EXE_ACTIVITY:1_PORTS_UTIL                 | EXE_ACTIVITY.1_PORTS_UTIL [0xA6/0x02]
+event    EXE_23          cpu/event=0xa6,umask=0xc/                 | EXE_ACTIVITY.2_3_PORTS_UTIL (umasks of 2_PORTS_UTIL 0x04 and 3_PORTS_UTIL 0x08) [0xA6/0x0C]
+event    EXE_0           cpu/event=0xa6,umask=0x80/                | EXE_ACTIVITY.EXE_BOUND_0_PORTS, cycles no port executed a uop [0xA6/0x80]
+event    RS_EMPTY_RES    cpu/event=0xa5,umask=0x1/                 | RS.EMPTY_RESOURCE, cycles the RS was empty for a resource reason [0xA5/0x01]
+event    UOPS_X87        UOPS_EXECUTED:X87                         | UOPS_EXECUTED.X87, x87 uops executed [0xB1/0x10]
+event    UOPS_EXEC       UOPS_EXECUTED:THREAD                      | UOPS_EXECUTED.THREAD, uops executed by this thread [0xB1/0x01]
+event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR              | FP_ARITH_INST_RETIRED.SCALAR [0xC7/0x03]
+event    FP_VECTOR       FP_ARITH_INST_RETIRED:VECTOR              | FP_ARITH_INST_RETIRED.VECTOR [0xC7/0xFC]
+event    IV_ADD_128      INT_VEC_RETIRED:ADD_128                   | INT_VEC_RETIRED.ADD_128 [0xE7/0x03]
+event    IV_VNNI_128     INT_VEC_RETIRED:VNNI_128                  | INT_VEC_RETIRED.VNNI_128 [0xE7/0x10]
+event    IV_ADD_256      INT_VEC_RETIRED:ADD_256                   | INT_VEC_RETIRED.ADD_256 [0xE7/0x0C]
+event    IV_MUL_256      INT_VEC_RETIRED:MUL_256                   | INT_VEC_RETIRED.MUL_256 [0xE7/0x80]
+event    IV_VNNI_256     INT_VEC_RETIRED:VNNI_256                  | INT_VEC_RETIRED.VNNI_256 [0xE7/0x20]
+event    MEM_UOPS        MEM_UOP_RETIRED:ANY                       | MEM_UOP_RETIRED.ANY, retired memory uops [0xE5/0x03]
+event    MACRO_FUSED     INST_RETIRED:MACRO_FUSED                  | INST_RETIRED.MACRO_FUSED [0xC0/0x10]
+event    BR_INST         BR_INST_RETIRED:ALL_BRANCHES              | BR_INST_RETIRED.ALL_BRANCHES [0xC4/0x00]
+event    FB_HIT          MEM_LOAD_RETIRED:FB_HIT                   | MEM_LOAD_RETIRED.FB_HIT [0xD1/0x40]
+event    LOCAL_PMM       MEM_LOAD_RETIRED:LOCAL_PMM                | MEM_LOAD_RETIRED.LOCAL_PMM [0xD1/0x80]
+event    L3M_LOCAL_DRAM  MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM       | MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM [0xD3/0x01]
+event    L3M_REMOTE_DRAM MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM      | MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM [0xD3/0x02]
+event    L3M_REMOTE_HITM MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM      | MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM [0xD3/0x04]
+event    L3M_REMOTE_FWD  MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD       | MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD [0xD3/0x08]
+event    L3M_REMOTE_PMM  MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM       | MEM_LOAD_L3_MISS_RETIRED.REMOTE_PMM [0xD3/0x10]
+# perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
+perf-name CLK_THREAD     cpu_clk_unhalted.thread
+perf-name INST           inst_retired.any
+perf-name MS_SWITCHES_RET cpu/uops_retired.ms,cmask=1,edge=1/
+perf-name MS_RET_CYCLES  cpu/uops_retired.ms,cmask=1/
+perf-name EXE_23         exe_activity.2_3_ports_util
+perf-name EXE_0          exe_activity.exe_bound_0_ports
+perf-name RS_EMPTY_RES   rs.empty_resource
+perf-name UNKNOWN_BR     int_misc.unknown_branch_cycles
 
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
@@ -91,10 +148,17 @@ fixed     3 SLOTS_EV
 limit     REF_TSC SLOTS_EV counters=fixed
 topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LAT TD_MEM
 # intel_spr_event_constraints: codes below 0x90 (but 0x2E, 0x3C) and 0xD0-0xDF only on counters 0-3
-limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS counters=0-3
+limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS \
+          DSB2MITE_PEN MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES_ANY LCP_STALL FB_HIT LOCAL_PMM \
+          L3M_LOCAL_DRAM L3M_REMOTE_DRAM L3M_REMOTE_HITM L3M_REMOTE_FWD L3M_REMOTE_PMM counters=0-3
 # ... and TOPDOWN.BR_MISPREDICT_SLOTS (0x08A4) only on counter 0; the other new events
 # (0xA4 umasks 0x01/0x02/0x10, 0xC2, 0x9C) take any counter
 limit     BR_MISP_SLOTS counters=0
+# CXL_Mem_Bound reads nine general-purpose events (MA_L3, L1_MISS, FB_HIT and six PMM/DRAM load
+# counts, seven of them on counters 0-3): it cannot fit one group, so it may span groups.
+span      Backend_Bound.Memory_Bound.CXL_Mem_Bound
+# Other_Light_Ops is Light_Operations less its five siblings: it reads their twelve events
+span      Retiring.Light_Operations.Other_Light_Ops
 
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
 # PM: 1 = PERF_METRICS path, 0 = general-purpose path (toplev's topdown_use_fixed)
@@ -131,14 +195,46 @@ node  Frontend_Bound.Fetch_Latency.ICache_Misses Clocks = ICACHE_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-cache misses
 node  Frontend_Bound.Fetch_Latency.ITLB_Misses   Clocks = ITLB_STALL / CLKS \
       | > 0.05 | Cycles stalled on instruction-TLB misses
+# --- level 3 (all nodes below): pmu-tools spr_server_ratios.py, TMA 5.1-full (andikleen/pmu-tools
+# commit 2568760f), classes of the same names; Branch_Resteers with its Unknown_Branches term,
+# Serializing_Operation with C02_Wait, Ports_Utilization with Ports_Utilized_0 and Core_Bound_Cycles,
+# FP_Arith / Int_Operations with their level-4 terms, CXL_Mem_Bound with Mem_DDR_Hit_Fraction and the
+# LOAD_* helpers; thresholds as there.
+let   RETIRE_FRACTION = RET_SLOTS / UOPS_ISSUED
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers Clocks = RESTEER / CLKS + UNKNOWN_BR / CLKS \
+      | > 0.05 | Cycles the frontend was delayed fetching from corrected paths (may overlap its siblings)
+node  Frontend_Bound.Fetch_Latency.MS_Switches Clocks_est = MS_Switches_Cost * MS_SWITCHES_RET / RETIRE_FRACTION / CLKS \
+      | > 0.05 | Cycles lost switching to the microcode sequencer (estimated at MS_Switches_Cost each)
+node  Frontend_Bound.Fetch_Latency.LCP Clocks = LCP_STALL / CLKS \
+      | > 0.05 | Cycles the decoders stalled on length-changing prefixes
+node  Frontend_Bound.Fetch_Latency.DSB_Switches Clocks = DSB2MITE_PEN / CLKS \
+      | > 0.05 | Cycles lost switching from the DSB to the legacy decoders (MITE)
 unrelated Frontend_Bound.Fetch_Latency | TMA 5.2: the children are Clocks fractions that may overlap \
       (Branch_Resteers "may overlap with its siblings"); Intel's Info.Bottleneck metrics share Fetch_Latency \
-      out in proportion child / sum of children, so neither a sum nor a bound is defined (here only ICache_Misses and ITLB_Misses)
+      out in proportion child / sum of children, so neither a sum nor a bound is defined
+node  Frontend_Bound.Fetch_Bandwidth.MITE Slots_est = (MITE_ANY - MITE_OK) / CORE_CLKS / 2 \
+      | > 0.10 | Cycles the legacy decode pipeline (MITE) delivered fewer uops than optimal
+node  Frontend_Bound.Fetch_Bandwidth.DSB  Slots_est = (DSB_ANY - DSB_OK) / CORE_CLKS / 2 \
+      | > 0.15 | Cycles the decoded-uop cache (DSB) delivered fewer uops than optimal
+node  Frontend_Bound.Fetch_Bandwidth.MS   Slots_est = max(MS_CYCLES_ANY, MS_RET_CYCLES / RETIRE_FRACTION) / CORE_CLKS / 2.4 \
+      | > 0.05 | Cycles the microcode sequencer limited uop delivery (estimated)
+unrelated Frontend_Bound.Fetch_Bandwidth | TMA 5.1: the children are per-core cycle estimates of each \
+      uop source's shortfall (Slots_Estimated), not a split of Fetch_Bandwidth's slots; no sum or bound is given
 node  Bad_Speculation.Branch_Mispredicts Slots = TD_BR_MISP / PM_SUM if PM else BR_MISP_SLOTS / SLOTS \
       | > 0.10 | Slots wasted on branch mispredictions
 node  Bad_Speculation.Machine_Clears     Slots = max(0, Bad_Speculation - Bad_Speculation.Branch_Mispredicts) \
       | > 0.10 | Slots wasted on machine clears
 partition Bad_Speculation       # Machine_Clears = Bad_Speculation - Branch_Mispredicts
+node  Bad_Speculation.Branch_Mispredicts.Other_Mispredicts Slots = \
+        max(Bad_Speculation.Branch_Mispredicts * (1 - BR_MISP / (CLEARS_COUNT - MC_COUNT)), 0.0001) \
+      | > 0.05 | Slots lost to mispredictions other than of retired x86 branches
+bound Bad_Speculation.Branch_Mispredicts = max(Bad_Speculation.Branch_Mispredicts, 0.0001) \
+      | Other_Mispredicts is a share of its parent that TMA floors at 0.0001
+node  Bad_Speculation.Machine_Clears.Other_Nukes Slots = \
+        max(Bad_Speculation.Machine_Clears * (1 - MC_MEM_ORDER / MC_COUNT), 0.0001) \
+      | > 0.05 | Slots lost to machine clears other than memory ordering
+bound Bad_Speculation.Machine_Clears = max(Bad_Speculation.Machine_Clears, 0.0001) \
+      | Other_Nukes is a share of its parent that TMA floors at 0.0001
 # (perf's metric test, perf_metric_validation_rules.json, checks the same four L2 sums)
 node  Backend_Bound.Memory_Bound Slots = TD_MEM / PM_SUM if PM else MEM_SLOTS / SLOTS \
       | > 0.20 | Slots stalled on the memory subsystem
@@ -153,28 +249,69 @@ node  Backend_Bound.Memory_Bound.L3_Bound Stalls = (MA_L2 - MA_L3) / CLKS \
       | > 0.05 | Stall cycles on loads that hit L3
 node  Backend_Bound.Memory_Bound.DRAM_Bound Stalls = MA_L3 / CLKS \
       | > 0.10 | Stall cycles with an L3 miss outstanding (TMA 5.2 L3_Miss_Bound)
+# toplev: LOAD_X = count * (1 + FB_HIT / L1_MISS); the remote ones only with DS (1 on SPR servers)
+let   FB_SCALE = 1 + FB_HIT / L1_MISS
+let   DDR_WEIGHT = 19 * L3M_REMOTE_DRAM * FB_SCALE + 10 * (L3M_LOCAL_DRAM + L3M_REMOTE_FWD + L3M_REMOTE_HITM) * FB_SCALE
+let   MEM_DDR_HIT_FRACTION = DDR_WEIGHT / (DDR_WEIGHT + (25 * LOCAL_PMM + 33 * L3M_REMOTE_PMM) * FB_SCALE) \
+        if PMM_App_Direct else 1
+node  Backend_Bound.Memory_Bound.CXL_Mem_Bound Stalls = \
+        ((1 - MEM_DDR_HIT_FRACTION) * MA_L3 / CLKS if 1000000 * (L3M_REMOTE_PMM + LOCAL_PMM) > L1_MISS else 0) \
+        if PMM_App_Direct else 0 \
+      | > 0.10 | Stall cycles on loads served from CXL-attached (or persistent) memory
 node  Backend_Bound.Memory_Bound.Store_Bound Stalls = BOUND_ON_STORES / CLKS \
       | > 0.20 | Cycles the store buffer was full
 # TMA 5.2: the Memory_Bound children split the load-bound and store-bound stall cycles by the
 # nested MEMORY_ACTIVITY counters, per clock: L1 + L2 + L3 + DRAM = BOUND_ON_LOADS / CLKS, Store =
 # BOUND_ON_STORES / CLKS. Stalls fractions of all cycles; Memory_Bound itself is PERF_METRICS'
 # (or TOPDOWN.MEMORY_BOUND_SLOTS') slot share. Exact while L1_Bound's max(.., 0) does not bite.
+# CXL_Mem_Bound is 0 unless PMM loads are counted (1e6 * PMM loads > L1 misses); it overlaps
+# DRAM_Bound then (toplev's DRAM_Bound is the whole L3-miss ratio), so the sum holds while it is 0.
 children-sum Backend_Bound.Memory_Bound = (BOUND_ON_LOADS + BOUND_ON_STORES) / CLKS
 node  Backend_Bound.Core_Bound.Divider Clocks = DIV_ACTIVE / CLKS \
       | > 0.20 | Cycles the divider unit was busy
-unrelated Backend_Bound.Core_Bound | only Divider of TMA's children is included (Serializing_Operation and \
-      Ports_Utilization are not): a Clocks fraction of all cycles under a Slots share of Backend_Bound, which \
-      Intel relates by no sum or bound
+node  Backend_Bound.Core_Bound.Serializing_Operation Clocks = SCOREBOARD / CLKS + C02 / CLKS \
+      | > 0.10 | Cycles stalled on serializing operations (including C0.2 waits)
+let   FEW_UOPS_EXECUTED = EXE_1 + Retiring * EXE_23
+let   PORTS_UTILIZED_0 = (EXE_0 + max(RS_EMPTY_RES - SCOREBOARD, 0)) / CLKS * (STALLS_TOTAL - BOUND_ON_LOADS) / CLKS
+node  Backend_Bound.Core_Bound.Ports_Utilization Clocks = \
+        (PORTS_UTILIZED_0 * CLKS + FEW_UOPS_EXECUTED) / CLKS if DIV_ACTIVE < STALLS_TOTAL - BOUND_ON_LOADS \
+        else FEW_UOPS_EXECUTED / CLKS \
+      | > 0.15 | Cycles the core was limited by execution-port utilization
+unrelated Backend_Bound.Core_Bound | the children (Divider, Serializing_Operation, Ports_Utilization) are \
+      Clocks fractions of all cycles under a Slots share of Backend_Bound, which Intel relates by no sum or bound
 node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM if PM else RET_HEAVY / SLOTS \
       | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
       | > 0.6 | Slots retiring light-weight operations
 partition Retiring              # Light_Operations = Retiring - Heavy_Operations
+let   RETIRED_SLOTS = Retiring * SLOTS
+node  Retiring.Light_Operations.FP_Arith Uops = \
+        Retiring * UOPS_X87 / UOPS_EXEC + FP_SCALAR / RETIRED_SLOTS + FP_VECTOR / RETIRED_SLOTS \
+      | > 0.20 | Retired uops of floating-point arithmetic (x87, scalar and vector)
+node  Retiring.Light_Operations.Int_Operations Uops = \
+        (IV_ADD_128 + IV_VNNI_128) / RETIRED_SLOTS + (IV_ADD_256 + IV_MUL_256 + IV_VNNI_256) / RETIRED_SLOTS \
+      | > 0.10 | Retired uops of integer vector arithmetic (128 and 256 bit)
+node  Retiring.Light_Operations.Memory_Operations Slots = Retiring.Light_Operations * MEM_UOPS / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring memory operations (loads and stores)
+node  Retiring.Light_Operations.Fused_Instructions Slots = Retiring.Light_Operations * MACRO_FUSED / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring macro-fused (compare/test and branch) instructions
+node  Retiring.Light_Operations.Non_Fused_Branches Slots = \
+        Retiring.Light_Operations * (BR_INST - MACRO_FUSED) / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring branches that were not fused
+node  Retiring.Light_Operations.Other_Light_Ops Slots = max(0, Retiring.Light_Operations - \
+        (Retiring.Light_Operations.FP_Arith + Retiring.Light_Operations.Int_Operations + \
+         Retiring.Light_Operations.Memory_Operations + Retiring.Light_Operations.Fused_Instructions + \
+         Retiring.Light_Operations.Non_Fused_Branches)) \
+      | > 0.30 | Slots retiring other light-weight operations
+children-sum Retiring.Light_Operations = Retiring.Light_Operations | TMA 5.1: Other_Light_Ops = max(0, \
+      Light_Operations - the other five), FP_Arith's and Int_Operations' Uops taken as slots; \
+      exact while the clamp does not bite
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_UOPS_RET / SLOTS \
       | > 0.05 | Slots retiring uops from the microcode sequencer
-# TMA 5.2: Few_Uops_Instructions = max(0, Heavy_Operations - Microcode_Sequencer) (not included here),
-# so Microcode_Sequencer is a part of Heavy_Operations (while that clamp does not bite)
-bound Retiring.Heavy_Operations | Microcode_Sequencer <= Heavy_Operations; Few_Uops_Instructions is the rest
+node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
+        max(0, Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer) \
+      | > 0.05 | Slots retiring instructions decoded into two to four uops
+partition Retiring.Heavy_Operations   # Few_Uops_Instructions = max(0, Heavy - Microcode_Sequencer)
 
 cpi-cycles        CLKS
 cpi-instructions  INST

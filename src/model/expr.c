@@ -81,7 +81,8 @@ static void scan_name(struct parser *ps)
 	for (;;) {
 		while (name_char((unsigned char)*q))
 			q++;
-		if (*q == '.' && name_start((unsigned char)q[1]))
+		/* a path component after a dot may start with a digit (TMA's 4K_Aliasing) */
+		if (*q == '.' && name_char((unsigned char)q[1]))
 			q++;
 		else
 			break;

@@ -12,7 +12,13 @@
 
 #include "model_order.h"
 
-static const char *const domains[] = { "Slots", "Clocks", "Stalls", "Uops", "Slots_est", "Clocks_est", "Cycles" };
+/* toplev's domains; Intel's Clocks_Retired, Clocks_Calculated and Core_Utilization (TMA level 4) keep
+ * their names, the *_Estimated ones are written *_est */
+static const char *const domains[] = { "Slots",          "Clocks",         "Stalls",
+				       "Uops",           "Slots_est",      "Clocks_est",
+				       "Cycles",         "Clocks_Retired", "Clocks_Calculated",
+				       "Core_Utilization" };
+_Static_assert(sizeof("Clocks_Calculated") <= sizeof(((struct td_node *)0)->domain), "td_node.domain holds every domain");
 
 /* Set err to "FILE:LINE: message" (the events file's line) and return -1. */
 static int model_fail(const struct td_model *m, td_err *err, int line, const char *fmt, ...)
@@ -163,16 +169,20 @@ static int init_formula(struct td_model *m, struct td_formula *f, const char *na
 	return f->slot < 0 ? -1 : 0;
 }
 
+/* Dotted names of letters, digits and _; the first starts with a letter or _, the others may
+ * start with a digit too (TMA's Backend_Bound.Memory_Bound.L1_Bound.4K_Aliasing). */
 static bool valid_path(const char *p)
 {
-	bool start = true;
+	bool start = true, first = true;
 
 	for (; *p; p++) {
 		if (*p == '.') {
 			if (start)
 				return false;
 			start = true;
-		} else if (start ? (isalpha((unsigned char)*p) || *p == '_') : (isalnum((unsigned char)*p) || *p == '_')) {
+			first = false;
+		} else if (start ? (isalpha((unsigned char)*p) || *p == '_' || (!first && isdigit((unsigned char)*p)))
+				 : (isalnum((unsigned char)*p) || *p == '_')) {
 			start = false;
 		} else {
 			return false;
@@ -209,7 +219,7 @@ static int check_domain(struct td_model *m, const char *dom, const struct td_cat
 		if (!strcmp(dom, domains[i]))
 			return 0;
 	return model_fail(m, err, d->line, "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
-		      "Clocks_est or Cycles)", path, dom);
+		      "Clocks_est, Cycles, Clocks_Retired, Clocks_Calculated or Core_Utilization)", path, dom);
 }
 
 /* One more zeroed element of the array arrp (of *n); "out of memory" at line. */

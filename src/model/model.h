@@ -36,7 +36,7 @@ struct td_node {
 	const char *name;        /* last component, points into path */
 	int parent;              /* node index, -1 for level 1 */
 	int level;               /* 1 = top */
-	char domain[16];         /* Slots, Clocks, ... */
+	char domain[24];         /* Slots, Clocks, ...: one of model.c's domains (longest Clocks_Calculated) */
 	struct td_formula f;
 	char *threshold;         /* source text as written, NULL if none */
 	int thr_off;             /* where in the definition's text */

@@ -443,6 +443,29 @@ static void test_long_line(void **state)
 	free(text);
 }
 
+/* TMA level 4's names: a path component after the first may start with a digit
+ * (4K_Aliasing) and be named in an expression; the domains Clocks_Calculated and
+ * Core_Utilization are kept whole. A = 1, B = 4: L1 = 0.25, L1.4K_Part = 0.125,
+ * L1.Other = 0.25 - 0.125 = 0.125. (A first component with a digit: bad-td/path-digit-first.td.) */
+static void test_level4_names(void **state)
+{
+	(void)state;
+	struct loaded l = load_text("pmu x\nevent A a\nevent B b\n"
+				    "node L1 Slots = A / B\n"
+				    "node L1.4K_Part Clocks_Calculated = A / B / 2\n"
+				    "node L1.Other Core_Utilization = L1 - L1.4K_Part\n");
+	int top = td_model_node(l.m, "L1"), part = td_model_node(l.m, "L1.4K_Part"), other = td_model_node(l.m, "L1.Other");
+	assert_true(top >= 0 && part >= 0 && other >= 0);
+	assert_string_equal(l.m->nodes[part].name, "4K_Part");
+	assert_string_equal(l.m->nodes[part].domain, "Clocks_Calculated");
+	assert_string_equal(l.m->nodes[other].domain, "Core_Utilization");
+	td_metrics_eval(l.mx, (double[]){ 1, 4 });
+	assert_float_equal(l.mx->node[top], 0.25, 1e-15);
+	assert_float_equal(l.mx->node[part], 0.125, 1e-15);
+	assert_float_equal(l.mx->node[other], 0.125, 1e-15);
+	unload(&l);
+}
+
 static void test_cpi_edges(void **state)
 {
 	struct loaded l = load_text("pmu x\nevent CY c\nevent IN i\nevent F f\n"
@@ -564,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_every_events_file),
 		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
 		cmocka_unit_test(test_cpi_edges),         cmocka_unit_test(test_arm_event_numbers),
+		cmocka_unit_test(test_level4_names),
 		cmocka_unit_test(test_eval_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
