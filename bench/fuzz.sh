@@ -28,7 +28,7 @@ if [ -z "$build" ]; then
 fi
 
 crashed=0
-printf '%-10s %14s %10s %8s\n' target executions exec/s crashes
+printf '%-14s %14s %10s %8s\n' target executions exec/s crashes
 for source in "$src"/tests/fuzz/fuzz_*.c; do
 	name=$(basename "$source" .c)
 	name=${name#fuzz_}
@@ -49,7 +49,7 @@ for source in "$src"/tests/fuzz/fuzz_*.c; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name/log" | tail -n 1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$name/log" | tail -n 1)
 	crashes=$(find "$work/$name/crashes" -type f | wc -l)
-	printf '%-10s %14s %10s %8s\n' "$name" "${execs:-?}" "${rate:-?}" "$crashes"
+	printf '%-14s %14s %10s %8s\n' "$name" "${execs:-?}" "${rate:-?}" "$crashes"
 	if [ "$crashes" -gt 0 ] || [ "$rc" -ne 0 ]; then
 		crashed=1
 		echo "  $name stopped (exit $rc): $(find "$work/$name/crashes" -type f | head -n 1); log $work/$name/log"
