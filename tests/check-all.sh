@@ -35,7 +35,7 @@ for variant in plain sanitizers; do
 done
 
 echo "== make distcheck =="
-(cd "$top/build-check-plain" && make -j2 distcheck >distcheck.log 2>&1) || {
+(cd "$top/build-check-plain" && make -j2 distcheck TESTS="$(make -s print-distcheck-tests)" >distcheck.log 2>&1) || {
 	tail -40 "$top/build-check-plain/distcheck.log"
 	echo "check-all: make distcheck failed"
 	failed=$((failed + 1))
@@ -48,8 +48,10 @@ debdir=$(mktemp -d "${TMPDIR:-/tmp}/td-deb.XXXXXX")
 if tar -xzf "$top"/build-check-plain/topdown-*.tar.gz -C "$debdir" &&
 	(cd "$debdir"/topdown-* && dpkg-buildpackage -b -us -uc >"$debdir/build.log" 2>&1) &&
 	lintian --fail-on error "$debdir"/topdown_*.changes >"$debdir/lintian.log" 2>&1 &&
-	dpkg-deb -c "$debdir"/topdownd_*.deb | grep -q ' ./lib/systemd/system/topdownd.service$' &&
-	dpkg-deb --ctrl-tarfile "$debdir"/topdownd_*.deb | tar -xO ./postinst | grep -q 'deb-systemd-helper enable'; then
+	dpkg-deb -c "$debdir"/topdownd_*.deb >"$debdir/contents" &&
+	grep -q ' ./lib/systemd/system/topdownd.service$' "$debdir/contents" &&
+	dpkg-deb --ctrl-tarfile "$debdir"/topdownd_*.deb | tar -xO ./postinst >"$debdir/postinst" &&
+	grep -q 'deb-systemd-helper enable' "$debdir/postinst"; then
 	echo "check-all: tdctl and topdownd packages built, lintian clean, topdownd.service enabled on install"
 	passed=$((passed + 1))
 else
