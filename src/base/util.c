@@ -263,7 +263,8 @@ int td_parse_duration(const char *s, uint64_t *ns)
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;
-		if (v * units[i].seconds > 1e9 * 86400 || v * units[i].seconds * 1e9 < 1)
+		/* at most 10^10 s (317 years): the ns fit in 64 bits */
+		if (v * units[i].seconds > 1e10 || v * units[i].seconds * 1e9 < 1)
 			return -1;
 		*ns = (uint64_t)(v * units[i].seconds * 1e9 + 0.5);
 		return 0;

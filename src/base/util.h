@@ -38,7 +38,7 @@ int td_list_dir(const char *dir, const char *suffix, char ***names);
 void td_free_names(char **names, int n);
 int td_parse_long(const char *s, long min, long max, long *out);
 /* A positive duration "500ms", "2s", "10m", "12h", "7d" (fractions allowed,
- * at most 10^9 days) into ns. 0, or -1 when it is not one. */
+ * from 1 ns to 10^10 s) into ns. 0, or -1 when it is not one. */
 int td_parse_duration(const char *s, uint64_t *ns);
 
 /* The element of base (n elements of size bytes, in ascending order of an

@@ -100,6 +100,17 @@ static int set_key(const struct key *k, json_t *v, struct td_request *r, td_err 
 	return 0;
 }
 
+/* A client's key as an error may echo it: at most len - 1 bytes, control
+ * characters as '?' (the reply is one line). */
+static void printable(const char *key, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; key[i] && i + 1 < len; i++)
+		out[i] = (unsigned char)key[i] < 0x20 || key[i] == 0x7f ? '?' : key[i];
+	out[i] = '\0';
+}
+
 static int find_op(const char *name)
 {
 	for (int i = 0; i < NOPS; i++)
@@ -138,7 +149,9 @@ static int decode(json_t *o, struct td_request *r, td_err *err)
 			if (!strcmp(keys[i].name, key))
 				k = &keys[i];
 		if (!k || !(k->ops & OP(r->op))) {
-			td_err_set(err, "'%s' takes no argument '%.64s'", td_op_name(r->op), key);
+			char shown[65];
+			printable(key, shown, sizeof(shown));
+			td_err_set(err, "'%s' takes no argument '%s'", td_op_name(r->op), shown);
 			return -1;
 		}
 		if (set_key(k, val, r, err))

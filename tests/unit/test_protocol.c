@@ -107,6 +107,8 @@ static void test_refusals(void **state)
 		{ "{\"v\":1,\"op\":\"list\",\"op\":\"status\"}", "malformed request" },
 		{ "{\"v\":1,\"id\":-1,\"op\":\"list\"}", "'id' must be a non-negative integer" },
 		{ "{\"v\":1,\"op\":\"profile-now\",\"entry\":\"a\\u0000b\"}", "malformed request" },
+		/* found by fuzz_protocol: a key echoed in the error must not break the line */
+		{ "{\"v\":1,\"op\":\"profile-now\",\"e\\ntry\":\"y\"}", "'profile-now' takes no argument 'e?try'" },
 	};
 	struct td_request r;
 	td_err err;

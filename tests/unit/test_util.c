@@ -185,9 +185,37 @@ static void test_find_by_id(void **state)
 	assert_null(td_find_by_id(NULL, 0, sizeof(rows[0]), 3));
 }
 
+/* td_parse_duration: each unit converted by hand; what is not a positive
+ * duration of at most 10^10 s is refused (fuzz_daemon_config found a value
+ * whose nanoseconds overflowed 64 bits). */
+static void test_parse_duration(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t ns;
+	} good[] = {
+		{ "500ms", 500000000ull }, { "2s", 2000000000ull }, { "1.5s", 1500000000ull },
+		{ "10m", 600000000000ull }, { "12h", 43200000000000ull }, { "7d", 604800000000000ull },
+		{ "1e10s", 10000000000000000000ull }, { "0.000001ms", 1 },
+	};
+	static const char *const bad[] = { "", "s", "5", "5x", "-1s", "0s", "+1s", " 1s", "1 s", "1sec",
+					   "1777001152060.6197s", "10000000001s", "116000000d", "0.0000001ms", "nan s", "infs" };
+	uint64_t ns;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (td_parse_duration(good[i].text, &ns) != 0 || ns != good[i].ns)
+			fail_msg("'%s': wanted %llu ns", good[i].text, (unsigned long long)good[i].ns);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (td_parse_duration(bad[i], &ns) != -1)
+			fail_msg("'%s' was taken as a duration", bad[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_find_by_id),
 		cmocka_unit_test(test_array_push), cmocka_unit_test(test_parse_long), cmocka_unit_test(test_trim), cmocka_unit_test(test_files),
 		cmocka_unit_test(test_clocks),     cmocka_unit_test(test_json), cmocka_unit_test(test_err),
