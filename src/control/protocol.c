@@ -179,7 +179,10 @@ int td_request_decode(const char *line, size_t len, struct td_request *r, td_err
 	/* no NUL inside a string, no duplicate key, one value on the line */
 	o = json_loadb(line, len, JSON_REJECT_DUPLICATES, &je);
 	if (!o) {
-		td_err_set(err, "malformed request at character %d: %.80s", je.position, je.text);
+		char why[81];
+		/* jansson quotes the offending text: control characters as '?' (one line) */
+		printable(je.text, why, sizeof(why));
+		td_err_set(err, "malformed request at character %d: %s", je.position, why);
 		return -1;
 	}
 	if (!json_is_object(o)) {

@@ -109,6 +109,8 @@ static void test_refusals(void **state)
 		{ "{\"v\":1,\"op\":\"profile-now\",\"entry\":\"a\\u0000b\"}", "malformed request" },
 		/* found by fuzz_protocol: a key echoed in the error must not break the line */
 		{ "{\"v\":1,\"op\":\"profile-now\",\"e\\ntry\":\"y\"}", "'profile-now' takes no argument 'e?try'" },
+		/* and a raw newline inside a string, which jansson quotes in its error */
+		{ "{\"v\":1,\"op\":\"profile-now\",\"e\\\nntry\":\"y\"}", "malformed request at character" },
 	};
 	struct td_request r;
 	td_err err;
