@@ -36,6 +36,24 @@ struct td_bpf_tracker {
 
 /* libbpf's own messages: the last warning is kept for the reason a load
  * failed, nothing is printed (a fallback is not an error). */
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, for the events' times: the wall clock
+ * read between two monotonic reads, the tightest of a few tries (a single
+ * pair of reads is off by however long the thread was preempted between). */
+static int64_t mono_to_wall(void)
+{
+	int64_t best = 0;
+	uint64_t window = UINT64_MAX;
+
+	for (int i = 0; i < 8; i++) {
+		uint64_t m1 = td_now_ns(), w = td_wall_ns(), m2 = td_now_ns();
+		if (m2 - m1 < window) {
+			window = m2 - m1;
+			best = (int64_t)w - (int64_t)(m1 + (m2 - m1) / 2);
+		}
+	}
+	return best;
+}
+
 static char libbpf_last[256];
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -213,7 +231,7 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_
 		return NULL;
 	}
 	t->follow_children = follow_children;
-	t->mono_to_wall = (int64_t)td_wall_ns() - (int64_t)td_now_ns();
+	t->mono_to_wall = mono_to_wall();
 	t->flavour = "tp_btf";
 	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
 	if (getenv("TD_TRACKER_BPF_TYPE") && !strcmp(getenv("TD_TRACKER_BPF_TYPE"), "raw_tp")) {
