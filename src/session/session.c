@@ -448,7 +448,8 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			snprintf(which, sizeof(which), "interval %d is longer", rs->first_missed_seq);
 		else
 			snprintf(which, sizeof(which), "intervals %d-%d are longer", rs->first_missed_seq, rs->last_missed_seq);
-		snprintf(what, sizeof(what), "%llu interval period%s of %d ms not read on time (%s): topdown got too little CPU",
+		snprintf(what, sizeof(what), "%llu interval period%s of %d ms not read on time (%s): topdown was held up "
+			 "(too little CPU, or slow writes)",
 			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms, which);
 		snprintf(message + len, sizeof(message) - len, "; %s", what);
 		session_say(rs, TD_SAY_WARNING, "%s", what);
