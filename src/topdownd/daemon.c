@@ -202,6 +202,12 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 		if (ds->entry < 0 && v->comm)
 			snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
 	}
+	/* the event is built only when a client tails this session */
+	bool tailed = false;
+	for (int i = 0; i < td_clients_count(d->clients) && !tailed; i++)
+		tailed = td_clients_at(d->clients, i)->tail_session == ds->id;
+	if (!tailed)
+		return;
 	ev = json_pack("{s:i, s:I, s:s, s:I, s:i, s:f, s:s, s:s, s:i}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)0,
 		       "event", "interval", "session", (json_int_t)ds->id, "seq", v->seq, "seconds", v->seconds, "file",
 		       v->file, "kind", v->kind, "pid", (int)v->pid);
