@@ -78,6 +78,13 @@ static const struct uarch_row uarch_table[] = {
 	{ "AuthenticAMD", 0x1a, 0x50, 0x5f, 0, "Zen 6", NULL },
 	{ "AuthenticAMD", 0x1a, 0x80, 0xaf, 0, "Zen 6", NULL },
 	{ "AuthenticAMD", 0x1a, 0xc0, 0xcf, 0, "Zen 6", NULL },
+	/* Arm: /proc/cpuinfo's CPU implementer names the vendor, family stays 0 and the
+	 * model is the MIDR part number (Arm's telemetry specifications, product_configuration
+	 * part_num); the PMU model names are libpfm4 4.13's (pfmlib_arm_armv8.c, armv9.c) */
+	{ "ARM (implementer 0x41)", 0, 0xd0c, 0xd0c, 0, "Neoverse N1", "arm_n1" },
+	{ "ARM (implementer 0x41)", 0, 0xd40, 0xd40, 0, "Neoverse V1", "arm_v1" },
+	{ "ARM (implementer 0x41)", 0, 0xd49, 0xd49, 0, "Neoverse N2", "arm_n2" },
+	{ "ARM (implementer 0x41)", 0, 0xd4f, 0xd4f, 0, "Neoverse V2", "arm_v2" },
 };
 
 static const struct uarch_row *uarch_row(const char *vendor, int family, int model, int stepping)
@@ -113,6 +120,13 @@ const char *td_model_source_name(enum td_model_source s)
 	case TD_MODEL_CPUID: return "cpuid";
 	}
 	return "?";
+}
+
+int td_cpu_id_words(const struct td_caps *c, char *buf, size_t len)
+{
+	if (!strncmp(c->vendor, "ARM", 3))
+		return snprintf(buf, len, "MIDR (%s part %#x)", c->vendor, c->model);
+	return snprintf(buf, len, "CPUID (%s family %#x model %#x)", c->vendor, c->family, c->model);
 }
 
 /* libpfm4 named no model: the CPUID table may (raw-encoded events files). */
@@ -168,6 +182,8 @@ static void detect_cpuinfo(struct td_caps *c)
 			c->hypervisor = true;
 		else if (!strcmp(key, "CPU implementer") && !c->vendor[0])
 			snprintf(c->vendor, sizeof(c->vendor), "ARM (implementer %s)", val);
+		else if (!strcmp(key, "CPU part"))
+			c->model = (int)strtol(val, NULL, 16); /* the MIDR part number, "0xd49" */
 	}
 	free(text);
 }
@@ -491,10 +507,12 @@ void td_caps_decide_rung(struct td_caps *c)
 	}
 	c->rung = TD_RUNG_FULL_TREE;
 	if (c->model_source == TD_MODEL_CPUID) {
+		char id[160];
+		td_cpu_id_words(c, id, sizeof(id));
 		int n = snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "hardware counters available through the kernel's %s PMU; the installed libpfm4 does "
-				 "not know %s, so CPUID (%s family %#x model %#x) names it %s, which %s serves with raw "
-				 "event encodings%s", c->kernel_pmu, cpu, c->vendor, c->family, c->model, c->pfm_model,
+				 "not know %s, so %s names it %s, which %s serves with raw "
+				 "event encodings%s", c->kernel_pmu, cpu, id, c->pfm_model,
 				 c->events_file, c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
 		if (n >= (int)sizeof(c->rung_reason)) /* only with absurdly long names: say less, cut nothing */
 			snprintf(c->rung_reason, sizeof(c->rung_reason), "%s serves %s (PMU model from CPUID, raw event encodings)",

@@ -6,6 +6,7 @@
 #define TD_PMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum td_rung {
 	TD_RUNG_NONE = 0,     /* perf_event_open not usable at all */
@@ -85,6 +86,9 @@ const char *td_uarch_name(const char *vendor, int family, int model, int steppin
  * amd64_fam1ah_zen5), or NULL: td_caps_detect uses it when libpfm4 names no
  * model; the events files serving it use raw encodings. */
 const char *td_cpuid_pmu_model(const char *vendor, int family, int model, int stepping);
+/* Writes where the CPU's identity was read, for messages: "CPUID (VENDOR family F
+ * model M)" on x86, "MIDR (ARM (implementer I) part P)" on Arm; snprintf's result. */
+int td_cpu_id_words(const struct td_caps *c, char *buf, size_t len);
 /* "libpfm4", "cpuid" or "none". */
 const char *td_model_source_name(enum td_model_source s);
 
