@@ -60,8 +60,11 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", NULL },
 	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
 	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
-	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", NULL },
-	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", NULL },
+	/* Emerald Rapids: Intel perfmon's EMR TMA metrics equal SPR's (TMA 5.2), its core events are
+	 * SPR's, so libpfm4 4.13's spr tables encode them: intel-spr.td serves it. Granite Rapids
+	 * (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
+	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "spr" },
+	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", "gnr" },
 	{ "GenuineIntel", 6, 0x97, 0x9a, 0, "Alder Lake (hybrid)", NULL },
 	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", NULL },
 	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)", NULL },
@@ -127,6 +130,21 @@ int td_cpu_id_words(const struct td_caps *c, char *buf, size_t len)
 	if (!strncmp(c->vendor, "ARM", 3))
 		return snprintf(buf, len, "MIDR (%s part %#x)", c->vendor, c->model);
 	return snprintf(buf, len, "CPUID (%s family %#x model %#x)", c->vendor, c->family, c->model);
+}
+
+bool td_pfm_has_model(const char *model)
+{
+	pfm_pmu_info_t info;
+
+	if (!model || !*model || td_pfm_init() != 0)
+		return false;
+	for (int i = 0; i < PFM_PMU_MAX; i++) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(i, &info) == PFM_SUCCESS && info.name && !strcmp(info.name, model))
+			return true;
+	}
+	return false;
 }
 
 /* libpfm4 named no model: the CPUID table may (raw-encoded events files). */
@@ -509,11 +527,13 @@ void td_caps_decide_rung(struct td_caps *c)
 	if (c->model_source == TD_MODEL_CPUID) {
 		char id[160];
 		td_cpu_id_words(c, id, sizeof(id));
+		bool tables = td_pfm_has_model(c->pfm_model); /* Emerald Rapids: the spr tables */
 		int n = snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "hardware counters available through the kernel's %s PMU; the installed libpfm4 does "
-				 "not know %s, so %s names it %s, which %s serves with raw "
-				 "event encodings%s", c->kernel_pmu, cpu, id, c->pfm_model,
-				 c->events_file, c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
+				 "not know %s, so %s names it %s, which %s serves %s%s", c->kernel_pmu, cpu, id,
+				 c->pfm_model, c->events_file,
+				 tables ? "with libpfm4's tables for that model" : "with raw event encodings",
+				 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
 		if (n >= (int)sizeof(c->rung_reason)) /* only with absurdly long names: say less, cut nothing */
 			snprintf(c->rung_reason, sizeof(c->rung_reason), "%s serves %s (PMU model from CPUID, raw event encodings)",
 				 c->events_file, c->pfm_model);

@@ -173,6 +173,29 @@ groups 2
 on neoverse-v2 none
 is libpfm4.model= pmu_model.name=arm_v2 pmu_model.source=cpuid events_file=arm-neoverse-v2.td rung=full-tree
 groups 2
+# Intel Granite Rapids-AP (family 6 model 173 = 0xAD, perfmon mapfile GenuineIntel-6-AD), 2 x 128 cores
+# x SMT 2: libpfm4 4.13 has no GNR table (TD_PFM_MODEL=none), CPUID names it gnr and intel-gnr.td serves
+# it with raw encodings. Level 1 is SLOTS + the four PERF_METRICS fields + INT_MISC.UOP_DROPPING: one group.
+on gnr-2s none
+is cpu.family=6 cpu.model=173 "cpu.microarch=Granite Rapids" cpu.online_cpus=512 cpu.cores=256 cpu.sockets=2 \
+	cpu.smt=1 libpfm4.model= pmu_model.name=gnr pmu_model.source=cpuid events_file=intel-gnr.td rung=full-tree
+check_grep "gnr-2s: the reason says CPUID named gnr and the encodings are raw" \
+	"so CPUID (GenuineIntel family 0x6 model 0xad) names it gnr, which intel-gnr.td serves with raw event encodings" \
+	"$WORK/gnr-2s.json"
+groups 1
+# Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it spr (perfmon's
+# EMR TMA 5.2 metrics are SPR's), libpfm4's spr tables encode intel-spr.td's events
+on emr-vm none
+is cpu.model=207 "cpu.microarch=Emerald Rapids" kernel.hypervisor=KVM pmu_model.name=spr pmu_model.source=cpuid \
+	events_file=intel-spr.td rung=full-tree
+check_grep "emr-vm: the reason says libpfm4's spr tables serve it" \
+	"so CPUID (GenuineIntel family 0x6 model 0xcf) names it spr, which intel-spr.td serves with libpfm4's tables for that model" \
+	"$WORK/emr-vm.json"
+TD_SYSROOT="$HOSTS/emr-vm" TD_PFM_MODEL=none "$TDCTL" doctor >"$WORK/emr-vm.txt" 2>&1
+check_grep "emr-vm: doctor's text says libpfm4's tables encode the events" \
+	"PMU model:      spr, from CPUID (GenuineIntel family 0x6 model 0xcf): libpfm4's tables for it encode the events" \
+	"$WORK/emr-vm.txt"
+groups 1
 # N1 through the MIDR table too (part 0xd0c): still arm-neoverse.td
 on neoverse-n1 none
 is pmu_model.name=arm_n1 pmu_model.source=cpuid "cpu.microarch=Neoverse N1" events_file=arm-neoverse.td

@@ -119,6 +119,27 @@ cpus 1 8 1; kernel 6.8.0-arm64 2 1; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu
 	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
 mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 8 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots"
 
+tree gnr-2s
+readme "2-socket Intel Xeon 6980P (Granite Rapids-AP, family 6 model 173 = 0xAD), bare metal: 2 x 128 cores x SMT 2 = 512 CPUs." \
+	"libpfm4 4.13 has no Granite Rapids model (TD_PFM_MODEL=none): CPUID names it gnr (intel-gnr.td, raw encodings)."
+x86 "Intel(R) Xeon(R) 6980P" GenuineIntel 6 173 1 0; cpus 2 128 2; kernel 6.12.0-amd64 2 0; mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+
+tree emr-vm
+readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cloud VM under KVM with a virtual PMU, 8 vCPUs (4 cores x SMT 2)." \
+	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it spr, whose tables and intel-spr.td serve it."
+x86 "Intel(R) Xeon(R) Platinum 8592+" GenuineIntel 6 207 2 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0-amd64 2 0
+mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+
 tree epyc-2s-256
 readme "2-socket AMD EPYC 9554 (Zen 4 Genoa, family 25 model 17) server, bare metal: 2 x 64 cores x SMT 2 = 256 CPUs." \
 	"NMI watchdog on (it takes a general-purpose counter). libpfm4: amd64_fam19h_zen4."
