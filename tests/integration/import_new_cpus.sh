@@ -76,8 +76,19 @@ bottleneck v2 Backend_Bound
 #   Serializing_Operation (scoreboard 0.03e9 + c02 0.01e9) -> 4, Ports_Utilization (div_active 0.01e9 <
 #   stalls_total 0.5e9 - bound_on_loads 0.3e9): (max(exe_bound_0_ports 0.07e9 - 0.03e9, 0) + 1_ports_util 0.1e9
 #   + 0.4 x 2_3_ports_util 0.15e9) / 1e9 = (0.04 + 0.1 + 0.06) -> 20
-tree gnr gnr gnr-names.csv 31 "Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8
+#   lcp 0.01e9 -> 1, dsb2mite_switches.penalty_cycles 0.03e9 -> 3; MITE (idq.mite_cycles_any 0.3e9 - _ok 0.1e9)
+#   / 1e9 / 2 -> 10, DSB (0.6e9 - 0.4e9) / 1e9 / 2 -> 10; br_misp_retired.* / all_branches 3e6 x 7:
+#   cond_ntaken 0.9e6 -> 2.1, cond_taken 1.2e6 -> 2.8, indirect_call 0.15e6 -> 0.35, (indirect 0.45e6 -
+#   indirect_call) -> 0.7, ret 0.15e6 -> 0.35; Other_Mispredicts 7 x (1 - 3e6 / (int_misc.clears_count 4e6 -
+#   machine_clears.count 0.5e6)) = 1; Other_Nukes 4 x (1 - memory_ordering 0.2e6 / 0.5e6) = 2.4
+tree gnr gnr gnr-names.csv 45 "Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8
 Frontend_Bound.Fetch_Latency.ICache_Misses=5 Frontend_Bound.Fetch_Latency.ITLB_Misses=2
+Frontend_Bound.Fetch_Latency.LCP=1 Frontend_Bound.Fetch_Latency.DSB_Switches=3
+Frontend_Bound.Fetch_Bandwidth.MITE=10 Frontend_Bound.Fetch_Bandwidth.DSB=10
+Bad_Speculation.Branch_Mispredicts.Cond_NT_Mispredicts=2.1 Bad_Speculation.Branch_Mispredicts.Cond_TK_Mispredicts=2.8
+Bad_Speculation.Branch_Mispredicts.Ind_Call_Mispredicts=0.35 Bad_Speculation.Branch_Mispredicts.Ind_Jump_Mispredicts=0.7
+Bad_Speculation.Branch_Mispredicts.Ret_Mispredicts=0.35 Bad_Speculation.Branch_Mispredicts.Other_Mispredicts=1
+Bad_Speculation.Machine_Clears.Other_Nukes=2.4
 Backend_Bound=30 Backend_Bound.Memory_Bound=18 Backend_Bound.Core_Bound=12
 Backend_Bound.Memory_Bound.L1_Bound=10 Backend_Bound.Memory_Bound.L2_Bound=8 Backend_Bound.Memory_Bound.L3_Bound=4
 Backend_Bound.Memory_Bound.L3_Miss_Bound=8 Backend_Bound.Memory_Bound.Store_Bound=4
