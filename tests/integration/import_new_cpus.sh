@@ -1,6 +1,7 @@
 #!/bin/sh
-# tdctl import of perf stat -x files for the CPUs libpfm4 4.13 does not encode here: Arm Neoverse N2
-# and V2 (arm-neoverse-n2.td, arm-neoverse-v2.td) and Intel Granite Rapids (intel-gnr.td), each file
+# tdctl import of perf stat -x files for the CPUs libpfm4 4.13 does not know: Arm Neoverse N2 and V2
+# (arm-neoverse-n2.td, arm-neoverse-v2.td), Intel Granite Rapids (intel-gnr.td) and Emerald Rapids
+# (intel-spr.td, levels 1-2), each file
 # synthesised from the event names perf publishes for the model (tests/data/import/*-names.csv).
 # Every event is matched through the events file's perf-name lines, and the report gives the whole
 # tree: each node row equals the value worked by hand below from the vendor's formula (Arm's
@@ -100,4 +101,22 @@ info gnr "SLOTS=6e+09 IPC=1.5 Turbo_Utilization=1.25 L1MPKI=20 Branch_MPKI=2"
 # Backend_Bound 30 > 20 beats Frontend_Bound 19 > 15; Core_Bound 12 > 10 (Memory_Bound 18 is not > 20);
 # under it only Ports_Utilization 20 > 15
 bottleneck gnr Backend_Bound.Core_Bound.Ports_Utilization
+
+# Emerald Rapids (the emr-vm host tree: family 6 model 0xCF, libpfm4 4.13 does not know it): import with
+# no --pmu takes the host's model, spr by CPUID, and intel-spr.td; perfmon's EMR L1/L2 formulas are
+# SPR's and GNR's, so the same counts give the same level 1 and 2 as the GNR case above
+(cd "$DATA" && TD_SYSROOT="$TD_SRCDIR/tests/data/hosts/emr-vm" TD_PFM_MODEL=none \
+	"$TDCTL" import --smt off -d "$WORK/emr.db" emr-names.csv) >"$WORK/emr.out" 2>&1
+check_eq "emr: import exits 0" 0 "$?"
+check_grep "emr: intel-spr.td serves it and reads all 13 events" "metrics: intel-spr.td (PMU model spr) reads 13 of the events" \
+	"$WORK/emr.out"
+"$TDCTL" report -d "$WORK/emr.db" --format csv >"$WORK/emr.csv"
+bad=$(printf '%s\n' Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8 Backend_Bound=30 \
+	Backend_Bound.Memory_Bound=18 Backend_Bound.Core_Bound=12 Retiring=40 Retiring.Heavy_Operations=6 \
+	Retiring.Light_Operations=34 Bad_Speculation=11 Bad_Speculation.Branch_Mispredicts=7 Bad_Speculation.Machine_Clears=4 |
+	awk -F'[=,]' 'FNR == NR { want[$1] = $2; n_want++; next }
+		FNR > 1 && $1 == "session" && $10 == "node" && $3 <= 2 { n++
+			d = want[$2] - $4; if (d < 0) d = -d; if (!($2 in want) || $4 == "" || d > 5e-5) print $2 ": " $4 }
+		END { if (n != n_want) print n " level-1/2 rows, " n_want " hand values" }' - "$WORK/emr.csv")
+check_eq "emr: every level-1 and level-2 node has perfmon's value" "" "$bad"
 finish
