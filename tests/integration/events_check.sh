@@ -92,6 +92,19 @@ check_eq "libpfm4-differs of an unknown alias: exits 1" 1 "$rc"
 check_grep "libpfm4-differs of an unknown alias: FILE:LINE" \
 	"intel-skl.td:$(wc -l <"$WORK/ev/intel-skl.td"): libpfm4-differs: 'NO_SUCH' is not an event declared above" "$err"
 
+# ... and one without a reason, or a second one for the same event
+sed -i '$d' "$WORK/ev/intel-skl.td"
+printf 'libpfm4-differs FE_NOT\n' >>"$WORK/ev/intel-skl.td"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "libpfm4-differs without a reason: exits 1" 1 "$rc"
+check_grep "libpfm4-differs without a reason: says what it needs" \
+	"'libpfm4-differs' needs one event alias, then '|' and the reason" "$err"
+sed -i '$d' "$WORK/ev/intel-skl.td"
+printf 'libpfm4-differs BR_MISP | again\n' >>"$WORK/ev/intel-skl.td"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "a second libpfm4-differs for one event: exits 1" 1 "$rc"
+check_grep "a second libpfm4-differs for one event: says so" "libpfm4-differs: event 'BR_MISP' already has one" "$err"
+
 # --check and --json together: a usage error
 "$TDCTL" events --pmu skl --check --json >"$out" 2>"$err"; rc=$?
 check_eq "--check --json: exits 2" 2 "$rc"
