@@ -269,17 +269,27 @@ static int parse_target(struct parse *p, const char *f, int line, int *target)
 	return *target < 0 ? -1 : 0;
 }
 
+/* x rounded into *out where the store can hold it (SQLite integers are signed 64-bit:
+ * below 2^63, some 58 years of cycles at 5 GHz); false beyond. */
+static bool stored_count(double x, uint64_t *out)
+{
+	if (!(x >= 0 && x < 0x1p63))
+		return false;
+	*out = (uint64_t)llround(x);
+	return true;
+}
+
 /* Times and value as stored (see import.h). 0, or -1 with a message. */
 static int parse_counts(struct parse *p, char **f, int n, int v, int line, struct rec *r)
 {
 	double value = 0, run = NAN, pct = NAN;
 	bool counted = !is_not_counted(f[v]);
 
-	if (counted && (!parse_double(f[v], &value) || value < 0 || value >= 1.8e19)) {
+	if (counted && (!parse_double(f[v], &value) || value < 0)) {
 		line_msg(p, line, "value '%s' is not a count", f[v]);
 		return -1;
 	}
-	if (n > v + 3 && f[v + 3][0] && (!parse_double(f[v + 3], &run) || run < 0 || run >= 1.8e19)) {
+	if (n > v + 3 && f[v + 3][0] && (!parse_double(f[v + 3], &run) || run < 0 || run >= 0x1p63)) {
 		line_msg(p, line, "run time '%s' is not a number of ns", f[v + 3]);
 		return -1;
 	}
@@ -300,16 +310,24 @@ static int parse_counts(struct parse *p, char **f, int n, int v, int line, struc
 	if (!strcmp(f[v + 1], "msec"))
 		value *= 1e6;
 	if (isnan(run)) {
-		r->value = (uint64_t)llround(value);
 		r->enabled = r->running = 1;
-		return 0;
+		if (stored_count(value, &r->value))
+			return 0;
+	} else {
+		if (isnan(pct))
+			pct = 100;
+		r->running = (uint64_t)llround(run);
+		if (!stored_count(run * 100 / pct, &r->enabled)) {
+			line_msg(p, line, "run time '%s' at %s %% makes an enabled time of 2^63 ns or more, beyond what "
+				 "topdown stores", f[v + 3], f[v + 4]);
+			return -1;
+		}
+		if (stored_count(value * pct / 100, &r->value))
+			return 0;
 	}
-	if (isnan(pct))
-		pct = 100;
-	r->running = (uint64_t)llround(run);
-	r->enabled = (uint64_t)llround(run * 100 / pct);
-	r->value = (uint64_t)llround(value * pct / 100);
-	return 0;
+	line_msg(p, line, "value '%s'%s%s is 2^63 or more, beyond what topdown stores (no counter reaches it: "
+		 "is the file corrupt?)", f[v], f[v + 1][0] ? " " : "", f[v + 1]);
+	return -1;
 }
 
 static int add_rec(struct parse *p, const struct rec *r)
