@@ -145,6 +145,27 @@ int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol)
 	return found == 2 ? 0 : -ENODATA;
 }
 
+int td_proc_uids(pid_t pid, uid_t ids[3])
+{
+	char path[300];
+	char *text = NULL, *p;
+	unsigned long r, e, sv;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
+	if ((rc = td_slurp(path, &text, NULL)) < 0)
+		return rc;
+	p = strstr(text, "\nUid:");
+	rc = p && sscanf(p, "\nUid: %lu %lu %lu", &r, &e, &sv) == 3 ? 0 : -ENODATA;
+	if (rc == 0) {
+		ids[0] = (uid_t)r;
+		ids[1] = (uid_t)e;
+		ids[2] = (uid_t)sv;
+	}
+	free(text);
+	return rc;
+}
+
 int td_self_syscalls(uint64_t *n)
 {
 	char *text = NULL, *r, *w;

@@ -24,6 +24,8 @@ int td_proc_starttime(pid_t pid, long long *start);
 /* This process's read and write system calls so far (/proc/self/io syscr +
  * syscw). 0, or -errno (a kernel without task I/O accounting). */
 int td_self_syscalls(uint64_t *n);
+/* Real, effective and saved uids of process pid (/proc/PID/status Uid:). 0 or -errno. */
+int td_proc_uids(pid_t pid, uid_t ids[3]);
 /* Owner uid of /proc/PID. 0 or -errno. */
 int td_proc_uid(pid_t pid, uid_t *uid);
 /* A process's CPU time (user + system, every thread, from /proc/PID/stat in

@@ -308,6 +308,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 	}
 	if (!o->system && !o->cgroup && td_collector_set_tracker(rs->col, o->tracker, err))
 		return -1;
+	if (o->open_as_owner)
+		td_collector_open_as(rs->col, o->owner_uid, o->owner_gid);
 	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
 		return -1;
 	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)

@@ -52,6 +52,9 @@ struct td_session_opts {
 	const char *extra_events; /* -e LIST: perf events counted beside the tree (raw, and each as a count) */
 	bool has_owner;           /* topdownd: the session belongs to owner_uid (the client's uid) */
 	uid_t owner_uid;
+	gid_t owner_gid;
+	bool open_as_owner;       /* open every counter with owner_uid/owner_gid, so that the kernel decides
+				   * what the owner may count (a client that is not an administrator) */
 	const char *schedule;     /* topdownd: the schedule entry that started it, NULL none */
 	bool user_only;           /* count user-space only, whatever this process may (a client's paranoid limit) */
 	bool thread_metrics;      /* --thread-metrics: store each thread's and CPU's metric values every

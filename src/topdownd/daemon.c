@@ -478,6 +478,9 @@ static void op_attach(struct daemon *d, struct td_client *c, const struct td_req
 	o.level = r->level;
 	o.has_owner = true;
 	o.owner_uid = c->peer.uid;
+	o.owner_gid = c->peer.gid;
+	/* threads born later (children, execs) are opened with the client's ids: the kernel decides each */
+	o.open_as_owner = !c->peer.admin;
 	o.user_only = user_only;
 	if (start_session(d, ds, &o, &err)) {
 		dsession_free(ds);
