@@ -48,6 +48,8 @@ static int setup(void **state)
 	/* a setuid program's ids: real 1000, effective 0, saved 0 */
 	put("77/status", "Name:\tmain\nUmask:\t0022\nUid:\t1000\t0\t0\t0\nGid:\t1000\t1000\t1000\t1000\n");
 	put("9/status", "Name:\tx\nState:\tZ (zombie)\n");
+	put("77/cgroup", "12:cpu,cpuacct:/old\n0::/system.slice/a b.service\n");
+	put("9/cgroup", "12:cpu,cpuacct:/old\n");
 	td_proc_set_root(root);
 	return 0;
 }
@@ -69,6 +71,7 @@ static void test_fixture(void **state)
 	uint64_t rt = 0, vol = 0, invol = 0;
 	long long start = 0;
 	uid_t ids[3];
+	char *cg = NULL;
 	int n;
 
 	(void)state;
@@ -101,6 +104,15 @@ static void test_fixture(void **state)
 	assert_int_equal(ids[2], 0);
 	assert_int_equal(td_proc_uids(9, ids), -ENODATA);
 	assert_int_equal(td_proc_uids(5, ids), -ENOENT);
+	assert_int_equal(td_proc_identity(77, &ppid, &start, comm, sizeof(comm)), 0);
+	assert_int_equal(ppid, 12);
+	assert_int_equal(start, 123456);
+	assert_string_equal(comm, "my (odd) name");
+	assert_int_equal(td_proc_cgroup_v2(77, &cg), 0);
+	assert_string_equal(cg, "/system.slice/a b.service");
+	free(cg);
+	assert_int_equal(td_proc_cgroup_v2(9, &cg), -ENODATA);
+	assert_int_equal(td_proc_cgroup_v2(5, &cg), -ENOENT);
 	assert_int_equal(td_proc_tasks(5, &tids), -ENOENT);
 	n = td_proc_pids(&tids);
 	assert_int_equal(n, 2);
@@ -131,6 +143,12 @@ static void test_live_self(void **state)
 	assert_int_equal(td_proc_uids(getpid(), ids), 0);
 	assert_int_equal(ids[0], getuid());
 	assert_int_equal(ids[1], geteuid());
+	char *exe = NULL, *real = realpath("/proc/self/exe", NULL);
+	assert_int_equal(td_proc_exe(getpid(), &exe), 0);
+	assert_non_null(real);
+	assert_string_equal(exe, real);
+	free(exe);
+	free(real);
 	td_proc_set_root(root);
 }
 
