@@ -57,6 +57,7 @@ struct td_live {
 	td_live_print_fn print;  /* NULL: nothing printed */
 	void *print_ctx;
 	bool print_leaves;
+	bool print_tree;         /* hand over every process summed too */
 	int seq;                 /* the interval being flushed */
 	double seconds;
 };
@@ -104,6 +105,11 @@ void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool
 	l->print = fn;
 	l->print_ctx = ctx;
 	l->print_leaves = leaves;
+}
+
+void td_live_print_tree(struct td_live *l)
+{
+	l->print_tree = true;
 }
 
 /* text NULL: the file at path; else that text, named path. */
@@ -310,6 +316,20 @@ static int print_all_cpus(struct td_live *l, struct live_file *f, double seconds
 	return n ? write_one(l, f, 0, 0, &f->sum, seconds, "cpus", NULL) : 0;
 }
 
+/* Printing only: every process's targets summed (an attach with its children). */
+static int print_tree(struct td_live *l, struct live_file *f, double seconds)
+{
+	int n = 0;
+
+	td_group_counts_zero(&f->sum);
+	for (int j = 0; j < f->nt; j++)
+		if (f->t[j].pid > 0) {
+			td_group_counts_add(&f->sum, &f->t[j].c);
+			n++;
+		}
+	return n ? write_one(l, f, 0, 0, &f->sum, seconds, "tree", NULL) : 0;
+}
+
 static const char *leaf_kind(const struct tgt *t)
 {
 	return t->pid ? "thread" : t->cpu >= 0 ? "cpu" : "cgroup";
@@ -336,6 +356,8 @@ int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 				if (write_aggregate(l, f, interval, seconds, i, k))
 					return -1;
 		if (l->print && print_all_cpus(l, f, seconds))
+			return -1;
+		if (l->print && l->print_tree && print_tree(l, f, seconds))
 			return -1;
 		f->nt = 0;
 	}

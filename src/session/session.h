@@ -36,6 +36,7 @@ struct td_session_opts {
 	td_live_print_fn print_fn; /* each interval's values as evaluated (tdctl stat -I), NULL none */
 	void *print_ctx;
 	bool print_leaves;        /* ... each thread's (CPU's) too */
+	bool print_tree;          /* ... and every process summed (kind "tree", td_live_print_tree) */
 	char *const *argv;        /* run: the command */
 	td_say_fn say;            /* NULL: nothing is said */
 	void *say_ctx;

@@ -303,6 +303,8 @@ int session_setup_live(struct td_session *rs, td_err *err)
 	}
 	if (rs->o.print_fn)
 		td_live_set_printer(rs->live, rs->o.print_fn, rs->o.print_ctx, rs->o.print_leaves);
+	if (rs->o.print_fn && rs->o.print_tree)
+		td_live_print_tree(rs->live);
 	for (int g = 0; g < rs->nspecs; g++) {
 		rs->spec_live[g] = -1;
 		if (session_spec_disabled(rs, g))

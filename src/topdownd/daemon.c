@@ -202,14 +202,14 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 		ds->intervals++;
 		d->intervals_written++;
 	}
-	/* exported: the attached process itself, or all the profile's CPUs; not
-	 * the sliver a session's final read leaves after its last full interval */
-	if (d->exporter && v->seconds * 2000 >= ds->interval_ms && (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu")
-					    : !strcmp(v->kind, "process") && v->pid == ds->pid)) {
+	/* exported: the attached process with what it started (--children), or
+	 * all the profile's CPUs; not the sliver a session's final read leaves
+	 * after its last full interval */
+	if (d->exporter && v->seconds * 2000 >= ds->interval_ms &&
+	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu") : !strcmp(v->kind, "tree")))
 		td_snapshot_update(&ds->snap, v);
-		if (ds->entry < 0 && v->comm)
-			snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
-	}
+	if (ds->entry < 0 && !strcmp(v->kind, "process") && v->pid == ds->pid && v->comm)
+		snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
 	/* the event is built only when a client tails this session */
 	bool tailed = false;
 	for (int i = 0; i < td_clients_count(d->clients) && !tailed; i++)
@@ -282,6 +282,7 @@ static int start_session(struct daemon *d, struct dsession *ds, struct td_sessio
 	o->say_ctx = ds;
 	o->print_fn = on_interval;
 	o->print_ctx = ds;
+	o->print_tree = !o->system && !o->cgroup;
 	o->max_age_ns = d->cfg.retention_age_ns;
 	o->max_bytes = d->cfg.retention_bytes;
 	if (td_session_start(o, &ds->s, &res, err))
