@@ -347,6 +347,7 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}
+	session_record_read_cost(rs);
 	session_enforce_retention(rs);
 	rs->interval_start = td_wall_ns();
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's

@@ -90,6 +90,10 @@ void session_print_plan_notes(const struct td_session *s);
 /* session_sink.c */
 void session_sink_init(struct td_session *s);
 int session_register_events(struct td_session *s);
+/* What a read adds to a running target's counts, per event of each group
+ * that counts hardware events in kernel mode (collect/read_cost), into the
+ * events rows; a measurement the kernel refuses is said as a note. */
+void session_record_read_cost(struct td_session *s);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);

@@ -2,6 +2,7 @@
  * and CPU targets, raw counts, the event plan, metric values evaluated live
  * (live_metrics), one interval per transaction, retention while running —
  * and the --rotate / TD_DEBUG_RAW set-up of the collector. */
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "model/catalog.h"
 #include "machine/procfs.h"
 #include "session_impl.h"
+#include "collect/read_cost.h"
 
 #define SPEC_SOFTWARE 0 /* software.td's first group, with TASK_CLOCK: every thread counts it */
 
@@ -290,6 +292,27 @@ int session_register_events(struct td_session *rs)
 								proc_event_specs[k], -1, 0, 0, "counting", NULL, "proc")) < 0)
 			return -1;
 	return 0;
+}
+
+void session_record_read_cost(struct td_session *rs)
+{
+	for (int g = 0; g < rs->nspecs; g++) {
+		struct td_read_cost rc;
+		bool any = false;
+		if (session_spec_disabled(rs, g))
+			continue;
+		for (int i = 0; i < rs->specs[g].n; i++)
+			any |= td_read_cost_affects(&rs->specs[g], i);
+		if (!any || td_read_cost_measure(&rs->specs[g], &rc))
+			continue;
+		if (!rc.measured) {
+			session_say(rs, TD_SAY_NOTE, "what topdown's reads add to the counts is not measured: %s", rc.why);
+			continue;
+		}
+		for (int i = 0; i < rs->specs[g].n; i++)
+			if (!isnan(rc.per_read[i]) && rs->event_ids[g][i] > 0)
+				td_store_event_set_read_cost(rs->store, rs->event_ids[g][i], rc.per_read[i]);
+	}
 }
 
 /* The models evaluated every interval: each events file with a group that
