@@ -420,6 +420,12 @@ static int run(struct load *L, struct td_store *s, int64_t session, td_err *err)
 int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
 			const char *events_dir, struct td_report_data *d, td_err *err)
 {
+	return td_report_data_load_model(s, session, f, events_dir, NULL, d, err);
+}
+
+int td_report_data_load_model(struct td_store *s, int64_t session, const struct td_report_filter *f,
+			      const char *events_dir, const char *model, struct td_report_data *d, td_err *err)
+{
 	struct load L;
 	int rc;
 
@@ -427,6 +433,8 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	d->whole.v.bottleneck = -1;
 	if (td_report_header_read(s, session, &d->h, err))
 		return -1;
+	if (model) /* one core PMU's model of a hybrid session: its file reads the counts */
+		snprintf(d->h.pmu_model, sizeof(d->h.pmu_model), "%s", model);
 	d->window = *f;
 	load_model(d, events_dir);
 	memset(&L, 0, sizeof(L));

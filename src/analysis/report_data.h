@@ -95,6 +95,10 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_session
 /* Load everything for session; events_dir NULL: td_events_dir(). */
 int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
 			const char *events_dir, struct td_report_data *d, td_err *err);
+/* The same with the counts read by model's events file instead of the session's (a hybrid
+ * session, PMU model adl_glc+adl_grt, is read once per core PMU's model); NULL: the session's. */
+int td_report_data_load_model(struct td_store *s, int64_t session, const struct td_report_filter *f,
+			      const char *events_dir, const char *model, struct td_report_data *d, td_err *err);
 void td_report_data_free(struct td_report_data *d);
 
 /* True when the tree is available: a model and at least one node value. */

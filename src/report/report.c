@@ -1,6 +1,7 @@
 /* report: loading a session and dispatching to the format writers; helpers
  * the writers share (what is shown, units, the header, why no tree). */
 #include "report.h"
+#include "model/model_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -211,6 +212,10 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 
 	if (td_report_data_load(s, session, &o->filter, o->events_dir, &d, err))
 		return -1;
+	if (td_model_spec_hybrid(d.h.pmu_model)) { /* a tree per core PMU */
+		td_report_data_free(&d);
+		return td_report_hybrid(s, session, o, out, err);
+	}
 	if (o->filter.kind != TD_RF_ALL && d.selected_targets == 0) {
 		td_report_no_such_target(&d, session, &o->filter, err);
 		td_report_data_free(&d);
