@@ -1,0 +1,77 @@
+#!/bin/sh
+# tdctl import of a hybrid CPU's perf stat -x file (Alder Lake: cpu_core/.../ and cpu_atom/.../
+# events, as perf prints them, tests/data/import/adl-hybrid.csv with hand-chosen counts) with
+# --pmu adl_glc+adl_grt: every node of both trees (intel-adl-glc.td, intel-adl-grt.td) as stored
+# by the import, and the report's combined level 1, against the hand computations below.
+. "$(dirname "$0")/lib.sh"
+
+DATA="$TD_SRCDIR/tests/data/import"
+(cd "$DATA" && "$TDCTL" import --pmu adl_glc+adl_grt -d "$WORK/h.db" adl-hybrid.csv) >"$WORK/import.out" 2>&1
+check_eq "import exits 0" 0 "$?"
+check_grep "all 26 events are read by the two files" "reads 26 of the events" "$WORK/import.out"
+
+# cpu_core (Golden Cove, adl-metrics.json): PM_SUM = 1.2e9 + 0.6e9 + 2.4e9 + 1.8e9 = 6e9 = SLOTS.
+#   Frontend_Bound = 1.2/6 - 0.06/6 = 0.19     Fetch_Latency = 0.72/6 - 0.01 = 0.11
+#   Fetch_Bandwidth = 0.19 - 0.11 = 0.08        Backend_Bound = 1.8/6 = 0.3, Retiring = 2.4/6 = 0.4
+#   Bad_Speculation = 1 - 0.19 - 0.3 - 0.4 = 0.11, Branch_Mispredicts = 0.48/6 = 0.08, Machine_Clears = 0.03
+#   Memory_Bound = 1.2/6 = 0.2, Core_Bound = 0.1; Heavy_Operations = 0.3/6 = 0.05, Light = 0.35
+# cpu_atom (Gracemont): SLOTS = 5 x 0.5e9 = 2.5e9.
+#   Frontend_Bound = 0.75/2.5 = 0.3, Frontend_Latency = 0.5/2.5 = 0.2, Frontend_Bandwidth = 0.25/2.5 = 0.1
+#   Backend_Bound = 0.5/2.5 = 0.2, Retiring = 1.0/2.5 = 0.4, Bad_Speculation = (2.5-0.75-0.5-1.0)/2.5 = 0.1
+#   Branch_Mispredicts = 0.15/2.5 = 0.06, Machine_Clears = 0.1/2.5 = 0.04
+#   Store_Bound = 0.125/2.5 x 0.2/0.4 = 0.025; Load_Store_Bound = min(0.2, 0.05/0.5 + 0.025) = 0.125
+#   Core_Bound = 0.2 - 0.125 = 0.075; MS_Uops = 0.125/2.5 = 0.05, Base = (1.0 - 0.125)/2.5 = 0.35
+cat >"$WORK/want" <<'W'
+Frontend_Bound 0.19
+Frontend_Bound.Fetch_Latency 0.11
+Frontend_Bound.Fetch_Bandwidth 0.08
+Bad_Speculation 0.11
+Bad_Speculation.Branch_Mispredicts 0.08
+Bad_Speculation.Machine_Clears 0.03
+Backend_Bound 0.3
+Backend_Bound.Memory_Bound 0.2
+Backend_Bound.Core_Bound 0.1
+Retiring 0.4
+Retiring.Heavy_Operations 0.05
+Retiring.Light_Operations 0.35
+cpu_atom:Frontend_Bound 0.3
+cpu_atom:Frontend_Bound.Frontend_Latency 0.2
+cpu_atom:Frontend_Bound.Frontend_Bandwidth 0.1
+cpu_atom:Bad_Speculation 0.1
+cpu_atom:Bad_Speculation.Branch_Mispredicts 0.06
+cpu_atom:Bad_Speculation.Machine_Clears 0.04
+cpu_atom:Backend_Bound 0.2
+cpu_atom:Backend_Bound.Load_Store_Bound 0.125
+cpu_atom:Backend_Bound.Core_Bound 0.075
+cpu_atom:Retiring 0.4
+cpu_atom:Retiring.Base 0.35
+cpu_atom:Retiring.MS_Uops 0.05
+W
+sql "$WORK/h.db" "select name, value from metric_values where kind = 'node'" | tr '|' ' ' >"$WORK/got"
+bad=$(awk 'FNR == NR { want[$1] = $2; n++; next }
+	{ got++; if (!($1 in want)) { print "no hand value for " $1; next }
+	  d = want[$1] - $2; if (d < 0) d = -d; if (d > 1e-9) print $1 ": " $2 ", expected " want[$1]; seen[$1] = 1 }
+	END { for (k in want) if (!(k in seen)) print k ": not stored"; if (got != n) print got " values, " n " hand values" }' \
+	"$WORK/want" "$WORK/got")
+check_eq "every node of both trees has its hand value" "" "$bad"
+
+# Combined level 1 (eval/combine.h): node = (N_core x 6e9 + N_atom x 2.5e9) / 8.5e9
+#   Frontend_Bound  = (0.19 x 6 + 0.3 x 2.5) / 8.5 = 1.89 / 8.5 = 22.235 %
+#   Bad_Speculation = (0.11 x 6 + 0.1 x 2.5) / 8.5 = 0.91 / 8.5 = 10.706 %
+#   Backend_Bound   = (0.3 x 6 + 0.2 x 2.5) / 8.5 = 2.3 / 8.5 = 27.059 %
+#   Retiring        = (0.4 x 6 + 0.4 x 2.5) / 8.5 = 3.4 / 8.5 = 40.000 %  (they add up to 100 %)
+"$TDCTL" report -d "$WORK/h.db" >"$WORK/report.txt" 2>&1
+check_eq "report exits 0" 0 "$?"
+check_grep "the report shows the cpu_core tree" "== cpu_core (PMU model adl_glc, intel-adl-glc.td) ==" "$WORK/report.txt"
+check_grep "the report shows the cpu_atom tree" "== cpu_atom (PMU model adl_grt, intel-adl-grt.td) ==" "$WORK/report.txt"
+check_grep "the combined view counts 8.5e9 slots" "share of all issue slots (8500000000)" "$WORK/report.txt"
+got=$(awk '/^== all core types/ { on = 1; next } on && /% Slots/ { printf "%s=%s ", $1, $2 }' "$WORK/report.txt")
+want=$(awk 'BEGIN { printf "Frontend_Bound=%.2f Bad_Speculation=%.2f Backend_Bound=%.2f Retiring=%.2f ",
+	100 * 1.89 / 8.5, 100 * 0.91 / 8.5, 100 * 2.3 / 8.5, 100 * 3.4 / 8.5 }')
+check_eq "combined level 1 is the slot-weighted share" "$want" "$got"
+
+# --pmu names a model that is not a hybrid core PMU's: one line, non-zero
+(cd "$DATA" && "$TDCTL" import --pmu adl_glc+skl -d "$WORK/bad.db" adl-hybrid.csv) >"$WORK/bad.out" 2>&1
+check "a second model that is no core PMU's is refused" test $? -ne 0
+check_grep "and the message names it" "'skl' is not the model of a hybrid CPU's core PMU" "$WORK/bad.out"
+finish
