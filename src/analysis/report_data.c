@@ -1,6 +1,7 @@
 /* report_data: a session read back and evaluated for reports (see
  * report_data.h). */
 #include "report_data.h"
+#include "model/model_spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -343,6 +344,11 @@ static void load_model(struct td_report_data *d, const char *events_dir)
 	const char *dir = td_events_dir(events_dir);
 	td_err err;
 
+	if (td_model_spec_hybrid(d->h.pmu_model)) {
+		snprintf(d->why_no_model, sizeof(d->why_no_model), "a hybrid CPU's session has a tree per core PMU (%s): "
+			 "the text report of 'tdctl report' shows them", d->h.pmu_model);
+		return;
+	}
 	if (!d->h.pmu_model[0] || td_catalog_find(dir, d->h.pmu_model, d->model_file, sizeof(d->model_file))) {
 		snprintf(d->why_no_model, sizeof(d->why_no_model), "no events file in %s serves PMU model '%s'", dir,
 			 d->h.pmu_model[0] ? d->h.pmu_model : "(none recorded)");

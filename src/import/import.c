@@ -400,7 +400,10 @@ static int parse_line(struct parse *p, char *text, int line)
 		return 0;
 	}
 	if ((r.event = event_for(p, f[v + 2], &err)) == -2) {
-		line_msg(p, line, "%s", err.msg);
+		/* the kernel's name of a hybrid Intel CPU's E-core PMU */
+		bool atom_line = !strncmp(f[v + 2], "cpu_atom/", strlen("cpu_atom/"));
+		line_msg(p, line, "%s%s", err.msg, atom_line && p->nmodels < 2 ?
+			 " (a hybrid CPU's E-core event: give --pmu adl_glc+adl_grt to read both core types)" : "");
 		return 0;
 	}
 	return r.event < 0 ? -1 : add_rec(p, &r);

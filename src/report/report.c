@@ -212,16 +212,25 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 
 	if (td_report_data_load(s, session, &o->filter, o->events_dir, &d, err))
 		return -1;
-	if (td_model_spec_hybrid(d.h.pmu_model)) { /* a tree per core PMU */
-		td_report_data_free(&d);
-		return td_report_hybrid(s, session, o, out, err);
-	}
 	if (o->filter.kind != TD_RF_ALL && d.selected_targets == 0) {
 		td_report_no_such_target(&d, session, &o->filter, err);
 		td_report_data_free(&d);
 		return -1;
 	}
-	if ((o->filter.window && window_bad(&d, err)) || (o->node && o->node[0] && node_bad(&d, session, o->node, err))) {
+	if (o->filter.window && window_bad(&d, err)) {
+		td_report_data_free(&d);
+		return -1;
+	}
+	if (td_model_spec_hybrid(d.h.pmu_model)) { /* a tree per core PMU */
+		td_report_data_free(&d);
+		if (o->node && o->node[0]) {
+			td_err_set(err, "--node: session %lld is a hybrid CPU's, with a tree per core PMU: leave out --node",
+				   (long long)session);
+			return -1;
+		}
+		return td_report_hybrid(s, session, o, out, err);
+	}
+	if (o->node && o->node[0] && node_bad(&d, session, o->node, err)) {
 		td_report_data_free(&d);
 		return -1;
 	}

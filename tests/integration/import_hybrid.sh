@@ -70,6 +70,22 @@ want=$(awk 'BEGIN { printf "Frontend_Bound=%.2f Bad_Speculation=%.2f Backend_Bou
 	100 * 1.89 / 8.5, 100 * 0.91 / 8.5, 100 * 2.3 / 8.5, 100 * 3.4 / 8.5 }')
 check_eq "combined level 1 is the slot-weighted share" "$want" "$got"
 
+# What the hybrid report cannot show is refused in one line, exit 1
+"$TDCTL" report -d "$WORK/h.db" --format csv >"$WORK/csv.out" 2>&1
+check_eq "report --format csv of a hybrid session exits 1" 1 "$?"
+check_grep "saying it reports as text only" "it reports as text only" "$WORK/csv.out"
+"$TDCTL" report -d "$WORK/h.db" --node Retiring >"$WORK/node.out" 2>&1
+check_eq "report --node exits 1" 1 "$?"
+check_grep "saying why" "a hybrid CPU's, with a tree per core PMU: leave out --node" "$WORK/node.out"
+"$TDCTL" report -d "$WORK/h.db" --thread 5 >"$WORK/thr.out" 2>&1
+check_eq "report --thread of a thread the import has not exits 1" 1 "$?"
+
+# The P-core model alone reads the cpu_core lines and says how to read the cpu_atom ones
+(cd "$DATA" && "$TDCTL" import --pmu adl_glc -d "$WORK/core.db" adl-hybrid.csv) >"$WORK/core.out" 2>&1
+check_eq "import --pmu adl_glc exits 0" 0 "$?"
+check_grep "its 12 events read" "reads 12 of the events" "$WORK/core.out"
+check_grep "a cpu_atom line's message names the hybrid spec" "give --pmu adl_glc+adl_grt to read both core types" "$WORK/core.out"
+
 # --pmu names a model that is not a hybrid core PMU's: one line, non-zero
 (cd "$DATA" && "$TDCTL" import --pmu adl_glc+skl -d "$WORK/bad.db" adl-hybrid.csv) >"$WORK/bad.out" 2>&1
 check "a second model that is no core PMU's is refused" test $? -ne 0
