@@ -228,7 +228,11 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 				   (long long)session);
 			return -1;
 		}
-		return td_report_hybrid(s, session, o, out, err);
+		bool trees;
+		if (td_report_hybrid(s, session, o, out, &trees, err))
+			return -1;
+		return trees ? print_unlisted(out, s, session, o, err)
+			     : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err);
 	}
 	if (o->node && o->node[0] && node_bad(&d, session, o->node, err)) {
 		td_report_data_free(&d);

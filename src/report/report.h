@@ -53,9 +53,11 @@ struct td_report_opts {
 };
 
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err);
-/* td_report of a hybrid CPU's session (PMU model adl_glc+adl_grt): each core PMU's tree, then
- * level 1 over all core types weighted by slots (report_hybrid.c; text only). */
-int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err);
+/* td_report's trees of a hybrid CPU's session (PMU model adl_glc+adl_grt): each core PMU's tree,
+ * then level 1 over all core types weighted by slots (report_hybrid.c; text only); *trees: some
+ * core PMU's tree was shown (else the caller prints the software summary). */
+int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, bool *trees,
+		     td_err *err);
 
 struct td_what_if;
 struct td_what_if_result;

@@ -11,7 +11,8 @@
 #include "model/model_spec.h"
 #include "report.h"
 
-int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err)
+int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, bool *trees,
+		     td_err *err)
 {
 	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX], spec[64];
 	struct td_report_data d[TD_MODEL_SPEC_MAX];
@@ -21,6 +22,7 @@ int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report
 	int n, loaded = 0, rc = -1, nc;
 	double slots;
 
+	*trees = false;
 	if (o->format != TD_REPORT_TEXT || o->what_if || o->intervals) {
 		td_err_set(err, "session %lld is a hybrid CPU's (one tree per core PMU): it reports as text only, without "
 			   "--what-if or --intervals; 'tdctl export' gives its values", (long long)session);
@@ -47,6 +49,7 @@ int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report
 			rc = 0;
 			goto out;
 		}
+		*trees = true;
 		ms[loaded] = d[loaded].model;
 		evs[loaded] = &d[loaded].whole.v;
 	}

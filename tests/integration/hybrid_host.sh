@@ -39,4 +39,23 @@ check_grep "cpu_atom's TOPDOWN_FE_BOUND.ALL as type 10" "type=10 config=0x71" "$
 TD_SYSROOT=$T TD_PFM_MODEL=none "$TDCTL" plan -l 1 --json >"$WORK/pj.txt" 2>&1
 check "plan --json without --pmu is refused on a hybrid host" test $? -eq 2
 check_grep "naming both models" "give --pmu adl_glc or --pmu adl_grt" "$WORK/pj.txt"
+
+# tdctl run on the hybrid host: the thread gets both core PMUs' groups (each counts only while
+# it runs on that core type), level by level as each file fits one group: cpu_core's level 2
+# (10 events, one PERF_METRICS group), cpu_atom's level 1 (its level 2 needs 3 groups). The
+# session records adl_glc+adl_grt. Only the plan is checked: this machine's PMU (if any) is not
+# the tree's, so whether the events open here says nothing about a hybrid CPU.
+TD_SYSROOT=$T TD_PFM_MODEL=none "$TDCTL" run --tracker proc -d "$WORK/run.db" -- true >"$WORK/run.out" 2>&1
+check_eq "run exits 0" 0 "$?"
+check_eq "the session's model spec" "adl_glc+adl_grt" "$(sql "$WORK/run.db" "select pmu_model from sessions")"
+check_eq "cpu_core's groups: 10 events of intel-adl-glc.td, type 4, slots first" \
+	"intel-adl-glc.td|10|4|SLOTS_EV" \
+	"$(sql "$WORK/run.db" "select file, count(*), min(type), (select name from events where file = 'intel-adl-glc.td' order by id limit 1) from events where file = 'intel-adl-glc.td' and type = 4")"
+check_eq "cpu_atom's level-1 group: cycles and the three TOPDOWN_*.ALL slot events as type 10" \
+	"CLKS_EV:60 FE_ALL:113 BE_ALL:116 RET_ALL:194 " \
+	"$(sql "$WORK/run.db" "select name || ':' || config || ' ' from events where file = 'intel-adl-grt.td' and type = 10 order by id" | tr -d '\n')"
+TD_SYSROOT=$T TD_PFM_MODEL=none "$TDCTL" run --tracker proc -d "$WORK/nodes.db" --nodes Backend_Bound -- true >"$WORK/nodes.out" 2>&1
+check_eq "run --nodes exits 0" 0 "$?"
+check_eq "with --nodes only cpu_core's file is planned" "adl_glc|0" \
+	"$(sql "$WORK/nodes.db" "select pmu_model, (select count(*) from events where file = 'intel-adl-grt.td') from sessions")"
 finish
