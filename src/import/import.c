@@ -795,9 +795,8 @@ static int read_and_write(struct parse *p, struct td_store *s, const char *event
 int td_import(struct td_store *s, const struct td_import_opts *o, struct td_import_result *res, td_err *err)
 {
 	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
-	char events_file[160], cat_path[1024], *buf = NULL;
-	size_t len = 0;
-	int rc = -1, e;
+	char events_file[160], cat_path[1024];
+	int rc = -1;
 	struct td_catalog *cat = NULL;
 
 	memset(res, 0, sizeof(*res));
@@ -817,17 +816,7 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 	if (td_catalog_load(cat_path, &cat, err))
 		return -1;
 	p.cat = cat;
-	e = td_import_from_stdin(o) ? td_slurp_stream(stdin, &buf, &len) : td_slurp(o->path, &buf, &len);
-	if (e < 0) {
-		td_err_set(err, "cannot read '%s': %s", o->path, strerror(-e));
-		td_catalog_free(cat);
-		return -1;
-	}
-	if (parse_text(&p, buf, len, err) == 0)
-		rc = write_session(&p, s, events_file, err);
-	count_parsed(&p, res);
-	free(buf);
-	free_parse(&p);
+	rc = read_and_write(&p, s, events_file, err);
 	td_catalog_free(cat);
 	return rc;
 }
