@@ -15,8 +15,9 @@ note     it: TOPDOWN_BAD_SPECULATION.ALL (0x73/0x00) is not read for it (it only
 note     Backend_Bound's level-2 pair is perf's Core_Bound / Load_Store_Bound (cycle-based, min()-capped
 note     to Backend_Bound); Load_Store_Bound reads level 3's Store_Bound = Mem_Scheduler * ST_BUF / ALL,
 note     kept here as let helpers. The Backend_Bound_Aux tree (Resource_Bound) is not included.
-note     MEM_SCHEDULER_BLOCK.ALL's umask 0x07 is the union of ST_BUF 0x01, LD_BUF 0x02 and RSV 0x04.
-note     Thresholds: Frontend_Bound > 0.2 as toplev adl_grt_ratios.py; the others TMA's usual ones.
+note     MEM_SCHEDULER_BLOCK.ALL (0x04/0x07: load buffer, store buffer or RSV full) as pipeline.json lists it.
+note     Thresholds: Frontend_Bound > 0.2 and Machine_Clears > 0.05 as toplev adl_grt_ratios.py; the others
+note     TMA's usual ones for the level.
 
 const    W 5
 
