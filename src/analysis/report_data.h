@@ -67,6 +67,8 @@ struct td_report_data {
 	struct td_catalog *cat;  /* NULL: no events file serves the PMU model */
 	struct td_model *model;
 	char model_file[64];     /* the events file it was loaded from */
+	const char *name_prefix; /* before its node, info and CPI names in tables ("cpu_atom:" for a hybrid
+				  * session's E-core tree, as recompute names them), NULL none */
 	char why_no_model[sizeof(((td_err *)0)->msg)];
 	struct td_report_eval whole;
 	struct td_report_eval *ivs;

@@ -231,6 +231,8 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		bool trees;
 		if (td_report_hybrid(s, session, o, out, &trees, err))
 			return -1;
+		if (o->format != TD_REPORT_TEXT)
+			return 0;
 		return trees ? print_unlisted(out, s, session, o, err)
 			     : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err);
 	}

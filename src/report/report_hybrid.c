@@ -1,6 +1,7 @@
-/* report_hybrid: the text report of a hybrid CPU's session (PMU model adl_glc+adl_grt) — each
- * core PMU's tree as its own events file reads the counts, headed by the PMU, then level 1
- * combined over the core types, weighted by their slots (eval/combine.h says the rule). */
+/* report_hybrid: the report of a hybrid CPU's session (PMU model adl_glc+adl_grt) — each core
+ * PMU's tree as its own events file reads the counts (text: headed by the PMU; CSV/JSON: the
+ * E-core tree's names prefixed "cpu_atom:", as recompute stores them), then level 1 combined
+ * over the core types, weighted by their slots (eval/combine.h says the rule). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,21 +12,34 @@
 #include "model/model_spec.h"
 #include "report.h"
 
+static void print_combined(FILE *out, const struct td_combined_node *c, int nc, double slots)
+{
+	fprintf(out, "\n== all core types: level 1 as a share of all issue slots (%.0f) ==\n", slots);
+	fprintf(out, "   each node = sum over core types of node x SLOTS / sum of SLOTS\n");
+	for (int i = 0; i < nc; i++) {
+		if (isnan(c[i].value))
+			fprintf(out, "  %-20s %8s %% Slots\n", c[i].path, "n/a");
+		else
+			fprintf(out, "  %-20s %8.2f %% Slots\n", c[i].path, 100.0 * c[i].value);
+	}
+}
+
 int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, bool *trees,
 		     td_err *err)
 {
-	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX], spec[64];
+	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX], spec[64], prefix[TD_MODEL_SPEC_MAX][40];
 	struct td_report_data d[TD_MODEL_SPEC_MAX];
 	const struct td_model *ms[TD_MODEL_SPEC_MAX];
 	const struct td_evaluation *evs[TD_MODEL_SPEC_MAX];
 	struct td_combined_node *comb = NULL;
-	int n, loaded = 0, rc = -1, nc;
-	double slots;
+	int n, loaded = 0, rc = -1, nc = 0, ntrees = 0;
+	double slots = NAN;
+	bool text = o->format == TD_REPORT_TEXT;
 
 	*trees = false;
-	if (o->format != TD_REPORT_TEXT || o->what_if || o->intervals) {
-		td_err_set(err, "session %lld is a hybrid CPU's (one tree per core PMU): it reports as text only, without "
-			   "--what-if or --intervals; 'tdctl export' gives its values", (long long)session);
+	if (o->format == TD_REPORT_HTML || o->what_if) {
+		td_err_set(err, "session %lld is a hybrid CPU's (one tree per core PMU): --format text, csv or json "
+			   "only, without --what-if", (long long)session);
 		return -1;
 	}
 	memset(d, 0, sizeof(d));
@@ -41,35 +55,36 @@ int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report
 		const char *pmu = td_hybrid_pmu_of_model(models[loaded]);
 		if (td_report_data_load_model(s, session, &o->filter, o->events_dir, models[loaded], &d[loaded], err))
 			goto out;
-		fprintf(out, "%s== %s (PMU model %s, %s) ==\n", loaded ? "\n" : "", pmu ? pmu : "core PMU",
-			models[loaded], d[loaded].model_file[0] ? d[loaded].model_file : "no events file");
-		td_report_text(out, &d[loaded], o);
-		if (!td_report_has_tree(&d[loaded])) {
+		snprintf(prefix[loaded], sizeof(prefix[loaded]), "%s:", pmu ? pmu : models[loaded]);
+		d[loaded].name_prefix = loaded ? prefix[loaded] : NULL;
+		if (text) {
+			fprintf(out, "%s== %s (PMU model %s, %s) ==\n", loaded ? "\n" : "", pmu ? pmu : "core PMU",
+				models[loaded], d[loaded].model_file[0] ? d[loaded].model_file : "no events file");
+			td_report_text(out, &d[loaded], o);
+		}
+		if (td_report_has_tree(&d[loaded])) {
+			ms[ntrees] = d[loaded].model;
+			evs[ntrees++] = &d[loaded].whole.v;
+		} else if (text) {
 			fprintf(out, "no %s tree: level 1 cannot be combined\n", pmu ? pmu : "core PMU");
-			rc = 0;
+		}
+	}
+	*trees = ntrees > 0;
+	if (ntrees == n) {
+		if (!(comb = calloc((size_t)ms[0]->nnodes + 1, sizeof(*comb)))) {
+			td_err_set(err, "out of memory");
 			goto out;
 		}
-		*trees = true;
-		ms[loaded] = d[loaded].model;
-		evs[loaded] = &d[loaded].whole.v;
+		if ((nc = td_combine_level1(ms, evs, n, comb, &slots)) < 0) {
+			td_err_set(err, "session %lld: an events file of '%s' has no SLOTS info metric to weigh its tree by",
+				   (long long)session, spec);
+			goto out;
+		}
 	}
-	if (!(comb = calloc((size_t)ms[0]->nnodes + 1, sizeof(*comb)))) {
-		td_err_set(err, "out of memory");
-		goto out;
-	}
-	if ((nc = td_combine_level1(ms, evs, n, comb, &slots)) < 0) {
-		td_err_set(err, "session %lld: an events file of '%s' has no SLOTS info metric to weigh its tree by",
-			   (long long)session, spec);
-		goto out;
-	}
-	fprintf(out, "\n== all core types: level 1 as a share of all issue slots (%.0f) ==\n", slots);
-	fprintf(out, "   each node = sum over core types of node x SLOTS / sum of SLOTS\n");
-	for (int i = 0; i < nc; i++) {
-		if (isnan(comb[i].value))
-			fprintf(out, "  %-20s %8s %% Slots\n", comb[i].path, "n/a");
-		else
-			fprintf(out, "  %-20s %8.2f %% Slots\n", comb[i].path, 100.0 * comb[i].value);
-	}
+	if (text && nc > 0)
+		print_combined(out, comb, nc, slots);
+	else if (!text)
+		td_report_table_hybrid(out, d, n, comb, nc, o);
 	rc = 0;
 out:
 	free(comb);

@@ -70,10 +70,28 @@ want=$(awk 'BEGIN { printf "Frontend_Bound=%.2f Bad_Speculation=%.2f Backend_Bou
 	100 * 1.89 / 8.5, 100 * 0.91 / 8.5, 100 * 2.3 / 8.5, 100 * 3.4 / 8.5 }')
 check_eq "combined level 1 is the slot-weighted share" "$want" "$got"
 
+# CSV: both trees' node rows (the E-core tree's names prefixed as stored) and the combined level
+# 1 as node rows "combined:NODE", each to the CSV's 4 decimals of the percentages above
+"$TDCTL" report -d "$WORK/h.db" --format csv >"$WORK/h.csv" 2>&1
+check_eq "report --format csv exits 0" 0 "$?"
+awk '{ printf "%s %.4f\n", $1, 100 * $2 }' "$WORK/want" >"$WORK/want.csv"
+awk 'BEGIN { printf "combined:Frontend_Bound %.4f\ncombined:Bad_Speculation %.4f\ncombined:Backend_Bound %.4f\ncombined:Retiring %.4f\n",
+	100 * 1.89 / 8.5, 100 * 0.91 / 8.5, 100 * 2.3 / 8.5, 100 * 3.4 / 8.5 }' >>"$WORK/want.csv"
+check_eq "every CSV node row is the hand value" "$(sort "$WORK/want.csv")" \
+	"$(awk -F, '$1 == "session" && $10 == "node" { print $2, $4 }' "$WORK/h.csv" | sort)"
+"$TDCTL" report -d "$WORK/h.db" --format json >"$WORK/h.json" 2>&1
+check_eq "report --format json exits 0" 0 "$?"
+check_eq "JSON: 28 node rows, two scopes, the second the cpu_atom tree with its own bottleneck" \
+	"28 2 cpu_atom cpu_atom:Frontend_Bound.Frontend_Latency" \
+	"$(sql :memory: "select json_array_length(readfile('$WORK/h.json'), '\$.nodes') || ' ' ||
+		json_array_length(readfile('$WORK/h.json'), '\$.scopes') || ' ' ||
+		json_extract(readfile('$WORK/h.json'), '\$.scopes[1].tree') || ' ' ||
+		json_extract(readfile('$WORK/h.json'), '\$.scopes[1].bottleneck')")"
+
 # What the hybrid report cannot show is refused in one line, exit 1
-"$TDCTL" report -d "$WORK/h.db" --format csv >"$WORK/csv.out" 2>&1
-check_eq "report --format csv of a hybrid session exits 1" 1 "$?"
-check_grep "saying it reports as text only" "it reports as text only" "$WORK/csv.out"
+"$TDCTL" report -d "$WORK/h.db" --format html -o "$WORK/h.html" >"$WORK/html.out" 2>&1
+check_eq "report --format html of a hybrid session exits 1" 1 "$?"
+check_grep "saying which formats it has" "--format text, csv or json only" "$WORK/html.out"
 "$TDCTL" report -d "$WORK/h.db" --node Retiring >"$WORK/node.out" 2>&1
 check_eq "report --node exits 1" 1 "$?"
 check_grep "saying why" "a hybrid CPU's, with a tree per core PMU: leave out --node" "$WORK/node.out"
