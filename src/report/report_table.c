@@ -289,7 +289,8 @@ void td_report_table(FILE *out, const struct td_report_data *d, const struct td_
 
 /* One combined level-1 row: scope session, node "combined:PATH", level 1, % Slots; no threshold,
  * bottleneck, confidence or spans (a weighted mean of two trees has none of its own). */
-static void combined_row(FILE *out, struct td_json *j, const struct td_report_opts *o, const struct td_combined_node *c)
+static void combined_row(FILE *out, struct td_json *j, const struct td_report_opts *o, const struct td_combined_node *c,
+			 const struct td_report_eval *whole)
 {
 	char target[64];
 
@@ -300,9 +301,8 @@ static void combined_row(FILE *out, struct td_json *j, const struct td_report_op
 		fputs(",1,", out);
 		if (!isnan(c->value))
 			fprintf(out, "%.4f", 100 * c->value);
-		fputs(",% Slots,,0,,0,node,,,,", out);
-		td_csv_field(out, target);
-		fputc('\n', out);
+		fputs(",% Slots,,0,,0", out);
+		csv_tail(out, "node", whole, target); /* the session's span, as its other rows */
 		return;
 	}
 	size_t len = strlen("combined:") + strlen(c->path) + 1;
@@ -334,7 +334,7 @@ void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, co
 	for (int k = 0; k < n; k++)
 		table_nodes(out, &j, &d[k], o);
 	for (int i = 0; !o->node && i < nc; i++)
-		combined_row(out, &j, o, &c[i]);
+		combined_row(out, &j, o, &c[i], &d[0].whole);
 	if (o->format == TD_REPORT_JSON) {
 		td_json_close(&j);
 		td_json_key(&j, "scopes");
