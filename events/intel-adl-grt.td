@@ -10,14 +10,15 @@
 pmu      adl_grt
 title    Intel Alder Lake / Raptor Lake E-core (Gracemont, cpu_atom)
 version  Gracemont TMA as perf ships it (Linux tools/perf/pmu-events/arch/x86/alderlake/adl-metrics.json, commit 008f05a72d32)
-note     Levels 1 and 2. Bad_Speculation is (SLOTS - FE - BE - RET) / SLOTS as adl-metrics.json writes
+note     Levels 1 and 2, and level 3 below Frontend_Latency, Frontend_Bandwidth and Machine_Clears (the
+note     TOPDOWN_FE_BOUND and TOPDOWN_BAD_SPECULATION sub-events). Bad_Speculation is (SLOTS - FE - BE - RET) / SLOTS as adl-metrics.json writes
 note     it: TOPDOWN_BAD_SPECULATION.ALL (0x73/0x00) is not read for it (it only counts fast nukes).
 note     Backend_Bound's level-2 pair is perf's Core_Bound / Load_Store_Bound (cycle-based, min()-capped
 note     to Backend_Bound); Load_Store_Bound reads level 3's Store_Bound = Mem_Scheduler * ST_BUF / ALL,
 note     kept here as let helpers. The Backend_Bound_Aux tree (Resource_Bound) is not included.
 note     MEM_SCHEDULER_BLOCK.ALL (0x04/0x07: load buffer, store buffer or RSV full) as pipeline.json lists it.
 note     Thresholds: Frontend_Bound > 0.2 and Machine_Clears > 0.05 as toplev adl_grt_ratios.py; the others
-note     TMA's usual ones for the level.
+note     TMA's usual ones for the level (level 3: > 0.05).
 
 const    W 5
 
@@ -26,7 +27,17 @@ event    INST         cpu_atom/event=0xc0,umask=0x00/    | INST_RETIRED.ANY, ins
 event    FE_ALL       cpu_atom/event=0x71,umask=0x00/    | TOPDOWN_FE_BOUND.ALL, slots not consumed for frontend stalls [0x71/0x00]
 event    FE_LAT       cpu_atom/event=0x71,umask=0x72/    | TOPDOWN_FE_BOUND.FRONTEND_LATENCY [0x71/0x72]
 event    FE_BW        cpu_atom/event=0x71,umask=0x8d/    | TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH [0x71/0x8D]
+event    FE_ICACHE    cpu_atom/event=0x71,umask=0x20/    | TOPDOWN_FE_BOUND.ICACHE, slots lost to i-cache misses [0x71/0x20]
+event    FE_ITLB      cpu_atom/event=0x71,umask=0x10/    | TOPDOWN_FE_BOUND.ITLB, slots lost to iTLB misses [0x71/0x10]
+event    FE_BR_DETECT cpu_atom/event=0x71,umask=0x02/    | TOPDOWN_FE_BOUND.BRANCH_DETECT, slots lost to BACLEARs [0x71/0x02]
+event    FE_BR_RESTEER cpu_atom/event=0x71,umask=0x40/   | TOPDOWN_FE_BOUND.BRANCH_RESTEER, slots lost to BTCLEARs [0x71/0x40]
+event    FE_CISC      cpu_atom/event=0x71,umask=0x01/    | TOPDOWN_FE_BOUND.CISC, slots lost to the microcode sequencer [0x71/0x01]
+event    FE_DECODE    cpu_atom/event=0x71,umask=0x08/    | TOPDOWN_FE_BOUND.DECODE, slots lost to decode stalls [0x71/0x08]
+event    FE_PREDECODE cpu_atom/event=0x71,umask=0x04/    | TOPDOWN_FE_BOUND.PREDECODE, slots lost to wrong predecodes [0x71/0x04]
+event    FE_OTHER     cpu_atom/event=0x71,umask=0x80/    | TOPDOWN_FE_BOUND.OTHER, slots lost to other frontend stalls [0x71/0x80]
 event    BAD_MISP     cpu_atom/event=0x73,umask=0x04/    | TOPDOWN_BAD_SPECULATION.MISPREDICT [0x73/0x04]
+event    BAD_NUKE     cpu_atom/event=0x73,umask=0x01/    | TOPDOWN_BAD_SPECULATION.NUKE, slots lost to slow nukes [0x73/0x01]
+event    BAD_FASTNUKE cpu_atom/event=0x73,umask=0x02/    | TOPDOWN_BAD_SPECULATION.FASTNUKE, slots lost to fast nukes [0x73/0x02]
 event    BAD_MC       cpu_atom/event=0x73,umask=0x03/    | TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS [0x73/0x03]
 event    BE_ALL       cpu_atom/event=0x74,umask=0x00/    | TOPDOWN_BE_BOUND.ALL, slots not consumed for backend stalls [0x74/0x00]
 event    BE_MEM_SCHED cpu_atom/event=0x74,umask=0x02/    | TOPDOWN_BE_BOUND.MEM_SCHEDULER [0x74/0x02]
@@ -42,7 +53,17 @@ perf-name INST         cpu_atom/instructions/ cpu_atom/inst_retired.any/
 perf-name FE_ALL       cpu_atom/topdown_fe_bound.all/
 perf-name FE_LAT       cpu_atom/topdown_fe_bound.frontend_latency/
 perf-name FE_BW        cpu_atom/topdown_fe_bound.frontend_bandwidth/
+perf-name FE_ICACHE    cpu_atom/topdown_fe_bound.icache/
+perf-name FE_ITLB      cpu_atom/topdown_fe_bound.itlb/
+perf-name FE_BR_DETECT cpu_atom/topdown_fe_bound.branch_detect/
+perf-name FE_BR_RESTEER cpu_atom/topdown_fe_bound.branch_resteer/
+perf-name FE_CISC      cpu_atom/topdown_fe_bound.cisc/
+perf-name FE_DECODE    cpu_atom/topdown_fe_bound.decode/
+perf-name FE_PREDECODE cpu_atom/topdown_fe_bound.predecode/
+perf-name FE_OTHER     cpu_atom/topdown_fe_bound.other/
 perf-name BAD_MISP     cpu_atom/topdown_bad_speculation.mispredict/
+perf-name BAD_NUKE     cpu_atom/topdown_bad_speculation.nuke/
+perf-name BAD_FASTNUKE cpu_atom/topdown_bad_speculation.fastnuke/
 perf-name BAD_MC       cpu_atom/topdown_bad_speculation.machine_clears/
 perf-name BE_ALL       cpu_atom/topdown_be_bound.all/
 perf-name BE_MEM_SCHED cpu_atom/topdown_be_bound.mem_scheduler/
@@ -79,11 +100,37 @@ node  Frontend_Bound.Frontend_Latency   Slots = FE_LAT / SLOTS \
 node  Frontend_Bound.Frontend_Bandwidth Slots = FE_BW / SLOTS \
       | > 0.1  | Frontend bandwidth: decode, predecode, microcode (CISC) limits
 unrelated Frontend_Bound | adl-metrics.json counts the two in separate TOPDOWN_FE_BOUND umasks and documents no sum
+# level 3 (tma_icache, tma_itlb, tma_branch_detect, tma_branch_resteer; tma_cisc, tma_decode,
+# tma_predecode, tma_other_fb): each TOPDOWN_FE_BOUND sub-event over SLOTS
+node  Frontend_Bound.Frontend_Latency.Icache         Slots = FE_ICACHE / SLOTS \
+      | > 0.05 | Slots the frontend lost to instruction-cache misses
+node  Frontend_Bound.Frontend_Latency.ITLB           Slots = FE_ITLB / SLOTS \
+      | > 0.05 | Slots the frontend lost to instruction-TLB misses
+node  Frontend_Bound.Frontend_Latency.Branch_Detect  Slots = FE_BR_DETECT / SLOTS \
+      | > 0.05 | Slots lost to BACLEARs: a later predictor corrected the BTB's prediction (or its lack)
+node  Frontend_Bound.Frontend_Latency.Branch_Resteer Slots = FE_BR_RESTEER / SLOTS \
+      | > 0.05 | Slots lost to BTCLEARs: the BTB predicted a taken branch
+unrelated Frontend_Bound.Frontend_Latency | FRONTEND_LATENCY's umask 0x72 is its children's 0x20|0x10|0x02|0x40, but no sum is documented
+node  Frontend_Bound.Frontend_Bandwidth.Cisc      Slots = FE_CISC / SLOTS \
+      | > 0.05 | Slots the frontend lost to the microcode sequencer
+node  Frontend_Bound.Frontend_Bandwidth.Decode    Slots = FE_DECODE / SLOTS \
+      | > 0.05 | Slots the frontend lost to decode stalls
+node  Frontend_Bound.Frontend_Bandwidth.Predecode Slots = FE_PREDECODE / SLOTS \
+      | > 0.05 | Slots the frontend lost to wrong predecodes
+node  Frontend_Bound.Frontend_Bandwidth.Other_FB  Slots = FE_OTHER / SLOTS \
+      | > 0.05 | Slots the frontend lost to other, uncategorised stalls
+unrelated Frontend_Bound.Frontend_Bandwidth | FRONTEND_BANDWIDTH's umask 0x8D is its children's 0x01|0x08|0x04|0x80, but no sum is documented
 node  Bad_Speculation.Branch_Mispredicts Slots = BAD_MISP / SLOTS \
       | > 0.05 | Slots not consumed because of branch mispredicts
 node  Bad_Speculation.Machine_Clears     Slots = BAD_MC / SLOTS \
       | > 0.05 | Slots not consumed because of machine clears (nukes) of any kind
 unrelated Bad_Speculation | Bad_Speculation is a complement of three counts; its two children are counted apart
+# level 3 (tma_nuke, tma_fast_nuke)
+node  Bad_Speculation.Machine_Clears.Nuke      Slots = BAD_NUKE / SLOTS \
+      | > 0.05 | Slots lost to machine clears handled as slow nukes
+node  Bad_Speculation.Machine_Clears.Fast_Nuke Slots = BAD_FASTNUKE / SLOTS \
+      | > 0.05 | Slots lost to fast nukes (memory ordering, disambiguation, renaming)
+unrelated Bad_Speculation.Machine_Clears | MACHINE_CLEARS's umask 0x03 is its children's 0x01|0x02, but no sum is documented
 let   STORE_BOUND = BE_MEM_SCHED / SLOTS * (MSB_ST_BUF / MSB_ALL)
 node  Backend_Bound.Load_Store_Bound Stalls = min(BE_ALL / SLOTS, LD_HEAD_ANY / CLKS + STORE_BOUND) \
       | > 0.2 | Cycles the core stalled on loads or stores

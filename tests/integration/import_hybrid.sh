@@ -8,7 +8,7 @@
 DATA="$TD_SRCDIR/tests/data/import"
 (cd "$DATA" && "$TDCTL" import --pmu adl_glc+adl_grt -d "$WORK/h.db" adl-hybrid.csv) >"$WORK/import.out" 2>&1
 check_eq "import exits 0" 0 "$?"
-check_grep "all 26 events are read by the two files" "reads 26 of the events" "$WORK/import.out"
+check_grep "all 36 events are read by the two files" "reads 36 of the events" "$WORK/import.out"
 
 # cpu_core (Golden Cove, adl-metrics.json): PM_SUM = 1.2e9 + 0.6e9 + 2.4e9 + 1.8e9 = 6e9 = SLOTS.
 #   Frontend_Bound = 1.2/6 - 0.06/6 = 0.19     Fetch_Latency = 0.72/6 - 0.01 = 0.11
@@ -21,6 +21,9 @@ check_grep "all 26 events are read by the two files" "reads 26 of the events" "$
 #   Branch_Mispredicts = 0.15/2.5 = 0.06, Machine_Clears = 0.1/2.5 = 0.04
 #   Store_Bound = 0.125/2.5 x 0.2/0.4 = 0.025; Load_Store_Bound = min(0.2, 0.05/0.5 + 0.025) = 0.125
 #   Core_Bound = 0.2 - 0.125 = 0.075; MS_Uops = 0.125/2.5 = 0.05, Base = (1.0 - 0.125)/2.5 = 0.35
+#   level 3, each sub-event / 2.5e9: Icache 0.2 -> 0.08, ITLB 0.1 -> 0.04, Branch_Detect 0.125 -> 0.05,
+#   Branch_Resteer 0.075 -> 0.03, Cisc 0.05 -> 0.02, Decode 0.1 -> 0.04, Predecode 0.025 -> 0.01,
+#   Other_FB 0.075 -> 0.03, Nuke 0.06 -> 0.024, Fast_Nuke 0.04 -> 0.016
 cat >"$WORK/want" <<'W'
 Frontend_Bound 0.19
 Frontend_Bound.Fetch_Latency 0.11
@@ -46,6 +49,16 @@ cpu_atom:Backend_Bound.Core_Bound 0.075
 cpu_atom:Retiring 0.4
 cpu_atom:Retiring.Base 0.35
 cpu_atom:Retiring.MS_Uops 0.05
+cpu_atom:Frontend_Bound.Frontend_Latency.Icache 0.08
+cpu_atom:Frontend_Bound.Frontend_Latency.ITLB 0.04
+cpu_atom:Frontend_Bound.Frontend_Latency.Branch_Detect 0.05
+cpu_atom:Frontend_Bound.Frontend_Latency.Branch_Resteer 0.03
+cpu_atom:Frontend_Bound.Frontend_Bandwidth.Cisc 0.02
+cpu_atom:Frontend_Bound.Frontend_Bandwidth.Decode 0.04
+cpu_atom:Frontend_Bound.Frontend_Bandwidth.Predecode 0.01
+cpu_atom:Frontend_Bound.Frontend_Bandwidth.Other_FB 0.03
+cpu_atom:Bad_Speculation.Machine_Clears.Nuke 0.024
+cpu_atom:Bad_Speculation.Machine_Clears.Fast_Nuke 0.016
 W
 sql "$WORK/h.db" "select name, value from metric_values where kind = 'node'" | tr '|' ' ' >"$WORK/got"
 bad=$(awk 'FNR == NR { want[$1] = $2; n++; next }
@@ -81,8 +94,8 @@ check_eq "every CSV node row is the hand value" "$(sort "$WORK/want.csv")" \
 	"$(awk -F, '$1 == "session" && $10 == "node" { print $2, $4 }' "$WORK/h.csv" | sort)"
 "$TDCTL" report -d "$WORK/h.db" --format json >"$WORK/h.json" 2>&1
 check_eq "report --format json exits 0" 0 "$?"
-check_eq "JSON: 28 node rows, two scopes, the second the cpu_atom tree with its own bottleneck" \
-	"28 2 cpu_atom cpu_atom:Frontend_Bound.Frontend_Latency" \
+check_eq "JSON: 38 node rows, two scopes, the second the cpu_atom tree with its own bottleneck" \
+	"38 2 cpu_atom cpu_atom:Frontend_Bound.Frontend_Latency.Icache" \
 	"$(sql :memory: "select json_array_length(readfile('$WORK/h.json'), '\$.nodes') || ' ' ||
 		json_array_length(readfile('$WORK/h.json'), '\$.scopes') || ' ' ||
 		json_extract(readfile('$WORK/h.json'), '\$.scopes[1].tree') || ' ' ||
