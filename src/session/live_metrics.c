@@ -112,8 +112,8 @@ void td_live_print_tree(struct td_live *l)
 	l->print_tree = true;
 }
 
-/* text NULL: the file at path; else that text, named path. */
-static int add_file(struct td_live *l, const char *path, char *text, int ngroups, td_err *err)
+/* text NULL: the file at path; else that text, named path. Metric names get prefix. */
+static int add_file(struct td_live *l, const char *path, char *text, const char *prefix, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
 
@@ -132,7 +132,7 @@ static int add_file(struct td_live *l, const char *path, char *text, int ngroups
 		td_err_set(err, "out of memory");
 		goto fail;
 	}
-	if (td_metric_writer_new(l->s, f->model, &f->w, err))
+	if (td_metric_writer_new_prefixed(l->s, f->model, prefix, &f->w, err))
 		goto fail;
 	return l->nf++;
 fail:
@@ -143,12 +143,17 @@ fail:
 
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
 {
-	return add_file(l, path, NULL, ngroups, err);
+	return add_file(l, path, NULL, "", ngroups, err);
+}
+
+int td_live_add_file_prefixed(struct td_live *l, const char *path, const char *prefix, int ngroups, td_err *err)
+{
+	return add_file(l, path, NULL, prefix, ngroups, err);
 }
 
 int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err)
 {
-	return add_file(l, name, text, ngroups, err);
+	return add_file(l, name, text, "", ngroups, err);
 }
 
 int td_live_alias(const struct td_live *l, int file, const char *name)

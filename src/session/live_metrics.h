@@ -57,6 +57,9 @@ void td_live_free(struct td_live *l);
  * counted in ngroups perf groups. Returns its index (for td_live_count) or
  * -1 with err. */
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err);
+/* The same with its metric values named PREFIX + name (a hybrid CPU's E-core tree: "cpu_atom:"),
+ * as recompute names them. */
+int td_live_add_file_prefixed(struct td_live *l, const char *path, const char *prefix, int ngroups, td_err *err);
 /* The same for an events file's text in memory (the -e events), named name. */
 int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err);
 /* Event alias index of name in file, or -1. */

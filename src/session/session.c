@@ -188,7 +188,7 @@ static void fill_session_info(const struct td_session *rs, struct td_session_inf
 	si->cpu_model = rs->caps.model;
 	si->cpu_name = rs->caps.cpu_name;
 	si->uarch = rs->caps.uarch;
-	si->pmu_model = rs->caps.pfm_model;
+	si->pmu_model = rs->hybrid_spec[0] ? rs->hybrid_spec : rs->caps.pfm_model;
 	si->rung = td_rung_name(rs->caps.rung);
 	si->rung_reason = rs->caps.rung_reason;
 	si->events_file = rs->caps.events_file;

@@ -105,7 +105,8 @@ bool td_session_done(const struct td_session *s);
 /* Its row in the store. */
 int64_t td_session_id(const struct td_session *s);
 /* What it measures with: the degradation rung ("full", "software-only" ...),
- * the PMU model the events are encoded for ("" none) and the events file. */
+ * the PMU model the events are encoded for ("" none; on a hybrid host one per core PMU,
+ * "adl_glc+adl_grt", as the session row records it) and the events file. */
 const char *td_session_rung(const struct td_session *s);
 const char *td_session_pmu_model(const struct td_session *s);
 const char *td_session_events_file(const struct td_session *s);

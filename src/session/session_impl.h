@@ -46,6 +46,9 @@ struct td_session {
 	char **plan_notes;                             /* what the plan multiplexes or leaves out, one line each */
 	int nplan_notes;
 	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
+	/* a hybrid host (run, attach without --pmu/--nodes): the second core PMU's events file,
+	 * its metric-name prefix ("cpu_atom:") and the session's model spec ("adl_glc+adl_grt") */
+	char hybrid_file[64], hybrid_prefix[40], hybrid_spec[140];
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
 	int seq;

@@ -347,7 +347,8 @@ int session_setup_live(struct td_session *rs, td_err *err)
 				rs->spec_live[g] = text ? td_live_add_text(rs->live, "-e", text, ngroups, err) : -1;
 				free(text);
 			} else {
-				rs->spec_live[g] = td_live_add_file(rs->live, path, ngroups, err);
+				rs->spec_live[g] = td_live_add_file_prefixed(rs->live, path, rs->hybrid_file[0] &&
+						   !strcmp(rs->spec_files[g], rs->hybrid_file) ? rs->hybrid_prefix : "", ngroups, err);
 			}
 			if (rs->spec_live[g] < 0)
 				return -1;
