@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "model/catalog.h"
+#include "model/model_spec.h"
+#include "machine/pmu.h"
 #include "eval/group_counts.h"
 #include "session_counts.h"
 #include "store/metric_writer.h"
@@ -246,7 +248,8 @@ static void pass_free(struct pass *p)
 
 /* Evaluate file over the session's counts (inside the caller's transaction). */
 static int run_file(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
-		    const char *file, const char *model, bool each_target, struct td_recompute_result *res, td_err *err)
+		    const char *file, const char *model, const char *prefix, bool each_target,
+		    struct td_recompute_result *res, td_err *err)
 {
 	static const struct td_count_walk walk = { .target = on_target, .interval_end = on_interval_end };
 	char path[1024];
@@ -272,7 +275,7 @@ static int run_file(struct td_store *s, int64_t session, const struct td_session
 		goto out;
 	res->events_matched += p.sc.bound;
 	if (!(p.ev = td_evaluator_new(m, meta->smt, meta->num_cpus)) || td_evaluation_init(&p.out, m) ||
-	    store_aliases(&p) || map_targets(&p, p.sc.ngroups) || td_metric_writer_new(s, m, &p.w, err) ||
+	    store_aliases(&p) || map_targets(&p, p.sc.ngroups) || td_metric_writer_new_prefixed(s, m, prefix, &p.w, err) ||
 	    td_session_counts_walk(&p.sc, s, session, &walk, &p))
 		goto out;
 	rc = 0;
@@ -328,6 +331,46 @@ static void add_file_name(struct td_recompute_result *res, const char *file)
 	snprintf(res->events_file + len, sizeof(res->events_file) - len, "%s%s", len ? " + " : "", file);
 }
 
+/* A hybrid spec (adl_glc+adl_grt): can each model's file be found? -1 with err if not. */
+static int hybrid_files_missing(const char *dir, const char *spec, td_err *err)
+{
+	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX], file[64];
+	int n = td_model_spec_split(spec, models);
+
+	if (n < 0) {
+		td_err_set(err, "PMU model '%s' is neither one model nor one per core PMU joined by '+': nothing was changed",
+			   spec);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (td_catalog_find(dir, models[i], file, sizeof(file))) {
+			td_err_set(err, "no events file in %s serves PMU model '%s' (of '%s'): give --events-dir with one; "
+				   "nothing was changed", dir, models[i], spec);
+			return -1;
+		}
+	return 0;
+}
+
+/* Each core PMU's tree of a hybrid session: the first (cpu_core) under the plain node names,
+ * the others prefixed with their PMU ("cpu_atom:Frontend_Bound"). */
+static int run_hybrid(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
+		      bool each_target, struct td_recompute_result *res, td_err *err)
+{
+	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX], file[64], prefix[80];
+	int n = td_model_spec_split(meta->pmu_model, models);
+
+	for (int i = 0; i < n; i++) {
+		const char *pmu = td_hybrid_pmu_of_model(models[i]);
+		if (td_catalog_find(dir, models[i], file, sizeof(file)))
+			return -1;
+		snprintf(prefix, sizeof(prefix), "%s%s", i && pmu ? pmu : "", i && pmu ? ":" : "");
+		if (run_file(s, session, meta, dir, file, models[i], prefix, each_target, res, err))
+			return -1;
+		add_file_name(res, file);
+	}
+	return 0;
+}
+
 int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
 		 struct td_recompute_result *res, td_err *err)
 {
@@ -335,7 +378,7 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 	struct files_seen seen = { 0 };
 	const char *dir = td_events_dir(events_dir);
 	char model_file[64] = "";
-	bool live;
+	bool live, hybrid;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -349,9 +392,12 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 		goto db_error;
 	if (!seen.recorded && live)
 		seen.software = seen.generic = true; /* schema 2: every live session opened both */
-	if (meta.pmu_model[0] && td_catalog_find(dir, meta.pmu_model, model_file, sizeof(model_file)))
+	hybrid = td_model_spec_hybrid(meta.pmu_model);
+	if (meta.pmu_model[0] && !hybrid && td_catalog_find(dir, meta.pmu_model, model_file, sizeof(model_file)))
 		model_file[0] = '\0';
-	if (!model_file[0] && (!live || seen.model[0])) {
+	if (hybrid && hybrid_files_missing(dir, meta.pmu_model, err))
+		return -1;
+	if (!hybrid && !model_file[0] && (!live || seen.model[0])) {
 		/* nothing is deleted: a session keeps its values until new ones can replace them */
 		td_err_set(err, "no events file in %s serves PMU model '%s'%s%s%s: give --events-dir with one; nothing was "
 			   "changed", dir, meta.pmu_model[0] ? meta.pmu_model : "(none recorded)",
@@ -367,15 +413,17 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 	}
 	/* the model file, then (live sessions) the files every run opens */
 	if (model_file[0]) {
-		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, each_target, res, err);
+		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, "", each_target, res, err);
 		add_file_name(res, model_file);
 	}
+	if (hybrid)
+		rc = run_hybrid(s, session, &meta, dir, each_target, res, err);
 	if (!rc && live && seen.software) {
-		rc = run_file(s, session, &meta, dir, "software.td", NULL, each_target, res, err);
+		rc = run_file(s, session, &meta, dir, "software.td", NULL, "", each_target, res, err);
 		add_file_name(res, "software.td");
 	}
 	if (!rc && live && seen.generic) {
-		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, each_target, res, err);
+		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, "", each_target, res, err);
 		add_file_name(res, "generic.td");
 	}
 	if (!rc && td_store_events(s, session, note_unmatched, res))

@@ -1,6 +1,7 @@
 /* report_data: a session read back and evaluated for reports (see
  * report_data.h). */
 #include "report_data.h"
+#include "model/model_spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -343,6 +344,11 @@ static void load_model(struct td_report_data *d, const char *events_dir)
 	const char *dir = td_events_dir(events_dir);
 	td_err err;
 
+	if (td_model_spec_hybrid(d->h.pmu_model)) {
+		snprintf(d->why_no_model, sizeof(d->why_no_model), "a hybrid CPU's session has a tree per core PMU (%s): "
+			 "the text report of 'tdctl report' shows them", d->h.pmu_model);
+		return;
+	}
 	if (!d->h.pmu_model[0] || td_catalog_find(dir, d->h.pmu_model, d->model_file, sizeof(d->model_file))) {
 		snprintf(d->why_no_model, sizeof(d->why_no_model), "no events file in %s serves PMU model '%s'", dir,
 			 d->h.pmu_model[0] ? d->h.pmu_model : "(none recorded)");
@@ -420,6 +426,12 @@ static int run(struct load *L, struct td_store *s, int64_t session, td_err *err)
 int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
 			const char *events_dir, struct td_report_data *d, td_err *err)
 {
+	return td_report_data_load_model(s, session, f, events_dir, NULL, d, err);
+}
+
+int td_report_data_load_model(struct td_store *s, int64_t session, const struct td_report_filter *f,
+			      const char *events_dir, const char *model, struct td_report_data *d, td_err *err)
+{
 	struct load L;
 	int rc;
 
@@ -427,6 +439,8 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	d->whole.v.bottleneck = -1;
 	if (td_report_header_read(s, session, &d->h, err))
 		return -1;
+	if (model) /* one core PMU's model of a hybrid session: its file reads the counts */
+		snprintf(d->h.pmu_model, sizeof(d->h.pmu_model), "%s", model);
 	d->window = *f;
 	load_model(d, events_dir);
 	memset(&L, 0, sizeof(L));

@@ -67,6 +67,8 @@ struct td_report_data {
 	struct td_catalog *cat;  /* NULL: no events file serves the PMU model */
 	struct td_model *model;
 	char model_file[64];     /* the events file it was loaded from */
+	const char *name_prefix; /* before its node, info and CPI names in tables ("cpu_atom:" for a hybrid
+				  * session's E-core tree, as recompute names them), NULL none */
 	char why_no_model[sizeof(((td_err *)0)->msg)];
 	struct td_report_eval whole;
 	struct td_report_eval *ivs;
@@ -95,6 +97,10 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_session
 /* Load everything for session; events_dir NULL: td_events_dir(). */
 int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
 			const char *events_dir, struct td_report_data *d, td_err *err);
+/* The same with the counts read by model's events file instead of the session's (a hybrid
+ * session, PMU model adl_glc+adl_grt, is read once per core PMU's model); NULL: the session's. */
+int td_report_data_load_model(struct td_store *s, int64_t session, const struct td_report_filter *f,
+			      const char *events_dir, const char *model, struct td_report_data *d, td_err *err);
 void td_report_data_free(struct td_report_data *d);
 
 /* True when the tree is available: a model and at least one node value. */

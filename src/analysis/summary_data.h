@@ -77,6 +77,8 @@ struct td_summary {
 	struct td_summary_failed *failed;
 	int nfailed;
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
+	bool has_read_cost;      /* read_cost: the event topdown's reads may have added most to */
+	struct td_read_cost_row read_cost;
 };
 
 /* events_dir NULL: td_events_dir(). Rows: each process and its threads, then

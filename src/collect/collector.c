@@ -1,6 +1,7 @@
 /* collector: per-thread perf_event groups, opened as threads appear, read
  * each interval into deltas, read a last time and closed when threads go. */
 #include "collector.h"
+#include "credentials.h"
 #include "machine/procfs.h"
 #include "tracker.h"
 
@@ -54,6 +55,9 @@ struct td_collector {
 	FILE *raw_dump;
 	bool adding;                   /* td_collector_add_process in progress: the threads it lists are roots */
 	struct family family;
+	bool open_as;                  /* counters opened with as_uid/as_gid (td_collector_open_as) */
+	uid_t as_uid;
+	gid_t as_gid;
 };
 
 /* Descriptors kept free for the database, timers, /proc reads and the rest. */
@@ -180,6 +184,46 @@ static void describe_fd_shortage(const struct td_collector *c, char *buf, size_t
 		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
+void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid)
+{
+	c->open_as = true;
+	c->as_uid = uid;
+	c->as_gid = gid;
+}
+
+/* td_perf_group_open, with the open_as credentials when set. A failure to
+ * take them is -EPERM with why filled; the caller says it as any refusal. */
+static int group_open(struct td_collector *c, struct td_perf_group *pg, int spec, pid_t tid, unsigned flags,
+		      int *failed, char *why, size_t whylen)
+{
+	td_err err;
+	int rc;
+
+	if (c->open_as && td_creds_enter(c->as_uid, c->as_gid, &err)) {
+		snprintf(why, whylen, "%.290s", err.msg); /* td_creds_enter says less than that */
+		return -EPERM;
+	}
+	rc = td_perf_group_open(pg, &c->specs[spec], tid, -1, flags, failed);
+	if (c->open_as)
+		td_creds_leave();
+	return rc;
+}
+
+/* The message for a counter refused on thread tid: under open_as, the kernel's
+ * answer for the client (why already filled when the ids could not be taken). */
+static void refusal(const struct td_collector *c, int rc, int spec, int failed, pid_t pid, pid_t tid, char *why,
+		    size_t len)
+{
+	if (why[0])
+		return;
+	if (c->open_as && (rc == -EACCES || rc == -EPERM))
+		snprintf(why, len, "uid %u may not count thread %d of process %d (the kernel refuses: it runs as "
+			 "another user now, after a setuid exec, or is not dumpable)", (unsigned)c->as_uid, (int)tid,
+			 (int)pid);
+	else
+		td_perf_strerror(-rc, c->specs[spec].names[failed], c->paranoid, why, len);
+}
+
 /* Open every enabled group on a new thread. Returns 0, OPEN_EXITED when
  * the thread exited before it could be opened, OPEN_FAILED when it could
  * not be opened (counted in the stats), or -1 with err set (fatal). */
@@ -189,15 +233,16 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 {
 	for (int g = 0; g < c->nspecs; g++) {
 		int failed = 0, rc;
-		char why[300];
+		char why[300] = "";
 
 		if (c->disabled[g][0])
 			continue;
 		if (c->stats.fds_open + c->specs[g].n > c->fd_budget)
 			rc = -EMFILE; /* keep the reserve: the rest of tdctl needs descriptors too */
 		else
-			rc = td_perf_group_open(&t->g[g].pg, &c->specs[g], t->tid, -1,
-					     c->rotated[g] && g != c->current ? TD_OPEN_DISABLED : flags, &failed);
+			rc = group_open(c, &t->g[g].pg, g, t->tid,
+					c->rotated[g] && g != c->current ? TD_OPEN_DISABLED : flags, &failed, why,
+					sizeof(why));
 		if (rc == 0) {
 			t->g[g].open = true;
 			c->decided[g] = true;
@@ -209,7 +254,7 @@ static int open_groups(struct td_collector *c, struct td_thread *t, unsigned fla
 			close_thread(c, t);
 			return OPEN_EXITED;
 		}
-		td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, why, sizeof(why));
+		refusal(c, rc, g, failed, t->pid, t->tid, why, sizeof(why));
 		if (rc == -EMFILE || rc == -ENFILE)
 			describe_fd_shortage(c, why, sizeof(why));
 		if (!c->decided[g] && machine_cannot_count(-rc) && g > 0) {
@@ -239,7 +284,7 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 	struct family *f = &c->family;
 	struct root_total *r;
 	int failed = 0, rc;
-	char why[300];
+	char why[300] = "";
 
 	if (f->broken || c->disabled[0][0] || c->specs[0].n == 0)
 		return;
@@ -264,7 +309,7 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 	if (c->stats.fds_open + c->specs[0].n > c->fd_budget)
 		rc = -EMFILE;
 	else
-		rc = td_perf_group_open(&r->pg, &c->specs[0], t->tid, -1, flags | TD_OPEN_INHERIT, &failed);
+		rc = group_open(c, &r->pg, 0, t->tid, flags | TD_OPEN_INHERIT, &failed, why, sizeof(why));
 	if (rc == 0) {
 		c->stats.fds_open += td_perf_group_fd_count(&r->pg);
 		return;
@@ -272,7 +317,7 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 	f->nroots--;
 	if (rc == -ESRCH)
 		return; /* the thread is gone already: nothing of it to count */
-	td_perf_strerror(-rc, c->specs[0].names[failed], c->paranoid, why, sizeof(why));
+	refusal(c, rc, 0, failed, t->pid, t->tid, why, sizeof(why));
 	if (rc == -EMFILE || rc == -ENFILE)
 		describe_fd_shortage(c, why, sizeof(why));
 	f->broken = true;
@@ -297,6 +342,17 @@ static void read_proc_switches(struct td_thread *t)
 		t->last_sw[1] = invol;
 		t->have_sw = true;
 	}
+}
+
+/* Do the real, effective and saved uids of process pid all equal uid (the
+ * kernel's ptrace-mode rule on uids)? False when it is gone. */
+static bool owned_by(pid_t pid, uid_t uid)
+{
+	uid_t ids[3];
+
+	if (td_proc_uids(pid, ids))
+		return false;
+	return ids[0] == uid && ids[1] == uid && ids[2] == uid;
 }
 
 /* A thread the tracker reported born: listed with its groups open. One
@@ -328,6 +384,9 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)
 		t->comm[0] = '\0';
 	rc = open_groups(c, t, c->pending_flags, err);
+	/* gone before it opened: under open_as, listed only from a process that is still the client's */
+	if (rc == OPEN_EXITED && c->open_as && !owned_by(ev->pid, c->as_uid))
+		rc = OPEN_FAILED;
 	if (rc < 0 || rc == OPEN_FAILED || (rc == OPEN_EXITED && !from_events)) {
 		free(t);
 		return rc < 0 ? -1 : 0;

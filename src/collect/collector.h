@@ -101,6 +101,14 @@ void td_collector_free(struct td_collector *c);
 int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err);
 const char *td_collector_tracker(const struct td_collector *c);
 
+/* Open every counter from now on with uid and gid as this thread's
+ * credentials (credentials.h), so that the kernel's own rules decide what
+ * that user may count: topdownd does this for a client's session. A thread
+ * the kernel then refuses (EACCES/EPERM: it runs as another user, after a
+ * setuid exec say) is not counted and said in the stats; one gone before it
+ * could be opened is listed only while its process still belongs to uid. */
+void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid);
+
 /* Follow a process and open its current threads now. flags apply to the
  * first thread opened (TD_OPEN_ENABLE_ON_EXEC for a command about to exec).
  * A group that fails on the first thread because the machine cannot count

@@ -209,6 +209,30 @@ static int cgroup_mount(char *out, size_t len)
 	return found ? 0 : -1;
 }
 
+int td_cgroup_relative(const char *path, char *out, size_t len, td_err *err)
+{
+	char mnt[512];
+	size_t m;
+
+	if (cgroup_mount(mnt, sizeof(mnt))) {
+		td_err_set(err, "no cgroup v2 hierarchy is mounted: processes cannot be matched by cgroup");
+		return -1;
+	}
+	m = strlen(mnt);
+	if (!strncmp(path, mnt, m) && (path[m] == '/' || !path[m]))
+		path += m;
+	while (path[0] == '/' && path[1] == '/')
+		path++;
+	if ((size_t)snprintf(out, len, "%s%s", path[0] == '/' ? "" : "/", path) >= len) {
+		td_err_set(err, "cgroup path '%.100s...' is too long", path);
+		return -1;
+	}
+	/* no trailing '/': "/a/" and "/a" are one cgroup */
+	for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--)
+		out[n - 1] = '\0';
+	return 0;
+}
+
 int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err)
 {
 	char mnt[512];

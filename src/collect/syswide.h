@@ -41,6 +41,10 @@ int td_syswide_open(const struct td_perf_group_spec *specs, int nspecs, int para
  * path inside the cgroup v2 mount (or the v1 perf_event mount) as perf -G
  * takes it. Returns an O_DIRECTORY fd, or -1 with a one-line err. */
 int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err);
+/* A cgroup named as td_cgroup_open takes it, as /proc/PID/cgroup names it:
+ * the path inside the cgroup v2 mount, from '/', without a trailing '/'.
+ * Only the text is resolved: the cgroup need not exist yet. 0, or -1 with err. */
+int td_cgroup_relative(const char *path, char *out, size_t len, td_err *err);
 void td_syswide_free(struct td_syswide *w);
 int td_syswide_ncpus(const struct td_syswide *w);
 struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i);

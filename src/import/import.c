@@ -14,6 +14,8 @@
 
 #include "model/catalog.h"
 #include "model/event_identity.h"
+#include "model/model_spec.h"
+#include "machine/pmu.h"
 
 #define MAX_FIELDS 16
 /* The latest wall time stored times hold: int64 ns since 1970 end in 2262. */
@@ -63,6 +65,11 @@ struct parse {
 	double started;          /* "# started on" as epoch seconds, NaN if absent */
 	struct td_import_result *res;
 	const struct td_catalog *cat;  /* the model's events file: its perf-name lines */
+	/* a hybrid spec (adl_glc+adl_grt): each core PMU's model and file; an event named
+	 * PMU/.../ is encoded for the model counting on PMU, any other for the first */
+	struct td_catalog *cats[TD_MODEL_SPEC_MAX];
+	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX];
+	int nmodels;
 };
 
 /* ---- small helpers ------------------------------------------------------------ */
@@ -231,20 +238,33 @@ static int target_for(struct parse *p, int cpu, int tid, const char *comm)
 	return p->ntargets - 1;
 }
 
+/* Encode name as perf printed it: for the session's model, or on a hybrid CPU for the model
+ * of the core PMU the name starts with (cpu_atom/.../: adl_grt). */
+static int encode_event(const struct parse *p, const char *name, struct td_encoding *enc, td_err *err)
+{
+	for (int i = 1; i < p->nmodels; i++) {
+		const char *pmu = td_hybrid_pmu_of_model(p->models[i]);
+		size_t n = pmu ? strlen(pmu) : 0;
+		if (pmu && !strncmp(name, pmu, n) && name[n] == '/')
+			return td_perf_event_encode_in(p->cats[i], name, p->models[i], enc, err);
+	}
+	return td_perf_event_encode_in(p->cat, name, p->nmodels ? p->models[0] : p->o->pmu_model, enc, err);
+}
+
 /* Index of the event, encoding it on first sight; -2 if it cannot be encoded. */
 static int event_for(struct parse *p, const char *name, td_err *err)
 {
 	for (int i = 0; i < p->nevents; i++)
 		if (!strcmp(p->events[i].name, name)) {
 			if (p->events[i].bad)
-				td_perf_event_encode_in(p->cat, name, p->o->pmu_model, &p->events[i].enc, err);
+				encode_event(p, name, &p->events[i].enc, err);
 			return p->events[i].bad ? -2 : i;
 		}
 	struct imp_event *e = td_array_push(&p->events, &p->nevents, sizeof(*p->events));
 	if (!e)
 		return -1;
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	e->bad = td_perf_event_encode_in(p->cat, name, p->o->pmu_model, &e->enc, err) != 0;
+	e->bad = encode_event(p, name, &e->enc, err) != 0;
 	return e->bad ? -2 : p->nevents - 1;
 }
 
@@ -269,17 +289,27 @@ static int parse_target(struct parse *p, const char *f, int line, int *target)
 	return *target < 0 ? -1 : 0;
 }
 
+/* x rounded into *out where the store can hold it (SQLite integers are signed 64-bit:
+ * below 2^63, some 58 years of cycles at 5 GHz); false beyond. */
+static bool stored_count(double x, uint64_t *out)
+{
+	if (!(x >= 0 && x < 0x1p63))
+		return false;
+	*out = (uint64_t)llround(x);
+	return true;
+}
+
 /* Times and value as stored (see import.h). 0, or -1 with a message. */
 static int parse_counts(struct parse *p, char **f, int n, int v, int line, struct rec *r)
 {
 	double value = 0, run = NAN, pct = NAN;
 	bool counted = !is_not_counted(f[v]);
 
-	if (counted && (!parse_double(f[v], &value) || value < 0 || value >= 1.8e19)) {
+	if (counted && (!parse_double(f[v], &value) || value < 0)) {
 		line_msg(p, line, "value '%s' is not a count", f[v]);
 		return -1;
 	}
-	if (n > v + 3 && f[v + 3][0] && (!parse_double(f[v + 3], &run) || run < 0 || run >= 1.8e19)) {
+	if (n > v + 3 && f[v + 3][0] && (!parse_double(f[v + 3], &run) || run < 0 || run >= 0x1p63)) {
 		line_msg(p, line, "run time '%s' is not a number of ns", f[v + 3]);
 		return -1;
 	}
@@ -300,16 +330,24 @@ static int parse_counts(struct parse *p, char **f, int n, int v, int line, struc
 	if (!strcmp(f[v + 1], "msec"))
 		value *= 1e6;
 	if (isnan(run)) {
-		r->value = (uint64_t)llround(value);
 		r->enabled = r->running = 1;
-		return 0;
+		if (stored_count(value, &r->value))
+			return 0;
+	} else {
+		if (isnan(pct))
+			pct = 100;
+		r->running = (uint64_t)llround(run);
+		if (!stored_count(run * 100 / pct, &r->enabled)) {
+			line_msg(p, line, "run time '%s' at %s %% makes an enabled time of 2^63 ns or more, beyond what "
+				 "topdown stores", f[v + 3], f[v + 4]);
+			return -1;
+		}
+		if (stored_count(value * pct / 100, &r->value))
+			return 0;
 	}
-	if (isnan(pct))
-		pct = 100;
-	r->running = (uint64_t)llround(run);
-	r->enabled = (uint64_t)llround(run * 100 / pct);
-	r->value = (uint64_t)llround(value * pct / 100);
-	return 0;
+	line_msg(p, line, "value '%s'%s%s is 2^63 or more, beyond what topdown stores (no counter reaches it: "
+		 "is the file corrupt?)", f[v], f[v + 1][0] ? " " : "", f[v + 1]);
+	return -1;
 }
 
 static int add_rec(struct parse *p, const struct rec *r)
@@ -380,7 +418,10 @@ static int parse_line(struct parse *p, char *text, int line)
 		return 0;
 	}
 	if ((r.event = event_for(p, f[v + 2], &err)) == -2) {
-		line_msg(p, line, "%s", err.msg);
+		/* the kernel's name of a hybrid Intel CPU's E-core PMU */
+		bool atom_line = !strncmp(f[v + 2], "cpu_atom/", strlen("cpu_atom/"));
+		line_msg(p, line, "%s%s", err.msg, atom_line && p->nmodels < 2 ?
+			 " (a hybrid CPU's E-core event: give --pmu adl_glc+adl_grt to read both core types)" : "");
 		return 0;
 	}
 	return r.event < 0 ? -1 : add_rec(p, &r);
@@ -654,12 +695,50 @@ static void free_parse(struct parse *p)
 	free(p->recs);
 }
 
+/* A hybrid spec: each model's file loaded into p (their names joined by '+' into file). */
+static int load_hybrid(struct parse *p, char *file, size_t len, td_err *err)
+{
+	const char *dir = td_events_dir(p->o->events_dir);
+	char one[64], path[1024];
+
+	if ((p->nmodels = td_model_spec_split(p->o->pmu_model, p->models)) < 0) {
+		td_err_set(err, "--pmu '%s': give one model, or one per core PMU of a hybrid CPU joined by '+' "
+			   "(e.g. adl_glc+adl_grt)", p->o->pmu_model);
+		return -1;
+	}
+	file[0] = '\0';
+	for (int i = 0; i < p->nmodels; i++) {
+		if (i && !td_hybrid_pmu_of_model(p->models[i])) {
+			td_err_set(err, "--pmu '%s': '%s' is not the model of a hybrid CPU's core PMU (known: adl_glc+adl_grt)",
+				   p->o->pmu_model, p->models[i]);
+			return -1;
+		}
+		if (td_catalog_find(dir, p->models[i], one, sizeof(one))) {
+			td_err_set(err, "no events file in %s serves PMU model '%s': check --pmu (see 'tdctl events --pmu MODEL')",
+				   dir, p->models[i]);
+			return -1;
+		}
+		if (strlen(file) + strlen(one) + 2 > len ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, one) >= (int)sizeof(path)) {
+			td_err_set(err, "events directory path or file names too long: use a shorter --events-dir");
+			return -1;
+		}
+		if (td_catalog_load(path, &p->cats[i], err))
+			return -1;
+		strcat(strcat(file, i ? "+" : ""), one);
+	}
+	p->cat = p->cats[0];
+	return 0;
+}
+
 static int check_model(const struct td_import_opts *o, char *file, size_t len, td_err *err)
 {
 	if (!o->pmu_model || !*o->pmu_model) {
 		td_err_set(err, "no PMU model: give --pmu MODEL (e.g. skl, icl, spr; see 'tdctl events')");
 		return -1;
 	}
+	if (td_model_spec_hybrid(o->pmu_model))
+		return 0; /* load_hybrid finds each file */
 	if (td_catalog_find(td_events_dir(o->events_dir), o->pmu_model, file, len)) {
 		td_err_set(err, "no events file in %s serves PMU model '%s': check --pmu (see 'tdctl events --pmu MODEL')",
 			   td_events_dir(o->events_dir), o->pmu_model);
@@ -710,17 +789,44 @@ int td_import_parse(const struct td_import_opts *o, char *buf, size_t len, struc
 	return rc;
 }
 
+/* Read o->path, parse it into p and write the session. */
+static int read_and_write(struct parse *p, struct td_store *s, const char *events_file, td_err *err)
+{
+	const struct td_import_opts *o = p->o;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = -1, e;
+
+	e = td_import_from_stdin(o) ? td_slurp_stream(stdin, &buf, &len) : td_slurp(o->path, &buf, &len);
+	if (e < 0) {
+		td_err_set(err, "cannot read '%s': %s", o->path, strerror(-e));
+		return -1;
+	}
+	if (parse_text(p, buf, len, err) == 0)
+		rc = write_session(p, s, events_file, err);
+	count_parsed(p, p->res);
+	free(buf);
+	free_parse(p);
+	return rc;
+}
+
 int td_import(struct td_store *s, const struct td_import_opts *o, struct td_import_result *res, td_err *err)
 {
 	struct parse p = { .o = o, .has_ts = -1, .started = NAN, .res = res };
-	char events_file[64], cat_path[1024], *buf = NULL;
-	size_t len = 0;
-	int rc = -1, e;
+	char events_file[160], cat_path[1024];
+	int rc = -1;
 	struct td_catalog *cat = NULL;
 
 	memset(res, 0, sizeof(*res));
 	if (check_model(o, events_file, sizeof(events_file), err))
 		return -1;
+	if (td_model_spec_hybrid(o->pmu_model)) {
+		if (load_hybrid(&p, events_file, sizeof(events_file), err) == 0)
+			rc = read_and_write(&p, s, events_file, err);
+		for (int i = 0; i < p.nmodels; i++)
+			td_catalog_free(p.cats[i]);
+		return rc;
+	}
 	if (snprintf(cat_path, sizeof(cat_path), "%s/%s", td_events_dir(o->events_dir), events_file) >= (int)sizeof(cat_path)) {
 		td_err_set(err, "events directory path longer than %zu characters: use a shorter --events-dir", sizeof(cat_path) - 64);
 		return -1;
@@ -728,17 +834,7 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 	if (td_catalog_load(cat_path, &cat, err))
 		return -1;
 	p.cat = cat;
-	e = td_import_from_stdin(o) ? td_slurp_stream(stdin, &buf, &len) : td_slurp(o->path, &buf, &len);
-	if (e < 0) {
-		td_err_set(err, "cannot read '%s': %s", o->path, strerror(-e));
-		td_catalog_free(cat);
-		return -1;
-	}
-	if (parse_text(&p, buf, len, err) == 0)
-		rc = write_session(&p, s, events_file, err);
-	count_parsed(&p, res);
-	free(buf);
-	free_parse(&p);
+	rc = read_and_write(&p, s, events_file, err);
 	td_catalog_free(cat);
 	return rc;
 }

@@ -263,10 +263,12 @@ static int encode_raw_form(const char *evstr, const char *model, bool kernel, st
 	if (snprintf(path, sizeof(path), "%s/%s/type", sysfs_root(), buf) < (int)sizeof(path) &&
 	    td_read_long(path, &type) == 0)
 		enc->attr.type = (uint32_t)type;
-	else if (pmu_base_is(buf, "cpu") || pmu_base_is(buf, "armv8_pmuv3"))
-		enc->attr.type = PERF_TYPE_RAW;
-	else if (!strcmp(buf, "msr")) {
-		/* a dynamic PMU this host lacks: encodable, but its type is only known where it exists */
+	else if ((pmu_base_is(buf, "cpu") && strcmp(buf, "cpu_atom")) || pmu_base_is(buf, "armv8_pmuv3"))
+		enc->attr.type = PERF_TYPE_RAW; /* cpu, and a hybrid CPU's cpu_core: the kernel registers it as RAW */
+	else if (!strcmp(buf, "msr") || !strcmp(buf, "cpu_atom")) {
+		/* a dynamic PMU this host lacks (msr; a hybrid CPU's cpu_atom, which the kernel registers
+		 * with a dynamic type: arch/x86/events/core.c init_hw_perf_events): encodable, but its
+		 * type is only known where it exists */
 		enc->attr.type = TD_TYPE_UNKNOWN;
 		enc->type_unknown = true;
 	} else {

@@ -65,10 +65,11 @@ static const struct uarch_row uarch_table[] = {
 	 * (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
 	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "spr" },
 	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", "gnr" },
-	{ "GenuineIntel", 6, 0x97, 0x9a, 0, "Alder Lake (hybrid)", NULL },
-	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", NULL },
-	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)", NULL },
-	{ "GenuineIntel", 6, 0xbf, 0xbf, 0, "Raptor Lake (hybrid)", NULL },
+	{ "GenuineIntel", 6, 0x97, 0x97, 0, "Alder Lake (hybrid)", "adl_glc" },
+	{ "GenuineIntel", 6, 0x9a, 0x9a, 0, "Alder Lake (hybrid)", "adl_glc" },
+	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", "adl_glc" },
+	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)", "adl_glc" },
+	{ "GenuineIntel", 6, 0xbf, 0xbf, 0, "Raptor Lake (hybrid)", "adl_glc" },
 	{ "AuthenticAMD", 0x17, 0x00, 0x2f, 0, "Zen / Zen+", NULL },
 	{ "AuthenticAMD", 0x17, 0x30, 0xff, 0, "Zen 2", NULL },
 	{ "AuthenticAMD", 0x19, 0x00, 0x0f, 0, "Zen 3", NULL },
@@ -89,6 +90,40 @@ static const struct uarch_row uarch_table[] = {
 	{ "ARM (implementer 0x41)", 0, 0xd49, 0xd49, 0, "Neoverse N2", "arm_n2" },
 	{ "ARM (implementer 0x41)", 0, 0xd4f, 0xd4f, 0, "Neoverse V2", "arm_v2" },
 };
+
+/* The core PMUs of hybrid CPUs and the PMU model each one's events file serves: Linux perf
+ * maps GenuineIntel-6-(97|9A|B7|BA|BF) to its alderlake tables (pmu-events/arch/x86/mapfile.csv),
+ * whose events carry "Unit": "cpu_core" (Golden Cove / Raptor Cove) or "cpu_atom" (Gracemont);
+ * the model names are upstream libpfm4's (adl_glc, adl_grt), which 4.13 does not have. */
+static const struct hybrid_row {
+	const char *vendor;
+	int family, model;
+	const char *pmu, *pmu_model;
+} hybrid_table[] = {
+	{ "GenuineIntel", 6, 0x97, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0x97, "cpu_atom", "adl_grt" },
+	{ "GenuineIntel", 6, 0x9a, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0x9a, "cpu_atom", "adl_grt" },
+	{ "GenuineIntel", 6, 0xb7, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xb7, "cpu_atom", "adl_grt" },
+	{ "GenuineIntel", 6, 0xba, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xba, "cpu_atom", "adl_grt" },
+	{ "GenuineIntel", 6, 0xbf, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xbf, "cpu_atom", "adl_grt" },
+};
+
+const char *td_hybrid_pmu_model(const char *vendor, int family, int model, const char *pmu)
+{
+	for (size_t i = 0; i < sizeof(hybrid_table) / sizeof(hybrid_table[0]); i++) {
+		const struct hybrid_row *r = &hybrid_table[i];
+		if (!strcmp(r->vendor, vendor) && r->family == family && r->model == model && !strcmp(r->pmu, pmu))
+			return r->pmu_model;
+	}
+	return NULL;
+}
+
+const char *td_hybrid_pmu_of_model(const char *model)
+{
+	for (size_t i = 0; model && i < sizeof(hybrid_table) / sizeof(hybrid_table[0]); i++)
+		if (!strcmp(hybrid_table[i].pmu_model, model))
+			return hybrid_table[i].pmu;
+	return NULL;
+}
 
 static const struct uarch_row *uarch_row(const char *vendor, int family, int model, int stepping)
 {
@@ -338,6 +373,45 @@ static void detect_kernel_pmu(struct td_caps *c)
 	closedir(d);
 }
 
+/* A hybrid CPU's core PMUs: both cpu_core and cpu_atom in sysfs, each with its type, its
+ * CPUs (sysfs cpus file) and the PMU model CPUID names for it. */
+static void detect_core_pmus(struct td_caps *c)
+{
+	static const char *const names[] = { "cpu_core", "cpu_atom" };
+	char rel[128], path[4096];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s", names[i]);
+		if (td_host_path(path, sizeof(path), rel) < 0 || access(path, F_OK) != 0)
+			return; /* not hybrid: one core PMU */
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct td_core_pmu *p = &c->core_pmus[i];
+		const char *m = td_hybrid_pmu_model(c->vendor, c->family, c->model, names[i]);
+		int *cpus = NULL;
+		char *list = NULL;
+		long v;
+		snprintf(p->name, sizeof(p->name), "%s", names[i]);
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/type", names[i]);
+		p->type = host_long(rel, &v) == 0 ? (int)v : -1;
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/cpus", names[i]);
+		p->ncpus = -1;
+		if (td_host_path(path, sizeof(path), rel) == 0 && td_slurp(path, &list, NULL) == 0) {
+			list[strcspn(list, "\n")] = '\0';
+			p->ncpus = td_parse_cpu_list(list, &cpus);
+			free(cpus);
+			if (p->ncpus < 0)
+				p->ncpus = -1;
+			if (strlen(list) < sizeof(p->cpus)) /* a longer list is shown as its count only, never cut */
+				memcpy(p->cpus, list, strlen(list) + 1);
+			free(list);
+			list = NULL;
+		}
+		snprintf(p->model, sizeof(p->model), "%s", m ? m : "");
+	}
+	c->ncore_pmus = 2;
+}
+
 static void detect_caps(struct td_caps *c)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -458,6 +532,7 @@ void td_caps_detect(struct td_caps *c)
 	detect_cpuid_model(c);
 	detect_kernel(c);
 	detect_kernel_pmu(c);
+	detect_core_pmus(c);
 	c->nmi_watchdog = host_long("/proc/sys/kernel/nmi_watchdog", &v) == 0 ? (v != 0) : -1;
 	c->paranoid = host_long("/proc/sys/kernel/perf_event_paranoid", &v) == 0 ? (int)v : -100;
 	detect_caps(c);

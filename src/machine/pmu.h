@@ -23,6 +23,19 @@ enum td_model_source {
 	TD_MODEL_CPUID,       /* libpfm4 does not know the CPU; CPUID vendor/family/model name it */
 };
 
+/* One core PMU of a hybrid CPU (Intel Alder Lake / Raptor Lake: cpu_core for the P-cores,
+ * cpu_atom for the E-cores). perf counts a thread on each (one event per PMU, each counting
+ * only while the thread runs on that core type); each has its own PMU model and events file. */
+#define TD_MAX_CORE_PMUS 2
+struct td_core_pmu {
+	char name[32];            /* sysfs device: cpu_core, cpu_atom */
+	int type;                 /* its perf type (sysfs type), -1 unknown */
+	char cpus[128];           /* its CPUs as sysfs lists them ("0-15"), "" unknown */
+	int ncpus;                /* how many, -1 unknown (also when the list did not fit cpus[]) */
+	char model[64];           /* the PMU model its events files serve (adl_glc, adl_grt), "" if none */
+	char events_file[64];     /* events/NAME.td for model, "" if none (filled as events_file is) */
+};
+
 struct td_caps {
 	/* CPU identity (from /proc/cpuinfo) */
 	char vendor[32];          /* GenuineIntel, AuthenticAMD, ARM ... */
@@ -56,6 +69,11 @@ struct td_caps {
 	int cgroup_version;       /* 2, 1, or 0 when none is mounted */
 	bool cgroup_writable;     /* mounted read-write (and writable by this user on this host) */
 	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */
+
+	/* a hybrid CPU: its core PMUs (both cpu_core and cpu_atom in sysfs), else ncore_pmus 0 and
+	 * pfm_model/kernel_pmu describe the one core PMU; on a hybrid CPU pfm_model is cpu_core's */
+	struct td_core_pmu core_pmus[TD_MAX_CORE_PMUS];
+	int ncore_pmus;
 
 	const char *events_dir;   /* where events files are read from (td_events_dir), NULL if not asked */
 	char events_file[64];     /* events/NAME.td for pfm_model, "" if none */
@@ -91,6 +109,12 @@ bool td_pfm_has_model(const char *model);
 /* Writes where the CPU's identity was read, for messages: "CPUID (VENDOR family F
  * model M)" on x86, "MIDR (ARM (implementer I) part P)" on Arm; snprintf's result. */
 int td_cpu_id_words(const struct td_caps *c, char *buf, size_t len);
+/* The PMU model of core PMU pmu (cpu_core, cpu_atom) of a hybrid CPU by its CPUID
+ * vendor/family/model (Alder Lake and Raptor Lake: adl_glc, adl_grt), or NULL. */
+const char *td_hybrid_pmu_model(const char *vendor, int family, int model, const char *pmu);
+/* The core PMU a hybrid CPU's PMU model counts on (adl_grt: cpu_atom), or NULL when the
+ * model is not one of a hybrid CPU's. */
+const char *td_hybrid_pmu_of_model(const char *model);
 /* "libpfm4", "cpuid" or "none". */
 const char *td_model_source_name(enum td_model_source s);
 

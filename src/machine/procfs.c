@@ -113,6 +113,72 @@ int td_proc_stat(pid_t pid, pid_t *ppid, char *state)
 	return 0;
 }
 
+int td_proc_identity(pid_t pid, pid_t *ppid, long long *start, char *comm, size_t len)
+{
+	char buf[1024];
+	const char *f, *open;
+	int pp, rc;
+
+	if ((rc = read_stat(pid, buf, sizeof(buf), &f)))
+		return rc;
+	/* ppid is field 4, starttime 22 */
+	if (sscanf(f, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld", &pp, start) != 2 ||
+	    !(open = strchr(buf, '(')))
+		return -EINVAL;
+	*ppid = pp;
+	/* the name is between the first '(' and the last ')' (it may hold either) */
+	size_t n = (size_t)(f - 1 - (open + 1));
+	snprintf(comm, len, "%.*s", (int)n, open + 1);
+	return 0;
+}
+
+int td_proc_exe(pid_t pid, char **path)
+{
+	char link[300];
+	size_t cap = 256;
+
+	snprintf(link, sizeof(link), "%s/%d/exe", proc_root, (int)pid);
+	for (;;) {
+		char *buf = malloc(cap);
+		ssize_t n;
+		if (!buf)
+			return -ENOMEM;
+		if ((n = readlink(link, buf, cap)) < 0) {
+			int e = errno;
+			free(buf);
+			return -e;
+		}
+		if ((size_t)n < cap) {
+			buf[n] = '\0';
+			*path = buf;
+			return 0;
+		}
+		free(buf); /* it may not have fitted: again, larger */
+		cap *= 2;
+	}
+}
+
+int td_proc_cgroup_v2(pid_t pid, char **path)
+{
+	char file[300], *text = NULL, *line;
+	int rc;
+
+	snprintf(file, sizeof(file), "%s/%d/cgroup", proc_root, (int)pid);
+	if ((rc = td_slurp(file, &text, NULL)) < 0)
+		return rc;
+	/* "0::/PATH": the v2 hierarchy's line, the first or after v1 lines */
+	line = !strncmp(text, "0::", 3) ? text : strstr(text, "\n0::");
+	rc = -ENODATA;
+	if (line) {
+		char *start = line + (line == text ? 3 : 4), *nl = strchr(start, '\n');
+		if (nl)
+			*nl = '\0';
+		rc = (*path = strdup(start)) ? 0 : -ENOMEM;
+	}
+	free(text);
+	return rc;
+}
+
 int td_proc_schedstat(pid_t pid, pid_t tid, uint64_t *runtime_ns)
 {
 	char path[300], buf[256];
@@ -143,6 +209,27 @@ int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol)
 		found++;
 	free(text);
 	return found == 2 ? 0 : -ENODATA;
+}
+
+int td_proc_uids(pid_t pid, uid_t ids[3])
+{
+	char path[300];
+	char *text = NULL, *p;
+	unsigned long r, e, sv;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
+	if ((rc = td_slurp(path, &text, NULL)) < 0)
+		return rc;
+	p = strstr(text, "\nUid:");
+	rc = p && sscanf(p, "\nUid: %lu %lu %lu", &r, &e, &sv) == 3 ? 0 : -ENODATA;
+	if (rc == 0) {
+		ids[0] = (uid_t)r;
+		ids[1] = (uid_t)e;
+		ids[2] = (uid_t)sv;
+	}
+	free(text);
+	return rc;
 }
 
 int td_self_syscalls(uint64_t *n)

@@ -15,6 +15,15 @@ int td_proc_pids(pid_t **pids);
 int td_proc_comm(pid_t pid, pid_t tid, char *buf, size_t len);
 /* Parent PID and state letter from /proc/PID/stat. 0 or -errno. */
 int td_proc_stat(pid_t pid, pid_t *ppid, char *state);
+/* Parent, start time (clock ticks after boot) and name of a process, from
+ * one read of /proc/PID/stat. 0 or -errno. */
+int td_proc_identity(pid_t pid, pid_t *ppid, long long *start, char *comm, size_t len);
+/* The file a process executes (/proc/PID/exe), malloc'd, whatever its
+ * length. 0 or -errno (-EACCES: another user's, without the privilege). */
+int td_proc_exe(pid_t pid, char **path);
+/* The cgroup v2 path of a process ("/system.slice/x.service"), malloc'd.
+ * 0 or -errno (-ENODATA: no v2 hierarchy line). */
+int td_proc_cgroup_v2(pid_t pid, char **path);
 /* First field of /proc/PID/task/TID/schedstat: ns spent on a CPU. 0 or -errno. */
 int td_proc_schedstat(pid_t pid, pid_t tid, uint64_t *runtime_ns);
 /* voluntary_ctxt_switches / nonvoluntary_ctxt_switches. 0 or -errno. */
@@ -24,6 +33,8 @@ int td_proc_starttime(pid_t pid, long long *start);
 /* This process's read and write system calls so far (/proc/self/io syscr +
  * syscw). 0, or -errno (a kernel without task I/O accounting). */
 int td_self_syscalls(uint64_t *n);
+/* Real, effective and saved uids of process pid (/proc/PID/status Uid:). 0 or -errno. */
+int td_proc_uids(pid_t pid, uid_t ids[3]);
 /* Owner uid of /proc/PID. 0 or -errno. */
 int td_proc_uid(pid_t pid, uid_t *uid);
 /* A process's CPU time (user + system, every thread, from /proc/PID/stat in

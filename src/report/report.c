@@ -1,6 +1,7 @@
 /* report: loading a session and dispatching to the format writers; helpers
  * the writers share (what is shown, units, the header, why no tree). */
 #include "report.h"
+#include "model/model_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -216,7 +217,26 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		td_report_data_free(&d);
 		return -1;
 	}
-	if ((o->filter.window && window_bad(&d, err)) || (o->node && o->node[0] && node_bad(&d, session, o->node, err))) {
+	if (o->filter.window && window_bad(&d, err)) {
+		td_report_data_free(&d);
+		return -1;
+	}
+	if (td_model_spec_hybrid(d.h.pmu_model)) { /* a tree per core PMU */
+		td_report_data_free(&d);
+		if (o->node && o->node[0]) {
+			td_err_set(err, "--node: session %lld is a hybrid CPU's, with a tree per core PMU: leave out --node",
+				   (long long)session);
+			return -1;
+		}
+		bool trees;
+		if (td_report_hybrid(s, session, o, out, &trees, err))
+			return -1;
+		if (o->format != TD_REPORT_TEXT)
+			return 0;
+		return trees ? print_unlisted(out, s, session, o, err)
+			     : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err);
+	}
+	if (o->node && o->node[0] && node_bad(&d, session, o->node, err)) {
 		td_report_data_free(&d);
 		return -1;
 	}

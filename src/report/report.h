@@ -28,7 +28,10 @@
  * "end_ns", "seconds", "target", "bottleneck" (node path or null), "info": {NAME:
  * value...}, "cpi": {COMPONENT: CPI..., "Other", "CPI"}}...]}, null where CSV
  * is empty or a value is not available, spans true/false, plus
- * "unavailable": "why" (and no "scopes") when the session has no tree. */
+ * "unavailable": "why" (and no "scopes") when the session has no tree.
+ * A hybrid CPU's session (report_hybrid.c): the P-core tree's rows, the E-core tree's with
+ * names "cpu_atom:NODE" (its JSON scope with "tree": "cpu_atom"), then level 1 over both as
+ * rows "combined:NODE". */
 #ifndef TD_REPORT_H
 #define TD_REPORT_H
 
@@ -53,6 +56,11 @@ struct td_report_opts {
 };
 
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err);
+/* td_report's trees of a hybrid CPU's session (PMU model adl_glc+adl_grt): each core PMU's tree,
+ * then level 1 over all core types weighted by slots (report_hybrid.c; text, CSV, JSON); *trees:
+ * some core PMU's tree was shown (else the text report's caller prints the software summary). */
+int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, bool *trees,
+		     td_err *err);
 
 struct td_what_if;
 struct td_what_if_result;
@@ -63,6 +71,12 @@ void td_report_what_if(FILE *out, const struct td_model *m, const struct td_what
 /* Text and the two machine formats of loaded data (report_text.c, report_table.c). */
 void td_report_text(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
 void td_report_table(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
+struct td_combined_node;
+/* The same for a hybrid session's trees d[0..n-1] (names of d[k] prefixed by d[k].name_prefix),
+ * then its combined level 1 (nc rows, node "combined:PATH", unit % Slots, no threshold, confidence
+ * or bottleneck of its own; JSON scopes of a tree other than the first carry "tree": its PMU). */
+void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, const struct td_combined_node *c,
+			    int nc, const struct td_report_opts *o);
 /* HTML (report_html.c). */
 void td_report_html(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
 

@@ -70,6 +70,11 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 			fprintf(f, " and %.0f read/write system calls", (double)sum->session.syscalls / sum->session.cost_intervals);
 		fputs(" per interval", f);
 	}
+	/* every read assumed to land on a running target: an upper bound */
+	if (sum->has_read_cost && sum->read_cost.counted > 0)
+		fprintf(f, "; its reads added at most %.2g %% to %s (%.0f per read of a running target, measured)",
+			100 * (double)sum->read_cost.reads * sum->read_cost.per_read / sum->read_cost.counted,
+			sum->read_cost.event, sum->read_cost.per_read);
 	return true;
 }
 

@@ -57,6 +57,7 @@ struct td_live {
 	td_live_print_fn print;  /* NULL: nothing printed */
 	void *print_ctx;
 	bool print_leaves;
+	bool print_tree;         /* hand over every process summed too */
 	int seq;                 /* the interval being flushed */
 	double seconds;
 };
@@ -106,8 +107,13 @@ void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool
 	l->print_leaves = leaves;
 }
 
-/* text NULL: the file at path; else that text, named path. */
-static int add_file(struct td_live *l, const char *path, char *text, int ngroups, td_err *err)
+void td_live_print_tree(struct td_live *l)
+{
+	l->print_tree = true;
+}
+
+/* text NULL: the file at path; else that text, named path. Metric names get prefix. */
+static int add_file(struct td_live *l, const char *path, char *text, const char *prefix, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
 
@@ -126,7 +132,7 @@ static int add_file(struct td_live *l, const char *path, char *text, int ngroups
 		td_err_set(err, "out of memory");
 		goto fail;
 	}
-	if (td_metric_writer_new(l->s, f->model, &f->w, err))
+	if (td_metric_writer_new_prefixed(l->s, f->model, prefix, &f->w, err))
 		goto fail;
 	return l->nf++;
 fail:
@@ -137,12 +143,17 @@ fail:
 
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
 {
-	return add_file(l, path, NULL, ngroups, err);
+	return add_file(l, path, NULL, "", ngroups, err);
+}
+
+int td_live_add_file_prefixed(struct td_live *l, const char *path, const char *prefix, int ngroups, td_err *err)
+{
+	return add_file(l, path, NULL, prefix, ngroups, err);
 }
 
 int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err)
 {
-	return add_file(l, name, text, ngroups, err);
+	return add_file(l, name, text, "", ngroups, err);
 }
 
 int td_live_alias(const struct td_live *l, int file, const char *name)
@@ -310,6 +321,20 @@ static int print_all_cpus(struct td_live *l, struct live_file *f, double seconds
 	return n ? write_one(l, f, 0, 0, &f->sum, seconds, "cpus", NULL) : 0;
 }
 
+/* Printing only: every process's targets summed (an attach with its children). */
+static int print_tree(struct td_live *l, struct live_file *f, double seconds)
+{
+	int n = 0;
+
+	td_group_counts_zero(&f->sum);
+	for (int j = 0; j < f->nt; j++)
+		if (f->t[j].pid > 0) {
+			td_group_counts_add(&f->sum, &f->t[j].c);
+			n++;
+		}
+	return n ? write_one(l, f, 0, 0, &f->sum, seconds, "tree", NULL) : 0;
+}
+
 static const char *leaf_kind(const struct tgt *t)
 {
 	return t->pid ? "thread" : t->cpu >= 0 ? "cpu" : "cgroup";
@@ -336,6 +361,8 @@ int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 				if (write_aggregate(l, f, interval, seconds, i, k))
 					return -1;
 		if (l->print && print_all_cpus(l, f, seconds))
+			return -1;
+		if (l->print && l->print_tree && print_tree(l, f, seconds))
 			return -1;
 		f->nt = 0;
 	}

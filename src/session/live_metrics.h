@@ -26,7 +26,7 @@ struct td_evaluation;
 
 /* One target's values of one interval as they are evaluated, for printing
  * while collecting (tdctl stat -I). kind: process, thread, cpu (one CPU),
- * cpus (every CPU counted, summed), cgroup. */
+ * cpus (every CPU counted, summed), cgroup, tree (every process summed). */
 struct td_live_value {
 	int seq;                      /* the interval */
 	double seconds;               /* its length */
@@ -48,12 +48,18 @@ struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int nu
  * CPUs summed) and, with leaves, each thread (each CPU) — evaluated for it
  * even when not stored. */
 void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool leaves);
+/* Also hand the printer, each interval, every process summed (kind "tree"):
+ * an attach --children as one target (topdownd's exporter). */
+void td_live_print_tree(struct td_live *l);
 void td_live_free(struct td_live *l);
 
 /* Add the events file at path (catalog, model, writer), whose events are
  * counted in ngroups perf groups. Returns its index (for td_live_count) or
  * -1 with err. */
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err);
+/* The same with its metric values named PREFIX + name (a hybrid CPU's E-core tree: "cpu_atom:"),
+ * as recompute names them. */
+int td_live_add_file_prefixed(struct td_live *l, const char *path, const char *prefix, int ngroups, td_err *err);
 /* The same for an events file's text in memory (the -e events), named name. */
 int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err);
 /* Event alias index of name in file, or -1. */

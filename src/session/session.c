@@ -188,7 +188,7 @@ static void fill_session_info(const struct td_session *rs, struct td_session_inf
 	si->cpu_model = rs->caps.model;
 	si->cpu_name = rs->caps.cpu_name;
 	si->uarch = rs->caps.uarch;
-	si->pmu_model = rs->caps.pfm_model;
+	si->pmu_model = rs->hybrid_spec[0] ? rs->hybrid_spec : rs->caps.pfm_model;
 	si->rung = td_rung_name(rs->caps.rung);
 	si->rung_reason = rs->caps.rung_reason;
 	si->events_file = rs->caps.events_file;
@@ -308,6 +308,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 	}
 	if (!o->system && !o->cgroup && td_collector_set_tracker(rs->col, o->tracker, err))
 		return -1;
+	if (o->open_as_owner)
+		td_collector_open_as(rs->col, o->owner_uid, o->owner_gid);
 	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
 		return -1;
 	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)
@@ -345,6 +347,7 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}
+	session_record_read_cost(rs);
 	session_enforce_retention(rs);
 	rs->interval_start = td_wall_ns();
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's

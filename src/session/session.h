@@ -36,6 +36,7 @@ struct td_session_opts {
 	td_live_print_fn print_fn; /* each interval's values as evaluated (tdctl stat -I), NULL none */
 	void *print_ctx;
 	bool print_leaves;        /* ... each thread's (CPU's) too */
+	bool print_tree;          /* ... and every process summed (kind "tree", td_live_print_tree) */
 	char *const *argv;        /* run: the command */
 	td_say_fn say;            /* NULL: nothing is said */
 	void *say_ctx;
@@ -52,6 +53,9 @@ struct td_session_opts {
 	const char *extra_events; /* -e LIST: perf events counted beside the tree (raw, and each as a count) */
 	bool has_owner;           /* topdownd: the session belongs to owner_uid (the client's uid) */
 	uid_t owner_uid;
+	gid_t owner_gid;
+	bool open_as_owner;       /* open every counter with owner_uid/owner_gid, so that the kernel decides
+				   * what the owner may count (a client that is not an administrator) */
 	const char *schedule;     /* topdownd: the schedule entry that started it, NULL none */
 	bool user_only;           /* count user-space only, whatever this process may (a client's paranoid limit) */
 	bool thread_metrics;      /* --thread-metrics: store each thread's and CPU's metric values every
@@ -101,7 +105,8 @@ bool td_session_done(const struct td_session *s);
 /* Its row in the store. */
 int64_t td_session_id(const struct td_session *s);
 /* What it measures with: the degradation rung ("full", "software-only" ...),
- * the PMU model the events are encoded for ("" none) and the events file. */
+ * the PMU model the events are encoded for ("" none; on a hybrid host one per core PMU,
+ * "adl_glc+adl_grt", as the session row records it) and the events file. */
 const char *td_session_rung(const struct td_session *s);
 const char *td_session_pmu_model(const struct td_session *s);
 const char *td_session_events_file(const struct td_session *s);

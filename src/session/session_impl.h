@@ -46,6 +46,9 @@ struct td_session {
 	char **plan_notes;                             /* what the plan multiplexes or leaves out, one line each */
 	int nplan_notes;
 	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
+	/* a hybrid host (run, attach without --pmu/--nodes): the second core PMU's events file,
+	 * its metric-name prefix ("cpu_atom:") and the session's model spec ("adl_glc+adl_grt") */
+	char hybrid_file[64], hybrid_prefix[40], hybrid_spec[140];
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
 	int seq;
@@ -90,6 +93,10 @@ void session_print_plan_notes(const struct td_session *s);
 /* session_sink.c */
 void session_sink_init(struct td_session *s);
 int session_register_events(struct td_session *s);
+/* What a read adds to a running target's counts, per event of each group
+ * that counts hardware events in kernel mode (collect/read_cost), into the
+ * events rows; a measurement the kernel refuses is said as a note. */
+void session_record_read_cost(struct td_session *s);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);

@@ -208,7 +208,7 @@ const char *td_session_rung(const struct td_session *s)
 
 const char *td_session_pmu_model(const struct td_session *s)
 {
-	return s->caps.pfm_model;
+	return s->hybrid_spec[0] ? s->hybrid_spec : s->caps.pfm_model; /* as the session row records it */
 }
 
 const char *td_session_events_file(const struct td_session *s)

@@ -245,6 +245,30 @@ const char *session_spec_disabled(const struct td_session *rs, int g)
 	return rs->sys ? td_syswide_disabled(rs->sys, g) : td_collector_disabled(rs->col, g);
 }
 
+/* A hybrid host's second core PMU (cpu_atom): a thread is counted on both, each core type's
+ * groups counting only while it runs there (as perf does), when the session follows threads
+ * and plans levels; its file, metric prefix and the session's model spec into rs. Otherwise
+ * the P-cores' file alone, with a note. -1 only when out of memory. */
+static int choose_hybrid(struct td_session *rs, const char *dir)
+{
+	const struct td_core_pmu *second = &rs->caps.core_pmus[1];
+	const char *pmu = td_hybrid_pmu_of_model(second->model);
+
+	if (rs->caps.ncore_pmus != 2 || !rs->caps.events_file[0] || strcmp(rs->caps.core_pmus[0].model, rs->caps.pfm_model) ||
+	    !pmu || td_catalog_find(dir, second->model, rs->hybrid_file, sizeof(rs->hybrid_file)))
+		return 0;
+	if (rs->o.system || rs->o.cgroup || rs->o.nodes) {
+		rs->hybrid_file[0] = '\0';
+		return plan_note(rs, "this hybrid CPU's %s (CPUs %s) is not counted %s: only %s's tree is; give --pmu %s for it",
+				 second->name, second->cpus[0] ? second->cpus : "?",
+				 rs->o.nodes ? "with --nodes" : "system-wide or per cgroup", rs->caps.core_pmus[0].name,
+				 second->model) ? -1 : 0;
+	}
+	snprintf(rs->hybrid_prefix, sizeof(rs->hybrid_prefix), "%s:", pmu);
+	snprintf(rs->hybrid_spec, sizeof(rs->hybrid_spec), "%s+%s", rs->caps.pfm_model, second->model);
+	return 0;
+}
+
 /* The model events file: --pmu MODEL's (encoded for MODEL when it is not
  * the host's), else the one serving the host's libpfm4 model, if any. */
 int session_choose_model(struct td_session *rs, td_err *err)
@@ -263,6 +287,8 @@ int session_choose_model(struct td_session *rs, td_err *err)
 	} else if (rs->caps.pfm_model[0]) {
 		td_catalog_find(dir, rs->caps.pfm_model, rs->caps.events_file, sizeof(rs->caps.events_file));
 	}
+	if (!rs->o.pmu_model && choose_hybrid(rs, dir))
+		return -1;
 	if ((rs->o.level > 0 || rs->o.nodes) && !rs->caps.events_file[0]) {
 		td_err_set(err, "-l/--nodes need a model events file and none serves this CPU (PMU model '%s'): run without "
 			   "them, or name a model with --pmu MODEL; 'tdctl doctor' says why",
@@ -367,13 +393,14 @@ oom:
 	return -1;
 }
 
-/* software.td on every thread; then the model file's tree when one applies,
- * else generic.td's cycles and instructions; then -e's events. Hardware
+/* software.td on every thread; then the model file's tree when one applies (on a hybrid host
+ * also the second core PMU's), else generic.td's cycles and instructions; then -e's events. Hardware
  * events are tried everywhere: where they fail the session says why, once. */
 int session_load_events(struct td_session *rs, td_err *err)
 {
 	if (load_spec(rs, "software.td", err) ||
-	    (rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err) : load_spec(rs, "generic.td", err)))
+	    (rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err) : load_spec(rs, "generic.td", err)) ||
+	    (rs->hybrid_file[0] && load_planned(rs, rs->hybrid_file, err)))
 		return -1;
 	return rs->o.extra_events && *rs->o.extra_events ? load_extra(rs, err) : 0;
 }

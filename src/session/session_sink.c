@@ -2,6 +2,7 @@
  * and CPU targets, raw counts, the event plan, metric values evaluated live
  * (live_metrics), one interval per transaction, retention while running —
  * and the --rotate / TD_DEBUG_RAW set-up of the collector. */
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "model/catalog.h"
 #include "machine/procfs.h"
 #include "session_impl.h"
+#include "collect/read_cost.h"
 
 #define SPEC_SOFTWARE 0 /* software.td's first group, with TASK_CLOCK: every thread counts it */
 
@@ -292,6 +294,27 @@ int session_register_events(struct td_session *rs)
 	return 0;
 }
 
+void session_record_read_cost(struct td_session *rs)
+{
+	for (int g = 0; g < rs->nspecs; g++) {
+		struct td_read_cost rc;
+		bool any = false;
+		if (session_spec_disabled(rs, g))
+			continue;
+		for (int i = 0; i < rs->specs[g].n; i++)
+			any |= td_read_cost_affects(&rs->specs[g], i);
+		if (!any || td_read_cost_measure(&rs->specs[g], &rc))
+			continue;
+		if (!rc.measured) {
+			session_say(rs, TD_SAY_NOTE, "what topdown's reads add to the counts is not measured: %s", rc.why);
+			continue;
+		}
+		for (int i = 0; i < rs->specs[g].n; i++)
+			if (!isnan(rc.per_read[i]) && rs->event_ids[g][i] > 0)
+				td_store_event_set_read_cost(rs->store, rs->event_ids[g][i], rc.per_read[i]);
+	}
+}
+
 /* The models evaluated every interval: each events file with a group that
  * counts (software.td always; hardware files only where their groups open). */
 int session_setup_live(struct td_session *rs, td_err *err)
@@ -303,6 +326,8 @@ int session_setup_live(struct td_session *rs, td_err *err)
 	}
 	if (rs->o.print_fn)
 		td_live_set_printer(rs->live, rs->o.print_fn, rs->o.print_ctx, rs->o.print_leaves);
+	if (rs->o.print_fn && rs->o.print_tree)
+		td_live_print_tree(rs->live);
 	for (int g = 0; g < rs->nspecs; g++) {
 		rs->spec_live[g] = -1;
 		if (session_spec_disabled(rs, g))
@@ -322,7 +347,8 @@ int session_setup_live(struct td_session *rs, td_err *err)
 				rs->spec_live[g] = text ? td_live_add_text(rs->live, "-e", text, ngroups, err) : -1;
 				free(text);
 			} else {
-				rs->spec_live[g] = td_live_add_file(rs->live, path, ngroups, err);
+				rs->spec_live[g] = td_live_add_file_prefixed(rs->live, path, rs->hybrid_file[0] &&
+						   !strcmp(rs->spec_files[g], rs->hybrid_file) ? rs->hybrid_prefix : "", ngroups, err);
 			}
 			if (rs->spec_live[g] < 0)
 				return -1;

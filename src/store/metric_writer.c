@@ -2,7 +2,9 @@
 #include "metric_writer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct td_metric_writer {
 	struct td_store *s;
@@ -11,11 +13,19 @@ struct td_metric_writer {
 };
 
 static int resolve(struct td_store *s, int64_t *ids, int n, const char *(*name)(const struct td_model *, int),
-		   const struct td_model *m, const char *kind)
+		   const struct td_model *m, const char *kind, const char *prefix)
 {
-	for (int i = 0; i < n; i++)
-		if ((ids[i] = td_store_metric_id(s, name(m, i), kind)) < 0)
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(prefix) + strlen(name(m, i)) + 1;
+		char *full = malloc(len);
+		if (!full)
 			return -1;
+		snprintf(full, len, "%s%s", prefix, name(m, i));
+		ids[i] = td_store_metric_id(s, full, kind);
+		free(full);
+		if (ids[i] < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -27,6 +37,12 @@ static const char *cpi_name(const struct td_model *m, int i)
 }
 
 int td_metric_writer_new(struct td_store *s, const struct td_model *m, struct td_metric_writer **out, td_err *err)
+{
+	return td_metric_writer_new_prefixed(s, m, "", out, err);
+}
+
+int td_metric_writer_new_prefixed(struct td_store *s, const struct td_model *m, const char *prefix,
+				  struct td_metric_writer **out, td_err *err)
 {
 	struct td_metric_writer *w = calloc(1, sizeof(*w));
 	int ncpi = m->has_cpi ? m->ncpis + 2 : 0;
@@ -40,8 +56,9 @@ int td_metric_writer_new(struct td_store *s, const struct td_model *m, struct td
 	}
 	w->s = s;
 	w->m = m;
-	if (resolve(s, w->node_ids, m->nnodes, node_name, m, "node") ||
-	    resolve(s, w->info_ids, m->ninfos, info_name, m, "info") || resolve(s, w->cpi_ids, ncpi, cpi_name, m, "cpi")) {
+	if (resolve(s, w->node_ids, m->nnodes, node_name, m, "node", prefix) ||
+	    resolve(s, w->info_ids, m->ninfos, info_name, m, "info", prefix) ||
+	    resolve(s, w->cpi_ids, ncpi, cpi_name, m, "cpi", prefix)) {
 		td_store_describe_write_error(s, "write metric names to", err);
 		td_metric_writer_free(w);
 		return -1;

@@ -15,6 +15,9 @@
 struct td_metric_writer;
 
 int td_metric_writer_new(struct td_store *s, const struct td_model *m, struct td_metric_writer **out, td_err *err);
+/* The same with every metric name prefixed (a hybrid CPU's second tree: "cpu_atom:Frontend_Bound"). */
+int td_metric_writer_new_prefixed(struct td_store *s, const struct td_model *m, const char *prefix,
+				  struct td_metric_writer **out, td_err *err);
 void td_metric_writer_free(struct td_metric_writer *w);
 
 /* Write one evaluation for (interval, target), each value with its

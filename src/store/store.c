@@ -696,6 +696,20 @@ int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alia
 	return run_stmt(s, "UPDATE events SET alias=?2 WHERE id=?1", event, alias, NULL);
 }
 
+int td_store_event_set_read_cost(struct td_store *s, int64_t event, double per_read)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE events SET read_cost=?2 WHERE id=?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, event);
+	sqlite3_bind_double(st, 2, per_read);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_t tid, const char *comm,
 			    uint64_t first_seen_ns)
 {

@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 6
+#define TD_SCHEMA_VERSION 7
 
 struct td_store;
 
@@ -81,6 +81,19 @@ int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struc
 int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
 			   uint32_t type, uint64_t config, const char *status, const char *error, const char *file);
 int td_store_event_set_alias(struct td_store *s, int64_t event, const char *alias);
+/* What one read adds to a running target's count of the event (collect/read_cost). */
+int td_store_event_set_read_cost(struct td_store *s, int64_t event, double per_read);
+/* Of a session's events with a measured read cost, the one the reads may
+ * have added most to, relative to its count: every read of its group (one
+ * per interval and thread or CPU) assumed to land. 1 with *out filled, 0
+ * when no event has a read cost, -1 on error. */
+struct td_read_cost_row {
+	char event[64];
+	double per_read;         /* counts one read adds */
+	int64_t reads;           /* reads of its group (rows counted) */
+	double counted;          /* its count over the session */
+};
+int td_store_read_cost(struct td_store *s, int64_t session, struct td_read_cost_row *out);
 /* Forget which aliases a session's events fed (before recomputing them). */
 int td_store_event_aliases_clear(struct td_store *s, int64_t session);
 

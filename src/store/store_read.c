@@ -257,6 +257,31 @@ int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events
 	return rc;
 }
 
+int td_store_read_cost(struct td_store *s, int64_t session, struct td_read_cost_row *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT e.name, e.read_cost, count(*), sum(c.value) FROM events e"
+			       " JOIN counts c ON c.event_id = e.id"
+			       " WHERE e.session_id = ?1 AND e.read_cost IS NOT NULL GROUP BY e.id"
+			       " ORDER BY count(*) * e.read_cost / max(sum(c.value), 1) DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(out->event, sizeof(out->event), "%s",
+			 sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+		out->per_read = sqlite3_column_double(st, 1);
+		out->reads = sqlite3_column_int64(st, 2);
+		out->counted = sqlite3_column_double(st, 3);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 static const char session_cols[] =
 	"SELECT s.id, s.kind, s.status, s.command, s.host, s.rung, s.message, s.target_pid, s.started_ns,"
 	" s.ended_ns, s.interval_ms, s.exit_code,"

@@ -171,6 +171,12 @@ static const char migrate_5_6[] =
 	" source TEXT NOT NULL,"                    /* where cpu_ns came from: 'proc' (/proc/PID/stat) or 'bpf' */
 	" PRIMARY KEY(session_id, rank)) WITHOUT ROWID;";
 
+/* v6 -> v7: what one read of a group adds to a running target's count of
+ * each event, measured at the session's start (collect/read_cost); NULL
+ * where not measured (software events, user space only, imports). */
+static const char migrate_6_7[] =
+	"ALTER TABLE events ADD COLUMN read_cost REAL;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -215,6 +221,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_5_6) || set_version(s, 6))
 			return -1;
 		version = 6;
+	}
+	if (version == 6) {
+		if (td_store_exec(s, migrate_6_7) || set_version(s, 7))
+			return -1;
+		version = 7;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

@@ -65,6 +65,15 @@ static void print_text(const struct td_caps *c)
 		printf("  counters:     unknown\n");
 	printf("kernel:         %s\n", c->kernel);
 	printf("  core PMU:     %s\n", c->kernel_pmu[0] ? c->kernel_pmu : "none in /sys/bus/event_source/devices");
+	for (int i = 0; i < c->ncore_pmus; i++) {
+		const struct td_core_pmu *p = &c->core_pmus[i];
+		printf("  %-13s %s (type %d), CPUs %s (%d), PMU model %s, events file %s\n", i ? "" : "hybrid PMUs:",
+		       p->name, p->type, p->cpus[0] ? p->cpus : "(list not shown)", p->ncpus,
+		       p->model[0] ? p->model : "none", p->events_file[0] ? p->events_file : "none");
+	}
+	if (c->ncore_pmus)
+		printf("  %-13s a thread is counted on each core PMU while it runs on that core type; reports show "
+		       "each tree and level 1 combined\n", "");
 	printf("  hypervisor:   %s\n", c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "yes") : "none");
 	printf("  NMI watchdog: %s\n", c->nmi_watchdog < 0 ? "unknown" : c->nmi_watchdog ? "on (takes a counter)" : "off");
 	if (c->paranoid == -100)
@@ -87,7 +96,11 @@ static void print_text(const struct td_caps *c)
 		printf("thread discovery: /proc rescan every %d ms (BPF tracker not used: %s)\n", TD_TRACKER_SCAN_MS, why);
 	if (c->events_dir)
 		printf("events dir:     %s\n", c->events_dir);
-	printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
+	if (c->ncore_pmus == 2 && c->core_pmus[0].events_file[0] && c->core_pmus[1].events_file[0])
+		printf("events files:   %s (%s) + %s (%s)\n", c->core_pmus[0].events_file, c->core_pmus[0].name,
+		       c->core_pmus[1].events_file, c->core_pmus[1].name);
+	else
+		printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
 	printf("rung:           %s\n", td_rung_name(c->rung));
 	printf("  why:          %s\n", c->rung_reason);
 }
@@ -149,6 +162,20 @@ static void print_json(const struct td_caps *c)
 	td_json_object(&j);
 	td_json_kstring(&j, "release", c->kernel);
 	td_json_kstring(&j, "core_pmu", c->kernel_pmu[0] ? c->kernel_pmu : NULL);
+	td_json_key(&j, "hybrid_pmus"); /* [] unless the CPU has a core PMU per core type */
+	td_json_array(&j);
+	for (int i = 0; i < c->ncore_pmus; i++) {
+		const struct td_core_pmu *p = &c->core_pmus[i];
+		td_json_object(&j);
+		td_json_kstring(&j, "name", p->name);
+		kint_or_null(&j, "type", p->type, p->type >= 0);
+		td_json_kstring(&j, "cpus", p->cpus[0] ? p->cpus : NULL);
+		kint_or_null(&j, "ncpus", p->ncpus, p->ncpus >= 0);
+		td_json_kstring(&j, "pmu_model", p->model[0] ? p->model : NULL);
+		td_json_kstring(&j, "events_file", p->events_file[0] ? p->events_file : NULL);
+		td_json_close(&j);
+	}
+	td_json_close(&j);
 	td_json_kstring(&j, "hypervisor", c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "unknown") : NULL);
 	kflag(&j, "nmi_watchdog", c->nmi_watchdog);
 	kint_or_null(&j, "perf_event_paranoid", c->paranoid, c->paranoid != -100);
@@ -228,6 +255,10 @@ int cmd_doctor(int argc, char **argv)
 	caps.events_dir = td_events_dir(events_dir);
 	if (caps.pfm_model[0])
 		td_catalog_find(caps.events_dir, caps.pfm_model, caps.events_file, sizeof(caps.events_file));
+	for (int i = 0; i < caps.ncore_pmus; i++)
+		if (caps.core_pmus[i].model[0])
+			td_catalog_find(caps.events_dir, caps.core_pmus[i].model, caps.core_pmus[i].events_file,
+					sizeof(caps.core_pmus[i].events_file));
 	td_caps_decide_rung(&caps);
 	caps_print(&caps, json);
 	return 0;

@@ -96,7 +96,7 @@ static int parse_opts(int argc, char **argv, struct plan_opts *o)
 }
 
 /* SMT and the NMI watchdog default to the host's when planning for the
- * host's own model, else off. */
+ * host's own model (on a hybrid host, either core type's), else off. */
 static void host_defaults(struct plan_opts *o)
 {
 	struct td_caps caps;
@@ -105,6 +105,8 @@ static void host_defaults(struct plan_opts *o)
 		return;
 	td_caps_detect(&caps);
 	bool same = o->model && !strcmp(o->model, caps.pfm_model);
+	for (int i = 0; o->model && i < caps.ncore_pmus; i++) /* a hybrid host's other core type */
+		same |= !strcmp(o->model, caps.core_pmus[i].model);
 	if (o->smt < 0)
 		o->smt = same && caps.smt_on == 1;
 	if (o->watchdog < 0)
@@ -397,12 +399,62 @@ out:
 	return rc;
 }
 
-int cmd_plan(int argc, char **argv)
+/* Plan o->model's file (host defaults applied). */
+static int plan_model(struct plan_opts *o)
 {
-	struct plan_opts o = { .smt = -1, .watchdog = -1 };
 	struct td_catalog *cat;
 	struct td_model *m;
 	td_err err;
+	int rc;
+
+	host_defaults(o);
+	if (tdctl_find_catalog("plan", td_events_dir(o->dir), o->model, &cat))
+		return 1;
+	if (td_model_compile(cat, &m, &err)) {
+		tdctl_error("%s", err.msg);
+		td_catalog_free(cat);
+		return 1;
+	}
+	rc = run_plan(m, o, o->model);
+	td_model_free(m);
+	td_catalog_free(cat);
+	return rc;
+}
+
+/* A hybrid host without --pmu: one plan per core PMU (each core type counts its own groups
+ * on a thread, only while the thread runs there), each headed by the PMU and its CPUs. */
+static int plan_hybrid(struct plan_opts *o, const struct td_caps *caps)
+{
+	int rc = 0;
+
+	if (o->json) {
+		tdctl_error("plan: this host has a core PMU per core type (%s, %s): with --json give --pmu %s or --pmu %s",
+			    caps->core_pmus[0].name, caps->core_pmus[1].name, caps->core_pmus[0].model,
+			    caps->core_pmus[1].model);
+		return 2;
+	}
+	for (int i = 0; i < caps->ncore_pmus; i++) {
+		const struct td_core_pmu *p = &caps->core_pmus[i];
+		struct plan_opts one = *o;
+		printf("%s== %s PMU (CPUs %s), type %d: PMU model %s ==\n", i ? "\n" : "", p->name,
+		       p->cpus[0] ? p->cpus : "?", p->type, p->model[0] ? p->model : "none");
+		fflush(stdout);
+		if (!p->model[0]) {
+			tdctl_error("plan: topdown knows no PMU model for %s on this CPU; give --pmu MODEL", p->name);
+			rc = 1;
+			continue;
+		}
+		one.model = p->model;
+		if (plan_model(&one))
+			rc = 1;
+	}
+	return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_opts o = { .smt = -1, .watchdog = -1 };
+	struct td_caps caps;
 
 	int rc = parse_opts(argc, argv, &o);
 	if (rc)
@@ -410,20 +462,12 @@ int cmd_plan(int argc, char **argv)
 	if (!o.level && !o.nodes)
 		o.level = 1;
 	if (!o.model) {
+		td_caps_detect(&caps);
+		if (caps.ncore_pmus > 1)
+			return plan_hybrid(&o, &caps);
 		if (tdctl_host_model("plan", o.host, sizeof(o.host)))
 			return 1;
 		o.model = o.host;
 	}
-	host_defaults(&o);
-	if (tdctl_find_catalog("plan", td_events_dir(o.dir), o.model, &cat))
-		return 1;
-	if (td_model_compile(cat, &m, &err)) {
-		tdctl_error("%s", err.msg);
-		td_catalog_free(cat);
-		return 1;
-	}
-	rc = run_plan(m, &o, o.model);
-	td_model_free(m);
-	td_catalog_free(cat);
-	return rc;
+	return plan_model(&o);
 }

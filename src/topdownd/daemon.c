@@ -35,6 +35,9 @@
 #include "session/session.h"
 #include "store/store.h"
 #include "snapshot.h"
+#include "auto_attach.h"
+#include "collect/exec_watch.h"
+#include "machine/procfs.h"
 #include "top_processes.h"
 
 #define DEFAULT_CONFIG "/etc/topdown/topdownd.conf"
@@ -48,7 +51,8 @@ struct dsession {
 	int64_t id;
 	uid_t owner;
 	int entry;                /* schedule entry index, -1: an attach */
-	char *entry_name;
+	char *entry_name;         /* sessions.schedule: the schedule entry, or "auto:RULE" */
+	char *rule;               /* started by this [auto] rule, NULL: not */
 	pid_t pid;                /* attach: the process */
 	uint64_t started_ns;      /* wall */
 	int last_seq, intervals;
@@ -83,6 +87,9 @@ struct daemon {
 	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
 	struct td_exporter *exporter;
 	double scrape_seconds;    /* the previous scrape's, < 0 none */
+	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
+	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
+	long long auto_missed;        /* processes a rule matched but no session followed */
 	bool stop;
 };
 
@@ -164,6 +171,7 @@ static json_t *reply_ok(int64_t id)
 static void dsession_free(struct dsession *ds)
 {
 	free(ds->entry_name);
+	free(ds->rule);
 	free(ds->db_path);
 	free(ds->events_dir);
 	free(ds->nodes);
@@ -194,14 +202,14 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 		ds->intervals++;
 		d->intervals_written++;
 	}
-	/* exported: the attached process itself, or all the profile's CPUs; not
-	 * the sliver a session's final read leaves after its last full interval */
-	if (d->exporter && v->seconds * 2000 >= ds->interval_ms && (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu")
-					    : !strcmp(v->kind, "process") && v->pid == ds->pid)) {
+	/* exported: the attached process with what it started (--children), or
+	 * all the profile's CPUs; not the sliver a session's final read leaves
+	 * after its last full interval */
+	if (d->exporter && v->seconds * 2000 >= ds->interval_ms &&
+	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu") : !strcmp(v->kind, "tree")))
 		td_snapshot_update(&ds->snap, v);
-		if (ds->entry < 0 && v->comm)
-			snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
-	}
+	if (ds->entry < 0 && !strcmp(v->kind, "process") && v->pid == ds->pid && v->comm)
+		snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
 	/* the event is built only when a client tails this session */
 	bool tailed = false;
 	for (int i = 0; i < td_clients_count(d->clients) && !tailed; i++)
@@ -269,10 +277,12 @@ static int start_session(struct daemon *d, struct dsession *ds, struct td_sessio
 	o->cgroup = ds->cgroup;
 	o->schedule = ds->entry_name;
 	o->scan_ms = o->scan_ms ? o->scan_ms : 20;
+	o->tracker = d->cfg.tracker;
 	o->say = session_said;
 	o->say_ctx = ds;
 	o->print_fn = on_interval;
 	o->print_ctx = ds;
+	o->print_tree = !o->system && !o->cgroup;
 	o->max_age_ns = d->cfg.retention_age_ns;
 	o->max_bytes = d->cfg.retention_bytes;
 	if (td_session_start(o, &ds->s, &res, err))
@@ -447,6 +457,122 @@ static int adopt_schedule(struct daemon *d, struct td_config *c, td_err *err)
 	return 0;
 }
 
+/* ---- auto-attach ---------------------------------------------------------- */
+
+/* Does a session of rule already follow pid (itself, or with children an ancestor of it)? */
+static bool followed_by_rule(const struct daemon *d, const struct td_auto_rule *r, pid_t pid)
+{
+	for (int i = 0; i < d->ns; i++) {
+		const struct dsession *ds = d->s[i];
+		pid_t p = pid;
+		if (!ds->rule || strcmp(ds->rule, r->name))
+			continue;
+		for (int depth = 0; p > 1 && depth < 4096; depth++) {
+			if (p == ds->pid)
+				return true;
+			if (!r->children || td_proc_stat(p, &p, NULL) != 0)
+				break;
+		}
+	}
+	return false;
+}
+
+static void start_auto(struct daemon *d, const struct td_auto_rule *r, const struct td_exec *e)
+{
+	struct td_session_opts o;
+	struct dsession *ds;
+	char name[80];
+	int running = 0;
+	td_err err;
+
+	if (followed_by_rule(d, r, e->pid))
+		return;
+	for (int i = 0; i < d->ns; i++)
+		running += d->s[i]->rule && !strcmp(d->s[i]->rule, r->name);
+	if (running >= r->max_sessions) {
+		d->auto_missed++;
+		logd(d, "auto %s: process %d (%s) not followed: this rule runs %d session%s already (max_sessions)",
+		     r->name, (int)e->pid, e->comm, running, running == 1 ? "" : "s");
+		return;
+	}
+	snprintf(name, sizeof(name), "auto:%s", r->name);
+	if (!(ds = calloc(1, sizeof(*ds))) || dup_opt(&ds->entry_name, name) || dup_opt(&ds->rule, r->name) ||
+	    dup_opt(&ds->nodes, r->nodes)) {
+		if (ds)
+			dsession_free(ds);
+		d->auto_missed++;
+		logd(d, "auto %s: process %d not followed: out of memory", r->name, (int)e->pid);
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	ds->entry = -1;
+	ds->pid = e->pid;
+	o.attach_pid = e->pid;
+	o.attach_children = r->children;
+	o.interval_ms = r->interval_ms ? r->interval_ms : d->cfg.interval_ms;
+	o.duration_ms = (int)(r->duration_ns / 1000000ull);
+	o.level = r->level;
+	if (start_session(d, ds, &o, &err)) {
+		d->auto_missed++;
+		logd(d, "auto %s: process %d (%s) not followed: %s", r->name, (int)e->pid, e->comm, err.msg);
+		dsession_free(ds);
+		return;
+	}
+	logd(d, "auto %s: session %lld follows process %d (%s, %s)", r->name, (long long)ds->id, (int)e->pid, e->comm,
+	     e->path[0] ? e->path : "file unknown");
+}
+
+/* Each exec against the rules: the first that matches starts a session. */
+static void match_execs(struct daemon *d, const struct td_exec *e, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < d->autos.n; k++)
+			if (td_auto_rule_matches(&d->autos, k, &e[i])) {
+				start_auto(d, &d->cfg.autos[k], &e[i]);
+				break;
+			}
+}
+
+/* The watcher and the resolved rules for d->cfg's [auto] sections (none:
+ * no watcher); the processes running now are matched too. */
+static int setup_auto(struct daemon *d, td_err *err)
+{
+	const struct td_exec *e;
+	int n;
+
+	td_auto_rules_free(&d->autos);
+	if (d->cfg.nautos == 0) {
+		td_exec_watch_free(d->watch);
+		d->watch = NULL;
+		return 0;
+	}
+	if (td_auto_rules_init(&d->autos, d->cfg.autos, d->cfg.nautos, err))
+		return -1;
+	if (!d->watch) {
+		if (!(d->watch = td_exec_watch_new(d->cfg.tracker, err)))
+			return -1;
+		logd(d, "auto-attach: %s", td_exec_watch_describe(d->watch));
+	}
+	if ((n = td_exec_watch_existing(d->watch, &e)) < 0) {
+		td_err_set(err, "cannot list the running processes: %s", strerror(-n));
+		return -1;
+	}
+	match_execs(d, e, n);
+	return 0;
+}
+
+static void watch_execs(struct daemon *d)
+{
+	const struct td_exec *e;
+	int n = td_exec_watch_poll(d->watch, &e);
+
+	if (n < 0) {
+		logd(d, "auto-attach: cannot read the execs: %s", strerror(-n));
+		return;
+	}
+	match_execs(d, e, n);
+}
+
 /* ---- requests ---------------------------------------------------------- */
 
 static void op_attach(struct daemon *d, struct td_client *c, const struct td_request *r)
@@ -478,6 +604,9 @@ static void op_attach(struct daemon *d, struct td_client *c, const struct td_req
 	o.level = r->level;
 	o.has_owner = true;
 	o.owner_uid = c->peer.uid;
+	o.owner_gid = c->peer.gid;
+	/* threads born later (children, execs) are opened with the client's ids: the kernel decides each */
+	o.open_as_owner = !c->peer.admin;
 	o.user_only = user_only;
 	if (start_session(d, ds, &o, &err)) {
 		dsession_free(ds);
@@ -532,6 +661,8 @@ static json_t *running_json(const struct dsession *ds)
 	else {
 		json_object_set_new(o, "pid", json_integer(ds->pid));
 		json_object_set_new(o, "owner_uid", json_integer(ds->owner));
+		if (ds->rule)
+			json_object_set_new(o, "auto", json_string(ds->rule));
 	}
 	return o;
 }
@@ -900,7 +1031,10 @@ static int reload(struct daemon *d, td_err *err)
 			      c.admin_group);
 	td_config_free(&d->cfg);
 	d->cfg = c;
-	logd(d, "configuration reloaded: %d schedule entr%s", c.nschedule, c.nschedule == 1 ? "y" : "ies");
+	if (setup_auto(d, err))
+		logd(d, "auto-attach stopped: %s", err->msg);
+	logd(d, "configuration reloaded: %d schedule entr%s, %d auto rule%s", c.nschedule, c.nschedule == 1 ? "y" : "ies",
+	     c.nautos, c.nautos == 1 ? "" : "s");
 	sd_notify(0, "READY=1");
 	return 0;
 }
@@ -1006,7 +1140,7 @@ static void loop(struct daemon *d)
 	int cap = 0;
 
 	while (!d->stop) {
-		int need = 2 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS, np = 0, timeout, nclient;
+		int need = 3 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS, np = 0, timeout, nclient;
 		int exp_at = -1;
 		int *first = calloc((size_t)d->ns + 1, sizeof(int)), *count = calloc((size_t)d->ns + 1, sizeof(int));
 		int nsess = d->ns;
@@ -1031,6 +1165,11 @@ static void loop(struct daemon *d)
 			exp_at = np;
 			p[np++] = (struct pollfd){ .fd = td_exporter_fd(d->exporter), .events = POLLIN };
 			timeout = min_timeout(timeout, td_exporter_timeout_ms(d->exporter));
+		}
+		int watch_at = -1;
+		if (d->watch) {
+			watch_at = np;
+			p[np++] = (struct pollfd){ .fd = td_exec_watch_fd(d->watch), .events = POLLIN };
 		}
 		for (int i = 0; i < nsess; i++) {
 			first[i] = np;
@@ -1058,6 +1197,9 @@ static void loop(struct daemon *d)
 		td_clients_dispatch(d->clients, p + 1, nclient);
 		if (d->exporter && (p[exp_at].revents || td_exporter_timeout_ms(d->exporter) == 0))
 			td_exporter_run(d->exporter);
+		/* the watcher of before a reload (watch_at) is the one polled; a new one is read next time */
+		if (d->watch && watch_at >= 0 && p[watch_at].revents)
+			watch_execs(d);
 		run_schedule(d);
 	}
 	free(p);
@@ -1079,6 +1221,9 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 		td_err_set(err, "cannot receive signals: %s", strerror(errno));
 		goto out;
 	}
+	/* the rules before the socket: a client never finds a daemon whose watcher then fails */
+	if (setup_auto(&d, err))
+		goto out;
 	if ((d.listen_fd = listen_on(d.cfg.socket_path, err)) < 0)
 		goto out;
 	d.clients = td_clients_new(d.listen_fd, d.cfg.max_clients, d.cfg.max_request, d.cfg.max_output,
@@ -1094,8 +1239,8 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 		logd(&d, "serving metrics on %s (port %d)", d.cfg.export_listen, td_exporter_port(d.exporter));
 	}
 	d.start_mono = td_now_ns();
-	logd(&d, "listening on %s, database %s, %d schedule entr%s", d.cfg.socket_path, d.cfg.db_path,
-	     d.cfg.nschedule, d.cfg.nschedule == 1 ? "y" : "ies");
+	logd(&d, "listening on %s, database %s, %d schedule entr%s, %d auto rule%s", d.cfg.socket_path, d.cfg.db_path,
+	     d.cfg.nschedule, d.cfg.nschedule == 1 ? "y" : "ies", d.cfg.nautos, d.cfg.nautos == 1 ? "" : "s");
 	sd_notify(0, "READY=1");
 	notify_status(&d);
 	loop(&d);
@@ -1104,6 +1249,8 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 	rc = 0;
 out:
 	td_exporter_stop(d.exporter);
+	td_exec_watch_free(d.watch);
+	td_auto_rules_free(&d.autos);
 	td_clients_free(d.clients);
 	if (d.listen_fd >= 0) {
 		close(d.listen_fd);

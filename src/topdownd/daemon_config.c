@@ -1,5 +1,5 @@
-/* daemon_config: the topdownd.conf parser (see config.h). The format is INI:
- * `[daemon]` and `[schedule NAME]` sections, `key = value` lines, `#`
+/* daemon_config: the topdownd.conf parser (see daemon_config.h). The format is INI:
+ * `[daemon]`, `[exporter]`, `[schedule NAME]` and `[auto NAME]` sections, `key = value` lines, `#`
  * comments on their own line. Each section's keys are a table of name,
  * parser and field, so the reference (man 5 topdownd.conf) and the code
  * list the same keys. */
@@ -40,6 +40,15 @@ static void free_entry(struct td_schedule_entry *e)
 	free(e->cgroup);
 }
 
+static void free_rule(struct td_auto_rule *r)
+{
+	free(r->name);
+	free(r->exec);
+	free(r->comm);
+	free(r->cgroup);
+	free(r->nodes);
+}
+
 void td_config_free(struct td_config *c)
 {
 	free(c->socket_path);
@@ -50,6 +59,9 @@ void td_config_free(struct td_config *c)
 	for (int i = 0; i < c->nschedule; i++)
 		free_entry(&c->schedule[i]);
 	free(c->schedule);
+	for (int i = 0; i < c->nautos; i++)
+		free_rule(&c->autos[i]);
+	free(c->autos);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -239,6 +251,45 @@ static int parse_labels(const char *v, void *field, char *why, size_t len)
 	return 0;
 }
 
+static int parse_yes_no(const char *v, void *field, char *why, size_t len)
+{
+	if (strcmp(v, "yes") && strcmp(v, "no")) {
+		snprintf(why, len, "give yes or no");
+		return -1;
+	}
+	*(bool *)field = !strcmp(v, "yes");
+	return 0;
+}
+
+/* auto, bpf or proc */
+static int parse_tracker(const char *v, void *field, char *why, size_t len)
+{
+	enum td_tracker_mode *m = field;
+
+	if (!strcmp(v, "auto"))
+		*m = TD_TRACKER_AUTO;
+	else if (!strcmp(v, "bpf"))
+		*m = TD_TRACKER_BPF;
+	else if (!strcmp(v, "proc"))
+		*m = TD_TRACKER_PROC;
+	else {
+		snprintf(why, len, "give auto (BPF where it loads), bpf or proc");
+		return -1;
+	}
+	return 0;
+}
+
+/* A pattern of fnmatch(3): any text but a control character */
+static int parse_pattern(const char *v, void *field, char *why, size_t len)
+{
+	for (const char *p = v; *p; p++)
+		if (iscntrl((unsigned char)*p)) {
+			snprintf(why, len, "give a pattern such as /usr/bin/postgres or java* (no control characters)");
+			return -1;
+		}
+	return parse_text(v, field, why, len);
+}
+
 /* ---- sections ---------------------------------------------------------- */
 
 struct key {
@@ -261,6 +312,7 @@ static const struct key daemon_keys[] = {
 	DKEY("client_timeout", parse_duration_ms, client_timeout_ms),
 	DKEY("retention_age", parse_duration_ns, retention_age_ns),
 	DKEY("retention_size", parse_bytes, retention_bytes),
+	DKEY("tracker", parse_tracker, tracker),
 };
 
 #define SKEY(n, fn, f) { n, fn, offsetof(struct td_schedule_entry, f) }
@@ -281,6 +333,19 @@ static const struct key exporter_keys[] = {
 	EKEY("labels", parse_labels, export_comm),
 };
 
+#define AKEY(n, fn, f) { n, fn, offsetof(struct td_auto_rule, f) }
+static const struct key auto_keys[] = {
+	AKEY("exec", parse_pattern, exec),
+	AKEY("comm", parse_pattern, comm),
+	AKEY("cgroup", parse_path, cgroup),
+	AKEY("interval", parse_duration_ms, interval_ms),
+	AKEY("level", parse_level, level),
+	AKEY("nodes", parse_text, nodes),
+	AKEY("children", parse_yes_no, children),
+	AKEY("duration", parse_duration_ns, duration_ns),
+	AKEY("max_sessions", parse_count, max_sessions),
+};
+
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 struct parser {
@@ -288,7 +353,8 @@ struct parser {
 	int line;
 	td_err *err;
 	struct td_config *c;
-	struct td_schedule_entry *entry;    /* the [schedule] being read, NULL in [daemon] and [exporter] */
+	struct td_schedule_entry *entry;    /* the [schedule] being read, NULL elsewhere */
+	struct td_auto_rule *rule;          /* the [auto] being read, NULL elsewhere */
 	bool exporter;                      /* in [exporter] */
 	bool in_section;
 	unsigned long long seen;            /* keys of this section given (a bit each) */
@@ -317,33 +383,74 @@ static int check_entry(struct parser *p, const struct td_schedule_entry *e)
 	return 0;
 }
 
+static int check_rule(struct parser *p, const struct td_auto_rule *r)
+{
+	if (!r->exec && !r->comm && !r->cgroup)
+		return fail(p, "[auto %s] needs 'exec', 'comm' or 'cgroup' to say which processes to follow "
+			    "(e.g. exec = /usr/sbin/nginx)", r->name);
+	if (r->duration_ns && r->interval_ms && (uint64_t)r->interval_ms * 1000000ull > r->duration_ns)
+		return fail(p, "[auto %s]: 'interval' must not be longer than 'duration'", r->name);
+	return 0;
+}
+
+/* The section just read is complete? */
+static int check_section(struct parser *p)
+{
+	return (p->entry && check_entry(p, p->entry)) || (p->rule && check_rule(p, p->rule)) ? -1 : 0;
+}
+
+/* NAME of [KIND NAME]: letters, digits, '_', '-', '.', at most 63, not given twice. */
+static int section_name(struct parser *p, const char *kind, const char *name)
+{
+	for (const char *q = name; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("_-.", *q))
+			return fail(p, "%s name '%.64s': use letters, digits, '_', '-' or '.'", kind, name);
+	if (!name[0])
+		return fail(p, "[%s] needs a name: [%s NAME]", kind, kind);
+	if (strlen(name) > 63)
+		return fail(p, "%s name longer than 63 characters", kind);
+	for (int i = 0; i < p->c->nschedule && !strcmp(kind, "schedule"); i++)
+		if (!strcmp(p->c->schedule[i].name, name))
+			return fail(p, "[schedule %s] is defined twice", name);
+	for (int i = 0; i < p->c->nautos && !strcmp(kind, "auto"); i++)
+		if (!strcmp(p->c->autos[i].name, name))
+			return fail(p, "[auto %s] is defined twice", name);
+	return 0;
+}
+
 static int section(struct parser *p, char *s)
 {
 	char *end = strchr(s, ']'), *name;
 
 	if (!end || td_trim(end + 1)[0])
-		return fail(p, "a section header is [daemon], [exporter] or [schedule NAME]");
+		return fail(p, "a section header is [daemon], [exporter], [schedule NAME] or [auto NAME]");
 	*end = '\0';
 	s = td_trim(s + 1);
-	if (p->entry && check_entry(p, p->entry))
+	if (check_section(p))
 		return -1;
 	p->entry = NULL;
+	p->rule = NULL;
 	p->seen = 0;
 	p->in_section = true;
 	p->exporter = !strcmp(s, "exporter");
 	if (!strcmp(s, "daemon") || p->exporter)
 		return 0;
-	if (strncmp(s, "schedule", 8) || !isspace((unsigned char)s[8]))
-		return fail(p, "unknown section [%.64s]: the sections are [daemon], [exporter] and [schedule NAME]", s);
+	if (!strncmp(s, "auto", 4) && (isspace((unsigned char)s[4]) || !s[4])) {
+		name = td_trim(s + 4);
+		if (section_name(p, "auto", name))
+			return -1;
+		p->rule = td_array_push(&p->c->autos, &p->c->nautos, sizeof(*p->rule));
+		if (!p->rule || !(p->rule->name = strdup(name)))
+			return fail(p, "out of memory");
+		p->rule->max_sessions = 8;
+		return 0;
+	}
+	if (strncmp(s, "schedule", 8) || !(isspace((unsigned char)s[8]) || !s[8]))
+		return fail(p, "unknown section [%.64s]: the sections are [daemon], [exporter], [schedule NAME] and "
+			    "[auto NAME]", s);
 	name = td_trim(s + 8);
-	for (const char *q = name; *q; q++)
-		if (!isalnum((unsigned char)*q) && !strchr("_-.", *q))
-			return fail(p, "schedule name '%.64s': use letters, digits, '_', '-' or '.'", name);
-	if (strlen(name) > 63)
-		return fail(p, "schedule name longer than 63 characters");
-	for (int i = 0; i < p->c->nschedule; i++)
-		if (!strcmp(p->c->schedule[i].name, name))
-			return fail(p, "[schedule %s] is defined twice", name);
+	if (section_name(p, "schedule", name))
+		return -1;
 	p->entry = td_array_push(&p->c->schedule, &p->c->nschedule, sizeof(*p->entry));
 	if (!p->entry || !(p->entry->name = strdup(name)))
 		return fail(p, "out of memory");
@@ -354,12 +461,14 @@ static int section(struct parser *p, char *s)
 static int assignment(struct parser *p, char *s)
 {
 	char *eq = strchr(s, '='), *key, *value, why[160];
-	const struct key *keys = p->entry ? schedule_keys : p->exporter ? exporter_keys : daemon_keys;
-	size_t nkeys = p->entry ? NELEM(schedule_keys) : p->exporter ? NELEM(exporter_keys) : NELEM(daemon_keys);
-	void *base = p->entry ? (void *)p->entry : (void *)p->c;
+	const struct key *keys = p->entry ? schedule_keys : p->rule ? auto_keys : p->exporter ? exporter_keys : daemon_keys;
+	size_t nkeys = p->entry ? NELEM(schedule_keys) : p->rule ? NELEM(auto_keys) : p->exporter ? NELEM(exporter_keys)
+											      : NELEM(daemon_keys);
+	void *base = p->entry ? (void *)p->entry : p->rule ? (void *)p->rule : (void *)p->c;
 
 	if (!p->in_section)
-		return fail(p, "a setting before any section: start with [daemon], [exporter] or [schedule NAME]");
+		return fail(p, "a setting before any section: start with [daemon], [exporter], [schedule NAME] or "
+			    "[auto NAME]");
 	if (!eq)
 		return fail(p, "expected 'key = value'");
 	*eq = '\0';
@@ -383,7 +492,7 @@ static int assignment(struct parser *p, char *s)
 		for (size_t i = 0; i < nkeys && used < sizeof(known); i++)
 			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
 		return fail(p, "unknown key '%.64s' in [%s]: the keys are %s", key,
-			    p->entry ? "schedule" : p->exporter ? "exporter" : "daemon", known);
+			    p->entry ? "schedule" : p->rule ? "auto" : p->exporter ? "exporter" : "daemon", known);
 	}
 }
 
@@ -410,9 +519,7 @@ int td_config_parse(const char *text, const char *name, struct td_config *c, td_
 			return -1;
 		s += n + (nl ? 1 : 0);
 	}
-	if (p.entry && check_entry(&p, p.entry))
-		return -1;
-	return 0;
+	return check_section(&p);
 }
 
 int td_config_load(const char *path, struct td_config *c, td_err *err)

@@ -1,5 +1,6 @@
 /* daemon_config: topdownd.conf (man 5 topdownd.conf) — the daemon's paths, limits,
- * who administers it, retention and the schedule of system profiles. The
+ * who administers it, retention, the schedule of system profiles and the
+ * auto-attach rules. The
  * parser is strict: an unknown section or key, a repeated key, a value that
  * does not parse or is out of range is an error "FILE:LINE: what, and what
  * to write instead"; nothing falls back to a default silently. */
@@ -12,6 +13,7 @@
 #include <sys/types.h>
 
 #include "base/util.h"
+#include "collect/tracker.h"
 
 /* [schedule NAME]: a system-wide session every `every`, for `duration`. */
 struct td_schedule_entry {
@@ -24,6 +26,21 @@ struct td_schedule_entry {
 	int top;                  /* the N processes that used most CPU time, attributed (0: none) */
 };
 
+/* [auto NAME]: a session on every process that executes a matching program
+ * (every given pattern must match). */
+struct td_auto_rule {
+	char *name;
+	char *exec;               /* fnmatch pattern on the executed file's path; NULL: any */
+	char *comm;               /* fnmatch pattern on the process's name; NULL: any */
+	char *cgroup;             /* the process is in this cgroup v2 path or below; NULL: any */
+	int interval_ms;          /* 0: [daemon] interval */
+	int level;                /* 0: the default depth */
+	char *nodes;              /* NULL: level */
+	bool children;            /* follow the processes it starts too */
+	uint64_t duration_ns;     /* 0: until the process ends */
+	int max_sessions;         /* this rule's sessions at once */
+};
+
 struct td_config {
 	char *socket_path, *db_path, *events_dir;   /* events_dir NULL: the built-in */
 	char *admin_group;        /* NULL: root only */
@@ -34,8 +51,11 @@ struct td_config {
 	int max_sessions;         /* running at once (attach and schedule) */
 	int client_timeout_ms;    /* a request half-sent for this long closes the connection */
 	uint64_t retention_age_ns, retention_bytes;  /* 0: none */
+	enum td_tracker_mode tracker;  /* threads and execs: BPF where it loads (auto), bpf, or proc */
 	struct td_schedule_entry *schedule;
 	int nschedule;
+	struct td_auto_rule *autos;
+	int nautos;
 	/* [exporter] */
 	char *export_listen;      /* HOST:PORT of GET /metrics; NULL: off (the default) */
 	int export_top;           /* followed processes exported at most (the newest) */

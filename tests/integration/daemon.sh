@@ -3,7 +3,8 @@
 # tdctl and by a hostile test client (tests/tools/ctl_client). Shows
 # attach/list/status/detach/report through it; a session per schedule run
 # (every 2 s for 10 s: 4-6); a non-root user (setpriv) refused another's
-# process but served on its own, seeing only its own sessions; 100 clients
+# process but served on its own, seeing only its own sessions, and not
+# given the threads of a setuid program its process runs; 100 clients
 # at once, random bytes, a 10 MB line, a half-sent request and a client that
 # never reads, while an attached session keeps every interval; SIGHUP with a
 # broken file keeps the old schedule; kill -9 then a restart marks the
@@ -158,6 +159,41 @@ elif [ -n "${USERPID:-}" ]; then
 	check_match "... nor reload the daemon" "only root or the admin group may reload" "$(cat "$D/out")"
 	$NOBODY "$TDCTL" detach "$S3" --socket "$SOCK" >/dev/null 2>&1
 	check_eq "uid 65534 detaches its own session" 0 "$?"
+
+	# A setuid program the user's process runs: the daemon opens each new thread's counters with the
+	# client's ids, so the kernel refuses the program's threads to the user (an administrator gets them).
+	cp /usr/bin/id "$D/suid-id" && cp "$DEMO" "$D/plain-demo" && cp "$DEMO" "$D/suid-demo" &&
+		chmod 4755 "$D/suid-id" "$D/suid-demo"
+	if [ "$($NOBODY "$D/suid-id" -u 2>/dev/null)" != 0 ]; then
+		skip "a setuid program run by a user's process is not counted for the user" \
+			"setuid programs do not run as root here ($D is on a nosuid file system?)"
+	else
+		printf '#!/bin/sh\nsleep 1\n"%s" -t 1 -l 0 -e 0 -s 1\n"%s" -t 1 -l 0 -e 0 -s 1\n' \
+			"$D/plain-demo" "$D/suid-demo" >"$D/user.sh"
+		chmod 755 "$D/user.sh"
+		for who in user root; do
+			$NOBODY "$D/user.sh" >/dev/null 2>&1 &
+			SCRIPT=$!
+			if [ $who = user ]; then
+				S=$($NOBODY "$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>/dev/null)
+			else
+				S=$("$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>/dev/null)
+			fi
+			wait "$SCRIPT"
+			ended() { test "$(sql "$DB" "select status from sessions where id = ${S:-0}")" = completed; }
+			check "$who's session of a script running a setuid program ends" wait_for 10 ended
+			# compute-0: each program's second thread, born after its exec
+			computes=$(sql "$DB" "select count(*) from threads where session_id = ${S:-0} and comm = 'compute-0'")
+			if [ $who = user ]; then
+				check_eq "uid 65534's session has the plain program's compute thread, not the setuid one's" 1 "$computes"
+				check_match "... and says the kernel refused the setuid program's threads to uid 65534" \
+					"threads? not counted: uid 65534 may not count thread [0-9]+ of process [0-9]+ \\(the kernel refuses: it runs as another user now, after a setuid exec" \
+					"$(sql "$DB" "select message from sessions where id = ${S:-0}")"
+			else
+				check_eq "root's session of the same script has both programs' compute threads" 2 "$computes"
+			fi
+		done
+	fi
 fi
 
 # ---- the schedule: every 2 s for 10 s ------------------------------------------------

@@ -99,6 +99,26 @@ check_eq "no interval of the session was missed meanwhile (none over 200 ms)" 0 
 check_match "the exporter reports its scrape time" '^topdown_scrape_duration_seconds [0-9.e-]+$' \
 	"$(curl -s "$URL" | grep '^topdown_scrape_duration_seconds')"
 
+# ---- attach --children: the process and what it started, summed ------------------------
+sh -c "sleep 0.3; '$DEMO' -t 1 -l 0 -e 0 -s 3 >/dev/null 2>&1" &
+SH=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $SH"
+S2=$("$TDCTL" attach "$SH" --children --socket "$D/sock" -I 200 2>/dev/null)
+later() { curl -s "$URL" | grep -q "^topdown_interval_seq{target=\"pid:$SH\"} \([5-9]\|[1-9][0-9]\)"; }
+check "attach --children is exported" wait_for 15 later
+curl -s "$URL" >"$D/tree.txt"
+seq=$(sed -n "s/^topdown_interval_seq{target=\"pid:$SH\"} //p" "$D/tree.txt")
+exported=$(sed -n "s/^topdown_metric{target=\"pid:$SH\",metric=\"CPU_Time\",[^}]*} //p" "$D/tree.txt")
+per_process="from metrics m join intervals i on i.id = m.interval_id join targets t on t.id = m.target_id
+	join metric_names n on n.id = m.metric_id
+	where i.session_id = ${S2:-0} and i.seq = ${seq:-0} and t.kind = 'process' and n.name = 'CPU_Time'"
+summed=$(sql "$D/td.db" "select sum(m.value) $per_process")
+nproc=$(sql "$D/td.db" "select count(*) $per_process")
+check "... its interval $seq stored $nproc processes' CPU_Time (the shell, sleep, td-demo: 2 or more)" test "${nproc:-0}" -ge 2
+check "... and the exported CPU_Time ($exported s) is their sum ($summed s), to 1e-9" \
+	awk -v a="${exported:-0}" -v b="${summed:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-9 * b) }'
+wait "$SH"
+
 # ---- Debian's Prometheus scrapes it -------------------------------------------------
 if ! command -v prometheus >/dev/null; then
 	skip "Prometheus scrapes the exporter" "prometheus is not installed (apt-get install prometheus)"

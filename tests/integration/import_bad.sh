@@ -30,6 +30,15 @@ for want in "2: expected VALUE;UNIT;EVENT" "3: 'abc' is neither a value" "4: mor
 	check_match "wrong columns: line $want" "wrong-columns.csv:$want" "$err"
 done
 
+# counts the store cannot hold (SQLite integers stop below 2^63 = 9223372036854775808)
+imp huge-counts.csv
+check_eq "huge counts: exit 0 with the one count below 2^63" "0 1" "$rc $(sql "$db" "select count(*) from counts")"
+check_eq "huge counts: 9e18 stored exactly" 9000000000000000000 "$(sql "$db" "select value from counts")"
+for want in "2: value '9223372036854775808' is 2\\^63 or more" "3: value '18446744073709551615' is 2\\^63 or more" \
+	"4: value '10000000000000' msec is 2\\^63 or more" "5: run time '9000000000000000000' at 0.01 % makes an enabled time of 2\\^63"; do
+	check_match "huge counts: line $want" "huge-counts.csv:$want" "$err"
+done
+
 imp unknown-events.csv
 check_eq "unknown events: exit 0, the known one kept" "0 1" "$rc $(sql "$db" "select count(*) from counts")"
 check_match "unknown events: a name nobody knows" "unknown-events.csv:2: unknown event 'no_such_event'" "$err"

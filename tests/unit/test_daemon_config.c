@@ -50,6 +50,7 @@ static void test_every_key(void **state)
 		"client_timeout = 1.5s\n"
 		"retention_age = 7d\n"
 		"retention_size = 1G\n"
+		"tracker = proc\n"
 		"[schedule hourly]\n"
 		"every = 1h\n"
 		"duration = 10s\n"
@@ -61,6 +62,18 @@ static void test_every_key(void **state)
 		"duration = 1m\n"
 		"nodes = Backend_Bound.Memory_Bound, Frontend_Bound\n"
 		"cgroup = /sys/fs/cgroup/web\n"
+		"[auto db]\n"
+		"exec = /usr/lib/postgresql/*/bin/postgres\n"
+		"comm = postgres\n"
+		"cgroup = /sys/fs/cgroup/system.slice/postgresql.service\n"
+		"interval = 2s\n"
+		"level = 3\n"
+		"children = yes\n"
+		"duration = 1h\n"
+		"max_sessions = 2\n"
+		"[auto java]\n"
+		"comm = java*\n"
+		"nodes = Backend_Bound\n"
 		"[exporter]\n"
 		"listen = [::1]:9464\n"
 		"top = 3\n"
@@ -97,6 +110,26 @@ static void test_every_key(void **state)
 	assert_int_equal(c.schedule[1].interval_ms, 1000); /* the default */
 	assert_string_equal(c.schedule[1].nodes, "Backend_Bound.Memory_Bound, Frontend_Bound");
 	assert_string_equal(c.schedule[1].cgroup, "/sys/fs/cgroup/web");
+	assert_int_equal(c.nautos, 2);
+	assert_string_equal(c.autos[0].name, "db");
+	assert_string_equal(c.autos[0].exec, "/usr/lib/postgresql/*/bin/postgres");
+	assert_string_equal(c.autos[0].comm, "postgres");
+	assert_string_equal(c.autos[0].cgroup, "/sys/fs/cgroup/system.slice/postgresql.service");
+	assert_int_equal(c.autos[0].interval_ms, 2000);
+	assert_int_equal(c.autos[0].level, 3);
+	assert_true(c.autos[0].children);
+	assert_true(c.autos[0].duration_ns == 3600ull * 1000000000ull);
+	assert_int_equal(c.autos[0].max_sessions, 2);
+	assert_string_equal(c.autos[1].name, "java");
+	assert_null(c.autos[1].exec);
+	assert_string_equal(c.autos[1].comm, "java*");
+	assert_null(c.autos[1].cgroup);
+	assert_int_equal(c.autos[1].interval_ms, 0); /* the [daemon] interval */
+	assert_false(c.autos[1].children);
+	assert_true(c.autos[1].duration_ns == 0); /* until the process ends */
+	assert_int_equal(c.autos[1].max_sessions, 8);
+	assert_string_equal(c.autos[1].nodes, "Backend_Bound");
+	assert_int_equal(c.tracker, TD_TRACKER_PROC);
 	assert_string_equal(c.export_listen, "[::1]:9464");
 	assert_int_equal(c.export_top, 3);
 	assert_true(c.export_comm);
@@ -112,7 +145,7 @@ static void test_errors(void **state)
 		{ "[daemon]\nintervl = 1s\n", "t.conf:2: unknown key 'intervl' in [daemon]: the keys are socket, database," },
 		{ "socket = /x\n", "t.conf:1: a setting before any section" },
 		{ "[daemons]\n", "t.conf:1: unknown section [daemons]" },
-		{ "[daemon\n", "t.conf:1: a section header is [daemon], [exporter] or [schedule NAME]" },
+		{ "[daemon\n", "t.conf:1: a section header is [daemon], [exporter], [schedule NAME] or [auto NAME]" },
 		{ "[exporter]\nlisten = localhost:9464\n", "t.conf:2: bad listen 'localhost:9464': give HOST:PORT with a numeric address" },
 		{ "[exporter]\nlisten = 127.0.0.1:65536\n", "t.conf:2: bad listen '127.0.0.1:65536'" },
 		{ "[exporter]\nlisten = [::1\n", "t.conf:2: bad listen '[::1'" },
@@ -131,7 +164,18 @@ static void test_errors(void **state)
 		{ "[daemon]\nmax_request = 8Q\n", "t.conf:2: bad max_request '8Q': give a size in bytes" },
 		{ "[daemon]\nmax_request = 99999999999999999999T\n", "t.conf:2: bad max_request" },
 		{ "[daemon]\nadmin_group = a b\n", "t.conf:2: bad admin_group 'a b': give a name" },
-		{ "[schedule]\n", "t.conf:1: unknown section [schedule]" },
+		{ "[schedule]\n", "t.conf:1: [schedule] needs a name: [schedule NAME]" },
+		{ "[auto]\n", "t.conf:1: [auto] needs a name: [auto NAME]" },
+		{ "[autos x]\n", "t.conf:1: unknown section [autos x]" },
+		{ "[auto x]\ninterval = 1s\n", "t.conf:2: [auto x] needs 'exec', 'comm' or 'cgroup'" },
+		{ "[auto x]\nexec = /a\n[auto x]\n", "t.conf:3: [auto x] is defined twice" },
+		{ "[auto x]\ncomm = a\nchildren = maybe\n", "t.conf:3: bad children 'maybe': give yes or no" },
+		{ "[auto x]\ncomm = a\nmax_sessions = 0\n", "t.conf:3: bad max_sessions '0'" },
+		{ "[auto x]\ncomm = a\ncgroup = rel\n", "t.conf:3: bad cgroup 'rel': give an absolute path" },
+		{ "[auto x]\ncomm = a\nduration = 1s\ninterval = 2s\n",
+		  "t.conf:4: [auto x]: 'interval' must not be longer than 'duration'" },
+		{ "[auto x]\ncomm = a\nevery = 1h\n", "t.conf:3: unknown key 'every' in [auto]: the keys are exec, comm," },
+		{ "[daemon]\ntracker = ebpf\n", "t.conf:2: bad tracker 'ebpf': give auto (BPF where it loads), bpf or proc" },
 		{ "[schedule a b]\n", "t.conf:1: schedule name 'a b': use letters" },
 		{ "[schedule a]\nevery = 1h\nduration = 1s\n[schedule a]\n", "t.conf:4: [schedule a] is defined twice" },
 		{ "[schedule a]\nevery = 1h\n[daemon]\n", "t.conf:3: [schedule a] needs 'every' and 'duration'" },

@@ -135,6 +135,31 @@ static void test_raw_form_sysfs(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A hybrid CPU's PMUs where sysfs lacks them: cpu_core is PERF_TYPE_RAW (the kernel registers
+ * the big-core PMU so), cpu_atom's type is dynamic and so unknown — which keeps the same raw
+ * code on the two PMUs two different events; with the adl-hybrid host tree's sysfs, its type 10. */
+static void test_hybrid_pmus(void **state)
+{
+	(void)state;
+	td_encode_set_sysfs_root("/nonexistent");
+	assert_int_equal(td_encode("cpu_core/event=0x3c/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, PERF_TYPE_RAW);
+	assert_false(enc.type_unknown);
+	assert_int_equal(td_encode("cpu_atom/event=0x71,umask=0x8d/", NULL, false, &enc, &err), 0);
+	assert_true(enc.type_unknown);
+	assert_int_equal(enc.attr.type, TD_TYPE_UNKNOWN);
+	assert_int_equal(enc.attr.config, 0x8d71);
+	assert_string_equal(enc.pmu, "cpu_atom");
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/adl-hybrid/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu_atom/event=0x71,umask=0x8d/", NULL, false, &enc, &err), 0);
+	assert_false(enc.type_unknown);
+	assert_int_equal(enc.attr.type, 10);
+	assert_int_equal(enc.attr.config, 0x8d71);
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+}
+
 /* An AMD model's raw cpu/ form on a host whose sysfs cpu format is Intel's (event
  * config:0-7, the skl-bare host tree): AMD's kernel format is used, so event codes above
  * 0xff keep bits 32-35 (PMCx1A0 umask 1 cmask 8: 0xa0 | 1 << 8 | 8 << 24 | 1 << 32). */
@@ -173,7 +198,7 @@ int main(void)
 		cmocka_unit_test(test_software_events), cmocka_unit_test(test_other_model),
 		cmocka_unit_test(test_raw_form_builtin), cmocka_unit_test(test_raw_form_errors),
 		cmocka_unit_test(test_raw_form_sysfs),   cmocka_unit_test(test_rnnnn),
-		cmocka_unit_test(test_raw_form_amd_model),
+		cmocka_unit_test(test_raw_form_amd_model), cmocka_unit_test(test_hybrid_pmus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

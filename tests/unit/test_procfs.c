@@ -45,6 +45,11 @@ static int setup(void **state)
 	put("77/task/78/status", "Name:\tworker-1\nvoluntary_ctxt_switches:\t17\nnonvoluntary_ctxt_switches:\t4\n");
 	put("77/task/80/status", "Name:\tworker-2\n");
 	put("9/stat", "9 (x) Z 77 9 9 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99 0 0\n");
+	/* a setuid program's ids: real 1000, effective 0, saved 0 */
+	put("77/status", "Name:\tmain\nUmask:\t0022\nUid:\t1000\t0\t0\t0\nGid:\t1000\t1000\t1000\t1000\n");
+	put("9/status", "Name:\tx\nState:\tZ (zombie)\n");
+	put("77/cgroup", "12:cpu,cpuacct:/old\n0::/system.slice/a b.service\n");
+	put("9/cgroup", "12:cpu,cpuacct:/old\n");
 	td_proc_set_root(root);
 	return 0;
 }
@@ -65,6 +70,8 @@ static void test_fixture(void **state)
 	char comm[32], st = 0;
 	uint64_t rt = 0, vol = 0, invol = 0;
 	long long start = 0;
+	uid_t ids[3];
+	char *cg = NULL;
 	int n;
 
 	(void)state;
@@ -91,6 +98,21 @@ static void test_fixture(void **state)
 	assert_int_equal(vol, 17);
 	assert_int_equal(invol, 4);
 	assert_int_equal(td_proc_ctxt_switches(77, 80, &vol, &invol), -ENODATA);
+	assert_int_equal(td_proc_uids(77, ids), 0);
+	assert_int_equal(ids[0], 1000);
+	assert_int_equal(ids[1], 0);
+	assert_int_equal(ids[2], 0);
+	assert_int_equal(td_proc_uids(9, ids), -ENODATA);
+	assert_int_equal(td_proc_uids(5, ids), -ENOENT);
+	assert_int_equal(td_proc_identity(77, &ppid, &start, comm, sizeof(comm)), 0);
+	assert_int_equal(ppid, 12);
+	assert_int_equal(start, 123456);
+	assert_string_equal(comm, "my (odd) name");
+	assert_int_equal(td_proc_cgroup_v2(77, &cg), 0);
+	assert_string_equal(cg, "/system.slice/a b.service");
+	free(cg);
+	assert_int_equal(td_proc_cgroup_v2(9, &cg), -ENODATA);
+	assert_int_equal(td_proc_cgroup_v2(5, &cg), -ENOENT);
 	assert_int_equal(td_proc_tasks(5, &tids), -ENOENT);
 	n = td_proc_pids(&tids);
 	assert_int_equal(n, 2);
@@ -103,7 +125,7 @@ static void test_live_self(void **state)
 {
 	pid_t *tids = NULL, ppid = 0;
 	uint64_t rt = 0;
-	uid_t uid = 12345;
+	uid_t uid = 12345, ids[3];
 	int n;
 
 	(void)state;
@@ -118,6 +140,15 @@ static void test_live_self(void **state)
 	assert_true(rt > 0);
 	assert_int_equal(td_proc_uid(getpid(), &uid), 0);
 	assert_int_equal(uid, geteuid());
+	assert_int_equal(td_proc_uids(getpid(), ids), 0);
+	assert_int_equal(ids[0], getuid());
+	assert_int_equal(ids[1], geteuid());
+	char *exe = NULL, *real = realpath("/proc/self/exe", NULL);
+	assert_int_equal(td_proc_exe(getpid(), &exe), 0);
+	assert_non_null(real);
+	assert_string_equal(exe, real);
+	free(exe);
+	free(real);
 	td_proc_set_root(root);
 }
 

@@ -158,4 +158,24 @@ readme "A topology fixture: 2 sockets x 64 cores x 4 threads = 512 CPUs, on Sapp
 	"No shipping Intel part has SMT-4; the tree checks that nothing assumes SMT-2, 64 cores or 256 CPUs. libpfm4: spr."
 x86 "Intel(R) Xeon(R) topology fixture" GenuineIntel 6 143 8 0; cpus 2 64 4; kernel 6.1.0-13-amd64 2 0; mounts "$cgroup_rw"
 pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4
+tree adl-hybrid
+readme "Intel Core i9-12900K (Alder Lake-S, family 6 model 151 = 0x97, stepping 2) desktop, bare metal: a hybrid CPU" \
+	"with 8 P-cores x SMT 2 (CPUs 0-15, kernel PMU cpu_core, type 4 = PERF_TYPE_RAW) and 8 E-cores (CPUs 16-23," \
+	"kernel PMU cpu_atom, a dynamic type: 10 here). Each PMU's cpus file lists its CPUs, as Linux's" \
+	"arch/x86/events/intel/core.c exposes them. core_id: P-core N's two threads share N, E-cores 8-15." \
+	"libpfm4 4.13 has no Alder Lake tables (TD_PFM_MODEL=none): CPUID names cpu_core adl_glc (intel-adl-glc.td)" \
+	"and cpu_atom adl_grt (intel-adl-grt.td)."
+x86 "12th Gen Intel(R) Core(TM) i9-12900K" GenuineIntel 6 151 2 0; kernel 6.1.0-13-amd64 2 1; mounts "$cgroup_rw"
+echo "0-23" >"$T/sys/devices/system/cpu/online"; echo 1 >"$T/sys/devices/system/cpu/smt/active"
+i=0; while [ $i -lt 24 ]; do d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"; echo 0 >"$d/physical_package_id"
+	if [ $i -lt 16 ]; then echo $((i / 2)) >"$d/core_id"; else echo $((i - 8)) >"$d/core_id"; fi; i=$((i + 1)); done
+pmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+echo "0-15" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
+pmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
+echo "16-23" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
+
 echo "made: $(ls -d */ | tr -d / | tr '\n' ' ')"
