@@ -127,6 +127,11 @@ event    L3M_REMOTE_DRAM MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM      | MEM_LOAD_L3
 event    L3M_REMOTE_HITM MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM      | MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM [0xD3/0x04]
 event    L3M_REMOTE_FWD  MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD       | MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD [0xD3/0x08]
 event    L3M_REMOTE_PMM  MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM       | MEM_LOAD_L3_MISS_RETIRED.REMOTE_PMM [0xD3/0x10]
+# libpfm4 4.13's spr table against Intel perfmon SPR/events/sapphirerapids_core.json V1.39 ('tdctl events --check')
+libpfm4-differs BE_SLOTS      | libpfm4 4.13 TOPDOWN:BACKEND_BOUND_SLOTS = 0x0200 (event 0x00, the fixed-counter pseudo code); perfmon TOPDOWN.BACKEND_BOUND_SLOTS is 0xA4/0x02 on any GP counter
+libpfm4-differs BR_MISP_SLOTS | libpfm4 4.13 TOPDOWN:BR_MISPREDICT_SLOTS = 0x0800 (event 0x00); perfmon TOPDOWN.BR_MISPREDICT_SLOTS is 0xA4/0x08 on counter 0
+libpfm4-differs MEM_SLOTS     | libpfm4 4.13 TOPDOWN:MEMORY_BOUND_SLOTS = 0x1000 (event 0x00); perfmon TOPDOWN.MEMORY_BOUND_SLOTS is 0xA4/0x10
+libpfm4-differs UNKNOWN_BR    | libpfm4 4.13 INT_MISC:UNKNOWN_BRANCH_CYCLES has umask 0x07 (perfmon's MSR 0x3F7 value); perfmon is 0xAD/0x40 with MSR 0x3F7 = 0x7
 # perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
 perf-name CLK_THREAD     cpu_clk_unhalted.thread
 perf-name INST           inst_retired.any

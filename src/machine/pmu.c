@@ -60,8 +60,11 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", NULL },
 	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
 	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
-	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", NULL },
-	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", NULL },
+	/* Emerald Rapids: Intel perfmon's EMR TMA metrics equal SPR's (TMA 5.2), its core events are
+	 * SPR's, so libpfm4 4.13's spr tables encode them: intel-spr.td serves it. Granite Rapids
+	 * (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
+	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "spr" },
+	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", "gnr" },
 	{ "GenuineIntel", 6, 0x97, 0x97, 0, "Alder Lake (hybrid)", "adl_glc" },
 	{ "GenuineIntel", 6, 0x9a, 0x9a, 0, "Alder Lake (hybrid)", "adl_glc" },
 	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", "adl_glc" },
@@ -79,6 +82,13 @@ static const struct uarch_row uarch_table[] = {
 	{ "AuthenticAMD", 0x1a, 0x50, 0x5f, 0, "Zen 6", NULL },
 	{ "AuthenticAMD", 0x1a, 0x80, 0xaf, 0, "Zen 6", NULL },
 	{ "AuthenticAMD", 0x1a, 0xc0, 0xcf, 0, "Zen 6", NULL },
+	/* Arm: /proc/cpuinfo's CPU implementer names the vendor, family stays 0 and the
+	 * model is the MIDR part number (Arm's telemetry specifications, product_configuration
+	 * part_num); the PMU model names are libpfm4 4.13's (pfmlib_arm_armv8.c, armv9.c) */
+	{ "ARM (implementer 0x41)", 0, 0xd0c, 0xd0c, 0, "Neoverse N1", "arm_n1" },
+	{ "ARM (implementer 0x41)", 0, 0xd40, 0xd40, 0, "Neoverse V1", "arm_v1" },
+	{ "ARM (implementer 0x41)", 0, 0xd49, 0xd49, 0, "Neoverse N2", "arm_n2" },
+	{ "ARM (implementer 0x41)", 0, 0xd4f, 0xd4f, 0, "Neoverse V2", "arm_v2" },
 };
 
 /* The core PMUs of hybrid CPUs and the PMU model each one's events file serves: Linux perf
@@ -150,6 +160,28 @@ const char *td_model_source_name(enum td_model_source s)
 	return "?";
 }
 
+int td_cpu_id_words(const struct td_caps *c, char *buf, size_t len)
+{
+	if (!strncmp(c->vendor, "ARM", 3))
+		return snprintf(buf, len, "MIDR (%s part %#x)", c->vendor, c->model);
+	return snprintf(buf, len, "CPUID (%s family %#x model %#x)", c->vendor, c->family, c->model);
+}
+
+bool td_pfm_has_model(const char *model)
+{
+	pfm_pmu_info_t info;
+
+	if (!model || !*model || td_pfm_init() != 0)
+		return false;
+	for (int i = 0; i < PFM_PMU_MAX; i++) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(i, &info) == PFM_SUCCESS && info.name && !strcmp(info.name, model))
+			return true;
+	}
+	return false;
+}
+
 /* libpfm4 named no model: the CPUID table may (raw-encoded events files). */
 static void detect_cpuid_model(struct td_caps *c)
 {
@@ -203,6 +235,8 @@ static void detect_cpuinfo(struct td_caps *c)
 			c->hypervisor = true;
 		else if (!strcmp(key, "CPU implementer") && !c->vendor[0])
 			snprintf(c->vendor, sizeof(c->vendor), "ARM (implementer %s)", val);
+		else if (!strcmp(key, "CPU part"))
+			c->model = (int)strtol(val, NULL, 16); /* the MIDR part number, "0xd49" */
 	}
 	free(text);
 }
@@ -566,11 +600,15 @@ void td_caps_decide_rung(struct td_caps *c)
 	}
 	c->rung = TD_RUNG_FULL_TREE;
 	if (c->model_source == TD_MODEL_CPUID) {
+		char id[160];
+		td_cpu_id_words(c, id, sizeof(id));
+		bool tables = td_pfm_has_model(c->pfm_model); /* Emerald Rapids: the spr tables */
 		int n = snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "hardware counters available through the kernel's %s PMU; the installed libpfm4 does "
-				 "not know %s, so CPUID (%s family %#x model %#x) names it %s, which %s serves with raw "
-				 "event encodings%s", c->kernel_pmu, cpu, c->vendor, c->family, c->model, c->pfm_model,
-				 c->events_file, c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
+				 "not know %s, so %s names it %s, which %s serves %s%s", c->kernel_pmu, cpu, id,
+				 c->pfm_model, c->events_file,
+				 tables ? "with libpfm4's tables for that model" : "with raw event encodings",
+				 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
 		if (n >= (int)sizeof(c->rung_reason)) /* only with absurdly long names: say less, cut nothing */
 			snprintf(c->rung_reason, sizeof(c->rung_reason), "%s serves %s (PMU model from CPUID, raw event encodings)",
 				 c->events_file, c->pfm_model);

@@ -114,6 +114,31 @@ static int parse_perf_name(struct td_catalog *cat, char *rest, int lineno, td_er
 	return 0;
 }
 
+/* libpfm4-differs ALIAS | REASON: libpfm4 encodes the event declared above
+ * differently from the vendor's table, and why ('tdctl events --check'). */
+static int parse_pfm_differs(struct td_catalog *cat, char *rest, int lineno, td_err *err)
+{
+	char *bar = strchr(rest, '|');
+
+	if (bar)
+		*bar++ = '\0';
+	char *alias = td_next_word(&rest);
+	struct td_cat_event *e = (struct td_cat_event *)td_catalog_event(cat, alias);
+	const char *why = bar ? td_trim(bar) : "";
+
+	if (!*alias || *rest || !*why)
+		return td_cat_fail(cat, lineno, err, "'libpfm4-differs' needs one event alias, then '|' and the reason");
+	if (!e)
+		return td_cat_fail(cat, lineno, err, "libpfm4-differs: '%s' is not an event declared above", alias);
+	if (e->pfm_differs[0])
+		return td_cat_fail(cat, lineno, err, "libpfm4-differs: event '%s' already has one", alias);
+	if (strlen(why) >= sizeof(e->pfm_differs))
+		return td_cat_fail(cat, lineno, err, "libpfm4-differs %s: the reason is longer than %zu characters", alias,
+				   sizeof(e->pfm_differs) - 1);
+	snprintf(e->pfm_differs, sizeof(e->pfm_differs), "%s", why);
+	return 0;
+}
+
 /* One definition as joined from its physical lines (see td_cat_def). */
 struct joined {
 	const char *text;
@@ -180,9 +205,12 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		snprintf(e->alias, sizeof(e->alias), "%s", alias);
 		snprintf(e->spec, sizeof(e->spec), "%s", spec);
 		snprintf(e->desc, sizeof(e->desc), "%s", bar ? td_trim(bar) : "");
+		e->pfm_differs[0] = '\0';
 		e->line = lineno;
 	} else if (!strcmp(kw, "perf-name")) {
 		return parse_perf_name(cat, rest, lineno, err);
+	} else if (!strcmp(kw, "libpfm4-differs")) {
+		return parse_pfm_differs(cat, rest, lineno, err);
 	} else if (!strcmp(kw, "node") || !strcmp(kw, "let") || !strcmp(kw, "info") || !strcmp(kw, "cpi") ||
 		   !strcmp(kw, "cpi-cycles") || !strcmp(kw, "cpi-instructions") || !strcmp(kw, "partition") ||
 		   !strcmp(kw, "children-sum") || !strcmp(kw, "bound") || !strcmp(kw, "unrelated")) {

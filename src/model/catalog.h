@@ -14,6 +14,7 @@ struct td_cat_event {
 	char alias[64];
 	char spec[256];   /* libpfm4 string or perf raw form */
 	char desc[256];
+	char pfm_differs[256]; /* a libpfm4-differs line: why libpfm4's encoding is not the vendor's ("" = none) */
 	int line;
 };
 

@@ -47,9 +47,13 @@ static void print_text(const struct td_caps *c)
 		printf("  topology:     unknown (no /sys/devices/system/cpu/cpuN/topology)\n");
 	printf("libpfm4 model:  %s\n", c->model_source == TD_MODEL_LIBPFM ? c->pfm_model
 								  : "none (this libpfm4 does not know the CPU)");
-	if (c->model_source == TD_MODEL_CPUID)
-		printf("PMU model:      %s, from CPUID (%s family %#x model %#x): events files for it use raw encodings\n",
-		       c->pfm_model, c->vendor, c->family, c->model);
+	if (c->model_source == TD_MODEL_CPUID) {
+		char id[160];
+		td_cpu_id_words(c, id, sizeof(id));
+		printf("PMU model:      %s, from %s: %s\n", c->pfm_model, id,
+		       td_pfm_has_model(c->pfm_model) ? "libpfm4's tables for it encode the events"
+						     : "events files for it use raw encodings");
+	}
 	else if (c->model_source == TD_MODEL_LIBPFM)
 		printf("PMU model:      %s, from libpfm4\n", c->pfm_model);
 	else

@@ -1,6 +1,7 @@
 /* tdctl events: shows the events file serving a PMU model — the metric tree
  * with domains, formulas and thresholds, each event alias with its
- * perf_event encoding, the info metrics and the CPI stack (text or JSON). */
+ * perf_event encoding, the info metrics and the CPI stack (text or JSON);
+ * with --check, the encodings against libpfm4's (events_check.c). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -13,9 +14,10 @@
 #include "base/json.h"
 #include "model/model.h"
 #include "machine/pmu.h"
+#include "events_check.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl events [--pmu MODEL] [--json] [--events-dir DIR]"
+#define USAGE "usage: tdctl events [--pmu MODEL] [--json | --check] [--events-dir DIR]"
 
 struct shown {
 	const char *model;
@@ -215,11 +217,12 @@ int cmd_events(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "pmu", required_argument, NULL, 'p' },   { "json", no_argument, NULL, 'j' },
 		{ "events-dir", required_argument, NULL, 'E' }, { "help", no_argument, NULL, 'h' },
+		{ "check", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = NULL, *dir = NULL;
 	char host[64];
-	bool json = false;
+	bool json = false, check = false;
 	int c;
 	td_err err;
 
@@ -229,12 +232,21 @@ int cmd_events(int argc, char **argv)
 		case 'p': model = optarg; break;
 		case 'j': json = true; break;
 		case 'E': dir = optarg; break;
-		case 'h': printf("%s\n", USAGE); return 0;
+		case 'c': check = true; break;
+		case 'h':
+			printf("%s\n"
+			       "  --check  compare every event's encoding with libpfm4's for the model: ok, MISMATCH\n"
+			       "           (both configs) or unknown to libpfm4; exits 1 on a mismatch\n", USAGE);
+			return 0;
 		default: tdctl_error("events: bad option; %s", USAGE); return 2;
 		}
 	}
 	if (optind < argc) {
 		tdctl_error("events: unexpected argument '%s'; %s", argv[optind], USAGE);
+		return 2;
+	}
+	if (json && check) {
+		tdctl_error("events: --check prints a text report, not JSON: give one of --json and --check");
 		return 2;
 	}
 	if (!model && tdctl_host_model("events", host, sizeof(host)))
@@ -246,6 +258,21 @@ int cmd_events(int argc, char **argv)
 		tdctl_error("%s", err.msg);
 		td_catalog_free(s.cat);
 		return 1;
+	}
+	if (check) {
+		struct td_check_counts counts;
+		int rc = td_events_check(s.cat, s.model, &counts);
+		if (counts.mismatch)
+			tdctl_error("events: %d encoding%s of %s differ%s from libpfm4's (see MISMATCH above): fix the "
+				    "file's 'event' line%s or say in its description why libpfm4 is wrong", counts.mismatch,
+				    counts.mismatch == 1 ? "" : "s", s.cat->name, counts.mismatch == 1 ? "s" : "",
+				    counts.mismatch == 1 ? "" : "s");
+		else if (counts.cannot_encode)
+			tdctl_error("events: %d event%s of %s cannot be encoded (see above): fix the file's 'event' lines",
+				    counts.cannot_encode, counts.cannot_encode == 1 ? "" : "s", s.cat->name);
+		td_model_free(s.m);
+		td_catalog_free(s.cat);
+		return rc;
 	}
 	if (json)
 		print_json(&s);

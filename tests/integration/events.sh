@@ -2,7 +2,7 @@
 # events.sh — `tdctl events`: the tree, encodings, info and CPI lines of a
 # model's file (text and JSON), and its errors: host model unknown, unknown
 # --pmu model, malformed files (the test-only tree in tests/data/events), then
-# the shipped events/ trees of skl, icl, spr, zen4, zen5 and bench_metrics running.
+# the shipped events/ trees of skl, icl, spr, zen4, zen5, gnr, arm_n2, arm_v2 and bench_metrics running.
 . "$(dirname "$0")/lib.sh"
 DATA="$TD_SRCDIR/tests/data"
 out="$WORK/out"
@@ -131,6 +131,16 @@ check_tree amd64_fam19h_zen4 "amd-zen4.td: AMD Zen 4" \
 check_tree amd64_fam1ah_zen5 "amd-zen5.td: AMD Zen 5" \
 	Frontend_Bound Bad_Speculation Backend_Bound SMT_Contention Retiring -- \
 	"    Fetch_Latency                          Slots      = W * FE_NO_OPS_C8 / SLOTS  | > 0.10"
+check_tree gnr "intel-gnr.td: Intel Granite Rapids" \
+	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
+	"    Memory_Bound                           Slots      = TD_MEM / PM_SUM  | > 0.20"
+# Arm N2/V2 have no level-2 nodes (Arm's stage 2 is info metrics): the check line is an info metric
+check_tree arm_n2 "arm-neoverse-n2.td: Arm Neoverse N2" \
+	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
+	"  SLOTS                    Count    = SLOTS_PER_CYCLE * CPU_CYCLES"
+check_tree arm_v2 "arm-neoverse-v2.td: Arm Neoverse V2" \
+	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
+	"  fp_ops_per_cycle         Metric   = (FP_SCALE_OPS_SPEC + FP_FIXED_OPS_SPEC) / CPU_CYCLES"
 
 # the bench programs build ('make bench-programs'; 'make bench' also runs the bench
 # scripts, by hand: they time things) and bench_metrics prints a nodes/s figure on the

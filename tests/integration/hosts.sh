@@ -144,6 +144,62 @@ is "cpu.vendor=ARM (implementer 0x41)" cpu.online_cpus=4 cpu.smt=0 kernel.core_p
 	libpfm4.model=arm_n1 events_file=arm-neoverse.td rung=full-tree
 groups 1
 
+# Arm Neoverse N2 (CPU part 0xd49): libpfm4's name arm_n2 picks arm-neoverse-n2.td (5 slots). Watchdog
+# off: level 1's seven events are CPU_CYCLES (the PMUv3 cycle counter, fixed 0) and six on the 6
+# programmable counters (BR_MIS_PRED, OP_RETIRED, OP_SPEC, STALL_SLOT, STALL_SLOT_FRONTEND,
+# STALL_SLOT_BACKEND): one group.
+on neoverse-n2 arm_n2
+is "cpu.vendor=ARM (implementer 0x41)" cpu.model=3401 "cpu.microarch=Neoverse N2" cpu.online_cpus=8 \
+	kernel.core_pmu=armv8_pmuv3_0 libpfm4.model=arm_n2 pmu_model.source=libpfm4 events_file=arm-neoverse-n2.td \
+	rung=full-tree
+groups 1
+# a libpfm4 that does not know N2 (TD_PFM_MODEL=none): the MIDR table names it arm_n2, same file
+on neoverse-n2 none
+is libpfm4.model= pmu_model.name=arm_n2 pmu_model.source=cpuid events_file=arm-neoverse-n2.td rung=full-tree
+check_grep "neoverse-n2: the reason says MIDR named the model" \
+	"so MIDR (ARM (implementer 0x41) part 0xd49) names it arm_n2, which arm-neoverse-n2.td serves" "$WORK/neoverse-n2.json"
+TD_SYSROOT="$HOSTS/neoverse-n2" TD_PFM_MODEL=none "$TDCTL" doctor >"$WORK/neoverse-n2.txt" 2>&1
+check_grep "neoverse-n2: doctor's text says MIDR named the model" \
+	"PMU model:      arm_n2, from MIDR (ARM (implementer 0x41) part 0xd49): events files for it use raw encodings" \
+	"$WORK/neoverse-n2.txt"
+groups 1
+
+# Arm Neoverse V2 (CPU part 0xd4f): arm_v2 picks arm-neoverse-v2.td (8 slots). The NMI watchdog holds
+# the cycle counter, so CPU_CYCLES needs a programmable counter: 7 events on 6 counters, 2 groups.
+on neoverse-v2 arm_v2
+is "cpu.vendor=ARM (implementer 0x41)" cpu.model=3407 "cpu.microarch=Neoverse V2" kernel.nmi_watchdog=1 \
+	libpfm4.model=arm_v2 pmu_model.source=libpfm4 events_file=arm-neoverse-v2.td rung=full-tree
+groups 2
+on neoverse-v2 none
+is libpfm4.model= pmu_model.name=arm_v2 pmu_model.source=cpuid events_file=arm-neoverse-v2.td rung=full-tree
+groups 2
+# Intel Granite Rapids-AP (family 6 model 173 = 0xAD, perfmon mapfile GenuineIntel-6-AD), 2 x 128 cores
+# x SMT 2: libpfm4 4.13 has no GNR table (TD_PFM_MODEL=none), CPUID names it gnr and intel-gnr.td serves
+# it with raw encodings. Level 1 is SLOTS + the four PERF_METRICS fields + INT_MISC.UOP_DROPPING: one group.
+on gnr-2s none
+is cpu.family=6 cpu.model=173 "cpu.microarch=Granite Rapids" cpu.online_cpus=512 cpu.cores=256 cpu.sockets=2 \
+	cpu.smt=1 libpfm4.model= pmu_model.name=gnr pmu_model.source=cpuid events_file=intel-gnr.td rung=full-tree
+check_grep "gnr-2s: the reason says CPUID named gnr and the encodings are raw" \
+	"so CPUID (GenuineIntel family 0x6 model 0xad) names it gnr, which intel-gnr.td serves with raw event encodings" \
+	"$WORK/gnr-2s.json"
+groups 1
+# Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it spr (perfmon's
+# EMR TMA 5.2 metrics are SPR's), libpfm4's spr tables encode intel-spr.td's events
+on emr-vm none
+is cpu.model=207 "cpu.microarch=Emerald Rapids" kernel.hypervisor=KVM pmu_model.name=spr pmu_model.source=cpuid \
+	events_file=intel-spr.td rung=full-tree
+check_grep "emr-vm: the reason says libpfm4's spr tables serve it" \
+	"so CPUID (GenuineIntel family 0x6 model 0xcf) names it spr, which intel-spr.td serves with libpfm4's tables for that model" \
+	"$WORK/emr-vm.json"
+TD_SYSROOT="$HOSTS/emr-vm" TD_PFM_MODEL=none "$TDCTL" doctor >"$WORK/emr-vm.txt" 2>&1
+check_grep "emr-vm: doctor's text says libpfm4's tables encode the events" \
+	"PMU model:      spr, from CPUID (GenuineIntel family 0x6 model 0xcf): libpfm4's tables for it encode the events" \
+	"$WORK/emr-vm.txt"
+groups 1
+# N1 through the MIDR table too (part 0xd0c): still arm-neoverse.td
+on neoverse-n1 none
+is pmu_model.name=arm_n1 pmu_model.source=cpuid "cpu.microarch=Neoverse N1" events_file=arm-neoverse.td
+
 # 2-socket EPYC 9554 (Zen 4 Genoa, 64 cores a socket, SMT 2): 256 CPUs, 128
 # cores, 2 sockets. The NMI watchdog takes one of the 6 general-purpose
 # counters: 5 left for level 1's six events, so 2 groups.

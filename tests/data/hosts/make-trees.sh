@@ -97,6 +97,49 @@ T2=$T
 printf 'processor\t: 0\nBogoMIPS\t: 243.75\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp ssbs\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\n' >"$T2/proc/cpuinfo"
 cpus 1 4 1; kernel 6.1.0-13-arm64 2 0; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu_cycles=event=0x0011 inst_retired=event=0x0008
 
+# arm TREE PART VARIANT REVISION FEATURES: an Arm host's /proc/cpuinfo (first CPU; MIDR fields)
+arm() { printf 'processor\t: 0\nBogoMIPS\t: 2000.00\nFeatures\t: %s\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: %s\nCPU part\t: %s\nCPU revision\t: %s\n\nprocessor\t: 1\n' \
+	"$4" "$2" "$1" "$3" >"$T/proc/cpuinfo"; }
+
+tree neoverse-n2
+readme "Arm Neoverse N2 (e.g. Alibaba Yitian 710 / Azure Cobalt 100 class; implementer 0x41 part 0xd49 r0p3), 8 CPUs," \
+	"no SMT, armv8_pmuv3_0 PMU. libpfm4 4.13 names it arm_n2 on Arm; x86 builds have no Arm tables:" \
+	"TD_PFM_MODEL=arm_n2 forces the name, TD_PFM_MODEL=none leaves it to the MIDR table (CPU part 0xd49)."
+arm 0xd49 0x0 3 "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs sb paca pacg dcpodp sve2 sveaes svepmull svebitperm svesha3 svesm4 flagm2 frint svei8mm svebf16 i8mm bf16 dgh bti"
+cpus 1 8 1; kernel 6.8.0-arm64 2 0; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu_cycles=event=0x0011 inst_retired=event=0x0008 \
+	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
+mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 5 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots" # perf: #slots
+
+tree neoverse-v2
+readme "Arm Neoverse V2 (NVIDIA Grace / AWS Graviton4 class; implementer 0x41 part 0xd4f r0p0), 8 CPUs, no SMT," \
+	"armv8_pmuv3_0 PMU, NMI watchdog on (it takes the cycle counter). libpfm4 4.13 names it arm_v2 on Arm:" \
+	"TD_PFM_MODEL=arm_v2 forces the name, TD_PFM_MODEL=none leaves it to the MIDR table (CPU part 0xd4f)."
+arm 0xd4f 0x0 0 "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs sb paca pacg dcpodp sve2 sveaes svepmull svebitperm svesha3 svesm4 flagm2 frint svei8mm svebf16 i8mm bf16 dgh bti"
+cpus 1 8 1; kernel 6.8.0-arm64 2 1; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu_cycles=event=0x0011 inst_retired=event=0x0008 \
+	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
+mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 8 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots"
+
+tree gnr-2s
+readme "2-socket Intel Xeon 6980P (Granite Rapids-AP, family 6 model 173 = 0xAD), bare metal: 2 x 128 cores x SMT 2 = 512 CPUs." \
+	"libpfm4 4.13 has no Granite Rapids model (TD_PFM_MODEL=none): CPUID names it gnr (intel-gnr.td, raw encodings)."
+x86 "Intel(R) Xeon(R) 6980P" GenuineIntel 6 173 1 0; cpus 2 128 2; kernel 6.12.0-amd64 2 0; mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+
+tree emr-vm
+readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cloud VM under KVM with a virtual PMU, 8 vCPUs (4 cores x SMT 2)." \
+	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it spr, whose tables and intel-spr.td serve it."
+x86 "Intel(R) Xeon(R) Platinum 8592+" GenuineIntel 6 207 2 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0-amd64 2 0
+mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+
 tree epyc-2s-256
 readme "2-socket AMD EPYC 9554 (Zen 4 Genoa, family 25 model 17) server, bare metal: 2 x 64 cores x SMT 2 = 256 CPUs." \
 	"NMI watchdog on (it takes a general-purpose counter). libpfm4: amd64_fam19h_zen4."

@@ -1,0 +1,144 @@
+/* events_check: 'tdctl events --check' — every event of an events file set
+ * against libpfm4: a raw form (cpu/event=...,umask=.../) is compared with the
+ * encoding libpfm4 gives the event its description names (perfmon's
+ * NAME.UMASK as libpfm4's NAME:UMASK, with the raw form's cmask/edge/inv as
+ * :c= :e= :i=), for the file's PMU model; a libpfm4 string is libpfm4's
+ * encoding by construction. One line per event: ok, mismatch (both configs),
+ * known (a libpfm4-differs line of the file says why libpfm4 is wrong), or
+ * unknown to libpfm4 (with the description naming the source). */
+#include "events_check.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine/encode.h"
+#include "machine/pmu.h"
+#include "model/catalog.h"
+
+/* The value of TERM=V in the raw form spec ("cpu/event=0x9c,umask=0x1,cmask=4/"), or -1. */
+static long raw_term(const char *spec, const char *term)
+{
+	size_t len = strlen(term);
+
+	for (const char *p = strchr(spec, '/'); p && *p; p++) {
+		if ((*p == '/' || *p == ',') && !strncmp(p + 1, term, len) && p[1 + len] == '=')
+			return strtol(p + 2 + len, NULL, 0);
+		if ((*p == '/' || *p == ',') && !strncmp(p + 1, term, len) && (p[1 + len] == ',' || p[1 + len] == '/'))
+			return 1; /* a bare flag: "edge" */
+	}
+	return -1;
+}
+
+/* The event name a description starts with ("TOPDOWN.BACKEND_BOUND_SLOTS, slots ..."), as libpfm4
+ * spells it ("TOPDOWN:BACKEND_BOUND_SLOTS"), with the raw form's modifiers appended; false when
+ * the description names no event (its first word is not NAME.UMASK of letters, digits, '_'). */
+static bool libpfm_name(const struct td_cat_event *e, char *out, size_t len)
+{
+	char name[128];
+	size_t n = 0;
+	bool dot = false;
+
+	for (const char *p = e->desc; *p && *p != ',' && !isspace((unsigned char)*p); p++) {
+		char c = *p;
+		if (c == '.') {
+			if (dot || n == 0)
+				return false; /* one NAME.UMASK only */
+			dot = true;
+			c = ':';
+		} else if (!isalnum((unsigned char)c) && c != '_') {
+			return false;
+		}
+		if (n + 1 >= sizeof(name))
+			return false;
+		name[n++] = (char)toupper((unsigned char)c);
+	}
+	name[n] = '\0';
+	if (!dot || name[n - 1] == ':')
+		return false;
+	long cmask = raw_term(e->spec, "cmask"), edge = raw_term(e->spec, "edge"), inv = raw_term(e->spec, "inv");
+	int w = snprintf(out, len, "%s%s", name, cmask > 0 ? ":c=" : "");
+	if (cmask > 0)
+		w += snprintf(out + w, len > (size_t)w ? len - (size_t)w : 0, "%ld", cmask);
+	if (edge > 0)
+		w += snprintf(out + w, len > (size_t)w ? len - (size_t)w : 0, ":e=1");
+	if (inv > 0)
+		w += snprintf(out + w, len > (size_t)w ? len - (size_t)w : 0, ":i=1");
+	return w > 0 && (size_t)w < len;
+}
+
+int td_events_check(const struct td_catalog *cat, const char *model, struct td_check_counts *counts)
+{
+	bool model_known = td_pfm_has_model(model);
+
+	memset(counts, 0, sizeof(*counts));
+	printf("%s: encodings checked against libpfm4 for PMU model %s%s\n", cat->name, model,
+	       model_known ? "" : " (this libpfm4 has no tables for that model: raw events are unknown to it)");
+	for (int i = 0; i < cat->nevents; i++) {
+		const struct td_cat_event *e = &cat->events[i];
+		struct td_encoding ours, theirs;
+		char name[200];
+		td_err err;
+
+		if (td_encode(e->spec, model, false, &ours, &err)) {
+			printf("  %-20s cannot encode  %s\n", e->alias, err.msg);
+			counts->cannot_encode++;
+			continue;
+		}
+		if (!ours.raw_form) {
+			printf("  %-20s ok             %s is a libpfm4 event: config=0x%" PRIx64 " is libpfm4's\n", e->alias,
+			       e->spec, (uint64_t)ours.attr.config);
+			counts->ok++;
+			continue;
+		}
+		if (!libpfm_name(e, name, sizeof(name))) {
+			printf("  %-20s unknown        raw %s (config=0x%" PRIx64 "): its description names no "
+			       "libpfm4 event; source: %s\n", e->alias, e->spec, (uint64_t)ours.attr.config, e->desc);
+			counts->unknown++;
+			continue;
+		}
+		/* libpfm4 bakes a counter mask into some umasks (CYCLES_WITH_DATA_RD is c=1) and refuses
+		 * it again: then the bare name, whose encoding must still be ours */
+		char *mod = strchr(strchr(name, ':') + 1, ':');
+		bool found = model_known && td_encode(name, model, false, &theirs, &err) == 0;
+		if (!found && model_known && mod) {
+			*mod = '\0';
+			found = td_encode(name, model, false, &theirs, &err) == 0;
+		}
+		if (!found) {
+			printf("  %-20s unknown        raw %s (config=0x%" PRIx64 "): libpfm4 has no %s::%s; source: %s\n",
+			       e->alias, e->spec, (uint64_t)ours.attr.config, model, name, e->desc);
+			counts->unknown++;
+			continue;
+		}
+		bool differs = ours.attr.config != theirs.attr.config || ours.attr.config1 != theirs.attr.config1;
+		if (differs && e->pfm_differs[0]) {
+			printf("  %-20s known          ours %s config=0x%" PRIx64 ", libpfm4 %s::%s config=0x%" PRIx64
+			       ": the file says why (libpfm4-differs): %s\n", e->alias, e->spec, (uint64_t)ours.attr.config,
+			       model, name, (uint64_t)theirs.attr.config, e->pfm_differs);
+			counts->known++;
+			continue;
+		}
+		if (differs) {
+			printf("  %-20s MISMATCH       ours %s config=0x%" PRIx64 " config1=0x%" PRIx64 ", libpfm4 %s::%s "
+			       "config=0x%" PRIx64 " config1=0x%" PRIx64 "\n", e->alias, e->spec,
+			       (uint64_t)ours.attr.config, (uint64_t)ours.attr.config1, model, name,
+			       (uint64_t)theirs.attr.config, (uint64_t)theirs.attr.config1);
+			counts->mismatch++;
+			continue;
+		}
+		printf("  %-20s ok             raw %s config=0x%" PRIx64 " = libpfm4 %s::%s%s\n", e->alias, e->spec,
+		       (uint64_t)ours.attr.config, model, name,
+		       e->pfm_differs[0] ? " (this libpfm4 agrees: its libpfm4-differs line is out of date)" : "");
+		counts->ok++;
+	}
+	printf("%d ok, %d mismatch%s, %d known to differ (libpfm4-differs), %d unknown to libpfm4%s", counts->ok,
+	       counts->mismatch, counts->mismatch == 1 ? "" : "es", counts->known, counts->unknown,
+	       counts->cannot_encode ? ", " : "\n");
+	if (counts->cannot_encode)
+		printf("%d cannot be encoded\n", counts->cannot_encode);
+	return counts->mismatch || counts->cannot_encode ? 1 : 0;
+}

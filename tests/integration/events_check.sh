@@ -1,0 +1,112 @@
+#!/bin/sh
+# tdctl events --check: every event of a model's file against libpfm4 4.13's encoding of it.
+# On the files of every model libpfm4 knows (skl, icl, spr, zen3, zen4) no event mismatches and
+# every event has one line; the four SPR events libpfm4 4.13 encodes wrongly (intel-spr.td's
+# libpfm4-differs lines, against Intel perfmon's SPR table) are reported as known. A file with a
+# deliberately wrong raw encoding reports the MISMATCH with both configs and exits 1. Expected
+# configs are Intel's published codes (event | umask << 8), not the program's output.
+. "$(dirname "$0")/lib.sh"
+
+EV="$TD_SRCDIR/events"
+out="$WORK/out"
+err="$WORK/err"
+
+# shipped: MODEL FILE EVENTS — --check exits 0, "0 mismatches", one line per event of the file
+shipped() {
+	"$TDCTL" events --pmu "$1" --check >"$out" 2>"$err"; rc=$?
+	check_eq "$1: --check exits 0" 0 "$rc"
+	check_eq "$1: nothing on stderr" "" "$(cat "$err")"
+	check_grep "$1: no mismatch" " 0 mismatches," "$out"
+	check_eq "$1: one line per event of $2 ($3)" "$3" \
+		"$(grep -cE '^  [A-Za-z0-9_]+ +(ok|known|unknown|MISMATCH|cannot encode) ' "$out")"
+	check_eq "$1: $2 has $3 events" "$3" "$(grep -c '^event ' "$EV/$2")"
+	cp "$out" "$WORK/$1.check"
+}
+shipped skl intel-skl.td 89
+shipped icl intel-icl.td 58
+shipped spr intel-spr.td 76
+shipped amd64_fam19h_zen3 amd-zen3.td 8
+shipped amd64_fam19h_zen4 amd-zen4.td 13
+check_grep "skl: a libpfm4-string event is libpfm4's own (IDQ_UOPS_NOT_DELIVERED:CORE = 0x19c)" \
+	"FE_NOT               ok             IDQ_UOPS_NOT_DELIVERED:CORE is a libpfm4 event: config=0x19c is libpfm4's" \
+	"$WORK/skl.check"
+check_grep "skl: a raw event libpfm4 lacks is unknown, with its source" \
+	"NOP_INST             unknown        raw cpu/event=0xc0,umask=0x2/ (config=0x2c0): libpfm4 has no skl::INST_RETIRED:NOP; source: INST_RETIRED.NOP" \
+	"$WORK/skl.check"
+# perfmon SPR V1.39: TOPDOWN.BACKEND_BOUND_SLOTS 0xA4/0x02 -> 0x2a4; libpfm4 4.13 gives umask 0x02, event 0x00
+check_grep "spr: TOPDOWN.BACKEND_BOUND_SLOTS differs from libpfm4, as the file says" \
+	"BE_SLOTS             known          ours cpu/event=0xa4,umask=0x2/ config=0x2a4, libpfm4 spr::TOPDOWN:BACKEND_BOUND_SLOTS config=0x200: the file says why" \
+	"$WORK/spr.check"
+check_grep "spr: 4 known, 11 raw events unknown to libpfm4" "0 mismatches, 4 known to differ (libpfm4-differs), 11 unknown to libpfm4" \
+	"$WORK/spr.check"
+check_grep "zen4: all 13 events are libpfm4 strings" "13 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 0 unknown to libpfm4" \
+	"$WORK/amd64_fam19h_zen4.check"
+
+# a model libpfm4 4.13 has no tables for: every raw event unknown, nothing fails
+"$TDCTL" events --pmu gnr --check >"$out" 2>"$err"; rc=$?
+check_eq "gnr: --check exits 0" 0 "$rc"
+check_grep "gnr: says libpfm4 has no tables for the model" "(this libpfm4 has no tables for that model" "$out"
+check_grep "gnr: all 46 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 46 unknown to libpfm4" "$out"
+
+# intel-gnr.td's raw encodings (perfmon's GNR table) against libpfm4's SPR table, for the events Granite
+# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 36 of its
+# 46 events equal to libpfm4's spr encoding (the other 10: PERF_METRICS and 2 EXE_ACTIVITY umasks
+# libpfm4 4.13 lacks)
+mkdir -p "$WORK/gnr-as-spr"
+sed 's/^pmu      gnr$/pmu      spr/' "$EV/intel-gnr.td" >"$WORK/gnr-as-spr/intel-gnr.td"
+check "gnr as spr: the copy says it serves spr" grep -qx 'pmu      spr' "$WORK/gnr-as-spr/intel-gnr.td"
+"$TDCTL" events --events-dir "$WORK/gnr-as-spr" --pmu spr --check >"$out" 2>"$err"; rc=$?
+check_eq "gnr as spr: --check exits 0" 0 "$rc"
+check_grep "gnr as spr: 36 equal to libpfm4's spr table, none differs" \
+	"36 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 10 unknown to libpfm4" "$out"
+check_grep "gnr as spr: MEMORY_ACTIVITY.STALLS_L3_MISS 0x47/0x09 c=9" \
+	"MA_L3                ok             raw cpu/event=0x47,umask=0x9,cmask=9/ config=0x9000947 = libpfm4 spr::MEMORY_ACTIVITY:STALLS_L3_MISS:c=9" "$out"
+
+# deliberately wrong: IDQ_UOPS_NOT_DELIVERED.CORE is 0x9C/0x01 (config 0x19c); the copy says umask 0x02.
+# A right raw form of another event (BR_MISP_RETIRED.ALL_BRANCHES, 0xC5/0x00) is ok.
+mkdir -p "$WORK/ev"
+sed -e 's|^event    FE_NOT          IDQ_UOPS_NOT_DELIVERED:CORE  |event    FE_NOT          cpu/event=0x9c,umask=0x2/    |' \
+    -e 's|^event    BR_MISP         BR_MISP_RETIRED:ALL_BRANCHES  |event    BR_MISP         cpu/event=0xc5,umask=0x0/     |' \
+	"$EV/intel-skl.td" >"$WORK/ev/intel-skl.td"
+check "wrong: the copy has both raw lines" test "$(grep -c '^event    \(FE_NOT          cpu/event=0x9c,umask=0x2/\|BR_MISP         cpu/event=0xc5,umask=0x0/\)' "$WORK/ev/intel-skl.td")" -eq 2
+cp "$EV/software.td" "$WORK/ev/"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "wrong: --check exits 1" 1 "$rc"
+check_grep "wrong: the mismatch with both configs" \
+	"FE_NOT               MISMATCH       ours cpu/event=0x9c,umask=0x2/ config=0x29c config1=0x0, libpfm4 skl::IDQ_UOPS_NOT_DELIVERED:CORE config=0x19c config1=0x0" \
+	"$out"
+check_grep "wrong: the right raw form is ok (BR_MISP_RETIRED.ALL_BRANCHES 0xC5/0x00)" \
+	"BR_MISP              ok             raw cpu/event=0xc5,umask=0x0/ config=0xc5 = libpfm4 skl::BR_MISP_RETIRED:ALL_BRANCHES" "$out"
+check_grep "wrong: the summary counts it" " 1 mismatch, " "$out"
+check_eq "wrong: one line on stderr" 1 "$(wc -l <"$err")"
+check_grep "wrong: stderr says what to do" "events: 1 encoding of intel-skl.td differs from libpfm4's (see MISMATCH above): fix the file's 'event' line or say in its description why libpfm4 is wrong" "$err"
+
+# libpfm4-differs on an event libpfm4 agrees with: ok, and the line is called out of date
+printf 'libpfm4-differs BR_MISP | test: claimed on purpose\n' >>"$WORK/ev/intel-skl.td"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"
+check_grep "stale libpfm4-differs: called out of date" "(this libpfm4 agrees: its libpfm4-differs line is out of date)" "$out"
+# ... and a libpfm4-differs line naming no event is a file error with FILE:LINE
+printf 'libpfm4-differs NO_SUCH | why\n' >>"$WORK/ev/intel-skl.td"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "libpfm4-differs of an unknown alias: exits 1" 1 "$rc"
+check_grep "libpfm4-differs of an unknown alias: FILE:LINE" \
+	"intel-skl.td:$(wc -l <"$WORK/ev/intel-skl.td"): libpfm4-differs: 'NO_SUCH' is not an event declared above" "$err"
+
+# ... and one without a reason, or a second one for the same event
+sed -i '$d' "$WORK/ev/intel-skl.td"
+printf 'libpfm4-differs FE_NOT\n' >>"$WORK/ev/intel-skl.td"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "libpfm4-differs without a reason: exits 1" 1 "$rc"
+check_grep "libpfm4-differs without a reason: says what it needs" \
+	"'libpfm4-differs' needs one event alias, then '|' and the reason" "$err"
+sed -i '$d' "$WORK/ev/intel-skl.td"
+printf 'libpfm4-differs BR_MISP | again\n' >>"$WORK/ev/intel-skl.td"
+"$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "a second libpfm4-differs for one event: exits 1" 1 "$rc"
+check_grep "a second libpfm4-differs for one event: says so" "libpfm4-differs: event 'BR_MISP' already has one" "$err"
+
+# --check and --json together: a usage error
+"$TDCTL" events --pmu skl --check --json >"$out" 2>"$err"; rc=$?
+check_eq "--check --json: exits 2" 2 "$rc"
+check_grep "--check --json: says to give one" "give one of --json and --check" "$err"
+finish
