@@ -70,9 +70,9 @@ int main(int argc, char **argv)
 		struct td_config cfg;
 		int rc = td_daemon_read_config(&o, &cfg, &err);
 		if (rc == 0)
-			printf("topdownd: configuration %s is valid: %d schedule entr%s\n",
+			printf("topdownd: configuration %s is valid: %d schedule entr%s, %d auto rule%s\n",
 			       o.config_path ? o.config_path : "(built-in defaults)", cfg.nschedule,
-			       cfg.nschedule == 1 ? "y" : "ies");
+			       cfg.nschedule == 1 ? "y" : "ies", cfg.nautos, cfg.nautos == 1 ? "" : "s");
 		else
 			fprintf(stderr, "topdownd: %s\n", err.msg);
 		td_config_free(&cfg);
