@@ -56,6 +56,7 @@ struct td_session {
 	int failed_streak;                             /* attempts that failed since the last write */
 	uint64_t missed_periods;                       /* interval periods the sampler was too late to read */
 	int first_missed_seq, last_missed_seq;         /* the first and last interval that absorbed some */
+	char late_priority[48];                        /* the sampler's priority when it was first late */
 	int failed_writes;                             /* in the whole session */
 	char write_error[512];                         /* what the last failed write said */
 	const char *write_advice;                      /* what to do about it (td_store_disk_advice), or NULL */

@@ -16,6 +16,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "sampler_priority.h"
 #include "session_impl.h"
 
 #define FDS_PER_SESSION TD_SESSION_POLLFDS
@@ -161,8 +162,10 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		/* more than one period since the last read: the sampler was late, and
 		 * this interval covers the periods it missed */
 		if (periods > 1) {
-			if (!s->missed_periods)
+			if (!s->missed_periods) {
 				s->first_missed_seq = s->seq;
+				td_sampler_priority_describe(s->late_priority, sizeof(s->late_priority));
+			}
 			s->missed_periods += periods - 1;
 			s->last_missed_seq = s->seq;
 		}

@@ -24,7 +24,7 @@ check_eq "attach exits 0" 0 "$?"
 end=$(date +%s%N)
 check "--duration 3 is honoured: $(((end - start) / 1000000)) ms" test $(((end - start) / 1000000)) -lt 4500
 check_match "one warning says periods were missed and which intervals absorbed them" \
-	"^tdctl: [0-9]+ interval periods of 100 ms not read on time \(intervals? [0-9]+(-[0-9]+ are| is) longer\): topdown was held up \(too little CPU, or slow writes\)$" \
+	"^tdctl: [0-9]+ interval periods of 100 ms not read on time \(intervals? [0-9]+(-[0-9]+ are| is) longer\): topdown was held up \(too little CPU, or slow writes; the sampler ran at (SCHED_FIFO 1|nice -[0-9]+|normal priority)\)$" \
 	"$(grep 'not read on time' "$WORK/err")"
 n=$(sed -n 's/^tdctl: \([0-9]*\) interval periods.*/\1/p' "$WORK/err")
 check "... about as many as the second it was stopped holds ($n, 8-11)" test "${n:-0}" -ge 8 -a "${n:-0}" -le 11
