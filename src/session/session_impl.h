@@ -52,6 +52,7 @@ struct td_session {
 	uint64_t interval_start;
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */
+	bool final_write;                              /* the interval being written is the last */
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	uint64_t missed_periods;                       /* interval periods the sampler was too late to read */
