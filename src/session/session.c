@@ -418,6 +418,9 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	int ret;
 
 	err->msg[0] = '\0';
+	/* periods that passed unread since the last interval (a sampler held up past the
+	 * end, in a write or without CPU): the final interval covers them */
+	session_loop_take_periods(rs);
 	session_write_interval(rs, true);
 	if (rs->child) {
 		int wstatus = 0;

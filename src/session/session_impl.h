@@ -100,5 +100,8 @@ int session_write_interval(struct td_session *s, bool final);
 /* session_loop.c */
 int session_loop_arm(struct td_session *s, td_err *err);
 void session_loop_close(struct td_session *s);
+/* Read the interval timer: the periods since it was last read; more than
+ * one are recorded as missed (the sampler was late). */
+uint64_t session_loop_take_periods(struct td_session *s);
 
 #endif

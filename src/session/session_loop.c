@@ -80,6 +80,23 @@ int session_loop_arm(struct td_session *s, td_err *err)
 	return 0;
 }
 
+uint64_t session_loop_take_periods(struct td_session *s)
+{
+	uint64_t periods = s->tick >= 0 ? drain(s->tick) : 0;
+
+	/* more than one period since the last read: the sampler was late, and
+	 * the interval written next covers the periods it missed */
+	if (periods > 1) {
+		if (!s->missed_periods) {
+			s->first_missed_seq = s->seq;
+			td_sampler_priority_describe(s->late_priority, sizeof(s->late_priority));
+		}
+		s->missed_periods += periods - 1;
+		s->last_missed_seq = s->seq;
+	}
+	return periods;
+}
+
 void session_loop_close(struct td_session *s)
 {
 	int *fds[] = { &s->tick, &s->scan, &s->rot, &s->pidfd };
@@ -158,17 +175,7 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		report_open_failures(s);
 	}
 	if (ready(p, n, s->tick)) {
-		uint64_t periods = drain(s->tick);
-		/* more than one period since the last read: the sampler was late, and
-		 * this interval covers the periods it missed */
-		if (periods > 1) {
-			if (!s->missed_periods) {
-				s->first_missed_seq = s->seq;
-				td_sampler_priority_describe(s->late_priority, sizeof(s->late_priority));
-			}
-			s->missed_periods += periods - 1;
-			s->last_missed_seq = s->seq;
-		}
+		session_loop_take_periods(s);
 		session_write_interval(s, false);
 	}
 	if (ready(p, n, s->pidfd))

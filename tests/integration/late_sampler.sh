@@ -31,6 +31,25 @@ check "... about as many as the second it was stopped holds ($n, 8-11)" test "${
 check_match "the session's message stores it" "not read on time" "$(sql "$DB" "select message from sessions")"
 longest=$(sql "$DB" "select max(end_ns - start_ns) / 1000000 from intervals")
 check "the interval that absorbed them lasts the hold-up ($longest ms)" test "$longest" -ge 900
+
+# ---- held up past the end: periods never read are counted too --------------------
+# Another connection holds the database's write lock for 1.5 s from about 1 s into
+# a 2 s session: the interval write waits for it (SQLite's busy timeout is 5 s),
+# past --duration; the periods that passed meanwhile are read by no tick, only by
+# the final read, and must be counted all the same.
+DB="$WORK/held.db"
+"$TDCTL" attach "$W" -I 100 --duration 2 -d "$DB" -q 2>"$WORK/err" &
+T=$!
+CLEANUP_PIDS="$W $T"
+check "held: the attach samples" wait_for 10 five
+printf 'BEGIN IMMEDIATE;\n.shell sleep 1.5\nCOMMIT;\n' | sql "$DB"
+wait "$T"
+check_eq "held: attach exits 0" 0 "$?"
+n=$(sed -n 's/^tdctl: \([0-9]*\) interval periods.*/\1/p' "$WORK/err")
+check "held: the periods the lock held up are counted, at least 10 of the 1.5 s ($n)" test "${n:-0}" -ge 10
+check_eq "held: the final interval absorbed them" \
+	"$(sql "$DB" "select max(seq) from intervals")" \
+	"$(sed -n 's/^tdctl: .*(interval \([0-9]*\) is longer).*/\1/p' "$WORK/err")"
 kill "$W"
 CLEANUP_PIDS=
 finish
