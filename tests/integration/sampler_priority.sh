@@ -6,7 +6,8 @@
 # the test's own policy and nice value, read from /proc/PID/sched. With
 # the CPUs saturated by the target's busy threads, a session at -I 50 then
 # stores every interval but at most one. --no-priority leaves the priority
-# alone. Where the priority cannot be raised (no root, no CAP_SYS_NICE),
+# alone. topdownd raises its loop's the same way at start (its log says so)
+# and leaves it with --no-priority. Where the priority cannot be raised (no root, no CAP_SYS_NICE),
 # the checks that need it are skipped with the reason tdctl gives.
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +66,36 @@ check_eq "--no-priority: the run exits 0" 0 "$?"
 CLEANUP_PIDS=
 check_eq "--no-priority: tdctl kept the test's policy and prio" "$my_policy:$my_prio" "$np"
 check_eq "--no-priority: no note about the sampler" "" "$(grep 'note: sampler at' "$WORK/err")"
+
+# ---- topdownd: its loop samples every session ----------------------------------------
+TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
+: >"$WORK/topdownd.conf"
+# daemon_policy [OPTION]: "policy:prio" of a topdownd started with OPTION, once it answers
+daemon_policy() {
+	"$TOPDOWND" -f -c "$WORK/topdownd.conf" --socket "$WORK/sock" --database "$WORK/d.db" "$@" >"$WORK/dlog" 2>&1 &
+	D=$!
+	CLEANUP_PIDS=$D
+	wait_for 10 "$TDCTL" status --socket "$WORK/sock" >/dev/null 2>&1
+	echo "$(sched_field "/proc/$D/sched" policy):$(sched_field "/proc/$D/sched" prio)"
+	kill "$D"
+	wait "$D" 2>/dev/null
+	CLEANUP_PIDS=
+}
+if [ "$(id -u)" = 0 ]; then
+	got=$(daemon_policy)
+	dsaid=$(sed -n 's/^topdownd: \(sampler at .*\)/\1/p' "$WORK/dlog")
+	case $dsaid in
+	"sampler at real-time priority SCHED_FIFO 1 ("*)
+		check_eq "topdownd: its loop runs at SCHED_FIFO 1, as its log says" "1:98" "$got" ;;
+	"")
+		not_ok "topdownd: its log says what the sampler got: $(head -c 300 "$WORK/dlog")" ;;
+	*)
+		skip "topdownd: its loop runs at SCHED_FIFO 1" "it could not raise it here: $dsaid" ;;
+	esac
+	check_eq "topdownd --no-priority: the test's policy and prio" "$my_policy:$my_prio" "$(daemon_policy --no-priority)"
+else
+	skip "topdownd's priority" "the daemon is started as root here; not root"
+fi
 
 # ---- saturated CPUs: every interval but at most one ------------------------------------
 case $said in
