@@ -245,6 +245,7 @@ static void cleanup(struct td_session *rs)
 		free(rs->plan_notes[i]);
 	free(rs->plan_notes);
 	free(rs->aggs);
+	free(rs->missed);
 	free(rs);
 }
 
@@ -410,11 +411,41 @@ fail:
 	return -1;
 }
 
+/* The intervals that absorbed missed periods, as ranges: "interval 7 is
+ * longer", "intervals 3-5, 9 and 12 are longer"; past MISSED_RANGES_SAID
+ * ranges, how many more. */
+#define MISSED_RANGES_SAID 4
+static void describe_missed(const struct td_session *rs, char *buf, size_t len)
+{
+	size_t used;
+	int said = rs->nmissed < MISSED_RANGES_SAID ? rs->nmissed : MISSED_RANGES_SAID;
+
+	if (rs->nmissed == 0) {
+		snprintf(buf, len, "the intervals are longer");
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "interval%s", rs->nmissed > 1 || rs->missed[0].first != rs->missed[0].last ? "s" : "");
+	for (int i = 0; i < said && used < len; i++) {
+		const struct missed_range *r = &rs->missed[i];
+		const char *sep = i == 0 ? " " : i == rs->nmissed - 1 ? " and " : ", ";
+		if (r->first == r->last)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", sep, r->first);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s%d-%d", sep, r->first, r->last);
+	}
+	if (rs->nmissed > said && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " and %d more range%s", rs->nmissed - said,
+					 rs->nmissed - said == 1 ? "" : "s");
+	if (used < len)
+		snprintf(buf + used, len - used, " %s longer",
+			 rs->nmissed > 1 || rs->missed[0].first != rs->missed[0].last ? "are" : "is");
+}
+
 int td_session_finish(struct td_session *rs, struct td_session_result *res, td_err *err)
 {
 	struct td_collector_stats st;
 	bool ended;
-	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 250), the failed writes */
+	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 400), the failed writes */
 	int ret;
 
 	err->msg[0] = '\0';
@@ -453,12 +484,9 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		snprintf(message, sizeof(message), "%s", rs->res.stop_reason);
 	if (rs->missed_periods) {
 		size_t len = strlen(message);
-		char what[250];
-		char which[48];
-		if (rs->first_missed_seq == rs->last_missed_seq)
-			snprintf(which, sizeof(which), "interval %d is longer", rs->first_missed_seq);
-		else
-			snprintf(which, sizeof(which), "intervals %d-%d are longer", rs->first_missed_seq, rs->last_missed_seq);
+		char what[400];
+		char which[160];
+		describe_missed(rs, which, sizeof(which));
 		snprintf(what, sizeof(what), "%llu interval period%s of %d ms not read on time (%s): topdown was held up "
 			 "(too little CPU, or slow writes; the sampler ran at %s)",
 			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms, which,

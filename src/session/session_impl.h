@@ -56,7 +56,8 @@ struct td_session {
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	uint64_t missed_periods;                       /* interval periods the sampler was too late to read */
-	int first_missed_seq, last_missed_seq;         /* the first and last interval that absorbed some */
+	struct missed_range { int first, last; } *missed; /* the intervals that absorbed them, consecutive ones merged */
+	int nmissed;
 	char late_priority[48];                        /* the sampler's priority when it was first late */
 	int failed_writes;                             /* in the whole session */
 	char write_error[512];                         /* what the last failed write said */

@@ -32,6 +32,27 @@ check_match "the session's message stores it" "not read on time" "$(sql "$DB" "s
 longest=$(sql "$DB" "select max(end_ns - start_ns) / 1000000 from intervals")
 check "the interval that absorbed them lasts the hold-up ($longest ms)" test "$longest" -ge 900
 
+# ---- held up twice: each interval that absorbed periods is named -----------------
+DB="$WORK/twice.db"
+"$TDCTL" attach "$W" -I 100 --duration 3 -d "$DB" -q 2>"$WORK/err" &
+T=$!
+CLEANUP_PIDS="$W $T"
+check "twice: the attach samples" wait_for 10 five
+kill -STOP "$T"
+sleep 0.5
+kill -CONT "$T"
+n0=$(sql "$DB" "select count(*) from intervals")
+more() { test "$(sql "$DB" "select count(*) from intervals" 2>/dev/null || echo 0)" -ge $((n0 + 4)); }
+check "twice: the attach samples again" wait_for 10 more
+kill -STOP "$T"
+sleep 0.5
+kill -CONT "$T"
+wait "$T"
+check_eq "twice: attach exits 0" 0 "$?"
+long=$(sql "$DB" "select group_concat(seq, ' and ') from (select seq from intervals where end_ns - start_ns > 300000000 order by seq)")
+check_match "twice: the warning names the two intervals that absorbed the periods (those over 300 ms: $long)" \
+	"not read on time \(intervals $long are longer\)" "$(grep 'not read on time' "$WORK/err")"
+
 # ---- held up past the end: periods never read are counted too --------------------
 # Another connection holds the database's write lock for 1.5 s from about 1 s into
 # a 2 s session: the interval write waits for it (SQLite's busy timeout is 5 s),
