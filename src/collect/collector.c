@@ -58,6 +58,7 @@ struct td_collector {
 	bool open_as;                  /* counters opened with as_uid/as_gid (td_collector_open_as) */
 	uid_t as_uid;
 	gid_t as_gid;
+	int switch_cursor;             /* the next thread whose /proc switch counts a scan reads */
 };
 
 /* Descriptors kept free for the database, timers, /proc reads and the rest. */
@@ -333,13 +334,14 @@ static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
 	return NULL;
 }
 
-static void read_proc_switches(struct td_thread *t)
+static void read_proc_switches(struct td_thread *t, uint64_t now)
 {
 	uint64_t vol, invol;
 
 	if (td_proc_ctxt_switches(t->pid, t->tid, &vol, &invol) == 0) {
 		t->last_sw[0] = vol;
 		t->last_sw[1] = invol;
+		t->sw_ns = now;
 		t->have_sw = true;
 	}
 }
@@ -399,9 +401,10 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 		if (c->adding)
 			add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
 		c->pending_flags = 0;
-		read_proc_switches(t);
+		read_proc_switches(t, now);
 		t->prev_sw[0] = t->last_sw[0];
 		t->prev_sw[1] = t->last_sw[1];
+		t->prev_sw_ns = t->sw_ns;
 	}
 	if (c->nthreads == c->cap) {
 		int ncap = c->cap ? c->cap * 2 : 32;
@@ -582,12 +585,39 @@ static void refresh_young_comms(struct td_collector *c)
 	}
 }
 
-int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+/* The tracker's news (what td_collector_sample takes first with BPF too). */
+static int scan_events(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
 	td_err err;
 
 	refresh_young_comms(c);
 	return apply_tracker(c, now_ns, sink, &err);
+}
+
+/* A few threads in turn: their /proc switch counts, and without the BPF
+ * tracker their names (threads rename themselves: pools, workers). */
+static void reread_in_turn(struct td_collector *c, uint64_t now_ns)
+{
+	int n = c->nthreads < TD_SWITCH_READS_PER_SCAN ? c->nthreads : TD_SWITCH_READS_PER_SCAN;
+
+	for (int k = 0; k < n; k++) {
+		struct td_thread *t = c->threads[c->switch_cursor++ % c->nthreads];
+		if (t->gone || t->tid == TD_TID_UNLISTED)
+			continue;
+		read_proc_switches(t, now_ns);
+		if (!t->comm_tracked)
+			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+	}
+	if (c->nthreads)
+		c->switch_cursor %= c->nthreads;
+}
+
+int td_collector_scan(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
+{
+	int rc = scan_events(c, now_ns, sink);
+
+	reread_in_turn(c, now_ns);
+	return rc;
 }
 
 /* Enabled time of the thread's reference group over this interval, or -1. */
@@ -628,12 +658,13 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
 			return -1;
 	}
-	/* A thread that is gone has no /proc entry left to read: its switch counts end at its
-	 * last read, already delivered. Nothing is known of the time since, so nothing is
-	 * delivered for it (a "not counted" row would make the thread's whole total unknown). */
-	if (t->have_sw && !t->gone) {
-		/* /proc counters are exact: counted for all the time since the last sample */
-		uint64_t span = t->last_seen_ns - t->sampled_ns;
+	/* Switch counts read again since the last commit (td_collector_scan, the final read).
+	 * A thread that is gone has no /proc entry left to read: its switch counts end at its
+	 * last read. Nothing is known of the time since, so nothing is delivered for it (a
+	 * "not counted" row would make the thread's whole total unknown). */
+	if (t->have_sw && t->sw_ns > t->prev_sw_ns) {
+		/* /proc counters are exact: counted for all the time between the two reads */
+		uint64_t span = t->sw_ns - t->prev_sw_ns;
 		for (int k = 0; k < 2; k++) {
 			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
 			d[k].enabled = d[k].running = span;
@@ -704,7 +735,7 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 	 * it would otherwise have been left in the remainder. A failure is the
 	 * scan's, as on the scan timer: the interval is read all the same. */
 	if (td_tracker_mode(c->tracker) == TD_TRACKER_BPF)
-		td_collector_scan(c, now_ns, sink);
+		scan_events(c, now_ns, sink);
 
 	memset(c->family.pending, 0, sizeof(c->family.pending));
 	memset(c->family.giving, 0, sizeof(c->family.giving));
@@ -723,7 +754,6 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			for (int g = 0; g < c->nspecs; g++)
 				if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
 					t->g[g].have_last = true;
-			read_proc_switches(t);
 			t->last_seen_ns = now_ns;
 		}
 		rc = deliver(c, t, now_ns, sink);
@@ -751,8 +781,10 @@ void td_collector_commit(struct td_collector *c)
 		for (int g = 0; g < c->nspecs; g++)
 			if (t->g[g].have_last)
 				t->g[g].prev = t->g[g].last;
-		if (t->have_sw && !t->gone)
+		if (t->have_sw) {
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
+			t->prev_sw_ns = t->sw_ns;
+		}
 		t->sampled_ns = t->last_seen_ns;
 	}
 	/* forget the threads that are gone: their last counts are kept (not one
@@ -780,6 +812,10 @@ void td_collector_forget_ids(struct td_collector *c, int64_t above)
 int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
 	td_collector_scan(c, now_ns, sink);
+	/* the last switch counts of every thread: once, at the end */
+	for (int i = 0; i < c->nthreads; i++)
+		if (!c->threads[i]->gone)
+			read_proc_switches(c->threads[i], now_ns);
 	return td_collector_sample(c, now_ns, sink);
 }
 

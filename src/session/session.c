@@ -21,6 +21,7 @@
 
 #include "machine/procfs.h"
 #include "machine/host.h"
+#include "sampler_priority.h"
 #include "session_impl.h"
 
 static int find_command(const char *name, char *out, size_t len)
@@ -54,7 +55,8 @@ static int find_command(const char *name, char *out, size_t len)
 
 static int start_child(struct td_session *rs, td_err *err)
 {
-	int go[2], exec_err[2];
+	int go[2], exec_err[2], nice;
+	bool renice;
 	char resolved[PATH_MAX];
 	int rc = find_command(rs->o.argv[0], resolved, sizeof(resolved));
 
@@ -69,6 +71,7 @@ static int start_child(struct td_session *rs, td_err *err)
 		rs->res.error_exit = 126;
 		return -1;
 	}
+	renice = td_sampler_priority_unraised_nice(&nice);
 	if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
 		td_err_set(err, "cannot create a pipe: %s", strerror(errno));
 		return -1;
@@ -85,6 +88,9 @@ static int start_child(struct td_session *rs, td_err *err)
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* the nice value the program had before its sampler was raised (the kernel reset it to 0) */
+		if (renice)
+			setpriority(PRIO_PROCESS, 0, nice);
 		close(go[1]);
 		close(exec_err[0]);
 		/* wait until the counters are open, so the command is counted from its first instruction */
@@ -239,6 +245,7 @@ static void cleanup(struct td_session *rs)
 		free(rs->plan_notes[i]);
 	free(rs->plan_notes);
 	free(rs->aggs);
+	free(rs->missed);
 	free(rs);
 }
 
@@ -407,14 +414,47 @@ fail:
 	return -1;
 }
 
+/* The intervals that absorbed missed periods, as ranges: "interval 7 is
+ * longer", "intervals 3-5, 9 and 12 are longer"; past MISSED_RANGES_SAID
+ * ranges, how many more. */
+#define MISSED_RANGES_SAID 4
+static void describe_missed(const struct td_session *rs, char *buf, size_t len)
+{
+	size_t used;
+	int said = rs->nmissed < MISSED_RANGES_SAID ? rs->nmissed : MISSED_RANGES_SAID;
+
+	if (rs->nmissed == 0) {
+		snprintf(buf, len, "the intervals are longer");
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "interval%s", rs->nmissed > 1 || rs->missed[0].first != rs->missed[0].last ? "s" : "");
+	for (int i = 0; i < said && used < len; i++) {
+		const struct missed_range *r = &rs->missed[i];
+		const char *sep = i == 0 ? " " : i == rs->nmissed - 1 ? " and " : ", ";
+		if (r->first == r->last)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", sep, r->first);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s%d-%d", sep, r->first, r->last);
+	}
+	if (rs->nmissed > said && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " and %d more range%s", rs->nmissed - said,
+					 rs->nmissed - said == 1 ? "" : "s");
+	if (used < len)
+		snprintf(buf + used, len - used, " %s longer",
+			 rs->nmissed > 1 || rs->missed[0].first != rs->missed[0].last ? "are" : "is");
+}
+
 int td_session_finish(struct td_session *rs, struct td_session_result *res, td_err *err)
 {
 	struct td_collector_stats st;
 	bool ended;
-	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 200), the failed writes */
+	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 400), the failed writes */
 	int ret;
 
 	err->msg[0] = '\0';
+	/* periods that passed unread since the last interval (a sampler held up past the
+	 * end, in a write or without CPU): the final interval covers them */
+	session_loop_take_periods(rs);
 	session_write_interval(rs, true);
 	if (rs->child) {
 		int wstatus = 0;
@@ -434,6 +474,8 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			    td_collector_tracker(rs->col), st.threads_short, st.threads_short == 1 ? "" : "s");
 	else if (!rs->write_failed && !rs->o.system && !rs->o.cgroup)
 		session_say(rs, TD_SAY_NOTE, "%s", td_collector_tracker(rs->col));
+	if (!rs->write_failed && rs->o.priority_said)
+		session_say(rs, TD_SAY_NOTE, "%s", rs->o.priority_said);
 	if (st.tracker_lost)
 		session_say(rs, TD_SAY_WARNING, "the BPF thread tracker lost %llu event%s (its ring buffer or process map "
 			    "was full): threads may be missing from the list; their counts are in the unlisted remainder",
@@ -445,15 +487,13 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		snprintf(message, sizeof(message), "%s", rs->res.stop_reason);
 	if (rs->missed_periods) {
 		size_t len = strlen(message);
-		char what[200];
-		char which[48];
-		if (rs->first_missed_seq == rs->last_missed_seq)
-			snprintf(which, sizeof(which), "interval %d is longer", rs->first_missed_seq);
-		else
-			snprintf(which, sizeof(which), "intervals %d-%d are longer", rs->first_missed_seq, rs->last_missed_seq);
+		char what[400];
+		char which[160];
+		describe_missed(rs, which, sizeof(which));
 		snprintf(what, sizeof(what), "%llu interval period%s of %d ms not read on time (%s): topdown was held up "
-			 "(too little CPU, or slow writes)",
-			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms, which);
+			 "(too little CPU, or slow writes; the sampler ran at %s)",
+			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms, which,
+			 rs->late_priority);
 		snprintf(message + len, sizeof(message) - len, "; %s", what);
 		session_say(rs, TD_SAY_WARNING, "%s", what);
 	}

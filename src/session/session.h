@@ -60,6 +60,11 @@ struct td_session_opts {
 	bool user_only;           /* count user-space only, whatever this process may (a client's paranoid limit) */
 	bool thread_metrics;      /* --thread-metrics: store each thread's and CPU's metric values every
 				   * interval too (by default only their process's, core's, socket's) */
+	bool no_priority;         /* --no-priority: the program leaves the scheduling priority of the thread
+				   * that runs the loop as it is (by default it raises it where permitted:
+				   * sampler_priority.h); the session itself only reports it */
+	const char *priority_said; /* what the program got (td_sampler_priority's said): a note at the end
+				   * of a session that ran, NULL none */
 };
 
 struct td_session_result {
@@ -83,7 +88,10 @@ int td_session_start(const struct td_session_opts *o, struct td_session **out, s
 		     td_err *err);
 /* Drive sessions until each has ended (its target exited, its duration
  * passed, a signal stopped it). sigfd (-1: none): signals for all of them —
- * passed on to a running command, the end of an attach or a record. */
+ * passed on to a running command, the end of an attach or a record. The
+ * caller raises its thread's priority first where it may
+ * (sampler_priority.h): an ordinary thread is starved on a saturated
+ * machine and reads its intervals late. */
 void td_session_loop(struct td_session *const *sessions, int n, int sigfd);
 /* One step of a loop the caller owns (topdownd's: sessions beside its
  * sockets); td_session_loop is these for a fixed set. The session's

@@ -55,10 +55,13 @@ struct td_session {
 	uint64_t interval_start;
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */
+	bool final_write;                              /* the interval being written is the last */
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	uint64_t missed_periods;                       /* interval periods the sampler was too late to read */
-	int first_missed_seq, last_missed_seq;         /* the first and last interval that absorbed some */
+	struct missed_range { int first, last; } *missed; /* the intervals that absorbed them, consecutive ones merged */
+	int nmissed;
+	char late_priority[48];                        /* the sampler's priority when it was first late */
 	int failed_writes;                             /* in the whole session */
 	char write_error[512];                         /* what the last failed write said */
 	const char *write_advice;                      /* what to do about it (td_store_disk_advice), or NULL */
@@ -105,5 +108,8 @@ int session_write_interval(struct td_session *s, bool final);
 /* session_loop.c */
 int session_loop_arm(struct td_session *s, td_err *err);
 void session_loop_close(struct td_session *s);
+/* Read the interval timer: the periods since it was last read; more than
+ * one are recorded as missed (the sampler was late). */
+uint64_t session_loop_take_periods(struct td_session *s);
 
 #endif

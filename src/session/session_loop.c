@@ -16,6 +16,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "sampler_priority.h"
 #include "session_impl.h"
 
 #define FDS_PER_SESSION TD_SESSION_POLLFDS
@@ -77,6 +78,25 @@ int session_loop_arm(struct td_session *s, td_err *err)
 	s->pidfd = target > 0 ? pidfd_open_compat(target) : -1;
 	s->deadline = s->o.duration_ms ? td_now_ns() + (uint64_t)s->o.duration_ms * 1000000ull : 0;
 	return 0;
+}
+
+uint64_t session_loop_take_periods(struct td_session *s)
+{
+	uint64_t periods = s->tick >= 0 ? drain(s->tick) : 0;
+
+	/* more than one period since the last read: the sampler was late, and
+	 * the interval written next covers the periods it missed */
+	if (periods > 1) {
+		struct missed_range *r = s->nmissed ? &s->missed[s->nmissed - 1] : NULL;
+		if (!s->missed_periods)
+			td_sampler_priority_describe(s->late_priority, sizeof(s->late_priority));
+		s->missed_periods += periods - 1;
+		if (r && s->seq <= r->last + 1)
+			r->last = s->seq;
+		else if ((r = td_array_push(&s->missed, &s->nmissed, sizeof(*s->missed)))) /* else: counted, not placed */
+			r->first = r->last = s->seq;
+	}
+	return periods;
 }
 
 void session_loop_close(struct td_session *s)
@@ -157,15 +177,7 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		report_open_failures(s);
 	}
 	if (ready(p, n, s->tick)) {
-		uint64_t periods = drain(s->tick);
-		/* more than one period since the last read: the sampler was late, and
-		 * this interval covers the periods it missed */
-		if (periods > 1) {
-			if (!s->missed_periods)
-				s->first_missed_seq = s->seq;
-			s->missed_periods += periods - 1;
-			s->last_missed_seq = s->seq;
-		}
+		session_loop_take_periods(s);
 		session_write_interval(s, false);
 	}
 	if (ready(p, n, s->pidfd))

@@ -41,6 +41,16 @@ static int write_counts(struct td_session *rs, int64_t target, const int64_t *ev
 	return td_store_counts_add(rs->store, rs->interval_id, target, v, n);
 }
 
+/* Is it this thread's turn to have its row's name and last sighting
+ * written? Every thread once in about a second of intervals (each
+ * interval at -I 1000 and above), spread over them by its row id. */
+static bool seen_due(const struct td_session *rs, const struct td_thread *t)
+{
+	int every = rs->o.interval_ms >= 1000 ? 1 : 1000 / rs->o.interval_ms;
+
+	return (t->store_id + rs->seq) % every == 0;
+}
+
 static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
 {
 	struct td_session *rs = ctx;
@@ -55,12 +65,11 @@ static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td
 				  rs->spec_group[spec], &c[i]))
 			return -1;
 	}
-	/* threads may rename themselves at any time (pools, workers): keep comm current */
-	if (spec == SPEC_SOFTWARE && !t->gone) {
-		if (t->tid != TD_TID_UNLISTED && !t->comm_tracked) /* the BPF tracker keeps it current */
-			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+	/* the row's name (the collector keeps it current: tracker events, /proc in turn) and
+	 * last sighting: written about once a second, in turn, and for every thread at the
+	 * end, never for all threads every interval */
+	if (spec == SPEC_SOFTWARE && !t->gone && (rs->final_write || seen_due(rs, t)))
 		return td_store_thread_seen(rs->store, t->store_id, t->comm, t->last_seen_ns, false);
-	}
 	return 0;
 }
 
@@ -215,6 +224,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	char why[sizeof(rs->write_error)];
 	const char *advice;
 
+	rs->final_write = final;
 	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
 	rs->interval_id = td_store_interval_add(rs->store, rs->session, rs->seq, rs->interval_start, now);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "session/sampler_priority.h"
 #include "eval/evaluator.h"
 #include "model/model.h"
 #include "report/summary.h"
@@ -239,12 +240,14 @@ static int stat_pids(struct td_session_opts *o, const char *pids)
 	int n = 0, code = 0;
 	sigset_t oldmask;
 	td_err err;
+	struct td_sampler_priority prio;
 	char *copy = strdup(pids), *save = NULL;
 	int sigfd;
 
 	if (!copy)
 		return 1;
 	sigfd = td_session_block_signals(&oldmask);
+	tdctl_priority_raise(o, &prio);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long pid;
 		struct td_session **ns;
@@ -281,6 +284,7 @@ static int stat_pids(struct td_session_opts *o, const char *pids)
 			td_store_close(st);
 		}
 	}
+	td_sampler_priority_restore(&prio);
 	if (sigfd >= 0)
 		close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

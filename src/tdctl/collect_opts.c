@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/sampler_priority.h"
 #include "collect/perf_group.h"
 #include "session/session.h"
 #include "store/store.h"
@@ -92,6 +93,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'W' },
 		{ "tracker", required_argument, NULL, 'K' },
+		{ "no-priority", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -218,6 +220,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				return -1;
 			tracker_given = true;
 			break;
+		case 'P': o->no_priority = true; break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}
@@ -242,7 +245,18 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	return optind;
 }
 
-int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
+void tdctl_priority_raise(struct td_session_opts *o, struct td_sampler_priority *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (o->no_priority)
+		return;
+	td_sampler_priority_raise(p);
+	o->priority_said = p->said; /* the session says it at its end (an error stays one line) */
+}
+
+/* One session and its summary, at the raised priority: the final read and
+ * the summary are as starved as the intervals on a saturated machine. */
+static int collect_raised(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
 {
 	struct td_session_result res;
 	td_err err;
@@ -269,6 +283,18 @@ int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *ex
 		tdctl_error("%s", err.msg);
 	td_store_close(st);
 	return 0;
+}
+
+int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
+{
+	struct td_sampler_priority prio;
+	struct td_session_opts raised = *o;
+	int rc;
+
+	tdctl_priority_raise(&raised, &prio);
+	rc = collect_raised(&raised, summary, exit_code, session);
+	td_sampler_priority_restore(&prio);
+	return rc;
 }
 
 int tdctl_collect(const struct td_session_opts *o, int *exit_code)

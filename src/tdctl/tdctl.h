@@ -57,7 +57,9 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  -e, --event LIST    also count these perf events (libpfm4 or perf spellings, comma separated), each as\n" \
 	"                      a count per interval\n" \
 	"  --thread-metrics    also store each thread's (CPU's) metric values every interval (by default\n" \
-	"                      per process, core, socket, cgroup; reports compute the rest from the counts)\n"
+	"                      per process, core, socket, cgroup; reports compute the rest from the counts)\n" \
+	"  --no-priority       sample at this process's priority (by default raised where permitted:\n" \
+	"                      SCHED_FIFO, else a negative nice value; the target never inherits it)\n"
 /* run and attach only. */
 #define TDCTL_PROCESS_HELP \
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
@@ -90,6 +92,12 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 int tdctl_collect(const struct td_session_opts *o, int *exit_code);
 /* The same, with the summary only when asked, and the session's id (0: none). */
 int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session);
+/* Raise the sampling thread's priority for a collecting command unless
+ * --no-priority (sampler_priority.h); o->priority_said then says what it
+ * got (the session's note at its end). Give it back with
+ * td_sampler_priority_restore. */
+struct td_sampler_priority;
+void tdctl_priority_raise(struct td_session_opts *o, struct td_sampler_priority *p);
 
 struct td_catalog;
 /* Load the file in dir serving model; on failure print one line per problem

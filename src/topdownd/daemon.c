@@ -32,6 +32,7 @@
 #include "metrics_export.h"
 #include "model/model.h"
 #include "report/report.h"
+#include "session/sampler_priority.h"
 #include "session/session.h"
 #include "store/store.h"
 #include "snapshot.h"
@@ -1239,6 +1240,12 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 		logd(&d, "serving metrics on %s (port %d)", d.cfg.export_listen, td_exporter_port(d.exporter));
 	}
 	d.start_mono = td_now_ns();
+	/* the loop samples every session: raised, it keeps their clocks on a saturated machine */
+	if (!o->no_priority) {
+		struct td_sampler_priority prio;
+		td_sampler_priority_raise(&prio);
+		logd(&d, "%s", prio.said);
+	}
 	logd(&d, "listening on %s, database %s, %d schedule entr%s, %d auto rule%s", d.cfg.socket_path, d.cfg.db_path,
 	     d.cfg.nschedule, d.cfg.nschedule == 1 ? "y" : "ies", d.cfg.nautos, d.cfg.nautos == 1 ? "" : "s");
 	sd_notify(0, "READY=1");

@@ -20,6 +20,8 @@ static const char usage[] =
 	"  --database DB         SQLite database (default /var/lib/topdown/topdown.db)\n"
 	"  --events-dir DIR      read events/*.td files from DIR\n"
 	"  --check-config        check the configuration and exit (0: valid)\n"
+	"  --no-priority         sample at the priority it was started with (by default raised where\n"
+	"                        permitted: SCHED_FIFO, else a negative nice value; never inherited)\n"
 	"  -V, --version         print the version\n"
 	"  -h, --help            this text\n";
 
@@ -32,6 +34,7 @@ int main(int argc, char **argv)
 		{ "database", required_argument, NULL, 'd' },
 		{ "events-dir", required_argument, NULL, 'e' },
 		{ "check-config", no_argument, NULL, 'C' },
+		{ "no-priority", no_argument, NULL, 'P' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -49,6 +52,7 @@ int main(int argc, char **argv)
 		case 'd': o.db_path = optarg; break;
 		case 'e': o.events_dir = optarg; break;
 		case 'C': check = true; break;
+		case 'P': o.no_priority = true; break;
 		case 'V': printf("topdownd %s\n", PACKAGE_VERSION); return 0;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;

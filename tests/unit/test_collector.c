@@ -163,6 +163,10 @@ static void test_threads_lifecycle(void **state)
 	go = 1;
 	while (!spun) /* the worker spins 40 ms of CPU: however long that takes on a loaded machine */
 		usleep(1000);
+	/* a scan reads the /proc switch counts of TD_SWITCH_READS_PER_SCAN threads again, in turn
+	 * (both here), and the sample delivers those read since their last delivery (the worker's
+	 * first read is its birth's: the scan after it reads it again) */
+	assert_int_equal(td_collector_scan(c, td_wall_ns(), &sink), 0);
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	td_collector_commit(c);
 	assert_int_equal(seen.proc_calls, 2); /* both threads' /proc switches */
@@ -285,12 +289,99 @@ static void test_failed_write_keeps_counts(void **state)
 	td_collector_free(c);
 }
 
+/* ---- /proc switch counts: a bounded number of threads per scan, none per sample ---- */
+#define SLEEPERS (2 * TD_SWITCH_READS_PER_SCAN + 3)
+struct proc_seen {
+	int calls;
+	pid_t tids[SLEEPERS + 8];
+	int ntids;
+};
+
+static int on_proc_counts(void *ctx, struct td_thread *t, int spec, const struct td_count *c, int n)
+{
+	struct proc_seen *s = ctx;
+	int i;
+
+	(void)n;
+	if (spec != TD_SPEC_PROC)
+		return 0;
+	s->calls++;
+	/* counted over the time between the thread's two reads: some, and exactly */
+	assert_true(c[0].enabled > 0);
+	assert_int_equal(c[0].running, c[0].enabled);
+	for (i = 0; i < s->ntids && s->tids[i] != t->tid; i++)
+		;
+	if (i == s->ntids) {
+		assert_true(s->ntids < SLEEPERS + 8);
+		s->tids[s->ntids++] = t->tid;
+	}
+	return 0;
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	while (!stop)
+		usleep(2000);
+	return NULL;
+}
+
+static void test_switch_reads_bounded(void **state)
+{
+	struct td_perf_group_spec spec;
+	struct proc_seen seen = { 0 };
+	struct td_sink sink = { .ctx = &seen, .counts = on_proc_counts };
+	struct td_collector_stats st;
+	struct td_collector *c;
+	pthread_t th[SLEEPERS];
+	td_err err;
+	int threads;
+
+	(void)state;
+	memset(&spec, 0, sizeof(spec));
+	spec_add(&spec, "perf::TASK-CLOCK");
+	spec_add(&spec, "perf::PAGE-FAULTS");
+	stop = 0;
+	for (int i = 0; i < SLEEPERS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, sleeper, NULL), 0);
+	c = td_collector_new(&spec, 1, false, 2);
+	assert_non_null(c);
+	assert_int_equal(td_collector_add_process(c, getpid(), 0, &sink, &err), 0);
+	td_collector_stats(c, &st);
+	threads = st.threads_live;
+	assert_true(threads >= SLEEPERS + 1); /* the sleepers and this thread */
+	/* read at their birth, not again: a sample reads no /proc and delivers none */
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c);
+	assert_int_equal(seen.calls, 0);
+	/* each scan reads TD_SWITCH_READS_PER_SCAN threads again, the next ones in turn */
+	for (int k = 1; k <= 3; k++) {
+		usleep(1000);
+		assert_int_equal(td_collector_scan(c, td_wall_ns(), &sink), 0);
+		assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+		td_collector_commit(c);
+		assert_int_equal(seen.calls, k * TD_SWITCH_READS_PER_SCAN);
+		assert_int_equal(seen.ntids, k * TD_SWITCH_READS_PER_SCAN < threads ? k * TD_SWITCH_READS_PER_SCAN : threads);
+	}
+	/* the final read takes every thread's */
+	seen.calls = 0;
+	usleep(1000);
+	assert_int_equal(td_collector_finish(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c);
+	assert_int_equal(seen.calls, threads);
+	stop = 1;
+	for (int i = 0; i < SLEEPERS; i++)
+		pthread_join(th[i], NULL);
+	td_collector_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_failed_write_keeps_counts),
 		cmocka_unit_test(test_threads_lifecycle),
 		cmocka_unit_test(test_no_such_process),
+		cmocka_unit_test(test_switch_reads_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
