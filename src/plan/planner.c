@@ -105,15 +105,25 @@ static bool near(const struct td_node *n, const char *name)
 
 void td_plan_near_nodes(const struct td_model *m, const char *name, char *buf, size_t len, int max)
 {
+	static const char more[] = ", ...";
 	size_t used = 0;
 	int n = 0;
 
+	/* Whole paths only: level-6 paths are ~100 characters, so a match that does not fit (with room
+	 * left for ", ...") is not cut in the middle but replaced by ", ..." once. */
 	buf[0] = '\0';
-	for (int i = 0; i < m->nnodes && n < max; i++)
-		if (near(&m->nodes[i], name) && used < len) {
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", m->nodes[i].path);
-			n++;
+	for (int i = 0; i < m->nnodes && n < max; i++) {
+		if (!near(&m->nodes[i], name))
+			continue;
+		size_t add = strlen(m->nodes[i].path) + (n ? 2 : 0);
+		if (used + add + sizeof(more) > len) {
+			if (n && used + sizeof(more) <= len)
+				memcpy(buf + used, more, sizeof(more));
+			return;
 		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", m->nodes[i].path);
+		n++;
+	}
 }
 
 /* ---- the events a formula needs ---------------------------------------------- */
@@ -210,7 +220,8 @@ static int choose_nodes(struct pl *pl, bool *chosen, td_err *err)
 	for (int k = 0; k < rq->nnodes; k++) {
 		int i = td_plan_find_node(m, rq->nodes[k]);
 		if (i < 0) {
-			char nearby[300];
+			/* 320: the suggestions fit td_err's 512 with the name and file; whole paths only */
+			char nearby[320];
 			td_plan_near_nodes(m, rq->nodes[k], nearby, sizeof(nearby), 5);
 			td_err_set(err, "unknown node '%s' in %s%s%s", rq->nodes[k], m->cat->name,
 				   nearby[0] ? "; near matches: " : " (tdctl events lists the tree)", nearby);

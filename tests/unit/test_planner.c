@@ -310,8 +310,24 @@ static void test_request_errors(void **state)
 	assert_non_null(strstr(err.msg, "Backend_Bound.Memory_Bound"));
 	rq = (struct td_plan_request){ .level = 0 };
 	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), -1);
-	assert_string_equal(err.msg, "level 0: intel-skl.td has levels 1 to 4");
+	assert_string_equal(err.msg, "level 0: intel-skl.td has levels 1 to 6");
 	assert_int_equal(td_plan_find_node(l.m, "DRAM_Bound"), td_model_node(l.m, "Backend_Bound.Memory_Bound.DRAM_Bound"));
+
+	/* Level-6 paths are 86 characters: "Port_9" is one edit from the eight Port_N nodes; of the
+	 * five asked for, three whole paths (86 + 2 + 86 + 2 + 86 = 262) fit 320 with ", ..." and a
+	 * fourth would not (350), so the list ends in ", ..." and no path is cut. */
+	const char *p3 = "Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.";
+	char nearby[320], want[320];
+	snprintf(want, sizeof(want), "%sALU_Op_Utilization.Port_0, %sALU_Op_Utilization.Port_1, %sALU_Op_Utilization.Port_5, ...",
+		 p3, p3, p3);
+	td_plan_near_nodes(l.m, "Port_9", nearby, sizeof(nearby), 5);
+	assert_string_equal(nearby, want);
+	names[0] = "Port_9";
+	rq = (struct td_plan_request){ .nodes = names, .nnodes = 1 };
+	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), -1);
+	assert_non_null(strstr(err.msg, want));
+	td_plan_near_nodes(l.m, "Port_9", nearby, 40, 5);   /* not even one path fits: none, not a cut one */
+	assert_string_equal(nearby, "");
 	unload(&l);
 
 	struct loaded sw = load("events/software.td");
