@@ -409,20 +409,24 @@ static int spread(struct pl *pl, struct td_plan_item *it, const char *why)
 {
 	struct td_fit_result r;
 
-	for (int i = 0; i < it->nevents; i++) {
-		int e = it->events[i], unit[2] = { e, pl->fit.leader }, n = pl->cls[e].metric ? 2 : 1, g;
-		for (g = 0; g < pl->p->ngroups && !pl->has[g][e]; g++)
-			;
-		if (g < pl->p->ngroups)
-			continue;
-		if (!fits_with(pl, -1, unit, n, &r)) {
-			it->status = TD_PLAN_NOT_COLLECTABLE;
-			snprintf(it->reason, sizeof(it->reason), "%s %s: %s", td_plan_kind_name(it->kind), it->name, r.why);
-			return 0;
+	/* Two passes: every event must fit a group of its own before any is placed, so that a node
+	 * found not collectable leaves no group (or event) behind that serves nothing. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < it->nevents; i++) {
+			int e = it->events[i], unit[2] = { e, pl->fit.leader }, n = pl->cls[e].metric ? 2 : 1, g;
+			for (g = 0; g < pl->p->ngroups && !pl->has[g][e]; g++)
+				;
+			if (g < pl->p->ngroups)
+				continue;
+			if (pass == 0 && !fits_with(pl, -1, unit, n, &r)) {
+				it->status = TD_PLAN_NOT_COLLECTABLE;
+				snprintf(it->reason, sizeof(it->reason), "%s %s: %s", td_plan_kind_name(it->kind), it->name,
+					 r.why);
+				return 0;
+			}
+			if (pass == 1 && place(pl, unit, n) < 0)
+				return -1;
 		}
-		if (place(pl, unit, n) < 0)
-			return -1;
-	}
 	it->status = TD_PLAN_SPANS;
 	snprintf(it->reason, sizeof(it->reason), "%s %s %s: spread over groups (the file allows it)",
 		 td_plan_kind_name(it->kind), it->name, why);

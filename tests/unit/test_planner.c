@@ -337,6 +337,42 @@ static void test_request_errors(void **state)
 	unload(&sw);
 }
 
+/* intel-spr.td limits UOPS_EXECUTED.THREAD (0x01B1) to counter 3, as the kernel does. With two
+ * counters FP_Arith (which reads it) is not collectable, and the reason names the counter and the
+ * budget. Other_Light_Ops may span groups, but it also reads UOPS_EXEC: it is not collectable either,
+ * and must leave no group behind that serves nothing (every group serves an item). */
+static void test_counter_beyond_budget(void **state)
+{
+	struct loaded l = load("events/intel-spr.td");
+	const char *names[] = { "Retiring.Light_Operations.FP_Arith", "Retiring.Light_Operations.Other_Light_Ops" };
+	struct td_plan_request rq = { .nodes = names, .nnodes = 2, .counters = 2 };
+	struct td_plan *p;
+	td_err err;
+	(void)state;
+
+	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
+	const struct td_plan_item *fp = item(p, "Retiring.Light_Operations.FP_Arith");
+	assert_int_equal(fp->status, TD_PLAN_NOT_COLLECTABLE);
+	assert_non_null(strstr(fp->reason, "UOPS_EXEC counts only on general-purpose counter 3, beyond the budget of 2"));
+	const struct td_plan_item *other = item(p, "Retiring.Light_Operations.Other_Light_Ops");
+	assert_int_equal(other->status, TD_PLAN_NOT_COLLECTABLE);
+	for (int g = 0; g < p->ngroups; g++)
+		assert_true(p->groups[g].nitems > 0);
+	td_plan_free(p);
+
+	/* The set the property test found: Other_Light_Ops was spread event by event, its first events
+	 * opened a group, then UOPS_EXEC did not fit and the group served nothing. */
+	const char *found[] = { "Clears_Resteers", "FP_Vector_256b", "Serializing_Operation", "INT_Divider",
+				"Ports_Utilization", "Fetch_Bandwidth", "Ports_Utilized_0", "Other_Light_Ops" };
+	rq = (struct td_plan_request){ .nodes = found, .nnodes = 8, .counters = 2, .watchdog = true };
+	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
+	assert_int_equal(item(p, "Retiring.Light_Operations.Other_Light_Ops")->status, TD_PLAN_NOT_COLLECTABLE);
+	for (int g = 0; g < p->ngroups; g++)
+		assert_true(p->groups[g].nitems > 0);
+	td_plan_free(p);
+	unload(&l);
+}
+
 /* ---- property test ---------------------------------------------------------- */
 
 /* An independent checker: classes read straight from the catalog lines. */
@@ -534,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_zen4_levels),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_request_errors),
+		cmocka_unit_test(test_counter_beyond_budget),
 		cmocka_unit_test(test_property_random_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
