@@ -26,6 +26,8 @@ param    SMT_on 0
 const    BAClear_Cost 10         # cycles per BACLEARS.ANY (TMA 5.1 ICL Unknown_Branches)
 const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer (TMA 5.1 ICL MS_Switches)
 const    Avg_Assist_Cost 34      # cycles per microcode assist (TMA 5.1 ICL Assists)
+const    Mem_STLB_Hit_Cost 7     # cycles per DTLB miss that hits the STLB (TMA 5.1 ICL DTLB_Load, DTLB_Store)
+const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 ICL L1_Latency_Dependency)
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, leader of the PERF_METRICS group) [fixed 0x00/0x04]
 event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
@@ -119,6 +121,27 @@ event    ASSISTS_FP      ASSISTS:FP                                | ASSISTS.FP,
 event    UOPS_EXEC_C1    UOPS_EXECUTED:THREAD:c=1                  | UOPS_EXECUTED.THREAD:c1, cycles this thread executed any uop [0xB1/0x01 c=1]
 event    L1D_PENDING     L1D_PEND_MISS:PENDING                     | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
 event    L1D_PEND_C1     L1D_PEND_MISS:PENDING:c=1                 | L1D_PEND_MISS.PENDING_CYCLES, cycles with an L1D miss outstanding [0x48/0x01 c=1]
+event    DTLB_LD_HIT_C1  DTLB_LOAD_MISSES:STLB_HIT:c=1             | DTLB_LOAD_MISSES.STLB_HIT:c1, cycles with a load DTLB miss that hit the STLB [0x08/0x20 c=1]
+event    DTLB_LD_WALK    DTLB_LOAD_MISSES:WALK_ACTIVE              | DTLB_LOAD_MISSES.WALK_ACTIVE, cycles a load page walk was active [0x08/0x10 c=1]
+event    DTLB_LD_WC_4K   DTLB_LOAD_MISSES:WALK_COMPLETED_4K        | DTLB_LOAD_MISSES.WALK_COMPLETED_4K [0x08/0x02]
+event    DTLB_LD_WC_2M   DTLB_LOAD_MISSES:WALK_COMPLETED_2M_4M     | DTLB_LOAD_MISSES.WALK_COMPLETED_2M_4M [0x08/0x04]
+event    DTLB_LD_WC      DTLB_LOAD_MISSES:WALK_COMPLETED           | DTLB_LOAD_MISSES.WALK_COMPLETED, load page walks completed, all sizes (4K 0x02 + 2M/4M 0x04 + 1G 0x08) [0x08/0x0E]
+event    DTLB_ST_HIT_C1  DTLB_STORE_MISSES:STLB_HIT:c=1            | DTLB_STORE_MISSES.STLB_HIT:c1, cycles with a store DTLB miss that hit the STLB [0x49/0x20 c=1]
+event    DTLB_ST_WALK    DTLB_STORE_MISSES:WALK_ACTIVE             | DTLB_STORE_MISSES.WALK_ACTIVE, cycles a store page walk was active [0x49/0x10 c=1]
+event    DTLB_ST_WC_4K   DTLB_STORE_MISSES:WALK_COMPLETED_4K       | DTLB_STORE_MISSES.WALK_COMPLETED_4K [0x49/0x02]
+event    DTLB_ST_WC_2M   DTLB_STORE_MISSES:WALK_COMPLETED_2M_4M    | DTLB_STORE_MISSES.WALK_COMPLETED_2M_4M [0x49/0x04]
+event    DTLB_ST_WC      DTLB_STORE_MISSES:WALK_COMPLETED          | DTLB_STORE_MISSES.WALK_COMPLETED, store page walks completed, all sizes (4K 0x02 + 2M/4M 0x04 + 1G 0x08) [0x49/0x0E]
+event    CYCLES_MEM_ANY  CYCLE_ACTIVITY:CYCLES_MEM_ANY             | CYCLE_ACTIVITY.CYCLES_MEM_ANY, cycles with a load outstanding [0xA3/0x10 c=16]
+event    CYCLES_L1D_MISS CYCLE_ACTIVITY:CYCLES_L1D_MISS            | CYCLE_ACTIVITY.CYCLES_L1D_MISS, cycles with an L1D miss outstanding [0xA3/0x08 c=8]
+event    LD_STORE_FWD    LD_BLOCKS:STORE_FORWARD                   | LD_BLOCKS.STORE_FORWARD, loads blocked by a store that cannot forward [0x03/0x02]
+event    LD_NO_SR        LD_BLOCKS:NO_SR                           | LD_BLOCKS.NO_SR, split loads blocked for lack of split registers [0x03/0x08]
+event    LD_4K_ALIAS     LD_BLOCKS_PARTIAL:ADDRESS_ALIAS           | LD_BLOCKS_PARTIAL.ADDRESS_ALIAS, loads falsely blocked by 4K aliasing [0x07/0x01]
+event    FB_FULL         L1D_PEND_MISS:FB_FULL                     | L1D_PEND_MISS.FB_FULL, cycles a demand request waited for a fill buffer [0x48/0x02]
+event    L2_STALL        L1D_PEND_MISS:L2_STALL                    | L1D_PEND_MISS.L2_STALL, cycles a demand request waited for L2 resources [0x48/0x04]
+event    ALL_LOADS       MEM_INST_RETIRED:ALL_LOADS                | MEM_INST_RETIRED.ALL_LOADS [0xD0/0x81]
+event    SPLIT_STORES    MEM_INST_RETIRED:SPLIT_STORES             | MEM_INST_RETIRED.SPLIT_STORES [0xD0/0x42]
+event    ORO_DRD_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DATA_RD | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD [0x60/0x08 c=1]
+event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:ALL_DATA_RD:c=4 | OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4 [0x60/0x08 c=4]
 # perf's names for events libpfm4 4.13 spells differently (perf stat -x prints these)
 perf-name ICACHE_STALL   icache_data.stalls
 perf-name ITLB_STALL     icache_tag.stalls
@@ -142,8 +165,13 @@ topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE
 limit     STALLS_L1D STALLS_L2 STALLS_L3 MS_UOPS MITE_UOPS ICACHE_STALL ITLB_STALL BACLEARS \
           L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS FB_FULL_PERIODS \
           LCP_STALL MS_SWITCHES MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES MEM_INST counters=0-3
+# The level-4+ events in those ranges, and in the ones the kernel has restricted since (intel_icl_event_
+# constraints: 0x03-0x0A, 0x48-0x56 since the May 2022 fix, 0xA3 but 0x04A3/0x10A3/0x14A3), with
+# UOPS_DECODED.DEC0 (0x56) of level 2
 limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS_C5 L1D_PENDING L1D_PEND_C1 \
-          counters=0-3   # the level-4+ events in the same ranges (0x48, 0x60-0x8B)
+          DECODERS_C1 DECODERS_C2 DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC \
+          DTLB_ST_HIT_C1 DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC CYCLES_L1D_MISS LD_STORE_FWD \
+          LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 counters=0-3
 # L2_Bound (and DRAM_Bound, which subtracts it) read six events that all live on counters 0-3:
 # they cannot share one group, so they may be spread over groups (lower confidence).
 span      Backend_Bound.Memory_Bound.L2_Bound Backend_Bound.Memory_Bound.DRAM_Bound
@@ -163,6 +191,7 @@ info     Execute_per_Issue Metric = UOPS_EXEC / UOPS_ISSUED   | Uops executed pe
 info     Load_Miss_Real_Latency Metric = L1D_PENDING / (L1_MISS + FB_HIT) | Average latency of L1D miss demand loads in core cycles
 info     MLP       Metric = L1D_PENDING / L1D_PEND_C1         | L1D misses outstanding per cycle with any outstanding (memory-level parallelism)
 info     IpPause   Metric = INST / PAUSE_INST                 | Instructions per PAUSE
+info     IpLoad    Metric = INST / ALL_LOADS                  | Instructions per load
 info     Slots_Utilization Ratio = SLOTS / (W * CLKS)         | TOPDOWN.SLOTS relative to width x clocks (1.0 with SMT off)
 info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
 info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
@@ -407,6 +436,84 @@ partition Retiring.Heavy_Operations.Microcode_Sequencer   # CISC = max(0, Microc
 node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists Slots_est = Avg_Assist_Cost * ASSISTS_FP / SLOTS \
       | > 0.1 | Slots of floating-point assists (34 cycles each)
 bound Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: ASSISTS.FP is one of the ASSISTS.ANY kinds
+
+# memory level 4-6 (icl_client_ratios.py); the nodes with Core_Frequency-scaled costs (L2_Hit_Latency,
+# Contested_Accesses, Data_Sharing, L3_Hit_Latency) and the OCR/MSR-based ones (Lock_Latency,
+# Store_Latency, False_Sharing, Streaming_Stores) are not included yet.
+let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - CYCLES_L1D_MISS, 0)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
+        min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of load DTLB misses (STLB hits at a fixed cost, plus page walks)
+node  Backend_Bound.Memory_Bound.L1_Bound.Store_Fwd_Blk Clocks_est = 13 * LD_STORE_FWD / CLKS \
+      | > 0.10 | Cycles of loads blocked by stores that could not forward (13 each)
+node  Backend_Bound.Memory_Bound.L1_Bound.L1_Latency_Dependency Clocks_est = \
+        min(2 * (ALL_LOADS - FB_HIT - L1_MISS) * Dependent_Loads_Weight / 100, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of dependent loads that hit L1D (pointer chasing)
+node  Backend_Bound.Memory_Bound.L1_Bound.Split_Loads Clocks_Calculated = \
+        L1D_PENDING / (L1_MISS + FB_HIT) * LD_NO_SR / CLKS \
+      | > 0.30 | Cycles of loads that cross a cache line
+node  Backend_Bound.Memory_Bound.L1_Bound.4K_Aliasing Clocks_est = LD_4K_ALIAS / CLKS \
+      | > 0.20 | Cycles of loads falsely blocked by stores 4K apart
+node  Backend_Bound.Memory_Bound.L1_Bound.FB_Full Clocks_Calculated = FB_FULL / CLKS \
+      | > 0.30 | Cycles a demand request waited for an L1D fill buffer
+unrelated Backend_Bound.Memory_Bound.L1_Bound | TMA 5.1: the children are Clocks estimates of causes of \
+      L1-hit load stalls, under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss Clocks_Calculated = DTLB_LD_WALK / CLKS \
+      | > 0.05 | Cycles a load page walk was active (loads that missed the STLB)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load - Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss \
+      | > 0.05 | Cycles of load DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load   # Load_STLB_Hit = DTLB_Load - Load_STLB_Miss
+# toplev divides by WALK_COMPLETED_4K + _2M_4M + _1G; perf's icelake tables publish no _1G event, so the
+# 1G walks are WALK_COMPLETED (umask 0x0E, all three sizes) less the 4K and 2M/4M ones
+let   DTLB_LD_WC_1G = DTLB_LD_WC - DTLB_LD_WC_4K - DTLB_LD_WC_2M
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_4K / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_2M / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_1G / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
+node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = L2_STALL / CLKS \
+      | > 0.30 | Cycles demand requests waited for L2 resources (super queue full)
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: SQ_Full is a queue-full fraction in clocks under a \
+      Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
+      | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
+        min(CLK_THREAD, ORO_DRD_C1) / CLKS - Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth \
+      | > 0.10 | Cycles with one to three data reads outstanding to memory (latency)
+children-sum Backend_Bound.Memory_Bound.DRAM_Bound = min(CLK_THREAD, ORO_DRD_C1) / CLKS \
+      | TMA 5.1: MEM_Latency = cycles with data reads outstanding / CLKS - MEM_Bandwidth
+node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPLIT_STORES / CORE_CLKS \
+      | > 0.20 | Rate of stores that cross a cache line
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
+        (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
+      | > 0.05 | Cycles of store DTLB misses
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and a cost \
+      estimate in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
+      | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store - Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss \
+      | > 0.05 | Cycles of store DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store   # Store_STLB_Hit = DTLB_Store - Store_STLB_Miss
+# toplev divides by WALK_COMPLETED_4K + _2M_4M + _1G; perf's icelake tables publish no _1G event, so the
+# 1G walks are WALK_COMPLETED (umask 0x0E, all three sizes) less the 4K and 2M/4M ones
+let   DTLB_ST_WC_1G = DTLB_ST_WC - DTLB_ST_WC_4K - DTLB_ST_WC_2M
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_4K / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_2M / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
 
 let   MEM_PER_STALL = Backend_Bound / BE_BOUND_CYCLES
 cpi-cycles        CLKS
