@@ -47,6 +47,8 @@ const    W 6
 param    SMT_on 0
 const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer (TMA 5.1 SPR MS_Switches)
 const    Avg_Assist_Cost 78      # (99 * 3 + 63 + 30) / 5 cycles per assist (TMA 5.1 SPR Assists)
+const    Mem_STLB_Hit_Cost 7     # cycles per DTLB miss that hits the STLB (TMA 5.1 SPR DTLB_Load, DTLB_Store)
+const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 SPR L1_Latency_Dependency)
 const    PMM_App_Direct 1        # toplev spr_server_ratios.py: Memory = 1, PMM_App_Direct = 1 if Memory == 1
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, group leader) [fixed 0x00/0x04]
@@ -164,6 +166,29 @@ event    FP_256S         FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE  | FP_ARITH_IN
 event    IV_SHUFFLES     INT_VEC_RETIRED:SHUFFLES                  | INT_VEC_RETIRED.SHUFFLES, retired 256-bit integer shuffles [0xE7/0x40]
 event    NOP_INST        INST_RETIRED:NOP                          | INST_RETIRED.NOP, retired NOP instructions [0xC0/0x02]
 event    UOPS_EXEC_C1    UOPS_EXECUTED:THREAD:c=1                  | UOPS_EXECUTED.THREAD:c1, cycles this thread executed any uop [0xB1/0x01 c=1]
+event    DTLB_LD_HIT_C1  DTLB_LOAD_MISSES:STLB_HIT:c=1             | DTLB_LOAD_MISSES.STLB_HIT:c1, cycles with a load DTLB miss that hit the STLB [0x12/0x20 c=1]
+event    DTLB_LD_WALK    DTLB_LOAD_MISSES:WALK_ACTIVE              | DTLB_LOAD_MISSES.WALK_ACTIVE, cycles a load page walk was active [0x12/0x10 c=1]
+event    DTLB_LD_WC_4K   DTLB_LOAD_MISSES:WALK_COMPLETED_4K        | DTLB_LOAD_MISSES.WALK_COMPLETED_4K [0x12/0x02]
+event    DTLB_LD_WC_2M   DTLB_LOAD_MISSES:WALK_COMPLETED_2M_4M     | DTLB_LOAD_MISSES.WALK_COMPLETED_2M_4M [0x12/0x04]
+event    DTLB_LD_WC_1G   DTLB_LOAD_MISSES:WALK_COMPLETED_1G        | DTLB_LOAD_MISSES.WALK_COMPLETED_1G [0x12/0x08]
+event    DTLB_ST_HIT_C1  DTLB_STORE_MISSES:STLB_HIT:c=1            | DTLB_STORE_MISSES.STLB_HIT:c1, cycles with a store DTLB miss that hit the STLB [0x13/0x20 c=1]
+event    DTLB_ST_WALK    DTLB_STORE_MISSES:WALK_ACTIVE             | DTLB_STORE_MISSES.WALK_ACTIVE, cycles a store page walk was active [0x13/0x10 c=1]
+event    DTLB_ST_WC_4K   DTLB_STORE_MISSES:WALK_COMPLETED_4K       | DTLB_STORE_MISSES.WALK_COMPLETED_4K [0x13/0x02]
+event    DTLB_ST_WC_2M   DTLB_STORE_MISSES:WALK_COMPLETED_2M_4M    | DTLB_STORE_MISSES.WALK_COMPLETED_2M_4M [0x13/0x04]
+event    DTLB_ST_WC_1G   DTLB_STORE_MISSES:WALK_COMPLETED_1G       | DTLB_STORE_MISSES.WALK_COMPLETED_1G [0x13/0x08]
+event    CYCLES_MEM_ANY  CYCLE_ACTIVITY:CYCLES_MEM_ANY             | CYCLE_ACTIVITY.CYCLES_MEM_ANY, cycles with a load outstanding [0xA3/0x10 c=16]
+event    MA_CYC_L1D      MEMORY_ACTIVITY:CYCLES_L1D_MISS           | MEMORY_ACTIVITY.CYCLES_L1D_MISS, cycles with an L1D miss outstanding [0x47/0x02 c=2]
+event    LD_STORE_FWD    LD_BLOCKS:STORE_FORWARD                   | LD_BLOCKS.STORE_FORWARD, loads blocked by a store that cannot forward [0x03/0x82]
+event    LD_NO_SR        LD_BLOCKS:NO_SR                           | LD_BLOCKS.NO_SR, split loads blocked for lack of split registers [0x03/0x88]
+event    ALL_LOADS       MEM_INST_RETIRED:ALL_LOADS                | MEM_INST_RETIRED.ALL_LOADS [0xD0/0x81]
+event    SPLIT_STORES    MEM_INST_RETIRED:SPLIT_STORES             | MEM_INST_RETIRED.SPLIT_STORES [0xD0/0x42]
+event    FB_FULL         L1D_PEND_MISS:FB_FULL                     | L1D_PEND_MISS.FB_FULL, cycles a demand request waited for a fill buffer [0x48/0x02]
+event    L2_STALLS       L1D_PEND_MISS:L2_STALLS                   | L1D_PEND_MISS.L2_STALLS, cycles a demand request waited for L2 resources [0x48/0x04]
+event    XQ_FULL         XQ:FULL_CYCLES                            | XQ.FULL_CYCLES, cycles the uncore request queue was full [0x2D/0x01 c=1]
+event    ORO_DRD_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DATA_RD | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD [0x20/0x08 c=1]
+event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:DATA_RD:c=4  | OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 (toplev: ALL_DATA_RD:c4, the same encoding) [0x20/0x08 c=4]
+event    L1D_PENDING     L1D_PEND_MISS:PENDING                     | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
+event    L1_MISS_ANY     MEM_LOAD_COMPLETED:L1_MISS_ANY            | MEM_LOAD_COMPLETED.L1_MISS_ANY, completed demand loads that missed L1D [0x43/0xFD]
 # perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
 perf-name CLK_THREAD     cpu_clk_unhalted.thread
 perf-name INST           inst_retired.any
@@ -197,6 +222,11 @@ limit     ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M counters=0-3   # ITLB_MISSES (0x11
 # cmask forms, CYCLES_GE_3) only on counter 3
 limit     DECODERS_C1 DECODERS_C2 counters=2
 limit     UOPS_EXEC UOPS_EXEC_C1 EXEC_GE3 counters=3
+# memory level 4+: codes below 0x90 and 0xD0-0xDF on counters 0-3; L1D_PEND_MISS.PENDING (0x0148) on counter 2
+limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_HIT_C1 DTLB_ST_WALK \
+          DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC_1G MA_CYC_L1D LD_STORE_FWD LD_NO_SR ALL_LOADS SPLIT_STORES \
+          FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY counters=0-3
+limit     L1D_PENDING counters=2
 span      Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone
 # CXL_Mem_Bound reads nine general-purpose events (MA_L3, L1_MISS, FB_HIT and six PMM/DRAM load
 # counts, seven of them on counters 0-3): it cannot fit one group, so it may span groups.
@@ -216,6 +246,8 @@ info     CoreIPC   Metric = INST / CORE_CLKS                  | Instructions per
 info     ILP       Metric = UOPS_EXEC / UOPS_EXEC_C1          | Uops executed per cycle with any uop executed
 info     EPC       Metric = UOPS_EXEC / CLKS                  | Uops executed per cycle
 info     Execute_per_Issue Metric = UOPS_EXEC / UOPS_ISSUED   | Uops executed per uop issued
+info     Load_Miss_Real_Latency Metric = L1D_PENDING / L1_MISS_ANY | Average latency of L1D miss demand loads in core cycles
+info     IpLoad    Metric = INST / ALL_LOADS                  | Instructions per load
 info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
 info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
 info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
@@ -480,6 +512,77 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.AVX_Assists Slots_es
       | > 0.1 | Slots of SSE/AVX transition assists (63 cycles each)
 unrelated Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: Assists charges every assist an \
       average 78 cycles, its children their own 99, 30 and 63: no sum or bound holds
+
+# memory levels 4-6 (spr_server_ratios.py); Lock_Latency, L2_Hit_Latency, Contested_Accesses, Data_Sharing,
+# L3_Hit_Latency, Store_Latency, False_Sharing, Streaming_Stores and the DRAM/PMM/CXL level-5 nodes are
+# not included yet (Core_Frequency-scaled costs, OCR/MSR events).
+let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - MA_CYC_L1D, 0)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
+        min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of load DTLB misses (STLB hits at a fixed cost, plus page walks)
+node  Backend_Bound.Memory_Bound.L1_Bound.Store_Fwd_Blk Clocks_est = 13 * LD_STORE_FWD / CLKS \
+      | > 0.10 | Cycles of loads blocked by stores that could not forward (13 each)
+node  Backend_Bound.Memory_Bound.L1_Bound.L1_Latency_Dependency Clocks_est = \
+        min(2 * (ALL_LOADS - FB_HIT - L1_MISS) * Dependent_Loads_Weight / 100, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of dependent loads that hit L1D (pointer chasing)
+node  Backend_Bound.Memory_Bound.L1_Bound.Split_Loads Clocks_Calculated = L1D_PENDING / L1_MISS_ANY * LD_NO_SR / CLKS \
+      | > 0.30 | Cycles of loads that cross a cache line
+node  Backend_Bound.Memory_Bound.L1_Bound.FB_Full Clocks_Calculated = FB_FULL / CLKS \
+      | > 0.30 | Cycles a demand request waited for an L1D fill buffer
+unrelated Backend_Bound.Memory_Bound.L1_Bound | TMA 5.1: the children are Clocks estimates of causes of \
+      L1-hit load stalls, under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss Clocks_Calculated = DTLB_LD_WALK / CLKS \
+      | > 0.05 | Cycles a load page walk was active (loads that missed the STLB)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load - Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss \
+      | > 0.05 | Cycles of load DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load   # Load_STLB_Hit = DTLB_Load - Load_STLB_Miss
+let   DTLB_LD_WC = DTLB_LD_WC_4K + DTLB_LD_WC_2M + DTLB_LD_WC_1G
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_4K / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_2M / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_1G / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
+node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = (XQ_FULL + L2_STALLS) / CLKS \
+      | > 0.30 | Cycles the uncore queue was full or demand requests waited for L2 resources
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: SQ_Full is a queue-full fraction in clocks under a \
+      Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
+      | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
+        min(CLK_THREAD, ORO_DRD_C1) / CLKS - Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth \
+      | > 0.10 | Cycles with one to three data reads outstanding to memory (latency)
+children-sum Backend_Bound.Memory_Bound.DRAM_Bound = min(CLK_THREAD, ORO_DRD_C1) / CLKS \
+      | TMA 5.1: MEM_Latency = cycles with data reads outstanding / CLKS - MEM_Bandwidth
+node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPLIT_STORES / CORE_CLKS \
+      | > 0.20 | Rate of stores that cross a cache line
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
+        (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
+      | > 0.05 | Cycles of store DTLB misses
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and a cost \
+      estimate in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
+      | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store - Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss \
+      | > 0.05 | Cycles of store DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store   # Store_STLB_Hit = DTLB_Store - Store_STLB_Miss
+let   DTLB_ST_WC = DTLB_ST_WC_4K + DTLB_ST_WC_2M + DTLB_ST_WC_1G
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_4K / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_2M / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
 
 cpi-cycles        CLKS
 cpi-instructions  INST

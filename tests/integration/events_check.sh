@@ -24,7 +24,7 @@ shipped() {
 }
 shipped skl intel-skl.td 112
 shipped icl intel-icl.td 109
-shipped spr intel-spr.td 105
+shipped spr intel-spr.td 128
 shipped amd64_fam19h_zen3 amd-zen3.td 8
 shipped amd64_fam19h_zen4 amd-zen4.td 13
 check_grep "skl: a libpfm4-string event is libpfm4's own (IDQ_UOPS_NOT_DELIVERED:CORE = 0x19c)" \
