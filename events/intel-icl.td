@@ -1,6 +1,9 @@
 # intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
-# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) from
-# general-purpose events.
+# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) and the
+# level-4..6 nodes of toplev 5.1-full whose events libpfm4 and perf's tables publish, from
+# general-purpose events. Not yet: FP_Divider/INT_Divider (libpfm4 icl has no ARITH.FP_DIVIDER_ACTIVE),
+# Lock_Latency, L2_Hit_Latency, Contested_Accesses, Data_Sharing, L3_Hit_Latency, Store_Latency,
+# False_Sharing, Streaming_Stores (Core_Frequency-scaled costs, OCR events with an MSR).
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
 pmu      icl icx
 title    Intel Ice Lake / Ice Lake-SP

@@ -1,5 +1,5 @@
 # intel-skl.td — Intel Skylake client (skl), Skylake-SP (skx), Cascade Lake (clx)
-# Top-down (TMA) tree L1-L4, info metrics, CPI stack.
+# Top-down (TMA) tree L1-L6 (every node of toplev 5.1-full skl_client_ratios.py), info metrics, CPI stack.
 # Event descriptions carry the perfmon encoding in brackets
 # [EVENT/UMASK c=CMASK e=EDGE i=INV any=ANYTHREAD] so a test can compare it with
 # what libpfm4 (model skl) produces.
@@ -18,6 +18,8 @@ note     CLKS, SLOTS). Its memory costs are Skylake-client ones (ns x Core_Frequ
 note     duration_time and msr/tsc/); on SKX/CLX toplev uses server costs and splits DRAM_Bound into
 note     Local/Remote DRAM, PMM: those server-only nodes are not included, and the client level-4
 note     memory costs are only an approximation there. For levels 1-3 the CLX formulas equal SKL's.
+note     Levels 5-6 (TLB page sizes, ports, Mixing_Vectors, FP_Vector_128b/256b, FP_Assists) follow the
+note     same skl_client_ratios.py; checked on hand-computed fixtures skl-l6-smt-{off,on}.fix.
 note     Before Ice Lake, L1/L2 with SMT on are valid per physical core only: count both siblings
 note     (system-wide, per-core aggregation) and set SMT_on 1; *_ANY events need perf_event_paranoid
 note     <= 0 or CAP_PERFMON.

@@ -1,5 +1,8 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
-# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1).
+# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1);
+# the level-4..6 nodes of toplev 5.1-full spr_server_ratios.py whose events libpfm4 4.13 encodes
+# (not yet: Code_L2_Hit/Miss, Lock_Latency, the Core_Frequency-scaled L2/L3 latencies,
+# Store_Latency, False_Sharing, Streaming_Stores, Local_MEM/Remote_MEM/Remote_Cache).
 #  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
 #    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
 #    This is the path the planner plans (it takes available() as 1), so live collection on a
