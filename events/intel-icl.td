@@ -2,8 +2,7 @@
 # Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) and the
 # level-4..6 nodes of toplev 5.1-full whose events libpfm4 and perf's tables publish, from
 # general-purpose events. Not yet: FP_Divider/INT_Divider (libpfm4 icl has no ARITH.FP_DIVIDER_ACTIVE),
-# Lock_Latency, L2_Hit_Latency, Contested_Accesses, Data_Sharing, L3_Hit_Latency, Store_Latency,
-# False_Sharing, Streaming_Stores (Core_Frequency-scaled costs, OCR events with an MSR).
+# False_Sharing and Streaming_Stores (OCR events with an offcore-response MSR).
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
 pmu      icl icx
 title    Intel Ice Lake / Ice Lake-SP
@@ -31,6 +30,7 @@ const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer 
 const    Avg_Assist_Cost 34      # cycles per microcode assist (TMA 5.1 ICL Assists)
 const    Mem_STLB_Hit_Cost 7     # cycles per DTLB miss that hits the STLB (TMA 5.1 ICL DTLB_Load, DTLB_Store)
 const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 ICL L1_Latency_Dependency)
+const    Mem_L2_Store_Cost 10    # cycles per RFO that hits L2 (TMA 5.1 ICL Store_Latency, Lock_Latency)
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, leader of the PERF_METRICS group) [fixed 0x00/0x04]
 event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
@@ -145,6 +145,16 @@ event    ALL_LOADS       MEM_INST_RETIRED:ALL_LOADS                | MEM_INST_RE
 event    SPLIT_STORES    MEM_INST_RETIRED:SPLIT_STORES             | MEM_INST_RETIRED.SPLIT_STORES [0xD0/0x42]
 event    ORO_DRD_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DATA_RD | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD [0x60/0x08 c=1]
 event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:ALL_DATA_RD:c=4 | OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4 [0x60/0x08 c=4]
+event    TSC             msr/event=0x0/                            | msr/tsc/, time-stamp counter (perf msr PMU, event 0) [msr tsc]
+event    ORO_RFO_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DEMAND_RFO | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO [0x60/0x04 c=1]
+event    L2_ALL_RFO      L2_RQSTS:ALL_RFO                          | L2_RQSTS.ALL_RFO [0x24/0xE2]
+event    L2_RFO_HIT      L2_RQSTS:RFO_HIT                          | L2_RQSTS.RFO_HIT [0x24/0xC2]
+event    LOCK_LOADS      MEM_INST_RETIRED:LOCK_LOADS               | MEM_INST_RETIRED.LOCK_LOADS [0xD0/0x21]
+event    ALL_STORES      MEM_INST_RETIRED:ALL_STORES               | MEM_INST_RETIRED.ALL_STORES [0xD0/0x82]
+event    XSNP_HITM       MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM         | MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM [0xD2/0x04]
+event    XSNP_HIT        MEM_LOAD_L3_HIT_RETIRED:XSNP_HIT          | MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT [0xD2/0x02]
+event    XSNP_MISS       MEM_LOAD_L3_HIT_RETIRED:XSNP_MISS         | MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS [0xD2/0x01]
+event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
 # perf's names for events libpfm4 4.13 spells differently (perf stat -x prints these)
 perf-name ICACHE_STALL   icache_data.stalls
 perf-name ITLB_STALL     icache_tag.stalls
@@ -174,7 +184,9 @@ limit     STALLS_L1D STALLS_L2 STALLS_L3 MS_UOPS MITE_UOPS ICACHE_STALL ITLB_STA
 limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS_C5 L1D_PENDING L1D_PEND_C1 \
           DECODERS_C1 DECODERS_C2 DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC \
           DTLB_ST_HIT_C1 DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC CYCLES_L1D_MISS LD_STORE_FWD \
-          LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 counters=0-3
+          LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 \
+          ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT LOCK_LOADS ALL_STORES XSNP_HITM XSNP_HIT XSNP_MISS L3_HIT counters=0-3
+nocounter TSC                           # msr PMU: no core counter, may join any group
 # L2_Bound (and DRAM_Bound, which subtracts it) read six events that all live on counters 0-3:
 # they cannot share one group, so they may be spread over groups (lower confidence).
 span      Backend_Bound.Memory_Bound.L2_Bound Backend_Bound.Memory_Bound.DRAM_Bound
@@ -197,6 +209,7 @@ info     IpPause   Metric = INST / PAUSE_INST                 | Instructions per
 info     IpLoad    Metric = INST / ALL_LOADS                  | Instructions per load
 info     Slots_Utilization Ratio = SLOTS / (W * CLKS)         | TOPDOWN.SLOTS relative to width x clocks (1.0 with SMT off)
 info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
+info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted
 info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
 info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
 info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
@@ -440,9 +453,8 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists Slots_est
       | > 0.1 | Slots of floating-point assists (34 cycles each)
 bound Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: ASSISTS.FP is one of the ASSISTS.ANY kinds
 
-# memory level 4-6 (icl_client_ratios.py); the nodes with Core_Frequency-scaled costs (L2_Hit_Latency,
-# Contested_Accesses, Data_Sharing, L3_Hit_Latency) and the OCR/MSR-based ones (Lock_Latency,
-# Store_Latency, False_Sharing, Streaming_Stores) are not included yet.
+# memory level 4-6 (icl_client_ratios.py); the OCR/MSR-based False_Sharing and Streaming_Stores are not
+# included yet.
 let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - CYCLES_L1D_MISS, 0)
 node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
         min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
@@ -482,8 +494,8 @@ node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Mis
 partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
 node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = L2_STALL / CLKS \
       | > 0.30 | Cycles demand requests waited for L2 resources (super queue full)
-unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: SQ_Full is a queue-full fraction in clocks under a \
-      Stalls fraction; no sum or bound is given
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are cost estimates and a queue-full \
+      fraction in clocks under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
       | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
 node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
@@ -496,8 +508,8 @@ node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPL
 node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
         (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
       | > 0.05 | Cycles of store DTLB misses
-unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and a cost \
-      estimate in clocks under a Stalls fraction; no sum or bound is given
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and cost \
+      estimates in clocks under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
       | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
 node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
@@ -517,6 +529,35 @@ node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_ST
         Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
       | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
 partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
+
+# memory level 4 with costs (icl_client_ratios.py): the load latencies are ns x Core_Frequency (GHz),
+# which needs the run time (duration_time) and msr/tsc/, as on SKL; FB_FACTOR = 1 + FB_HIT / L1_MISS / 2.
+let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
+let   MEM_L2_HIT_COST = 3.5 * Core_Frequency
+let   MEM_XSNP_HITM_COST = 32.5 * Core_Frequency
+let   MEM_XSNP_HIT_COST = 27 * Core_Frequency
+let   MEM_XSNP_NONE_COST = 12.5 * Core_Frequency
+let   MEM_LOCK_ST_FRACTION = LOCK_LOADS / ALL_STORES
+let   ORO_DEMAND_RFO_C1 = min(CLK_THREAD, ORO_RFO_C1)
+node  Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Clocks = (16 * max(0, LOCK_LOADS - L2_ALL_RFO) + \
+        MEM_LOCK_ST_FRACTION * (Mem_L2_Store_Cost * L2_RFO_HIT + ORO_DEMAND_RFO_C1)) / CLKS \
+      | > 0.20 | Cycles of lock operations
+node  Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Clocks_Retired = MEM_L2_HIT_COST * L2_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of L2-hit latency (3.5 ns each)
+unrelated Backend_Bound.Memory_Bound.L2_Bound | TMA 5.1: L2_Hit_Latency is a cost estimate in clocks of \
+      retired loads, L2_Bound a stall fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Clocks_est = ((MEM_XSNP_HITM_COST - MEM_L2_HIT_COST) * XSNP_HITM + \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_MISS) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a modified line in another core's cache
+node  Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Clocks_est = \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a clean line shared with another core
+node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
+        (MEM_XSNP_NONE_COST - MEM_L2_HIT_COST) * L3_HIT * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of L3-hit latency without snoops
+node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (L2_RFO_HIT * Mem_L2_Store_Cost * \
+        (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
+      | > 0.10 | Cycles of store RFO latency (L2 hits at a fixed cost, plus outstanding RFOs)
 
 let   MEM_PER_STALL = Backend_Bound / BE_BOUND_CYCLES
 cpi-cycles        CLKS

@@ -23,7 +23,7 @@ shipped() {
 	cp "$out" "$WORK/$1.check"
 }
 shipped skl intel-skl.td 112
-shipped icl intel-icl.td 109
+shipped icl intel-icl.td 119
 shipped spr intel-spr.td 128
 shipped amd64_fam19h_zen3 amd-zen3.td 8
 shipped amd64_fam19h_zen4 amd-zen4.td 13
