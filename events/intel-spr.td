@@ -1,8 +1,9 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
 # Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1);
 # the level-4..6 nodes of toplev 5.1-full spr_server_ratios.py whose events libpfm4 4.13 encodes
-# (not yet: Code_L2_Hit/Miss, Lock_Latency, the Core_Frequency-scaled L2/L3 latencies,
-# Store_Latency, False_Sharing, Streaming_Stores, Local_MEM/Remote_MEM/Remote_Cache).
+# (not yet: Code_L2_Hit/Miss, whose OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD libpfm4
+# lacks, and the OCR/MSR-based Contested_Accesses, Data_Sharing, False_Sharing, Streaming_Stores,
+# Local_MEM, Remote_MEM, Remote_Cache).
 #  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
 #    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
 #    This is the path the planner plans (it takes available() as 1), so live collection on a
@@ -52,6 +53,7 @@ const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer 
 const    Avg_Assist_Cost 78      # (99 * 3 + 63 + 30) / 5 cycles per assist (TMA 5.1 SPR Assists)
 const    Mem_STLB_Hit_Cost 7     # cycles per DTLB miss that hits the STLB (TMA 5.1 SPR DTLB_Load, DTLB_Store)
 const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 SPR L1_Latency_Dependency)
+const    Mem_L2_Store_Cost 10    # cycles per store that hits L2 (TMA 5.1 SPR Store_Latency, Lock_Latency)
 const    PMM_App_Direct 1        # toplev spr_server_ratios.py: Memory = 1, PMM_App_Direct = 1 if Memory == 1
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, group leader) [fixed 0x00/0x04]
@@ -192,6 +194,15 @@ event    ORO_DRD_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DATA_RD | OFFC
 event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:DATA_RD:c=4  | OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 (toplev: ALL_DATA_RD:c4, the same encoding) [0x20/0x08 c=4]
 event    L1D_PENDING     L1D_PEND_MISS:PENDING                     | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
 event    L1_MISS_ANY     MEM_LOAD_COMPLETED:L1_MISS_ANY            | MEM_LOAD_COMPLETED.L1_MISS_ANY, completed demand loads that missed L1D [0x43/0xFD]
+event    TSC             msr/event=0x0/                            | msr/tsc/, time-stamp counter (perf msr PMU, event 0) [msr tsc]
+event    ORO_RFO_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DEMAND_RFO | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO [0x20/0x04 c=1]
+event    L2_ALL_RFO      L2_RQSTS:ALL_RFO                          | L2_RQSTS.ALL_RFO [0x24/0xE2]
+event    L2_RFO_HIT      L2_RQSTS:RFO_HIT                          | L2_RQSTS.RFO_HIT [0x24/0xC2]
+event    LOCK_LOADS      MEM_INST_RETIRED:LOCK_LOADS               | MEM_INST_RETIRED.LOCK_LOADS [0xD0/0x21]
+event    ALL_STORES      MEM_INST_RETIRED:ALL_STORES               | MEM_INST_RETIRED.ALL_STORES [0xD0/0x82]
+event    L2_HIT          MEM_LOAD_RETIRED:L2_HIT                   | MEM_LOAD_RETIRED.L2_HIT [0xD1/0x02]
+event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
+event    ST_L2_HIT       MEM_STORE_RETIRED:L2_HIT                  | MEM_STORE_RETIRED.L2_HIT, retired stores that hit L2 [0x44/0x01]
 # perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
 perf-name CLK_THREAD     cpu_clk_unhalted.thread
 perf-name INST           inst_retired.any
@@ -228,7 +239,9 @@ limit     UOPS_EXEC UOPS_EXEC_C1 EXEC_GE3 counters=3
 # memory level 4+: codes below 0x90 and 0xD0-0xDF on counters 0-3; L1D_PEND_MISS.PENDING (0x0148) on counter 2
 limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_HIT_C1 DTLB_ST_WALK \
           DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC_1G MA_CYC_L1D LD_STORE_FWD LD_NO_SR ALL_LOADS SPLIT_STORES \
-          FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY counters=0-3
+          FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
+          LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
+nocounter TSC                           # msr PMU: no core counter, may join any group
 limit     L1D_PENDING counters=2
 span      Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone
 # CXL_Mem_Bound reads nine general-purpose events (MA_L3, L1_MISS, FB_HIT and six PMM/DRAM load
@@ -252,6 +265,7 @@ info     Execute_per_Issue Metric = UOPS_EXEC / UOPS_ISSUED   | Uops executed pe
 info     Load_Miss_Real_Latency Metric = L1D_PENDING / L1_MISS_ANY | Average latency of L1D miss demand loads in core cycles
 info     IpLoad    Metric = INST / ALL_LOADS                  | Instructions per load
 info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
+info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted
 info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
 info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
 info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
@@ -516,9 +530,8 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.AVX_Assists Slots_es
 unrelated Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: Assists charges every assist an \
       average 78 cycles, its children their own 99, 30 and 63: no sum or bound holds
 
-# memory levels 4-6 (spr_server_ratios.py); Lock_Latency, L2_Hit_Latency, Contested_Accesses, Data_Sharing,
-# L3_Hit_Latency, Store_Latency, False_Sharing, Streaming_Stores and the DRAM/PMM/CXL level-5 nodes are
-# not included yet (Core_Frequency-scaled costs, OCR/MSR events).
+# memory levels 4-6 (spr_server_ratios.py); Contested_Accesses, Data_Sharing, False_Sharing,
+# Streaming_Stores and the DRAM/PMM/CXL level-5 nodes are not included yet (OCR/MSR events).
 let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - MA_CYC_L1D, 0)
 node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
         min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
@@ -553,8 +566,8 @@ node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Mis
 partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
 node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = (XQ_FULL + L2_STALLS) / CLKS \
       | > 0.30 | Cycles the uncore queue was full or demand requests waited for L2 resources
-unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: SQ_Full is a queue-full fraction in clocks under a \
-      Stalls fraction; no sum or bound is given
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are a queue-full fraction and a cost \
+      estimate in clocks under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
       | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
 node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
@@ -567,8 +580,8 @@ node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPL
 node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
         (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
       | > 0.05 | Cycles of store DTLB misses
-unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and a cost \
-      estimate in clocks under a Stalls fraction; no sum or bound is given
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and cost \
+      estimates in clocks under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
       | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
 node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
@@ -586,6 +599,28 @@ node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_ST
         Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
       | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
 partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
+
+# memory level 4 with costs (spr_server_ratios.py): the load latencies are ns x Core_Frequency (GHz),
+# which needs the run time (duration_time) and msr/tsc/; FB_FACTOR = 1 + FB_HIT / L1_MISS / 2.
+# Contested_Accesses and Data_Sharing need OCR events (offcore-response MSR): not included yet.
+let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
+let   MEM_L2_HIT_COST = 3 * Core_Frequency
+let   MEM_XSNP_NONE_COST = 12 * Core_Frequency
+let   MEM_LOCK_ST_FRACTION = LOCK_LOADS / ALL_STORES
+let   ORO_DEMAND_RFO_C1 = min(CLK_THREAD, ORO_RFO_C1)
+node  Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Clocks = (16 * max(0, LOCK_LOADS - L2_ALL_RFO) + \
+        MEM_LOCK_ST_FRACTION * (Mem_L2_Store_Cost * L2_RFO_HIT + ORO_DEMAND_RFO_C1)) / CLKS \
+      | > 0.20 | Cycles of lock operations
+node  Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Clocks_Retired = MEM_L2_HIT_COST * L2_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of L2-hit latency (3 ns each)
+unrelated Backend_Bound.Memory_Bound.L2_Bound | TMA 5.1: L2_Hit_Latency is a cost estimate in clocks of \
+      retired loads, L2_Bound a stall fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
+        (MEM_XSNP_NONE_COST - MEM_L2_HIT_COST) * L3_HIT * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of L3-hit latency without snoops
+node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (ST_L2_HIT * Mem_L2_Store_Cost * \
+        (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
+      | > 0.10 | Cycles of store latency (L2 hits at a fixed cost, plus outstanding RFOs)
 
 cpi-cycles        CLKS
 cpi-instructions  INST
