@@ -242,6 +242,8 @@ limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G 
           FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
           LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
+# Lock_Latency reads five events that all live on counters 0-3 (0x20, 0x24, 0xD0): it may span groups.
+span      Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency
 limit     L1D_PENDING counters=2
 span      Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone
 # CXL_Mem_Bound reads nine general-purpose events (MA_L3, L1_MISS, FB_HIT and six PMM/DRAM load

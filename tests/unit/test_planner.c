@@ -373,6 +373,38 @@ static void test_counter_beyond_budget(void **state)
 	unload(&l);
 }
 
+/* The deepest level of each Intel file (level 6, ~100 nodes, 110-140 events) with SMT off: every node
+ * is planned (in one group, or spread where the file allows it), none left out, and every group
+ * serves an item: the planner has no size limit that would truncate the larger trees. */
+static void test_deepest_levels(void **state)
+{
+	static const char *const files[] = { "events/intel-skl.td", "events/intel-icl.td", "events/intel-spr.td" };
+	(void)state;
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct loaded l = load(files[f]);
+		struct td_plan_request rq = { .level = td_plan_max_level(l.m) };
+		struct td_plan *p;
+		td_err err;
+		int nodes = 0;
+
+		assert_int_equal(rq.level, 6);
+		assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
+		for (int i = 0; i < p->nitems; i++) {
+			if (p->items[i].kind != TD_PLAN_NODE)
+				continue;
+			nodes++;
+			if (p->items[i].status != TD_PLAN_OK && p->items[i].status != TD_PLAN_SPANS)
+				fail_msg("%s: %s not planned: %s", files[f], p->items[i].name, p->items[i].reason);
+		}
+		assert_int_equal(nodes, l.m->nnodes);
+		for (int g = 0; g < p->ngroups; g++)
+			assert_true(p->groups[g].nitems > 0);
+		td_plan_free(p);
+		unload(&l);
+	}
+}
+
 /* ---- property test ---------------------------------------------------------- */
 
 /* An independent checker: classes read straight from the catalog lines. */
@@ -571,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_request_errors),
 		cmocka_unit_test(test_counter_beyond_budget),
+		cmocka_unit_test(test_deepest_levels),
 		cmocka_unit_test(test_property_random_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
