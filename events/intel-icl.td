@@ -1,6 +1,8 @@
 # intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
-# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) from
-# general-purpose events.
+# Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) and the
+# level-4..6 nodes of toplev 5.1-full whose events libpfm4 and perf's tables publish, from
+# general-purpose events. Not yet: FP_Divider/INT_Divider (libpfm4 icl has no ARITH.FP_DIVIDER_ACTIVE),
+# False_Sharing and Streaming_Stores (OCR events with an offcore-response MSR).
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
 pmu      icl icx
 title    Intel Ice Lake / Ice Lake-SP
@@ -25,6 +27,10 @@ const    W 5
 param    SMT_on 0
 const    BAClear_Cost 10         # cycles per BACLEARS.ANY (TMA 5.1 ICL Unknown_Branches)
 const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer (TMA 5.1 ICL MS_Switches)
+const    Avg_Assist_Cost 34      # cycles per microcode assist (TMA 5.1 ICL Assists)
+const    Mem_STLB_Hit_Cost 7     # cycles per DTLB miss that hits the STLB (TMA 5.1 ICL DTLB_Load, DTLB_Store)
+const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 ICL L1_Latency_Dependency)
+const    Mem_L2_Store_Cost 10    # cycles per RFO that hits L2 (TMA 5.1 ICL Store_Latency, Lock_Latency)
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, leader of the PERF_METRICS group) [fixed 0x00/0x04]
 event    TD_RET          cpu/event=0x0,umask=0x80/                 | PERF_METRICS.RETIRING (perf topdown-retiring), in slots [pseudo 0x00/0x80]
@@ -85,6 +91,70 @@ event    FP_VECTOR       FP_ARITH_INST_RETIRED:VECTOR              | FP_ARITH_IN
 event    MC_MEM_ORDER    MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLEARS.MEMORY_ORDERING, memory-ordering machine clears [0xC3/0x02]
 event    MEM_INST        MEM_INST_RETIRED:ANY                      | MEM_INST_RETIRED.ANY, retired memory instructions [0xD0/0x83]
 event    BR_INST         BR_INST_RETIRED:ALL_BRANCHES              | BR_INST_RETIRED.ALL_BRANCHES, retired branches [0xC4/0x00]
+# level-4..6 and info-metric events (TMA 5.1 nodes below); libpfm4 icl names, perfmon encodings from
+# Linux perf's pmu-events/arch/x86/icelake/*.json. libpfm4 4.13 cannot combine FP_ARITH_INST_RETIRED
+# umasks on icl, so each width is its own event, as toplev counts them.
+event    ORO_CODE_C1     OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DEMAND_CODE_RD | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD, cycles with an L2-miss code read outstanding [0x60/0x02 c=1]
+event    ITLB_WALK_ACT   ITLB_MISSES:WALK_ACTIVE                   | ITLB_MISSES.WALK_ACTIVE, cycles a code page walk was active [0x85/0x10 c=1]
+event    ITLB_WC_4K      ITLB_MISSES:WALK_COMPLETED_4K             | ITLB_MISSES.WALK_COMPLETED_4K [0x85/0x02]
+event    ITLB_WC_2M      ITLB_MISSES:WALK_COMPLETED_2M_4M          | ITLB_MISSES.WALK_COMPLETED_2M_4M [0x85/0x04]
+event    DECODERS_C1     INST_DECODED:DECODERS:c=1                 | INST_DECODED.DECODERS:c1, cycles at least one decoder was utilized [0x55/0x01 c=1]
+event    DECODERS_C2     INST_DECODED:DECODERS:c=2                 | INST_DECODED.DECODERS:c2, cycles at least two decoders were utilized [0x55/0x01 c=2]
+event    MITE_UOPS_C4    IDQ:MITE_UOPS:c=4                         | IDQ.MITE_UOPS:c4, cycles MITE delivered 4 or more uops [0x79/0x04 c=4]
+event    MITE_UOPS_C5    IDQ:MITE_UOPS:c=5                         | IDQ.MITE_UOPS:c5, cycles MITE delivered 5 uops [0x79/0x04 c=5]
+event    PAUSE_INST      MISC_RETIRED:PAUSE_INST                   | MISC_RETIRED.PAUSE_INST, retired PAUSE instructions [0xCC/0x40]
+event    EXEC_GE3        UOPS_EXECUTED:CYCLES_GE_3                 | UOPS_EXECUTED.CYCLES_GE_3, cycles with 3 or more uops executed [0xB1/0x01 c=3]
+event    VEC_MISMATCH    UOPS_ISSUED:VECTOR_WIDTH_MISMATCH         | UOPS_ISSUED.VECTOR_WIDTH_MISMATCH, blend uops inserted for SSE/AVX width mixing [0x0E/0x02]
+event    PORT_0          UOPS_DISPATCHED:PORT_0                    | UOPS_DISPATCHED.PORT_0 [0xA1/0x01]
+event    PORT_1          UOPS_DISPATCHED:PORT_1                    | UOPS_DISPATCHED.PORT_1 [0xA1/0x02]
+event    PORT_2_3        UOPS_DISPATCHED:PORT_2_3                  | UOPS_DISPATCHED.PORT_2_3, load ports [0xA1/0x04]
+event    PORT_4_9        UOPS_DISPATCHED:PORT_4_9                  | UOPS_DISPATCHED.PORT_4_9, store-data ports [0xA1/0x10]
+event    PORT_5          UOPS_DISPATCHED:PORT_5                    | UOPS_DISPATCHED.PORT_5 [0xA1/0x20]
+event    PORT_6          UOPS_DISPATCHED:PORT_6                    | UOPS_DISPATCHED.PORT_6 [0xA1/0x40]
+event    PORT_7_8        UOPS_DISPATCHED:PORT_7_8                  | UOPS_DISPATCHED.PORT_7_8, store-address ports [0xA1/0x80]
+event    FP_128D         FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE [0xC7/0x04]
+event    FP_128S         FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE [0xC7/0x08]
+event    FP_256D         FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE [0xC7/0x10]
+event    FP_256S         FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE [0xC7/0x20]
+event    FP_512D         FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE [0xC7/0x40]
+event    FP_512S         FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE [0xC7/0x80]
+event    NOP_INST        INST_RETIRED:NOP                          | INST_RETIRED.NOP, retired NOP instructions [0xC0/0x02]
+event    ASSISTS_ANY     ASSISTS:ANY                               | ASSISTS.ANY, microcode assists [0xC1/0x07]
+event    ASSISTS_FP      ASSISTS:FP                                | ASSISTS.FP, floating-point assists [0xC1/0x02]
+event    UOPS_EXEC_C1    UOPS_EXECUTED:THREAD:c=1                  | UOPS_EXECUTED.THREAD:c1, cycles this thread executed any uop [0xB1/0x01 c=1]
+event    L1D_PENDING     L1D_PEND_MISS:PENDING                     | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
+event    L1D_PEND_C1     L1D_PEND_MISS:PENDING:c=1                 | L1D_PEND_MISS.PENDING_CYCLES, cycles with an L1D miss outstanding [0x48/0x01 c=1]
+event    DTLB_LD_HIT_C1  DTLB_LOAD_MISSES:STLB_HIT:c=1             | DTLB_LOAD_MISSES.STLB_HIT:c1, cycles with a load DTLB miss that hit the STLB [0x08/0x20 c=1]
+event    DTLB_LD_WALK    DTLB_LOAD_MISSES:WALK_ACTIVE              | DTLB_LOAD_MISSES.WALK_ACTIVE, cycles a load page walk was active [0x08/0x10 c=1]
+event    DTLB_LD_WC_4K   DTLB_LOAD_MISSES:WALK_COMPLETED_4K        | DTLB_LOAD_MISSES.WALK_COMPLETED_4K [0x08/0x02]
+event    DTLB_LD_WC_2M   DTLB_LOAD_MISSES:WALK_COMPLETED_2M_4M     | DTLB_LOAD_MISSES.WALK_COMPLETED_2M_4M [0x08/0x04]
+event    DTLB_LD_WC      DTLB_LOAD_MISSES:WALK_COMPLETED           | DTLB_LOAD_MISSES.WALK_COMPLETED, load page walks completed, all sizes (4K 0x02 + 2M/4M 0x04 + 1G 0x08) [0x08/0x0E]
+event    DTLB_ST_HIT_C1  DTLB_STORE_MISSES:STLB_HIT:c=1            | DTLB_STORE_MISSES.STLB_HIT:c1, cycles with a store DTLB miss that hit the STLB [0x49/0x20 c=1]
+event    DTLB_ST_WALK    DTLB_STORE_MISSES:WALK_ACTIVE             | DTLB_STORE_MISSES.WALK_ACTIVE, cycles a store page walk was active [0x49/0x10 c=1]
+event    DTLB_ST_WC_4K   DTLB_STORE_MISSES:WALK_COMPLETED_4K       | DTLB_STORE_MISSES.WALK_COMPLETED_4K [0x49/0x02]
+event    DTLB_ST_WC_2M   DTLB_STORE_MISSES:WALK_COMPLETED_2M_4M    | DTLB_STORE_MISSES.WALK_COMPLETED_2M_4M [0x49/0x04]
+event    DTLB_ST_WC      DTLB_STORE_MISSES:WALK_COMPLETED          | DTLB_STORE_MISSES.WALK_COMPLETED, store page walks completed, all sizes (4K 0x02 + 2M/4M 0x04 + 1G 0x08) [0x49/0x0E]
+event    CYCLES_MEM_ANY  CYCLE_ACTIVITY:CYCLES_MEM_ANY             | CYCLE_ACTIVITY.CYCLES_MEM_ANY, cycles with a load outstanding [0xA3/0x10 c=16]
+event    CYCLES_L1D_MISS CYCLE_ACTIVITY:CYCLES_L1D_MISS            | CYCLE_ACTIVITY.CYCLES_L1D_MISS, cycles with an L1D miss outstanding [0xA3/0x08 c=8]
+event    LD_STORE_FWD    LD_BLOCKS:STORE_FORWARD                   | LD_BLOCKS.STORE_FORWARD, loads blocked by a store that cannot forward [0x03/0x02]
+event    LD_NO_SR        LD_BLOCKS:NO_SR                           | LD_BLOCKS.NO_SR, split loads blocked for lack of split registers [0x03/0x08]
+event    LD_4K_ALIAS     LD_BLOCKS_PARTIAL:ADDRESS_ALIAS           | LD_BLOCKS_PARTIAL.ADDRESS_ALIAS, loads falsely blocked by 4K aliasing [0x07/0x01]
+event    FB_FULL         L1D_PEND_MISS:FB_FULL                     | L1D_PEND_MISS.FB_FULL, cycles a demand request waited for a fill buffer [0x48/0x02]
+event    L2_STALL        L1D_PEND_MISS:L2_STALL                    | L1D_PEND_MISS.L2_STALL, cycles a demand request waited for L2 resources [0x48/0x04]
+event    ALL_LOADS       MEM_INST_RETIRED:ALL_LOADS                | MEM_INST_RETIRED.ALL_LOADS [0xD0/0x81]
+event    SPLIT_STORES    MEM_INST_RETIRED:SPLIT_STORES             | MEM_INST_RETIRED.SPLIT_STORES [0xD0/0x42]
+event    ORO_DRD_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DATA_RD | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD [0x60/0x08 c=1]
+event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:ALL_DATA_RD:c=4 | OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD:c4 [0x60/0x08 c=4]
+event    TSC             msr/event=0x0/                            | msr/tsc/, time-stamp counter (perf msr PMU, event 0) [msr tsc]
+event    ORO_RFO_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DEMAND_RFO | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO [0x60/0x04 c=1]
+event    L2_ALL_RFO      L2_RQSTS:ALL_RFO                          | L2_RQSTS.ALL_RFO [0x24/0xE2]
+event    L2_RFO_HIT      L2_RQSTS:RFO_HIT                          | L2_RQSTS.RFO_HIT [0x24/0xC2]
+event    LOCK_LOADS      MEM_INST_RETIRED:LOCK_LOADS               | MEM_INST_RETIRED.LOCK_LOADS [0xD0/0x21]
+event    ALL_STORES      MEM_INST_RETIRED:ALL_STORES               | MEM_INST_RETIRED.ALL_STORES [0xD0/0x82]
+event    XSNP_HITM       MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM         | MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM [0xD2/0x04]
+event    XSNP_HIT        MEM_LOAD_L3_HIT_RETIRED:XSNP_HIT          | MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT [0xD2/0x02]
+event    XSNP_MISS       MEM_LOAD_L3_HIT_RETIRED:XSNP_MISS         | MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS [0xD2/0x01]
+event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
 # perf's names for events libpfm4 4.13 spells differently (perf stat -x prints these)
 perf-name ICACHE_STALL   icache_data.stalls
 perf-name ITLB_STALL     icache_tag.stalls
@@ -108,6 +178,19 @@ topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE
 limit     STALLS_L1D STALLS_L2 STALLS_L3 MS_UOPS MITE_UOPS ICACHE_STALL ITLB_STALL BACLEARS \
           L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS FB_FULL_PERIODS \
           LCP_STALL MS_SWITCHES MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES MEM_INST counters=0-3
+# The level-4+ events in those ranges, and in the ones the kernel has restricted since (intel_icl_event_
+# constraints: 0x03-0x0A, 0x48-0x56 since the May 2022 fix, 0xA3 but 0x04A3/0x10A3/0x14A3), with
+# UOPS_DECODED.DEC0 (0x56) of level 2
+limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS_C5 L1D_PENDING L1D_PEND_C1 \
+          DECODERS_C1 DECODERS_C2 DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC \
+          DTLB_ST_HIT_C1 DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC CYCLES_L1D_MISS LD_STORE_FWD \
+          LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 \
+          ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT LOCK_LOADS ALL_STORES XSNP_HITM XSNP_HIT XSNP_MISS L3_HIT counters=0-3
+nocounter TSC                           # msr PMU: no core counter, may join any group
+# With UOPS_DECODED.DEC0 on counters 0-3, Memory_Operations (Light_Operations' DEC0, DEC0_C1,
+# MITE_UOPS, MS_UOPS and its MEM_INST) and Lock_Latency (five 0x24/0x60/0xD0 events) need five of
+# the four counters 0-3: they may be spread over groups.
+span      Retiring.Light_Operations.Memory_Operations Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency
 # L2_Bound (and DRAM_Bound, which subtracts it) read six events that all live on counters 0-3:
 # they cannot share one group, so they may be spread over groups (lower confidence).
 span      Backend_Bound.Memory_Bound.L2_Bound Backend_Bound.Memory_Bound.DRAM_Bound
@@ -121,8 +204,16 @@ info     SLOTS     Count  = SLOTS_EV                          | Issue slots (TOP
 info     IPC       Metric = INST / CLKS                       | Instructions per cycle
 info     CPI       Metric = CLKS / INST                       | Cycles per instruction
 info     CoreIPC   Metric = INST / CORE_CLKS                  | Instructions per core clock
+info     ILP       Metric = UOPS_EXEC / UOPS_EXEC_C1          | Uops executed per cycle with any uop executed
+info     EPC       Metric = UOPS_EXEC / CLKS                  | Uops executed per cycle
+info     Execute_per_Issue Metric = UOPS_EXEC / UOPS_ISSUED   | Uops executed per uop issued
+info     Load_Miss_Real_Latency Metric = L1D_PENDING / (L1_MISS + FB_HIT) | Average latency of L1D miss demand loads in core cycles
+info     MLP       Metric = L1D_PENDING / L1D_PEND_C1         | L1D misses outstanding per cycle with any outstanding (memory-level parallelism)
+info     IpPause   Metric = INST / PAUSE_INST                 | Instructions per PAUSE
+info     IpLoad    Metric = INST / ALL_LOADS                  | Instructions per load
 info     Slots_Utilization Ratio = SLOTS / (W * CLKS)         | TOPDOWN.SLOTS relative to width x clocks (1.0 with SMT off)
 info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
+info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted
 info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
 info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
 info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
@@ -256,6 +347,221 @@ node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
         max(0, Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer) \
       | > 0.05 | Slots retiring instructions decoded into two to four uops
 partition Retiring.Heavy_Operations   # Few_Uops_Instructions = max(0, Heavy - Microcode_Sequencer)
+
+# --- levels 4-6: pmu-tools icl_client_ratios.py (TMA 5.1-full, andikleen/pmu-tools commit 2568760f),
+# classes of the same names; thresholds as there (the port and Mixing_Vectors/FP_Assists thresholds
+# there do not require the parent's; here a flagged node needs flagged ancestors, as for every node).
+node  Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss Clocks_Retired = ORO_CODE_C1 / CLKS \
+      | > 0.05 | Cycles with an instruction fetch outstanding that missed L2
+node  Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Clocks_Retired = \
+        max(0, Frontend_Bound.Fetch_Latency.ICache_Misses - Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss) \
+      | > 0.05 | I-cache miss cycles of fetches that hit L2
+partition Frontend_Bound.Fetch_Latency.ICache_Misses   # Code_L2_Hit = max(0, ICache_Misses - Code_L2_Miss)
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss Clocks_Retired = ITLB_WALK_ACT / CLKS \
+      | > 0.05 | Cycles a code page walk was active (instruction fetches that missed the STLB)
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit Clocks_Retired = \
+        max(0, Frontend_Bound.Fetch_Latency.ITLB_Misses - Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss) \
+      | > 0.05 | I-TLB miss cycles of code fetches that hit the STLB
+partition Frontend_Bound.Fetch_Latency.ITLB_Misses   # Code_STLB_Hit = max(0, ITLB_Misses - Code_STLB_Miss)
+let   ITLB_WC = ITLB_WC_4K + ITLB_WC_2M
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_4K Clocks_est = \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss * ITLB_WC_4K / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 4K page
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_2M Clocks_est = \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss * ITLB_WC_2M / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 2M/4M page
+partition Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss   # shared out by completed walks
+let   MISP_CLEARS_FRACTION = BR_MISP / (BR_MISP + MC_COUNT)
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Mispredicts_Resteers Clocks = MISP_CLEARS_FRACTION * RESTEER / CLKS \
+      | > 0.05 | Resteer cycles after branch mispredictions
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers Clocks = (1 - MISP_CLEARS_FRACTION) * RESTEER / CLKS \
+      | > 0.05 | Resteer cycles after machine clears
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches Clocks = BAClear_Cost * BACLEARS / CLKS \
+      | > 0.05 | Resteer cycles for branches the branch predictor did not know (10 cycles per BACLEAR)
+partition Frontend_Bound.Fetch_Latency.Branch_Resteers   # CLEAR_RESTEER_CYCLES split by BMr, plus Unknown_Branches
+node  Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone Slots_est = (DECODERS_C1 - DECODERS_C2) / CORE_CLKS / 2 \
+      | > 0.10 | Cycles only decoder 0 of the legacy decoders was utilized
+node  Frontend_Bound.Fetch_Bandwidth.MITE.MITE_4wide Slots_est = (MITE_UOPS_C4 - MITE_UOPS_C5) / CLKS \
+      | > 0.05 | Cycles MITE delivered exactly 4 uops (limited to 4-wide decode)
+unrelated Frontend_Bound.Fetch_Bandwidth.MITE | TMA 5.1: Decoder0_Alone and MITE_4wide are cycle estimates of \
+      two causes of MITE's shortfall; no sum or bound is given
+
+node  Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause Clocks = 140 * PAUSE_INST / CLKS \
+      | > 0.05 | Cycles of PAUSE instructions (140 each)
+unrelated Backend_Bound.Core_Bound.Serializing_Operation | TMA 5.1: Slow_Pause is a cost estimate of one \
+      serializing instruction, not a documented share of the scoreboard stalls
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 Clocks = EXE_0 / CLKS \
+      | > 0.2 | Cycles with no uop executed on any port
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1 Clocks = EXE_1 / CLKS \
+      | > 0.2 | Cycles with exactly one uop executed
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2 Clocks = EXE_2 / CLKS \
+      | > 0.15 | Cycles with exactly two uops executed
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m Clocks = EXEC_GE3 / CLKS \
+      | > 0.4 | Cycles with three or more uops executed
+unrelated Backend_Bound.Core_Bound.Ports_Utilization | TMA 5.1: Ports_Utilized_0/1/2/3m split all cycles by \
+      uops executed; Ports_Utilization counts 0- and 1-uop cycles outside memory stalls and 2-uop cycles \
+      weighted by Retiring: no sum or bound is defined
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0.Mixing_Vectors Clocks = VEC_MISMATCH / UOPS_ISSUED \
+      | > 0.05 | Share of issued uops that are blends inserted for mixing SSE and AVX widths
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 | TMA 5.1: Mixing_Vectors is a ratio of \
+      issued uops, not a share of the zero-port cycles
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization Core_Execution = \
+        (PORT_0 + PORT_1 + PORT_5 + PORT_6) / (4 * CORE_CLKS) \
+      | > 0.4 | Utilization of the four ALU ports (0, 1, 5, 6)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_0 Core_Clocks = PORT_0 / CORE_CLKS \
+      | > 0.6 | Core cycles port 0 (ALU, branch, FP/vector) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_1 Core_Clocks = PORT_1 / CORE_CLKS \
+      | > 0.6 | Core cycles port 1 (ALU, FP/vector) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_5 Core_Clocks = PORT_5 / CORE_CLKS \
+      | > 0.6 | Core cycles port 5 (ALU, shuffle) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_6 Core_Clocks = PORT_6 / CORE_CLKS \
+      | > 0.6 | Core cycles port 6 (ALU, branch) dispatched a uop
+children-sum Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization = \
+        4 * Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization \
+      | TMA 5.1: ALU_Op_Utilization = (Port_0 + Port_1 + Port_5 + Port_6) / 4
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization Core_Execution = \
+        PORT_2_3 / (2 * CORE_CLKS) \
+      | > 0.6 | Utilization of the two load ports (2, 3)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization Core_Execution = \
+        (PORT_4_9 + PORT_7_8) / (4 * CORE_CLKS) \
+      | > 0.6 | Utilization of the store ports (data 4, 9; address 7, 8)
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m | TMA 5.1: the ALU, load and store \
+      utilizations are per-port averages over core cycles, not shares of the 3+-uop cycles
+
+node  Retiring.Light_Operations.FP_Arith.X87_Use Uops = X87_USE \
+      | > 0.1 | Retired x87 floating-point uops (estimate from executed uops)
+node  Retiring.Light_Operations.FP_Arith.FP_Scalar Uops = FP_SCALAR_USE \
+      | > 0.1 | Retired scalar SSE/AVX floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector Uops = FP_VECTOR_USE \
+      | > 0.1 | Retired packed SSE/AVX/AVX-512 floating-point arithmetic uops
+partition Retiring.Light_Operations.FP_Arith   # TMA: FP_Arith = X87_Use + FP_Scalar + FP_Vector
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_128b Uops = (FP_128D + FP_128S) / RETIRED_SLOTS \
+      | > 0.1 | Retired 128-bit packed floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_256b Uops = (FP_256D + FP_256S) / RETIRED_SLOTS \
+      | > 0.1 | Retired 256-bit packed floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_512b Uops = (FP_512D + FP_512S) / RETIRED_SLOTS \
+      | > 0.1 | Retired 512-bit packed floating-point arithmetic uops
+partition Retiring.Light_Operations.FP_Arith.FP_Vector   # FP_ARITH_INST_RETIRED.VECTOR (0xFC) = the six packed umasks
+node  Retiring.Light_Operations.Other_Light_Ops.Nop_Instructions Slots = \
+        Retiring.Light_Operations * NOP_INST / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring NOP instructions
+unrelated Retiring.Light_Operations.Other_Light_Ops | TMA 5.1: Nop_Instructions scales Light_Operations by \
+      the NOP share of retired slots; it is not bounded by Other_Light_Ops
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists Slots_est = Avg_Assist_Cost * ASSISTS_ANY / SLOTS \
+      | > 0.10 | Slots of microcode assists (34 cycles each)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.CISC Slots = \
+        max(0, Retiring.Heavy_Operations.Microcode_Sequencer - Retiring.Heavy_Operations.Microcode_Sequencer.Assists) \
+      | > 0.10 | Slots of CISC instructions the microcode sequencer expands
+partition Retiring.Heavy_Operations.Microcode_Sequencer   # CISC = max(0, Microcode_Sequencer - Assists)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists Slots_est = Avg_Assist_Cost * ASSISTS_FP / SLOTS \
+      | > 0.1 | Slots of floating-point assists (34 cycles each)
+bound Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: ASSISTS.FP is one of the ASSISTS.ANY kinds
+
+# memory level 4-6 (icl_client_ratios.py); the OCR/MSR-based False_Sharing and Streaming_Stores are not
+# included yet.
+let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - CYCLES_L1D_MISS, 0)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
+        min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of load DTLB misses (STLB hits at a fixed cost, plus page walks)
+node  Backend_Bound.Memory_Bound.L1_Bound.Store_Fwd_Blk Clocks_est = 13 * LD_STORE_FWD / CLKS \
+      | > 0.10 | Cycles of loads blocked by stores that could not forward (13 each)
+node  Backend_Bound.Memory_Bound.L1_Bound.L1_Latency_Dependency Clocks_est = \
+        min(2 * (ALL_LOADS - FB_HIT - L1_MISS) * Dependent_Loads_Weight / 100, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of dependent loads that hit L1D (pointer chasing)
+node  Backend_Bound.Memory_Bound.L1_Bound.Split_Loads Clocks_Calculated = \
+        L1D_PENDING / (L1_MISS + FB_HIT) * LD_NO_SR / CLKS \
+      | > 0.30 | Cycles of loads that cross a cache line
+node  Backend_Bound.Memory_Bound.L1_Bound.4K_Aliasing Clocks_est = LD_4K_ALIAS / CLKS \
+      | > 0.20 | Cycles of loads falsely blocked by stores 4K apart
+node  Backend_Bound.Memory_Bound.L1_Bound.FB_Full Clocks_Calculated = FB_FULL / CLKS \
+      | > 0.30 | Cycles a demand request waited for an L1D fill buffer
+unrelated Backend_Bound.Memory_Bound.L1_Bound | TMA 5.1: the children are Clocks estimates of causes of \
+      L1-hit load stalls, under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss Clocks_Calculated = DTLB_LD_WALK / CLKS \
+      | > 0.05 | Cycles a load page walk was active (loads that missed the STLB)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load - Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss \
+      | > 0.05 | Cycles of load DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load   # Load_STLB_Hit = DTLB_Load - Load_STLB_Miss
+# toplev divides by WALK_COMPLETED_4K + _2M_4M + _1G; perf's icelake tables publish no _1G event, so the
+# 1G walks are WALK_COMPLETED (umask 0x0E, all three sizes) less the 4K and 2M/4M ones
+let   DTLB_LD_WC_1G = DTLB_LD_WC - DTLB_LD_WC_4K - DTLB_LD_WC_2M
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_4K / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_2M / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_1G / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
+node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = L2_STALL / CLKS \
+      | > 0.30 | Cycles demand requests waited for L2 resources (super queue full)
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are cost estimates and a queue-full \
+      fraction in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
+      | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
+        min(CLK_THREAD, ORO_DRD_C1) / CLKS - Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth \
+      | > 0.10 | Cycles with one to three data reads outstanding to memory (latency)
+children-sum Backend_Bound.Memory_Bound.DRAM_Bound = min(CLK_THREAD, ORO_DRD_C1) / CLKS \
+      | TMA 5.1: MEM_Latency = cycles with data reads outstanding / CLKS - MEM_Bandwidth
+node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPLIT_STORES / CORE_CLKS \
+      | > 0.20 | Rate of stores that cross a cache line
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
+        (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
+      | > 0.05 | Cycles of store DTLB misses
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and cost \
+      estimates in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
+      | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store - Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss \
+      | > 0.05 | Cycles of store DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store   # Store_STLB_Hit = DTLB_Store - Store_STLB_Miss
+# toplev divides by WALK_COMPLETED_4K + _2M_4M + _1G; perf's icelake tables publish no _1G event, so the
+# 1G walks are WALK_COMPLETED (umask 0x0E, all three sizes) less the 4K and 2M/4M ones
+let   DTLB_ST_WC_1G = DTLB_ST_WC - DTLB_ST_WC_4K - DTLB_ST_WC_2M
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_4K / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_2M / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
+
+# memory level 4 with costs (icl_client_ratios.py): the load latencies are ns x Core_Frequency (GHz),
+# which needs the run time (duration_time) and msr/tsc/, as on SKL; FB_FACTOR = 1 + FB_HIT / L1_MISS / 2.
+let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
+let   MEM_L2_HIT_COST = 3.5 * Core_Frequency
+let   MEM_XSNP_HITM_COST = 32.5 * Core_Frequency
+let   MEM_XSNP_HIT_COST = 27 * Core_Frequency
+let   MEM_XSNP_NONE_COST = 12.5 * Core_Frequency
+let   MEM_LOCK_ST_FRACTION = LOCK_LOADS / ALL_STORES
+let   ORO_DEMAND_RFO_C1 = min(CLK_THREAD, ORO_RFO_C1)
+node  Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Clocks = (16 * max(0, LOCK_LOADS - L2_ALL_RFO) + \
+        MEM_LOCK_ST_FRACTION * (Mem_L2_Store_Cost * L2_RFO_HIT + ORO_DEMAND_RFO_C1)) / CLKS \
+      | > 0.20 | Cycles of lock operations
+node  Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Clocks_Retired = MEM_L2_HIT_COST * L2_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of L2-hit latency (3.5 ns each)
+unrelated Backend_Bound.Memory_Bound.L2_Bound | TMA 5.1: L2_Hit_Latency is a cost estimate in clocks of \
+      retired loads, L2_Bound a stall fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Clocks_est = ((MEM_XSNP_HITM_COST - MEM_L2_HIT_COST) * XSNP_HITM + \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_MISS) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a modified line in another core's cache
+node  Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Clocks_est = \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a clean line shared with another core
+node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
+        (MEM_XSNP_NONE_COST - MEM_L2_HIT_COST) * L3_HIT * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of L3-hit latency without snoops
+node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (L2_RFO_HIT * Mem_L2_Store_Cost * \
+        (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
+      | > 0.10 | Cycles of store RFO latency (L2 hits at a fixed cost, plus outstanding RFOs)
 
 let   MEM_PER_STALL = Backend_Bound / BE_BOUND_CYCLES
 cpi-cycles        CLKS

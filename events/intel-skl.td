@@ -1,5 +1,5 @@
 # intel-skl.td — Intel Skylake client (skl), Skylake-SP (skx), Cascade Lake (clx)
-# Top-down (TMA) tree L1-L4, info metrics, CPI stack.
+# Top-down (TMA) tree L1-L6 (every node of toplev 5.1-full skl_client_ratios.py), info metrics, CPI stack.
 # Event descriptions carry the perfmon encoding in brackets
 # [EVENT/UMASK c=CMASK e=EDGE i=INV any=ANYTHREAD] so a test can compare it with
 # what libpfm4 (model skl) produces.
@@ -18,6 +18,8 @@ note     CLKS, SLOTS). Its memory costs are Skylake-client ones (ns x Core_Frequ
 note     duration_time and msr/tsc/); on SKX/CLX toplev uses server costs and splits DRAM_Bound into
 note     Local/Remote DRAM, PMM: those server-only nodes are not included, and the client level-4
 note     memory costs are only an approximation there. For levels 1-3 the CLX formulas equal SKL's.
+note     Levels 5-6 (TLB page sizes, ports, Mixing_Vectors, FP_Vector_128b/256b, FP_Assists) follow the
+note     same skl_client_ratios.py; checked on hand-computed fixtures skl-l6-smt-{off,on}.fix.
 note     Before Ice Lake, L1/L2 with SMT on are valid per physical core only: count both siblings
 note     (system-wide, per-core aggregation) and set SMT_on 1; *_ANY events need perf_event_paranoid
 note     <= 0 or CAP_PERFMON.
@@ -125,6 +127,31 @@ event    PAUSE_INST      ROB_MISC_EVENTS:PAUSE_INST                | ROB_MISC_EV
 event    NOP_INST        cpu/event=0xc0,umask=0x2/                 | INST_RETIRED.NOP, retired NOP instructions [0xC0/0x02]
 event    FP_ASSIST       FP_ASSIST:ANY                             | FP_ASSIST.ANY, floating-point assists [0xCA/0x1E c=1]
 event    OTHER_ASSISTS   OTHER_ASSISTS:ANY                         | OTHER_ASSISTS.ANY, other microcode assists [0xC1/0x3F]
+# level-5/6 and info-metric events (TMA 5.1 nodes below); encodings from Linux perf's
+# pmu-events/arch/x86/skylake/{frontend,memory,pipeline,floating-point,virtual-memory}.json
+event    ITLB_WC_4K      ITLB_MISSES:WALK_COMPLETED_4K             | ITLB_MISSES.WALK_COMPLETED_4K, code page walks completed to a 4K page [0x85/0x02]
+event    ITLB_WC_2M      ITLB_MISSES:WALK_COMPLETED_2M_4M          | ITLB_MISSES.WALK_COMPLETED_2M_4M, code page walks completed to a 2M/4M page [0x85/0x04]
+event    DTLB_LD_WC_4K   DTLB_LOAD_MISSES:WALK_COMPLETED_4K        | DTLB_LOAD_MISSES.WALK_COMPLETED_4K [0x08/0x02]
+event    DTLB_LD_WC_2M   DTLB_LOAD_MISSES:WALK_COMPLETED_2M_4M     | DTLB_LOAD_MISSES.WALK_COMPLETED_2M_4M [0x08/0x04]
+event    DTLB_LD_WC_1G   DTLB_LOAD_MISSES:WALK_COMPLETED_1G        | DTLB_LOAD_MISSES.WALK_COMPLETED_1G [0x08/0x08]
+event    DTLB_ST_WC_4K   DTLB_STORE_MISSES:WALK_COMPLETED_4K       | DTLB_STORE_MISSES.WALK_COMPLETED_4K [0x49/0x02]
+event    DTLB_ST_WC_2M   DTLB_STORE_MISSES:WALK_COMPLETED_2M_4M    | DTLB_STORE_MISSES.WALK_COMPLETED_2M_4M [0x49/0x04]
+event    DTLB_ST_WC_1G   DTLB_STORE_MISSES:WALK_COMPLETED_1G       | DTLB_STORE_MISSES.WALK_COMPLETED_1G [0x49/0x08]
+event    VEC_MISMATCH    UOPS_ISSUED:VECTOR_WIDTH_MISMATCH         | UOPS_ISSUED.VECTOR_WIDTH_MISMATCH, blend uops inserted for SSE/AVX width mixing [0x0E/0x02]
+event    PORT_0          UOPS_DISPATCHED_PORT:PORT_0               | UOPS_DISPATCHED_PORT.PORT_0, uops dispatched to port 0 [0xA1/0x01]
+event    PORT_1          UOPS_DISPATCHED_PORT:PORT_1               | UOPS_DISPATCHED_PORT.PORT_1, uops dispatched to port 1 [0xA1/0x02]
+event    PORT_2          UOPS_DISPATCHED_PORT:PORT_2               | UOPS_DISPATCHED_PORT.PORT_2, uops dispatched to port 2 [0xA1/0x04]
+event    PORT_3          UOPS_DISPATCHED_PORT:PORT_3               | UOPS_DISPATCHED_PORT.PORT_3, uops dispatched to port 3 [0xA1/0x08]
+event    PORT_4          UOPS_DISPATCHED_PORT:PORT_4               | UOPS_DISPATCHED_PORT.PORT_4, uops dispatched to port 4 [0xA1/0x10]
+event    PORT_5          UOPS_DISPATCHED_PORT:PORT_5               | UOPS_DISPATCHED_PORT.PORT_5, uops dispatched to port 5 [0xA1/0x20]
+event    PORT_6          UOPS_DISPATCHED_PORT:PORT_6               | UOPS_DISPATCHED_PORT.PORT_6, uops dispatched to port 6 [0xA1/0x40]
+event    PORT_7          UOPS_DISPATCHED_PORT:PORT_7               | UOPS_DISPATCHED_PORT.PORT_7, uops dispatched to port 7 [0xA1/0x80]
+event    FP_128B         FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE:128B_PACKED_SINGLE | FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE+128B_PACKED_SINGLE, 128-bit packed FP instructions [0xC7/0x0C]
+event    FP_256B         FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE:256B_PACKED_SINGLE | FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE+256B_PACKED_SINGLE, 256-bit packed FP instructions [0xC7/0x30]
+event    UOPS_EXEC_C1    UOPS_EXECUTED:THREAD:c=1                  | UOPS_EXECUTED.THREAD:c1, cycles this thread executed any uop [0xB1/0x01 c=1]
+event    L1D_PEND_C1     L1D_PEND_MISS:PENDING:c=1                 | L1D_PEND_MISS.PENDING_CYCLES, cycles with an L1D miss outstanding [0x48/0x01 c=1]
+event    RETIRE_C1       UOPS_RETIRED:RETIRE_SLOTS:c=1             | UOPS_RETIRED.RETIRE_SLOTS:c1, cycles with any uop retired [0xC2/0x02 c=1]
+event    ISSUED_C1       UOPS_ISSUED:ANY:c=1                       | UOPS_ISSUED.ANY:c1, cycles with any uop issued [0x0E/0x01 c=1]
 # perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
 perf-name MACRO_FUSED    uops_retired.macro_fused
 perf-name CLEARS_COUNT   int_misc.clears_count
@@ -146,6 +173,7 @@ perf-name ORO_DRD_C1     offcore_requests_outstanding.cycles_with_data_rd
 perf-name ORO_DRD_C4     cpu/offcore_requests_outstanding.all_data_rd,cmask=4/
 perf-name OCR_RFO_HITM   offcore_response.demand_rfo.l3_hit.snoop_hitm
 perf-name NOP_INST       inst_retired.nop
+perf-name L1D_PEND_C1    l1d_pend_miss.pending_cycles
 
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU, 4 with hyperthreading on; 3 fixed counters. The NMI
@@ -181,6 +209,17 @@ info     Branch_MPKI   MPKI    = 1000 * BR_MISP / INST      | Mispredicted branc
 info     L1MPKI        MPKI    = 1000 * L1_MISS / INST      | Retired loads that missed L1D per 1000 instructions
 info     L2MPKI        MPKI    = 1000 * L2_MISS / INST      | Retired loads that missed L2 per 1000 instructions
 info     L3MPKI        MPKI    = 1000 * L3_MISS / INST      | Retired loads that missed L3 per 1000 instructions
+info     ILP           Metric  = UOPS_EXEC / UOPS_EXEC_C1       | Uops executed per cycle with any uop executed (toplev ILP)
+info     EPC           Metric  = UOPS_EXEC / CLKS               | Uops executed per cycle
+info     Execute_per_Issue Metric = UOPS_EXEC / UOPS_ISSUED     | Uops executed per uop issued
+info     Execute       Metric  = UOPS_EXEC / (EXEC_GE1 / 2 if SMT_on else UOPS_EXEC_C1) | Uops executed per cycle with any uop executed (core cycles with SMT on)
+info     Retire        Metric  = RETIRE_SLOTS / RETIRE_C1       | Uops retired per cycle with any uop retired
+info     Fetch_UpC     Metric  = UOPS_ISSUED / ISSUED_C1        | Uops issued per cycle with any uop issued
+info     Load_Miss_Real_Latency Metric = LOAD_MISS_REAL_LATENCY | Average latency of L1D miss demand loads in core cycles
+info     MLP           Metric  = L1D_PENDING / L1D_PEND_C1      | L1D misses outstanding per cycle with any outstanding (memory-level parallelism)
+info     IpLoad        Metric  = INST / ALL_LOADS               | Instructions per load
+info     IpStore       Metric  = INST / ALL_STORES              | Instructions per store
+info     IpPause       Metric  = INST / PAUSE_INST              | Instructions per PAUSE
 info     Turbo_Utilization Ratio = CLKS / REF_TSC            | Average frequency relative to the nominal (TSC) frequency
 info     CPU_Utilization   Ratio = REF_TSC / TSC             | Fraction of time the logical CPU was unhalted (toplev CPU_Utilization)
 info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted
@@ -448,6 +487,103 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer.CISC Slots = \
         max(0, Retiring.Heavy_Operations.Microcode_Sequencer - Retiring.Heavy_Operations.Microcode_Sequencer.Assists) \
       | > 0.10 | Slots of CISC instructions the microcode sequencer expands
 partition Retiring.Heavy_Operations.Microcode_Sequencer   # CISC = max(0, Microcode_Sequencer - Assists)
+
+# --- levels 5 and 6: pmu-tools skl_client_ratios.py (TMA 5.1-full, andikleen/pmu-tools commit 2568760f),
+# classes of the same names; thresholds as there. Port and Mixing_Vectors thresholds there do not
+# require the parent's; here, as for every node, a flagged node needs flagged ancestors.
+let   ITLB_WC = ITLB_WC_4K + ITLB_WC_2M
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_4K Clocks_est = \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss * ITLB_WC_4K / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 4K page (share of Code_STLB_Miss)
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_2M Clocks_est = \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss * ITLB_WC_2M / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 2M/4M page (share of Code_STLB_Miss)
+partition Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss   # 4K and 2M share it out by completed walks
+
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss Clocks_Calculated = DTLB_LD_WALK / CLKS \
+      | > 0.05 | Cycles a load page walk was active (loads that missed the STLB)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load - Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss \
+      | > 0.05 | Cycles of load DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load   # Load_STLB_Hit = DTLB_Load - Load_STLB_Miss
+let   DTLB_LD_WC = DTLB_LD_WC_4K + DTLB_LD_WC_2M + DTLB_LD_WC_1G
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_4K / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_2M / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_1G / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
+
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
+      | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store - Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss \
+      | > 0.05 | Cycles of store DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store   # Store_STLB_Hit = DTLB_Store - Store_STLB_Miss
+let   DTLB_ST_WC = DTLB_ST_WC_4K + DTLB_ST_WC_2M + DTLB_ST_WC_1G
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_4K / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_2M / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
+
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0.Mixing_Vectors Clocks = VEC_MISMATCH / UOPS_ISSUED \
+      | > 0.05 | Share of issued uops that are blends inserted for mixing SSE and AVX widths
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 | TMA 5.1: Mixing_Vectors is a ratio of \
+      issued uops, not a share of the zero-port cycles
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization Core_Execution = \
+        (PORT_0 + PORT_1 + PORT_5 + PORT_6) / (4 * CORE_CLKS) \
+      | > 0.4 | Utilization of the four ALU ports (0, 1, 5, 6)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_0 Core_Clocks = PORT_0 / CORE_CLKS \
+      | > 0.6 | Core cycles port 0 (ALU, branch, FP/vector) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_1 Core_Clocks = PORT_1 / CORE_CLKS \
+      | > 0.6 | Core cycles port 1 (ALU, FP/vector) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_5 Core_Clocks = PORT_5 / CORE_CLKS \
+      | > 0.6 | Core cycles port 5 (ALU, shuffle) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_6 Core_Clocks = PORT_6 / CORE_CLKS \
+      | > 0.6 | Core cycles port 6 (ALU, branch) dispatched a uop
+children-sum Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization = \
+        4 * Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization \
+      | TMA 5.1: ALU_Op_Utilization = (Port_0 + Port_1 + Port_5 + Port_6) / 4
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization Core_Execution = \
+        (PORT_2 + PORT_3 + PORT_7 - PORT_4) / (2 * CORE_CLKS) \
+      | > 0.6 | Utilization of the load ports (2, 3; port 7 uops beyond the store-data ones)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization.Port_2 Core_Clocks = PORT_2 / CORE_CLKS \
+      | > 0.6 | Core cycles port 2 (load, store address) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization.Port_3 Core_Clocks = PORT_3 / CORE_CLKS \
+      | > 0.6 | Core cycles port 3 (load, store address) dispatched a uop
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization | TMA 5.1: \
+      Load_Op_Utilization also counts port 7 minus port 4 uops, so Port_2 and Port_3 neither add up to it nor are bounded by it
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization Core_Execution = PORT_4 / CORE_CLKS \
+      | > 0.6 | Utilization of the store-data port (4)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization.Port_4 Core_Clocks = PORT_4 / CORE_CLKS \
+      | > 0.6 | Core cycles port 4 (store data) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization.Port_7 Core_Clocks = PORT_7 / CORE_CLKS \
+      | > 0.6 | Core cycles port 7 (simple store address) dispatched a uop
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization | TMA 5.1: Port_4 \
+      equals Store_Op_Utilization and Port_7 (store address) is a separate port; no sum or bound is given
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m | TMA 5.1: the ALU, load and store \
+      utilizations are per-port averages over core cycles, not shares of the 3+-uop cycles
+
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_128b Uops = FP_128B / RETIRE_SLOTS \
+      | > 0.1 | Retired 128-bit packed SSE/AVX floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_256b Uops = FP_256B / RETIRE_SLOTS \
+      | > 0.1 | Retired 256-bit packed AVX floating-point arithmetic uops
+bound Retiring.Light_Operations.FP_Arith.FP_Vector | TMA 5.1: FP_Vector counts 128-, 256- and (SKX/CLX) \
+      512-bit packed instructions; the 128b and 256b children are parts of it
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists Slots_est = Avg_Assist_Cost * FP_ASSIST / SLOTS \
+      | > 0.1 | Slots of floating-point assists (34 cycles each)
+bound Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: Assists = 34 x (FP_ASSIST + OTHER_ASSISTS) \
+      / SLOTS, FP_Assists its FP_ASSIST part
 
 # --- CPI stack (fractions of CLKS; docs cpi-stack.md 2.7.1) ------------------------------------
 # Frontend-latency children are clock fractions that may overlap; they are scaled to fit

@@ -1,5 +1,9 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
-# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1).
+# Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1);
+# the level-4..6 nodes of toplev 5.1-full spr_server_ratios.py whose events libpfm4 4.13 encodes
+# (not yet: Code_L2_Hit/Miss, whose OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD libpfm4
+# lacks, and the OCR/MSR-based Contested_Accesses, Data_Sharing, False_Sharing, Streaming_Stores,
+# Local_MEM, Remote_MEM, Remote_Cache).
 #  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
 #    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
 #    This is the path the planner plans (it takes available() as 1), so live collection on a
@@ -46,6 +50,10 @@ note     so live counts of it on hardware are not the perfmon event; imported co
 const    W 6
 param    SMT_on 0
 const    MS_Switches_Cost 3      # cycles per switch to the microcode sequencer (TMA 5.1 SPR MS_Switches)
+const    Avg_Assist_Cost 78      # (99 * 3 + 63 + 30) / 5 cycles per assist (TMA 5.1 SPR Assists)
+const    Mem_STLB_Hit_Cost 7     # cycles per DTLB miss that hits the STLB (TMA 5.1 SPR DTLB_Load, DTLB_Store)
+const    Dependent_Loads_Weight 20 # % of loads taken as dependent (TMA 5.1 SPR L1_Latency_Dependency)
+const    Mem_L2_Store_Cost 10    # cycles per store that hits L2 (TMA 5.1 SPR Store_Latency, Lock_Latency)
 const    PMM_App_Direct 1        # toplev spr_server_ratios.py: Memory = 1, PMM_App_Direct = 1 if Memory == 1
 
 event    SLOTS_EV        TOPDOWN:SLOTS                             | TOPDOWN.SLOTS, issue slots (fixed counter 3, group leader) [fixed 0x00/0x04]
@@ -132,6 +140,69 @@ libpfm4-differs BE_SLOTS      | libpfm4 4.13 TOPDOWN:BACKEND_BOUND_SLOTS = 0x020
 libpfm4-differs BR_MISP_SLOTS | libpfm4 4.13 TOPDOWN:BR_MISPREDICT_SLOTS = 0x0800 (event 0x00); perfmon TOPDOWN.BR_MISPREDICT_SLOTS is 0xA4/0x08 on counter 0
 libpfm4-differs MEM_SLOTS     | libpfm4 4.13 TOPDOWN:MEMORY_BOUND_SLOTS = 0x1000 (event 0x00); perfmon TOPDOWN.MEMORY_BOUND_SLOTS is 0xA4/0x10
 libpfm4-differs UNKNOWN_BR    | libpfm4 4.13 INT_MISC:UNKNOWN_BRANCH_CYCLES has umask 0x07 (perfmon's MSR 0x3F7 value); perfmon is 0xAD/0x40 with MSR 0x3F7 = 0x7
+# level-4..6 and info-metric events (TMA 5.1 nodes below); libpfm4 spr names, perfmon encodings from
+# Linux perf's pmu-events/arch/x86/sapphirerapids/*.json
+event    ITLB_WALK_ACT   ITLB_MISSES:WALK_ACTIVE                   | ITLB_MISSES.WALK_ACTIVE, cycles a code page walk was active [0x11/0x10 c=1]
+event    ITLB_WC_4K      ITLB_MISSES:WALK_COMPLETED_4K             | ITLB_MISSES.WALK_COMPLETED_4K [0x11/0x02]
+event    ITLB_WC_2M      ITLB_MISSES:WALK_COMPLETED_2M_4M          | ITLB_MISSES.WALK_COMPLETED_2M_4M [0x11/0x04]
+event    DECODERS_C1     INST_DECODED:DECODERS:c=1                 | INST_DECODED.DECODERS:c1, cycles at least one decoder was utilized [0x75/0x01 c=1]
+event    DECODERS_C2     INST_DECODED:DECODERS:c=2                 | INST_DECODED.DECODERS:c2, cycles at least two decoders were utilized [0x75/0x01 c=2]
+event    FPDIV_ACTIVE    ARITH:FPDIV_ACTIVE                        | ARITH.FPDIV_ACTIVE, cycles the FP divider was busy [0xB0/0x01 c=1]
+event    CLK_PAUSE       CPU_CLK_UNHALTED:PAUSE                    | CPU_CLK_UNHALTED.PAUSE, cycles in PAUSE [0xEC/0x40]
+event    C01             CPU_CLK_UNHALTED:C01                      | CPU_CLK_UNHALTED.C01, core clocks in the C0.1 light-weight wait state [0xEC/0x10]
+event    LFENCE          MISC2_RETIRED:LFENCE                      | MISC2_RETIRED.LFENCE, retired LFENCE instructions [0xE0/0x20]
+event    ASSISTS_ANY     ASSISTS:ANY                               | ASSISTS.ANY, microcode assists [0xC1/0x1B]
+event    ASSISTS_FP      ASSISTS:FP                                | ASSISTS.FP, floating-point assists [0xC1/0x02]
+event    ASSISTS_PF      ASSISTS:PAGE_FAULT                        | ASSISTS.PAGE_FAULT, page-fault assists [0xC1/0x08]
+event    ASSISTS_MIX     ASSISTS:SSE_AVX_MIX                       | ASSISTS.SSE_AVX_MIX, SSE/AVX transition assists [0xC1/0x10]
+event    EXE_2           EXE_ACTIVITY:2_PORTS_UTIL                 | EXE_ACTIVITY.2_PORTS_UTIL, cycles two uops executed [0xA6/0x04]
+event    EXEC_GE3        UOPS_EXECUTED:CYCLES_GE_3                 | UOPS_EXECUTED.CYCLES_GE_3, cycles with 3 or more uops executed [0xB1/0x01 c=3]
+event    PORT_0          UOPS_DISPATCHED:PORT_0                    | UOPS_DISPATCHED.PORT_0 [0xB2/0x01]
+event    PORT_1          UOPS_DISPATCHED:PORT_1                    | UOPS_DISPATCHED.PORT_1 [0xB2/0x02]
+event    PORT_2_3_10     UOPS_DISPATCHED:PORT_2_3_10               | UOPS_DISPATCHED.PORT_2_3_10, load ports [0xB2/0x04]
+event    PORT_4_9        UOPS_DISPATCHED:PORT_4_9                  | UOPS_DISPATCHED.PORT_4_9, store-data ports [0xB2/0x10]
+event    PORT_5_11       UOPS_DISPATCHED:PORT_5_11                 | UOPS_DISPATCHED.PORT_5_11 [0xB2/0x20]
+event    PORT_6          UOPS_DISPATCHED:PORT_6                    | UOPS_DISPATCHED.PORT_6 [0xB2/0x40]
+event    PORT_7_8        UOPS_DISPATCHED:PORT_7_8                  | UOPS_DISPATCHED.PORT_7_8, store-address ports [0xB2/0x80]
+event    FP_128D         FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE [0xC7/0x04]
+event    FP_128S         FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE [0xC7/0x08]
+event    FP_256D         FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE [0xC7/0x10]
+event    FP_256S         FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE [0xC7/0x20]
+event    IV_SHUFFLES     INT_VEC_RETIRED:SHUFFLES                  | INT_VEC_RETIRED.SHUFFLES, retired 256-bit integer shuffles [0xE7/0x40]
+event    NOP_INST        INST_RETIRED:NOP                          | INST_RETIRED.NOP, retired NOP instructions [0xC0/0x02]
+event    UOPS_EXEC_C1    UOPS_EXECUTED:THREAD:c=1                  | UOPS_EXECUTED.THREAD:c1, cycles this thread executed any uop [0xB1/0x01 c=1]
+event    DTLB_LD_HIT_C1  DTLB_LOAD_MISSES:STLB_HIT:c=1             | DTLB_LOAD_MISSES.STLB_HIT:c1, cycles with a load DTLB miss that hit the STLB [0x12/0x20 c=1]
+event    DTLB_LD_WALK    DTLB_LOAD_MISSES:WALK_ACTIVE              | DTLB_LOAD_MISSES.WALK_ACTIVE, cycles a load page walk was active [0x12/0x10 c=1]
+event    DTLB_LD_WC_4K   DTLB_LOAD_MISSES:WALK_COMPLETED_4K        | DTLB_LOAD_MISSES.WALK_COMPLETED_4K [0x12/0x02]
+event    DTLB_LD_WC_2M   DTLB_LOAD_MISSES:WALK_COMPLETED_2M_4M     | DTLB_LOAD_MISSES.WALK_COMPLETED_2M_4M [0x12/0x04]
+event    DTLB_LD_WC_1G   DTLB_LOAD_MISSES:WALK_COMPLETED_1G        | DTLB_LOAD_MISSES.WALK_COMPLETED_1G [0x12/0x08]
+event    DTLB_ST_HIT_C1  DTLB_STORE_MISSES:STLB_HIT:c=1            | DTLB_STORE_MISSES.STLB_HIT:c1, cycles with a store DTLB miss that hit the STLB [0x13/0x20 c=1]
+event    DTLB_ST_WALK    DTLB_STORE_MISSES:WALK_ACTIVE             | DTLB_STORE_MISSES.WALK_ACTIVE, cycles a store page walk was active [0x13/0x10 c=1]
+event    DTLB_ST_WC_4K   DTLB_STORE_MISSES:WALK_COMPLETED_4K       | DTLB_STORE_MISSES.WALK_COMPLETED_4K [0x13/0x02]
+event    DTLB_ST_WC_2M   DTLB_STORE_MISSES:WALK_COMPLETED_2M_4M    | DTLB_STORE_MISSES.WALK_COMPLETED_2M_4M [0x13/0x04]
+event    DTLB_ST_WC_1G   DTLB_STORE_MISSES:WALK_COMPLETED_1G       | DTLB_STORE_MISSES.WALK_COMPLETED_1G [0x13/0x08]
+event    CYCLES_MEM_ANY  CYCLE_ACTIVITY:CYCLES_MEM_ANY             | CYCLE_ACTIVITY.CYCLES_MEM_ANY, cycles with a load outstanding [0xA3/0x10 c=16]
+event    MA_CYC_L1D      MEMORY_ACTIVITY:CYCLES_L1D_MISS           | MEMORY_ACTIVITY.CYCLES_L1D_MISS, cycles with an L1D miss outstanding [0x47/0x02 c=2]
+event    LD_STORE_FWD    LD_BLOCKS:STORE_FORWARD                   | LD_BLOCKS.STORE_FORWARD, loads blocked by a store that cannot forward [0x03/0x82]
+event    LD_NO_SR        LD_BLOCKS:NO_SR                           | LD_BLOCKS.NO_SR, split loads blocked for lack of split registers [0x03/0x88]
+event    ALL_LOADS       MEM_INST_RETIRED:ALL_LOADS                | MEM_INST_RETIRED.ALL_LOADS [0xD0/0x81]
+event    SPLIT_STORES    MEM_INST_RETIRED:SPLIT_STORES             | MEM_INST_RETIRED.SPLIT_STORES [0xD0/0x42]
+event    FB_FULL         L1D_PEND_MISS:FB_FULL                     | L1D_PEND_MISS.FB_FULL, cycles a demand request waited for a fill buffer [0x48/0x02]
+event    L2_STALLS       L1D_PEND_MISS:L2_STALLS                   | L1D_PEND_MISS.L2_STALLS, cycles a demand request waited for L2 resources [0x48/0x04]
+event    XQ_FULL         XQ:FULL_CYCLES                            | XQ.FULL_CYCLES, cycles the uncore request queue was full [0x2D/0x01 c=1]
+event    ORO_DRD_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DATA_RD | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DATA_RD [0x20/0x08 c=1]
+event    ORO_DRD_C4      OFFCORE_REQUESTS_OUTSTANDING:DATA_RD:c=4  | OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c4 (toplev: ALL_DATA_RD:c4, the same encoding) [0x20/0x08 c=4]
+event    L1D_PENDING     L1D_PEND_MISS:PENDING                     | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
+event    L1_MISS_ANY     MEM_LOAD_COMPLETED:L1_MISS_ANY            | MEM_LOAD_COMPLETED.L1_MISS_ANY, completed demand loads that missed L1D [0x43/0xFD]
+event    TSC             msr/event=0x0/                            | msr/tsc/, time-stamp counter (perf msr PMU, event 0) [msr tsc]
+event    ORO_RFO_C1      OFFCORE_REQUESTS_OUTSTANDING:CYCLES_WITH_DEMAND_RFO | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO [0x20/0x04 c=1]
+event    L2_ALL_RFO      L2_RQSTS:ALL_RFO                          | L2_RQSTS.ALL_RFO [0x24/0xE2]
+event    L2_RFO_HIT      L2_RQSTS:RFO_HIT                          | L2_RQSTS.RFO_HIT [0x24/0xC2]
+event    LOCK_LOADS      MEM_INST_RETIRED:LOCK_LOADS               | MEM_INST_RETIRED.LOCK_LOADS [0xD0/0x21]
+event    ALL_STORES      MEM_INST_RETIRED:ALL_STORES               | MEM_INST_RETIRED.ALL_STORES [0xD0/0x82]
+event    L2_HIT          MEM_LOAD_RETIRED:L2_HIT                   | MEM_LOAD_RETIRED.L2_HIT [0xD1/0x02]
+event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
+event    ST_L2_HIT       MEM_STORE_RETIRED:L2_HIT                  | MEM_STORE_RETIRED.L2_HIT, retired stores that hit L2 [0x44/0x01]
 # perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
 perf-name CLK_THREAD     cpu_clk_unhalted.thread
 perf-name INST           inst_retired.any
@@ -159,6 +230,22 @@ limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS \
 # ... and TOPDOWN.BR_MISPREDICT_SLOTS (0x08A4) only on counter 0; the other new events
 # (0xA4 umasks 0x01/0x02/0x10, 0xC2, 0x9C) take any counter
 limit     BR_MISP_SLOTS counters=0
+limit     ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M counters=0-3   # ITLB_MISSES (0x11): below 0x90
+# INTEL_UEVENT_CONSTRAINT(0x0175, 0x4): INST_DECODED.DECODERS only on counter 2, so Decoder0_Alone's
+# two cmask variants cannot share a group; (0x01b1, 0x8): UOPS_EXECUTED umask 0x01 (THREAD and its
+# cmask forms, CYCLES_GE_3) only on counter 3
+limit     DECODERS_C1 DECODERS_C2 counters=2
+limit     UOPS_EXEC UOPS_EXEC_C1 EXEC_GE3 counters=3
+# memory level 4+: codes below 0x90 and 0xD0-0xDF on counters 0-3; L1D_PEND_MISS.PENDING (0x0148) on counter 2
+limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_HIT_C1 DTLB_ST_WALK \
+          DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC_1G MA_CYC_L1D LD_STORE_FWD LD_NO_SR ALL_LOADS SPLIT_STORES \
+          FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
+          LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
+nocounter TSC                           # msr PMU: no core counter, may join any group
+# Lock_Latency reads five events that all live on counters 0-3 (0x20, 0x24, 0xD0): it may span groups.
+span      Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency
+limit     L1D_PENDING counters=2
+span      Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone
 # CXL_Mem_Bound reads nine general-purpose events (MA_L3, L1_MISS, FB_HIT and six PMM/DRAM load
 # counts, seven of them on counters 0-3): it cannot fit one group, so it may span groups.
 span      Backend_Bound.Memory_Bound.CXL_Mem_Bound
@@ -174,7 +261,13 @@ info     SLOTS     Count  = SLOTS_EV if PM else SLOTS_P       | Issue slots (TOP
 info     IPC       Metric = INST / CLKS                       | Instructions per cycle
 info     CPI       Metric = CLKS / INST                       | Cycles per instruction
 info     CoreIPC   Metric = INST / CORE_CLKS                  | Instructions per core clock
+info     ILP       Metric = UOPS_EXEC / UOPS_EXEC_C1          | Uops executed per cycle with any uop executed
+info     EPC       Metric = UOPS_EXEC / CLKS                  | Uops executed per cycle
+info     Execute_per_Issue Metric = UOPS_EXEC / UOPS_ISSUED   | Uops executed per uop issued
+info     Load_Miss_Real_Latency Metric = L1D_PENDING / L1_MISS_ANY | Average latency of L1D miss demand loads in core cycles
+info     IpLoad    Metric = INST / ALL_LOADS                  | Instructions per load
 info     Turbo_Utilization Ratio = CLKS / REF_TSC             | Average frequency relative to nominal
+info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted
 info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted branches per 1000 instructions
 info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions
 info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions
@@ -317,6 +410,219 @@ node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
         max(0, Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer) \
       | > 0.05 | Slots retiring instructions decoded into two to four uops
 partition Retiring.Heavy_Operations   # Few_Uops_Instructions = max(0, Heavy - Microcode_Sequencer)
+
+# --- level 4-6: pmu-tools spr_server_ratios.py (TMA 5.1-full, andikleen/pmu-tools commit 2568760f),
+# classes of the same names; thresholds as there (the port, Mixing_Vectors and assist-kind thresholds
+# there do not require the parent's; here a flagged node needs flagged ancestors, as for every node).
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss Clocks_Retired = ITLB_WALK_ACT / CLKS \
+      | > 0.05 | Cycles a code page walk was active (instruction fetches that missed the STLB)
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit Clocks_Retired = \
+        max(0, Frontend_Bound.Fetch_Latency.ITLB_Misses - Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss) \
+      | > 0.05 | I-TLB miss cycles of code fetches that hit the STLB
+partition Frontend_Bound.Fetch_Latency.ITLB_Misses   # Code_STLB_Hit = max(0, ITLB_Misses - Code_STLB_Miss)
+let   ITLB_WC = ITLB_WC_4K + ITLB_WC_2M
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_4K Clocks_est = \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss * ITLB_WC_4K / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 4K page
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_2M Clocks_est = \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss * ITLB_WC_2M / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 2M/4M page
+partition Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss   # shared out by completed walks
+let   MISP_CLEARS_FRACTION = Bad_Speculation.Branch_Mispredicts / Bad_Speculation
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Mispredicts_Resteers Clocks = MISP_CLEARS_FRACTION * RESTEER / CLKS \
+      | > 0.05 | Resteer cycles after branch mispredictions
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers Clocks = (1 - MISP_CLEARS_FRACTION) * RESTEER / CLKS \
+      | > 0.05 | Resteer cycles after machine clears
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches Clocks = UNKNOWN_BR / CLKS \
+      | > 0.05 | Bubble cycles of resteers for branches the branch predictor did not know
+partition Frontend_Bound.Fetch_Latency.Branch_Resteers   # CLEAR_RESTEER_CYCLES split by Branch_Mispredicts / Bad_Speculation, plus Unknown_Branches
+node  Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone Slots_est = (DECODERS_C1 - DECODERS_C2) / CORE_CLKS / 2 \
+      | > 0.10 | Cycles only decoder 0 of the legacy decoders was utilized
+unrelated Frontend_Bound.Fetch_Bandwidth.MITE | TMA 5.1: Decoder0_Alone is a cycle estimate of one cause \
+      of MITE's shortfall; no sum or bound is given
+
+node  Backend_Bound.Core_Bound.Divider.FP_Divider Clocks = FPDIV_ACTIVE / CLKS \
+      | > 0.20 | Cycles the floating-point divider was busy
+node  Backend_Bound.Core_Bound.Divider.INT_Divider Clocks = Backend_Bound.Core_Bound.Divider - Backend_Bound.Core_Bound.Divider.FP_Divider \
+      | > 0.20 | Cycles the integer divider was busy
+partition Backend_Bound.Core_Bound.Divider   # INT_Divider = Divider - FP_Divider
+node  Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause Clocks = CLK_PAUSE / CLKS \
+      | > 0.05 | Cycles in PAUSE instructions
+node  Backend_Bound.Core_Bound.Serializing_Operation.C01_Wait Clocks = C01 / CLKS \
+      | > 0.05 | Cycles in the C0.1 light-weight wait state (UMWAIT, TPAUSE)
+node  Backend_Bound.Core_Bound.Serializing_Operation.C02_Wait Clocks = C02 / CLKS \
+      | > 0.05 | Cycles in the C0.2 light-weight wait state (UMWAIT, TPAUSE)
+node  Backend_Bound.Core_Bound.Serializing_Operation.Memory_Fence Clocks = 13 * LFENCE / CLKS \
+      | > 0.05 | Cycles of LFENCE instructions (13 each)
+unrelated Backend_Bound.Core_Bound.Serializing_Operation | TMA 5.1: the children are cycle counts of \
+      causes that overlap the scoreboard stalls (only C02_Wait is a term of the parent); no sum or bound is given
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 Clocks = PORTS_UTILIZED_0 \
+      | > 0.2 | Cycles with no uop executed (including RS-empty cycles not on serializing operations)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1 Clocks = EXE_1 / CLKS \
+      | > 0.2 | Cycles with exactly one uop executed
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2 Clocks = EXE_2 / CLKS \
+      | > 0.15 | Cycles with exactly two uops executed
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m Clocks = EXEC_GE3 / CLKS \
+      | > 0.4 | Cycles with three or more uops executed
+unrelated Backend_Bound.Core_Bound.Ports_Utilization | TMA 5.1: Ports_Utilized_0/1/2/3m split cycles by \
+      uops executed; Ports_Utilization weights the 2- and 3-uop cycles by Retiring: no sum or bound is defined
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0.Mixing_Vectors Clocks = 160 * ASSISTS_MIX / CLKS \
+      | > 0.05 | Cycles of SSE/AVX transition assists (160 each)
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 | TMA 5.1: Mixing_Vectors is a cost \
+      estimate of assists, not a share of the zero-port cycles
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization Core_Execution = \
+        (PORT_0 + PORT_1 + PORT_5_11 + PORT_6) / (5 * CORE_CLKS) \
+      | > 0.4 | Utilization of the five ALU ports (0, 1, 5, 6, 11)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_0 Core_Clocks = PORT_0 / CORE_CLKS \
+      | > 0.6 | Core cycles port 0 (ALU, branch, FP/vector) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_1 Core_Clocks = PORT_1 / CORE_CLKS \
+      | > 0.6 | Core cycles port 1 (ALU, FP/vector) dispatched a uop
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_6 Core_Clocks = PORT_6 / CORE_CLKS \
+      | > 0.6 | Core cycles port 6 (ALU, branch) dispatched a uop
+bound Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization = \
+        5 * Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization \
+      | TMA 5.1: 5 x ALU_Op_Utilization = Port_0 + Port_1 + Port_5_11 + Port_6 (Port_5_11 has no node)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization Core_Execution = \
+        PORT_2_3_10 / (3 * CORE_CLKS) \
+      | > 0.6 | Utilization of the three load ports (2, 3, 10)
+node  Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization Core_Execution = \
+        (PORT_4_9 + PORT_7_8) / (4 * CORE_CLKS) \
+      | > 0.6 | Utilization of the store ports (data 4, 9; address 7, 8)
+unrelated Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m | TMA 5.1: the ALU, load and store \
+      utilizations are per-port averages over core cycles, not shares of the 3+-uop cycles
+
+node  Retiring.Light_Operations.FP_Arith.X87_Use Uops = Retiring * UOPS_X87 / UOPS_EXEC \
+      | > 0.1 | Retired x87 floating-point uops (estimate from executed uops)
+node  Retiring.Light_Operations.FP_Arith.FP_Scalar Uops = FP_SCALAR / RETIRED_SLOTS \
+      | > 0.1 | Retired scalar SSE/AVX floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector Uops = FP_VECTOR / RETIRED_SLOTS \
+      | > 0.1 | Retired packed SSE/AVX/AVX-512 floating-point arithmetic uops
+partition Retiring.Light_Operations.FP_Arith   # TMA: FP_Arith = X87_Use + FP_Scalar + FP_Vector
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_128b Uops = (FP_128D + FP_128S) / RETIRED_SLOTS \
+      | > 0.1 | Retired 128-bit packed floating-point arithmetic uops
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_256b Uops = (FP_256D + FP_256S) / RETIRED_SLOTS \
+      | > 0.1 | Retired 256-bit packed floating-point arithmetic uops
+bound Retiring.Light_Operations.FP_Arith.FP_Vector | TMA 5.1 (SPR) has no 512-bit node: FP_Vector also \
+      counts 512-bit packed instructions, the 128b and 256b children are parts of it
+node  Retiring.Light_Operations.Int_Operations.Int_Vector_128b Uops = (IV_ADD_128 + IV_VNNI_128) / RETIRED_SLOTS \
+      | > 0.1 | Retired 128-bit integer vector add and VNNI uops
+node  Retiring.Light_Operations.Int_Operations.Int_Vector_256b Uops = (IV_ADD_256 + IV_MUL_256 + IV_VNNI_256) / RETIRED_SLOTS \
+      | > 0.1 | Retired 256-bit integer vector add, multiply and VNNI uops
+partition Retiring.Light_Operations.Int_Operations   # TMA: Int_Operations = Int_Vector_128b + Int_Vector_256b
+node  Retiring.Light_Operations.Other_Light_Ops.Nop_Instructions Slots = \
+        Retiring.Light_Operations * NOP_INST / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring NOP instructions
+node  Retiring.Light_Operations.Other_Light_Ops.Shuffles_256b Slots = \
+        Retiring.Light_Operations * IV_SHUFFLES / RETIRED_SLOTS \
+      | > 0.10 | Slots retiring 256-bit integer shuffles
+unrelated Retiring.Light_Operations.Other_Light_Ops | TMA 5.1: Nop_Instructions and Shuffles_256b scale \
+      Light_Operations by their share of retired slots; they are not bounded by Other_Light_Ops
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists Slots_est = Avg_Assist_Cost * ASSISTS_ANY / SLOTS \
+      | > 0.10 | Slots of microcode assists (78 cycles each on average)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.CISC Slots = \
+        max(0, Retiring.Heavy_Operations.Microcode_Sequencer - Retiring.Heavy_Operations.Microcode_Sequencer.Assists) \
+      | > 0.10 | Slots of CISC instructions the microcode sequencer expands
+partition Retiring.Heavy_Operations.Microcode_Sequencer   # CISC = max(0, Microcode_Sequencer - Assists)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.Page_Faults Slots_est = 99 * ASSISTS_PF / SLOTS \
+      | > 0.05 | Slots of page-fault assists (99 cycles each)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists Slots_est = 30 * ASSISTS_FP / SLOTS \
+      | > 0.1 | Slots of floating-point assists (30 cycles each)
+node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.AVX_Assists Slots_est = 63 * ASSISTS_MIX / SLOTS \
+      | > 0.1 | Slots of SSE/AVX transition assists (63 cycles each)
+unrelated Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: Assists charges every assist an \
+      average 78 cycles, its children their own 99, 30 and 63: no sum or bound holds
+
+# memory levels 4-6 (spr_server_ratios.py); Contested_Accesses, Data_Sharing, False_Sharing,
+# Streaming_Stores and the DRAM/PMM/CXL level-5 nodes are not included yet (OCR/MSR events).
+let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - MA_CYC_L1D, 0)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
+        min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of load DTLB misses (STLB hits at a fixed cost, plus page walks)
+node  Backend_Bound.Memory_Bound.L1_Bound.Store_Fwd_Blk Clocks_est = 13 * LD_STORE_FWD / CLKS \
+      | > 0.10 | Cycles of loads blocked by stores that could not forward (13 each)
+node  Backend_Bound.Memory_Bound.L1_Bound.L1_Latency_Dependency Clocks_est = \
+        min(2 * (ALL_LOADS - FB_HIT - L1_MISS) * Dependent_Loads_Weight / 100, L1_NO_MISS_CYCLES) / CLKS \
+      | > 0.10 | Cycles of dependent loads that hit L1D (pointer chasing)
+node  Backend_Bound.Memory_Bound.L1_Bound.Split_Loads Clocks_Calculated = L1D_PENDING / L1_MISS_ANY * LD_NO_SR / CLKS \
+      | > 0.30 | Cycles of loads that cross a cache line
+node  Backend_Bound.Memory_Bound.L1_Bound.FB_Full Clocks_Calculated = FB_FULL / CLKS \
+      | > 0.30 | Cycles a demand request waited for an L1D fill buffer
+unrelated Backend_Bound.Memory_Bound.L1_Bound | TMA 5.1: the children are Clocks estimates of causes of \
+      L1-hit load stalls, under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss Clocks_Calculated = DTLB_LD_WALK / CLKS \
+      | > 0.05 | Cycles a load page walk was active (loads that missed the STLB)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load - Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss \
+      | > 0.05 | Cycles of load DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load   # Load_STLB_Hit = DTLB_Load - Load_STLB_Miss
+let   DTLB_LD_WC = DTLB_LD_WC_4K + DTLB_LD_WC_2M + DTLB_LD_WC_1G
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_4K / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_2M / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_1G / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
+node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = (XQ_FULL + L2_STALLS) / CLKS \
+      | > 0.30 | Cycles the uncore queue was full or demand requests waited for L2 resources
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are a queue-full fraction and a cost \
+      estimate in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
+      | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
+        min(CLK_THREAD, ORO_DRD_C1) / CLKS - Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth \
+      | > 0.10 | Cycles with one to three data reads outstanding to memory (latency)
+children-sum Backend_Bound.Memory_Bound.DRAM_Bound = min(CLK_THREAD, ORO_DRD_C1) / CLKS \
+      | TMA 5.1: MEM_Latency = cycles with data reads outstanding / CLKS - MEM_Bandwidth
+node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = SPLIT_STORES / CORE_CLKS \
+      | > 0.20 | Rate of stores that cross a cache line
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
+        (Mem_STLB_Hit_Cost * DTLB_ST_HIT_C1 + DTLB_ST_WALK) / CORE_CLKS \
+      | > 0.05 | Cycles of store DTLB misses
+unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.1: the children are a rate per core clock and cost \
+      estimates in clocks under a Stalls fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
+      | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store - Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss \
+      | > 0.05 | Cycles of store DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store   # Store_STLB_Hit = DTLB_Store - Store_STLB_Miss
+let   DTLB_ST_WC = DTLB_ST_WC_4K + DTLB_ST_WC_2M + DTLB_ST_WC_1G
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_4K / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_2M / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
+
+# memory level 4 with costs (spr_server_ratios.py): the load latencies are ns x Core_Frequency (GHz),
+# which needs the run time (duration_time) and msr/tsc/; FB_FACTOR = 1 + FB_HIT / L1_MISS / 2.
+# Contested_Accesses and Data_Sharing need OCR events (offcore-response MSR): not included yet.
+let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
+let   MEM_L2_HIT_COST = 3 * Core_Frequency
+let   MEM_XSNP_NONE_COST = 12 * Core_Frequency
+let   MEM_LOCK_ST_FRACTION = LOCK_LOADS / ALL_STORES
+let   ORO_DEMAND_RFO_C1 = min(CLK_THREAD, ORO_RFO_C1)
+node  Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Clocks = (16 * max(0, LOCK_LOADS - L2_ALL_RFO) + \
+        MEM_LOCK_ST_FRACTION * (Mem_L2_Store_Cost * L2_RFO_HIT + ORO_DEMAND_RFO_C1)) / CLKS \
+      | > 0.20 | Cycles of lock operations
+node  Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Clocks_Retired = MEM_L2_HIT_COST * L2_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of L2-hit latency (3 ns each)
+unrelated Backend_Bound.Memory_Bound.L2_Bound | TMA 5.1: L2_Hit_Latency is a cost estimate in clocks of \
+      retired loads, L2_Bound a stall fraction; no sum or bound is given
+node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
+        (MEM_XSNP_NONE_COST - MEM_L2_HIT_COST) * L3_HIT * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of L3-hit latency without snoops
+node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (ST_L2_HIT * Mem_L2_Store_Cost * \
+        (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
+      | > 0.10 | Cycles of store latency (L2 hits at a fixed cost, plus outstanding RFOs)
 
 cpi-cycles        CLKS
 cpi-instructions  INST

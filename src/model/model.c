@@ -12,12 +12,13 @@
 
 #include "model_order.h"
 
-/* toplev's domains; Intel's Clocks_Retired, Clocks_Calculated and Core_Utilization (TMA level 4) keep
- * their names, the *_Estimated ones are written *_est */
+/* toplev's domains; Intel's Clocks_Retired, Clocks_Calculated and Core_Utilization (TMA level 4) and
+ * Core_Execution, Core_Clocks (the level-5/6 port utilizations) keep their names, the *_Estimated ones
+ * are written *_est */
 static const char *const domains[] = { "Slots",          "Clocks",         "Stalls",
 				       "Uops",           "Slots_est",      "Clocks_est",
 				       "Cycles",         "Clocks_Retired", "Clocks_Calculated",
-				       "Core_Utilization" };
+				       "Core_Utilization", "Core_Execution", "Core_Clocks" };
 _Static_assert(sizeof("Clocks_Calculated") <= sizeof(((struct td_node *)0)->domain), "td_node.domain holds every domain");
 
 /* Set err to "FILE:LINE: message" (the events file's line) and return -1. */
@@ -219,7 +220,7 @@ static int check_domain(struct td_model *m, const char *dom, const struct td_cat
 		if (!strcmp(dom, domains[i]))
 			return 0;
 	return model_fail(m, err, d->line, "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
-		      "Clocks_est, Cycles, Clocks_Retired, Clocks_Calculated or Core_Utilization)", path, dom);
+		      "Clocks_est, Cycles, Clocks_Retired, Clocks_Calculated, Core_Utilization, Core_Execution or Core_Clocks)", path, dom);
 }
 
 /* One more zeroed element of the array arrp (of *n); "out of memory" at line. */

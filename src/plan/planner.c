@@ -105,15 +105,25 @@ static bool near(const struct td_node *n, const char *name)
 
 void td_plan_near_nodes(const struct td_model *m, const char *name, char *buf, size_t len, int max)
 {
+	static const char more[] = ", ...";
 	size_t used = 0;
 	int n = 0;
 
+	/* Whole paths only: level-6 paths are ~100 characters, so a match that does not fit (with room
+	 * left for ", ...") is not cut in the middle but replaced by ", ..." once. */
 	buf[0] = '\0';
-	for (int i = 0; i < m->nnodes && n < max; i++)
-		if (near(&m->nodes[i], name) && used < len) {
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", m->nodes[i].path);
-			n++;
+	for (int i = 0; i < m->nnodes && n < max; i++) {
+		if (!near(&m->nodes[i], name))
+			continue;
+		size_t add = strlen(m->nodes[i].path) + (n ? 2 : 0);
+		if (used + add + sizeof(more) > len) {
+			if (n && used + sizeof(more) <= len)
+				memcpy(buf + used, more, sizeof(more));
+			return;
 		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", m->nodes[i].path);
+		n++;
+	}
 }
 
 /* ---- the events a formula needs ---------------------------------------------- */
@@ -210,7 +220,8 @@ static int choose_nodes(struct pl *pl, bool *chosen, td_err *err)
 	for (int k = 0; k < rq->nnodes; k++) {
 		int i = td_plan_find_node(m, rq->nodes[k]);
 		if (i < 0) {
-			char nearby[300];
+			/* 320: the suggestions fit td_err's 512 with the name and file; whole paths only */
+			char nearby[320];
 			td_plan_near_nodes(m, rq->nodes[k], nearby, sizeof(nearby), 5);
 			td_err_set(err, "unknown node '%s' in %s%s%s", rq->nodes[k], m->cat->name,
 				   nearby[0] ? "; near matches: " : " (tdctl events lists the tree)", nearby);
@@ -398,20 +409,24 @@ static int spread(struct pl *pl, struct td_plan_item *it, const char *why)
 {
 	struct td_fit_result r;
 
-	for (int i = 0; i < it->nevents; i++) {
-		int e = it->events[i], unit[2] = { e, pl->fit.leader }, n = pl->cls[e].metric ? 2 : 1, g;
-		for (g = 0; g < pl->p->ngroups && !pl->has[g][e]; g++)
-			;
-		if (g < pl->p->ngroups)
-			continue;
-		if (!fits_with(pl, -1, unit, n, &r)) {
-			it->status = TD_PLAN_NOT_COLLECTABLE;
-			snprintf(it->reason, sizeof(it->reason), "%s %s: %s", td_plan_kind_name(it->kind), it->name, r.why);
-			return 0;
+	/* Two passes: every event must fit a group of its own before any is placed, so that a node
+	 * found not collectable leaves no group (or event) behind that serves nothing. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < it->nevents; i++) {
+			int e = it->events[i], unit[2] = { e, pl->fit.leader }, n = pl->cls[e].metric ? 2 : 1, g;
+			for (g = 0; g < pl->p->ngroups && !pl->has[g][e]; g++)
+				;
+			if (g < pl->p->ngroups)
+				continue;
+			if (pass == 0 && !fits_with(pl, -1, unit, n, &r)) {
+				it->status = TD_PLAN_NOT_COLLECTABLE;
+				snprintf(it->reason, sizeof(it->reason), "%s %s: %s", td_plan_kind_name(it->kind), it->name,
+					 r.why);
+				return 0;
+			}
+			if (pass == 1 && place(pl, unit, n) < 0)
+				return -1;
 		}
-		if (place(pl, unit, n) < 0)
-			return -1;
-	}
 	it->status = TD_PLAN_SPANS;
 	snprintf(it->reason, sizeof(it->reason), "%s %s %s: spread over groups (the file allows it)",
 		 td_plan_kind_name(it->kind), it->name, why);

@@ -105,7 +105,8 @@ void td_plan_free(struct td_plan *p);
 /* Node index of name (full path, or a last component that is unique), or -1. */
 int td_plan_find_node(const struct td_model *m, const char *name);
 /* Up to max node paths like name (same leaf ignoring case, substring, or a
- * few edits away), comma-separated into buf; "" if none. */
+ * few edits away), comma-separated into buf; "" if none. Only whole paths:
+ * when the next does not fit, ", ..." ends the list. */
 void td_plan_near_nodes(const struct td_model *m, const char *name, char *buf, size_t len, int max);
 /* Deepest level of the tree. */
 int td_plan_max_level(const struct td_model *m);

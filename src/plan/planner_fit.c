@@ -159,8 +159,19 @@ static int gp_needs(const struct td_fit *ft, const int *ev, int n, const bool *o
 		if (on_fixed[i] || c->nocounter || c->metric)
 			continue;
 		if (!(c->gp & gpmask)) {
-			snprintf(r->why, sizeof(r->why), "%s counts only on fixed counter %d, which is not free", alias,
-				 c->fixed);
+			if (c->gp) { /* its 'limit' counters lie beyond the budget (e.g. counter 3 with --counters 2) */
+				int lo = __builtin_ctz(c->gp), hi = 31 - __builtin_clz(c->gp);
+				char range[24];
+				if (lo == hi)
+					snprintf(range, sizeof(range), "counter %d", lo);
+				else
+					snprintf(range, sizeof(range), "counters %d-%d", lo, hi);
+				snprintf(r->why, sizeof(r->why), "%s counts only on general-purpose %s, beyond the budget of %d",
+					 alias, range, ft->b->gp);
+			} else {
+				snprintf(r->why, sizeof(r->why), "%s counts only on fixed counter %d, which is not free",
+					 alias, c->fixed);
+			}
 			return -1;
 		}
 		allowed[m] = c->gp & gpmask;

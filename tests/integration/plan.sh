@@ -81,7 +81,7 @@ plan_error() { # DESCRIPTION EXPECTED-TEXT ARGS...
 	check_grep "$what: message" "$text" "$err"
 }
 plan_error "unknown model" "plan: no file in" --pmu zen9
-plan_error "bad level" "plan: level 5: intel-skl.td has levels 1 to 4" --pmu skl -l 5
+plan_error "bad level" "plan: level 7: intel-skl.td has levels 1 to 6" --pmu skl -l 7
 plan_error "unknown node" "plan: unknown node 'Memory_Bond' in intel-skl.td; near matches: Backend_Bound.Memory_Bound" \
 	--pmu skl --nodes Memory_Bond
 plan_error "counters < 1" "plan: --counters needs a number from 1 to 32, got '0'" --pmu skl --counters 0

@@ -310,8 +310,24 @@ static void test_request_errors(void **state)
 	assert_non_null(strstr(err.msg, "Backend_Bound.Memory_Bound"));
 	rq = (struct td_plan_request){ .level = 0 };
 	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), -1);
-	assert_string_equal(err.msg, "level 0: intel-skl.td has levels 1 to 4");
+	assert_string_equal(err.msg, "level 0: intel-skl.td has levels 1 to 6");
 	assert_int_equal(td_plan_find_node(l.m, "DRAM_Bound"), td_model_node(l.m, "Backend_Bound.Memory_Bound.DRAM_Bound"));
+
+	/* Level-6 paths are 86 characters: "Port_9" is one edit from the eight Port_N nodes; of the
+	 * five asked for, three whole paths (86 + 2 + 86 + 2 + 86 = 262) fit 320 with ", ..." and a
+	 * fourth would not (350), so the list ends in ", ..." and no path is cut. */
+	const char *p3 = "Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.";
+	char nearby[320], want[320];
+	snprintf(want, sizeof(want), "%sALU_Op_Utilization.Port_0, %sALU_Op_Utilization.Port_1, %sALU_Op_Utilization.Port_5, ...",
+		 p3, p3, p3);
+	td_plan_near_nodes(l.m, "Port_9", nearby, sizeof(nearby), 5);
+	assert_string_equal(nearby, want);
+	names[0] = "Port_9";
+	rq = (struct td_plan_request){ .nodes = names, .nnodes = 1 };
+	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), -1);
+	assert_non_null(strstr(err.msg, want));
+	td_plan_near_nodes(l.m, "Port_9", nearby, 40, 5);   /* not even one path fits: none, not a cut one */
+	assert_string_equal(nearby, "");
 	unload(&l);
 
 	struct loaded sw = load("events/software.td");
@@ -319,6 +335,74 @@ static void test_request_errors(void **state)
 	assert_int_equal(td_plan_make(sw.m, &rq, &p, &err), -1);
 	assert_non_null(strstr(err.msg, "software.td has no 'counters' line"));
 	unload(&sw);
+}
+
+/* intel-spr.td limits UOPS_EXECUTED.THREAD (0x01B1) to counter 3, as the kernel does. With two
+ * counters FP_Arith (which reads it) is not collectable, and the reason names the counter and the
+ * budget. Other_Light_Ops may span groups, but it also reads UOPS_EXEC: it is not collectable either,
+ * and must leave no group behind that serves nothing (every group serves an item). */
+static void test_counter_beyond_budget(void **state)
+{
+	struct loaded l = load("events/intel-spr.td");
+	const char *names[] = { "Retiring.Light_Operations.FP_Arith", "Retiring.Light_Operations.Other_Light_Ops" };
+	struct td_plan_request rq = { .nodes = names, .nnodes = 2, .counters = 2 };
+	struct td_plan *p;
+	td_err err;
+	(void)state;
+
+	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
+	const struct td_plan_item *fp = item(p, "Retiring.Light_Operations.FP_Arith");
+	assert_int_equal(fp->status, TD_PLAN_NOT_COLLECTABLE);
+	assert_non_null(strstr(fp->reason, "UOPS_EXEC counts only on general-purpose counter 3, beyond the budget of 2"));
+	const struct td_plan_item *other = item(p, "Retiring.Light_Operations.Other_Light_Ops");
+	assert_int_equal(other->status, TD_PLAN_NOT_COLLECTABLE);
+	for (int g = 0; g < p->ngroups; g++)
+		assert_true(p->groups[g].nitems > 0);
+	td_plan_free(p);
+
+	/* The set the property test found: Other_Light_Ops was spread event by event, its first events
+	 * opened a group, then UOPS_EXEC did not fit and the group served nothing. */
+	const char *found[] = { "Clears_Resteers", "FP_Vector_256b", "Serializing_Operation", "INT_Divider",
+				"Ports_Utilization", "Fetch_Bandwidth", "Ports_Utilized_0", "Other_Light_Ops" };
+	rq = (struct td_plan_request){ .nodes = found, .nnodes = 8, .counters = 2, .watchdog = true };
+	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
+	assert_int_equal(item(p, "Retiring.Light_Operations.Other_Light_Ops")->status, TD_PLAN_NOT_COLLECTABLE);
+	for (int g = 0; g < p->ngroups; g++)
+		assert_true(p->groups[g].nitems > 0);
+	td_plan_free(p);
+	unload(&l);
+}
+
+/* The deepest level of each Intel file (level 6, ~100 nodes, 110-140 events) with SMT off: every node
+ * is planned (in one group, or spread where the file allows it), none left out, and every group
+ * serves an item: the planner has no size limit that would truncate the larger trees. */
+static void test_deepest_levels(void **state)
+{
+	static const char *const files[] = { "events/intel-skl.td", "events/intel-icl.td", "events/intel-spr.td" };
+	(void)state;
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct loaded l = load(files[f]);
+		struct td_plan_request rq = { .level = td_plan_max_level(l.m) };
+		struct td_plan *p;
+		td_err err;
+		int nodes = 0;
+
+		assert_int_equal(rq.level, 6);
+		assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
+		for (int i = 0; i < p->nitems; i++) {
+			if (p->items[i].kind != TD_PLAN_NODE)
+				continue;
+			nodes++;
+			if (p->items[i].status != TD_PLAN_OK && p->items[i].status != TD_PLAN_SPANS)
+				fail_msg("%s: %s not planned: %s", files[f], p->items[i].name, p->items[i].reason);
+		}
+		assert_int_equal(nodes, l.m->nnodes);
+		for (int g = 0; g < p->ngroups; g++)
+			assert_true(p->groups[g].nitems > 0);
+		td_plan_free(p);
+		unload(&l);
+	}
 }
 
 /* ---- property test ---------------------------------------------------------- */
@@ -518,6 +602,8 @@ int main(void)
 		cmocka_unit_test(test_zen4_levels),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_request_errors),
+		cmocka_unit_test(test_counter_beyond_budget),
+		cmocka_unit_test(test_deepest_levels),
 		cmocka_unit_test(test_property_random_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
