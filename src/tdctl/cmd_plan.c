@@ -184,6 +184,34 @@ static void print_problems(const struct td_plan *p)
 	}
 }
 
+/* Is the model's info metric or CPI component index i among the planned items? */
+static bool planned(const struct td_plan *p, enum td_plan_kind kind, int i)
+{
+	for (int k = 0; k < p->nitems; k++)
+		if (p->items[k].kind == kind && p->items[k].index == i)
+			return true;
+	return false;
+}
+
+/* The info metrics and CPI components the plan leaves out: their events are
+ * not all in one group the chosen nodes opened (extras never open a group). */
+static void print_left_out(const struct td_plan *p)
+{
+	const struct td_model *m = p->model;
+	int n = 0;
+
+	for (int i = 0; i < m->ninfos; i++)
+		if (!planned(p, TD_PLAN_INFO, i))
+			printf("%s info %s", n++ ? "," : "\nleft out (their events share no group the nodes open; a deeper "
+				"level or --nodes may bring them):\n ", m->infos[i].name);
+	for (int i = 0; i < m->ncpis; i++)
+		if (!planned(p, TD_PLAN_CPI, i))
+			printf("%s cpi %s", n++ ? "," : "\nleft out (their events share no group the nodes open; a deeper "
+				"level or --nodes may bring them):\n ", m->cpis[i].name);
+	if (n)
+		putchar('\n');
+}
+
 static void print_levels_text(const int *levels, int max)
 {
 	printf("\nby level:");
@@ -222,6 +250,7 @@ static void print_text(const struct td_plan *p, const struct plan_opts *o, const
 	for (int g = 0; g < p->ngroups; g++)
 		print_group_text(p, model, g, enc_failed);
 	print_problems(p);
+	print_left_out(p);
 	print_levels_text(levels, max);
 }
 
@@ -338,6 +367,15 @@ static void print_json(const struct td_plan *p, const struct plan_opts *o, const
 	td_json_array(&j);
 	for (int i = 0; i < p->nitems; i++)
 		json_item(&j, p, i);
+	td_json_close(&j);
+	td_json_key(&j, "left_out");
+	td_json_array(&j);
+	for (int i = 0; i < p->model->ninfos; i++)
+		if (!planned(p, TD_PLAN_INFO, i))
+			td_json_string(&j, p->model->infos[i].name);
+	for (int i = 0; i < p->model->ncpis; i++)
+		if (!planned(p, TD_PLAN_CPI, i))
+			td_json_string(&j, p->model->cpis[i].name);
 	td_json_close(&j);
 	td_json_key(&j, "levels");
 	td_json_array(&j);

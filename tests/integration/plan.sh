@@ -91,4 +91,17 @@ plan_error "no counters line" "has no 'counters' line: the planner needs the cou
 "$TDCTL" plan --pmu skl --smt off --counters 2 -l 1 >"$out" 2>"$err"
 check_grep "counters override: budget" "counters per group: 2 general-purpose (--counters), 3 fixed" "$out"
 
+# every info metric and CPI component of the file is planned or said left out, never both, never neither
+"$TDCTL" plan --pmu skl --smt off -l 1 --json >"$WORK/l1.json" 2>"$err"
+all=$(grep -cE '^(info|cpi) ' "$TD_SRCDIR/events/intel-skl.td")
+planned=$(sql :memory: "select count(*) from json_each(readfile('$WORK/l1.json'), '$.items') where json_extract(value, '$.kind') in ('info', 'cpi')")
+left=$(sql :memory: "select count(*) from json_each(readfile('$WORK/l1.json'), '$.left_out')")
+check_eq "level 1: the $all info metrics and CPI components are planned ($planned) or left out ($left)" "$all" "$((planned + left))"
+check_eq "... none both" 0 "$(sql :memory: "select count(*) from json_each(readfile('$WORK/l1.json'), '$.items') i
+	join json_each(readfile('$WORK/l1.json'), '$.left_out') l on json_extract(i.value, '$.name') = l.value
+	where json_extract(i.value, '$.kind') in ('info', 'cpi')")"
+# IPC reads INST_RETIRED.ANY, which no level-1 node of Skylake reads
+"$TDCTL" plan --pmu skl --smt off -l 1 >"$out" 2>"$err"
+check_grep "level 1 text: what is left out is said, IPC among it" "  info IPC, info CPI," "$out"
+
 finish
