@@ -8,7 +8,8 @@
 #   - tdctl exits non-zero, and stderr ends with one line saying what failed
 #     (disk full / I/O error) and what to do (before it at most the one
 #     warning said when the first write failed, which says the counts are
-#     kept, and the one saying which interval periods were read late); or, when the fault only hit what comes after the last commit
+#     kept, and the one saying which interval periods were read late; the
+#     session's own notes aside); or, when the fault only hit what comes after the last commit
 #     (the WAL checkpoint at close, reading the summary back), it exits 0
 #     with the session completed and its summary printed, or (after the
 #     session's own notes) one line saying why the summary cannot be read
@@ -118,7 +119,8 @@ for n in $( (echo 1; echo 2; echo 3; seq 1 "$stride" "$total"; seq "$tail_from" 
 		fi
 		continue
 	fi
-	lines=$(wc -l <"$WORK/err")
+	# notes (tdctl: note: ...) describe the session, not the failure
+	lines=$(grep -vc "^tdctl: note: " "$WORK/err")
 	warned=$(grep -c "^tdctl: cannot write interval [0-9]* to the database: .*; its counts are kept" "$WORK/err")
 	# a failing disk can also hold the sampler up: the periods it read late are said once at the end
 	late=$(grep -c "^tdctl: [0-9]* interval periods\{0,1\} of [0-9]* ms not read on time" "$WORK/err")
