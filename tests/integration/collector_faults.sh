@@ -11,10 +11,15 @@
 SHIM="$TD_BUILDDIR/tests/tools/perf_fault.so"
 TARGET="$TD_BUILDDIR/tests/tools/fault_target"
 [ -f "$SHIM" ] || skip_all "tests/tools/perf_fault.so is not built"
+# the shim preloaded before a sanitized tdctl's ASan runtime (as store_faults.sh)
+ASAN_PRELOAD="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
 # the collector's descriptors: perf events (SQLite opens and closes its own
 # files as it writes, which would make a count of every descriptor noisy)
 perf_fds() { find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l | tr -d ' '; }
-tasks() { ls "/proc/$1/task" 2>/dev/null | wc -l | tr -d ' '; }
+# tdctl's warnings other than notes and the one saying the machine's load
+# held it up (interval periods not read on time), which a loaded or sanitized
+# run may give and which says nothing about the fault under test
+no_load_warnings() { grep '^tdctl:' "$1" | grep -v -e '^tdctl: note:' -e 'not read on time'; }
 
 # ---- perf_event_open failing mid-session ------------------------------------
 # td-demo with its main thread and 2 workers at attach, and 2 more workers
@@ -30,11 +35,12 @@ for e in EMFILE ENOSPC EBUSY; do
 	wait_for 20 test -s "$d/ready" || not_ok "$e: workload started"
 	# a clean attach first, to learn where the late workers' calls begin
 	# (the calls for the threads there at attach: the shim's log)
-	TD_PERF_FAULT_LOG="$d/clean" LD_PRELOAD="$SHIM" "$TDCTL" attach "$DPID" -I 100 -d "$d/clean.db" -q \
+	TD_PERF_FAULT_LOG="$d/clean" LD_PRELOAD="$SHIM" ASAN_OPTIONS="$ASAN_PRELOAD" "$TDCTL" attach "$DPID" -I 100 -d "$d/clean.db" -q \
 		--duration 1 2>/dev/null
 	at_attach=$(wc -l <"$d/clean" | tr -d ' ')
 	n=$((at_attach + 3))
 	TD_PERF_FAULT_N=$n TD_PERF_FAULT_STICKY=1 TD_PERF_FAULT_ERRNO=$e TD_PERF_FAULT_LOG="$d/log" LD_PRELOAD="$SHIM" \
+		ASAN_OPTIONS="$ASAN_PRELOAD" \
 		"$TDCTL" attach "$DPID" -I 100 -d "$d/db" -q 2>"$d/err" &
 	TPID=$!
 	CLEANUP_PIDS="$DPID $TPID"
@@ -50,7 +56,7 @@ for e in EMFILE ENOSPC EBUSY; do
 	kept=$(awk -v n="$at_attach" '$1 <= n && $4 == "ok"' "$d/log" | wc -l | tr -d ' ')
 	half=$(awk -v n="$at_attach" '$1 > n && $4 == "ok"' "$d/log" | wc -l | tr -d ' ')
 	check_eq "$e: the late worker's group was half open when the fault came" 2 "$half"
-	check_eq "$e: tdctl holds the descriptors of the threads there at attach, none of the half-open group" \
+	check_eq "$e: tdctl holds the $kept descriptors of the threads there at attach, none of the half-open group" \
 		"$kept" "$(perf_fds "$TPID")"
 	wait "$TPID"
 	check_eq "$e: the session goes on to the end and exits 0" 0 "$?"
@@ -108,7 +114,7 @@ wait "$TPID"
 check_eq "fork x 10,000: the run completes, exit 0" 0 "$?"
 check_eq "... session completed" completed "$(sql "$d/db" "select status from sessions")"
 check_eq "... integrity_check ok" ok "$(sql "$d/db" "pragma integrity_check")"
-check_eq "... no warning" "" "$(grep '^tdctl:' "$d/err" | grep -v '^tdctl: note:')"
+check_eq "... no warning (but the machine's load: late intervals)" "" "$(no_load_warnings "$d/err")"
 
 # ---- a target changing its credentials (root -> nobody) ------------------------
 # Counters opened before setresuid keep counting (the kernel checks access only
@@ -132,7 +138,7 @@ if [ "$(id -u)" = 0 ]; then
 	# counted from when tdctl saw it born, not from its first instruction
 	check "... the thread started as nobody counted too (>= 0.2 of its 0.4 s: $(cpu "$nt") ns)" \
 		test "$(cpu "$nt")" -ge 200000000
-	check_eq "... no warning" "" "$(grep '^tdctl:' "$d/err" | grep -v '^tdctl: note:')"
+	check_eq "... no warning (but the machine's load: late intervals)" "" "$(no_load_warnings "$d/err")"
 else
 	skip "setuid to nobody" "not root: the target cannot change its credentials"
 fi
