@@ -77,8 +77,11 @@ struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, in
 	c->ref_spec = c->current = -1;
 	{
 		struct rlimit rl;
+		/* under a small limit (ulimit -n 64) a fixed reserve would leave
+		 * nothing to count with: keep half the limit for tdctl then */
 		c->fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT32_MAX
-				       ? (int)rl.rlim_cur - TD_FD_RESERVE
+				       ? (int)rl.rlim_cur - (rl.rlim_cur < 4 * TD_FD_RESERVE ? (int)rl.rlim_cur / 2
+										: TD_FD_RESERVE)
 				       : INT32_MAX;
 		if (c->fd_budget < 8)
 			c->fd_budget = 8;
@@ -181,7 +184,9 @@ static void describe_fd_shortage(const struct td_collector *c, char *buf, size_t
 		 "out of file descriptors: %d threads so far x %d events need %d descriptors plus %d for tdctl, the "
 		 "limit is %llu (hard limit %llu); raise the hard limit (ulimit -Hn, LimitNOFILE=) or count "
 		 "fewer events", live + c->stats.open_failures + 1, per_thread,
-		 (live + c->stats.open_failures + 1) * per_thread, TD_FD_RESERVE,
+		 (live + c->stats.open_failures + 1) * per_thread,
+		 rl.rlim_cur < (rlim_t)INT32_MAX && (int)rl.rlim_cur > c->fd_budget ? (int)rl.rlim_cur - c->fd_budget
+										     : TD_FD_RESERVE,
 		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 

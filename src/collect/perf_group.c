@@ -151,6 +151,10 @@ void td_perf_strerror(int err, const char *event, int paranoid, char *buf, size_
 	case EBUSY:
 		snprintf(buf, len, "event %s is busy (EBUSY): another tool holds the counter exclusively", event);
 		break;
+	case ENOSPC:
+		snprintf(buf, len, "no room for event %s (ENOSPC): the kernel has no free slot for it (breakpoint or "
+			 "PMU resources in use by other tools); count fewer events or stop the other tool", event);
+		break;
 	default:
 		snprintf(buf, len, "cannot open event %s: %s", event, strerror(err));
 	}

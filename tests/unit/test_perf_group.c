@@ -150,6 +150,9 @@ static void test_messages(void **state)
 	assert_non_null(strstr(buf, "EOPNOTSUPP"));
 	td_perf_strerror(ESRCH, "X", 2, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "exited"));
+	td_perf_strerror(ENOSPC, "BP", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "no room for event BP (ENOSPC)"));
+	assert_non_null(strstr(buf, "count fewer events"));
 }
 
 static void test_spec_full(void **state)
