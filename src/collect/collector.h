@@ -26,6 +26,7 @@
 
 #include "perf_group.h"
 #include "interval.h"
+#include "counting.h"
 #include "tracker.h"
 #include "base/util.h"
 
@@ -100,6 +101,22 @@ void td_collector_free(struct td_collector *c);
  * remainder), and names and parents come from the kernel's events. */
 int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err);
 const char *td_collector_tracker(const struct td_collector *c);
+
+/* Count with BPF (counting.h) instead of per-thread groups: TD_COUNTING_AUTO
+ * takes it where it loads, else stays per thread. Call after
+ * td_collector_set_tracker, before the first td_collector_add_process.
+ * map_entries: threads the sums map holds. -1 with err set only when BPF
+ * was demanded and does not load. In BPF mode the threads' spec readings
+ * and their switches (TD_SPEC_PROC) come from the program's sums, counted
+ * from when the process was followed or the thread born; the roots'
+ * inherited spec 0 (the unlisted remainder) is opened as in per-thread mode. */
+int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err);
+bool td_collector_counting_bpf(const struct td_collector *c);
+/* One line: the counting mode and why. */
+const char *td_collector_counting(const struct td_collector *c);
+/* 1 with a warning line in buf when BPF counting lost counts (map full,
+ * failed reads), else 0. */
+int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t len);
 
 /* Follow a process and open its current threads now. flags apply to the
  * first thread opened (TD_OPEN_ENABLE_ON_EXEC for a command about to exec).

@@ -171,6 +171,14 @@ static const char migrate_5_6[] =
 	" source TEXT NOT NULL,"                    /* where cpu_ns came from: 'proc' (/proc/PID/stat) or 'bpf' */
 	" PRIMARY KEY(session_id, rank)) WITHOUT ROWID;";
 
+/* v6 -> v7: how the threads of a session were counted — 'bpf' (summed by
+ * a BPF program at each context switch) or 'per-thread' (perf groups per
+ * thread) — and the line that says why (BPF did not load: ...); NULL for
+ * older sessions, imports and CPU-wide ones. */
+static const char migrate_6_7[] =
+	"ALTER TABLE sessions ADD COLUMN counting TEXT;"
+	"ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -215,6 +223,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_5_6) || set_version(s, 6))
 			return -1;
 		version = 6;
+	}
+	if (version == 6) {
+		if (td_store_exec(s, migrate_6_7) || set_version(s, 7))
+			return -1;
+		version = 7;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }
