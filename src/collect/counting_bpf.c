@@ -55,12 +55,12 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return 0;
 }
 
-/* Open, size, load and attach one flavour. NULL with why and *err (-errno). */
+/* Open, size and load one flavour (attached once the counters are in
+ * place: td_bpf_counting_new). NULL with why and *err (-errno). */
 static struct counting_bpf *load(bool btf, bool follow_children, int nevents, int ncpus, int map_entries, char *why,
 				 size_t len, int *err)
 {
 	struct counting_bpf *skel;
-	const char *step = "load";
 	int rc;
 
 	libbpf_last[0] = '\0';
@@ -81,13 +81,10 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	skel->rodata->nevents = (__u32)nevents;
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.sums, (__u32)map_entries)) == 0 &&
-	    (rc = counting_bpf__load(skel)) == 0) {
-		step = "attach";
-		if ((rc = counting_bpf__attach(skel)) == 0)
-			return skel;
-	}
+	    (rc = counting_bpf__load(skel)) == 0)
+		return skel;
 	*err = rc;
-	snprintf(why, len, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
+	snprintf(why, len, "%s programs did not load: %s%s%.200s", btf ? "tp_btf" : "raw_tp", strerror(-rc),
 		 libbpf_last[0] ? ": " : "", libbpf_last);
 	counting_bpf__destroy(skel);
 	return NULL;
@@ -219,6 +216,13 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	for (int i = 0; i < ncpus * n; i++)
 		b->fds[i] = -1;
 	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, why, len)) {
+		td_bpf_counting_free(b);
+		return NULL;
+	}
+	/* attached last: a switch before every counter is in the array would fail its reads */
+	int rc = counting_bpf__attach(b->skel);
+	if (rc) {
+		snprintf(why, len, "%s programs did not attach: %s", b->flavour, strerror(-rc));
 		td_bpf_counting_free(b);
 		return NULL;
 	}
@@ -359,7 +363,11 @@ int td_bpf_counting_probe(char *why, size_t len)
 
 	if (!b)
 		return -1;
-	snprintf(why, len, "%s sched_switch loads, one counter per CPU read at each switch", b->flavour);
+	struct td_bpf_counting_stats st;
+	td_bpf_counting_stats(b, &st);
+	snprintf(why, len, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
+		 "%d threads takes %.1f MiB of kernel memory", b->flavour, st.map_entries,
+		 (double)st.kernel_bytes / (1024.0 * 1024.0));
 	td_bpf_counting_free(b);
 	return 0;
 }
