@@ -715,9 +715,9 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 		struct td_bpf_counting_stats st;
 		td_bpf_counting_stats(c->bpf, &st);
 		snprintf(c->counting, sizeof(c->counting), "counted by BPF at each context switch (%s sched_switch, "
-			 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel)",
+			 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel and %.1f MiB in tdctl)",
 			 td_bpf_counting_flavour(c->bpf), n, n == 1 ? "" : "s", st.map_entries,
-			 (double)st.kernel_bytes / (1024.0 * 1024.0));
+			 (double)st.kernel_bytes / (1024.0 * 1024.0), (double)st.user_bytes / (1024.0 * 1024.0));
 		return 0;
 	}
 	if (mode == TD_COUNTING_BPF) {
@@ -748,12 +748,16 @@ int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t l
 	td_bpf_counting_stats(c->bpf, &st);
 	if (!st.lost_switches && !st.read_errors)
 		return 0;
-	snprintf(buf, len, "BPF counting: the sums map (%d threads, at most %d used) was full for %llu context switch%s "
-		 "of followed threads: %.3f s of their CPU time and its counts went to no thread (they are in the "
-		 "unlisted remainder); %llu counter read%s failed; raise --bpf-map-entries",
-		 st.map_entries, st.peak_entries, (unsigned long long)st.lost_switches,
-		 st.lost_switches == 1 ? "" : "es", (double)st.lost_oncpu_ns / 1e9, (unsigned long long)st.read_errors,
-		 st.read_errors == 1 ? "" : "s");
+	if (st.lost_switches)
+		snprintf(buf, len, "BPF counting: the sums map (%d threads, at most %d used) was full for %llu context "
+			 "switch%s of followed threads: %.3f s of their CPU time and its counts went to no thread (they "
+			 "are in the unlisted remainder); raise --bpf-map-entries", st.map_entries, st.peak_entries,
+			 (unsigned long long)st.lost_switches, st.lost_switches == 1 ? "" : "es",
+			 (double)st.lost_oncpu_ns / 1e9);
+	else
+		snprintf(buf, len, "BPF counting: %llu counter read%s at a context switch failed: what the counters "
+			 "counted then went to the next thread switched out on that CPU", (unsigned long long)st.read_errors,
+			 st.read_errors == 1 ? "" : "s");
 	return 1;
 }
 
