@@ -2,16 +2,17 @@
 # bench_counting: what counting the threads of a busy process costs, per
 # interval, in the two counting modes and in perf. For 13, 100 and 1,000
 # busy threads (td-demo -t N: arithmetic, pointer chasing, branches, short
-# sleeps), on the same running target one after the other, each for
-# SECONDS at -I 100 with the software events:
+# sleeps; run at nice 19, so that the machine's other users and the tools
+# measured keep their share), on the same running target one after the
+# other, each for SECONDS at -I 100 with the software events:
 #   perf stat -I 100 --per-thread -p PID -e <software.td's events>
 #   tdctl attach PID -I 100 --counting=per-thread
 #   tdctl attach PID -I 100 --counting=bpf
-# and prints for each the CPU time it used per 100 ms interval once started
-# (its utime + stime from /proc/PID/stat, read 1 s after it started and
-# last just before it exits: the start — loading BPF programs, opening
-# counters — is left out, and said apart), tdctl's own figure for the same
-# (the intervals' collector_ns), its intervals stored and threads listed, then the ratios perf / bpf and per-thread /
+# and prints for each the CPU time it used (its utime + stime from
+# /proc/PID/stat, last read just before it exits) per interval it produced
+# (lines perf printed, intervals tdctl stored), what it used in its first
+# second apart (loading BPF programs, opening counters), tdctl's own figure
+# per interval (the intervals' collector_ns), and threads listed, then the ratios perf / bpf and per-thread /
 # bpf (issue 16's target: bpf at least 10x cheaper than perf). The BPF
 # program's own time runs in the context switches of whatever task
 # switches: it is not tdctl's and not in these figures. Never fails; skips
@@ -33,8 +34,8 @@ intervals=$((seconds * 10))
 tck=$(getconf CLK_TCK)
 ticks_of() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null; }
 
-# cpu_of ERRFILE CMD...: runs CMD; prints "START_S STEADY_S STEADY_INTERVALS": the CPU it used in its
-# first second, then from there to its end, and the 100 ms intervals that second part spans
+# cpu_of ERRFILE CMD...: runs CMD; prints "START_S TOTAL_S WALL_S": the CPU it used in its first
+# second and in all, and how long it ran
 cpu_of() {
 	local err=$1 cpid t0 t1 t start end
 	shift
@@ -51,7 +52,7 @@ cpu_of() {
 	done
 	wait "$cpid" || :
 	awk -v a="$t0" -v b="$t1" -v h="$tck" -v s="$start" -v e="${end:-$start}" \
-		'BEGIN { printf "%.3f %.3f %d", a / h, (b - a) / h, (e - s - 1e9) / 1e8 }'
+		'BEGIN { printf "%.3f %.3f %.1f", a / h, b / h, (e - s) / 1e9 }'
 }
 per_interval() { awk -v c="$1" -v i="$2" 'BEGIN { printf "%.2f", (i > 0) ? 1000 * c / i : 0 }'; }
 
@@ -66,7 +67,7 @@ echo "bench_counting: tdctl attach -I 100 for $seconds s ($intervals intervals),
 echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 for n in $counts; do
 	rm -f "$dir/ready" "$dir"/*.db
-	"$demo" -t "$n" -l 0 -e 0 -s 3600 -r "$dir/ready" >/dev/null 2>&1 &
+	nice -n 19 "$demo" -t "$n" -l 0 -e 0 -s 3600 -r "$dir/ready" >/dev/null 2>&1 &
 	pid=$!
 	while [ ! -s "$dir/ready" ]; do sleep 0.05; done
 	sleep 0.5
@@ -74,8 +75,9 @@ for n in $counts; do
 	p_cpu=
 	if [ $have_perf = 1 ]; then
 		set -- $(cpu_of "$dir/perf.err" perf stat -I 100 --per-thread -x, -o "$dir/perf.out" -e "$events" -p "$pid" -- sleep "$seconds")
-		p_cpu=$(per_interval "$2" "$3")
-		echo "    perf stat --per-thread: $p_cpu ms CPU per interval over $3 intervals (first second: $1 s)"
+		printed=$(grep -v '^#' "$dir/perf.out" | cut -d, -f1 | sort -u | grep -c . || :)
+		p_cpu=$(per_interval "$2" "$printed")
+		echo "    perf stat --per-thread: $p_cpu ms CPU per interval, $printed intervals printed in $3 s (CPU $2 s, first second $1 s)"
 	else
 		echo "    perf stat: not measured (no perf)"
 	fi
@@ -85,12 +87,12 @@ for n in $counts; do
 			continue
 		fi
 		set -- $(cpu_of "$dir/$mode.err" "$tdctl" attach "$pid" -q -I 100 --duration "$seconds" --counting=$mode -d "$dir/$mode.db")
-		c=$(per_interval "$2" "$3")
 		stored=$(sqlite3 "$dir/$mode.db" "select count(*) from intervals" 2>/dev/null || echo 0)
+		c=$(per_interval "$2" "$stored")
 		listed=$(sqlite3 "$dir/$mode.db" "select count(*) from threads where tid > 0" 2>/dev/null || echo 0)
 		own=$(sqlite3 "$dir/$mode.db" "select printf('%.2f', avg(collector_ns) / 1e6) from intervals where seq > 10" 2>/dev/null || echo n/a)
 		grep -h '^tdctl: ' "$dir/$mode.err" | grep -v '^tdctl: note: ' | sed 's/^/      /' | cut -c1-200 || :
-		echo "    $mode: $c ms CPU per interval over $3 intervals (tdctl's own figure: $own ms; first second: $1 s); $stored of $intervals intervals stored, $listed threads listed"
+		echo "    $mode: $c ms CPU per interval, $stored of $intervals intervals stored in $3 s (CPU $2 s, first second $1 s; tdctl's own figure: $own ms per interval); $listed threads listed"
 		eval "cpu_$(echo $mode | tr -d -)=$c"
 	done
 	kill "$pid" 2>/dev/null || :

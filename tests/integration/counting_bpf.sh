@@ -101,6 +101,20 @@ tc=$(total_task_clock "$DB")
 check_eq "small map: TASK_CLOCK of all targets ($tc s) still within 1 % of the process's ($cpu s): the rest is unlisted" 1 \
 	"$(within "$tc" "$cpu" 1)"
 
+# ---- doctor says what a session gets ---------------------------------------------------
+check_match "doctor: this host counts threads with BPF, the program loaded, its map's memory said" \
+	"^thread counting: BPF at each context switch \(tp_btf sched_switch loads, .* sums map of 8192 threads takes [0-9.]+ MiB of kernel memory" \
+	"$("$TDCTL" doctor 2>&1 | grep '^thread counting')"
+check_eq "doctor --json: the same" bpf \
+	"$("$TDCTL" doctor --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["thread_counting"]["method"])')"
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	check_match "doctor as an unprivileged user: per-thread groups, because BPF needs privileges" \
+		"^thread counting: perf groups per thread \(BPF counting did not load: .*EPERM.*CAP_BPF" \
+		"$(setpriv --reuid=65534 --regid=65534 --clear-groups "$TDCTL" doctor 2>&1 | grep '^thread counting')"
+else
+	skip "doctor as an unprivileged user" "needs root and setpriv to switch users"
+fi
+
 # ---- bad values ----------------------------------------------------------------------
 out=$("$TDCTL" run -d "$WORK/bad.db" --counting=fast -- true 2>&1)
 check_eq "--counting=fast: exit 2" 2 "$?"
