@@ -585,8 +585,9 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	}
 	/* A thread that is gone has no /proc entry left to read: its switch counts end at its
 	 * last read, already delivered. Nothing is known of the time since, so nothing is
-	 * delivered for it (a "not counted" row would make the thread's whole total unknown). */
-	if (t->have_sw && !t->gone) {
+	 * delivered for it (a "not counted" row would make the thread's whole total unknown).
+	 * With BPF counting the program counted them up to its exit: delivered. */
+	if (t->have_sw && (!t->gone || c->bpf)) {
 		/* /proc counters are exact: counted for all the time since the last sample */
 		uint64_t span = t->last_seen_ns - t->sampled_ns;
 		for (int k = 0; k < 2; k++) {

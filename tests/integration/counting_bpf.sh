@@ -10,7 +10,9 @@
 # nearly nothing is left to the unlisted remainder and each thread's
 # TASK_CLOCK is within 1 % of its own schedstat; the raw_tp programs must
 # give the same; a sums map too small must say what it lost and still lose
-# nothing from the total. Skipped where BPF counting does not load.
+# nothing from the total. The references leave out the time the hypervisor
+# stole, which the counters include: that is allowed for (steal_ns). Skipped
+# where BPF counting does not load.
 . "$(dirname "$0")/lib.sh"
 TD_TRACKER=bpf
 export TD_TRACKER
@@ -27,16 +29,25 @@ unlisted_task_clock() {
 	sql "$1" "select coalesce(sum(c.value), 0) / 1e9 from counts c join events e on e.id = c.event_id
 		join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = 0"
 }
-# within A B PCT: 1 when A is within PCT % of B
+# within A B PCT [SLACK]: 1 when A is within PCT % of B, plus SLACK (same unit)
 within() {
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d <= b * p / 100) ? 1 : 0 }'
+	awk -v a="$1" -v b="$2" -v p="$3" -v s="${4:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d <= b * p / 100 + s) ? 1 : 0 }'
 }
+# The references (CLOCK_PROCESS_CPUTIME_ID, schedstat) are the scheduler's runtime, from
+# which the kernel takes the time the hypervisor stole (PARAVIRT_TIME_ACCOUNTING);
+# TASK_CLOCK (and perf's task-clock) counts it. steal_ns: the CPUs' stolen time so
+# far (/proc/stat), taken around each run; what was stolen meanwhile may be in the
+# difference (at most: it is every CPU's, whoever ran).
+USER_HZ=$(getconf CLK_TCK)
+steal_ns() { awk -v hz="$USER_HZ" '$1 == "cpu" { printf "%.0f", $9 * 1e9 / hz }' /proc/stat; }
 
 for mode in bpf per-thread; do
 	DB="$WORK/$mode.db"
+	s0=$(steal_ns)
 	"$TDCTL" run -I 100 -d "$DB" --counting=$mode -- "$DEMO" -t 4 -b 100 -s 2 -R "$WORK/$mode.cpu" \
 		>/dev/null 2>"$WORK/$mode.out"
 	check_eq "$mode: run exits 0" 0 "$?"
+	stolen=$(awk -v a="$s0" -v b="$(steal_ns)" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
 	check_eq "$mode: the session records the counting mode" "$mode" "$(sql "$DB" "select counting from sessions")"
 	case $mode in
 	bpf) note="counted by BPF at each context switch \(tp_btf sched_switch, 6 events per CPU; sums map of 8192 threads" ;;
@@ -48,8 +59,8 @@ for mode in bpf per-thread; do
 	check_eq "$mode: every thread is listed" 205 "$(sql "$DB" "select count(*) from threads where tid != 0")"
 	cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/$mode.cpu")
 	tc=$(total_task_clock "$DB")
-	check_eq "$mode: TASK_CLOCK of all targets ($tc s) within 1 % of the process's CPU time ($cpu s)" 1 \
-		"$(within "$tc" "$cpu" 1)"
+	check_eq "$mode: TASK_CLOCK of all targets ($tc s) within 1 % of the process's CPU time ($cpu s, $stolen s stolen meanwhile)" 1 \
+		"$(within "$tc" "$cpu" 1 "$stolen")"
 	check "$mode: no BPF counting warning" test -z "$(grep '^tdctl: BPF counting' "$WORK/$mode.out")"
 done
 
@@ -66,9 +77,11 @@ hz=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev
 TICK_NS=$((1000000000 / ${hz:-100}))
 for type in tp_btf raw_tp; do
 	DB="$WORK/threads-$type.db"
+	s0=$(steal_ns)
 	TD_COUNTING_BPF_TYPE=$type "$TDCTL" run -I 100 -d "$DB" --counting=bpf -- "$DEMO" -t 4 -l 2 -s 2 \
 		-R "$WORK/$type.rt" >/dev/null 2>"$WORK/$type.out"
 	check_eq "$type: run exits 0" 0 "$?"
+	stolen=$(($(steal_ns) - s0))
 	check_match "$type: those programs count" "note: counted by BPF at each context switch \($type sched_switch" \
 		"$(cat "$WORK/$type.out")"
 	check_eq "$type: the workload reported its 7 threads" 7 "$(wc -l <"$WORK/$type.rt")"
@@ -80,26 +93,28 @@ for type in tp_btf raw_tp; do
 		on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0 group by t.tid" | tr '|' ' ' >"$WORK/$type.tc"
 	# a thread's schedstat (se.sum_exec_runtime) lacks the slice it is running since the last tick or
 	# switch: read by the thread itself, it is short by up to one tick (CONFIG_HZ, 100 at the least)
-	bad=$(awk -v tick="$TICK_NS" 'NR == FNR { rt[$1] = $2; next } ($1 in rt) { d = $2 - rt[$1]; if (d < 0) d = -d;
-		if (d > rt[$1] / 100 + tick) printf "%s: %d ns stored, %d ns in schedstat; ", $1, $2, rt[$1] }' \
+	bad=$(awk -v tick="$TICK_NS" -v stolen="$stolen" 'NR == FNR { rt[$1] = $2; next } ($1 in rt) { d = $2 - rt[$1]; if (d < 0) d = -d;
+		if (d > rt[$1] / 100 + tick + stolen) printf "%s: %d ns stored, %d ns in schedstat; ", $1, $2, rt[$1] }' \
 		"$WORK/$type.workers" "$WORK/$type.tc")
-	check_eq "$type: each worker's TASK_CLOCK within 1 % + a tick ($TICK_NS ns) of its own schedstat" "" "$bad"
+	check_eq "$type: each worker's TASK_CLOCK within 1 % + a tick ($TICK_NS ns) + the time stolen meanwhile ($stolen ns) of its own schedstat" "" "$bad"
 	check_eq "$type: each worker is stored" 6 \
 		"$(awk 'NR == FNR { rt[$1] = 1; next } ($1 in rt) { seen++ } END { print seen + 0 }' "$WORK/$type.workers" "$WORK/$type.tc")"
 done
 
 # ---- a sums map too small: said, and nothing lost from the total ------------------
 DB="$WORK/small.db"
+s0=$(steal_ns)
 "$TDCTL" run -I 100 -d "$DB" --counting=bpf --bpf-map-entries 8 -- "$DEMO" -t 4 -b 100 -s 2 -R "$WORK/small.cpu" \
 	>/dev/null 2>"$WORK/small.out"
 check_eq "small map: run exits 0" 0 "$?"
+stolen=$(awk -v a="$s0" -v b="$(steal_ns)" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
 check_match "small map: a warning says what went to no thread and what to do" \
 	"tdctl: BPF counting: the sums map \(8 threads, at most 8 used\) was full for [1-9][0-9]* context switch(es)? of followed threads: [0-9.]+ s of their CPU time .*raise --bpf-map-entries" \
 	"$(cat "$WORK/small.out")"
 cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/small.cpu")
 tc=$(total_task_clock "$DB")
-check_eq "small map: TASK_CLOCK of all targets ($tc s) still within 1 % of the process's ($cpu s): the rest is unlisted" 1 \
-	"$(within "$tc" "$cpu" 1)"
+check_eq "small map: TASK_CLOCK of all targets ($tc s) still within 1 % of the process's ($cpu s, $stolen s stolen meanwhile): the rest is unlisted" 1 \
+	"$(within "$tc" "$cpu" 1 "$stolen")"
 
 # ---- doctor says what a session gets ---------------------------------------------------
 check_match "doctor: this host counts threads with BPF, the program loaded, its map's memory said" \
