@@ -15,7 +15,12 @@
  * each interval as the counts of an "unlisted" pseudo-thread of the first
  * process (tid 0), so that listed threads plus it add up to everything the
  * target ran, and no count appears twice. Only spec 0 is inherited: hardware
- * groups would take the PMU's counters twice on every listed thread. */
+ * groups would take the PMU's counters twice on every listed thread.
+ *
+ * With BPF counting (td_collector_set_counting, counting.h) no group is
+ * opened per thread: each thread's readings and switches are its sums in
+ * the BPF program's map, counted from its birth (or from when its process
+ * was added), read for all threads at once each sample. */
 #ifndef TD_COLLECTOR_H
 #define TD_COLLECTOR_H
 
