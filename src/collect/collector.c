@@ -155,7 +155,7 @@ void td_collector_stats(const struct td_collector *c, struct td_collector_stats 
 	*st = c->stats;
 	td_tracker_stats(c->tracker, &ts);
 	st->tracker_lost = ts.lost_events + ts.unfollowed;
-	st->unlisted_counted = c->family.nroots > 0 && !c->family.broken;
+	st->unlisted_counted = (c->family.nroots > 0 || (c->bpf && c->family.unlisted)) && !c->family.broken;
 	st->threads_live = 0;
 	for (int i = 0; i < c->nthreads; i++)
 		st->threads_live += !c->threads[i]->gone;
@@ -263,6 +263,8 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 		f->unlisted->first_seen_ns = f->unlisted->last_seen_ns = f->unlisted->sampled_ns = now;
 		f->sampled_ns = now;
 	}
+	if (c->bpf)
+		return; /* the total is the BPF program's per-process sums: read_roots */
 	if (!(r = td_array_push(&f->roots, &f->nroots, sizeof(*f->roots)))) {
 		f->broken = true;
 		snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "out of memory");
@@ -609,6 +611,14 @@ static bool read_roots(struct td_collector *c, uint64_t *total)
 {
 	struct family *f = &c->family;
 
+	if (c->bpf && f->unlisted && !f->broken) {
+		/* read by td_bpf_counting_read before the threads' sums, as groups would be */
+		const uint64_t *all = td_bpf_counting_totals(c->bpf);
+		for (int k = 0; k < c->specs[0].n; k++)
+			total[k] += all[c->bpf_base[0] + k];
+		f->roots_read_ns = td_wall_ns();
+		return true;
+	}
 	if (!f->unlisted || f->broken || f->nroots == 0)
 		return false;
 	for (int i = 0; i < f->nroots; i++) {

@@ -32,6 +32,9 @@ __u64 lost_oncpu_ns = 0;
 /* counter reads that failed (an event not counting on that CPU) */
 __u64 read_errors = 0;
 
+/* an empty entry, copied into a map for a new thread or process */
+const struct td_bpf_thread_sums zero_sums = { 0 };
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -53,6 +56,16 @@ struct {
 	__type(value, struct td_bpf_thread_sums);
 } sums SEC(".maps");
 
+/* Every followed process's sums (all its threads, listed or not, with room
+ * in `sums` or not): the collector's total, of which the threads it lists
+ * are a part (the rest is its unlisted remainder). Never deleted. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TD_BPF_COUNT_PROCS);
+	__type(key, __u32); /* tgid */
+	__type(value, struct td_bpf_thread_sums);
+} proc_sums SEC(".maps");
+
 /* Each CPU's counters as last read, and when. */
 struct cpu_state {
 	__u64 since_ns;
@@ -73,20 +86,33 @@ static __always_inline bool is_followed(__u32 tgid)
 	return bpf_map_lookup_elem(&followed, &tgid) != NULL;
 }
 
-/* The sums of a followed thread (created on first use), or NULL. */
-static __always_inline struct td_bpf_thread_sums *thread_sums(struct task_struct *task, bool *full)
+/* The entry of key in map (created on first use), or NULL when full. */
+static __always_inline struct td_bpf_thread_sums *sums_of(void *map, __u32 key, __u32 tgid)
+{
+	struct td_bpf_thread_sums *s = bpf_map_lookup_elem(map, &key);
+
+	if (s)
+		return s;
+	/* from a global, not the stack: two of these would not fit in 512 bytes */
+	bpf_map_update_elem(map, &key, &zero_sums, BPF_NOEXIST); /* E2BIG when full; EEXIST: created meanwhile */
+	if ((s = bpf_map_lookup_elem(map, &key)))
+		s->pid = tgid;
+	return s;
+}
+
+/* The sums of a followed thread and of its process, or NULL (*full: the thread's had no room). */
+static __always_inline struct td_bpf_thread_sums *thread_sums(struct task_struct *task, bool *full,
+							      struct td_bpf_thread_sums **proc)
 {
 	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
 	struct td_bpf_thread_sums *s;
 
 	*full = false;
+	*proc = NULL;
 	if (!tid || !is_followed(tgid))
 		return NULL;
-	if ((s = bpf_map_lookup_elem(&sums, &tid)))
-		return s;
-	struct td_bpf_thread_sums zero = { .pid = tgid };
-	bpf_map_update_elem(&sums, &tid, &zero, BPF_NOEXIST); /* E2BIG when full; EEXIST: created meanwhile */
-	if (!(s = bpf_map_lookup_elem(&sums, &tid)))
+	*proc = sums_of(&proc_sums, tgid, tgid);
+	if (!(s = sums_of(&sums, tid, tgid)))
 		*full = true;
 	return s;
 }
@@ -97,13 +123,13 @@ static __always_inline struct td_bpf_thread_sums *account(struct task_struct *ta
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
-	struct td_bpf_thread_sums *s;
+	struct td_bpf_thread_sums *s, *p;
 	__u64 now = bpf_ktime_get_ns();
 	bool full;
 
 	if (!cs)
 		return NULL;
-	s = thread_sums(task, &full);
+	s = thread_sums(task, &full, &p);
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
 		struct bpf_perf_event_value v;
 		if (k >= nevents)
@@ -117,8 +143,15 @@ static __always_inline struct td_bpf_thread_sums *account(struct task_struct *ta
 			s->enabled[k] += v.enabled - cs->last[k].enabled;
 			s->running[k] += v.running - cs->last[k].running;
 		}
+		if (p && cs->valid) {
+			p->value[k] += v.counter - cs->last[k].counter;
+			p->enabled[k] += v.enabled - cs->last[k].enabled;
+			p->running[k] += v.running - cs->last[k].running;
+		}
 		cs->last[k] = v;
 	}
+	if (p && cs->since_ns)
+		p->oncpu_ns += now - cs->since_ns;
 	if (s && cs->since_ns)
 		s->oncpu_ns += now - cs->since_ns;
 	else if (full && cs->since_ns)

@@ -57,6 +57,9 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
 /* Bring the running threads' sums up to now (the program run on each
  * CPU) and read every thread's sums, one batch lookup. Count or -errno. */
 int td_bpf_counting_read(struct td_bpf_counting *b);
+/* Every followed process's counts summed (per event), as of the last read
+ * and read before its threads': listed or not, with room in the map or not. */
+const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b);
 /* tid's sums as of the last read, NULL when it had none. */
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid);
 /* Delete the sums of threads that exited (as of the last read) unless

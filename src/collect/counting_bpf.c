@@ -37,6 +37,7 @@ struct td_bpf_counting {
 	struct td_bpf_thread_sums *values;
 	struct entry *read;      /* the last read, sorted by tid */
 	int nread, peak;
+	uint64_t totals[TD_BPF_COUNT_MAX]; /* every followed process's counts, read before the threads' */
 };
 
 static char libbpf_last[256];
@@ -277,16 +278,38 @@ static void flush_cpus(struct td_bpf_counting *b)
 	}
 }
 
+/* Sum every followed process's counts into b->totals (a few processes: one lookup each). */
+static int read_totals(struct td_bpf_counting *b)
+{
+	int fd = bpf_map__fd(b->skel->maps.proc_sums);
+	__u32 key, next;
+	struct td_bpf_thread_sums v;
+	bool first = true;
+
+	memset(b->totals, 0, sizeof(b->totals));
+	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
+		first = false;
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue; /* deleted meanwhile: never, they are kept */
+		for (int k = 0; k < b->nevents; k++)
+			b->totals[k] += v.value[k];
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 int td_bpf_counting_read(struct td_bpf_counting *b)
 {
-	int fd = bpf_map__fd(b->skel->maps.sums), n = 0;
+	int fd = bpf_map__fd(b->skel->maps.sums), n = 0, rc;
 	__u32 batch = 0;
 	bool first = true;
 
 	flush_cpus(b);
+	/* the totals first: the threads read after never have less than their part of it */
+	if ((rc = read_totals(b)) < 0)
+		return rc;
 	for (;;) {
 		__u32 count = (__u32)(b->map_entries - n);
-		int rc;
 		if (count == 0)
 			break;
 		rc = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, b->keys + n, b->values + n, &count, NULL);
@@ -306,6 +329,11 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 	if (n > b->peak)
 		b->peak = n;
 	return n;
+}
+
+const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
+{
+	return b->totals;
 }
 
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)

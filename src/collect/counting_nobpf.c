@@ -17,6 +17,12 @@ void td_bpf_counting_free(struct td_bpf_counting *b) { (void)b; }
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b) { (void)b; return ""; }
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid) { (void)b, (void)pid; return -ENOSYS; }
 int td_bpf_counting_read(struct td_bpf_counting *b) { (void)b; return -ENOSYS; }
+const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
+{
+	static const uint64_t none[TD_BPF_COUNT_MAX];
+	(void)b;
+	return none;
+}
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)
 {
 	(void)b, (void)tid;
