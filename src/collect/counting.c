@@ -14,6 +14,18 @@ const char *td_counting_mode_name(enum td_counting_mode m)
 	return "auto";
 }
 
+static uint64_t reads_made;
+
+uint64_t td_bpf_counting_reads(void)
+{
+	return reads_made;
+}
+
+void td_bpf_counting_note_read(void)
+{
+	reads_made++;
+}
+
 int td_counting_mode_parse(const char *s, enum td_counting_mode *out)
 {
 	static const enum td_counting_mode all[] = { TD_COUNTING_AUTO, TD_COUNTING_BPF, TD_COUNTING_PER_THREAD };

@@ -44,6 +44,12 @@ struct td_bpf_counting_stats {
 
 struct td_bpf_counting;
 
+/* Batch reads of the sums (td_bpf_counting_read calls) this process has
+ * made so far: BPF counting's counter reads, beside td_perf_group_reads(). */
+uint64_t td_bpf_counting_reads(void);
+/* counting_bpf.c: one more of them. */
+void td_bpf_counting_note_read(void);
+
 /* Load the program (tp_btf, else raw_tp) and open every event of attrs (n
  * at most TD_BPF_COUNT_MAX, software only) on every CPU. NULL with one
  * line in why when it cannot. */

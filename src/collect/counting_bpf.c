@@ -304,6 +304,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 	__u32 batch = 0;
 	bool first = true;
 
+	td_bpf_counting_note_read();
 	flush_cpus(b);
 	/* the totals first: the threads read after never have less than their part of it */
 	if ((rc = read_totals(b)) < 0)
