@@ -2,6 +2,7 @@
  * each interval into deltas, read a last time and closed when threads go. */
 #include "collector.h"
 #include "credentials.h"
+#include "counting.h"
 #include "machine/procfs.h"
 #include "tracker.h"
 
@@ -59,6 +60,10 @@ struct td_collector {
 	uid_t as_uid;
 	gid_t as_gid;
 	int switch_cursor;             /* the next thread whose /proc switch counts a scan reads */
+	/* BPF counting mode (td_collector_set_counting): NULL counts per thread */
+	struct td_bpf_counting *bpf;
+	int bpf_base[TD_MAX_SPECS];    /* spec g's first event in the BPF program's list */
+	char counting[600];            /* the mode and why, for the user */
 };
 
 /* Descriptors kept free for the database, timers, /proc reads and the rest. */
@@ -117,6 +122,7 @@ void td_collector_free(struct td_collector *c)
 		td_perf_group_close(&c->family.roots[i].pg);
 	free(c->family.roots);
 	free(c->family.unlisted);
+	td_bpf_counting_free(c->bpf);
 	td_tracker_free(c->tracker);
 	free(c);
 }
@@ -157,7 +163,7 @@ void td_collector_stats(const struct td_collector *c, struct td_collector_stats 
 	*st = c->stats;
 	td_tracker_stats(c->tracker, &ts);
 	st->tracker_lost = ts.lost_events + ts.unfollowed;
-	st->unlisted_counted = c->family.nroots > 0 && !c->family.broken;
+	st->unlisted_counted = (c->family.nroots > 0 || (c->bpf && c->family.unlisted)) && !c->family.broken;
 	st->threads_live = 0;
 	for (int i = 0; i < c->nthreads; i++)
 		st->threads_live += !c->threads[i]->gone;
@@ -237,6 +243,8 @@ enum { OPEN_EXITED = 1, OPEN_FAILED = 2 };
 
 static int open_groups(struct td_collector *c, struct td_thread *t, unsigned flags, td_err *err)
 {
+	if (c->bpf)
+		return 0; /* counted by the BPF program: nothing to open per thread */
 	for (int g = 0; g < c->nspecs; g++) {
 		int failed = 0, rc;
 		char why[300] = "";
@@ -306,6 +314,8 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 		f->unlisted->first_seen_ns = f->unlisted->last_seen_ns = f->unlisted->sampled_ns = now;
 		f->sampled_ns = now;
 	}
+	if (c->bpf)
+		return; /* the total is the BPF program's per-process sums: read_roots */
 	if (!(r = td_array_push(&f->roots, &f->nroots, sizeof(*f->roots)))) {
 		f->broken = true;
 		snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "out of memory");
@@ -339,10 +349,12 @@ static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
 	return NULL;
 }
 
-static void read_proc_switches(struct td_thread *t, uint64_t now)
+static void read_proc_switches(const struct td_collector *c, struct td_thread *t, uint64_t now)
 {
 	uint64_t vol, invol;
 
+	if (c->bpf)
+		return; /* the BPF program counts them: bpf_readings */
 	if (td_proc_ctxt_switches(t->pid, t->tid, &vol, &invol) == 0) {
 		t->last_sw[0] = vol;
 		t->last_sw[1] = invol;
@@ -386,6 +398,8 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	t->comm_tracked = from_events;
 	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
 	t->last_seen_ns = t->sampled_ns = now;
+	if (c->bpf)
+		t->sampled_ns = t->first_seen_ns; /* counted from its birth: nothing of it delivered yet */
 	if (ev->comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
 	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)
@@ -406,7 +420,9 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 		if (c->adding)
 			add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
 		c->pending_flags = 0;
-		read_proc_switches(t, now);
+		read_proc_switches(c, t, now);
+		if (c->bpf)
+			td_bpf_counting_follow(c->bpf, t->pid); /* a child process (the first time) */
 		t->prev_sw[0] = t->last_sw[0];
 		t->prev_sw[1] = t->last_sw[1];
 		t->prev_sw_ns = t->sw_ns;
@@ -545,8 +561,10 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool tree, const struct td_sink *sink,
 		       td_err *err)
 {
-	int rc = td_tracker_add_process(c->tracker, pid);
+	int rc = c->bpf ? td_bpf_counting_follow(c->bpf, pid) : 0;
 
+	if (rc == 0)
+		rc = td_tracker_add_process(c->tracker, pid);
 	if (rc == -ESRCH) {
 		td_err_set(err, "no process with PID %d: check the PID with 'ps -p %d'", (int)pid, (int)pid);
 		return -1;
@@ -609,7 +627,7 @@ static void reread_in_turn(struct td_collector *c, uint64_t now_ns)
 		struct td_thread *t = c->threads[c->switch_cursor++ % c->nthreads];
 		if (t->gone || t->tid == TD_TID_UNLISTED)
 			continue;
-		read_proc_switches(t, now_ns);
+		read_proc_switches(c, t, now_ns);
 		if (!t->comm_tracked)
 			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
 	}
@@ -687,6 +705,14 @@ static bool read_roots(struct td_collector *c, uint64_t *total)
 {
 	struct family *f = &c->family;
 
+	if (c->bpf && f->unlisted && !f->broken) {
+		/* read by td_bpf_counting_read before the threads' sums, as groups would be */
+		const uint64_t *all = td_bpf_counting_totals(c->bpf);
+		for (int k = 0; k < c->specs[0].n; k++)
+			total[k] += all[c->bpf_base[0] + k];
+		f->roots_read_ns = td_wall_ns();
+		return true;
+	}
 	if (!f->unlisted || f->broken || f->nroots == 0)
 		return false;
 	for (int i = 0; i < f->nroots; i++) {
@@ -728,6 +754,153 @@ static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struc
 	return sink->counts ? sink->counts(sink->ctx, f->unlisted, 0, d, n) : 0;
 }
 
+/* ---- BPF counting mode (counting.h) ------------------------------------- */
+
+static bool only_software(const struct td_perf_group_spec *s)
+{
+	for (int k = 0; k < s->n; k++)
+		if (s->attrs[k].type != PERF_TYPE_SOFTWARE)
+			return false;
+	return true;
+}
+
+/* A group with hardware events stays per thread, which BPF counting does
+ * not mix with: tried on this thread first. true when this machine cannot
+ * count it (then it is disabled, as its first open on a thread would);
+ * false with why when it counts, or fails otherwise. */
+static bool hardware_uncountable(struct td_collector *c, int g, char *why, size_t len)
+{
+	struct td_perf_group pg;
+	int failed = 0, rc = td_perf_group_open(&pg, &c->specs[g], 0, -1, TD_OPEN_DISABLED, &failed);
+
+	if (rc == 0) {
+		td_perf_group_close(&pg);
+		snprintf(why, len, "the plan counts hardware events (%s...): they need perf groups per thread",
+			 c->specs[g].names[0]);
+		return false;
+	}
+	td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, c->disabled[g], sizeof(c->disabled[g]));
+	if (g > 0 && machine_cannot_count(-rc)) {
+		c->decided[g] = true;
+		return true;
+	}
+	snprintf(why, len, "%.400s", c->disabled[g]);
+	c->disabled[g][0] = '\0';
+	return false;
+}
+
+int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err)
+{
+	struct perf_event_attr attrs[TD_BPF_COUNT_MAX] = { { 0 } };
+	char why[500] = "";
+	int n = 0;
+
+	assert(c->nthreads == 0 && !c->bpf);
+	if (mode == TD_COUNTING_PER_THREAD) {
+		snprintf(c->counting, sizeof(c->counting), "counted with perf groups per thread (--counting=per-thread)");
+		return 0;
+	}
+	for (int g = 0; g < c->nspecs && n >= 0; g++) {
+		c->bpf_base[g] = n;
+		if (!only_software(&c->specs[g]) && !hardware_uncountable(c, g, why, sizeof(why))) {
+			n = -1;
+			break;
+		}
+		if (c->disabled[g][0])
+			continue;
+		if (n + c->specs[g].n > TD_BPF_COUNT_MAX) {
+			snprintf(why, sizeof(why), "the plan has more than %d events", TD_BPF_COUNT_MAX);
+			n = -1;
+			break;
+		}
+		memcpy(attrs + n, c->specs[g].attrs, (size_t)c->specs[g].n * sizeof(attrs[0]));
+		n += c->specs[g].n;
+	}
+	if (n >= 0)
+		c->bpf = td_bpf_counting_new(attrs, n, c->follow_children, map_entries, why, sizeof(why));
+	if (c->bpf) {
+		struct td_bpf_counting_stats st;
+		td_bpf_counting_stats(c->bpf, &st);
+		snprintf(c->counting, sizeof(c->counting), "counted by BPF at each context switch (%s sched_switch, "
+			 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel and %.1f MiB in tdctl)",
+			 td_bpf_counting_flavour(c->bpf), n, n == 1 ? "" : "s", st.map_entries,
+			 (double)st.kernel_bytes / (1024.0 * 1024.0), (double)st.user_bytes / (1024.0 * 1024.0));
+		return 0;
+	}
+	if (mode == TD_COUNTING_BPF) {
+		td_err_set(err, "the BPF counting mode does not load: %s; use --counting=auto or --counting=per-thread", why);
+		return -1;
+	}
+	snprintf(c->counting, sizeof(c->counting), "counted with perf groups per thread: BPF counting did not load (%s)",
+		 why);
+	return 0;
+}
+
+bool td_collector_counting_bpf(const struct td_collector *c)
+{
+	return c->bpf != NULL;
+}
+
+const char *td_collector_counting(const struct td_collector *c)
+{
+	return c->counting[0] ? c->counting : "counted with perf groups per thread";
+}
+
+int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t len)
+{
+	struct td_bpf_counting_stats st;
+
+	if (!c->bpf)
+		return 0;
+	td_bpf_counting_stats(c->bpf, &st);
+	if (!st.lost_switches && !st.read_errors)
+		return 0;
+	if (st.lost_switches)
+		snprintf(buf, len, "BPF counting: the sums map (%d threads, at most %d used) was full for %llu context "
+			 "switch%s of followed threads: %.3f s of their CPU time and its counts went to no thread (they "
+			 "are in the unlisted remainder); raise --bpf-map-entries", st.map_entries, st.peak_entries,
+			 (unsigned long long)st.lost_switches, st.lost_switches == 1 ? "" : "es",
+			 (double)st.lost_oncpu_ns / 1e9);
+	else
+		snprintf(buf, len, "BPF counting: %llu counter read%s at a context switch failed: what the counters "
+			 "counted then went to the next thread switched out on that CPU", (unsigned long long)st.read_errors,
+			 st.read_errors == 1 ? "" : "s");
+	return 1;
+}
+
+/* The thread's sums as of the last read become its readings: spec g's
+ * events are the program's bpf_base[g]...; a group's enabled and running
+ * are its leader's. A thread without sums has not run since it was
+ * followed: zero, never enabled. */
+static void bpf_readings(struct td_collector *c, struct td_thread *t, uint64_t now)
+{
+	const struct td_bpf_thread_sums *s = td_bpf_counting_find(c->bpf, t->tid);
+
+	for (int g = 0; g < c->nspecs; g++) {
+		struct td_reading r = { 0 };
+		int base = c->bpf_base[g];
+		if (c->disabled[g][0] || c->specs[g].n == 0)
+			continue;
+		if (s) {
+			for (int k = 0; k < c->specs[g].n; k++)
+				r.value[k] = s->value[base + k];
+			r.enabled = s->enabled[base];
+			r.running = s->running[base];
+		}
+		t->g[g].last = r;
+		t->g[g].have_last = true;
+	}
+	t->last_sw[0] = s ? s->voluntary : 0;
+	t->last_sw[1] = s ? s->involuntary : 0;
+	t->sw_ns = now; /* counted by the program up to this read (or the thread's exit) */
+	t->have_sw = true;
+}
+
+static bool listed_live(void *ctx, pid_t tid)
+{
+	return find_thread(ctx, tid) != NULL;
+}
+
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
 	uint64_t total[TD_GROUP_MAX] = { 0 };
@@ -741,6 +914,9 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 	 * scan's, as on the scan timer: the interval is read all the same. */
 	if (td_tracker_mode(c->tracker) == TD_TRACKER_BPF)
 		scan_events(c, now_ns, sink);
+	if (c->bpf && (rc = td_bpf_counting_read(c->bpf)) < 0)
+		return rc;
+	rc = 0;
 
 	memset(c->family.pending, 0, sizeof(c->family.pending));
 	memset(c->family.giving, 0, sizeof(c->family.giving));
@@ -761,6 +937,8 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 					t->g[g].have_last = true;
 			t->last_seen_ns = now_ns;
 		}
+		if (c->bpf)
+			bpf_readings(c, t, now_ns);
 		rc = deliver(c, t, now_ns, sink);
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;
@@ -803,6 +981,8 @@ void td_collector_commit(struct td_collector *c)
 			i++;
 		}
 	}
+	if (c->bpf)
+		td_bpf_counting_drop_exited(c->bpf, listed_live, c);
 }
 
 void td_collector_forget_ids(struct td_collector *c, int64_t above)
@@ -820,7 +1000,7 @@ int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td
 	/* the last switch counts of every thread: once, at the end */
 	for (int i = 0; i < c->nthreads; i++)
 		if (!c->threads[i]->gone)
-			read_proc_switches(c->threads[i], now_ns);
+			read_proc_switches(c, c->threads[i], now_ns);
 	return td_collector_sample(c, now_ns, sink);
 }
 

@@ -15,7 +15,12 @@
  * each interval as the counts of an "unlisted" pseudo-thread of the first
  * process (tid 0), so that listed threads plus it add up to everything the
  * target ran, and no count appears twice. Only spec 0 is inherited: hardware
- * groups would take the PMU's counters twice on every listed thread. */
+ * groups would take the PMU's counters twice on every listed thread.
+ *
+ * With BPF counting (td_collector_set_counting, counting.h) no group is
+ * opened per thread: each thread's readings and switches are its sums in
+ * the BPF program's map, counted from its birth (or from when its process
+ * was added), read for all threads at once each sample. */
 #ifndef TD_COLLECTOR_H
 #define TD_COLLECTOR_H
 
@@ -26,6 +31,7 @@
 
 #include "perf_group.h"
 #include "interval.h"
+#include "counting.h"
 #include "tracker.h"
 #include "base/util.h"
 
@@ -111,6 +117,21 @@ const char *td_collector_tracker(const struct td_collector *c);
  * setuid exec say) is not counted and said in the stats; one gone before it
  * could be opened is listed only while its process still belongs to uid. */
 void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid);
+/* Count with BPF (counting.h) instead of per-thread groups: TD_COUNTING_AUTO
+ * takes it where it loads, else stays per thread. Call after
+ * td_collector_set_tracker, before the first td_collector_add_process.
+ * map_entries: threads the sums map holds. -1 with err set only when BPF
+ * was demanded and does not load. In BPF mode the threads' spec readings
+ * and their switches (TD_SPEC_PROC) come from the program's sums, counted
+ * from when the process was followed or the thread born; the roots'
+ * inherited spec 0 (the unlisted remainder) is opened as in per-thread mode. */
+int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err);
+bool td_collector_counting_bpf(const struct td_collector *c);
+/* One line: the counting mode and why. */
+const char *td_collector_counting(const struct td_collector *c);
+/* 1 with a warning line in buf when BPF counting lost counts (map full,
+ * failed reads), else 0. */
+int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t len);
 
 /* Follow a process and open its current threads now. flags apply to the
  * first thread opened (TD_OPEN_ENABLE_ON_EXEC for a command about to exec).

@@ -317,6 +317,17 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return -1;
 	if (o->open_as_owner)
 		td_collector_open_as(rs->col, o->owner_uid, o->owner_gid);
+	/* a client's session counts per thread: each counter opened with the client's ids is the
+	 * kernel's check; BPF sums would count what the kernel would refuse the client (a setuid child) */
+	/* --rotate enables and disables groups of each thread: per-thread counting */
+	if (o->rotate_ms > 0 && o->counting == TD_COUNTING_BPF) {
+		td_err_set(err, "--rotate rotates each thread's perf groups: it needs --counting=per-thread (or auto)");
+		return -1;
+	}
+	if (!o->system && !o->cgroup &&
+	    td_collector_set_counting(rs->col, o->open_as_owner || o->rotate_ms > 0 ? TD_COUNTING_PER_THREAD : o->counting,
+				      o->bpf_map_entries ? o->bpf_map_entries : TD_BPF_MAP_ENTRIES_DEFAULT, err))
+		return -1;
 	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
 		return -1;
 	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)
@@ -348,7 +359,11 @@ static int begin(struct td_session *rs, td_err *err)
 	if ((rs->session = td_store_session_begin(rs->store, &si, err)) < 0)
 		return -1;
 	rs->res.session_id = rs->session;
-	if (session_register_events(rs))
+	if (!o->system && !o->cgroup &&
+	    td_store_session_counting(rs->store, rs->session, td_collector_counting_bpf(rs->col) ? "bpf" : "per-thread",
+				      td_collector_counting(rs->col)))
+		td_store_describe_write_error(rs->store, "write to", err);
+	else if (session_register_events(rs))
 		td_store_describe_write_error(rs->store, "write to", err);
 	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err)) {
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
@@ -360,7 +375,7 @@ static int begin(struct td_session *rs, td_err *err)
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's
 	 * initialisation, which reads every tracepoint's id, the counters opened) is once */
 	rs->cost_cpu_ns = td_process_cpu_ns();
-	rs->cost_reads = td_perf_group_reads();
+	rs->cost_reads = td_perf_group_reads() + td_bpf_counting_reads();
 	if (td_self_syscalls(&rs->cost_syscalls))
 		rs->cost_syscalls = 0;
 	if (o->argv) {
@@ -449,6 +464,7 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	struct td_collector_stats st;
 	bool ended;
 	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 400), the failed writes */
+	char lost[600];       /* what BPF counting lost, when it did */
 	int ret;
 
 	err->msg[0] = '\0';
@@ -476,6 +492,10 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		session_say(rs, TD_SAY_NOTE, "%s", td_collector_tracker(rs->col));
 	if (!rs->write_failed && rs->o.priority_said)
 		session_say(rs, TD_SAY_NOTE, "%s", rs->o.priority_said);
+	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup)
+		session_say(rs, TD_SAY_NOTE, "%s", td_collector_counting(rs->col));
+	if (!rs->o.system && !rs->o.cgroup && td_collector_counting_lost(rs->col, lost, sizeof(lost)))
+		session_say(rs, TD_SAY_WARNING, "%s", lost);
 	if (st.tracker_lost)
 		session_say(rs, TD_SAY_WARNING, "the BPF thread tracker lost %llu event%s (its ring buffer or process map "
 			    "was full): threads may be missing from the list; their counts are in the unlisted remainder",

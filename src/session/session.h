@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "base/util.h"
+#include "collect/counting.h"
 #include "collect/tracker.h"
 #include "live_metrics.h"
 
@@ -29,6 +30,8 @@ struct td_session_opts {
 	int interval_ms;          /* reading period */
 	int scan_ms;              /* thread discovery period */
 	enum td_tracker_mode tracker; /* how threads are found (AUTO: BPF where it loads, else /proc) */
+	enum td_counting_mode counting; /* how threads are counted (AUTO: BPF where it loads, else per-thread groups) */
+	int bpf_map_entries;      /* threads the BPF counting map holds (0: TD_BPF_MAP_ENTRIES_DEFAULT) */
 	int duration_ms;          /* 0: until the target ends or a signal */
 	pid_t attach_pid;         /* attach: the process; 0 for run */
 	bool attach_children;     /* attach --children: also the descendants it has now */

@@ -240,7 +240,7 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	/* what this interval cost tdctl: its CPU time and reads since the last commit (all its
 	 * sessions: one process samples them all) */
-	uint64_t cpu = td_process_cpu_ns(), reads = td_perf_group_reads(), calls = 0;
+	uint64_t cpu = td_process_cpu_ns(), reads = td_perf_group_reads() + td_bpf_counting_reads(), calls = 0;
 	bool have_calls = td_self_syscalls(&calls) == 0;
 	if (td_store_interval_cost(rs->store, rs->interval_id, cpu - rs->cost_cpu_ns, reads - rs->cost_reads,
 				   have_calls ? (int64_t)(calls - rs->cost_syscalls) : -1))

@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 7
+#define TD_SCHEMA_VERSION 8
 
 struct td_store;
 
@@ -55,6 +55,9 @@ void td_store_rollback(struct td_store *s);
 int64_t td_store_session_begin(struct td_store *s, const struct td_session_info *info, td_err *err);
 int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code,
 			 const char *message);
+/* How the session's threads are counted: mode 'bpf' or 'per-thread', and
+ * the line saying why. 0 or -1. */
+int td_store_session_counting(struct td_store *s, int64_t session, const char *mode, const char *note);
 /* Mark sessions left 'running' by a writer that no longer exists as
  * 'interrupted'. Returns how many were marked, or -1. */
 int td_store_recover(struct td_store *s);
@@ -189,6 +192,7 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
 
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];
+	char counting[16];      /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
 	int smt, num_cpus;      /* -1 / 0: unknown */
 };
 int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m);

@@ -371,7 +371,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 
 	memset(m, 0, sizeof(*m));
 	if (sqlite3_prepare_v2(s->db, "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
-			       " coalesce(num_cpus, 0) FROM sessions WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+			       " coalesce(num_cpus, 0), counting FROM sessions WHERE id=?", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -381,6 +381,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 		snprintf(m->source, sizeof(m->source), "%s", td_store_col_text(st, 3));
 		m->smt = sqlite3_column_int(st, 4);
 		m->num_cpus = sqlite3_column_int(st, 5);
+		snprintf(m->counting, sizeof(m->counting), "%s", td_store_col_text(st, 6));
 		rc = 0;
 	}
 	sqlite3_finalize(st);

@@ -176,6 +176,13 @@ static const char migrate_5_6[] =
  * where not measured (software events, user space only, imports). */
 static const char migrate_6_7[] =
 	"ALTER TABLE events ADD COLUMN read_cost REAL;";
+/* v7 -> v8: how the threads of a session were counted — 'bpf' (summed by
+ * a BPF program at each context switch) or 'per-thread' (perf groups per
+ * thread) — and the line that says why (BPF did not load: ...); NULL for
+ * older sessions, imports and CPU-wide ones. */
+static const char migrate_7_8[] =
+	"ALTER TABLE sessions ADD COLUMN counting TEXT;"
+	"ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
 
 static int set_version(struct td_store *s, int version)
 {
@@ -226,6 +233,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_6_7) || set_version(s, 7))
 			return -1;
 		version = 7;
+	}
+	if (version == 7) {
+		if (td_store_exec(s, migrate_7_8) || set_version(s, 8))
+			return -1;
+		version = 8;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

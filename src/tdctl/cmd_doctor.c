@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "collect/counting.h"
 #include "collect/tracker.h"
 #include "machine/host.h"
 #include "machine/pmu.h"
@@ -28,6 +29,30 @@ static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
 		return false;
 	}
 	return td_tracker_bpf_probe(why, len) == 0;
+}
+
+/* How threads will be counted here (as a session with --counting=auto):
+ * hardware events keep perf groups per thread; with software events only,
+ * the BPF counting program is loaded for real (one counter per CPU, then
+ * unloaded). true for BPF; why says what was tried. */
+static bool counting_bpf(const struct td_caps *c, char *why, size_t len)
+{
+	char probe[500];
+
+	if (td_host_root()[0]) {
+		snprintf(why, len, "not tried: TD_SYSROOT describes another host");
+		return false;
+	}
+	if (c->rung > TD_RUNG_SOFTWARE) {
+		snprintf(why, len, "hardware counters count here: their groups are opened per thread");
+		return false;
+	}
+	if (td_bpf_counting_probe(probe, sizeof(probe)) != 0) {
+		snprintf(why, len, "BPF counting did not load: %s", probe);
+		return false;
+	}
+	snprintf(why, len, "%s (--bpf-map-entries N sets its size)", probe);
+	return true;
 }
 
 static void print_text(const struct td_caps *c)
@@ -94,6 +119,11 @@ static void print_text(const struct td_caps *c)
 		printf("thread discovery: BPF tracker (%s; --tracker=proc rescans /proc instead)\n", why);
 	else
 		printf("thread discovery: /proc rescan every %d ms (BPF tracker not used: %s)\n", TD_TRACKER_SCAN_MS, why);
+	if (counting_bpf(c, why, sizeof(why)))
+		printf("thread counting: BPF at each context switch (%s; --counting=per-thread opens perf groups per "
+		       "thread instead)\n", why);
+	else
+		printf("thread counting: perf groups per thread (%s)\n", why);
 	if (c->events_dir)
 		printf("events dir:     %s\n", c->events_dir);
 	if (c->ncore_pmus == 2 && c->core_pmus[0].events_file[0] && c->core_pmus[1].events_file[0])
@@ -203,6 +233,12 @@ static void print_json(const struct td_caps *c)
 	bpf = tracker_bpf(c, why, sizeof(why));
 	td_json_kstring(&j, "method", bpf ? "bpf" : "proc-rescan");
 	td_json_kint(&j, "period_ms", TD_TRACKER_SCAN_MS);
+	td_json_kstring(&j, "why", why);
+	td_json_close(&j);
+	td_json_key(&j, "thread_counting");
+	td_json_object(&j);
+	bpf = counting_bpf(c, why, sizeof(why));
+	td_json_kstring(&j, "method", bpf ? "bpf" : "per-thread");
 	td_json_kstring(&j, "why", why);
 	td_json_close(&j);
 	td_json_kstring(&j, "events_dir", c->events_dir);

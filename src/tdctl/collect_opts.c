@@ -12,6 +12,7 @@
 #include "store/store.h"
 #include "report/summary.h"
 #include "tdctl.h"
+#include "collect/counting.h"
 #include "collect/tracker.h"
 
 /* -q: notes are not said; warnings always are. */
@@ -68,6 +69,15 @@ static int tracker_arg(const char *arg, const char *as, enum td_tracker_mode *ou
 	return 0;
 }
 
+/* --counting=auto|bpf|per-thread (or TD_COUNTING=...) into *out; otherwise say so and -1. */
+static int counting_arg(const char *arg, const char *as, enum td_counting_mode *out)
+{
+	if (td_counting_mode_parse(arg, out) == 0)
+		return 0;
+	tdctl_error("bad '%s%s': give auto (BPF where it loads, else per-thread groups), bpf or per-thread", as, arg);
+	return -1;
+}
+
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
 	static const struct option opts[] = {
@@ -94,10 +104,12 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "warmup", required_argument, NULL, 'W' },
 		{ "tracker", required_argument, NULL, 'K' },
 		{ "no-priority", no_argument, NULL, 'P' },
+		{ "counting", required_argument, NULL, 'B' },
+		{ "bpf-map-entries", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool tracker_given = false;
+	bool tracker_given = false, counting_given = false;
 	long v;
 	int c;
 
@@ -108,6 +120,10 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->scan_ms = TD_TRACKER_SCAN_MS;
 	/* TD_TRACKER sets the default, so that a test suite can run everything with either backend */
 	if (getenv("TD_TRACKER") && tracker_arg(getenv("TD_TRACKER"), "TD_TRACKER=", &o->tracker))
+		return -1;
+	o->bpf_map_entries = TD_BPF_MAP_ENTRIES_DEFAULT;
+	/* TD_COUNTING likewise for the counting mode */
+	if (getenv("TD_COUNTING") && counting_arg(getenv("TD_COUNTING"), "TD_COUNTING=", &o->counting))
 		return -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+I:d:l:e:r:qh", opts, NULL)) != -1) {
@@ -221,12 +237,27 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			tracker_given = true;
 			break;
 		case 'P': o->no_priority = true; break;
+		case 'B':
+			if (counting_arg(optarg, "--counting=", &o->counting))
+				return -1;
+			counting_given = true;
+			break;
+		case 'M':
+			if (int_arg(optarg, 1, TD_BPF_MAP_ENTRIES_MAX, &o->bpf_map_entries,
+				    "bad '--bpf-map-entries %s': give the number of threads the BPF sums map holds, 1 to 4194304"))
+				return -1;
+			break;
 		case 'h': printf("%s", usage); exit(0);
 		default: fprintf(stderr, "%s", usage); return -1;
 		}
 	}
 	if (tracker_given && (o->system || o->cgroup)) {
 		tdctl_error("--tracker chooses how the threads of a process are found: record --system and --cgroup "
+			    "count CPUs, not threads; leave it out");
+		return -1;
+	}
+	if (counting_given && (o->system || o->cgroup)) {
+		tdctl_error("--counting chooses how the threads of a process are counted: record --system and --cgroup "
 			    "count CPUs, not threads; leave it out");
 		return -1;
 	}

@@ -65,7 +65,10 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
 	"  --max-size MB       keep the database under MB megabytes the same way\n" \
 	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n" \
-	"  --tracker MODE      how threads are found: auto (default: BPF where it loads), bpf, proc (/proc rescan)\n"
+	"  --tracker MODE      how threads are found: auto (default: BPF where it loads), bpf, proc (/proc rescan)\n" \
+	"  --counting MODE     how threads are counted: auto (default: BPF at each context switch where it loads),\n" \
+	"                      bpf, per-thread (perf groups per thread); TD_COUNTING sets the default\n" \
+	"  --bpf-map-entries N threads the BPF counting map holds (default 8192)\n"
 /* run only. */
 #define TDCTL_RUN_HELP \
 	"  -r, --repeat N      run CMD N times, each a session of one repeat group ('report --repeats' gives\n" \

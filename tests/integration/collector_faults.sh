@@ -11,6 +11,10 @@
 SHIM="$TD_BUILDDIR/tests/tools/perf_fault.so"
 TARGET="$TD_BUILDDIR/tests/tools/fault_target"
 [ -f "$SHIM" ] || skip_all "tests/tools/perf_fault.so is not built"
+# per-thread perf groups, whose opens mid-session are what fails here (BPF
+# counting opens its per-CPU counters once, at the start: counting_bpf.sh)
+TD_COUNTING=per-thread
+export TD_COUNTING
 # the shim preloaded before a sanitized tdctl's ASan runtime (as store_faults.sh)
 ASAN_PRELOAD="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
 # the collector's descriptors: perf events (SQLite opens and closes its own

@@ -10,10 +10,14 @@
 # counts task-clock, perf stat on the same work (a fixed amount of CPU) is
 # compared too. Threads are found by the /proc rescan (--tracker=proc): its
 # scan (a second apart for run) misses the short threads, which is what this test needs; tracker.sh
-# checks the same sums with the BPF tracker, which lists them all.
+# checks the same sums with the BPF tracker, which lists them all. The
+# threads are counted by per-thread groups (--counting=per-thread), which
+# count a listed thread only from when its groups open: BPF counting counts
+# it from its birth, leaving next to nothing unlisted (counting_bpf.sh).
 . "$(dirname "$0")/lib.sh"
 TD_TRACKER=proc
-export TD_TRACKER
+TD_COUNTING=per-thread
+export TD_TRACKER TD_COUNTING
 
 # total_task_clock DB: seconds of TASK_CLOCK stored for every target of session 1
 total_task_clock() {

@@ -1,0 +1,80 @@
+/* counting: the choice between the two ways the collector counts the
+ * threads of a process, and the BPF-aggregated one's interface.
+ * - per-thread: one perf_event group per thread per group spec, read with
+ *   read(2) every interval (collector.c);
+ * - bpf (counting_bpf.c + counting.bpf.c, after bperf): one counter per CPU
+ *   per event, read by a BPF program at every context switch and summed
+ *   per thread in a map that the collector reads with one batch lookup per
+ *   interval; context switches and CPU time per thread come from the same
+ *   program. Software events only (a hardware group keeps its events in one
+ *   perf group per thread: per-thread mode).
+ * TD_COUNTING_AUTO takes bpf where it loads, else per-thread, and says why. */
+#ifndef TD_COUNTING_H
+#define TD_COUNTING_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h> /* before counting_event.h */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "counting_event.h"
+
+enum td_counting_mode { TD_COUNTING_AUTO, TD_COUNTING_PER_THREAD, TD_COUNTING_BPF };
+
+/* Threads the BPF sums map holds unless told otherwise (--bpf-map-entries). */
+#define TD_BPF_MAP_ENTRIES_DEFAULT 8192
+#define TD_BPF_MAP_ENTRIES_MAX (1 << 22)
+
+/* "auto", "bpf", "per-thread" */
+const char *td_counting_mode_name(enum td_counting_mode m);
+/* 0 and *out, or -1 when s names no mode. */
+int td_counting_mode_parse(const char *s, enum td_counting_mode *out);
+
+struct td_bpf_counting_stats {
+	uint64_t lost_switches;  /* switches out of followed threads the map had no room for */
+	uint64_t lost_oncpu_ns;  /* ... and the CPU time they ran (counted, given to no thread) */
+	uint64_t read_errors;    /* counter reads that failed in the program */
+	int map_entries;         /* the sums map's size (threads) */
+	int peak_entries;        /* most threads a read found in it */
+	uint64_t kernel_bytes;   /* the sums map's memory as the kernel accounts it (0: unknown) */
+	uint64_t user_bytes;     /* tdctl's buffers for the batch read */
+};
+
+struct td_bpf_counting;
+
+/* Batch reads of the sums (td_bpf_counting_read calls) this process has
+ * made so far: BPF counting's counter reads, beside td_perf_group_reads(). */
+uint64_t td_bpf_counting_reads(void);
+/* counting_bpf.c: one more of them. */
+void td_bpf_counting_note_read(void);
+
+/* Load the program (tp_btf, else raw_tp) and open every event of attrs (n
+ * at most TD_BPF_COUNT_MAX, software only) on every CPU. NULL with one
+ * line in why when it cannot. */
+struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, int n, bool follow_children,
+					    int map_entries, char *why, size_t len);
+void td_bpf_counting_free(struct td_bpf_counting *b);
+/* "tp_btf" or "raw_tp". */
+const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
+/* Count the threads of process pid from now on. 0 or -errno. */
+int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
+/* Bring the running threads' sums up to now (the program run on each
+ * CPU) and read every thread's sums, one batch lookup. Count or -errno. */
+int td_bpf_counting_read(struct td_bpf_counting *b);
+/* Every followed process's counts summed (per event), as of the last read
+ * and read before its threads': listed or not, with room in the map or not. */
+const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b);
+/* tid's sums as of the last read, NULL when it had none. */
+const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid);
+/* Delete the sums of threads that exited (as of the last read) unless
+ * keep(ctx, tid) says they are still wanted. Returns how many went. */
+int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx);
+void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st);
+
+/* Whether the BPF counting mode loads here, tried for real with one
+ * software event (loaded, attached, unloaded): 0, or -1; why either way. */
+int td_bpf_counting_probe(char *why, size_t len);
+
+#endif

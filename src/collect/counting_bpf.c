@@ -1,0 +1,402 @@
+/* counting_bpf: the user-space half of the BPF counting mode (counting.h).
+ * It loads counting.bpf.c through its skeleton (counting.skel.h, generated
+ * at build time) — the tp_btf programs, else the raw_tp ones — opens one
+ * counter per CPU per event into the program's PERF_EVENT_ARRAY, puts the
+ * followed processes in its map, and reads every thread's sums with one
+ * batch lookup, after running the flush program on each CPU so that the
+ * threads on a CPU at that moment are counted up to it. */
+#include "counting.h"
+#include "collect/counting.skel.h" /* generated at build time (Makefile.am) */
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct entry {
+	__u32 tid;
+	struct td_bpf_thread_sums sums;
+};
+
+struct td_bpf_counting {
+	struct counting_bpf *skel;
+	const char *flavour;
+	int ncpus;               /* possible CPUs */
+	int nevents;
+	int *fds;                /* ncpus * nevents counters, -1 for an offline CPU */
+	bool *online;            /* CPUs whose counters opened: the flush runs there */
+	int map_entries;
+	__u32 *keys;             /* batch read buffers, map_entries each */
+	struct td_bpf_thread_sums *values;
+	struct entry *read;      /* the last read, sorted by tid */
+	int nread, peak;
+	uint64_t totals[TD_BPF_COUNT_MAX]; /* every followed process's counts, read before the threads' */
+};
+
+static char libbpf_last[256];
+
+/* libbpf's own messages: the last warning is kept for the reason a load
+ * failed, nothing is printed (a fallback is not an error). */
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN) {
+		size_t n;
+		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
+		n = strlen(libbpf_last);
+		while (n && libbpf_last[n - 1] == '\n')
+			libbpf_last[--n] = '\0';
+	}
+	return 0;
+}
+
+/* Open, size and load one flavour (attached once the counters are in
+ * place: td_bpf_counting_new). NULL with why and *err (-errno). */
+static struct counting_bpf *load(bool btf, bool follow_children, int nevents, int ncpus, int map_entries, char *why,
+				 size_t len, int *err)
+{
+	struct counting_bpf *skel;
+	int rc;
+
+	libbpf_last[0] = '\0';
+	if (!(skel = counting_bpf__open())) {
+		*err = -errno;
+		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	struct bpf_program *unused[] = {
+		btf ? skel->progs.switch_raw : skel->progs.switch_btf,
+		btf ? skel->progs.fork_raw : skel->progs.fork_btf,
+		btf ? skel->progs.exit_raw : skel->progs.exit_btf,
+	};
+	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
+		bpf_program__set_autoload(unused[i], false);
+	bpf_program__set_autoattach(skel->progs.flush, false);
+	skel->rodata->follow_children = follow_children;
+	skel->rodata->nevents = (__u32)nevents;
+	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
+	    (rc = bpf_map__set_max_entries(skel->maps.sums, (__u32)map_entries)) == 0 &&
+	    (rc = counting_bpf__load(skel)) == 0)
+		return skel;
+	*err = rc;
+	snprintf(why, len, "%s programs did not load: %s%s%.200s", btf ? "tp_btf" : "raw_tp", strerror(-rc),
+		 libbpf_last[0] ? ": " : "", libbpf_last);
+	counting_bpf__destroy(skel);
+	return NULL;
+}
+
+static int load_either(struct td_bpf_counting *b, bool follow_children, char *why, size_t len)
+{
+	char why_btf[400], why_raw[400];
+	int err_btf = 0, err_raw = 0;
+	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
+
+	b->flavour = "tp_btf";
+	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
+	if (getenv("TD_COUNTING_BPF_TYPE") && !strcmp(getenv("TD_COUNTING_BPF_TYPE"), "raw_tp"))
+		snprintf(why_btf, sizeof(why_btf), "tp_btf programs not tried (TD_COUNTING_BPF_TYPE=raw_tp)");
+	else
+		b->skel = load(true, follow_children, b->nevents, b->ncpus, b->map_entries, why_btf, sizeof(why_btf),
+			       &err_btf);
+	if (!b->skel) {
+		b->flavour = "raw_tp";
+		b->skel = load(false, follow_children, b->nevents, b->ncpus, b->map_entries, why_raw, sizeof(why_raw),
+			       &err_raw);
+	}
+	libbpf_set_print(old);
+	if (b->skel)
+		return 0;
+	if (err_btf == -EPERM && err_raw == -EPERM)
+		snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF and "
+			 "CAP_PERFMON");
+	else
+		snprintf(why, len, "%s; %s", why_btf, why_raw);
+	return -1;
+}
+
+/* The attribute a per-CPU counter of event a is opened with. A per-CPU
+ * TASK_CLOCK is the CPU's clock: CPU_CLOCK says so (between a thread's
+ * switch in and out, either is the thread's CPU time). */
+static struct perf_event_attr per_cpu_attr(const struct perf_event_attr *a)
+{
+	struct perf_event_attr c = *a;
+
+	c.size = sizeof(c);
+	if (c.type == PERF_TYPE_SOFTWARE && c.config == PERF_COUNT_SW_TASK_CLOCK)
+		c.config = PERF_COUNT_SW_CPU_CLOCK;
+	c.disabled = 0;
+	c.inherit = 0;
+	c.enable_on_exec = 0;
+	c.read_format = 0;
+	c.sample_period = 0;
+	return c;
+}
+
+static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr *attrs, char *why, size_t len)
+{
+	int map = bpf_map__fd(b->skel->maps.counters), opened = 0;
+
+	for (int cpu = 0; cpu < b->ncpus; cpu++) {
+		for (int k = 0; k < b->nevents; k++) {
+			struct perf_event_attr a = per_cpu_attr(&attrs[k]);
+			__u32 slot = (__u32)(cpu * TD_BPF_COUNT_MAX + k);
+			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0 && errno == ENODEV && k == 0)
+				break; /* an offline CPU */
+			if (fd < 0) {
+				snprintf(why, len, "cannot open event %d on CPU %d: %s", k, cpu, strerror(errno));
+				return -1;
+			}
+			b->fds[cpu * b->nevents + k] = fd;
+			if (bpf_map_update_elem(map, &slot, &fd, BPF_ANY)) {
+				snprintf(why, len, "cannot put a counter in the BPF array: %s", strerror(errno));
+				return -1;
+			}
+			b->online[cpu] = true;
+		}
+		opened += b->online[cpu];
+	}
+	if (!opened) {
+		snprintf(why, len, "no CPU's counters opened");
+		return -1;
+	}
+	return 0;
+}
+
+struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, int n, bool follow_children,
+					    int map_entries, char *why, size_t len)
+{
+	struct td_bpf_counting *b;
+	int ncpus = libbpf_num_possible_cpus();
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		return NULL;
+	}
+	if (n < 1 || n > TD_BPF_COUNT_MAX) {
+		snprintf(why, len, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
+		return NULL;
+	}
+	for (int k = 0; k < n; k++)
+		if (attrs[k].type != PERF_TYPE_SOFTWARE) {
+			snprintf(why, len, "the plan has hardware events: they keep their groups per thread (BPF counting "
+				 "takes software events only)");
+			return NULL;
+		}
+	if (map_entries < 1 || map_entries > TD_BPF_MAP_ENTRIES_MAX) {
+		snprintf(why, len, "a BPF map of %d threads: give 1 to %d", map_entries, TD_BPF_MAP_ENTRIES_MAX);
+		return NULL;
+	}
+	if (ncpus < 1) {
+		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-ncpus));
+		return NULL;
+	}
+	if (!(b = calloc(1, sizeof(*b)))) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	b->ncpus = ncpus;
+	b->nevents = n;
+	b->map_entries = map_entries;
+	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
+	b->online = calloc((size_t)ncpus, sizeof(*b->online));
+	b->keys = malloc((size_t)map_entries * sizeof(*b->keys));
+	b->values = malloc((size_t)map_entries * sizeof(*b->values));
+	b->read = malloc((size_t)map_entries * sizeof(*b->read));
+	if (!b->fds || !b->online || !b->keys || !b->values || !b->read) {
+		snprintf(why, len, "out of memory for a BPF map of %d threads", map_entries);
+		td_bpf_counting_free(b);
+		return NULL;
+	}
+	for (int i = 0; i < ncpus * n; i++)
+		b->fds[i] = -1;
+	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, why, len)) {
+		td_bpf_counting_free(b);
+		return NULL;
+	}
+	/* attached last: a switch before every counter is in the array would fail its reads */
+	int rc = counting_bpf__attach(b->skel);
+	if (rc) {
+		snprintf(why, len, "%s programs did not attach: %s", b->flavour, strerror(-rc));
+		td_bpf_counting_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void td_bpf_counting_free(struct td_bpf_counting *b)
+{
+	if (!b)
+		return;
+	counting_bpf__destroy(b->skel);
+	for (int i = 0; b->fds && i < b->ncpus * b->nevents; i++)
+		if (b->fds[i] >= 0)
+			close(b->fds[i]);
+	free(b->fds);
+	free(b->online);
+	free(b->keys);
+	free(b->values);
+	free(b->read);
+	free(b);
+}
+
+const char *td_bpf_counting_flavour(const struct td_bpf_counting *b)
+{
+	return b->flavour;
+}
+
+int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
+{
+	__u32 key = (__u32)pid;
+	__u8 one = 1;
+
+	return bpf_map__update_elem(b->skel->maps.followed, &key, sizeof(key), &one, sizeof(one), BPF_ANY) ? -errno : 0;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	__u32 x = ((const struct entry *)a)->tid, y = ((const struct entry *)b)->tid;
+
+	return (x > y) - (x < y);
+}
+
+/* Run the flush program on each CPU whose counters are open. */
+static void flush_cpus(struct td_bpf_counting *b)
+{
+	int prog = bpf_program__fd(b->skel->progs.flush);
+
+	for (int cpu = 0; cpu < b->ncpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .cpu = (__u32)cpu, .flags = BPF_F_TEST_RUN_ON_CPU);
+		if (b->online[cpu])
+			bpf_prog_test_run_opts(prog, &opts); /* a CPU gone offline: its threads switch elsewhere */
+	}
+}
+
+/* Sum every followed process's counts into b->totals (a few processes: one lookup each). */
+static int read_totals(struct td_bpf_counting *b)
+{
+	int fd = bpf_map__fd(b->skel->maps.proc_sums);
+	__u32 key, next;
+	struct td_bpf_thread_sums v;
+	bool first = true;
+
+	memset(b->totals, 0, sizeof(b->totals));
+	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
+		first = false;
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue; /* deleted meanwhile: never, they are kept */
+		for (int k = 0; k < b->nevents; k++)
+			b->totals[k] += v.value[k];
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+int td_bpf_counting_read(struct td_bpf_counting *b)
+{
+	int fd = bpf_map__fd(b->skel->maps.sums), n = 0, rc;
+	__u32 batch = 0;
+	bool first = true;
+
+	td_bpf_counting_note_read();
+	flush_cpus(b);
+	/* the totals first: the threads read after never have less than their part of it */
+	if ((rc = read_totals(b)) < 0)
+		return rc;
+	for (;;) {
+		__u32 count = (__u32)(b->map_entries - n);
+		if (count == 0)
+			break;
+		rc = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, b->keys + n, b->values + n, &count, NULL);
+		first = false;
+		n += (int)count;
+		if (rc < 0 && errno == ENOENT)
+			break; /* the end of the map */
+		if (rc < 0)
+			return -errno;
+	}
+	for (int i = 0; i < n; i++) {
+		b->read[i].tid = b->keys[i];
+		b->read[i].sums = b->values[i];
+	}
+	qsort(b->read, (size_t)n, sizeof(*b->read), by_tid);
+	b->nread = n;
+	if (n > b->peak)
+		b->peak = n;
+	return n;
+}
+
+const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
+{
+	return b->totals;
+}
+
+const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)
+{
+	struct entry key = { .tid = (__u32)tid };
+	const struct entry *e = bsearch(&key, b->read, (size_t)b->nread, sizeof(*b->read), by_tid);
+
+	return e ? &e->sums : NULL;
+}
+
+int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx)
+{
+	int fd = bpf_map__fd(b->skel->maps.sums), dropped = 0;
+
+	for (int i = 0; i < b->nread; i++)
+		if ((b->read[i].sums.flags & TD_BPF_SUMS_EXITED) && !keep(ctx, (pid_t)b->read[i].tid))
+			dropped += bpf_map_delete_elem(fd, &b->read[i].tid) == 0;
+	return dropped;
+}
+
+/* The map's memory as the kernel accounts it (fdinfo's memlock), 0 unknown. */
+static uint64_t map_memlock(int fd)
+{
+	char path[64], line[128];
+	uint64_t bytes = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %" SCNu64, &bytes) == 1)
+			break;
+	fclose(f);
+	return bytes;
+}
+
+void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st)
+{
+	*st = (struct td_bpf_counting_stats){
+		.lost_switches = b->skel->bss->lost_switches,
+		.lost_oncpu_ns = b->skel->bss->lost_oncpu_ns,
+		.read_errors = b->skel->bss->read_errors,
+		.map_entries = b->map_entries,
+		.peak_entries = b->peak,
+		.kernel_bytes = map_memlock(bpf_map__fd(b->skel->maps.sums)),
+		.user_bytes = (uint64_t)b->map_entries * (sizeof(*b->keys) + sizeof(*b->values) + sizeof(*b->read)),
+	};
+}
+
+int td_bpf_counting_probe(char *why, size_t len)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
+	struct td_bpf_counting *b = td_bpf_counting_new(&a, 1, false, TD_BPF_MAP_ENTRIES_DEFAULT, why, len);
+
+	if (!b)
+		return -1;
+	struct td_bpf_counting_stats st;
+	td_bpf_counting_stats(b, &st);
+	snprintf(why, len, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
+		 "%d threads takes %.1f MiB of kernel memory", b->flavour, st.map_entries,
+		 (double)st.kernel_bytes / (1024.0 * 1024.0));
+	td_bpf_counting_free(b);
+	return 0;
+}

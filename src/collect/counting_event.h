@@ -1,0 +1,32 @@
+/* counting_event: what the BPF counting program (counting.bpf.c) and its
+ * user-space half (counting_bpf.c) share: the per-thread sums it keeps in
+ * a hash map and the layout of its counter array. Included by the BPF
+ * program (after vmlinux.h) and by C code (after <linux/types.h>): only
+ * fixed-size kernel types. */
+#ifndef TD_COUNTING_EVENT_H
+#define TD_COUNTING_EVENT_H
+
+/* Events one BPF counting session holds (all groups together). The
+ * counter array has this many slots per CPU: slot cpu * TD_BPF_COUNT_MAX + k. */
+#define TD_BPF_COUNT_MAX 8
+/* Processes the program follows at once (children included). */
+#define TD_BPF_COUNT_PROCS 4096
+
+/* flags */
+#define TD_BPF_SUMS_EXITED 1u /* the thread exited (sched_process_exit): user space may delete it once read */
+
+/* What one thread of a followed process ran, summed over its times on a
+ * CPU since it was first seen: per event the counter's deltas and the
+ * counter's enabled and running deltas (bpf_perf_event_read_value). */
+struct td_bpf_thread_sums {
+	__u32 pid;            /* its process (tgid) */
+	__u32 flags;
+	__u64 oncpu_ns;       /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
+	__u64 voluntary;      /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
+	__u64 involuntary;    /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
+	__u64 value[TD_BPF_COUNT_MAX];
+	__u64 enabled[TD_BPF_COUNT_MAX];
+	__u64 running[TD_BPF_COUNT_MAX];
+};
+
+#endif

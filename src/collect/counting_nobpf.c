@@ -1,0 +1,44 @@
+/* counting_nobpf: the BPF counting mode of a build without BPF (configure
+ * --disable-bpf, or no bpftool or clang found): it never loads, and says
+ * why; the collector then counts with per-thread groups. */
+#include "counting.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, int n, bool follow_children,
+					    int map_entries, char *why, size_t len)
+{
+	(void)attrs, (void)n, (void)follow_children, (void)map_entries;
+	snprintf(why, len, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
+	return NULL;
+}
+void td_bpf_counting_free(struct td_bpf_counting *b) { (void)b; }
+const char *td_bpf_counting_flavour(const struct td_bpf_counting *b) { (void)b; return ""; }
+int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid) { (void)b, (void)pid; return -ENOSYS; }
+int td_bpf_counting_read(struct td_bpf_counting *b) { (void)b; return -ENOSYS; }
+const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
+{
+	static const uint64_t none[TD_BPF_COUNT_MAX];
+	(void)b;
+	return none;
+}
+const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)
+{
+	(void)b, (void)tid;
+	return NULL;
+}
+int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx)
+{
+	(void)b, (void)keep, (void)ctx;
+	return 0;
+}
+void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st)
+{
+	(void)b;
+	*st = (struct td_bpf_counting_stats){ 0 };
+}
+int td_bpf_counting_probe(char *why, size_t len)
+{
+	return td_bpf_counting_new(NULL, 0, false, 0, why, len) ? 0 : -1;
+}

@@ -1,0 +1,182 @@
+/* Unit tests for the BPF counting mode's user-space half (counting.h), live
+ * on this process: the names of the modes; a thread's sums (CPU time from
+ * the per-CPU clock, its switches) against what the thread measured of
+ * itself (CLOCK_THREAD_CPUTIME_ID, its own sleeps); exited threads' sums
+ * deleted once read; a map too small counts what it lost. The BPF cases
+ * skip where the program does not load. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/counting.h"
+
+static bool bpf_loads;
+static char bpf_why[600];
+
+static void test_mode_names(void **state)
+{
+	enum td_counting_mode m = TD_COUNTING_AUTO;
+
+	(void)state;
+	assert_int_equal(td_counting_mode_parse("bpf", &m), 0);
+	assert_int_equal(m, TD_COUNTING_BPF);
+	assert_int_equal(td_counting_mode_parse("per-thread", &m), 0);
+	assert_int_equal(m, TD_COUNTING_PER_THREAD);
+	assert_int_equal(td_counting_mode_parse("auto", &m), 0);
+	assert_int_equal(m, TD_COUNTING_AUTO);
+	assert_int_equal(td_counting_mode_parse("perthread", &m), -1);
+	assert_int_equal(td_counting_mode_parse("", &m), -1);
+	assert_int_equal(m, TD_COUNTING_AUTO); /* untouched by a refusal */
+	assert_string_equal(td_counting_mode_name(TD_COUNTING_PER_THREAD), "per-thread");
+	assert_string_equal(td_counting_mode_name(TD_COUNTING_BPF), "bpf");
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#define SLEEPS 5
+
+struct worker {
+	pid_t tid;
+	uint64_t cpu_ns; /* its CPU time just before it ends, as it measured it */
+};
+
+/* 20 ms of CPU, then SLEEPS sleeps of 1 ms (each a voluntary switch), its own CPU time, the end. */
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct timespec ms = { 0, 1000000 };
+	uint64_t start = thread_cpu_ns();
+
+	w->tid = (pid_t)syscall(SYS_gettid);
+	while (thread_cpu_ns() - start < 20000000)
+		;
+	for (int i = 0; i < SLEEPS; i++)
+		nanosleep(&ms, NULL);
+	w->cpu_ns = thread_cpu_ns();
+	return NULL;
+}
+
+static void wait_gone(pid_t tid)
+{
+	char path[64];
+	struct timespec ms = { 0, 1000000 };
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	for (int i = 0; i < 5000 && access(path, F_OK) == 0; i++)
+		nanosleep(&ms, NULL);
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static struct td_bpf_counting *counting(int map_entries)
+{
+	struct perf_event_attr a[2] = {
+		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
+		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CONTEXT_SWITCHES },
+	};
+	struct td_bpf_counting *b;
+	char why[600];
+
+	if (!(b = td_bpf_counting_new(a, 2, false, map_entries, why, sizeof(why))))
+		fail_msg("%s", why);
+	assert_int_equal(td_bpf_counting_follow(b, getpid()), 0);
+	return b;
+}
+
+static bool keep_none(void *ctx, pid_t tid)
+{
+	(void)ctx, (void)tid;
+	return false;
+}
+
+static void test_thread_sums(void **state)
+{
+	struct td_bpf_counting *b;
+	const struct td_bpf_thread_sums *s;
+	struct td_bpf_counting_stats st;
+	struct worker w = { 0 };
+	pthread_t th;
+	uint64_t half_ms = 500000;
+
+	(void)state;
+	if (!bpf_loads)
+		skip();
+	b = counting(64);
+	assert_int_equal(pthread_create(&th, NULL, work, &w), 0);
+	pthread_join(th, NULL);
+	wait_gone(w.tid);
+	assert_true(td_bpf_counting_read(b) >= 1);
+	assert_non_null(s = td_bpf_counting_find(b, w.tid));
+	assert_int_equal(s->pid, getpid());
+	assert_true(s->flags & TD_BPF_SUMS_EXITED);
+	/* its CPU time: what it measured, up to its last instructions after that */
+	assert_true(s->value[0] + half_ms >= w.cpu_ns);
+	assert_true(s->value[0] <= w.cpu_ns + half_ms);
+	/* the program's own clock agrees; a software counter always runs */
+	assert_true(s->oncpu_ns + half_ms >= s->value[0] && s->oncpu_ns <= s->value[0] + half_ms);
+	assert_true(s->enabled[0] == s->running[0]);
+	assert_true(s->running[0] + half_ms >= s->value[0]);
+	/* each sleep is a voluntary switch, and the exit one more */
+	assert_true(s->voluntary >= SLEEPS);
+	/* read once, gone: deleted, nothing lost */
+	assert_true(td_bpf_counting_drop_exited(b, keep_none, NULL) >= 1);
+	td_bpf_counting_read(b);
+	assert_null(td_bpf_counting_find(b, w.tid));
+	td_bpf_counting_stats(b, &st);
+	assert_int_equal(st.lost_switches, 0);
+	assert_int_equal(st.read_errors, 0);
+	assert_int_equal(st.map_entries, 64);
+	assert_true(st.kernel_bytes > 0);
+	td_bpf_counting_free(b);
+}
+
+static void test_map_full(void **state)
+{
+	struct td_bpf_counting *b;
+	struct td_bpf_counting_stats st;
+	struct worker w[3] = { { 0 } };
+	pthread_t th[3];
+
+	(void)state;
+	if (!bpf_loads)
+		skip();
+	b = counting(1); /* one thread's sums: the others' are lost, and counted */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	assert_int_equal(td_bpf_counting_read(b), 1);
+	td_bpf_counting_stats(b, &st);
+	assert_int_equal(st.peak_entries, 1);
+	/* at least two of the three workers had no room: each slept SLEEPS times */
+	assert_true(st.lost_switches >= 2 * SLEEPS);
+	/* ... and ran 20 ms each (the one with room may be another thread of this process) */
+	assert_true(st.lost_oncpu_ns >= 2 * 19000000ull);
+	td_bpf_counting_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mode_names),
+		cmocka_unit_test(test_thread_sums),
+		cmocka_unit_test(test_map_full),
+	};
+
+	bpf_loads = td_bpf_counting_probe(bpf_why, sizeof(bpf_why)) == 0;
+	if (!bpf_loads)
+		printf("# the BPF counting program does not load here: %s\n", bpf_why);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
