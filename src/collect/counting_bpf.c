@@ -5,6 +5,7 @@
  * followed processes in its map, and reads every thread's sums with one
  * batch lookup, after running the flush program on each CPU so that the
  * threads on a CPU at that moment are counted up to it. */
+#include "bpf_common.h"
 #include "counting.h"
 #include "collect/counting.skel.h" /* generated at build time (Makefile.am) */
 
@@ -40,22 +41,6 @@ struct td_bpf_counting {
 	uint64_t totals[TD_BPF_COUNT_MAX]; /* every followed process's counts, read before the threads' */
 };
 
-static char libbpf_last[256];
-
-/* libbpf's own messages: the last warning is kept for the reason a load
- * failed, nothing is printed (a fallback is not an error). */
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN) {
-		size_t n;
-		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
-		n = strlen(libbpf_last);
-		while (n && libbpf_last[n - 1] == '\n')
-			libbpf_last[--n] = '\0';
-	}
-	return 0;
-}
-
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
 static struct counting_bpf *load(bool btf, bool follow_children, int nevents, int ncpus, int map_entries, char *why,
@@ -64,7 +49,7 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	struct counting_bpf *skel;
 	int rc;
 
-	libbpf_last[0] = '\0';
+	td_bpf_warning_clear();
 	if (!(skel = counting_bpf__open())) {
 		*err = -errno;
 		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
@@ -85,8 +70,7 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	    (rc = counting_bpf__load(skel)) == 0)
 		return skel;
 	*err = rc;
-	snprintf(why, len, "%s programs did not load: %s%s%.200s", btf ? "tp_btf" : "raw_tp", strerror(-rc),
-		 libbpf_last[0] ? ": " : "", libbpf_last);
+	td_bpf_step_failed(why, len, btf, "load", rc);
 	counting_bpf__destroy(skel);
 	return NULL;
 }
@@ -95,13 +79,11 @@ static int load_either(struct td_bpf_counting *b, bool follow_children, char *wh
 {
 	char why_btf[400], why_raw[400];
 	int err_btf = 0, err_raw = 0;
-	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
 
+	td_bpf_quiet();
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (getenv("TD_COUNTING_BPF_TYPE") && !strcmp(getenv("TD_COUNTING_BPF_TYPE"), "raw_tp"))
-		snprintf(why_btf, sizeof(why_btf), "tp_btf programs not tried (TD_COUNTING_BPF_TYPE=raw_tp)");
-	else
+	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", why_btf, sizeof(why_btf)))
 		b->skel = load(true, follow_children, b->nevents, b->ncpus, b->map_entries, why_btf, sizeof(why_btf),
 			       &err_btf);
 	if (!b->skel) {
@@ -109,14 +91,9 @@ static int load_either(struct td_bpf_counting *b, bool follow_children, char *wh
 		b->skel = load(false, follow_children, b->nevents, b->ncpus, b->map_entries, why_raw, sizeof(why_raw),
 			       &err_raw);
 	}
-	libbpf_set_print(old);
 	if (b->skel)
 		return 0;
-	if (err_btf == -EPERM && err_raw == -EPERM)
-		snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF and "
-			 "CAP_PERFMON");
-	else
-		snprintf(why, len, "%s; %s", why_btf, why_raw);
+	td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
 	return -1;
 }
 
@@ -175,10 +152,8 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	struct td_bpf_counting *b;
 	int ncpus = libbpf_num_possible_cpus();
 
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+	if (td_bpf_no_btf(why, len))
 		return NULL;
-	}
 	if (n < 1 || n > TD_BPF_COUNT_MAX) {
 		snprintf(why, len, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
 		return NULL;

@@ -6,6 +6,7 @@
 #include <linux/types.h> /* before exec_record.h and the skeleton */
 #include <bpf/libbpf.h>
 
+#include "bpf_common.h"
 #include "exec_record.h"
 #include "exec_watch_backend.h"
 #include "machine/procfs.h"
@@ -48,27 +49,13 @@ static int on_record(void *ctx, void *data, size_t size)
 	return rc;
 }
 
-static char libbpf_last[256];
-
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN) {
-		size_t n;
-		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
-		n = strlen(libbpf_last);
-		while (n && libbpf_last[n - 1] == '\n')
-			libbpf_last[--n] = '\0';
-	}
-	return 0;
-}
-
 static struct exec_watch_bpf *load(bool btf, char *why, size_t len, int *err)
 {
 	struct exec_watch_bpf *skel;
 	const char *step = "load";
 	int rc;
 
-	libbpf_last[0] = '\0';
+	td_bpf_warning_clear();
 	if (!(skel = exec_watch_bpf__open())) {
 		*err = -errno;
 		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
@@ -81,8 +68,7 @@ static struct exec_watch_bpf *load(bool btf, char *why, size_t len, int *err)
 			return skel;
 	}
 	*err = rc;
-	snprintf(why, len, "%s program did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
-		 libbpf_last[0] ? ": " : "", libbpf_last);
+	td_bpf_step_failed(why, len, btf, step, rc);
 	exec_watch_bpf__destroy(skel);
 	return NULL;
 }
@@ -93,31 +79,23 @@ struct td_bpf_exec_watch *td_bpf_exec_watch_new(char *why, size_t len)
 	char why_btf[300], why_raw[300];
 	int err_btf = 0, err_raw = 0;
 
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+	if (td_bpf_no_btf(why, len))
 		return NULL;
-	}
-	libbpf_set_print(quiet_print);
+	td_bpf_quiet();
 	if (!(w = calloc(1, sizeof(*w)))) {
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
 	w->flavour = "tp_btf";
 	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (getenv("TD_TRACKER_BPF_TYPE") && !strcmp(getenv("TD_TRACKER_BPF_TYPE"), "raw_tp"))
-		snprintf(why_btf, sizeof(why_btf), "tp_btf program not tried (TD_TRACKER_BPF_TYPE=raw_tp)");
-	else
+	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", why_btf, sizeof(why_btf)))
 		w->skel = load(true, why_btf, sizeof(why_btf), &err_btf);
 	if (!w->skel) {
 		w->flavour = "raw_tp";
 		w->skel = load(false, why_raw, sizeof(why_raw), &err_raw);
 	}
 	if (!w->skel) {
-		if (err_btf == -EPERM && err_raw == -EPERM)
-			snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF "
-				 "and CAP_PERFMON");
-		else
-			snprintf(why, len, "%s; %s", why_btf, why_raw);
+		td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
 		free(w);
 		return NULL;
 	}

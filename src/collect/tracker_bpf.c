@@ -8,6 +8,7 @@
 #include <linux/types.h> /* before tracker_event.h and the skeleton */
 #include <bpf/libbpf.h>
 
+#include "bpf_common.h"
 #include "tracker_backend.h"
 #include "tracker_event.h"
 #include "machine/procfs.h"
@@ -52,20 +53,6 @@ static int64_t mono_to_wall(void)
 		}
 	}
 	return best;
-}
-
-static char libbpf_last[256];
-
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN) {
-		size_t n;
-		vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, ap);
-		n = strlen(libbpf_last);
-		while (n && libbpf_last[n - 1] == '\n')
-			libbpf_last[--n] = '\0';
-	}
-	return 0;
 }
 
 static int find_proc(const struct td_bpf_tracker *t, pid_t pid)
@@ -184,7 +171,7 @@ static struct tracker_bpf *load(bool btf, bool follow_children, char *why, size_
 	const char *step = "load";
 	int rc;
 
-	libbpf_last[0] = '\0';
+	td_bpf_warning_clear();
 	if (!(skel = tracker_bpf__open())) {
 		*err = -errno;
 		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
@@ -205,27 +192,20 @@ static struct tracker_bpf *load(bool btf, bool follow_children, char *why, size_
 			return skel;
 	}
 	*err = rc;
-	snprintf(why, len, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
-		 libbpf_last[0] ? ": " : "", libbpf_last);
+	td_bpf_step_failed(why, len, btf, step, rc);
 	tracker_bpf__destroy(skel);
 	return NULL;
 }
 
 struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_t len)
 {
-	static bool print_set;
 	struct td_bpf_tracker *t;
 	char why_btf[400], why_raw[400];
 	int err_btf = 0, err_raw = 0;
 
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+	if (td_bpf_no_btf(why, len))
 		return NULL;
-	}
-	if (!print_set) {
-		libbpf_set_print(quiet_print);
-		print_set = true;
-	}
+	td_bpf_quiet();
 	if (!(t = calloc(1, sizeof(*t)))) {
 		snprintf(why, len, "out of memory");
 		return NULL;
@@ -234,21 +214,14 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_
 	t->mono_to_wall = mono_to_wall();
 	t->flavour = "tp_btf";
 	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (getenv("TD_TRACKER_BPF_TYPE") && !strcmp(getenv("TD_TRACKER_BPF_TYPE"), "raw_tp")) {
-		snprintf(why_btf, sizeof(why_btf), "tp_btf programs not tried (TD_TRACKER_BPF_TYPE=raw_tp)");
-	} else {
+	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", why_btf, sizeof(why_btf)))
 		t->skel = load(true, follow_children, why_btf, sizeof(why_btf), &err_btf);
-	}
 	if (!t->skel) {
 		t->flavour = "raw_tp";
 		t->skel = load(false, follow_children, why_raw, sizeof(why_raw), &err_raw);
 	}
 	if (!t->skel) {
-		if (err_btf == -EPERM && err_raw == -EPERM)
-			snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF "
-				 "and CAP_PERFMON");
-		else
-			snprintf(why, len, "%s; %s", why_btf, why_raw);
+		td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
 		free(t);
 		return NULL;
 	}

@@ -1,0 +1,74 @@
+/* bpf_common: libbpf's messages, the checks before a load and the reasons a
+ * load failed, for every BPF program of topdown (see bpf_common.h). */
+#include <bpf/libbpf.h>
+
+#include "bpf_common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char last_warning[256];
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN) {
+		size_t n;
+		vsnprintf(last_warning, sizeof(last_warning), fmt, ap);
+		n = strlen(last_warning);
+		while (n && last_warning[n - 1] == '\n')
+			last_warning[--n] = '\0';
+	}
+	return 0;
+}
+
+void td_bpf_quiet(void)
+{
+	libbpf_set_print(quiet_print);
+}
+
+void td_bpf_warning_clear(void)
+{
+	last_warning[0] = '\0';
+}
+
+const char *td_bpf_warning(void)
+{
+	return last_warning;
+}
+
+bool td_bpf_no_btf(char *why, size_t len)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		return false;
+	snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+	return true;
+}
+
+bool td_bpf_raw_tp_only(const char *env, char *why_btf, size_t len)
+{
+	const char *v = getenv(env);
+
+	if (!v || strcmp(v, "raw_tp"))
+		return false;
+	snprintf(why_btf, len, "tp_btf programs not tried (%s=raw_tp)", env);
+	return true;
+}
+
+void td_bpf_step_failed(char *why, size_t len, bool btf, const char *step, int rc)
+{
+	snprintf(why, len, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
+		 last_warning[0] ? ": " : "", last_warning);
+}
+
+void td_bpf_neither(char *why, size_t len, int err_btf, const char *why_btf, int err_raw, const char *why_raw)
+{
+	if (err_btf == -EPERM && err_raw == -EPERM)
+		snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF and "
+			 "CAP_PERFMON");
+	else
+		snprintf(why, len, "%s; %s", why_btf, why_raw);
+}

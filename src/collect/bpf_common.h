@@ -1,0 +1,29 @@
+/* bpf_common: what the user-space halves of topdown's BPF programs
+ * (tracker_bpf, counting_bpf, exec_watch_bpf) share — libbpf kept quiet
+ * with its last warning kept as the reason a load failed, the BTF check
+ * made before loading, the choice of the raw_tp flavour for tests, and the
+ * one-line reasons a load failed. Built only with BPF. */
+#ifndef TD_BPF_COMMON_H
+#define TD_BPF_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* libbpf prints nothing from now on (a fallback is not an error); its last
+ * warning since td_bpf_warning_clear is kept. */
+void td_bpf_quiet(void);
+void td_bpf_warning_clear(void);
+/* libbpf's last warning, "" none. */
+const char *td_bpf_warning(void);
+/* true, with why, when the kernel has no BTF (tp_btf and CO-RE need it). */
+bool td_bpf_no_btf(char *why, size_t len);
+/* true when the environment variable env says raw_tp (tests load the second
+ * flavour where tp_btf loads); why_btf then says tp_btf was not tried. */
+bool td_bpf_raw_tp_only(const char *env, char *why_btf, size_t len);
+/* "FLAVOUR programs did not STEP: strerror(-rc)[: libbpf's warning]". */
+void td_bpf_step_failed(char *why, size_t len, bool btf, const char *step, int rc);
+/* Why neither flavour loaded: root or CAP_BPF+CAP_PERFMON when both got
+ * EPERM, else both reasons. */
+void td_bpf_neither(char *why, size_t len, int err_btf, const char *why_btf, int err_raw, const char *why_raw);
+
+#endif
