@@ -51,7 +51,10 @@ wait_for() {
 	return 1
 }
 
-sql() { sqlite3 -batch -noheader "$@"; }
+# sqlite3 waits up to 10 s for a lock, as every reader of a live database must: the
+# last connection of a writer (tdctl, topdownd) to close checkpoints and removes
+# the WAL under an exclusive lock, and a reader opening just then gets SQLITE_BUSY
+sql() { sqlite3 -batch -noheader -cmd ".timeout 10000" "$@"; }
 
 # with_sysctl_lock CMD...: run CMD while no test changes a kernel sysctl (tests
 # that change one, like bad_input.sh with perf_event_paranoid, hold this lock)
