@@ -114,9 +114,11 @@ static void test_hardware(void **state)
 	if (rc.measured) {
 		assert_true(isfinite(rc.per_read[0]) && rc.per_read[0] >= 0);
 	} else {
-		/* this host's answer, in one line */
+		/* this host's answer, in one line: the kernel refused, or the PMU was busy */
 		printf("# not measured here: %s\n", rc.why);
-		assert_non_null(strstr(rc.why, "cannot count instructions in kernel mode on a thread of ours"));
+		assert_true(strstr(rc.why, "cannot count instructions in kernel mode on a thread of ours") ||
+			    strstr(rc.why, "the measuring group was multiplexed") ||
+			    strstr(rc.why, "reading the measuring group failed"));
 		assert_null(strchr(rc.why, '\n'));
 	}
 #ifdef TD_TEST_PMU
