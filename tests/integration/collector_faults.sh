@@ -170,6 +170,15 @@ wait_for 20 sh -c "[ \"\$(sqlite3 '$d/db' 'select count(*) from intervals')\" -g
 SPID=$(sql "$d/db" "select target_pid from sessions")
 CLEANUP_PIDS="$TPID $SPID"
 kill -STOP "$SPID"
+# The stop is done when every thread is in state T: the kernel stops the
+# threads one by one as each gets a CPU, so on a loaded machine the worker
+# can run on for milliseconds after kill returns.
+all_stopped() {
+	for st in /proc/"$SPID"/task/*/stat; do
+		[ "$(sed 's/.*) //' "$st" | cut -d' ' -f1)" = T ] || return 1
+	done
+}
+wait_for 10 all_stopped || not_ok "stop: every thread of the target stopped"
 stop_ns=$(date +%s%N)
 sleep 1
 cont_ns=$(date +%s%N)
