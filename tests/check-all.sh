@@ -11,6 +11,9 @@ sh tests/install-deps.sh || exit 1
 autoreconf -fi || exit 1
 
 status=0
+started=$(date +%s)
+# each phase's header says how far into the run it starts (CI has 20 minutes)
+at() { echo "($(($(date +%s) - started)) s in)"; }
 passed=0 failed=0 skipped=0
 total() { awk -v k="$2" '$1 == "#" && $2 == k":" { print $3; exit }' "$1"; }
 
@@ -20,7 +23,7 @@ for variant in plain sanitizers; do
 	mkdir -p "$dir"
 	flags=--enable-werror
 	[ "$variant" = sanitizers ] && flags="$flags --enable-sanitizers"
-	echo "== $variant build =="
+	echo "== $variant build $(at) =="
 	(cd "$dir" && ../configure -q $flags && make -j2 >/dev/null) || { echo "check-all: $variant build failed"; exit 1; }
 	(cd "$dir" && make -j2 check) || status=1
 	log="$dir/test-suite.log"
@@ -34,7 +37,7 @@ for variant in plain sanitizers; do
 	[ "$(total "$log" TOTAL)" -gt 0 ] || { echo "check-all: the $variant run executed no test"; status=1; }
 done
 
-echo "== make distcheck =="
+echo "== make distcheck $(at) =="
 (cd "$top/build-check-plain" && make -j2 distcheck TESTS="$(make -s print-distcheck-tests)" >distcheck.log 2>&1) || {
 	tail -40 "$top/build-check-plain/distcheck.log"
 	echo "check-all: make distcheck failed"
@@ -43,7 +46,7 @@ echo "== make distcheck =="
 }
 # The Debian packages build from the distributed tarball, lintian finds no
 # error in them, and topdownd's unit is installed and enabled the Debian way.
-echo "== debian packages =="
+echo "== debian packages $(at) =="
 debdir=$(mktemp -d "${TMPDIR:-/tmp}/td-deb.XXXXXX")
 if tar -xzf "$top"/build-check-plain/topdown-*.tar.gz -C "$debdir" &&
 	(cd "$debdir"/topdown-* && dpkg-buildpackage -b -us -uc >"$debdir/build.log" 2>&1) &&
@@ -62,6 +65,7 @@ else
 fi
 rm -rf "$debdir"
 [ "$failed" -eq 0 ] || status=1
+echo "== done $(at) =="
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
