@@ -234,7 +234,7 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		if (o->format != TD_REPORT_TEXT)
 			return 0;
 		return trees ? print_unlisted(out, s, session, o, err)
-			     : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err);
+			     : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, 0, 0, err);
 	}
 	if (o->node && o->node[0] && node_bad(&d, session, o->node, err)) {
 		td_report_data_free(&d);
@@ -255,7 +255,7 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		if (o->what_if)
 			td_report_what_if(out, d.model, wi, nwi, &wr);
 		if (td_report_has_tree(&d) ? print_unlisted(out, s, session, o, err)
-					   : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, err)) {
+					   : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, 0, 0, err)) {
 			td_report_data_free(&d);
 			return -1;
 		}

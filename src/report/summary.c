@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void cell(FILE *f, int width, int prec, double v)
@@ -109,7 +110,99 @@ static void print_failed(FILE *f, const char *names, const char *error)
 		fprintf(f, "  not counted: %s: %s\n", names, error);
 }
 
-void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path)
+/* A process's (or CPU set's, or cgroup's) rows: its total, then its members. */
+struct block {
+	int first, end; /* rows [first, end) */
+	double cpu;     /* CPU s, 0 when not counted */
+	bool shown;
+};
+
+static double cpu_of(const struct td_summary_row *r)
+{
+	double v = r->v[TD_SUM_CPU_TIME];
+	return isnan(v) || isinf(v) ? 0 : v;
+}
+
+static int by_cpu_desc(const void *a, const void *b)
+{
+	const struct block *x = *(const struct block *const *)a, *y = *(const struct block *const *)b;
+	return x->cpu != y->cpu ? (x->cpu < y->cpu ? 1 : -1) : (x->first > y->first) - (x->first < y->first);
+}
+
+/* Mark the max (0: all) blocks with the most CPU as shown (ties: the first
+ * rows); they print in their own order. */
+static void choose(struct block *b, int n, int max)
+{
+	struct block **order;
+
+	for (int i = 0; i < n; i++)
+		b[i].shown = max <= 0 || n <= max;
+	if (max <= 0 || n <= max)
+		return;
+	if (!(order = malloc((size_t)n * sizeof(*order)))) {
+		for (int i = 0; i < n; i++)
+			b[i].shown = true; /* all rather than a wrong choice */
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		order[i] = &b[i];
+	qsort(order, (size_t)n, sizeof(*order), by_cpu_desc);
+	for (int i = 0; i < max; i++)
+		order[i]->shown = true;
+	free(order);
+}
+
+/* One block's table: its total, then its members, at most max_threads of
+ * them (0: all; the others are counted in *hidden). */
+static void print_block(FILE *f, const struct td_summary *sum, int i, int j, int max_threads, int *hidden)
+{
+	const struct td_summary_row *p = &sum->rows[i], *unlisted = NULL;
+	int n = 0, nmembers = 0;
+	struct block *members = malloc(((size_t)(j - i)) * sizeof(*members));
+
+	for (int k = i + 1; k < j; k++) {
+		if (sum->rows[k].kind == TD_SUM_THREAD && sum->rows[k].tid == 0)
+			unlisted = &sum->rows[k];
+		else
+			n += sum->rows[k].counted;
+		if (members && sum->rows[k].counted && &sum->rows[k] != unlisted)
+			members[nmembers++] = (struct block){ .first = k, .cpu = cpu_of(&sum->rows[k]) };
+	}
+	if (members && p->kind != TD_SUM_OTHER)
+		choose(members, nmembers, max_threads);
+	if (p->kind == TD_SUM_PROCESS)
+		fprintf(f, "\nprocess %d (%s), %d thread%s:\n", (int)p->pid, p->comm, n, n == 1 ? "" : "s");
+	else if (p->kind == TD_SUM_SYSTEM)
+		fprintf(f, "\nsystem-wide, %d CPU%s:\n", n, n == 1 ? "" : "s");
+	else
+		fprintf(f, "\n%s:\n", p->label);
+	print_header(f, sum->hw);
+	fprintf(f, "  %7s %-15s", "all", "");
+	print_metrics(f, p, sum->hw);
+	for (int m = 0, k; p->kind != TD_SUM_OTHER && m < nmembers; m++) {
+		const struct td_summary_row *r = &sum->rows[k = members[m].first];
+		if (!members[m].shown) {
+			(*hidden)++;
+			continue;
+		}
+		if (r->kind == TD_SUM_CPU)
+			fprintf(f, "  %7s %-15.15s", r->comm, "");
+		else
+			fprintf(f, "  %7d %-15.15s", (int)r->tid, r->comm);
+		print_metrics(f, r, sum->hw);
+	}
+	if (unlisted && unlisted->counted) {
+		fprintf(f, "  %7s %-15.15s", "-", unlisted->comm);
+		print_metrics(f, unlisted, sum->hw);
+		print_unlisted(f, p, unlisted);
+	}
+	if (!members)
+		fprintf(f, "  out of memory: the member rows are left out\n");
+	free(members);
+}
+
+void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path, int max_processes,
+		      int max_threads)
 {
 	const struct td_session_row *sr = &sum->session;
 
@@ -138,59 +231,56 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 		fprintf(f, "  not evaluated: %s\n", sum->why_not_evaluated);
 	print_confidence(f, sum);
 
-	bool any = false;
+	/* the blocks to print: every counted one, or the max_processes with the most CPU */
+	int nblocks = 0, shown_blocks = 0, hidden_threads = 0;
+	struct block *blocks = malloc(((size_t)sum->nrows + 1) * sizeof(*blocks));
+	double hidden_cpu = 0, all_cpu = 0;
+	if (!blocks) {
+		fprintf(f, "\n  out of memory: the per-process table is left out\n");
+		return;
+	}
 	for (int i = 0; i < sum->nrows;) {
-		const struct td_summary_row *p = &sum->rows[i], *unlisted = NULL;
-		int j = i + 1, n = 0;
-		while (j < sum->nrows && sum->rows[j].thread) {
-			if (sum->rows[j].kind == TD_SUM_THREAD && sum->rows[j].tid == 0)
-				unlisted = &sum->rows[j];
-			else
-				n += sum->rows[j].counted;
+		int j = i + 1;
+		while (j < sum->nrows && sum->rows[j].thread)
 			j++;
-		}
-		if (!p->counted) { /* nothing of it was counted (or kept by the filter) */
-			i = j;
-			continue;
-		}
-		any = true;
-		if (p->kind == TD_SUM_PROCESS)
-			fprintf(f, "\nprocess %d (%s), %d thread%s:\n", (int)p->pid, p->comm, n, n == 1 ? "" : "s");
-		else if (p->kind == TD_SUM_SYSTEM)
-			fprintf(f, "\nsystem-wide, %d CPU%s:\n", n, n == 1 ? "" : "s");
-		else
-			fprintf(f, "\n%s:\n", p->label);
-		print_header(f, sum->hw);
-		fprintf(f, "  %7s %-15s", "all", "");
-		print_metrics(f, p, sum->hw);
-		for (int k = i + 1; p->kind != TD_SUM_OTHER && k < j; k++) {
-			const struct td_summary_row *r = &sum->rows[k];
-			if (!r->counted)
-				continue;
-			if (r->kind == TD_SUM_CPU)
-				fprintf(f, "  %7s %-15.15s", r->comm, "");
-			else if (r == unlisted)
-				fprintf(f, "  %7s %-15.15s", "-", r->comm);
-			else
-				fprintf(f, "  %7d %-15.15s", (int)r->tid, r->comm);
-			print_metrics(f, r, sum->hw);
-		}
-		if (unlisted && unlisted->counted)
-			print_unlisted(f, p, unlisted);
+		if (sum->rows[i].counted) /* else nothing of it was counted (or kept by the filter) */
+			blocks[nblocks++] = (struct block){ .first = i, .end = j, .cpu = cpu_of(&sum->rows[i]) };
 		i = j;
 	}
-	if (!any)
+	choose(blocks, nblocks, max_processes);
+	for (int b = 0; b < nblocks; b++) {
+		all_cpu += blocks[b].cpu;
+		if (blocks[b].shown)
+			shown_blocks++;
+		else
+			hidden_cpu += blocks[b].cpu;
+	}
+	for (int b = 0; b < nblocks; b++)
+		if (blocks[b].shown)
+			print_block(f, sum, blocks[b].first, blocks[b].end, max_threads, &hidden_threads);
+	if (shown_blocks < nblocks)
+		fprintf(f, "\n  %d more process%s not shown, with %.3f s CPU (%.1f %% of all): 'tdctl report %lld -d %s "
+			   "--process PID' shows any of them\n", nblocks - shown_blocks,
+			nblocks - shown_blocks == 1 ? "" : "es", hidden_cpu,
+			all_cpu > 0 ? 100 * hidden_cpu / all_cpu : 0.0, (long long)sr->id, db_path);
+	if (hidden_threads)
+		fprintf(f, "\n  %d more thread%s not shown, each process's beyond its %d with the most CPU: 'tdctl report "
+			   "%lld -d %s --thread TID' shows any of them\n", hidden_threads, hidden_threads == 1 ? "" : "s",
+			max_threads, (long long)sr->id, db_path);
+	if (!nblocks)
 		fprintf(f, "\n  nothing was counted%s\n", sum->filtered ? " in what the filter kept" : "");
+	free(blocks);
 }
 
 int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *events_dir,
-		     const struct td_report_filter *filter, const char *db_path, td_err *err)
+		     const struct td_report_filter *filter, const char *db_path, int max_processes, int max_threads,
+		     td_err *err)
 {
 	struct td_summary sum;
 
 	if (td_summary_load(s, session, events_dir, filter, &sum, err))
 		return -1;
-	td_summary_write(f, &sum, db_path);
+	td_summary_write(f, &sum, db_path, max_processes, max_threads);
 	td_summary_free(&sum);
 	return 0;
 }

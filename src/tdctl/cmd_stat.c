@@ -280,7 +280,8 @@ static int stat_pids(struct td_session_opts *o, const char *pids)
 			continue;
 		}
 		if (code == 0 && td_store_open(o->db_path, TD_STORE_READ, &st, &err) == 0) {
-			if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, &err))
+			if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path,
+					     TD_SUMMARY_END_PROCESSES, TD_SUMMARY_END_THREADS, &err))
 				tdctl_error("%s", err.msg);
 			td_store_close(st);
 		}

@@ -310,7 +310,8 @@ static int collect_raised(const struct td_session_opts *o, bool summary, int *ex
 			    err.msg);
 		return 0;
 	}
-	if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, &err))
+	if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path,
+				     TD_SUMMARY_END_PROCESSES, TD_SUMMARY_END_THREADS, &err))
 		tdctl_error("%s", err.msg);
 	td_store_close(st);
 	return 0;

@@ -56,7 +56,7 @@ static void test_summary_values(void **state)
 	}
 	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
 	FILE *f = open_memstream(&out, &len);
-	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", &err), 0);
+	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", 0, 0, &err), 0);
 	fclose(f);
 	td_store_close(s);
 	unlink(path);
@@ -74,8 +74,73 @@ static void test_summary_values(void **state)
 	free(out);
 }
 
+/* A summary of 4 processes written by hand, the second with 3 threads:
+ * with at most 2 processes and 2 threads each, the two with the most CPU
+ * print (in their order), the others are one line with their count and CPU. */
+static struct td_summary_row row(enum td_summary_kind kind, int64_t thread, pid_t pid, pid_t tid, const char *comm,
+				 double cpu)
+{
+	struct td_summary_row r = { .kind = kind, .thread = thread, .pid = pid, .tid = tid, .counted = true,
+				    .seconds = 1 };
+	snprintf(r.comm, sizeof(r.comm), "%s", comm);
+	for (int k = 0; k < TD_SUM_NCOLS; k++)
+		r.v[k] = 0;
+	r.v[TD_SUM_CPU_TIME] = cpu;
+	return r;
+}
+
+static void test_summary_cut(void **state)
+{
+	struct td_summary_row rows[] = {
+		row(TD_SUM_PROCESS, 0, 10, 0, "p10", 1.0), row(TD_SUM_THREAD, 1, 10, 10, "p10", 1.0),
+		row(TD_SUM_PROCESS, 0, 20, 0, "p20", 3.0), row(TD_SUM_THREAD, 2, 20, 20, "p20", 0.5),
+		row(TD_SUM_THREAD, 3, 20, 21, "w21", 2.0), row(TD_SUM_THREAD, 4, 20, 22, "w22", 0.25),
+		row(TD_SUM_PROCESS, 0, 30, 0, "p30", 0.5), row(TD_SUM_THREAD, 5, 30, 30, "p30", 0.5),
+		row(TD_SUM_PROCESS, 0, 40, 0, "p40", 2.0), row(TD_SUM_THREAD, 6, 40, 40, "p40", 2.0),
+	};
+	struct td_summary sum = { .session = { .id = 3, .kind = "run", .status = "completed", .command = "x",
+					       .rung = "software-only", .collector_ns = -1, .nthreads = 6 },
+				  .rows = rows, .nrows = 10, .nprocesses = 4, .nthreads = 6 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	td_summary_write(f, &sum, "x.db", 2, 2);
+	fclose(f);
+	/* shown: p20 (3 s) and p40 (2 s), in PID order; p10 (1 s) and p30 (0.5 s) not */
+	char *p20 = strstr(out, "process 20 (p20), 3 threads:"), *p40 = strstr(out, "process 40 (p40), 1 thread:");
+	assert_non_null(p20);
+	assert_non_null(p40);
+	assert_true(p20 < p40);
+	assert_null(strstr(out, "process 10 "));
+	assert_null(strstr(out, "process 30 "));
+	/* hidden: 1.5 s of 6.5 s = 23.1 % */
+	assert_non_null(strstr(out, "2 more processes not shown, with 1.500 s CPU (23.1 % of all): "
+				    "'tdctl report 3 -d x.db --process PID' shows any of them"));
+	/* p20's two threads with the most CPU: 21 (2 s) and 20 (0.5 s), not 22 (0.25 s) */
+	assert_non_null(strstr(out, "     21 w21"));
+	assert_non_null(strstr(out, "     20 p20"));
+	assert_null(strstr(out, "     22 w22"));
+	assert_non_null(strstr(out, "1 more thread not shown, each process's beyond its 2 with the most CPU: "
+				    "'tdctl report 3 -d x.db --thread TID' shows any of them"));
+	free(out);
+
+	/* 0, 0: everything */
+	out = NULL;
+	f = open_memstream(&out, &len);
+	td_summary_write(f, &sum, "x.db", 0, 0);
+	fclose(f);
+	assert_non_null(strstr(out, "process 10 (p10)"));
+	assert_non_null(strstr(out, "process 30 (p30)"));
+	assert_non_null(strstr(out, "     22 w22"));
+	assert_null(strstr(out, "not shown"));
+	free(out);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values),
+					    cmocka_unit_test(test_summary_cut) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
