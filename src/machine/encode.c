@@ -29,7 +29,10 @@ static const char *sysfs_root(void)
 }
 
 /* Built-in formats used when the host has no such PMU in sysfs (our VMs, or
- * encoding another machine's events). From the kernel's x86 and Arm drivers. */
+ * encoding another machine's events). From the kernel's x86 and Arm drivers;
+ * the three config1 terms are Intel's extra registers (arch/x86/events/intel/
+ * core.c: offcore_rsp is MSR_OFFCORE_RSP_0/1 for OCR events, ldlat the load-latency
+ * threshold, frontend MSR_PEBS_FRONTEND 0x3F7), which the kernel writes from config1. */
 struct builtin_format {
 	const char *pmu, *term, *spec;
 };
@@ -43,6 +46,7 @@ static const struct builtin_format builtin_formats[] = {
 	{ "cpu", "cmask", "config:24-31" },
 	{ "cpu", "in_tx", "config:32" },
 	{ "cpu", "in_tx_cp", "config:33" },
+	{ "cpu", "offcore_rsp", "config1:0-63" },
 	{ "cpu", "ldlat", "config1:0-15" },
 	{ "cpu", "frontend", "config1:0-23" },
 	{ "armv8_pmuv3", "event", "config:0-15" },
