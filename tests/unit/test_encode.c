@@ -214,6 +214,15 @@ static void test_extra_register_terms(void **state)
 	assert_true(enc.attr.config1 == 0x8);
 	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x1000000/", NULL, false, &enc, &err), -1);
 	assert_non_null(strstr(err.msg, "does not fit term 'frontend' (24 bits)"));
+	/* an Intel model's file on a host whose cpu PMU is AMD's (the epyc-2s-256 tree, no extra
+	 * registers): the built-in extra-register format; for the host itself, refused */
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/epyc-2s-256/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x8/", "gnr", false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x4c2ull);
+	assert_true(enc.attr.config1 == 0x8);
+	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x8/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown term 'frontend'"));
 	/* the host without the PMU in sysfs: the built-in formats give the same bits */
 	td_encode_set_sysfs_root("/nonexistent");
 	assert_int_equal(td_encode("cpu/event=0xb7,umask=0x1,offcore_rsp=0x10003c0002/", NULL, false, &enc, &err), 0);
