@@ -130,9 +130,14 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 		}
 		bool differs = ours.attr.config != theirs.attr.config || ours.attr.config1 != theirs.attr.config1;
 		if (differs && e->pfm_differs[0]) {
-			printf("  %-20s known          ours %s config=0x%" PRIx64 ", libpfm4 %s::%s config=0x%" PRIx64
-			       ": the file says why (libpfm4-differs): %s\n", e->alias, e->spec, (uint64_t)ours.attr.config,
-			       model, name, (uint64_t)theirs.attr.config, e->pfm_differs);
+			char ours1[40] = "", theirs1[40] = ""; /* the extra registers, where either has one */
+			if (ours.attr.config1 || theirs.attr.config1) {
+				snprintf(ours1, sizeof(ours1), " config1=0x%" PRIx64, (uint64_t)ours.attr.config1);
+				snprintf(theirs1, sizeof(theirs1), " config1=0x%" PRIx64, (uint64_t)theirs.attr.config1);
+			}
+			printf("  %-20s known          ours %s config=0x%" PRIx64 "%s, libpfm4 %s::%s config=0x%" PRIx64
+			       "%s: the file says why (libpfm4-differs): %s\n", e->alias, e->spec, (uint64_t)ours.attr.config,
+			       ours1, model, name, (uint64_t)theirs.attr.config, theirs1, e->pfm_differs);
 			counts->known++;
 			continue;
 		}
