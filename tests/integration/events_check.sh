@@ -23,7 +23,7 @@ shipped() {
 	cp "$out" "$WORK/$1.check"
 }
 shipped skl intel-skl.td 112
-shipped icl intel-icl.td 119
+shipped icl intel-icl.td 122
 shipped spr intel-spr.td 146
 shipped amd64_fam19h_zen3 amd-zen3.td 8
 shipped amd64_fam19h_zen4 amd-zen4.td 13
@@ -48,6 +48,14 @@ check_grep "spr: an OCR raw form's offcore_rsp (config1) equals libpfm4's" \
 check_grep "spr: an OCR event with TMA's own MSR value is known to differ, both config1 shown" \
 	"OCR_RFO_RHITM        known          ours cpu/event=0x2a,umask=0x1,offcore_rsp=0x103b800002/ config=0x12a config1=0x103b800002, libpfm4 spr::OCR:DEMAND_RFO_L3_MISS config=0x12a config1=0x3f3fc00002" \
 	"$WORK/spr.check"
+# perfmon ICL V1.24: OCR.STREAMING_WR.ANY_RESPONSE is 0xB7/0x01 with MSR 0x1A6 = 0x10800, as libpfm4's
+# OCR:STREAMING_WR_ANY_RESPONSE; ARITH.FP_DIVIDER_ACTIVE (0x14/0x01 c=1) is not in libpfm4 4.13's icl table
+check_grep "icl: an OCR raw form equals libpfm4's, config1 included" \
+	"OCR_STREAM_WR        ok             raw cpu/event=0xb7,umask=0x1,offcore_rsp=0x10800/ config=0x1b7 config1=0x10800 = libpfm4 icl::OCR:STREAMING_WR_ANY_RESPONSE" \
+	"$WORK/icl.check"
+check_grep "icl: ARITH.FP_DIVIDER_ACTIVE is unknown to libpfm4, with its source" \
+	"FPDIV_ACTIVE         unknown        raw cpu/event=0x14,umask=0x1,cmask=1/ (config=0x1000114): libpfm4 has no icl::ARITH:FP_DIVIDER_ACTIVE" \
+	"$WORK/icl.check"
 check_grep "zen4: all 13 events are libpfm4 strings" "13 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 0 unknown to libpfm4" \
 	"$WORK/amd64_fam19h_zen4.check"
 
