@@ -42,9 +42,9 @@ note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, D
 note     are libpfm4's spr table; the facts sheet names no perfmon encoding for them.
 note     Level 3 follows pmu-tools spr_server_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
 note     on oracle case spr-l3-pm-badspec-ms (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
-note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perf's raw 0xAD/0x40: libpfm4 4.13
-note     encodes it as umask 0x07, and perfmon's MSR 0x3F7 = 0x7 (frontend) is not set by the raw form,
-note     so live counts of it on hardware are not the perfmon event; imported counts are.
+note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perfmon's 0xAD/0x40 with MSR 0x3F7 = 0x7,
+note     the raw form's frontend=0x7 (config1; Linux intel_spr_extra_regs writes it to MSR_PEBS_FRONTEND);
+note     libpfm4 4.13 encodes it as umask 0x07 without the MSR.
 note     OCR (offcore-response) events: perfmon SPR V1.39 event 0x2A umask 0x01 with MSR 0x1A6 =
 note     MSRValue, written as perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the
 note     kernel moves a second value to MSR 0x1A7 (event 0x2B). Two MSRs: at most two OCR events with
@@ -108,7 +108,7 @@ event    CLEARS_COUNT    INT_MISC:CLEARS_COUNT                     | INT_MISC.CL
 event    MC_COUNT        MACHINE_CLEARS:COUNT                      | MACHINE_CLEARS.COUNT, machine clears [0xC3/0x01 c=1 e=1]
 event    MC_MEM_ORDER    MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLEARS.MEMORY_ORDERING, memory-ordering machine clears [0xC3/0x02]
 event    RESTEER         INT_MISC:CLEAR_RESTEER_CYCLES             | INT_MISC.CLEAR_RESTEER_CYCLES, cycles until the first uop of a resteered path [0xAD/0x80]
-event    UNKNOWN_BR      cpu/event=0xad,umask=0x40/                | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch); perfmon also sets MSR 0x3F7 = 0x7 [0xAD/0x40]
+event    UNKNOWN_BR      cpu/event=0xad,umask=0x40,frontend=0x7/   | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch), MSR 0x3F7 = 0x7 [0xAD/0x40]
 event    UOPS_ISSUED     UOPS_ISSUED:ANY                           | UOPS_ISSUED.ANY [0xAE/0x01]
 event    MS_SWITCHES_RET UOPS_RETIRED:MS:c=1:e                     | UOPS_RETIRED.MS:c1:e1, switches to the microcode sequencer (retired) [0xC2/0x08 c=1 e=1]
 event    MS_RET_CYCLES   UOPS_RETIRED:MS:c=1                       | UOPS_RETIRED.MS:c1, cycles retiring microcode-sequencer uops [0xC2/0x08 c=1]
