@@ -38,13 +38,15 @@ note     MEMORY_BOUND_SLOTS with event code 0x00 (fixed-counter pseudo codes) in
 note     are perf raw forms with the oracle input's numbers; it has no IDQ_BUBBLES, whose encodings
 note     (0x9C/0x01, cmask 6) it knows under the pre-SPR name IDQ_UOPS_NOT_DELIVERED.
 note     DRAM_Bound keeps the toplev/TMA-4 name; TMA 5.2 calls the node L3_Miss_Bound.
-note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE, UOPS_RETIRED.MS)
+note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE)
 note     are libpfm4's spr table; the facts sheet names no perfmon encoding for them.
 note     Level 3 follows pmu-tools spr_server_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
 note     on oracle case spr-l3-pm-badspec-ms (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
 note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perfmon's 0xAD/0x40 with MSR 0x3F7 = 0x7,
 note     the raw form's frontend=0x7 (config1; Linux intel_spr_extra_regs writes it to MSR_PEBS_FRONTEND);
-note     libpfm4 4.13 encodes it as umask 0x07 without the MSR.
+note     libpfm4 4.13 encodes it as umask 0x07 without the MSR. UOPS_RETIRED.MS likewise is perfmon's
+note     0xC2/0x04 with MSR 0x3F7 = 0x8 (libpfm4 4.13: 0xC2/0x08, not in perfmon's SPR table). One MSR:
+note     these events are planned on counter 0 (one per group).
 note     OCR (offcore-response) events: perfmon SPR V1.39 event 0x2A umask 0x01 with MSR 0x1A6 =
 note     MSRValue, written as perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the
 note     kernel moves a second value to MSR 0x1A7 (event 0x2B). Two MSRs: at most two OCR events with
@@ -98,7 +100,7 @@ event    MA_L1D          MEMORY_ACTIVITY:STALLS_L1D_MISS           | MEMORY_ACTI
 event    MA_L2           MEMORY_ACTIVITY:STALLS_L2_MISS            | MEMORY_ACTIVITY.STALLS_L2_MISS [0x47/0x05 c=5]
 event    MA_L3           MEMORY_ACTIVITY:STALLS_L3_MISS            | MEMORY_ACTIVITY.STALLS_L3_MISS [0x47/0x09 c=9]
 event    DIV_ACTIVE      ARITH:DIV_ACTIVE                          | ARITH.DIV_ACTIVE, divider busy cycles [0xB0/0x09 c=1]
-event    MS_UOPS_RET     UOPS_RETIRED:MS                           | UOPS_RETIRED.MS, retired uops from the microcode sequencer [0xC2/0x08]
+event    MS_UOPS_RET     cpu/event=0xc2,umask=0x4,frontend=0x8/    | UOPS_RETIRED.MS, retired uops from the microcode sequencer, MSR 0x3F7 = 0x8 [0xC2/0x04]
 event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RETIRED.L1_MISS [0xD1/0x08]
 event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS [0xD1/0x10]
 event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
@@ -110,8 +112,8 @@ event    MC_MEM_ORDER    MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLE
 event    RESTEER         INT_MISC:CLEAR_RESTEER_CYCLES             | INT_MISC.CLEAR_RESTEER_CYCLES, cycles until the first uop of a resteered path [0xAD/0x80]
 event    UNKNOWN_BR      cpu/event=0xad,umask=0x40,frontend=0x7/   | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch), MSR 0x3F7 = 0x7 [0xAD/0x40]
 event    UOPS_ISSUED     UOPS_ISSUED:ANY                           | UOPS_ISSUED.ANY [0xAE/0x01]
-event    MS_SWITCHES_RET UOPS_RETIRED:MS:c=1:e                     | UOPS_RETIRED.MS:c1:e1, switches to the microcode sequencer (retired) [0xC2/0x08 c=1 e=1]
-event    MS_RET_CYCLES   UOPS_RETIRED:MS:c=1                       | UOPS_RETIRED.MS:c1, cycles retiring microcode-sequencer uops [0xC2/0x08 c=1]
+event    MS_SWITCHES_RET cpu/event=0xc2,umask=0x4,cmask=1,edge=1,frontend=0x8/ | UOPS_RETIRED.MS (:c1:e1), switches to the microcode sequencer (retired), MSR 0x3F7 = 0x8 [0xC2/0x04 c=1 e=1]
+event    MS_RET_CYCLES   cpu/event=0xc2,umask=0x4,cmask=1,frontend=0x8/ | UOPS_RETIRED.MS (:c1), cycles retiring microcode-sequencer uops, MSR 0x3F7 = 0x8 [0xC2/0x04 c=1]
 event    LCP_STALL       DECODE:LCP                                | DECODE.LCP, decoder stalls on length-changing prefixes [0x87/0x01]
 event    DSB2MITE_PEN    DSB2MITE_SWITCHES:PENALTY_CYCLES          | DSB2MITE_SWITCHES.PENALTY_CYCLES, DSB-to-MITE switch penalty cycles [0x61/0x02]
 event    MITE_ANY        IDQ:MITE_CYCLES_ANY                       | IDQ.MITE_CYCLES_ANY [0x79/0x04 c=1]
@@ -149,6 +151,9 @@ event    L3M_REMOTE_PMM  MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM       | MEM_LOAD_L3
 libpfm4-differs BE_SLOTS      | libpfm4 4.13 TOPDOWN:BACKEND_BOUND_SLOTS = 0x0200 (event 0x00, the fixed-counter pseudo code); perfmon TOPDOWN.BACKEND_BOUND_SLOTS is 0xA4/0x02 on any GP counter
 libpfm4-differs BR_MISP_SLOTS | libpfm4 4.13 TOPDOWN:BR_MISPREDICT_SLOTS = 0x0800 (event 0x00); perfmon TOPDOWN.BR_MISPREDICT_SLOTS is 0xA4/0x08 on counter 0
 libpfm4-differs MEM_SLOTS     | libpfm4 4.13 TOPDOWN:MEMORY_BOUND_SLOTS = 0x1000 (event 0x00); perfmon TOPDOWN.MEMORY_BOUND_SLOTS is 0xA4/0x10
+libpfm4-differs MS_UOPS_RET     | libpfm4 4.13 UOPS_RETIRED:MS is 0xC2/0x08 without the MSR, an encoding perfmon SPR V1.39 does not list; perfmon is 0xC2/0x04 with MSR 0x3F7 = 0x8
+libpfm4-differs MS_SWITCHES_RET | libpfm4 4.13 UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon SPR V1.39 is 0xC2/0x04 c=1 e=1 with MSR 0x3F7 = 0x8
+libpfm4-differs MS_RET_CYCLES   | libpfm4 4.13 UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon SPR V1.39 is 0xC2/0x04 c=1 with MSR 0x3F7 = 0x8
 libpfm4-differs UNKNOWN_BR    | libpfm4 4.13 INT_MISC:UNKNOWN_BRANCH_CYCLES has umask 0x07 (perfmon's MSR 0x3F7 value); perfmon is 0xAD/0x40 with MSR 0x3F7 = 0x7
 # level-4..6 and info-metric events (TMA 5.1 nodes below); libpfm4 spr names, perfmon encodings from
 # Linux perf's pmu-events/arch/x86/sapphirerapids/*.json
@@ -233,6 +238,7 @@ perf-name OCR_RFO_HITM   ocr.demand_rfo.l3_hit.snoop_hitm
 perf-name OCR_STREAM_WR  ocr.streaming_wr.any_response
 perf-name CLK_THREAD     cpu_clk_unhalted.thread
 perf-name INST           inst_retired.any
+perf-name MS_UOPS_RET    uops_retired.ms
 perf-name MS_SWITCHES_RET cpu/uops_retired.ms,cmask=1,edge=1/
 perf-name MS_RET_CYCLES  cpu/uops_retired.ms,cmask=1/
 perf-name EXE_23         exe_activity.2_3_ports_util
@@ -269,6 +275,9 @@ limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G 
           FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
           LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
+# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad with 0x7, 0x04c2 with 0x8,
+# both MSR_PEBS_FRONTEND): counter 0 keeps the events that set it to one per group
+limit     UNKNOWN_BR MS_UOPS_RET MS_SWITCHES_RET MS_RET_CYCLES counters=0
 # perfmon "Counter": "0,1,2,3" (0x20, 0xD2); the OCR events too, but two MSRs (0x1A6, 0x1A7) hold
 # their values: counters 0-1 keep at most two of them in a group
 limit     ORO_CODE_C1 XSNP_FWD XSNP_NO_FWD XSNP_MISS counters=0-3

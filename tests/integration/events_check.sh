@@ -37,7 +37,11 @@ check_grep "skl: a raw event libpfm4 lacks is unknown, with its source" \
 check_grep "spr: TOPDOWN.BACKEND_BOUND_SLOTS differs from libpfm4, as the file says" \
 	"BE_SLOTS             known          ours cpu/event=0xa4,umask=0x2/ config=0x2a4, libpfm4 spr::TOPDOWN:BACKEND_BOUND_SLOTS config=0x200: the file says why" \
 	"$WORK/spr.check"
-check_grep "spr: 5 known, 13 events unknown to libpfm4 (12 raw, msr/tsc)" "0 mismatches, 5 known to differ (libpfm4-differs), 13 unknown to libpfm4" \
+check_grep "spr: 8 known, 13 events unknown to libpfm4 (12 raw, msr/tsc)" "0 mismatches, 8 known to differ (libpfm4-differs), 13 unknown to libpfm4" \
+	"$WORK/spr.check"
+# perfmon SPR V1.39: UOPS_RETIRED.MS is 0xC2/0x04 with MSR 0x3F7 = 0x8; libpfm4 4.13 has 0xC2/0x08, no MSR
+check_grep "spr: UOPS_RETIRED.MS with frontend=0x8 is known to differ from libpfm4, both config1 shown" \
+	"MS_UOPS_RET          known          ours cpu/event=0xc2,umask=0x4,frontend=0x8/ config=0x4c2 config1=0x8, libpfm4 spr::UOPS_RETIRED:MS config=0x8c2 config1=0x0" \
 	"$WORK/spr.check"
 # perfmon SPR V1.39: OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM is 0x2A/0x01 with MSR 0x1A6 = 0x10003C0001; libpfm4
 # 4.13 spells it OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM and puts the MSR value in config1 too
