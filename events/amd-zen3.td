@@ -17,7 +17,10 @@ note     estimates overlap (> 1) or miss cycles (< 1).
 note     Thresholds reuse Intel TMA level-1 values so that a bottleneck is marked.
 note     No level 2: AMD publishes no pipeline-utilization metrics for Zen 3 (Linux perf has no
 note     amdzen3/pipeline.json; amdzen4's L2 splits need PMCx1A0 cmask, 0xD6 and 0x1C2, which Zen 3
-note     lacks), and a split made up here would not be AMD's method.
+note     lacks), and a split made up here would not be AMD's method. Checked again for issue 20 (Linux
+note     tools/perf/pmu-events/arch/x86/amdzen3/, torvalds/linux 57390019b68b): branch, cache, core,
+note     data-fabric, floating-point, memory, other and recommended.json, no pipeline.json and no
+note     PipelineL1/PipelineL2 metric group (amdzen4/ and amdzen5/ have pipeline.json).
 note     Encodings: libpfm4 4.13 amd64_fam19h_zen3 event names (lib/events/amd64_events_fam19h_zen3.h);
 note     the code/umask in brackets after each event is libpfm4's encoding of it, and where perf's
 note     amdzen3 JSON lists the event (core.json, other.json) it gives the same code.

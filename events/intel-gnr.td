@@ -1,5 +1,6 @@
 # intel-gnr.td — Intel Granite Rapids (Xeon 6 with P-cores, CPUID family 6 model 0xAD / 0xAE): TMA 5.2
 # levels 1 and 2 from PERF_METRICS, and the level-3 nodes whose formulas need no retire-latency data
+# (with the frontend-MSR events: Branch_Resteers, MS_Switches, MS, Microcode_Sequencer, Few_Uops_Instructions)
 pmu      gnr
 title    Intel Granite Rapids
 version  TMA 5.2 (intel/perfmon GNR/metrics/graniterapids_metrics.json V1.3, 06/02/2026; events GNR/events/graniterapids_core.json V1.20)
@@ -9,10 +10,12 @@ note     generated from; node names and thresholds are that file's (levels 1-3: 
 note     Its L1 and L2 formulas are identical to Sapphire Rapids' (intel-spr.td's PERF_METRICS path);
 note     at L3 GNR's Ports_Utilization drops SPR's RS.EMPTY_RESOURCE and stall-share terms, and it adds
 note     five Branch_Mispredicts children (here), and L4/L5 nodes that read retire latencies
-note     (event:retire_latency, a sampling feature), which this file leaves out, as it does the L3 nodes
-note     whose GNR events need MSR 0x3F7 (perf's frontend= term), which a raw form cannot set:
-note     Branch_Resteers (INT_MISC.UNKNOWN_BRANCH_CYCLES), MS_Switches, MS and Microcode_Sequencer
-note     (UOPS_RETIRED.MS, MSR 0x3F7 = 0x8).
+note     (event:retire_latency, a sampling feature), which this file leaves out.
+note     Five level-3 nodes read events that need MSR 0x3F7 (MSR_PEBS_FRONTEND), set through perf's
+note     frontend= term (sysfs cpu/format/frontend, config1:0-23): Branch_Resteers (INT_MISC.
+note     UNKNOWN_BRANCH_CYCLES, 0x3F7 = 0x7), MS_Switches, MS, Microcode_Sequencer and Few_Uops_Instructions
+note     (UOPS_RETIRED.MS, 0x3F7 = 0x8). The MSR is one per core thread: two events with different values
+note     cannot count at once, so these events are planned on counter 0 only (one per group).
 note     Encodings: event code, umask, counter mask of perfmon GNR/events/graniterapids_core.json V1.20
 note     (the same numbers as Linux perf's graniterapids/pipeline.json, frontend.json, memory.json,
 note     cache.json), beside each event below. libpfm4 4.13 has no Granite Rapids table, so every event is
@@ -76,6 +79,20 @@ event    MITE_OK          cpu/event=0x79,umask=0x4,cmask=6/    | IDQ.MITE_CYCLES
 event    DSB_ANY          cpu/event=0x79,umask=0x8,cmask=1/    | IDQ.DSB_CYCLES_ANY, cycles the DSB delivered any uop [0x79/0x08 c=1]
 event    DSB_OK           cpu/event=0x79,umask=0x8,cmask=6/    | IDQ.DSB_CYCLES_OK, cycles the DSB delivered the optimal number of uops [0x79/0x08 c=6]
 
+# events with MSR 0x3F7 (perfmon "MSRIndex": "0x3F7", "MSRValue" as frontend=) and their companions
+event    RESTEER          cpu/event=0xad,umask=0x80/           | INT_MISC.CLEAR_RESTEER_CYCLES, cycles the frontend was resteered after a clear [0xAD/0x80]
+event    UNKNOWN_BR       cpu/event=0xad,umask=0x40,frontend=0x7/ | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch), MSR 0x3F7 = 0x7 [0xAD/0x40]
+event    MS_RET           cpu/event=0xc2,umask=0x4,frontend=0x8/ | UOPS_RETIRED.MS, retired uops from the microcode sequencer, MSR 0x3F7 = 0x8 [0xC2/0x04]
+event    MS_RET_CYCLES    cpu/event=0xc2,umask=0x4,cmask=1,frontend=0x8/ | UOPS_RETIRED.MS (:c1), cycles retiring microcode-sequencer uops, MSR 0x3F7 = 0x8 [0xC2/0x04 c=1]
+event    MS_SWITCHES_RET  cpu/event=0xc2,umask=0x4,cmask=1,edge=1,frontend=0x8/ | UOPS_RETIRED.MS (:c1:e1), switches to the microcode sequencer (retired), MSR 0x3F7 = 0x8 [0xC2/0x04 c=1 e=1]
+event    MS_CYCLES_ANY    cpu/event=0x79,umask=0x20,cmask=1/   | IDQ.MS_CYCLES_ANY, cycles the microcode sequencer delivered any uop [0x79/0x20 c=1]
+libpfm4-differs UNKNOWN_BR      | libpfm4 4.13 (spr) INT_MISC:UNKNOWN_BRANCH_CYCLES has umask 0x07 (perfmon's MSR 0x3F7 value); perfmon GNR V1.20 is 0xAD/0x40 with MSR 0x3F7 = 0x7
+libpfm4-differs MS_RET          | libpfm4 4.13 (spr) UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon GNR V1.20 (and SPR V1.39) is 0xC2/0x04 with MSR 0x3F7 = 0x8
+libpfm4-differs MS_RET_CYCLES   | libpfm4 4.13 (spr) UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon GNR V1.20 is 0xC2/0x04 c=1 with MSR 0x3F7 = 0x8
+libpfm4-differs MS_SWITCHES_RET | libpfm4 4.13 (spr) UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon GNR V1.20 is 0xC2/0x04 c=1 e=1 with MSR 0x3F7 = 0x8
+event    RET_SLOTS        cpu/event=0xc2,umask=0x2/            | UOPS_RETIRED.SLOTS, retirement slots used [0xC2/0x02]
+event    UOPS_ISSUED      cpu/event=0xae,umask=0x1/            | UOPS_ISSUED.ANY, uops issued [0xAE/0x01]
+
 # perf's names for these events (perf stat -x prints these; Linux graniterapids/*.json)
 perf-name CLK_THREAD       cpu_clk_unhalted.thread_p
 perf-name INST             inst_retired.any_p
@@ -113,6 +130,14 @@ perf-name MITE_ANY         idq.mite_cycles_any
 perf-name MITE_OK          idq.mite_cycles_ok
 perf-name DSB_ANY          idq.dsb_cycles_any
 perf-name DSB_OK           idq.dsb_cycles_ok
+perf-name RESTEER          int_misc.clear_resteer_cycles
+perf-name UNKNOWN_BR       int_misc.unknown_branch_cycles
+perf-name MS_RET           uops_retired.ms
+perf-name MS_RET_CYCLES    cpu/uops_retired.ms,cmask=1/
+perf-name MS_SWITCHES_RET  cpu/uops_retired.ms,cmask=1,edge=1/
+perf-name MS_CYCLES_ANY    idq.ms_cycles_any
+perf-name RET_SLOTS        uops_retired.slots
+perf-name UOPS_ISSUED      uops_issued.any
 perf-name SLOTS_EV        topdown.slots slots
 perf-name TD_RET          topdown-retiring
 perf-name TD_BAD          topdown-bad-spec
@@ -136,7 +161,10 @@ limit     REF_TSC SLOTS_EV counters=fixed
 topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LAT TD_MEM
 # perfmon "Counter": "0,1,2,3" for these (all others 0-7)
 limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS \
-          LCP_STALL DSB2MITE_PEN MITE_ANY MITE_OK DSB_ANY DSB_OK counters=0-3
+          LCP_STALL DSB2MITE_PEN MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES_ANY counters=0-3
+# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad and 0x04c2 share
+# MSR_PEBS_FRONTEND, EXTRA_REG_FE): counter 0 keeps the events that set it to one per group
+limit     UNKNOWN_BR MS_RET MS_RET_CYCLES MS_SWITCHES_RET counters=0
 
 let      PM_SUM    = TD_FE + TD_BAD + TD_RET + TD_BE
 info     CLKS      Count  = CLK_THREAD                        | Unhalted core clocks of this thread
@@ -193,13 +221,22 @@ node  Frontend_Bound.Fetch_Latency.LCP Clocks = LCP_STALL / CLKS \
       | > 0.05 | Cycles the decoders stalled on length-changing prefixes
 node  Frontend_Bound.Fetch_Latency.DSB_Switches Clocks = DSB2MITE_PEN / CLKS \
       | > 0.05 | Cycles lost switching from the DSB to the legacy decoders (MITE)
-unrelated Frontend_Bound.Fetch_Latency | TMA 5.2: the children are Clocks fractions that may overlap, \
-      and this file has four of the six (not Branch_Resteers and MS_Switches, whose GNR events need MSR 0x3F7); \
-      Intel defines no sum or bound
+# perfmon GNR Branch_Resteers: clear_resteer_cycles / clks + tma_unknown_branches (= unknown_branch_cycles / clks)
+node  Frontend_Bound.Fetch_Latency.Branch_Resteers Clocks = RESTEER / CLKS + UNKNOWN_BR / CLKS \
+      | > 0.05 | Cycles the frontend was delayed fetching from corrected paths (may overlap its siblings)
+# perfmon GNR MS_Switches: 3 * uops_retired.ms:c1:e1 / (uops_retired.slots / uops_issued.any) / clks
+let   RETIRE_FRACTION = RET_SLOTS / UOPS_ISSUED
+node  Frontend_Bound.Fetch_Latency.MS_Switches Clocks_est = 3 * MS_SWITCHES_RET / RETIRE_FRACTION / CLKS \
+      | > 0.05 | Cycles lost switching to the microcode sequencer (3 cycles each)
+unrelated Frontend_Bound.Fetch_Latency | TMA 5.2: the children are Clocks fractions that may overlap \
+      (Branch_Resteers "may overlap with its siblings"); Intel defines no sum or bound
 node  Frontend_Bound.Fetch_Bandwidth.MITE Slots_est = (MITE_ANY - MITE_OK) / CORE_CLKS / 2 \
       | > 0.10 | Cycles the legacy decode pipeline (MITE) delivered fewer uops than optimal
 node  Frontend_Bound.Fetch_Bandwidth.DSB  Slots_est = (DSB_ANY - DSB_OK) / CORE_CLKS / 2 \
       | > 0.15 | Cycles the decoded-uop cache (DSB) delivered fewer uops than optimal
+# perfmon GNR MS: max(idq.ms_cycles_any, uops_retired.ms:c1 / retire fraction) / core clks / 2.4
+node  Frontend_Bound.Fetch_Bandwidth.MS   Slots_est = max(MS_CYCLES_ANY, MS_RET_CYCLES / RETIRE_FRACTION) / CORE_CLKS / 2.4 \
+      | > 0.05 | Cycles the microcode sequencer limited uop delivery (estimated)
 unrelated Frontend_Bound.Fetch_Bandwidth | TMA 5.2: the children are per-core cycle estimates of each \
       uop source's shortfall (Slots_Estimated), not a split of Fetch_Bandwidth's slots; no sum or bound is given
 # GNR's new Branch_Mispredicts children: each retired-mispredict kind's share of the mispredict slots
@@ -252,6 +289,15 @@ node  Backend_Bound.Core_Bound.Ports_Utilization Clocks = \
       | > 0.15 | Cycles the core was limited by execution-port utilization
 unrelated Backend_Bound.Core_Bound | the children (Divider, Serializing_Operation, Ports_Utilization) are \
       Clocks fractions of all cycles under a Slots share of Backend_Bound, which Intel relates by no sum or bound
+
+# Heavy_Operations' level 3 (perfmon GNR): Microcode_Sequencer = uops_retired.ms / slots,
+# Few_Uops_Instructions = max(0, Heavy_Operations - Microcode_Sequencer)
+node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = MS_RET / SLOTS \
+      | > 0.05 | Slots retiring uops from the microcode sequencer
+node  Retiring.Heavy_Operations.Few_Uops_Instructions Slots = \
+        max(0, Retiring.Heavy_Operations - Retiring.Heavy_Operations.Microcode_Sequencer) \
+      | > 0.05 | Slots retiring instructions decoded into two to four uops
+partition Retiring.Heavy_Operations   # Few_Uops_Instructions = max(0, Heavy - Microcode_Sequencer)
 
 cpi-cycles        CLKS
 cpi-instructions  INST

@@ -1,8 +1,9 @@
 # intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
 # Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) and the
 # level-4..6 nodes of toplev 5.1-full whose events libpfm4 and perf's tables publish, from
-# general-purpose events. Not yet: FP_Divider/INT_Divider (libpfm4 icl has no ARITH.FP_DIVIDER_ACTIVE),
-# False_Sharing and Streaming_Stores (OCR events with an offcore-response MSR).
+# general-purpose events; raw forms from Intel perfmon ICL V1.24 (icelake_core.json) for
+# ARITH.FP_DIVIDER_ACTIVE (FP_Divider/INT_Divider), which libpfm4 4.13 lacks, and for the OCR events
+# of False_Sharing and Streaming_Stores (offcore-response MSR value as offcore_rsp=, config1).
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
 pmu      icl icx
 title    Intel Ice Lake / Ice Lake-SP
@@ -22,6 +23,9 @@ note     CORE_CLKS (CPU_CLK_UNHALTED.DISTRIBUTED).
 note     CPI stack: cpi-stack.md 2.7.2 (ICX column) at L2 granularity plus the memory split by the
 note     nested CYCLE_ACTIVITY stall counters; the resteer (refill) part of mispredicts stays in
 note     Frontend_Latency.
+note     OCR (offcore-response) events: perfmon ICL V1.24 event 0xB7 umask 0x01 with MSR 0x1A6 =
+note     MSRValue, perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the kernel moves a
+note     second value to MSR 0x1A7 (event 0xBB). Two MSRs: the planner is told counters 0-1 for them.
 
 const    W 5
 param    SMT_on 0
@@ -155,7 +159,13 @@ event    XSNP_HITM       MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM         | MEM_LOAD_L3
 event    XSNP_HIT        MEM_LOAD_L3_HIT_RETIRED:XSNP_HIT          | MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT [0xD2/0x02]
 event    XSNP_MISS       MEM_LOAD_L3_HIT_RETIRED:XSNP_MISS         | MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS [0xD2/0x01]
 event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
+event    FPDIV_ACTIVE    cpu/event=0x14,umask=0x1,cmask=1/         | ARITH.FP_DIVIDER_ACTIVE, cycles the floating-point divider was busy [0x14/0x01 c=1]
+event    OCR_RFO_HITM    cpu/event=0xb7,umask=0x1,offcore_rsp=0x10003c0002/ | OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM, RFOs that hit L3 and a modified line in another core [0xB7/0x01 MSR 0x1A6 = 0x10003C0002]
+event    OCR_STREAM_WR   cpu/event=0xb7,umask=0x1,offcore_rsp=0x10800/ | OCR.STREAMING_WR.ANY_RESPONSE, streaming (non-temporal) stores [0xB7/0x01 MSR 0x1A6 = 0x10800]
 # perf's names for events libpfm4 4.13 spells differently (perf stat -x prints these)
+perf-name FPDIV_ACTIVE   arith.fp_divider_active
+perf-name OCR_RFO_HITM   ocr.demand_rfo.l3_hit.snoop_hitm
+perf-name OCR_STREAM_WR  ocr.streaming_wr.any_response
 perf-name ICACHE_STALL   icache_data.stalls
 perf-name ITLB_STALL     icache_tag.stalls
 perf-name LCP_STALL      decode.lcp
@@ -187,6 +197,9 @@ limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS
           LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 \
           ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT LOCK_LOADS ALL_STORES XSNP_HITM XSNP_HIT XSNP_MISS L3_HIT counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
+# perfmon "Counter": "0,1,2,3" for the OCR events, whose values two MSRs (0x1A6, 0x1A7) hold:
+# counters 0-1 keep at most two of them in a group
+limit     OCR_RFO_HITM OCR_STREAM_WR counters=0-1
 # With UOPS_DECODED.DEC0 on counters 0-3, Memory_Operations (Light_Operations' DEC0, DEC0_C1,
 # MITE_UOPS, MS_UOPS and its MEM_INST) and Lock_Latency (five 0x24/0x60/0xD0 events) need five of
 # the four counters 0-3: they may be spread over groups.
@@ -386,6 +399,11 @@ node  Frontend_Bound.Fetch_Bandwidth.MITE.MITE_4wide Slots_est = (MITE_UOPS_C4 -
 unrelated Frontend_Bound.Fetch_Bandwidth.MITE | TMA 5.1: Decoder0_Alone and MITE_4wide are cycle estimates of \
       two causes of MITE's shortfall; no sum or bound is given
 
+node  Backend_Bound.Core_Bound.Divider.FP_Divider Clocks = FPDIV_ACTIVE / CLKS \
+      | > 0.20 | Cycles the floating-point divider was busy
+node  Backend_Bound.Core_Bound.Divider.INT_Divider Clocks = Backend_Bound.Core_Bound.Divider - Backend_Bound.Core_Bound.Divider.FP_Divider \
+      | > 0.20 | Cycles the integer divider was busy
+partition Backend_Bound.Core_Bound.Divider   # INT_Divider = Divider - FP_Divider
 node  Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause Clocks = 140 * PAUSE_INST / CLKS \
       | > 0.05 | Cycles of PAUSE instructions (140 each)
 unrelated Backend_Bound.Core_Bound.Serializing_Operation | TMA 5.1: Slow_Pause is a cost estimate of one \
@@ -457,8 +475,8 @@ node  Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists Slots_est
       | > 0.1 | Slots of floating-point assists (34 cycles each)
 bound Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: ASSISTS.FP is one of the ASSISTS.ANY kinds
 
-# memory level 4-6 (icl_client_ratios.py); the OCR/MSR-based False_Sharing and Streaming_Stores are not
-# included yet.
+# memory level 4-6 (icl_client_ratios.py); False_Sharing and Streaming_Stores (OCR events) are with the
+# cost helpers below.
 let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - CYCLES_L1D_MISS, 0)
 node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
         min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
@@ -559,6 +577,10 @@ node  Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Clocks_est = \
 node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
         (MEM_XSNP_NONE_COST - MEM_L2_HIT_COST) * L3_HIT * FB_FACTOR / CLKS \
       | > 0.10 | Cycles of L3-hit latency without snoops
+node  Backend_Bound.Memory_Bound.Store_Bound.False_Sharing Clocks_est = MEM_XSNP_HITM_COST * OCR_RFO_HITM / CLKS \
+      | > 0.05 | Cycles of RFOs that found the line modified in another core's cache (32.5 ns each)
+node  Backend_Bound.Memory_Bound.Store_Bound.Streaming_Stores Clocks_est = 9 * OCR_STREAM_WR / CLKS \
+      | > 0.20 | Cycles of streaming (non-temporal) stores (9 each)
 node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (L2_RFO_HIT * Mem_L2_Store_Cost * \
         (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
       | > 0.10 | Cycles of store RFO latency (L2 hits at a fixed cost, plus outstanding RFOs)

@@ -1,9 +1,8 @@
 # intel-spr.td — Intel Sapphire Rapids (spr)
 # Levels 1 and 2 from one of two event sets, chosen per evaluation (let PM below); level 3 (TMA 5.1);
-# the level-4..6 nodes of toplev 5.1-full spr_server_ratios.py whose events libpfm4 4.13 encodes
-# (not yet: Code_L2_Hit/Miss, whose OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD libpfm4
-# lacks, and the OCR/MSR-based Contested_Accesses, Data_Sharing, False_Sharing, Streaming_Stores,
-# Local_MEM, Remote_MEM, Remote_Cache).
+# the level-4..6 nodes of toplev 5.1-full spr_server_ratios.py, with raw forms from Intel perfmon
+# SPR V1.39 where libpfm4 4.13 lacks the event (OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD)
+# or the node needs an offcore-response MSR value (the OCR events: offcore_rsp=, config1).
 #  * PERF_METRICS path, when the four L1 PERF_METRICS counts (TD_FE TD_BAD TD_RET TD_BE) are
 #    all counted: TOPDOWN.SLOTS (fixed counter 3) + the 8 PERF_METRICS fields (perf topdown-*).
 #    This is the path the planner plans (it takes available() as 1), so live collection on a
@@ -39,13 +38,26 @@ note     MEMORY_BOUND_SLOTS with event code 0x00 (fixed-counter pseudo codes) in
 note     are perf raw forms with the oracle input's numbers; it has no IDQ_BUBBLES, whose encodings
 note     (0x9C/0x01, cmask 6) it knows under the pre-SPR name IDQ_UOPS_NOT_DELIVERED.
 note     DRAM_Bound keeps the toplev/TMA-4 name; TMA 5.2 calls the node L3_Miss_Bound.
-note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE, UOPS_RETIRED.MS)
+note     Encodings of the SPR-only L3 events (MEMORY_ACTIVITY, BOUND_ON_LOADS, DIV_ACTIVE)
 note     are libpfm4's spr table; the facts sheet names no perfmon encoding for them.
 note     Level 3 follows pmu-tools spr_server_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
 note     on oracle case spr-l3-pm-badspec-ms (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
-note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perf's raw 0xAD/0x40: libpfm4 4.13
-note     encodes it as umask 0x07, and perfmon's MSR 0x3F7 = 0x7 (frontend) is not set by the raw form,
-note     so live counts of it on hardware are not the perfmon event; imported counts are.
+note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perfmon's 0xAD/0x40 with MSR 0x3F7 = 0x7,
+note     the raw form's frontend=0x7 (config1; Linux intel_spr_extra_regs writes it to MSR_PEBS_FRONTEND);
+note     libpfm4 4.13 encodes it as umask 0x07 without the MSR. UOPS_RETIRED.MS likewise is perfmon's
+note     0xC2/0x04 with MSR 0x3F7 = 0x8 (libpfm4 4.13: 0xC2/0x08, not in perfmon's SPR table). One MSR:
+note     these events are planned on counter 0 (one per group).
+note     OCR (offcore-response) events: perfmon SPR V1.39 event 0x2A umask 0x01 with MSR 0x1A6 =
+note     MSRValue, written as perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the
+note     kernel moves a second value to MSR 0x1A7 (event 0x2B). Two MSRs: at most two OCR events with
+note     different values count at once, so the planner is told counters 0-1 for them (two per group).
+note     False_Sharing reads OCR.DEMAND_RFO.L3_MISS with TMA's own MSR value 0x103B800002 (toplev and
+note     perfmon metrics: ocr_msr_val=0x103b800002), not the event table's 0x3F3FC00002.
+note     The level-4/5 memory costs (Contested_Accesses, Data_Sharing, Local_MEM, Remote_MEM, Remote_Cache,
+note     False_Sharing) are toplev 5.1-full's (Mem_XSNP_HitM_Cost 28, Mem_XSNP_Hit_Cost 27, Mem_Local_DRAM_Cost
+note     66.5, Mem_Remote_DRAM_Cost 131, Mem_Remote_HitM/Fwd_Cost 120 ns x Core_Frequency), as L2_Hit_Latency
+note     and L3_Hit_Latency here; perfmon's TMA 5.2 metrics use other constants (e.g. 81, 79, 4.4, 109, 190,
+note     170) in the same formulas. DS (a multi-socket server) is 1, as toplev sets it for SPR.
 
 const    W 6
 param    SMT_on 0
@@ -88,7 +100,7 @@ event    MA_L1D          MEMORY_ACTIVITY:STALLS_L1D_MISS           | MEMORY_ACTI
 event    MA_L2           MEMORY_ACTIVITY:STALLS_L2_MISS            | MEMORY_ACTIVITY.STALLS_L2_MISS [0x47/0x05 c=5]
 event    MA_L3           MEMORY_ACTIVITY:STALLS_L3_MISS            | MEMORY_ACTIVITY.STALLS_L3_MISS [0x47/0x09 c=9]
 event    DIV_ACTIVE      ARITH:DIV_ACTIVE                          | ARITH.DIV_ACTIVE, divider busy cycles [0xB0/0x09 c=1]
-event    MS_UOPS_RET     UOPS_RETIRED:MS                           | UOPS_RETIRED.MS, retired uops from the microcode sequencer [0xC2/0x08]
+event    MS_UOPS_RET     cpu/event=0xc2,umask=0x4,frontend=0x8/    | UOPS_RETIRED.MS, retired uops from the microcode sequencer, MSR 0x3F7 = 0x8 [0xC2/0x04]
 event    L1_MISS         MEM_LOAD_RETIRED:L1_MISS                  | MEM_LOAD_RETIRED.L1_MISS [0xD1/0x08]
 event    L2_MISS         MEM_LOAD_RETIRED:L2_MISS                  | MEM_LOAD_RETIRED.L2_MISS [0xD1/0x10]
 event    L3_MISS         MEM_LOAD_RETIRED:L3_MISS                  | MEM_LOAD_RETIRED.L3_MISS [0xD1/0x20]
@@ -98,10 +110,10 @@ event    CLEARS_COUNT    INT_MISC:CLEARS_COUNT                     | INT_MISC.CL
 event    MC_COUNT        MACHINE_CLEARS:COUNT                      | MACHINE_CLEARS.COUNT, machine clears [0xC3/0x01 c=1 e=1]
 event    MC_MEM_ORDER    MACHINE_CLEARS:MEMORY_ORDERING            | MACHINE_CLEARS.MEMORY_ORDERING, memory-ordering machine clears [0xC3/0x02]
 event    RESTEER         INT_MISC:CLEAR_RESTEER_CYCLES             | INT_MISC.CLEAR_RESTEER_CYCLES, cycles until the first uop of a resteered path [0xAD/0x80]
-event    UNKNOWN_BR      cpu/event=0xad,umask=0x40/                | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch); perfmon also sets MSR 0x3F7 = 0x7 [0xAD/0x40]
+event    UNKNOWN_BR      cpu/event=0xad,umask=0x40,frontend=0x7/   | INT_MISC.UNKNOWN_BRANCH_CYCLES, bubble cycles of BAClear (unknown branch), MSR 0x3F7 = 0x7 [0xAD/0x40]
 event    UOPS_ISSUED     UOPS_ISSUED:ANY                           | UOPS_ISSUED.ANY [0xAE/0x01]
-event    MS_SWITCHES_RET UOPS_RETIRED:MS:c=1:e                     | UOPS_RETIRED.MS:c1:e1, switches to the microcode sequencer (retired) [0xC2/0x08 c=1 e=1]
-event    MS_RET_CYCLES   UOPS_RETIRED:MS:c=1                       | UOPS_RETIRED.MS:c1, cycles retiring microcode-sequencer uops [0xC2/0x08 c=1]
+event    MS_SWITCHES_RET cpu/event=0xc2,umask=0x4,cmask=1,edge=1,frontend=0x8/ | UOPS_RETIRED.MS (:c1:e1), switches to the microcode sequencer (retired), MSR 0x3F7 = 0x8 [0xC2/0x04 c=1 e=1]
+event    MS_RET_CYCLES   cpu/event=0xc2,umask=0x4,cmask=1,frontend=0x8/ | UOPS_RETIRED.MS (:c1), cycles retiring microcode-sequencer uops, MSR 0x3F7 = 0x8 [0xC2/0x04 c=1]
 event    LCP_STALL       DECODE:LCP                                | DECODE.LCP, decoder stalls on length-changing prefixes [0x87/0x01]
 event    DSB2MITE_PEN    DSB2MITE_SWITCHES:PENALTY_CYCLES          | DSB2MITE_SWITCHES.PENALTY_CYCLES, DSB-to-MITE switch penalty cycles [0x61/0x02]
 event    MITE_ANY        IDQ:MITE_CYCLES_ANY                       | IDQ.MITE_CYCLES_ANY [0x79/0x04 c=1]
@@ -139,6 +151,9 @@ event    L3M_REMOTE_PMM  MEM_LOAD_L3_MISS_RETIRED:REMOTE_PMM       | MEM_LOAD_L3
 libpfm4-differs BE_SLOTS      | libpfm4 4.13 TOPDOWN:BACKEND_BOUND_SLOTS = 0x0200 (event 0x00, the fixed-counter pseudo code); perfmon TOPDOWN.BACKEND_BOUND_SLOTS is 0xA4/0x02 on any GP counter
 libpfm4-differs BR_MISP_SLOTS | libpfm4 4.13 TOPDOWN:BR_MISPREDICT_SLOTS = 0x0800 (event 0x00); perfmon TOPDOWN.BR_MISPREDICT_SLOTS is 0xA4/0x08 on counter 0
 libpfm4-differs MEM_SLOTS     | libpfm4 4.13 TOPDOWN:MEMORY_BOUND_SLOTS = 0x1000 (event 0x00); perfmon TOPDOWN.MEMORY_BOUND_SLOTS is 0xA4/0x10
+libpfm4-differs MS_UOPS_RET     | libpfm4 4.13 UOPS_RETIRED:MS is 0xC2/0x08 without the MSR, an encoding perfmon SPR V1.39 does not list; perfmon is 0xC2/0x04 with MSR 0x3F7 = 0x8
+libpfm4-differs MS_SWITCHES_RET | libpfm4 4.13 UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon SPR V1.39 is 0xC2/0x04 c=1 e=1 with MSR 0x3F7 = 0x8
+libpfm4-differs MS_RET_CYCLES   | libpfm4 4.13 UOPS_RETIRED:MS is 0xC2/0x08 without the MSR; perfmon SPR V1.39 is 0xC2/0x04 c=1 with MSR 0x3F7 = 0x8
 libpfm4-differs UNKNOWN_BR    | libpfm4 4.13 INT_MISC:UNKNOWN_BRANCH_CYCLES has umask 0x07 (perfmon's MSR 0x3F7 value); perfmon is 0xAD/0x40 with MSR 0x3F7 = 0x7
 # level-4..6 and info-metric events (TMA 5.1 nodes below); libpfm4 spr names, perfmon encodings from
 # Linux perf's pmu-events/arch/x86/sapphirerapids/*.json
@@ -203,9 +218,27 @@ event    ALL_STORES      MEM_INST_RETIRED:ALL_STORES               | MEM_INST_RE
 event    L2_HIT          MEM_LOAD_RETIRED:L2_HIT                   | MEM_LOAD_RETIRED.L2_HIT [0xD1/0x02]
 event    L3_HIT          MEM_LOAD_RETIRED:L3_HIT                   | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
 event    ST_L2_HIT       MEM_STORE_RETIRED:L2_HIT                  | MEM_STORE_RETIRED.L2_HIT, retired stores that hit L2 [0x44/0x01]
+# level-4/5 events of the OCR and snoop nodes: libpfm4 strings where libpfm4 4.13 has the perfmon
+# encoding, raw forms from perfmon SPR V1.39 (sapphirerapids_core.json) otherwise
+event    ORO_CODE_C1     cpu/event=0x20,umask=0x2,cmask=1/         | OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD, cycles with an L2-miss code read outstanding [0x20/0x02 c=1]
+event    XSNP_FWD        MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD          | MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD, L3-hit loads a sibling core forwarded [0xD2/0x04]
+event    XSNP_NO_FWD     MEM_LOAD_L3_HIT_RETIRED:XSNP_NO_FWD       | MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD, L3-hit loads snooped without forwarding [0xD2/0x02]
+event    XSNP_MISS       MEM_LOAD_L3_HIT_RETIRED:XSNP_MISS         | MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS, L3-hit loads whose snoop missed [0xD2/0x01]
+event    OCR_DRD_HITM    cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0001/ | OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM, demand data reads that hit L3 and a modified line in another core [0x2A/0x01 MSR 0x1A6 = 0x10003C0001]
+event    OCR_DRD_HWF     cpu/event=0x2a,umask=0x1,offcore_rsp=0x8003c0001/ | OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_WITH_FWD, demand data reads that hit L3 and a clean forwarded line [0x2A/0x01 MSR 0x1A6 = 0x8003C0001]
+event    OCR_RFO_RHITM   cpu/event=0x2a,umask=0x1,offcore_rsp=0x103b800002/ | OCR.DEMAND_RFO.L3_MISS with TMA's MSR value 0x103B800002 (RFOs that missed L3 and hit a modified line in a remote socket) [0x2A/0x01 MSR 0x1A6 = 0x103B800002]
+event    OCR_RFO_HITM    cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0002/ | OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM, RFOs that hit L3 and a modified line in another core [0x2A/0x01 MSR 0x1A6 = 0x10003C0002]
+event    OCR_STREAM_WR   cpu/event=0x2a,umask=0x1,offcore_rsp=0x10800/ | OCR.STREAMING_WR.ANY_RESPONSE, streaming (non-temporal) stores [0x2A/0x01 MSR 0x1A6 = 0x10800]
+libpfm4-differs OCR_RFO_RHITM | TMA's False_Sharing sets MSR 0x1A6 = 0x103B800002 (perfmon metrics ocr_msr_val, toplev the same); libpfm4 4.13 OCR:DEMAND_RFO_L3_MISS is the event table's 0x3F3FC00002
 # perf's names for events libpfm4 4.13 spells differently or lacks (perf stat -x prints these)
+perf-name ORO_CODE_C1    offcore_requests_outstanding.cycles_with_demand_code_rd
+perf-name OCR_DRD_HITM   ocr.demand_data_rd.l3_hit.snoop_hitm
+perf-name OCR_DRD_HWF    ocr.demand_data_rd.l3_hit.snoop_hit_with_fwd
+perf-name OCR_RFO_HITM   ocr.demand_rfo.l3_hit.snoop_hitm
+perf-name OCR_STREAM_WR  ocr.streaming_wr.any_response
 perf-name CLK_THREAD     cpu_clk_unhalted.thread
 perf-name INST           inst_retired.any
+perf-name MS_UOPS_RET    uops_retired.ms
 perf-name MS_SWITCHES_RET cpu/uops_retired.ms,cmask=1,edge=1/
 perf-name MS_RET_CYCLES  cpu/uops_retired.ms,cmask=1/
 perf-name EXE_23         exe_activity.2_3_ports_util
@@ -242,6 +275,16 @@ limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G 
           FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
           LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
+# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad with 0x7, 0x04c2 with 0x8,
+# both MSR_PEBS_FRONTEND): counter 0 keeps the events that set it to one per group
+limit     UNKNOWN_BR MS_UOPS_RET MS_SWITCHES_RET MS_RET_CYCLES counters=0
+# perfmon "Counter": "0,1,2,3" (0x20, 0xD2); the OCR events too, but two MSRs (0x1A6, 0x1A7) hold
+# their values: counters 0-1 keep at most two of them in a group
+limit     ORO_CODE_C1 XSNP_FWD XSNP_NO_FWD XSNP_MISS counters=0-3
+limit     OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# Contested_Accesses and Data_Sharing read six events on counters 0-3 (two XSNP, two OCR, FB_HIT,
+# L1_MISS): they may span groups
+span      Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing
 # Lock_Latency reads five events that all live on counters 0-3 (0x20, 0x24, 0xD0): it may span groups.
 span      Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency
 limit     L1D_PENDING counters=2
@@ -533,7 +576,7 @@ unrelated Retiring.Heavy_Operations.Microcode_Sequencer.Assists | TMA 5.1: Assis
       average 78 cycles, its children their own 99, 30 and 63: no sum or bound holds
 
 # memory levels 4-6 (spr_server_ratios.py); Contested_Accesses, Data_Sharing, False_Sharing,
-# Streaming_Stores and the DRAM/PMM/CXL level-5 nodes are not included yet (OCR/MSR events).
+# Streaming_Stores and Local_MEM/Remote_MEM/Remote_Cache are further below (after the cost helpers).
 let   L1_NO_MISS_CYCLES = max(CYCLES_MEM_ANY - MA_CYC_L1D, 0)
 node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
         min(Mem_STLB_Hit_Cost * DTLB_LD_HIT_C1 + DTLB_LD_WALK, L1_NO_MISS_CYCLES) / CLKS \
@@ -568,8 +611,8 @@ node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Mis
 partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
 node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = (XQ_FULL + L2_STALLS) / CLKS \
       | > 0.30 | Cycles the uncore queue was full or demand requests waited for L2 resources
-unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are a queue-full fraction and a cost \
-      estimate in clocks under a Stalls fraction; no sum or bound is given
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.1: the children are a queue-full fraction and cost \
+      estimates in clocks under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C4) / CLKS \
       | > 0.20 | Cycles with four or more data reads outstanding to memory (bandwidth)
 node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency Clocks = \
@@ -604,7 +647,6 @@ partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # 
 
 # memory level 4 with costs (spr_server_ratios.py): the load latencies are ns x Core_Frequency (GHz),
 # which needs the run time (duration_time) and msr/tsc/; FB_FACTOR = 1 + FB_HIT / L1_MISS / 2.
-# Contested_Accesses and Data_Sharing need OCR events (offcore-response MSR): not included yet.
 let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
 let   MEM_L2_HIT_COST = 3 * Core_Frequency
 let   MEM_XSNP_NONE_COST = 12 * Core_Frequency
@@ -623,6 +665,50 @@ node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
 node  Backend_Bound.Memory_Bound.Store_Bound.Store_Latency Clocks_est = (ST_L2_HIT * Mem_L2_Store_Cost * \
         (1 - MEM_LOCK_ST_FRACTION) + (1 - MEM_LOCK_ST_FRACTION) * ORO_DEMAND_RFO_C1) / CLKS \
       | > 0.10 | Cycles of store latency (L2 hits at a fixed cost, plus outstanding RFOs)
+
+# Code_L2 (spr_server_ratios.py Code_L2_Miss / Code_L2_Hit)
+node  Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss Clocks_Retired = ORO_CODE_C1 / CLKS \
+      | > 0.05 | Cycles with an instruction fetch outstanding that missed L2
+node  Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Clocks_Retired = \
+        max(0, Frontend_Bound.Fetch_Latency.ICache_Misses - Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss) \
+      | > 0.05 | I-cache miss cycles of fetches that hit L2
+partition Frontend_Bound.Fetch_Latency.ICache_Misses   # Code_L2_Hit = max(0, ICache_Misses - Code_L2_Miss)
+
+# snoop and remote-memory costs (spr_server_ratios.py, TMA 5.1-full; DS = 1): ns x Core_Frequency
+let   MEM_XSNP_HITM_COST = 28 * Core_Frequency
+let   MEM_XSNP_HIT_COST = 27 * Core_Frequency
+let   MEM_LOCAL_DRAM_COST = 66.5 * Core_Frequency
+let   MEM_REMOTE_DRAM_COST = 131 * Core_Frequency
+let   MEM_REMOTE_HITM_COST = 120 * Core_Frequency
+let   MEM_REMOTE_FWD_COST = 120 * Core_Frequency
+# toplev True_XSNP_HitM_Fraction: the share of forwarded L3 hits that were modified lines
+let   TRUE_XSNP_HITM_FRACTION = OCR_DRD_HITM / (OCR_DRD_HITM + OCR_DRD_HWF)
+let   LOAD_XSNP_HITM = XSNP_FWD * TRUE_XSNP_HITM_FRACTION
+let   LOAD_XSNP_HIT = XSNP_NO_FWD + XSNP_FWD * (1 - TRUE_XSNP_HITM_FRACTION)
+node  Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Clocks_est = ((MEM_XSNP_HITM_COST - MEM_L2_HIT_COST) * \
+        LOAD_XSNP_HITM + (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * XSNP_MISS) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a modified line in another core's cache
+node  Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Clocks_est = \
+        (MEM_XSNP_HIT_COST - MEM_L2_HIT_COST) * LOAD_XSNP_HIT * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a clean line shared with another core
+node  Backend_Bound.Memory_Bound.Store_Bound.False_Sharing Clocks_est = \
+        (MEM_REMOTE_HITM_COST * OCR_RFO_RHITM + MEM_XSNP_HITM_COST * OCR_RFO_HITM) / CLKS \
+      | > 0.05 | Cycles of RFOs that found the line modified in another core's or socket's cache
+node  Backend_Bound.Memory_Bound.Store_Bound.Streaming_Stores Clocks_est = 9 * OCR_STREAM_WR / CLKS \
+      | > 0.20 | Cycles of streaming (non-temporal) stores (9 each)
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Local_MEM Clocks_est = \
+        (MEM_LOCAL_DRAM_COST - MEM_XSNP_NONE_COST) * L3M_LOCAL_DRAM * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of loads served by local DRAM
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_MEM Clocks_est = \
+        (MEM_REMOTE_DRAM_COST - MEM_XSNP_NONE_COST) * L3M_REMOTE_DRAM * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of loads served by remote DRAM
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_Cache Clocks_est = \
+        ((MEM_REMOTE_HITM_COST - MEM_XSNP_NONE_COST) * L3M_REMOTE_HITM + \
+         (MEM_REMOTE_FWD_COST - MEM_XSNP_NONE_COST) * L3M_REMOTE_FWD) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a remote socket's cache
+unrelated Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency | TMA 5.1: Local_MEM, Remote_MEM and Remote_Cache \
+      are cost estimates of retired loads (latency x count), MEM_Latency a fraction of cycles with reads \
+      outstanding; no sum or bound is given
 
 cpi-cycles        CLKS
 cpi-instructions  INST

@@ -29,7 +29,10 @@ static const char *sysfs_root(void)
 }
 
 /* Built-in formats used when the host has no such PMU in sysfs (our VMs, or
- * encoding another machine's events). From the kernel's x86 and Arm drivers. */
+ * encoding another machine's events). From the kernel's x86 and Arm drivers;
+ * the three config1 terms are Intel's extra registers (arch/x86/events/intel/
+ * core.c: offcore_rsp is MSR_OFFCORE_RSP_0/1 for OCR events, ldlat the load-latency
+ * threshold, frontend MSR_PEBS_FRONTEND 0x3F7), which the kernel writes from config1. */
 struct builtin_format {
 	const char *pmu, *term, *spec;
 };
@@ -43,6 +46,7 @@ static const struct builtin_format builtin_formats[] = {
 	{ "cpu", "cmask", "config:24-31" },
 	{ "cpu", "in_tx", "config:32" },
 	{ "cpu", "in_tx_cp", "config:33" },
+	{ "cpu", "offcore_rsp", "config1:0-63" },
 	{ "cpu", "ldlat", "config1:0-15" },
 	{ "cpu", "frontend", "config1:0-23" },
 	{ "armv8_pmuv3", "event", "config:0-15" },
@@ -191,8 +195,17 @@ static int apply_modifiers(struct perf_event_attr *a, const char *mods, bool ker
 	return 0;
 }
 
+/* Intel's extra-register terms (config1): an Intel model's file encoded on a host whose cpu PMU
+ * lacks them (an import of a Granite Rapids file on an AMD host) takes the built-in format. */
+static bool intel_extra_term(const char *term)
+{
+	return !strcmp(term, "offcore_rsp") || !strcmp(term, "ldlat") || !strcmp(term, "frontend");
+}
+
+/* builtin: the built-in formats only; other_intel_model: the file is an Intel model's other than
+ * the host's sysfs may describe, so a missing extra-register term falls back to the built-in one */
 static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a, td_err *err, const char *evstr,
-			int depth, bool builtin)
+			int depth, bool builtin, bool other_intel_model)
 {
 	char *save = NULL;
 
@@ -208,11 +221,12 @@ static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a,
 				return -1;
 			}
 		}
-		if (lookup_format(pmu, t, fmt, sizeof(fmt), builtin) == 0) {
+		if (lookup_format(pmu, t, fmt, sizeof(fmt), builtin) == 0 ||
+		    (other_intel_model && intel_extra_term(t) && lookup_format(pmu, t, fmt, sizeof(fmt), true) == 0)) {
 			if (apply_format(a, fmt, v, err, t))
 				return -1;
 		} else if (!eq && depth == 0 && lookup_alias(pmu, t, alias, sizeof(alias)) == 0) {
-			if (encode_terms(pmu, alias, a, err, evstr, 1, builtin))
+			if (encode_terms(pmu, alias, a, err, evstr, 1, builtin, other_intel_model))
 				return -1;
 		} else {
 			td_err_set(err, "unknown term '%s' for PMU '%s' in event '%s'", t, pmu, evstr);
@@ -275,7 +289,9 @@ static int encode_raw_form(const char *evstr, const char *model, bool kernel, st
 		td_err_set(err, "unknown PMU '%s' in event '%s' (not in %s)", buf, evstr, sysfs_root());
 		return -1;
 	}
-	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0, amd_model(model) && pmu_base_is(buf, "cpu")))
+	bool cpu_pmu = pmu_base_is(buf, "cpu");
+	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0, amd_model(model) && cpu_pmu,
+			 model && *model && !amd_model(model) && cpu_pmu))
 		return -1;
 	return apply_modifiers(&enc->attr, mods, kernel, err, evstr);
 }

@@ -136,11 +136,15 @@ static void print_event_text(const struct td_plan *p, const char *model, int ali
 	if (td_encode(e->spec, model, false, &enc, &err)) {
 		printf(" cannot encode: %s\n", err.msg);
 		*enc_failed = true;
-	} else if (enc.type_unknown) {
-		printf(" type=? config=0x%" PRIx64 "\n", (uint64_t)enc.attr.config);
-	} else {
-		printf(" type=%" PRIu32 " config=0x%" PRIx64 "\n", enc.attr.type, (uint64_t)enc.attr.config);
+		return;
 	}
+	if (enc.type_unknown)
+		printf(" type=? config=0x%" PRIx64, (uint64_t)enc.attr.config);
+	else
+		printf(" type=%" PRIu32 " config=0x%" PRIx64, enc.attr.type, (uint64_t)enc.attr.config);
+	if (enc.attr.config1) /* an extra register: offcore_rsp, frontend, ldlat */
+		printf(" config1=0x%" PRIx64, (uint64_t)enc.attr.config1);
+	printf("\n");
 }
 
 static void print_group_text(const struct td_plan *p, const char *model, int g, bool *enc_failed)
@@ -278,6 +282,8 @@ static void json_event(struct td_json *j, const struct td_plan *p, const char *m
 			td_json_uint(j, enc.attr.type);
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config);
 		td_json_kstring(j, "config", hex);
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, (uint64_t)enc.attr.config1);
+		td_json_kstring(j, "config1", enc.attr.config1 ? hex : NULL); /* an extra register, or null */
 	}
 	td_json_close(j);
 }

@@ -23,8 +23,8 @@ shipped() {
 	cp "$out" "$WORK/$1.check"
 }
 shipped skl intel-skl.td 112
-shipped icl intel-icl.td 119
-shipped spr intel-spr.td 137
+shipped icl intel-icl.td 122
+shipped spr intel-spr.td 146
 shipped amd64_fam19h_zen3 amd-zen3.td 8
 shipped amd64_fam19h_zen4 amd-zen4.td 13
 check_grep "skl: a libpfm4-string event is libpfm4's own (IDQ_UOPS_NOT_DELIVERED:CORE = 0x19c)" \
@@ -37,8 +37,29 @@ check_grep "skl: a raw event libpfm4 lacks is unknown, with its source" \
 check_grep "spr: TOPDOWN.BACKEND_BOUND_SLOTS differs from libpfm4, as the file says" \
 	"BE_SLOTS             known          ours cpu/event=0xa4,umask=0x2/ config=0x2a4, libpfm4 spr::TOPDOWN:BACKEND_BOUND_SLOTS config=0x200: the file says why" \
 	"$WORK/spr.check"
-check_grep "spr: 4 known, 12 events unknown to libpfm4 (11 raw, msr/tsc)" "0 mismatches, 4 known to differ (libpfm4-differs), 12 unknown to libpfm4" \
+check_grep "spr: 8 known, 13 events unknown to libpfm4 (12 raw, msr/tsc)" "0 mismatches, 8 known to differ (libpfm4-differs), 13 unknown to libpfm4" \
 	"$WORK/spr.check"
+# perfmon SPR V1.39: UOPS_RETIRED.MS is 0xC2/0x04 with MSR 0x3F7 = 0x8; libpfm4 4.13 has 0xC2/0x08, no MSR
+check_grep "spr: UOPS_RETIRED.MS with frontend=0x8 is known to differ from libpfm4, both config1 shown" \
+	"MS_UOPS_RET          known          ours cpu/event=0xc2,umask=0x4,frontend=0x8/ config=0x4c2 config1=0x8, libpfm4 spr::UOPS_RETIRED:MS config=0x8c2 config1=0x0" \
+	"$WORK/spr.check"
+# perfmon SPR V1.39: OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM is 0x2A/0x01 with MSR 0x1A6 = 0x10003C0001; libpfm4
+# 4.13 spells it OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM and puts the MSR value in config1 too
+check_grep "spr: an OCR raw form's offcore_rsp (config1) equals libpfm4's" \
+	"OCR_DRD_HITM         ok             raw cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0001/ config=0x12a config1=0x10003c0001 = libpfm4 spr::OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM" \
+	"$WORK/spr.check"
+# TMA's False_Sharing overrides the MSR value (0x103B800002) of OCR.DEMAND_RFO.L3_MISS (table: 0x3F3FC00002)
+check_grep "spr: an OCR event with TMA's own MSR value is known to differ, both config1 shown" \
+	"OCR_RFO_RHITM        known          ours cpu/event=0x2a,umask=0x1,offcore_rsp=0x103b800002/ config=0x12a config1=0x103b800002, libpfm4 spr::OCR:DEMAND_RFO_L3_MISS config=0x12a config1=0x3f3fc00002" \
+	"$WORK/spr.check"
+# perfmon ICL V1.24: OCR.STREAMING_WR.ANY_RESPONSE is 0xB7/0x01 with MSR 0x1A6 = 0x10800, as libpfm4's
+# OCR:STREAMING_WR_ANY_RESPONSE; ARITH.FP_DIVIDER_ACTIVE (0x14/0x01 c=1) is not in libpfm4 4.13's icl table
+check_grep "icl: an OCR raw form equals libpfm4's, config1 included" \
+	"OCR_STREAM_WR        ok             raw cpu/event=0xb7,umask=0x1,offcore_rsp=0x10800/ config=0x1b7 config1=0x10800 = libpfm4 icl::OCR:STREAMING_WR_ANY_RESPONSE" \
+	"$WORK/icl.check"
+check_grep "icl: ARITH.FP_DIVIDER_ACTIVE is unknown to libpfm4, with its source" \
+	"FPDIV_ACTIVE         unknown        raw cpu/event=0x14,umask=0x1,cmask=1/ (config=0x1000114): libpfm4 has no icl::ARITH:FP_DIVIDER_ACTIVE" \
+	"$WORK/icl.check"
 check_grep "zen4: all 13 events are libpfm4 strings" "13 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 0 unknown to libpfm4" \
 	"$WORK/amd64_fam19h_zen4.check"
 
@@ -46,19 +67,23 @@ check_grep "zen4: all 13 events are libpfm4 strings" "13 ok, 0 mismatches, 0 kno
 "$TDCTL" events --pmu gnr --check >"$out" 2>"$err"; rc=$?
 check_eq "gnr: --check exits 0" 0 "$rc"
 check_grep "gnr: says libpfm4 has no tables for the model" "(this libpfm4 has no tables for that model" "$out"
-check_grep "gnr: all 46 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 46 unknown to libpfm4" "$out"
+check_grep "gnr: all 54 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 54 unknown to libpfm4" "$out"
 
 # intel-gnr.td's raw encodings (perfmon's GNR table) against libpfm4's SPR table, for the events Granite
-# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 36 of its
-# 46 events equal to libpfm4's spr encoding (the other 10: PERF_METRICS and 2 EXE_ACTIVITY umasks
-# libpfm4 4.13 lacks)
+# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 40 of its
+# 54 events equal to libpfm4's spr encoding, 4 known to differ (the MSR 0x3F7 events: libpfm4 4.13 has
+# INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07 and UOPS_RETIRED.MS as umask 0x08, perfmon GNR V1.20
+# 0xAD/0x40 and 0xC2/0x04 with frontend= 0x7 and 0x8), the other 10: PERF_METRICS and 2 EXE_ACTIVITY
+# umasks libpfm4 4.13 lacks
 mkdir -p "$WORK/gnr-as-spr"
 sed 's/^pmu      gnr$/pmu      spr/' "$EV/intel-gnr.td" >"$WORK/gnr-as-spr/intel-gnr.td"
 check "gnr as spr: the copy says it serves spr" grep -qx 'pmu      spr' "$WORK/gnr-as-spr/intel-gnr.td"
 "$TDCTL" events --events-dir "$WORK/gnr-as-spr" --pmu spr --check >"$out" 2>"$err"; rc=$?
 check_eq "gnr as spr: --check exits 0" 0 "$rc"
-check_grep "gnr as spr: 36 equal to libpfm4's spr table, none differs" \
-	"36 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 10 unknown to libpfm4" "$out"
+check_grep "gnr as spr: 40 equal to libpfm4's spr table, none differs unexplained" \
+	"40 ok, 0 mismatches, 4 known to differ (libpfm4-differs), 10 unknown to libpfm4" "$out"
+check_grep "gnr as spr: UOPS_RETIRED.MS 0xC2/0x04 with frontend=0x8 is known to differ from libpfm4's 0xC2/0x08" \
+	"MS_RET               known          ours cpu/event=0xc2,umask=0x4,frontend=0x8/ config=0x4c2 config1=0x8, libpfm4 spr::UOPS_RETIRED:MS config=0x8c2 config1=0x0" "$out"
 check_grep "gnr as spr: MEMORY_ACTIVITY.STALLS_L3_MISS 0x47/0x09 c=9" \
 	"MA_L3                ok             raw cpu/event=0x47,umask=0x9,cmask=9/ config=0x9000947 = libpfm4 spr::MEMORY_ACTIVITY:STALLS_L3_MISS:c=9" "$out"
 
@@ -104,6 +129,20 @@ printf 'libpfm4-differs BR_MISP | again\n' >>"$WORK/ev/intel-skl.td"
 "$TDCTL" events --events-dir "$WORK/ev" --pmu skl --check >"$out" 2>"$err"; rc=$?
 check_eq "a second libpfm4-differs for one event: exits 1" 1 "$rc"
 check_grep "a second libpfm4-differs for one event: says so" "libpfm4-differs: event 'BR_MISP' already has one" "$err"
+
+# a raw form with an extra-register term (config1) that libpfm4's encoding of the event leaves out:
+# "raw, not in libpfm4" (unknown), not a mismatch. BR_MISP_RETIRED.ALL_BRANCHES is 0xC5/0x00 in both;
+# frontend=0x11 (config1) is what libpfm4 4.13's skl table has no field for.
+mkdir -p "$WORK/extra"
+sed -e 's|^event    BR_MISP         BR_MISP_RETIRED:ALL_BRANCHES  |event    BR_MISP         cpu/event=0xc5,umask=0x0,frontend=0x11/ |' \
+	"$EV/intel-skl.td" >"$WORK/extra/intel-skl.td"
+check "extra: the copy has the frontend= line" grep -q '^event    BR_MISP         cpu/event=0xc5,umask=0x0,frontend=0x11/' "$WORK/extra/intel-skl.td"
+cp "$EV/software.td" "$WORK/extra/"
+"$TDCTL" events --events-dir "$WORK/extra" --pmu skl --check >"$out" 2>"$err"; rc=$?
+check_eq "extra: --check exits 0" 0 "$rc"
+check_grep "extra: said to be raw, not in libpfm4, with both configs" \
+	"BR_MISP              unknown        raw cpu/event=0xc5,umask=0x0,frontend=0x11/ (config=0xc5 config1=0x11): raw, not in libpfm4: skl::BR_MISP_RETIRED:ALL_BRANCHES has config=0xc5 but no extra register (config1)" "$out"
+check_grep "extra: no mismatch" " 0 mismatches," "$out"
 
 # --check and --json together: a usage error
 "$TDCTL" events --pmu skl --check --json >"$out" 2>"$err"; rc=$?

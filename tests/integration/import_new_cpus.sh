@@ -82,9 +82,17 @@ bottleneck v2 Backend_Bound
 #   cond_ntaken 0.9e6 -> 2.1, cond_taken 1.2e6 -> 2.8, indirect_call 0.15e6 -> 0.35, (indirect 0.45e6 -
 #   indirect_call) -> 0.7, ret 0.15e6 -> 0.35; Other_Mispredicts 7 x (1 - 3e6 / (int_misc.clears_count 4e6 -
 #   machine_clears.count 0.5e6)) = 1; Other_Nukes 4 x (1 - memory_ordering 0.2e6 / 0.5e6) = 2.4
-tree gnr gnr gnr-names.csv 45 "Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8
+#   the MSR 0x3F7 (frontend=) events: Branch_Resteers (int_misc.clear_resteer_cycles 0.04e9 +
+#   int_misc.unknown_branch_cycles 0.02e9) / 1e9 -> 6; retire fraction uops_retired.slots 2.4e9 /
+#   uops_issued.any 3e9 = 0.8; MS_Switches 3 x uops_retired.ms:c1:e1 4e6 / 0.8 / 1e9 -> 1.5; MS max(
+#   idq.ms_cycles_any 0.05e9, uops_retired.ms:c1 0.048e9 / 0.8) / 1e9 / 2.4 -> 2.5; Microcode_Sequencer
+#   uops_retired.ms 0.12e9 / 6e9 -> 2; Few_Uops_Instructions 6 - 2 = 4
+tree gnr gnr gnr-names.csv 53 "Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8
 Frontend_Bound.Fetch_Latency.ICache_Misses=5 Frontend_Bound.Fetch_Latency.ITLB_Misses=2
 Frontend_Bound.Fetch_Latency.LCP=1 Frontend_Bound.Fetch_Latency.DSB_Switches=3
+Frontend_Bound.Fetch_Latency.Branch_Resteers=6 Frontend_Bound.Fetch_Latency.MS_Switches=1.5
+Frontend_Bound.Fetch_Bandwidth.MS=2.5 Retiring.Heavy_Operations.Microcode_Sequencer=2
+Retiring.Heavy_Operations.Few_Uops_Instructions=4
 Frontend_Bound.Fetch_Bandwidth.MITE=10 Frontend_Bound.Fetch_Bandwidth.DSB=10
 Bad_Speculation.Branch_Mispredicts.Cond_NT_Mispredicts=2.1 Bad_Speculation.Branch_Mispredicts.Cond_TK_Mispredicts=2.8
 Bad_Speculation.Branch_Mispredicts.Ind_Call_Mispredicts=0.35 Bad_Speculation.Branch_Mispredicts.Ind_Jump_Mispredicts=0.7

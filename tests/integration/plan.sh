@@ -29,6 +29,14 @@ check_grep "skl L2: budget halved with SMT" "counters per group: 4 general-purpo
 check_grep "skl L2: multiplexing and share" "4 groups: the kernel multiplexes, each group counts about 25% of the time" "$out"
 check_grep "skl L2: leader of group 1 encoded, on fixed 1" \
 	"CLKS_ANY           fixed 1 or gp        CPU_CLK_THREAD_UNHALTED:THREAD_P:t=1         type=4 config=0x20003c" "$out"
+# an OCR event's offcore-response MSR value is shown as config1 (perfmon ICL V1.24
+# OCR.STREAMING_WR.ANY_RESPONSE: 0xB7/0x01, MSR 0x1A6 = 0x10800)
+"$TDCTL" plan --pmu icl --nodes Streaming_Stores >"$WORK/ocr" 2>"$err"; rc=$?
+check "icl Streaming_Stores: exit 0" test "$rc" -eq 0
+check_grep "icl Streaming_Stores: the OCR event with its config1" \
+	"cpu/event=0xb7,umask=0x1,offcore_rsp=0x10800/ type=4 config=0x1b7 config1=0x10800" "$WORK/ocr"
+"$TDCTL" plan --pmu icl --nodes Streaming_Stores --json >"$WORK/ocr.json" 2>"$err"
+check_grep "icl Streaming_Stores: JSON has config1" '"config":"0x1b7","config1":"0x10800"' "$WORK/ocr.json"
 check_grep "skl L2: group serves nodes" "  serves: Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring" "$out"
 check_grep "skl L2: spanning node says why" "node Backend_Bound.Memory_Bound needs 9 general-purpose counters, budget 4: spread over groups" "$out"
 check_grep "skl L2: per-level counts" "by level: level 1 fits in 1 group; level 2 needs 4 groups (25% each); level 3 needs 10 groups" "$out"

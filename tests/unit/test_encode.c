@@ -1,5 +1,6 @@
 /* Unit tests for encode: libpfm4 strings (host and other models), perf raw
- * forms with built-in and sysfs formats, rNNNN, modifiers and errors. */
+ * forms with built-in and sysfs formats (config, config1, config2), rNNNN, modifiers
+ * and errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +182,89 @@ static void test_raw_form_amd_model(void **state)
 	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
 }
 
+/* Intel's extra-register terms go to config1 through the PMU's sysfs format files (the
+ * icl-perfmetrics and gnr-2s host trees carry the kernel's offcore_rsp config1:0-63,
+ * ldlat config1:0-15, frontend config1:0-23), and through the built-in format where sysfs
+ * lacks the PMU. Numbers from Intel perfmon: ICL OCR.STREAMING_WR.ANY_RESPONSE is event
+ * 0xB7 umask 0x01 with MSR 0x1A6 = 0x10800; SPR OCR.DEMAND_RFO.L3_MISS MSR value 0x3F3FC00002
+ * (38 bits: the high half must survive); GNR UOPS_RETIRED.MS is 0xC2/0x04 with MSR 0x3F7 = 0x8. */
+static void test_extra_register_terms(void **state)
+{
+	char dir[1024];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/icl-perfmetrics/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu/event=0xb7,umask=0x1,offcore_rsp=0x10800/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x1b7ull);
+	assert_true(enc.attr.config1 == 0x10800ull);
+	assert_true(enc.attr.config2 == 0);
+	assert_int_equal(td_encode("cpu/event=0x2a,umask=0x1,offcore_rsp=0x3f3fc00002/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config1 == 0x3f3fc00002ull);
+	assert_int_equal(td_encode("cpu/event=0xcd,umask=0x1,ldlat=128/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x1cdull);
+	assert_true(enc.attr.config1 == 128);
+	/* ldlat is 16 bits wide: a larger threshold is refused, not cut */
+	assert_int_equal(td_encode("cpu/event=0xcd,umask=0x1,ldlat=0x10000/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "does not fit term 'ldlat' (16 bits)"));
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/gnr-2s/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x8/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x4c2ull);
+	assert_true(enc.attr.config1 == 0x8);
+	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x1000000/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "does not fit term 'frontend' (24 bits)"));
+	/* an Intel model's file on a host whose cpu PMU is AMD's (the epyc-2s-256 tree, no extra
+	 * registers): the built-in extra-register format; for the host itself, refused */
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/epyc-2s-256/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x8/", "gnr", false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x4c2ull);
+	assert_true(enc.attr.config1 == 0x8);
+	assert_int_equal(td_encode("cpu/event=0xc2,umask=0x4,frontend=0x8/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown term 'frontend'"));
+	/* the host without the PMU in sysfs: the built-in formats give the same bits */
+	td_encode_set_sysfs_root("/nonexistent");
+	assert_int_equal(td_encode("cpu/event=0xb7,umask=0x1,offcore_rsp=0x10003c0002/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config1 == 0x10003c0002ull);
+	assert_int_equal(td_encode("cpu/event=0xad,umask=0x40,frontend=0x7/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x40adull);
+	assert_true(enc.attr.config1 == 0x7);
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+}
+
+/* A sysfs format naming config2 fills config2; a field perf_event_attr lacks is refused. */
+static void test_config2_format(void **state)
+{
+	char dir[] = "/tmp/td-sysfs-XXXXXX", path[512];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cpu", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpu/format", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/cpu/type", dir);
+	write_file(path, "4\n");
+	snprintf(path, sizeof(path), "%s/cpu/format/event", dir);
+	write_file(path, "config:0-7\n");
+	snprintf(path, sizeof(path), "%s/cpu/format/thresh", dir);
+	write_file(path, "config2:4-11\n");
+	snprintf(path, sizeof(path), "%s/cpu/format/bogus", dir);
+	write_file(path, "config3:0-3\n");
+	td_encode_set_sysfs_root(dir);
+	assert_int_equal(td_encode("cpu/event=0x11,thresh=0xab/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x11);
+	assert_true(enc.attr.config1 == 0);
+	assert_true(enc.attr.config2 == 0xab0ull);
+	assert_int_equal(td_encode("cpu/event=0x11,bogus=1/", NULL, false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unsupported format field 'config3'"));
+	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_rnnnn(void **state)
 {
 	(void)state;
@@ -199,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_raw_form_builtin), cmocka_unit_test(test_raw_form_errors),
 		cmocka_unit_test(test_raw_form_sysfs),   cmocka_unit_test(test_rnnnn),
 		cmocka_unit_test(test_raw_form_amd_model), cmocka_unit_test(test_hybrid_pmus),
+		cmocka_unit_test(test_extra_register_terms), cmocka_unit_test(test_config2_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,11 @@ pmu() { d="$T/sys/bus/event_source/devices/$1"; mkdir -p "$d/format" "$d/events"
 	*) echo "config:0-7" >"$d/format/event"; echo "config:8-15" >"$d/format/umask"; echo "config:18" >"$d/format/edge"
 	   echo "config:23" >"$d/format/inv"; echo "config:24-31" >"$d/format/cmask" ;; esac
 	for e in "$@"; do echo "${e#*=}" >"$d/events/${e%%=*}"; done; }
+# intelpmu NAME TYPE [EVENT=ENCODING...]: the same with the formats of Intel's extra registers,
+# which the kernel writes from config1 (Linux arch/x86/events/intel/core.c: offcore_rsp
+# "config1:0-63" for OCR events, ldlat "config1:0-15", frontend "config1:0-23" = MSR 0x3F7)
+intelpmu() { pmu "$@"; f="$T/sys/bus/event_source/devices/$1/format"; echo "config1:0-63" >"$f/offcore_rsp"
+	echo "config1:0-15" >"$f/ldlat"; echo "config1:0-23" >"$f/frontend"; }
 # amdpmu NAME TYPE [EVENT=ENCODING...]: the same with AMD's event format, whose bits 32-35
 # carry event codes above 0xff (Linux arch/x86/events/amd/core.c: event "config:0-7,32-35")
 amdpmu() { pmu "$@"; echo "config:0-7,32-35" >"$T/sys/bus/event_source/devices/$1/format/event"; }
@@ -68,14 +73,14 @@ tree skl-bare
 readme "Intel Core i7-6700K (Skylake, family 6 model 94) desktop, bare metal, 4 cores with SMT (8 CPUs)," \
 	"NMI watchdog on (it holds fixed counter 1), perf_event_paranoid 2. libpfm4: skl."
 x86 "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz" GenuineIntel 6 94 3 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
-mounts "$cgroup_rw"; pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+mounts "$cgroup_rw"; intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
 
 tree icl-perfmetrics
 readme "Intel Core i7-1065G7 (Ice Lake client, family 6 model 126) laptop, bare metal, 4 cores with SMT," \
 	"PERF_METRICS: the kernel's cpu PMU has slots and topdown-* events. NMI watchdog on. libpfm4: icl."
 x86 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz" GenuineIntel 6 126 5 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
 	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
 	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
 
@@ -84,7 +89,7 @@ readme "Intel Xeon Platinum 8488C (Sapphire Rapids, family 6 model 143) cloud VM
 	"16 vCPUs (8 cores, SMT), PERF_METRICS with the level-2 topdown events. libpfm4: spr."
 x86 "Intel(R) Xeon(R) Platinum 8488C" GenuineIntel 6 143 8 1; hypervisor KVMKVMKVM; cpus 1 8 2; kernel 6.1.0-13-amd64 2 0
 mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
 	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
 	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
 	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
@@ -123,7 +128,7 @@ tree gnr-2s
 readme "2-socket Intel Xeon 6980P (Granite Rapids-AP, family 6 model 173 = 0xAD), bare metal: 2 x 128 cores x SMT 2 = 512 CPUs." \
 	"libpfm4 4.13 has no Granite Rapids model (TD_PFM_MODEL=none): CPUID names it gnr (intel-gnr.td, raw encodings)."
 x86 "Intel(R) Xeon(R) 6980P" GenuineIntel 6 173 1 0; cpus 2 128 2; kernel 6.12.0-amd64 2 0; mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
 	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
 	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
 	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
@@ -134,7 +139,7 @@ readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cl
 	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it spr, whose tables and intel-spr.td serve it."
 x86 "Intel(R) Xeon(R) Platinum 8592+" GenuineIntel 6 207 2 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0-amd64 2 0
 mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
 	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
 	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
 	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
@@ -157,7 +162,7 @@ tree spr-2s-512-smt4
 readme "A topology fixture: 2 sockets x 64 cores x 4 threads = 512 CPUs, on Sapphire Rapids identity (family 6 model 143)." \
 	"No shipping Intel part has SMT-4; the tree checks that nothing assumes SMT-2, 64 cores or 256 CPUs. libpfm4: spr."
 x86 "Intel(R) Xeon(R) topology fixture" GenuineIntel 6 143 8 0; cpus 2 64 4; kernel 6.1.0-13-amd64 2 0; mounts "$cgroup_rw"
-pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4
 tree adl-hybrid
 readme "Intel Core i9-12900K (Alder Lake-S, family 6 model 151 = 0x97, stepping 2) desktop, bare metal: a hybrid CPU" \
 	"with 8 P-cores x SMT 2 (CPUs 0-15, kernel PMU cpu_core, type 4 = PERF_TYPE_RAW) and 8 E-cores (CPUs 16-23," \
@@ -169,7 +174,7 @@ x86 "12th Gen Intel(R) Core(TM) i9-12900K" GenuineIntel 6 151 2 0; kernel 6.1.0-
 echo "0-23" >"$T/sys/devices/system/cpu/online"; echo 1 >"$T/sys/devices/system/cpu/smt/active"
 i=0; while [ $i -lt 24 ]; do d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"; echo 0 >"$d/physical_package_id"
 	if [ $i -lt 16 ]; then echo $((i / 2)) >"$d/core_id"; else echo $((i - 8)) >"$d/core_id"; fi; i=$((i + 1)); done
-pmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+intelpmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
 	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
 	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
 	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
