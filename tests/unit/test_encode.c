@@ -101,27 +101,30 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* Write TEXT to DIR/REL, making REL's directories: a fake sysfs PMU tree. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+
+	for (const char *slash = strchr(rel, '/'); slash; slash = strchr(slash + 1, '/')) {
+		snprintf(path, sizeof(path), "%s/%.*s", dir, (int)(slash - rel), rel);
+		mkdir(path, 0755);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	write_file(path, text);
+}
+
 /* A PMU present in sysfs is encoded from its own format files. */
 static void test_raw_form_sysfs(void **state)
 {
-	char dir[] = "/tmp/td-sysfs-XXXXXX", path[512];
+	char dir[] = "/tmp/td-sysfs-XXXXXX";
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/cpu_core", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/cpu_core/format", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/cpu_core/events", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/cpu_core/type", dir);
-	write_file(path, "8\n");
-	snprintf(path, sizeof(path), "%s/cpu_core/format/event", dir);
-	write_file(path, "config:0-7\n");
-	snprintf(path, sizeof(path), "%s/cpu_core/format/umask", dir);
-	write_file(path, "config:8-15\n");
-	snprintf(path, sizeof(path), "%s/cpu_core/events/slots", dir);
-	write_file(path, "event=0x00,umask=0x4\n");
+	put(dir, "cpu_core/type", "8\n");
+	put(dir, "cpu_core/format/event", "config:0-7\n");
+	put(dir, "cpu_core/format/umask", "config:8-15\n");
+	put(dir, "cpu_core/events/slots", "event=0x00,umask=0x4\n");
 	td_encode_set_sysfs_root(dir);
 	assert_int_equal(td_encode("cpu_core/event=0xc0,umask=0x1/", NULL, false, &enc, &err), 0);
 	assert_int_equal(enc.attr.type, 8);
@@ -236,22 +239,14 @@ static void test_extra_register_terms(void **state)
 /* A sysfs format naming config2 fills config2; a field perf_event_attr lacks is refused. */
 static void test_config2_format(void **state)
 {
-	char dir[] = "/tmp/td-sysfs-XXXXXX", path[512];
+	char dir[] = "/tmp/td-sysfs-XXXXXX";
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/cpu", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/cpu/format", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/cpu/type", dir);
-	write_file(path, "4\n");
-	snprintf(path, sizeof(path), "%s/cpu/format/event", dir);
-	write_file(path, "config:0-7\n");
-	snprintf(path, sizeof(path), "%s/cpu/format/thresh", dir);
-	write_file(path, "config2:4-11\n");
-	snprintf(path, sizeof(path), "%s/cpu/format/bogus", dir);
-	write_file(path, "config3:0-3\n");
+	put(dir, "cpu/type", "4\n");
+	put(dir, "cpu/format/event", "config:0-7\n");
+	put(dir, "cpu/format/thresh", "config2:4-11\n");
+	put(dir, "cpu/format/bogus", "config3:0-3\n");
 	td_encode_set_sysfs_root(dir);
 	assert_int_equal(td_encode("cpu/event=0x11,thresh=0xab/", NULL, false, &enc, &err), 0);
 	assert_true(enc.attr.config == 0x11);
