@@ -147,7 +147,7 @@ static void json_row(struct td_json *j, const struct td_report_data *d, const st
 	json_kname(j, "node", d, n->path);
 	td_json_kint(j, "level", n->level);
 	td_json_key(j, "value");
-	td_json_double_fmt(j, "%.4f", 100 * e->v.node[i]);
+	td_json_double(j, 100 * e->v.node[i]);
 	td_json_kstring(j, "unit", unit);
 	td_json_kstring(j, "threshold", threshold_word(e, i));
 	td_json_kbool(j, "bottleneck", i == e->v.bottleneck);
@@ -315,7 +315,7 @@ static void combined_row(FILE *out, struct td_json *j, const struct td_report_op
 	free(name);
 	td_json_kint(j, "level", 1);
 	td_json_key(j, "value");
-	td_json_double_fmt(j, "%.4f", 100 * c->value);
+	td_json_double(j, 100 * c->value);
 	td_json_kstring(j, "unit", "% Slots");
 	td_json_kstring(j, "threshold", NULL);
 	td_json_kbool(j, "bottleneck", false);

@@ -205,7 +205,7 @@ static void test_table_spans(void **state)
 	free(buf);
 	o.format = TD_REPORT_JSON;
 	buf = write_report(&h, &o);
-	assert_non_null(strstr(buf, "{\"scope\":\"session\",\"node\":\"Backend_Bound.Core_Bound\",\"level\":2,\"value\":20.0000,"
+	assert_non_null(strstr(buf, "{\"scope\":\"session\",\"node\":\"Backend_Bound.Core_Bound\",\"level\":2,\"value\":20,"
 				    "\"unit\":\"% Slots\",\"threshold\":\"below\",\"bottleneck\":false,\"confidence\":100.0,"
 				    "\"spans\":true}"));
 	assert_non_null(strstr(buf, "\"node\":\"Frontend_Bound\",\"level\":1,\"value\":null,"));
