@@ -351,28 +351,22 @@ static int evaluate_rows(struct load *L, struct file *files)
 
 /* ---- confidence and refused events ------------------------------------------------- */
 
-static int collect_confidence(const struct td_metric_row *m, void *ctx)
+static int collect_confidence(const struct td_metric_confidence *m, void *ctx)
 {
 	struct td_summary *sum = ctx;
-	struct td_summary_conf *c = NULL;
+	struct td_summary_conf *c = td_array_push(&sum->conf, &sum->nconf, sizeof(*sum->conf));
 
-	for (int i = 0; i < sum->nconf && !c; i++)
-		if (!strcmp(sum->conf[i].name, m->name))
-			c = &sum->conf[i];
-	if (!c) {
-		if (!(c = td_array_push(&sum->conf, &sum->nconf, sizeof(*sum->conf))))
-			return -1;
-		*c = (struct td_summary_conf){ strdup(m->name), NAN, 0, 0 };
-		if (!c->name)
-			return -1;
-	}
-	if (isnan(m->confidence))
-		return 0;
-	c->total++;
-	if (m->confidence < 1.0) {
-		c->low++;
-		if (isnan(c->least) || m->confidence < c->least)
-			c->least = m->confidence;
+	if (!c)
+		return -1;
+	*c = (struct td_summary_conf){ strdup(m->name ? m->name : ""), m->least, (int)m->low, (int)m->total };
+	return c->name ? 0 : -1;
+}
+
+int td_summary_load_confidence(struct td_store *s, int64_t session, struct td_summary *sum, td_err *err)
+{
+	if (td_store_metric_confidence(s, session, collect_confidence, sum)) {
+		td_err_set(err, "cannot read session %lld's metric values: %s", (long long)session, td_store_errmsg(s));
+		return -1;
 	}
 	return 0;
 }
@@ -445,8 +439,7 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 			row->seconds = row->kind == TD_SUM_THREAD ? (double)L.threads[i].window_ns / 1e9 : sum->duration;
 		}
 	}
-	if (evaluate_rows(&L, files) || td_store_metrics(s, session, collect_confidence, sum) ||
-	    td_store_failed_events(s, session, collect_failed, sum))
+	if (evaluate_rows(&L, files) || td_store_failed_events(s, session, collect_failed, sum))
 		goto out;
 	if (!sum->session.kernel_counted)
 		kernel_not_counted(sum);

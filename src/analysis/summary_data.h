@@ -92,6 +92,9 @@ struct td_summary {
  * err when the session cannot be read. */
 int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
 		    struct td_summary *sum, td_err *err);
+/* The confidence section (sum->conf), which only the printed summary shows:
+ * it reads every stored metric value of the session. */
+int td_summary_load_confidence(struct td_store *s, int64_t session, struct td_summary *sum, td_err *err);
 void td_summary_free(struct td_summary *sum);
 
 #endif

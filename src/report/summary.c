@@ -280,6 +280,10 @@ int td_summary_print(FILE *f, struct td_store *s, int64_t session, const char *e
 
 	if (td_summary_load(s, session, events_dir, filter, &sum, err))
 		return -1;
+	if (td_summary_load_confidence(s, session, &sum, err)) {
+		td_summary_free(&sum);
+		return -1;
+	}
 	td_summary_write(f, &sum, db_path, max_processes, max_threads);
 	td_summary_free(&sum);
 	return 0;

@@ -262,6 +262,17 @@ struct td_metric_row {
 typedef int (*td_metric_fn)(const struct td_metric_row *m, void *ctx);
 int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx);
 
+/* Per metric name of the session's stored values (in the order of the
+ * names' ids): how many have a confidence, how many of those are below 1,
+ * and the lowest (NaN when none has one). Summed by SQLite in one pass. */
+struct td_metric_confidence {
+	const char *name;
+	int64_t total, low;
+	double least;
+};
+typedef int (*td_confidence_fn)(const struct td_metric_confidence *c, void *ctx);
+int td_store_metric_confidence(struct td_store *s, int64_t session, td_confidence_fn fn, void *ctx);
+
 /* Run one SQL statement; fn gets each row's column names and values as
  * text (NULL for SQL NULL). On error -1 with the message in err. */
 typedef int (*td_row_fn)(int ncols, const char *const *names, const char *const *values, void *ctx);

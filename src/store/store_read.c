@@ -472,6 +472,7 @@ union row_fn {
 	td_event_fn event;
 	td_target_fn target;
 	td_metric_fn metric;
+	td_confidence_fn confidence;
 };
 
 /* Step through st, calling row(st, fn, ctx) for each row until one fails. */
@@ -633,6 +634,26 @@ int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void 
 					" JOIN metrics m ON m.interval_id = i.id JOIN metric_names n ON n.id = m.metric_id"
 					" WHERE i.session_id=?1 ORDER BY i.seq, m.target_id, m.metric_id", session),
 			metric_row, (union row_fn){ .metric = fn }, ctx);
+}
+
+static int confidence_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
+{
+	const struct td_metric_confidence c = {
+		.name = (const char *)sqlite3_column_text(st, 0),
+		.total = sqlite3_column_int64(st, 1),
+		.low = sqlite3_column_int64(st, 2),
+		.least = opt_real(st, 3),
+	};
+	return fn->confidence(&c, ctx);
+}
+
+int td_store_metric_confidence(struct td_store *s, int64_t session, td_confidence_fn fn, void *ctx)
+{
+	return each_row(prepare_session(s, "SELECT n.name, count(m.confidence), coalesce(sum(m.confidence < 1), 0),"
+					" min(m.confidence) FROM intervals i JOIN metrics m ON m.interval_id = i.id"
+					" JOIN metric_names n ON n.id = m.metric_id WHERE i.session_id=?1"
+					" GROUP BY m.metric_id ORDER BY m.metric_id", session),
+			confidence_row, (union row_fn){ .confidence = fn }, ctx);
 }
 
 int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx, td_err *err)

@@ -191,6 +191,26 @@ static void test_targets(void **state)
 	td_store_close(s);
 }
 
+struct conf_seen {
+	int n;
+	char names[4][64];
+	int64_t total[4], low[4];
+	double least[4];
+};
+
+static int on_confidence(const struct td_metric_confidence *c, void *ctx)
+{
+	struct conf_seen *cs = ctx;
+
+	if (cs->n >= 4)
+		return -1;
+	snprintf(cs->names[cs->n], sizeof(cs->names[0]), "%s", c->name);
+	cs->total[cs->n] = c->total;
+	cs->low[cs->n] = c->low;
+	cs->least[cs->n++] = c->least;
+	return 0;
+}
+
 static void test_metrics_bits(void **state)
 {
 	struct td_store *s;
@@ -229,6 +249,16 @@ static void test_metrics_bits(void **state)
 	assert_string_equal(seen.names[1], "info/IPC");
 	assert_true(isnan(seen.value[1]) && isnan(seen.conf[1]));
 	assert_true(seen.value[2] == -v2 && seen.conf[2] == 0.0 && !seen.spans[2] && !seen.spans[1]);
+	/* per name: Memory_Bound one value at 0.75, IPC none with a confidence, Other one at 0 */
+	struct conf_seen cs = { 0 };
+	assert_int_equal(td_store_metric_confidence(s, sess, on_confidence, &cs), 0);
+	assert_int_equal(cs.n, 3);
+	assert_string_equal(cs.names[0], "Backend_Bound.Memory_Bound");
+	assert_true(cs.total[0] == 1 && cs.low[0] == 1 && cs.least[0] == 0.75);
+	assert_string_equal(cs.names[1], "IPC");
+	assert_true(cs.total[1] == 0 && cs.low[1] == 0 && isnan(cs.least[1]));
+	assert_string_equal(cs.names[2], "Other");
+	assert_true(cs.total[2] == 1 && cs.low[2] == 1 && cs.least[2] == 0.0);
 	td_store_close(s);
 
 	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
