@@ -94,7 +94,7 @@ int td_clients_pollfds(const struct td_clients *cs, struct pollfd *p)
 	p[n++] = (struct pollfd){ .fd = cs->listen_fd, .events = POLLIN };
 	for (int i = 0; i < cs->n; i++) {
 		const struct td_client *c = cs->c[i];
-		short ev = c->closing ? 0 : POLLIN;
+		short ev = c->closing || c->waiting ? 0 : POLLIN;
 		if (c->outlen > c->outoff)
 			ev |= POLLOUT;
 		p[n++] = (struct pollfd){ .fd = c->fd, .events = ev };
@@ -212,7 +212,7 @@ static void take_lines(struct td_clients *cs, struct td_client *c)
 	size_t start = 0;
 	char *nl;
 
-	while (c->fd >= 0 && !c->closing && (nl = memchr(c->in + start, '\n', c->inlen - start))) {
+	while (c->fd >= 0 && !c->closing && !c->waiting && (nl = memchr(c->in + start, '\n', c->inlen - start))) {
 		size_t len = (size_t)(nl - (c->in + start));
 		*nl = '\0';
 		if (len > 0 && c->in[start + len - 1] == '\r')
@@ -223,7 +223,22 @@ static void take_lines(struct td_clients *cs, struct td_client *c)
 	}
 	memmove(c->in, c->in + start, c->inlen - start);
 	c->inlen -= start;
-	c->partial_since = c->inlen ? (c->partial_since ? c->partial_since : td_now_ns()) : 0;
+	/* a waiting client's lines are ours to hold: no half-sent timeout meanwhile */
+	c->partial_since = c->inlen && !c->waiting ? (c->partial_since ? c->partial_since : td_now_ns()) : 0;
+}
+
+void td_clients_resume(struct td_clients *cs, struct td_client *c)
+{
+	c->waiting = false;
+	take_lines(cs, c);
+}
+
+struct td_client *td_clients_find(struct td_clients *cs, uint64_t serial)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (cs->c[i]->serial == serial && cs->c[i]->fd >= 0)
+			return cs->c[i];
+	return NULL;
 }
 
 static void receive(struct td_clients *cs, struct td_client *c)

@@ -28,6 +28,8 @@ struct td_client {
 	int64_t tail_session;     /* streaming this session's intervals (0 none) */
 	int64_t tail_id;          /* the request id of the tail */
 	uint64_t serial;          /* unique for the daemon's lifetime */
+	bool waiting;             /* its reply is being prepared elsewhere (a report): its next
+				     lines wait, unread, so that replies keep the requests' order */
 };
 
 struct td_clients;
@@ -59,6 +61,10 @@ int td_clients_timeout_ms(const struct td_clients *cs);
 void td_client_send(struct td_clients *cs, struct td_client *c, const char *json);
 /* Close c once its queue is written. */
 void td_client_close_after(struct td_client *c);
+/* c's reply has been sent: read its waiting lines again (see waiting). */
+void td_clients_resume(struct td_clients *cs, struct td_client *c);
+/* The client with this serial, or NULL when it has gone. */
+struct td_client *td_clients_find(struct td_clients *cs, uint64_t serial);
 /* Every client, for streaming to those that tail a session. */
 int td_clients_count(const struct td_clients *cs);
 struct td_client *td_clients_at(struct td_clients *cs, int i);

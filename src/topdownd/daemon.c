@@ -32,6 +32,7 @@
 #include "metrics_export.h"
 #include "model/model.h"
 #include "report/report.h"
+#include "report_job.h"
 #include "session/sampler_priority.h"
 #include "session/session.h"
 #include "store/store.h"
@@ -91,6 +92,8 @@ struct daemon {
 	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
 	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
 	long long auto_missed;        /* processes a rule matched but no session followed */
+	struct td_report_job *jobs[TD_REPORT_JOBS_MAX]; /* reports being rendered by child processes */
+	int njobs;
 	bool stop;
 };
 
@@ -769,17 +772,14 @@ static void op_sessions(struct daemon *d, struct td_client *c, const struct td_r
 	send_json(d, c, rep);
 }
 
+/* A report is rendered by a child process (report_job.h): the loop goes on
+ * sampling, and the client's later requests wait for this reply. */
 static void op_report(struct daemon *d, struct td_client *c, const struct td_request *r)
 {
-	struct td_report_opts ro = { .format = strcmp(r->format, "json") ? TD_REPORT_TEXT : TD_REPORT_JSON };
 	struct td_session_row row;
 	struct td_store *st;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
 	td_err err;
 	char msg[160];
-	int rc;
 
 	if (td_store_open(d->cfg.db_path, TD_STORE_READ, &st, &err)) {
 		reply_error(d, c, r->id, err.msg);
@@ -792,33 +792,52 @@ static void op_report(struct daemon *d, struct td_client *c, const struct td_req
 		reply_error(d, c, r->id, msg);
 		return;
 	}
-	ro.events_dir = d->cfg.events_dir;
-	ro.db_path = d->cfg.db_path;
-	if (!(mem = open_memstream(&text, &len))) {
-		td_store_close(st);
-		reply_error(d, c, r->id, "out of memory");
+	td_store_close(st);
+	if (d->njobs >= TD_REPORT_JOBS_MAX) {
+		snprintf(msg, sizeof(msg), "%d reports are being prepared already: try again in a moment",
+			 TD_REPORT_JOBS_MAX);
+		reply_error(d, c, r->id, msg);
 		return;
 	}
-	rc = td_report(st, r->session, &ro, mem, &err);
-	fclose(mem);
-	td_store_close(st);
-	if (rc) {
-		free(text);
+	struct td_report_job_spec spec = { .exe = "/proc/self/exe", .db_path = d->cfg.db_path,
+					   .events_dir = d->cfg.events_dir, .session = r->session,
+					   .json = !strcmp(r->format, "json"), .max_output = d->cfg.max_output,
+					   .client = c->serial, .request_id = r->id };
+	if (td_report_job_start(&spec, &d->jobs[d->njobs], &err)) {
 		reply_error(d, c, r->id, err.msg);
 		return;
 	}
-	json_t *rep = reply_ok(r->id);
-	json_object_set_new(rep, "session", json_integer(r->session));
-	json_object_set_new(rep, "format", json_string(ro.format == TD_REPORT_JSON ? "json" : "text"));
-	if (ro.format == TD_REPORT_JSON) {
-		json_error_t je;
-		json_t *parsed = json_loadb(text, len, 0, &je);
-		json_object_set_new(rep, "report", parsed ? parsed : json_stringn(text, len));
+	d->njobs++;
+	c->waiting = true;
+}
+
+/* A finished report: its reply to the client that asked, if still there. */
+static void report_done(struct daemon *d, struct td_report_job *j)
+{
+	struct td_client *c = td_clients_find(d->clients, td_report_job_client(j));
+	int64_t id = td_report_job_request(j);
+	const char *text = NULL, *why = NULL;
+	size_t len = 0;
+
+	if (!c)
+		return;
+	if (td_report_job_result(j, &text, &len, &why)) {
+		reply_error(d, c, id, why);
 	} else {
-		json_object_set_new(rep, "report", json_stringn(text, len));
+		json_t *rep = reply_ok(id);
+		bool json = td_report_job_json(j);
+		json_object_set_new(rep, "session", json_integer(td_report_job_session(j)));
+		json_object_set_new(rep, "format", json_string(json ? "json" : "text"));
+		if (json) {
+			json_error_t je;
+			json_t *parsed = json_loadb(text, len, 0, &je);
+			json_object_set_new(rep, "report", parsed ? parsed : json_stringn(text, len));
+		} else {
+			json_object_set_new(rep, "report", json_stringn(text, len));
+		}
+		send_json(d, c, rep);
 	}
-	free(text);
-	send_json(d, c, rep);
+	td_clients_resume(d->clients, c);
 }
 
 static void op_tail(struct daemon *d, struct td_client *c, const struct td_request *r)
@@ -1106,6 +1125,27 @@ static int open_database(struct daemon *d, td_err *err)
 	return 0;
 }
 
+/* Read the report jobs' pipes (as polled: the first n jobs, fds[i] each);
+ * answer and free the finished ones. */
+static void reports(struct daemon *d, const struct pollfd *p, const int *fds, int n)
+{
+	int kept = 0;
+
+	for (int i = 0; i < d->njobs; i++) {
+		struct td_report_job *j = d->jobs[i];
+		bool polled = i < n;
+		if (polled && td_report_job_dispatch(j, p, fds[i])) {
+			report_done(d, j);
+			td_report_job_free(j);
+		} else {
+			d->jobs[kept++] = j;
+		}
+		if (polled)
+			p += fds[i];
+	}
+	d->njobs = kept;
+}
+
 static void shutdown_sessions(struct daemon *d)
 {
 	for (int i = 0; i < d->ns; i++)
@@ -1141,7 +1181,8 @@ static void loop(struct daemon *d)
 	int cap = 0;
 
 	while (!d->stop) {
-		int need = 3 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS, np = 0, timeout, nclient;
+		int need = 3 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS + 2 * TD_REPORT_JOBS_MAX, np = 0,
+		    timeout, nclient;
 		int exp_at = -1;
 		int *first = calloc((size_t)d->ns + 1, sizeof(int)), *count = calloc((size_t)d->ns + 1, sizeof(int));
 		int nsess = d->ns;
@@ -1172,6 +1213,11 @@ static void loop(struct daemon *d)
 			watch_at = np;
 			p[np++] = (struct pollfd){ .fd = td_exec_watch_fd(d->watch), .events = POLLIN };
 		}
+		int jobs_at = np, njobs = d->njobs, job_fds[TD_REPORT_JOBS_MAX];
+		for (int i = 0; i < njobs; i++) {
+			job_fds[i] = td_report_job_pollfds(d->jobs[i], p + np);
+			np += job_fds[i];
+		}
 		for (int i = 0; i < nsess; i++) {
 			first[i] = np;
 			count[i] = td_session_pollfds(d->s[i]->s, p + np);
@@ -1196,6 +1242,7 @@ static void loop(struct daemon *d)
 		if (p[0].revents & POLLIN)
 			handle_signal(d);
 		td_clients_dispatch(d->clients, p + 1, nclient);
+		reports(d, p + jobs_at, job_fds, njobs);
 		if (d->exporter && (p[exp_at].revents || td_exporter_timeout_ms(d->exporter) == 0))
 			td_exporter_run(d->exporter);
 		/* the watcher of before a reload (watch_at) is the one polled; a new one is read next time */
@@ -1255,6 +1302,8 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 	shutdown_sessions(&d);
 	rc = 0;
 out:
+	for (int i = 0; i < d.njobs; i++)
+		td_report_job_free(d.jobs[i]); /* nobody will read them now */
 	td_exporter_stop(d.exporter);
 	td_exec_watch_free(d.watch);
 	td_auto_rules_free(&d.autos);

@@ -11,6 +11,7 @@
 
 #include "daemon_config.h"
 #include "daemon.h"
+#include "report_job.h"
 
 static const char usage[] =
 	"usage: topdownd [OPTIONS]\n"
@@ -22,6 +23,9 @@ static const char usage[] =
 	"  --check-config        check the configuration and exit (0: valid)\n"
 	"  --no-priority         sample at the priority it was started with (by default raised where\n"
 	"                        permitted: SCHED_FIFO, else a negative nice value; never inherited)\n"
+	"  --render-report SESSION [--format text|json]\n"
+	"                        print one session's report from --database and exit: what the daemon\n"
+	"                        runs, in a child process, for a client's report request\n"
 	"  -V, --version         print the version\n"
 	"  -h, --help            this text\n";
 
@@ -35,12 +39,16 @@ int main(int argc, char **argv)
 		{ "events-dir", required_argument, NULL, 'e' },
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "no-priority", no_argument, NULL, 'P' },
+		{ "render-report", required_argument, NULL, 'R' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_daemon_opts o = { 0 };
-	bool check = false;
+	bool check = false, render = false, json = false;
+	long long session = 0;
+	char *end;
 	td_err err;
 	int c;
 
@@ -53,6 +61,21 @@ int main(int argc, char **argv)
 		case 'e': o.events_dir = optarg; break;
 		case 'C': check = true; break;
 		case 'P': o.no_priority = true; break;
+		case 'R':
+			render = true;
+			session = strtoll(optarg, &end, 10);
+			if (*end || session <= 0) {
+				fprintf(stderr, "topdownd: --render-report takes a session number, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				fprintf(stderr, "topdownd: --format is text or json, not '%s'\n", optarg);
+				return 2;
+			}
+			json = !strcmp(optarg, "json");
+			break;
 		case 'V': printf("topdownd %s\n", PACKAGE_VERSION); return 0;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
@@ -65,6 +88,13 @@ int main(int argc, char **argv)
 	if ((o.socket_path && o.socket_path[0] != '/') || (o.db_path && !o.db_path[0])) {
 		fprintf(stderr, "topdownd: give an absolute --socket path and a non-empty --database\n");
 		return 2;
+	}
+	if (render) {
+		if (!o.db_path) {
+			fprintf(stderr, "topdownd: --render-report needs --database\n");
+			return 2;
+		}
+		return td_report_job_render(o.db_path, o.events_dir, session, json);
 	}
 	umask(027); /* the database holds every user's sessions: not for others to read */
 	/* under systemd stderr is the journal */

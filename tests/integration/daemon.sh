@@ -109,6 +109,15 @@ check "the session ends completed, detached by uid 0" wait_for 10 detached
 check_match "tdctl report through the daemon" "^Session $S1 \(attach, completed\)" "$(head -1 "$D/report")"
 "$TDCTL" report "$S1" -d "$DB" >"$D/report.direct" 2>&1
 check "... is the report read from the database" cmp -s "$D/report" "$D/report.direct"
+# a report is rendered by a child (topdownd --render-report, at normal
+# priority) while the loop samples on; a client's replies keep its order
+"$TOPDOWND" --render-report "$S1" --database "$DB" >"$D/report.child" 2>&1
+check_eq "topdownd --render-report prints the same report, exit 0" "0 same" \
+	"$? $(cmp -s "$D/report.child" "$D/report.direct" && echo same)"
+check_eq "report, status, report on one connection: replies in the order asked" "1 2 3" \
+	"$("$CLIENT" "$SOCK" pipeline "{\"v\":1,\"id\":1,\"op\":\"report\",\"session\":$S1}" '{"v":1,"id":2,"op":"status"}' \
+		"{\"v\":1,\"id\":3,\"op\":\"report\",\"session\":$S1,\"format\":\"json\"}" |
+		sed -n 's/^{"v":1,"id":\([0-9]*\),"ok":true.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- a non-root user --------------------------------------------------------------
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"

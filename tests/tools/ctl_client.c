@@ -4,6 +4,8 @@
  * daemon answered, so tests/integration/daemon.sh can judge it.
  *
  *   ctl_client SOCK send JSON          one request, print the reply line
+ *   ctl_client SOCK pipeline JSON...   the requests in one write, then one
+ *                                      reply line each, printed cut to 60 bytes
  *   ctl_client SOCK concurrent N       N clients at once from this one process,
  *                                      each status + list; prints the number of
  *                                      clients with both replies correct
@@ -151,6 +153,30 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("%s\n", line);
+		return 0;
+	}
+	if (!strcmp(mode, "pipeline")) {
+		fd = connect_to(sock);
+		for (int i = 3; i < argc; i++)
+			if (send_all(fd, argv[i], strlen(argv[i])) || send_all(fd, "\n", 1))
+				return 1;
+		for (int i = 3; i < argc; i++) {
+			size_t got = 0;
+			char c;
+			for (;;) { /* one whole line, of any length */
+				struct pollfd p = { .fd = fd, .events = POLLIN };
+				if (poll(&p, 1, 20000) <= 0 || recv(fd, &c, 1, 0) != 1) {
+					fprintf(stderr, "ctl_client: reply %d missing\n", i - 2);
+					return 1;
+				}
+				if (c == '\n')
+					break;
+				if (got < 60)
+					line[got] = c;
+				got++;
+			}
+			printf("%.*s\n", (int)(got < 60 ? got : 60), line);
+		}
 		return 0;
 	}
 	if (!strcmp(mode, "concurrent")) {
