@@ -24,7 +24,7 @@ shipped() {
 }
 shipped skl intel-skl.td 112
 shipped icl intel-icl.td 122
-shipped spr intel-spr.td 146
+shipped spr intel-spr.td 150
 shipped amd64_fam19h_zen3 amd-zen3.td 8
 shipped amd64_fam19h_zen4 amd-zen4.td 13
 check_grep "skl: a libpfm4-string event is libpfm4's own (IDQ_UOPS_NOT_DELIVERED:CORE = 0x19c)" \
@@ -45,6 +45,10 @@ check_grep "spr: UOPS_RETIRED.MS with frontend=0x8 is known to differ from libpf
 	"$WORK/spr.check"
 # perfmon SPR V1.39: OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM is 0x2A/0x01 with MSR 0x1A6 = 0x10003C0001; libpfm4
 # 4.13 spells it OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM and puts the MSR value in config1 too
+check_grep "spr: TMA 5.2's EXE.AMX_BUSY (perfmon 0xB7/0x02) is libpfm4's EXE:AMX_BUSY" \
+	"AMX_BUSY             ok             EXE:AMX_BUSY is a libpfm4 event: config=0x2b7 is libpfm4's" "$WORK/spr.check"
+check_grep "spr: INT_MISC.MBA_STALLS (perfmon 0xAD/0x20) is libpfm4's" \
+	"MBA_STALLS           ok             INT_MISC:MBA_STALLS is a libpfm4 event: config=0x20ad is libpfm4's" "$WORK/spr.check"
 check_grep "spr: an OCR raw form's offcore_rsp (config1) equals libpfm4's" \
 	"OCR_DRD_HITM         ok             raw cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0001/ config=0x12a config1=0x10003c0001 = libpfm4 spr::OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM" \
 	"$WORK/spr.check"
