@@ -191,7 +191,8 @@ event    FP_256D         FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE  | FP_ARITH_IN
 event    FP_256S         FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE [0xC7/0x20]
 # TMA 5.2 nodes toplev 5.1-full lacks (AMX_Busy, MBA_Stalls, FP_Vector_512b): encodings from Intel perfmon
 # SPR/events/sapphirerapids_core.json V1.39
-event    AMX_BUSY        EXE:AMX_BUSY                              | EXE.AMX_BUSY, core cycles the AMX unit was busy with tile (arithmetic) operations [0xB7/0x02]
+event    AMX_BUSY        cpu/event=0xb7,umask=0x2/                 | EXE.AMX_BUSY, core cycles the AMX unit was busy with tile (arithmetic) operations [0xB7/0x02]
+libpfm4-differs AMX_BUSY | libpfm4 4.13 spr EXE:AMX_BUSY is 0xB7/0x02 with config1 = 0x2 (as if 0xB7 were ICL's offcore-response event); perfmon SPR V1.39 EXE.AMX_BUSY has no MSR
 event    MBA_STALLS      INT_MISC:MBA_STALLS                       | INT_MISC.MBA_STALLS, cycles stalled by memory bandwidth allocation (MBA) throttling [0xAD/0x20]
 event    FP_512D         FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE [0xC7/0x40]
 event    FP_512S         FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE [0xC7/0x80]
