@@ -1,7 +1,7 @@
-# intel-gnr.td — Intel Granite Rapids (Xeon 6 with P-cores, CPUID family 6 model 0xAD / 0xAE): TMA 5.2
-# levels 1 and 2 from PERF_METRICS, and every level-3..6 node whose formula and whose ancestors' formulas
-# need no retire-latency data (with the frontend-MSR events: Branch_Resteers, MS_Switches, MS,
-# Microcode_Sequencer, Few_Uops_Instructions, Unknown_Branches)
+# intel-gnr.td — Intel Granite Rapids (Xeon 6 with P-cores, CPUID family 6 model 0xAD / 0xAE): the TMA 5.2
+# tree of perfmon's graniterapids_metrics.json, levels 1-6: levels 1 and 2 from PERF_METRICS, the deeper
+# nodes from counting events, and the nodes whose formulas read retire latencies with Linux perf's
+# unsampled fallback (perfmon's mean retire latency per event, rounded)
 pmu      gnr
 title    Intel Granite Rapids
 version  TMA 5.2 (intel/perfmon GNR/metrics/graniterapids_metrics.json V1.3, 06/02/2026; events GNR/events/graniterapids_core.json V1.20)
@@ -11,15 +11,16 @@ note     generated from; node names and thresholds are that file's (levels 1-3: 
 note     Its L1 and L2 formulas are identical to Sapphire Rapids' (intel-spr.td's PERF_METRICS path);
 note     at L3 GNR's Ports_Utilization drops SPR's RS.EMPTY_RESOURCE and stall-share terms, and it adds
 note     five Branch_Mispredicts children (here), and L4/L5 nodes that read retire latencies
-note     (event:retire_latency, a sampling feature), which this file leaves out: Code_L2_Hit, Code_L2_Miss,
-note     Code_STLB_Hit, Code_STLB_Miss, DTLB_Load, Load_STLB_Hit, Lock_Latency, Split_Loads, L2_Hit_Latency,
-note     Contested_Accesses, Data_Sharing, L3_Hit_Latency, Local_MEM, Remote_MEM, Remote_Cache, Split_Stores,
-note     DTLB_Store, Store_STLB_Hit, and the counting children of those (Code_STLB_Miss_4K/_2M, Load_STLB_Miss
-note     and its _4K/_2M/_1G, Store_STLB_Miss and its _4K/_2M/_1G), which have no parent here. Recent Linux
-note     perf, when it did not sample an event's retire latency, uses the event JSON's RetirementLatencyMean
-note     (tools/perf/util/intel-tpebs.c evsel__tpebs_read, rint-rounded; --tpebs-mode picks min/max instead);
-note     perfmon publishes those means (GNR/metrics/graniterapids_retire_latency.json, TMA 5.01-full-perf).
-note     Not done here yet: the retire-latency nodes need that table as constants and a fixture.
+note     (EVENT:retire_latency, the cycles from dispatch to retirement that PEBS samples report): Code_L2_Hit,
+note     Code_L2_Miss, Code_STLB_Hit, Code_STLB_Miss, DTLB_Load, Load_STLB_Hit, Lock_Latency, Split_Loads,
+note     L2_Hit_Latency, Contested_Accesses, Data_Sharing, L3_Hit_Latency, Local_MEM, Remote_MEM, Remote_Cache,
+note     Split_Stores, DTLB_Store, Store_STLB_Hit. topdown counts and does not sample, so it does what Linux
+note     perf stat does when it has no sample of an event's retire latency (tools/perf/util/intel-tpebs.c
+note     evsel__tpebs_read, default --tpebs-mode mean): it takes rint(RetirementLatencyMean) of the event's
+note     JSON, which perfmon's create_perf_json.py copies from GNR/metrics/graniterapids_retire_latency.json
+note     (MEAN; measured on a GNR-X, "TMA version 5.01-full-perf"). Those rounded means are the RL_*
+note     constants; the values are averages over Intel's workloads, not this program's: these nodes are
+note     estimates of the same quality as perf's without --record-tpebs. Hand values in gnr-retire-latency.fix.
 note     The level-3..6 nodes that read counting events only follow perfmon's formulas and thresholds too
 note     (FP_Arith, Int_Operations and FP_Vector with the FP_ARITH_INST_RETIRED2 half-precision terms, MEM_Bandwidth
 note     with OFFCORE_REQUESTS_OUTSTANDING.DATA_RD:c12, False_Sharing's 170/81 ns costs x Core_Frequency,
@@ -42,6 +43,26 @@ note     whose virtual PMU lacks them) the level-1 and level-2 nodes are not ava
 note     TMA 5.2 names the node under Memory_Bound L3_Miss_Bound (intel-spr.td keeps toplev's DRAM_Bound).
 
 param    SMT_on 0
+# retire latencies (cycles) where perfmon's formulas read EVENT:retire_latency: rint of perfmon's
+# GNR/metrics/graniterapids_retire_latency.json MEAN, as Linux perf uses when it has no sample
+const    RL_FR_L1I_MISS 10        # FRONTEND_RETIRED.L1I_MISS 9.83
+const    RL_FR_L2_MISS 137        # FRONTEND_RETIRED.L2_MISS 137.41
+const    RL_FR_ITLB_MISS 42       # FRONTEND_RETIRED.ITLB_MISS 41.96
+const    RL_FR_STLB_MISS 207      # FRONTEND_RETIRED.STLB_MISS 206.85
+const    RL_STLB_HIT_LOADS 2      # MEM_INST_RETIRED.STLB_HIT_LOADS 1.57
+const    RL_STLB_HIT_STORES 5     # MEM_INST_RETIRED.STLB_HIT_STORES 5.24
+const    RL_LOCK_LOADS 64         # MEM_INST_RETIRED.LOCK_LOADS 63.76
+const    RL_SPLIT_LOADS 4         # MEM_INST_RETIRED.SPLIT_LOADS 3.97
+const    RL_SPLIT_STORES 19       # MEM_INST_RETIRED.SPLIT_STORES 19.0
+const    RL_L2_HIT 6              # MEM_LOAD_RETIRED.L2_HIT 5.71
+const    RL_L3_HIT 58             # MEM_LOAD_RETIRED.L3_HIT 57.64
+const    RL_XSNP_MISS 125         # MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS 125.27
+const    RL_XSNP_FWD 353          # MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD 353.04
+const    RL_XSNP_NO_FWD 290       # MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD 289.9
+const    RL_L3M_LOCAL_DRAM 116    # MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM 115.83
+const    RL_L3M_REMOTE_DRAM 430   # MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM 430.22
+const    RL_L3M_REMOTE_HITM 135   # MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM 135.29
+const    RL_L3M_REMOTE_FWD 125    # MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD 125.36
 
 # PERF_METRICS (pseudo encodings: Linux arch/x86/events/intel/core.c topdown-* events)
 event    SLOTS_EV        cpu/event=0x0,umask=0x4/             | TOPDOWN.SLOTS, issue slots (fixed counter 3, group leader) [fixed 0x00/0x04]
@@ -171,6 +192,43 @@ event    ORO_RFO_C1       cpu/event=0x20,umask=0x4,cmask=1/    | OFFCORE_REQUEST
 event    OCR_RFO_RHITM    cpu/event=0x2a,umask=0x1,offcore_rsp=0x103b800002/ | OCR.DEMAND_RFO.L3_MISS, with TMA's MSR value 0x103B800002 (RFOs that missed L3 and hit a modified line in a remote socket) [0x2A/0x01 MSR 0x1A6 = 0x103B800002]
 event    OCR_RFO_HITM     cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0002/ | OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM, RFOs that hit L3 and a modified line in another core [0x2A/0x01 MSR 0x1A6 = 0x10003C0002]
 event    OCR_STREAM_WR    cpu/event=0x2a,umask=0x1,offcore_rsp=0x10800/ | OCR.STREAMING_WR.ANY_RESPONSE, streaming (non-temporal) stores [0x2A/0x01 MSR 0x1A6 = 0x10800]
+# events of the retire-latency nodes: perfmon GNR V1.20 (FRONTEND_RETIRED.* set MSR 0x3F7 as frontend=)
+event    FR_L1I_MISS      cpu/event=0xc6,umask=0x3,frontend=0x12/ | FRONTEND_RETIRED.L1I_MISS, retired instructions that missed the L1 I-cache [0xC6/0x03 MSR 0x3F7 = 0x12]
+event    FR_L2_MISS       cpu/event=0xc6,umask=0x3,frontend=0x13/ | FRONTEND_RETIRED.L2_MISS, retired instructions whose fetch missed L2 [0xC6/0x03 MSR 0x3F7 = 0x13]
+event    FR_ITLB_MISS     cpu/event=0xc6,umask=0x3,frontend=0x14/ | FRONTEND_RETIRED.ITLB_MISS, retired instructions that missed the I-TLB [0xC6/0x03 MSR 0x3F7 = 0x14]
+event    FR_STLB_MISS     cpu/event=0xc6,umask=0x3,frontend=0x15/ | FRONTEND_RETIRED.STLB_MISS, retired instructions whose fetch missed the STLB [0xC6/0x03 MSR 0x3F7 = 0x15]
+libpfm4-differs FR_L1I_MISS   | libpfm4 4.13 (spr) FRONTEND_RETIRED:L1I_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x12 (Linux intel_gnr_extra_regs: 0x03c6)
+libpfm4-differs FR_L2_MISS    | libpfm4 4.13 (spr) FRONTEND_RETIRED:L2_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x13 (Linux intel_gnr_extra_regs: 0x03c6)
+libpfm4-differs FR_ITLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:ITLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x14 (Linux intel_gnr_extra_regs: 0x03c6)
+libpfm4-differs FR_STLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:STLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x15 (Linux intel_gnr_extra_regs: 0x03c6)
+event    STLB_HIT_LOADS   cpu/event=0xd0,umask=0x9/            | MEM_INST_RETIRED.STLB_HIT_LOADS, retired loads that missed the DTLB and hit the STLB [0xD0/0x09]
+event    STLB_HIT_STORES  cpu/event=0xd0,umask=0xa/            | MEM_INST_RETIRED.STLB_HIT_STORES, retired stores that missed the DTLB and hit the STLB [0xD0/0x0A]
+event    SPLIT_LOADS      cpu/event=0xd0,umask=0x41/           | MEM_INST_RETIRED.SPLIT_LOADS, retired loads that split a cache line [0xD0/0x41]
+event    SPLIT_STORES     cpu/event=0xd0,umask=0x42/           | MEM_INST_RETIRED.SPLIT_STORES, retired stores that split a cache line [0xD0/0x42]
+event    L2_HIT           cpu/event=0xd1,umask=0x2/            | MEM_LOAD_RETIRED.L2_HIT [0xD1/0x02]
+event    L3_HIT           cpu/event=0xd1,umask=0x4/            | MEM_LOAD_RETIRED.L3_HIT [0xD1/0x04]
+event    XSNP_MISS        cpu/event=0xd2,umask=0x1/            | MEM_LOAD_L3_HIT_RETIRED.XSNP_MISS, L3-hit loads whose snoop missed [0xD2/0x01]
+event    XSNP_FWD         cpu/event=0xd2,umask=0x4/            | MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD, L3-hit loads a sibling core forwarded [0xD2/0x04]
+event    XSNP_NO_FWD      cpu/event=0xd2,umask=0x2/            | MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD, L3-hit loads snooped without forwarding [0xD2/0x02]
+event    OCR_DRD_HITM     cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0001/ | OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM, demand data reads that hit L3 and a modified line in another core [0x2A/0x01 MSR 0x1A6 = 0x10003C0001]
+event    OCR_DRD_HWF      cpu/event=0x2a,umask=0x1,offcore_rsp=0x8003c0001/ | OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_WITH_FWD, demand data reads that hit L3 and a clean forwarded line [0x2A/0x01 MSR 0x1A6 = 0x8003C0001]
+event    L3M_LOCAL_DRAM   cpu/event=0xd3,umask=0x1/            | MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM [0xD3/0x01]
+event    L3M_REMOTE_DRAM  cpu/event=0xd3,umask=0x2/            | MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM [0xD3/0x02]
+event    L3M_REMOTE_HITM  cpu/event=0xd3,umask=0x4/            | MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM [0xD3/0x04]
+event    L3M_REMOTE_FWD   cpu/event=0xd3,umask=0x8/            | MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD [0xD3/0x08]
+event    ITLB_WALK_ACT    cpu/event=0x11,umask=0x10,cmask=1/   | ITLB_MISSES.WALK_ACTIVE, cycles a code page walk was active [0x11/0x10 c=1]
+event    ITLB_WC_4K       cpu/event=0x11,umask=0x2/            | ITLB_MISSES.WALK_COMPLETED_4K [0x11/0x02]
+event    ITLB_WC_2M       cpu/event=0x11,umask=0x4/            | ITLB_MISSES.WALK_COMPLETED_2M_4M [0x11/0x04]
+event    DTLB_LD_WALK     cpu/event=0x12,umask=0x10,cmask=1/   | DTLB_LOAD_MISSES.WALK_ACTIVE, cycles a load page walk was active [0x12/0x10 c=1]
+event    DTLB_LD_WC_4K    cpu/event=0x12,umask=0x2/            | DTLB_LOAD_MISSES.WALK_COMPLETED_4K [0x12/0x02]
+event    DTLB_LD_WC_2M    cpu/event=0x12,umask=0x4/            | DTLB_LOAD_MISSES.WALK_COMPLETED_2M_4M [0x12/0x04]
+event    DTLB_LD_WC_1G    cpu/event=0x12,umask=0x8/            | DTLB_LOAD_MISSES.WALK_COMPLETED_1G [0x12/0x08]
+event    DTLB_ST_WALK     cpu/event=0x13,umask=0x10,cmask=1/   | DTLB_STORE_MISSES.WALK_ACTIVE, cycles a store page walk was active [0x13/0x10 c=1]
+event    DTLB_ST_WC_4K    cpu/event=0x13,umask=0x2/            | DTLB_STORE_MISSES.WALK_COMPLETED_4K [0x13/0x02]
+event    DTLB_ST_WC_2M    cpu/event=0x13,umask=0x4/            | DTLB_STORE_MISSES.WALK_COMPLETED_2M_4M [0x13/0x04]
+event    DTLB_ST_WC_1G    cpu/event=0x13,umask=0x8/            | DTLB_STORE_MISSES.WALK_COMPLETED_1G [0x13/0x08]
+event    L1D_PENDING      cpu/event=0x48,umask=0x1/            | L1D_PEND_MISS.PENDING, outstanding L1D misses per cycle [0x48/0x01]
+event    L1_MISS_ANY      cpu/event=0x43,umask=0xfd/           | MEM_LOAD_COMPLETED.L1_MISS_ANY, completed demand loads that missed L1D [0x43/0xFD]
 event    TSC              msr/event=0x0/                       | msr/tsc/, time-stamp counter (perf msr PMU, event 0; perfmon's TSC in Info_System_Core_Frequency) [msr tsc]
 libpfm4-differs OCR_RFO_RHITM | TMA's False_Sharing sets MSR 0x1A6 = 0x103B800002 (perfmon metrics ocr_msr_val); libpfm4 4.13 (spr) OCR:DEMAND_RFO_L3_MISS is the event table's 0x3F3FC00002
 
@@ -291,6 +349,38 @@ perf-name ALL_STORES       mem_inst_retired.all_stores
 perf-name ORO_RFO_C1       offcore_requests_outstanding.cycles_with_demand_rfo
 perf-name OCR_RFO_HITM     ocr.demand_rfo.l3_hit.snoop_hitm
 perf-name OCR_STREAM_WR    ocr.streaming_wr.any_response
+perf-name FR_L1I_MISS      frontend_retired.l1i_miss
+perf-name FR_L2_MISS       frontend_retired.l2_miss
+perf-name FR_ITLB_MISS     frontend_retired.itlb_miss
+perf-name FR_STLB_MISS     frontend_retired.stlb_miss
+perf-name STLB_HIT_LOADS   mem_inst_retired.stlb_hit_loads
+perf-name STLB_HIT_STORES  mem_inst_retired.stlb_hit_stores
+perf-name SPLIT_LOADS      mem_inst_retired.split_loads
+perf-name SPLIT_STORES     mem_inst_retired.split_stores
+perf-name L2_HIT           mem_load_retired.l2_hit
+perf-name L3_HIT           mem_load_retired.l3_hit
+perf-name XSNP_MISS        mem_load_l3_hit_retired.xsnp_miss
+perf-name XSNP_FWD         mem_load_l3_hit_retired.xsnp_fwd
+perf-name XSNP_NO_FWD      mem_load_l3_hit_retired.xsnp_no_fwd
+perf-name OCR_DRD_HITM     ocr.demand_data_rd.l3_hit.snoop_hitm
+perf-name OCR_DRD_HWF      ocr.demand_data_rd.l3_hit.snoop_hit_with_fwd
+perf-name L3M_LOCAL_DRAM   mem_load_l3_miss_retired.local_dram
+perf-name L3M_REMOTE_DRAM  mem_load_l3_miss_retired.remote_dram
+perf-name L3M_REMOTE_HITM  mem_load_l3_miss_retired.remote_hitm
+perf-name L3M_REMOTE_FWD   mem_load_l3_miss_retired.remote_fwd
+perf-name ITLB_WALK_ACT    itlb_misses.walk_active
+perf-name ITLB_WC_4K       itlb_misses.walk_completed_4k
+perf-name ITLB_WC_2M       itlb_misses.walk_completed_2m_4m
+perf-name DTLB_LD_WALK     dtlb_load_misses.walk_active
+perf-name DTLB_LD_WC_4K    dtlb_load_misses.walk_completed_4k
+perf-name DTLB_LD_WC_2M    dtlb_load_misses.walk_completed_2m_4m
+perf-name DTLB_LD_WC_1G    dtlb_load_misses.walk_completed_1g
+perf-name DTLB_ST_WALK     dtlb_store_misses.walk_active
+perf-name DTLB_ST_WC_4K    dtlb_store_misses.walk_completed_4k
+perf-name DTLB_ST_WC_2M    dtlb_store_misses.walk_completed_2m_4m
+perf-name DTLB_ST_WC_1G    dtlb_store_misses.walk_completed_1g
+perf-name L1D_PENDING      l1d_pend_miss.pending
+perf-name L1_MISS_ANY      mem_load_completed.l1_miss_any
 
 # --- counters (planner): 8 general-purpose counters per logical CPU, 4 fixed (3 = SLOTS), as SPR
 # (Linux arch/x86/events/intel/core.c treats GNR as SPR-class); the eight PERF_METRICS events take no
@@ -316,6 +406,19 @@ limit     LD_STORE_FWD ALL_LOADS FB_HIT MA_CYC_L1D FB_FULL XQ_FULL L2_STALLS ORO
 # two offcore-response MSRs (0x1A6, 0x1A7): at most two OCR events with different values in a group
 limit     OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-1
 nocounter TSC                           # msr PMU: no core counter, may join any group
+# the retire-latency nodes' events: perfmon "Counter": "0,1,2,3" (0xD0-0xD3, 0x11-0x13, 0x43, 0x48),
+# L1D_PEND_MISS.PENDING on counter 2 (Linux glc constraint 0x0148), OCR on 0-1, FRONTEND_RETIRED (MSR 0x3F7) on 0
+limit     STLB_HIT_LOADS STLB_HIT_STORES SPLIT_LOADS SPLIT_STORES L2_HIT L3_HIT XSNP_MISS XSNP_FWD XSNP_NO_FWD \
+          L3M_LOCAL_DRAM L3M_REMOTE_DRAM L3M_REMOTE_HITM L3M_REMOTE_FWD ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M \
+          DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M \
+          DTLB_ST_WC_1G L1_MISS_ANY counters=0-3
+limit     L1D_PENDING counters=2
+limit     OCR_DRD_HITM OCR_DRD_HWF counters=0-1
+limit     FR_L1I_MISS FR_L2_MISS FR_ITLB_MISS FR_STLB_MISS counters=0
+# two MSR 0x3F7 values (Code_L2_Hit, Code_STLB_Hit) or six events on counters 0-3 (Contested_Accesses,
+# Data_Sharing): these may span groups
+span      Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit
+span      Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing
 span      Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone
 # Other_Light_Ops is Light_Operations less its five siblings: it reads their fourteen events
 span      Retiring.Light_Operations.Other_Light_Ops
@@ -332,6 +435,7 @@ info     Branch_MPKI  MPKI = 1000 * BR_MISP / INST            | Mispredicted bra
 info     L1MPKI       MPKI = 1000 * L1_MISS / INST            | Retired loads that missed L1D per 1000 instructions (perfmon Info_Memory_L1MPKI)
 info     L2MPKI       MPKI = 1000 * L2_MISS / INST            | Retired loads that missed L2 per 1000 instructions (perfmon Info_Memory_L2MPKI)
 info     L3MPKI       MPKI = 1000 * L3_MISS / INST            | Retired loads that missed L3 per 1000 instructions (perfmon Info_Memory_L3MPKI)
+info     Load_Miss_Real_Latency Metric = L1D_PENDING / L1_MISS_ANY | Average latency of L1D miss demand loads in core cycles (perfmon Info_Memory_Load_Miss_Real_Latency)
 info     Core_Frequency    GHz   = CLKS / REF_TSC * TSC / 1e9 / DURATION | Average core frequency while unhalted (perfmon Info_System_Core_Frequency)
 
 # level 1 (perfmon Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring; formulas / 100)
@@ -599,8 +703,8 @@ unrelated Backend_Bound.Memory_Bound.L1_Bound | TMA 5.2: the children are Clocks
       L1-hit load stalls, under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.L3_Bound.SQ_Full Clocks = (XQ_FULL + L2_STALLS) / CLKS \
       | > 0.30 | Cycles the uncore queue was full or demand requests waited for L2 resources
-unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.2: SQ_Full is a queue-full fraction of all cycles \
-      under a Stalls fraction (its retire-latency siblings are left out here); no sum or bound is given
+unrelated Backend_Bound.Memory_Bound.L3_Bound | TMA 5.2: the children are a queue-full fraction and \
+      latency estimates in clocks under a Stalls fraction; no sum or bound is given
 node  Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Bandwidth Clocks = min(CLK_THREAD, ORO_DRD_C12) / CLKS \
       | > 0.20 | Cycles with twelve or more data reads outstanding to memory (bandwidth)
 node  Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency Clocks = \
@@ -624,6 +728,118 @@ node  Backend_Bound.Memory_Bound.Store_Bound.Streaming_Stores Clocks_est = 9 * O
       | > 0.20 | Cycles of streaming (non-temporal) stores (9 each)
 unrelated Backend_Bound.Memory_Bound.Store_Bound | TMA 5.2: the children are cost estimates in clocks \
       under a Stalls fraction; no sum or bound is given
+
+# --- the retire-latency nodes (perfmon graniterapids_metrics.json V1.3): EVENT x EVENT:retire_latency. Not
+# sampled here, so each latency is what Linux perf uses when it has no sample (tools/perf/util/intel-tpebs.c
+# evsel__tpebs_read, default --tpebs-mode mean): rint(RetirementLatencyMean) of the event's JSON, which
+# perfmon's create_perf_json.py copies from GNR/metrics/graniterapids_retire_latency.json (MEAN; platform
+# "TMA version 5.01-full-perf"). The rounded means are the RL_* constants above. perfmon's
+# "if (E:retire_latency >= 0) min(count x latency, count x cost) else count x cost" takes the min, the
+# constants being >= 0.
+let   FB_FACTOR = 1 + FB_HIT / L1_MISS / 2
+node  Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss Clocks_Retired = FR_L2_MISS * RL_FR_L2_MISS / CLKS \
+      | > 0.05 | Cycles of retired instructions whose fetch missed L2 (retire latency 137 each)
+node  Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Clocks_Retired = max(0, FR_L1I_MISS * RL_FR_L1I_MISS / CLKS - \
+        Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss) \
+      | > 0.05 | Cycles of retired instructions whose fetch missed the L1 I-cache and hit L2
+children-sum Frontend_Bound.Fetch_Latency.ICache_Misses = FR_L1I_MISS * RL_FR_L1I_MISS / CLKS | TMA 5.2: \
+      Code_L2_Hit = max(0, L1I-miss latency cycles / CLKS - Code_L2_Miss); exact while the clamp does not bite
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss Clocks_Retired = FR_STLB_MISS * RL_FR_STLB_MISS / CLKS \
+      | > 0.05 | Cycles of retired instructions whose fetch missed the STLB (retire latency 207 each)
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit Clocks_Retired = max(0, FR_ITLB_MISS * RL_FR_ITLB_MISS / CLKS - \
+        Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss) \
+      | > 0.05 | Cycles of retired instructions whose fetch missed the I-TLB and hit the STLB
+children-sum Frontend_Bound.Fetch_Latency.ITLB_Misses = FR_ITLB_MISS * RL_FR_ITLB_MISS / CLKS | TMA 5.2: \
+      Code_STLB_Hit = max(0, ITLB-miss latency cycles / CLKS - Code_STLB_Miss); exact while the clamp does not bite
+let   ITLB_WC = ITLB_WC_4K + ITLB_WC_2M
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_4K Clocks_est = \
+        ITLB_WALK_ACT / CLKS * ITLB_WC_4K / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 4K page
+node  Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_2M Clocks_est = \
+        ITLB_WALK_ACT / CLKS * ITLB_WC_2M / ITLB_WC \
+      | > 0.05 | Code page-walk cycles of walks that completed to a 2M/4M page
+children-sum Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss = ITLB_WALK_ACT / CLKS | TMA 5.2: the \
+      page-walk cycles shared out by completed walks (Code_STLB_Miss itself is a retire-latency estimate)
+
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Clocks_est = \
+        min(STLB_HIT_LOADS * RL_STLB_HIT_LOADS, STLB_HIT_LOADS * 7) / CLKS + \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss \
+      | > 0.10 | Cycles of load DTLB misses (STLB hits at their retire latency, at most 7, plus page walks)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss Clocks_Calculated = DTLB_LD_WALK / CLKS \
+      | > 0.05 | Cycles a load page walk was active (loads that missed the STLB)
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit Clocks_est = max(0, \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load - Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss) \
+      | > 0.05 | Cycles of load DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load   # Load_STLB_Hit = max(0, DTLB_Load - Load_STLB_Miss)
+let   DTLB_LD_WC = DTLB_LD_WC_4K + DTLB_LD_WC_2M + DTLB_LD_WC_1G
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_4K / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_2M / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss * DTLB_LD_WC_1G / DTLB_LD_WC \
+      | > 0.05 | Load page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss   # shared out by completed walks
+node  Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Clocks = LOCK_LOADS * RL_LOCK_LOADS / CLKS \
+      | > 0.20 | Cycles of locked loads (retire latency 64 each)
+node  Backend_Bound.Memory_Bound.L1_Bound.Split_Loads Clocks_Calculated = \
+        min(SPLIT_LOADS * RL_SPLIT_LOADS, SPLIT_LOADS * Load_Miss_Real_Latency) / CLKS \
+      | > 0.30 | Cycles of loads that cross a cache line
+node  Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Clocks_Retired = \
+        min(L2_HIT * RL_L2_HIT, L2_HIT * 4.4 * Core_Frequency) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads that hit L2 (retire latency, at most 4.4 ns each)
+unrelated Backend_Bound.Memory_Bound.L2_Bound | TMA 5.2: L2_Hit_Latency is a cost estimate in clocks of \
+      retired loads, L2_Bound a stall fraction; no sum or bound is given
+let   TRUE_XSNP_HITM_FRACTION = OCR_DRD_HITM / (OCR_DRD_HITM + OCR_DRD_HWF)
+node  Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Clocks_est = \
+        (min(XSNP_MISS * RL_XSNP_MISS, XSNP_MISS * (79 - 4.4) * Core_Frequency) + \
+         min(XSNP_FWD * RL_XSNP_FWD, XSNP_FWD * (81 - 4.4) * Core_Frequency) * TRUE_XSNP_HITM_FRACTION) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a modified line in another core's cache
+node  Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Clocks_est = \
+        (min(XSNP_NO_FWD * RL_XSNP_NO_FWD, XSNP_NO_FWD * (79 - 4.4) * Core_Frequency) + \
+         min(XSNP_FWD * RL_XSNP_FWD, XSNP_FWD * (79 - 4.4) * Core_Frequency) * (1 - TRUE_XSNP_HITM_FRACTION)) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a clean line shared with another core
+node  Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Clocks_est = \
+        min(L3_HIT * RL_L3_HIT, L3_HIT * (37 - 4.4) * Core_Frequency) * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of loads that hit L3 without snoops
+node  Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency.Local_MEM Clocks_est = \
+        L3M_LOCAL_DRAM * RL_L3M_LOCAL_DRAM * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of loads served by local DRAM (retire latency 116 each)
+node  Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency.Remote_MEM Clocks_est = \
+        L3M_REMOTE_DRAM * RL_L3M_REMOTE_DRAM * FB_FACTOR / CLKS \
+      | > 0.10 | Cycles of loads served by remote DRAM (retire latency 430 each)
+node  Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency.Remote_Cache Clocks_est = \
+        (L3M_REMOTE_HITM * RL_L3M_REMOTE_HITM + L3M_REMOTE_FWD * RL_L3M_REMOTE_FWD) * FB_FACTOR / CLKS \
+      | > 0.05 | Cycles of loads served by a remote socket's cache
+unrelated Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency | TMA 5.2: Local_MEM, Remote_MEM and \
+      Remote_Cache are latency estimates of retired loads, MEM_Latency a fraction of cycles with reads \
+      outstanding; no sum or bound is given
+node  Backend_Bound.Memory_Bound.Store_Bound.Split_Stores Core_Utilization = \
+        min(SPLIT_STORES * RL_SPLIT_STORES, SPLIT_STORES * 1) / CLKS \
+      | > 0.20 | Rate of stores that cross a cache line
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Clocks_est = \
+        min(STLB_HIT_STORES * RL_STLB_HIT_STORES, STLB_HIT_STORES * 7) / CLKS + \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss \
+      | > 0.05 | Cycles of store DTLB misses (STLB hits at their retire latency, at most 7, plus page walks)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss Clocks_Calculated = DTLB_ST_WALK / CORE_CLKS \
+      | > 0.05 | Cycles a store page walk was active (stores that missed the STLB)
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit Clocks_est = max(0, \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store - Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss) \
+      | > 0.05 | Cycles of store DTLB misses that hit the STLB
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store   # Store_STLB_Hit = max(0, DTLB_Store - Store_STLB_Miss)
+let   DTLB_ST_WC = DTLB_ST_WC_4K + DTLB_ST_WC_2M + DTLB_ST_WC_1G
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_4K / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 4K page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_2M / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 2M/4M page
+node  Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G Clocks_est = \
+        Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss * DTLB_ST_WC_1G / DTLB_ST_WC \
+      | > 0.05 | Store page-walk cycles of walks that completed to a 1G page
+partition Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss   # shared out by completed walks
 
 cpi-cycles        CLKS
 cpi-instructions  INST

@@ -71,22 +71,23 @@ check_grep "zen4: all 13 events are libpfm4 strings" "13 ok, 0 mismatches, 0 kno
 "$TDCTL" events --pmu gnr --check >"$out" 2>"$err"; rc=$?
 check_eq "gnr: --check exits 0" 0 "$rc"
 check_grep "gnr: says libpfm4 has no tables for the model" "(this libpfm4 has no tables for that model" "$out"
-check_grep "gnr: all 118 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 118 unknown to libpfm4" "$out"
+check_grep "gnr: all 150 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 150 unknown to libpfm4" "$out"
 
 # intel-gnr.td's raw encodings (perfmon's GNR table) against libpfm4's SPR table, for the events Granite
-# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 101 of its
-# 118 events equal to libpfm4's spr encoding (config1 of the OCR events included), 6 known to differ (the
-# MSR 0x3F7 events: libpfm4 4.13 has INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07 and UOPS_RETIRED.MS as
-# umask 0x08, perfmon GNR V1.20 0xAD/0x40 and 0xC2/0x04 with frontend= 0x7 and 0x8; EXE.AMX_BUSY, to which
-# libpfm4 adds config1 0x2; False_Sharing's OCR MSR value), the other 11: PERF_METRICS, 2 EXE_ACTIVITY
+# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 127 of its
+# 150 events equal to libpfm4's spr encoding (config1 of the OCR and FRONTEND_RETIRED events included), 10
+# known to differ (the MSR 0x3F7 events: libpfm4 4.13 has INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07 and
+# UOPS_RETIRED.MS as umask 0x08, perfmon GNR V1.20 0xAD/0x40 and 0xC2/0x04 with frontend= 0x7 and 0x8;
+# FRONTEND_RETIRED.* is SPR's umask 0x01, GNR's 0x03; EXE.AMX_BUSY, to which libpfm4 adds config1 0x2;
+# False_Sharing's OCR MSR value), the other 13: PERF_METRICS, 2 EXE_ACTIVITY and 2 MEM_INST_RETIRED.STLB_HIT_*
 # umasks libpfm4 4.13 lacks, msr/tsc
 mkdir -p "$WORK/gnr-as-spr"
 sed 's/^pmu      gnr$/pmu      spr/' "$EV/intel-gnr.td" >"$WORK/gnr-as-spr/intel-gnr.td"
 check "gnr as spr: the copy says it serves spr" grep -qx 'pmu      spr' "$WORK/gnr-as-spr/intel-gnr.td"
 "$TDCTL" events --events-dir "$WORK/gnr-as-spr" --pmu spr --check >"$out" 2>"$err"; rc=$?
 check_eq "gnr as spr: --check exits 0" 0 "$rc"
-check_grep "gnr as spr: 101 equal to libpfm4's spr table, none differs unexplained" \
-	"101 ok, 0 mismatches, 6 known to differ (libpfm4-differs), 11 unknown to libpfm4" "$out"
+check_grep "gnr as spr: 127 equal to libpfm4's spr table, none differs unexplained" \
+	"127 ok, 0 mismatches, 10 known to differ (libpfm4-differs), 13 unknown to libpfm4" "$out"
 check_grep "gnr as spr: UOPS_RETIRED.MS 0xC2/0x04 with frontend=0x8 is known to differ from libpfm4's 0xC2/0x08" \
 	"MS_RET               known          ours cpu/event=0xc2,umask=0x4,frontend=0x8/ config=0x4c2 config1=0x8, libpfm4 spr::UOPS_RETIRED:MS config=0x8c2 config1=0x0" "$out"
 check_grep "gnr as spr: MEMORY_ACTIVITY.STALLS_L3_MISS 0x47/0x09 c=9" \
