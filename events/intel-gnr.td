@@ -287,6 +287,7 @@ perf-name TD_BR_MISP      topdown-br-mispredict
 perf-name TD_FETCH_LAT    topdown-fetch-lat
 perf-name TD_MEM          topdown-mem-bound
 perf-name REF_TSC         cpu_clk_unhalted.ref_tsc ref-cycles
+perf-name TSC             msr/tsc/   # as perf stat prints it: matched without the host having an msr PMU
 perf-name AMX_BUSY         exe.amx_busy
 perf-name UOPS_X87         uops_executed.x87
 perf-name UOPS_EXEC        uops_executed.thread
