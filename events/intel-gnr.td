@@ -11,7 +11,7 @@ note     generated from; node names and thresholds are that file's (levels 1-3: 
 note     Its L1 and L2 formulas are identical to Sapphire Rapids' (intel-spr.td's PERF_METRICS path);
 note     at L3 GNR's Ports_Utilization drops SPR's RS.EMPTY_RESOURCE and stall-share terms, and it adds
 note     five Branch_Mispredicts children (here), and L4/L5 nodes that read retire latencies
-note     (EVENT:retire_latency, the cycles from dispatch to retirement that PEBS samples report): Code_L2_Hit,
+note     (EVENT:retire_latency, the latency in cycles that timed-PEBS samples of the event carry): Code_L2_Hit,
 note     Code_L2_Miss, Code_STLB_Hit, Code_STLB_Miss, DTLB_Load, Load_STLB_Hit, Lock_Latency, Split_Loads,
 note     L2_Hit_Latency, Contested_Accesses, Data_Sharing, L3_Hit_Latency, Local_MEM, Remote_MEM, Remote_Cache,
 note     Split_Stores, DTLB_Store, Store_STLB_Hit. topdown counts and does not sample, so it does what Linux
@@ -29,7 +29,10 @@ note     Five level-3 nodes read events that need MSR 0x3F7 (MSR_PEBS_FRONTEND),
 note     frontend= term (sysfs cpu/format/frontend, config1:0-23): Branch_Resteers (INT_MISC.
 note     UNKNOWN_BRANCH_CYCLES, 0x3F7 = 0x7), MS_Switches, MS, Microcode_Sequencer and Few_Uops_Instructions
 note     (UOPS_RETIRED.MS, 0x3F7 = 0x8). The MSR is one per core thread: two events with different values
-note     cannot count at once, so these events are planned on counter 0 only (one per group).
+note     cannot count at once, so these events are planned on counter 0 only (one per group). The level-4
+note     Unknown_Branches reads UNKNOWN_BRANCH_CYCLES too; Code_L2_Hit/Miss and Code_STLB_Hit/Miss read
+note     FRONTEND_RETIRED.L1I_MISS/L2_MISS/ITLB_MISS/STLB_MISS (0xC6/0x03, 0x3F7 = 0x12-0x15; Linux
+note     intel_gnr_extra_regs 0x03c6): also on counter 0, so Code_L2_Hit and Code_STLB_Hit span two groups.
 note     Encodings: event code, umask, counter mask of perfmon GNR/events/graniterapids_core.json V1.20
 note     (the same numbers as Linux perf's graniterapids/pipeline.json, frontend.json, memory.json,
 note     cache.json), beside each event below. libpfm4 4.13 has no Granite Rapids table, so every event is
