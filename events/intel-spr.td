@@ -58,6 +58,12 @@ note     False_Sharing) are toplev 5.1-full's (Mem_XSNP_HitM_Cost 28, Mem_XSNP_H
 note     66.5, Mem_Remote_DRAM_Cost 131, Mem_Remote_HitM/Fwd_Cost 120 ns x Core_Frequency), as L2_Hit_Latency
 note     and L3_Hit_Latency here; perfmon's TMA 5.2 metrics use other constants (e.g. 81, 79, 4.4, 109, 190,
 note     170) in the same formulas. DS (a multi-socket server) is 1, as toplev sets it for SPR.
+note     Three nodes are TMA 5.2's alone (perfmon sapphirerapids_metrics.json V1.3; toplev 5.1-full has none of
+note     them): AMX_Busy (EXE.AMX_BUSY / CORE_CLKS), MBA_Stalls (INT_MISC.MBA_STALLS / CLKS, under MEM_Bandwidth)
+note     and FP_Vector_512b. perfmon adds FP_ARITH_INST_RETIRED2.*_HALF (AVX512-FP16) to FP_Vector and each
+note     width; this file follows toplev 5.1 for FP_Vector, 128b and 256b and so leaves the half-precision term
+note     out of FP_Vector_512b as well. With these the file has every node of perfmon's SPR TMA 5.2 tree
+note     (L3_Miss_Bound under its TMA 4 name DRAM_Bound) and of toplev 5.1-full spr_server_ratios.py.
 
 const    W 6
 param    SMT_on 0
@@ -183,6 +189,13 @@ event    FP_128D         FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE  | FP_ARITH_IN
 event    FP_128S         FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE [0xC7/0x08]
 event    FP_256D         FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE [0xC7/0x10]
 event    FP_256S         FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE [0xC7/0x20]
+# TMA 5.2 nodes toplev 5.1-full lacks (AMX_Busy, MBA_Stalls, FP_Vector_512b): encodings from Intel perfmon
+# SPR/events/sapphirerapids_core.json V1.39
+event    AMX_BUSY        cpu/event=0xb7,umask=0x2/                 | EXE.AMX_BUSY, core cycles the AMX unit was busy with tile (arithmetic) operations [0xB7/0x02]
+libpfm4-differs AMX_BUSY | libpfm4 4.13 spr EXE:AMX_BUSY is 0xB7/0x02 with config1 = 0x2 (as if 0xB7 were ICL's offcore-response event); perfmon SPR V1.39 EXE.AMX_BUSY has no MSR
+event    MBA_STALLS      INT_MISC:MBA_STALLS                       | INT_MISC.MBA_STALLS, cycles stalled by memory bandwidth allocation (MBA) throttling [0xAD/0x20]
+event    FP_512D         FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE  | FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE [0xC7/0x40]
+event    FP_512S         FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE  | FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE [0xC7/0x80]
 event    IV_SHUFFLES     INT_VEC_RETIRED:SHUFFLES                  | INT_VEC_RETIRED.SHUFFLES, retired 256-bit integer shuffles [0xE7/0x40]
 event    NOP_INST        INST_RETIRED:NOP                          | INST_RETIRED.NOP, retired NOP instructions [0xC0/0x02]
 event    UOPS_EXEC_C1    UOPS_EXECUTED:THREAD:c=1                  | UOPS_EXECUTED.THREAD:c1, cycles this thread executed any uop [0xB1/0x01 c=1]
@@ -418,8 +431,13 @@ node  Backend_Bound.Core_Bound.Ports_Utilization Clocks = \
         (PORTS_UTILIZED_0 * CLKS + FEW_UOPS_EXECUTED) / CLKS if DIV_ACTIVE < STALLS_TOTAL - BOUND_ON_LOADS \
         else FEW_UOPS_EXECUTED / CLKS \
       | > 0.15 | Cycles the core was limited by execution-port utilization
-unrelated Backend_Bound.Core_Bound | the children (Divider, Serializing_Operation, Ports_Utilization) are \
-      Clocks fractions of all cycles under a Slots share of Backend_Bound, which Intel relates by no sum or bound
+# AMX_Busy: TMA 5.2 (perfmon sapphirerapids_metrics.json V1.3); toplev 5.1-full has no such node.
+# Domain and threshold as perfmon: Core_Clocks, > 50% (with Core_Bound > 10%, Backend_Bound > 20%).
+node  Backend_Bound.Core_Bound.AMX_Busy Core_Clocks = AMX_BUSY / CORE_CLKS \
+      | > 0.50 | Core cycles the AMX unit was busy with tile (arithmetic) operations
+unrelated Backend_Bound.Core_Bound | the children (Divider, Serializing_Operation, Ports_Utilization, AMX_Busy) \
+      are Clocks fractions of all (or core) cycles under a Slots share of Backend_Bound, which Intel relates by \
+      no sum or bound
 node  Retiring.Heavy_Operations Slots = TD_HEAVY / PM_SUM if PM else RET_HEAVY / SLOTS \
       | > 0.1 | Slots retiring heavy operations (multi-uop instructions, microcode)
 node  Retiring.Light_Operations Slots = max(0, Retiring - Retiring.Heavy_Operations) \
@@ -545,8 +563,14 @@ node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_128b Uops = (FP_128
       | > 0.1 | Retired 128-bit packed floating-point arithmetic uops
 node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_256b Uops = (FP_256D + FP_256S) / RETIRED_SLOTS \
       | > 0.1 | Retired 256-bit packed floating-point arithmetic uops
-bound Retiring.Light_Operations.FP_Arith.FP_Vector | TMA 5.1 (SPR) has no 512-bit node: FP_Vector also \
-      counts 512-bit packed instructions, the 128b and 256b children are parts of it
+# FP_Vector_512b: TMA 5.2 (perfmon sapphirerapids_metrics.json V1.3), which toplev 5.1-full lacks. perfmon
+# adds FP_ARITH_INST_RETIRED2.512B_PACKED_HALF (AVX512-FP16) to it, as it adds the *_HALF events to FP_Vector
+# and its 128b/256b children; this file keeps toplev 5.1's FP_ARITH_INST_RETIRED-only forms for all of them,
+# so FP_Vector_512b leaves the half-precision term out too (the three widths then still add up to FP_Vector).
+node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_512b Uops = (FP_512D + FP_512S) / RETIRED_SLOTS \
+      | > 0.1 | Retired 512-bit packed floating-point arithmetic uops
+partition Retiring.Light_Operations.FP_Arith.FP_Vector | FP_ARITH_INST_RETIRED.VECTOR's umask 0xFC is the \
+      union of the 128B/256B/512B PACKED_DOUBLE/SINGLE umasks 0x04-0x80: the three widths add up to FP_Vector
 node  Retiring.Light_Operations.Int_Operations.Int_Vector_128b Uops = (IV_ADD_128 + IV_VNNI_128) / RETIRED_SLOTS \
       | > 0.1 | Retired 128-bit integer vector add and VNNI uops
 node  Retiring.Light_Operations.Int_Operations.Int_Vector_256b Uops = (IV_ADD_256 + IV_MUL_256 + IV_VNNI_256) / RETIRED_SLOTS \
@@ -706,6 +730,13 @@ node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_Cache Clocks_est 
         ((MEM_REMOTE_HITM_COST - MEM_XSNP_NONE_COST) * L3M_REMOTE_HITM + \
          (MEM_REMOTE_FWD_COST - MEM_XSNP_NONE_COST) * L3M_REMOTE_FWD) * FB_FACTOR / CLKS \
       | > 0.05 | Cycles of loads served by a remote socket's cache
+# MBA_Stalls: TMA 5.2 (perfmon sapphirerapids_metrics.json V1.3), a child of MEM_Bandwidth that toplev
+# 5.1-full lacks; threshold as perfmon (> 10%, with MEM_Bandwidth > 20% and its ancestors').
+node  Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth.MBA_Stalls Clocks = MBA_STALLS / CLKS \
+      | > 0.10 | Cycles stalled by memory bandwidth allocation (MBA) throttling
+unrelated Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Bandwidth | TMA 5.2: MBA_Stalls counts cycles the MBA \
+      throttle stalled the core, MEM_Bandwidth cycles with four or more data reads outstanding; Intel \
+      gives no sum or bound between them
 unrelated Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency | TMA 5.1: Local_MEM, Remote_MEM and Remote_Cache \
       are cost estimates of retired loads (latency x count), MEM_Latency a fraction of cycles with reads \
       outstanding; no sum or bound is given

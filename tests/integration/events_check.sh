@@ -24,7 +24,7 @@ shipped() {
 }
 shipped skl intel-skl.td 112
 shipped icl intel-icl.td 122
-shipped spr intel-spr.td 146
+shipped spr intel-spr.td 150
 shipped amd64_fam19h_zen3 amd-zen3.td 8
 shipped amd64_fam19h_zen4 amd-zen4.td 13
 check_grep "skl: a libpfm4-string event is libpfm4's own (IDQ_UOPS_NOT_DELIVERED:CORE = 0x19c)" \
@@ -37,7 +37,7 @@ check_grep "skl: a raw event libpfm4 lacks is unknown, with its source" \
 check_grep "spr: TOPDOWN.BACKEND_BOUND_SLOTS differs from libpfm4, as the file says" \
 	"BE_SLOTS             known          ours cpu/event=0xa4,umask=0x2/ config=0x2a4, libpfm4 spr::TOPDOWN:BACKEND_BOUND_SLOTS config=0x200: the file says why" \
 	"$WORK/spr.check"
-check_grep "spr: 8 known, 13 events unknown to libpfm4 (12 raw, msr/tsc)" "0 mismatches, 8 known to differ (libpfm4-differs), 13 unknown to libpfm4" \
+check_grep "spr: 9 known, 13 events unknown to libpfm4 (12 raw, msr/tsc)" "0 mismatches, 9 known to differ (libpfm4-differs), 13 unknown to libpfm4" \
 	"$WORK/spr.check"
 # perfmon SPR V1.39: UOPS_RETIRED.MS is 0xC2/0x04 with MSR 0x3F7 = 0x8; libpfm4 4.13 has 0xC2/0x08, no MSR
 check_grep "spr: UOPS_RETIRED.MS with frontend=0x8 is known to differ from libpfm4, both config1 shown" \
@@ -45,6 +45,10 @@ check_grep "spr: UOPS_RETIRED.MS with frontend=0x8 is known to differ from libpf
 	"$WORK/spr.check"
 # perfmon SPR V1.39: OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM is 0x2A/0x01 with MSR 0x1A6 = 0x10003C0001; libpfm4
 # 4.13 spells it OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM and puts the MSR value in config1 too
+check_grep "spr: TMA 5.2's EXE.AMX_BUSY (perfmon 0xB7/0x02, no MSR) is known to differ from libpfm4's (config1 0x2)" \
+	"AMX_BUSY             known          ours cpu/event=0xb7,umask=0x2/ config=0x2b7 config1=0x0, libpfm4 spr::EXE:AMX_BUSY config=0x2b7 config1=0x2" "$WORK/spr.check"
+check_grep "spr: INT_MISC.MBA_STALLS (perfmon 0xAD/0x20) is libpfm4's" \
+	"MBA_STALLS           ok             INT_MISC:MBA_STALLS is a libpfm4 event: config=0x20ad is libpfm4's" "$WORK/spr.check"
 check_grep "spr: an OCR raw form's offcore_rsp (config1) equals libpfm4's" \
 	"OCR_DRD_HITM         ok             raw cpu/event=0x2a,umask=0x1,offcore_rsp=0x10003c0001/ config=0x12a config1=0x10003c0001 = libpfm4 spr::OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM" \
 	"$WORK/spr.check"
@@ -67,21 +71,23 @@ check_grep "zen4: all 13 events are libpfm4 strings" "13 ok, 0 mismatches, 0 kno
 "$TDCTL" events --pmu gnr --check >"$out" 2>"$err"; rc=$?
 check_eq "gnr: --check exits 0" 0 "$rc"
 check_grep "gnr: says libpfm4 has no tables for the model" "(this libpfm4 has no tables for that model" "$out"
-check_grep "gnr: all 54 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 54 unknown to libpfm4" "$out"
+check_grep "gnr: all 150 events unknown to libpfm4" "0 ok, 0 mismatches, 0 known to differ (libpfm4-differs), 150 unknown to libpfm4" "$out"
 
 # intel-gnr.td's raw encodings (perfmon's GNR table) against libpfm4's SPR table, for the events Granite
-# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 40 of its
-# 54 events equal to libpfm4's spr encoding, 4 known to differ (the MSR 0x3F7 events: libpfm4 4.13 has
-# INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07 and UOPS_RETIRED.MS as umask 0x08, perfmon GNR V1.20
-# 0xAD/0x40 and 0xC2/0x04 with frontend= 0x7 and 0x8), the other 10: PERF_METRICS and 2 EXE_ACTIVITY
-# umasks libpfm4 4.13 lacks
+# Rapids shares with Sapphire Rapids: a copy of the file that says it serves spr checks clean, 127 of its
+# 150 events equal to libpfm4's spr encoding (config1 of the OCR and FRONTEND_RETIRED events included), 10
+# known to differ (the MSR 0x3F7 events: libpfm4 4.13 has INT_MISC.UNKNOWN_BRANCH_CYCLES as umask 0x07 and
+# UOPS_RETIRED.MS as umask 0x08, perfmon GNR V1.20 0xAD/0x40 and 0xC2/0x04 with frontend= 0x7 and 0x8;
+# FRONTEND_RETIRED.* is SPR's umask 0x01, GNR's 0x03; EXE.AMX_BUSY, to which libpfm4 adds config1 0x2;
+# False_Sharing's OCR MSR value), the other 13: PERF_METRICS, 2 EXE_ACTIVITY and 2 MEM_INST_RETIRED.STLB_HIT_*
+# umasks libpfm4 4.13 lacks, msr/tsc
 mkdir -p "$WORK/gnr-as-spr"
 sed 's/^pmu      gnr$/pmu      spr/' "$EV/intel-gnr.td" >"$WORK/gnr-as-spr/intel-gnr.td"
 check "gnr as spr: the copy says it serves spr" grep -qx 'pmu      spr' "$WORK/gnr-as-spr/intel-gnr.td"
 "$TDCTL" events --events-dir "$WORK/gnr-as-spr" --pmu spr --check >"$out" 2>"$err"; rc=$?
 check_eq "gnr as spr: --check exits 0" 0 "$rc"
-check_grep "gnr as spr: 40 equal to libpfm4's spr table, none differs unexplained" \
-	"40 ok, 0 mismatches, 4 known to differ (libpfm4-differs), 10 unknown to libpfm4" "$out"
+check_grep "gnr as spr: 127 equal to libpfm4's spr table, none differs unexplained" \
+	"127 ok, 0 mismatches, 10 known to differ (libpfm4-differs), 13 unknown to libpfm4" "$out"
 check_grep "gnr as spr: UOPS_RETIRED.MS 0xC2/0x04 with frontend=0x8 is known to differ from libpfm4's 0xC2/0x08" \
 	"MS_RET               known          ours cpu/event=0xc2,umask=0x4,frontend=0x8/ config=0x4c2 config1=0x8, libpfm4 spr::UOPS_RETIRED:MS config=0x8c2 config1=0x0" "$out"
 check_grep "gnr as spr: MEMORY_ACTIVITY.STALLS_L3_MISS 0x47/0x09 c=9" \

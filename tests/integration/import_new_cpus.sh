@@ -10,19 +10,19 @@
 
 DATA="$TD_SRCDIR/tests/data/import"
 
-# tree NAME MODEL FILE EVENTS "node=percent ...": import FILE for MODEL; all EVENTS events are read,
-# every session node row of the CSV report equals its hand value (to 5e-5 points) and the hand
-# values cover every node
+# tree NAME MODEL FILE EVENTS "node=percent ..." [MAXLEVEL [MINLEVEL]]: import FILE for MODEL; all EVENTS
+# events are read, every session node row of the CSV report (of levels MINLEVEL..MAXLEVEL, when given)
+# equals its hand value (to 5e-5 points) and the hand values cover every such node
 tree() {
-	name=$1 model=$2 file=$3 events=$4
+	name=$1 model=$2 file=$3 events=$4 maxlevel=${6:-99} minlevel=${7:-1}
 	(cd "$DATA" && "$TDCTL" import --pmu "$model" --smt off -d "$WORK/$name.db" "$file") >"$WORK/$name.out" 2>&1
 	check_eq "$name: import exits 0" 0 "$?"
 	check_grep "$name: all $events events matched" "reads $events of the events" "$WORK/$name.out"
 	"$TDCTL" report -d "$WORK/$name.db" --format csv >"$WORK/$name.csv"
 	check_eq "$name: report exits 0" 0 "$?"
 	printf '%s\n' "$5" | tr ' ' '\n' | awk -F= 'NF { print $1 "," $2 }' >"$WORK/$name.want"
-	bad=$(awk -F, 'FNR == NR { want[$1] = $2; n_want++; next }
-		FNR > 1 && $1 == "session" && $10 == "node" { n++
+	bad=$(awk -F, -v maxlevel="$maxlevel" -v minlevel="$minlevel" 'FNR == NR { want[$1] = $2; n_want++; next }
+		FNR > 1 && $1 == "session" && $10 == "node" && $3 <= maxlevel && $3 >= minlevel { n++
 			if (!($2 in want)) { print "no hand value for " $2; next }
 			if ($4 == "") { print $2 ": n/a, expected " want[$2]; next }
 			d = want[$2] - $4; if (d < 0) d = -d; if (d > 5e-5) print $2 ": " $4 ", expected " want[$2] }
@@ -87,7 +87,16 @@ bottleneck v2 Backend_Bound
 #   uops_issued.any 3e9 = 0.8; MS_Switches 3 x uops_retired.ms:c1:e1 4e6 / 0.8 / 1e9 -> 1.5; MS max(
 #   idq.ms_cycles_any 0.05e9, uops_retired.ms:c1 0.048e9 / 0.8) / 1e9 / 2.4 -> 2.5; Microcode_Sequencer
 #   uops_retired.ms 0.12e9 / 6e9 -> 2; Few_Uops_Instructions 6 - 2 = 4
-tree gnr gnr gnr-names.csv 53 "Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8
+#   AMX_Busy exe.amx_busy 0.1e9 / 1e9 -> 10; Light_Operations' level 3 over retired slots 0.4 x 6e9 = 2.4e9:
+#   X87_Use 0.4 x uops_executed.x87 0.02e9 / uops_executed.thread 2e9 = 0.4, FP_Scalar fp_arith_inst_retired
+#   .scalar 0.12e9 (+ ...2.scalar 0) -> 5, FP_Vector .vector 0.24e9 (+ ...2.vector 0) -> 10: FP_Arith 15.4;
+#   Int_Operations (int_vec_retired.add_128 0.024e9 + add_256 0.048e9, the others 0) -> 1 + 2 = 3;
+#   Memory_Operations 34 x mem_uop_retired.any 0.48e9 / 2.4e9 = 6.8; Fused_Instructions 34 x
+#   inst_retired.macro_fused 0.24e9 / 2.4e9 = 3.4; Non_Fused_Branches 34 x (br_inst_retired.all_branches
+#   0.36e9 - 0.24e9) / 2.4e9 = 1.7; Other_Light_Ops 34 - (15.4 + 3 + 6.8 + 3.4 + 1.7) = 3.7
+# the file is perf stat -M TopdownL1,TopdownL2,TopdownL3: its level-4+ rows are n/a, not compared here
+# (tests/data/fixtures/gnr-l3-l6-counting.fix evaluates them)
+tree gnr gnr gnr-names.csv 68 "Frontend_Bound=19 Frontend_Bound.Fetch_Latency=11 Frontend_Bound.Fetch_Bandwidth=8
 Frontend_Bound.Fetch_Latency.ICache_Misses=5 Frontend_Bound.Fetch_Latency.ITLB_Misses=2
 Frontend_Bound.Fetch_Latency.LCP=1 Frontend_Bound.Fetch_Latency.DSB_Switches=3
 Frontend_Bound.Fetch_Latency.Branch_Resteers=6 Frontend_Bound.Fetch_Latency.MS_Switches=1.5
@@ -103,12 +112,81 @@ Backend_Bound.Memory_Bound.L1_Bound=10 Backend_Bound.Memory_Bound.L2_Bound=8 Bac
 Backend_Bound.Memory_Bound.L3_Miss_Bound=8 Backend_Bound.Memory_Bound.Store_Bound=4
 Backend_Bound.Core_Bound.Divider=1 Backend_Bound.Core_Bound.Serializing_Operation=4 Backend_Bound.Core_Bound.Ports_Utilization=20
 Retiring=40 Retiring.Heavy_Operations=6 Retiring.Light_Operations=34
-Bad_Speculation=11 Bad_Speculation.Branch_Mispredicts=7 Bad_Speculation.Machine_Clears=4"
+Bad_Speculation=11 Bad_Speculation.Branch_Mispredicts=7 Bad_Speculation.Machine_Clears=4
+Backend_Bound.Core_Bound.AMX_Busy=10 Retiring.Light_Operations.FP_Arith=15.4 Retiring.Light_Operations.Int_Operations=3
+Retiring.Light_Operations.Memory_Operations=6.8 Retiring.Light_Operations.Fused_Instructions=3.4
+Retiring.Light_Operations.Non_Fused_Branches=1.7 Retiring.Light_Operations.Other_Light_Ops=3.7" 3
 # IPC = inst_retired.any_p 1.5e9 / 1e9; Turbo_Utilization = 1e9 / ref_tsc 0.8e9; L1MPKI = 1000 x 30e6 / 1.5e9
 info gnr "SLOTS=6e+09 IPC=1.5 Turbo_Utilization=1.25 L1MPKI=20 Branch_MPKI=2"
 # Backend_Bound 30 > 20 beats Frontend_Bound 19 > 15; Core_Bound 12 > 10 (Memory_Bound 18 is not > 20);
-# under it only Ports_Utilization 20 > 15
+# under it only Ports_Utilization 20 > 15 (AMX_Busy 10 is not > 50); its level-4 children are not counted
 bottleneck gnr Backend_Bound.Core_Bound.Ports_Utilization
+
+# Granite Rapids, levels 4-6: the events of every level-4+ node (perf's names, the raw form for
+# False_Sharing's OCR.DEMAND_RFO.L3_MISS with TMA's MSR value, msr/tsc/ and duration_time for
+# Core_Frequency), with the counts of tests/data/fixtures/gnr-l3-l6-counting.fix and gnr-retire-latency.fix
+# (FB_HIT 1e6 and L1_MISS 4e6 the latter's; L1_Latency_Dependency keeps its value, min() taking the
+# cycle bound 3e8 either way). The hand values are those fixtures' (worked there from perfmon's formulas,
+# the retire latencies as Linux perf's unsampled fallback), in percent.
+tree gnr-deep gnr gnr-deep-names.csv 125 "Retiring.Light_Operations.FP_Arith.X87_Use=1 Retiring.Light_Operations.FP_Arith.FP_Scalar=5
+Retiring.Light_Operations.FP_Arith.FP_Vector=10 Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_128b=2
+Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_256b=3
+Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_512b=5
+Retiring.Light_Operations.Int_Operations.Int_Vector_128b=2 Retiring.Light_Operations.Int_Operations.Int_Vector_256b=3
+Retiring.Light_Operations.Other_Light_Ops.Nop_Instructions=1.8
+Retiring.Light_Operations.Other_Light_Ops.Shuffles_256b=0.36 Retiring.Heavy_Operations.Microcode_Sequencer.Assists=1.3
+Retiring.Heavy_Operations.Microcode_Sequencer.CISC=1.7
+Retiring.Heavy_Operations.Microcode_Sequencer.Assists.Page_Faults=0.33
+Retiring.Heavy_Operations.Microcode_Sequencer.Assists.FP_Assists=0.25
+Retiring.Heavy_Operations.Microcode_Sequencer.Assists.AVX_Assists=0.315
+Frontend_Bound.Fetch_Latency.Branch_Resteers.Mispredicts_Resteers=3
+Frontend_Bound.Fetch_Latency.Branch_Resteers.Clears_Resteers=2
+Frontend_Bound.Fetch_Latency.Branch_Resteers.Unknown_Branches=2 Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone=5
+Backend_Bound.Core_Bound.Divider.FP_Divider=3 Backend_Bound.Core_Bound.Divider.INT_Divider=2
+Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause=2 Backend_Bound.Core_Bound.Serializing_Operation.C01_Wait=3
+Backend_Bound.Core_Bound.Serializing_Operation.C02_Wait=1
+Backend_Bound.Core_Bound.Serializing_Operation.Memory_Fence=1.3
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0=10
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_1=20
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_2=15
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m=25
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0.Mixing_Vectors=4.8
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization=28
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_0=40
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_1=30
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.ALU_Op_Utilization.Port_6=20
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Load_Op_Utilization=30
+Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.Store_Op_Utilization=15
+Backend_Bound.Memory_Bound.L1_Bound.Store_Fwd_Blk=2.6 Backend_Bound.Memory_Bound.L1_Bound.L1_Latency_Dependency=15
+Backend_Bound.Memory_Bound.L1_Bound.FB_Full=5 Backend_Bound.Memory_Bound.L3_Bound.SQ_Full=3
+Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Bandwidth=5 Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency=10
+Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Bandwidth.MBA_Stalls=3
+Backend_Bound.Memory_Bound.Store_Bound.Store_Latency=9.9 Backend_Bound.Memory_Bound.Store_Bound.False_Sharing=3.32
+Backend_Bound.Memory_Bound.Store_Bound.Streaming_Stores=4.5
+Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss=1.37
+Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit=1.63
+Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss=1.035
+Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit=1.065
+Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_4K=0.375
+Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss.Code_STLB_Miss_2M=0.125
+Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load=3 Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss=2
+Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit=1
+Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_4K=1.2
+Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_2M=0.6
+Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Miss.Load_STLB_Miss_1G=0.2
+Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency=3.2 Backend_Bound.Memory_Bound.L1_Bound.Split_Loads=1
+Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency=3.375
+Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses=3.288375
+Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing=2.51775 Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency=3.2625
+Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency.Local_MEM=6.525
+Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency.Remote_MEM=4.8375
+Backend_Bound.Memory_Bound.L3_Miss_Bound.MEM_Latency.Remote_Cache=1.4625
+Backend_Bound.Memory_Bound.Store_Bound.Split_Stores=10 Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store=2
+Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss=1.5
+Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit=0.5
+Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_4K=0.75
+Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_2M=0.45
+Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Miss.Store_STLB_Miss_1G=0.3" 6 4
 
 # Emerald Rapids (the emr-vm host tree: family 6 model 0xCF, libpfm4 4.13 does not know it): import with
 # no --pmu takes the host's model, spr by CPUID, and intel-spr.td; perfmon's EMR L1/L2 formulas are

@@ -3,7 +3,9 @@
  * check every expect/expect-cpi/expect-bottleneck line, then the invariants
  * every fixture must keep (level 1 sums to 1, CPI stack sums to CPI). A
  * failure names FILE:LINE. The runner itself is checked on a fixture that is
- * wrong on purpose (tests/data/bad-fix/). */
+ * wrong on purpose (tests/data/bad-fix/). Across all fixtures: every parent of
+ * every events file declares its relation, every relation is checked, and
+ * every node is evaluated against a number by some fixture of its file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -551,6 +553,149 @@ static void test_every_relation_exercised(void **state)
 	td_free_names(names, n);
 }
 
+/* Append text to a growing report (*buf, *len); aborts the test on no memory. */
+static void report_add(char **buf, size_t *len, const char *text)
+{
+	size_t add = strlen(text);
+	char *grown = realloc(*buf, *len + add + 1);
+
+	assert_non_null(grown);
+	memcpy(grown + *len, text, add + 1);
+	*buf = grown;
+	*len += add;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Mark in seen[] the nodes of m that fixture path names in an `expect PATH VALUE` line with a number
+ * (not na) when its `td` line names the file td_name (compared by base name). The fixture's own test
+ * checks that value against the hand computation or the oracle. */
+static void mark_expected_nodes(const struct td_model *m, const char *td_name, const char *path, bool *seen)
+{
+	struct fix_line *lines = calloc(512, sizeof(*lines));
+	char *text = NULL;
+	double v;
+
+	assert_non_null(lines);
+	if (td_slurp(path, &text, NULL)) {
+		free(lines);
+		fail_msg("%s: cannot read", path);
+	}
+	int n = split_lines(text, lines, 512);
+	bool ours = false;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(lines[i].kw, "td") && lines[i].a)
+			ours = !strcmp(base_name(lines[i].a), td_name);
+	for (int i = 0; ours && i < n; i++) {
+		if (strcmp(lines[i].kw, "expect") || !lines[i].a || !parse_value(lines[i].b, &v) || isnan(v))
+			continue;
+		int node = td_model_node(m, lines[i].a);
+		if (node >= 0)
+			seen[node] = true;
+	}
+	free(text);
+	free(lines);
+}
+
+/* The nodes of events file td_dir/td_name that no fixture of paths[0..npaths) evaluates against a
+ * number, as " PATH PATH ..." in *out (malloc'd, "" when none); returns how many, of *nnodes. */
+static int unevaluated_nodes(const char *td_dir, const char *td_name, char **paths, int npaths, char **out,
+			     int *nnodes)
+{
+	char path[1200];
+	struct td_catalog *cat;
+	struct td_model *m;
+	size_t len = 0;
+	int missing = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", td_dir, td_name);
+	load_model(path, &cat, &m);
+	bool *seen = calloc((size_t)m->nnodes + 1, sizeof(*seen));
+	assert_non_null(seen);
+	for (int i = 0; i < npaths; i++)
+		mark_expected_nodes(m, td_name, paths[i], seen);
+	*out = NULL;
+	report_add(out, &len, "");
+	for (int i = 0; i < m->nnodes; i++) {
+		if (seen[i])
+			continue;
+		missing++;
+		report_add(out, &len, " ");
+		report_add(out, &len, m->nodes[i].path);
+	}
+	*nnodes = m->nnodes;
+	free(seen);
+	td_model_free(m);
+	td_catalog_free(cat);
+	return missing;
+}
+
+/* Every node of every shipped events file is evaluated by some fixture: an `expect` line with a
+ * number (a hand computation or the oracle's value) in a fixture of that file. */
+static void test_every_node_evaluated(void **state)
+{
+	char dir[1024], **names;
+	char *report = NULL;
+	size_t rlen = 0;
+	int bad = 0, nodes = 0;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/events", getenv("TD_SRCDIR"));
+	int n = td_list_dir(dir, ".td", &names);
+	assert_true(n > 0);
+	report_add(&report, &rlen, "");
+	for (int t = 0; t < n; t++) {
+		char *list, head[256];
+		int nn, missing = unevaluated_nodes(dir, names[t], all_paths, nall_paths, &list, &nn);
+		nodes += nn;
+		if (missing) {
+			bad++;
+			snprintf(head, sizeof(head), "%s: %d of %d node(s) evaluated by no fixture (no expect line with a "
+				 "number):", names[t], missing, nn);
+			report_add(&report, &rlen, head);
+			report_add(&report, &rlen, list);
+			report_add(&report, &rlen, "\n");
+		}
+		free(list);
+	}
+	td_free_names(names, n);
+	if (bad) {
+		fprintf(stderr, "%s", report);
+		free(report);
+		fail_msg("%d events file(s) have nodes no fixture evaluates (listed above)", bad);
+	}
+	free(report);
+	/* skl 100, icl 103, spr 115, gnr 91, adl-glc 12, adl-grt 22, zen3 4, zen4 13, zen5 13, the Arm files 12 */
+	assert_true(nodes >= 485);
+}
+
+/* ... and the check names the nodes a fixture leaves out: bad-relation.fix expects only
+ * Backend_Bound of relation.td's three nodes. */
+static void test_unevaluated_node_found(void **state)
+{
+	char dir[1024], fix[1200], *list;
+	char *paths[1] = { fix };
+	int nn;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tests/data/bad-fix", getenv("TD_SRCDIR"));
+	snprintf(fix, sizeof(fix), "%s/bad-relation.fix", dir);
+	assert_int_equal(unevaluated_nodes(dir, "relation.td", paths, 1, &list, &nn), 2);
+	assert_int_equal(nn, 3);
+	assert_string_equal(list, " Backend_Bound.Memory_Bound Backend_Bound.Core_Bound");
+	free(list);
+	/* a fixture of another file marks nothing */
+	int missing = unevaluated_nodes(dir, "relation-kinds.td", paths, 1, &list, &nn);
+	assert_true(nn > 0);
+	assert_int_equal(missing, nn);
+	free(list);
+}
+
 static void test_no_fixtures(void **state)
 {
 	(void)state;
@@ -570,7 +715,7 @@ int main(void)
 		paths[i] = malloc(strlen(dir) + strlen(names[i]) + 2);
 		sprintf(paths[i], "%s/%s", dir, names[i]);
 	}
-	struct CMUnitTest *tests = calloc((size_t)n + 7, sizeof(*tests));
+	struct CMUnitTest *tests = calloc((size_t)n + 9, sizeof(*tests));
 	int nt = 0;
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation", .test_func = test_runner_reports_relation };
@@ -579,6 +724,8 @@ int main(void)
 	tests[nt++] = (struct CMUnitTest){ .name = "every_parent_declared", .test_func = test_every_parent_declared };
 	tests[nt++] = (struct CMUnitTest){ .name = "undeclared_parent_found", .test_func = test_undeclared_parent_found };
 	tests[nt++] = (struct CMUnitTest){ .name = "every_relation_exercised", .test_func = test_every_relation_exercised };
+	tests[nt++] = (struct CMUnitTest){ .name = "every_node_evaluated", .test_func = test_every_node_evaluated };
+	tests[nt++] = (struct CMUnitTest){ .name = "unevaluated_node_found", .test_func = test_unevaluated_node_found };
 	all_paths = paths;
 	nall_paths = n;
 	if (!n)
