@@ -10,25 +10,8 @@
 
 DATA="$TD_SRCDIR/tests/data/import"
 
-# tree NAME MODEL FILE "node=percent ...": import FILE for MODEL, then every session node row
-# of the CSV report equals its hand value (to 5e-5 points), the list covers every node, and
-# the import used all 13 events
-tree() {
-	name=$1 model=$2 file=$3
-	(cd "$DATA" && "$TDCTL" import --pmu "$model" --smt off -d "$WORK/$name.db" "$file") >"$WORK/$name.out" 2>&1
-	check_eq "$name: import exits 0" 0 "$?"
-	check_grep "$name: all 13 events matched" "reads 13 of the events" "$WORK/$name.out"
-	"$TDCTL" report -d "$WORK/$name.db" --format csv >"$WORK/$name.csv"
-	check_eq "$name: report exits 0" 0 "$?"
-	printf '%s\n' "$4" | tr ' ' '\n' | awk -F= 'NF { print $1 "," $2 }' >"$WORK/$name.want"
-	bad=$(awk -F, 'FNR == NR { want[$1] = $2; n_want++; next }
-		FNR > 1 && $1 == "session" && $10 == "node" { n++
-			if (!($2 in want)) { print "no hand value for " $2; next }
-			if ($4 == "") { print $2 ": n/a, expected " want[$2]; next }
-			d = want[$2] - $4; if (d < 0) d = -d; if (d > 5e-5) print $2 ": " $4 ", expected " want[$2] }
-		END { if (n != n_want) print n " node rows, " n_want " hand values" }' "$WORK/$name.want" "$WORK/$name.csv")
-	check_eq "$name: every node of the tree has AMD's value" "" "$bad"
-}
+# tree NAME MODEL FILE "node=percent ...": lib.sh's import_tree of an AMD file, all 13 events read
+tree() { import_tree "$1" "$2" "$3" 13 "$4"; }
 
 # Zen 5 (W = 8): total_dispatch_slots = 8 x ls_not_halted_cyc 2e9 = 1.6e10.
 # frontend_bound = 3.2e9/1.6e10 = 20; by_latency = 8 x 3e8 (cmask 8)/1.6e10 = 15; by_bandwidth = 5

@@ -108,3 +108,25 @@ finish() {
 check_grep() {
 	if grep -qF -- "$2" "$3"; then ok "$1"; else not_ok "$1 ($(head -c 300 "$3" | tr '\n' ' '))"; fi
 }
+
+# import_tree NAME MODEL FILE EVENTS "node=percent ..." [MAXLEVEL [MINLEVEL]]: import
+# tests/data/import/FILE for MODEL; all EVENTS events are read, every session node row of
+# the CSV report (of levels MINLEVEL..MAXLEVEL, when given) equals its hand value (to 5e-5
+# points) and the hand values cover every such node
+import_tree() {
+	name=$1 model=$2 file=$3 events=$4 maxlevel=${6:-99} minlevel=${7:-1}
+	(cd "$TD_SRCDIR/tests/data/import" && "$TDCTL" import --pmu "$model" --smt off -d "$WORK/$name.db" "$file") \
+		>"$WORK/$name.out" 2>&1
+	check_eq "$name: import exits 0" 0 "$?"
+	check_grep "$name: all $events events matched" "reads $events of the events" "$WORK/$name.out"
+	"$TDCTL" report -d "$WORK/$name.db" --format csv >"$WORK/$name.csv"
+	check_eq "$name: report exits 0" 0 "$?"
+	printf '%s\n' "$5" | tr ' ' '\n' | awk -F= 'NF { print $1 "," $2 }' >"$WORK/$name.want"
+	bad=$(awk -F, -v maxlevel="$maxlevel" -v minlevel="$minlevel" 'FNR == NR { want[$1] = $2; n_want++; next }
+		FNR > 1 && $1 == "session" && $10 == "node" && $3 <= maxlevel && $3 >= minlevel { n++
+			if (!($2 in want)) { print "no hand value for " $2; next }
+			if ($4 == "") { print $2 ": n/a, expected " want[$2]; next }
+			d = want[$2] - $4; if (d < 0) d = -d; if (d > 5e-5) print $2 ": " $4 ", expected " want[$2] }
+		END { if (n != n_want) print n " node rows, " n_want " hand values" }' "$WORK/$name.want" "$WORK/$name.csv")
+	check_eq "$name: every node of the tree has the vendor's value" "" "$bad"
+}
