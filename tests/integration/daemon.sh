@@ -135,9 +135,11 @@ else
 	$NOBODY sleep 60 &
 	USERPID=$!
 	CLEANUP_PIDS="$CLEANUP_PIDS $USERPID"
-	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
-	S3=$($NOBODY "$TDCTL" attach "$USERPID" --socket "$SOCK" -I 100 2>"$D/err")
-	rc=$?
+	# the level and the attach it decides, while no other test changes it (bad_input.sh sets 3)
+	with_sysctl_lock sh -c 'cat /proc/sys/kernel/perf_event_paranoid >"$1"; out=$2 err=$3 rcf=$4; shift 4
+		"$@" >"$out" 2>"$err"; echo $? >"$rcf"' sh "$D/paranoid" "$D/s3" "$D/err" "$D/rc" \
+		$NOBODY "$TDCTL" attach "$USERPID" --socket "$SOCK" -I 100
+	paranoid=$(cat "$D/paranoid") S3=$(cat "$D/s3") rc=$(cat "$D/rc")
 fi
 if [ -n "${USERPID:-}" ] && [ "$paranoid" -ge 3 ]; then
 	# Debian's perf_event_paranoid 3: no unprivileged user may count anything
