@@ -4,6 +4,7 @@
  * the schema in store_schema.c. */
 #include "store.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -826,6 +827,26 @@ int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collec
 	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
+/* v in decimal at p (at most 20 characters, no terminator): what
+ * snprintf's "%" PRId64 writes, without its cost on the interval path
+ * (thousands of values an interval). Returns the characters written. */
+static size_t format_int64(char *p, int64_t v)
+{
+	char digits[20];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	size_t n = 0, len = 0;
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		p[len++] = '-';
+	while (n)
+		p[len++] = digits[--n];
+	return len;
+}
+
 /* One samples row: values c[0..n) of events c[0].event, c[0].event + 1, ...
  * (one enabled/running), packed as a JSON array of integers. */
 static int sample_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)
@@ -841,9 +862,13 @@ static int sample_add(struct td_store *s, int64_t interval, int64_t target, cons
 		s->pack_cap = need;
 	}
 	s->pack[len++] = '[';
-	for (int i = 0; i < n; i++)
-		len += (size_t)snprintf(s->pack + len, need - len, "%s%" PRId64, i ? "," : "", (int64_t)c[i].value);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			s->pack[len++] = ',';
+		len += format_int64(s->pack + len, (int64_t)c[i].value);
+	}
 	s->pack[len++] = ']';
+	assert(len <= need);
 	sqlite3_bind_int64(st, 1, interval);
 	sqlite3_bind_int64(st, 2, target);
 	sqlite3_bind_int64(st, 3, c[0].event);

@@ -43,6 +43,8 @@ static const struct td_session_info info = {
 	.interval_ms = 1000, .smt = 1, .num_cpus = 8, .source = "x.csv",
 };
 
+static int sql_int(const char *file, const char *sql);
+
 static const uint64_t big[] = { 0, 1, (1ull << 63) - 1, 1ull << 63, (1ull << 63) + 1, UINT64_MAX };
 #define NBIG (int)(sizeof(big) / sizeof(big[0]))
 
@@ -126,6 +128,46 @@ static void test_counts_bits(void **state)
 		assert_true(seen.c[i].target == cpu && seen.c[i].event == ev[i] && seen.c[i].interval == iv);
 		assert_true(seen.c[i].start_ns == UINT64_MAX - 5 && seen.c[i].end_ns == UINT64_MAX);
 	}
+	td_store_close(s);
+}
+
+/* Values of consecutive events with one enabled/running are packed in one
+ * row as JSON integers (two's complement: a u64 above 2^63 is negative): the
+ * text is what it must be, and reading it back gives the same bits. */
+static void test_counts_packed(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	struct seen seen = { 0 };
+	struct td_store_count c[NBIG];
+	int64_t sess, cpu, iv;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	assert_int_equal(td_store_begin(s), 0);
+	cpu = td_store_cpu_add(s, sess, 0, 0, 0);
+	iv = td_store_interval_add(s, sess, 0, 1, 2);
+	for (int i = 0; i < NBIG; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "p%d", i);
+		c[i] = (struct td_store_count){ td_store_event_add(s, sess, name, name, 0, 1, 0, "counting", NULL, NULL),
+						big[i], 7, 5 };
+		assert_true(c[i].event > 0 && (i == 0 || c[i].event == c[i - 1].event + 1));
+	}
+	assert_int_equal(td_store_counts_add(s, iv, cpu, c, NBIG), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	td_store_close(s);
+
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples"), 1);
+	assert_int_equal(sql_int(path, "SELECT vals = '[0,1,9223372036854775807,-9223372036854775808,"
+				       "-9223372036854775807,-1]' FROM samples"), 1);
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_store_counts(s, sess, on_count, &seen), 0);
+	assert_int_equal(seen.n, NBIG);
+	for (int i = 0; i < NBIG; i++)
+		assert_true(seen.c[i].value == big[i] && seen.c[i].enabled == 7 && seen.c[i].running == 5);
 	td_store_close(s);
 }
 
@@ -403,6 +445,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_bits),
 		cmocka_unit_test(test_events_bits),
+		cmocka_unit_test(test_counts_packed),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_metrics_bits),
 		cmocka_unit_test(test_migration_v1),
