@@ -398,8 +398,10 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	t->comm_tracked = from_events;
 	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
 	t->last_seen_ns = t->sampled_ns = now;
-	if (c->bpf)
+	if (c->bpf) {
 		t->sampled_ns = t->first_seen_ns; /* counted from its birth: nothing of it delivered yet */
+		t->sw_ns = t->prev_sw_ns = t->sampled_ns; /* ... its switches too (bpf_readings): their span starts there */
+	}
 	if (ev->comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
 	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)

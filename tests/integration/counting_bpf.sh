@@ -62,6 +62,11 @@ for mode in bpf per-thread; do
 	check_eq "$mode: TASK_CLOCK of all targets ($tc s) within 1 % of the process's CPU time ($cpu s, $stolen s stolen meanwhile)" 1 \
 		"$(within "$tc" "$cpu" 1 "$stolen")"
 	check "$mode: no BPF counting warning" test -z "$(grep '^tdctl: BPF counting' "$WORK/$mode.out")"
+	# a switch count's enabled time is the span it was counted over: never from before its thread was listed
+	check_eq "$mode: every switch row was counted while its thread was listed (enabled <= its interval's end - first seen)" 0 \
+		"$(sql "$DB" "select count(*) from counts c join events e on e.id = c.event_id join intervals i on
+			i.id = c.interval_id join threads t on t.id = c.thread_id where e.name = 'VOLUNTARY_SWITCHES'
+			and c.enabled > i.end_ns - t.first_seen_ns")"
 done
 
 unl=$(unlisted_task_clock "$WORK/bpf.db")
