@@ -60,6 +60,7 @@ struct td_collector {
 	uid_t as_uid;
 	gid_t as_gid;
 	int switch_cursor;             /* the next thread whose /proc switch counts a scan reads */
+	bool young_comms;              /* some thread's comm is still re-read by scans (refresh_young_comms) */
 	/* BPF counting mode (td_collector_set_counting): NULL counts per thread */
 	struct td_bpf_counting *bpf;
 	int bpf_base[TD_MAX_SPECS];    /* spec g's first event in the BPF program's list */
@@ -396,6 +397,7 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	t->tid = ev->tid;
 	t->parent = ev->parent;
 	t->comm_tracked = from_events;
+	c->young_comms |= !from_events;
 	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
 	t->last_seen_ns = t->sampled_ns = now;
 	if (c->bpf) {
@@ -598,16 +600,25 @@ int td_collector_add_process_tree(struct td_collector *c, pid_t pid, const struc
 	return add_process(c, pid, 0, true, sink, err);
 }
 
-/* Threads usually name themselves right after they start: look again a few times. */
+/* Threads usually name themselves right after they start: look again a few
+ * times. Nothing to walk when no thread is that young (the BPF tracker
+ * names every thread from its events): a scan every 20 ms over 1,000
+ * threads that are not. */
 static void refresh_young_comms(struct td_collector *c)
 {
+	bool young = false;
+
+	if (!c->young_comms)
+		return;
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
 		if (!t->gone && !t->comm_tracked && t->comm_checks < 3) {
 			t->comm_checks++;
 			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+			young |= t->comm_checks < 3;
 		}
 	}
+	c->young_comms = young;
 }
 
 /* The tracker's news (what td_collector_sample takes first with BPF too). */

@@ -241,7 +241,9 @@ static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, pid_t t
 	t->tid = tid;
 	t->cpu = cpu;
 	t->agg[0] = t->agg[1] = 0;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+	size_t len = comm ? strnlen(comm, sizeof(t->comm) - 1) : 0; /* as snprintf would cut it, at a fraction of its cost */
+	memcpy(t->comm, comm ? comm : "", len);
+	t->comm[len] = '\0';
 	*slot = ++f->nt;
 	return t;
 }

@@ -38,6 +38,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 				SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4,
 #undef SAMPLE_ROWS4
 #undef SAMPLE_ROW
+	[ST_MAX_TARGET] = "SELECT coalesce(max(id), 0) FROM targets",
 };
 _Static_assert(TD_SAMPLE_BATCH == 16, "ST_SAMPLE_ADD_BATCH has 16 rows");
 

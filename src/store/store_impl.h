@@ -23,6 +23,7 @@ enum stmt_id {
 	ST_TARGET_ADD,
 	ST_METRIC_ADD,
 	ST_SAMPLE_ADD_BATCH,     /* TD_SAMPLE_BATCH rows in one INSERT */
+	ST_MAX_TARGET,           /* td_store_max_target_id: every interval */
 	ST_COUNT
 };
 
