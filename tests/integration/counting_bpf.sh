@@ -67,6 +67,23 @@ for mode in bpf per-thread; do
 		"$(sql "$DB" "select count(*) from counts c join events e on e.id = c.event_id join intervals i on
 			i.id = c.interval_id join threads t on t.id = c.thread_id where e.name = 'VOLUNTARY_SWITCHES'
 			and c.enabled > i.end_ns - t.first_seen_ns")"
+	if [ $mode = bpf ]; then
+		# the program counts every thread's switches to each read: a thread that did not switch
+		# has its pair wait for its next row, which spans the time since its last one. So a
+		# pair of zeros is only ever a thread's last row, and its rows' spans add up, without
+		# gap or overlap, to the time from its birth (or listing) to the end of its last row
+		check_eq "bpf: no switch row of zeros before a thread's last one" 0 \
+			"$(sql "$DB" "select count(*) from samples s join events e on e.id = s.event_id join intervals i on
+				i.id = s.interval_id where e.name = 'VOLUNTARY_SWITCHES' and s.vals = '[0,0]' and i.end_ns <
+				(select max(i2.end_ns) from samples s2 join intervals i2 on i2.id = s2.interval_id
+				 where s2.target_id = s.target_id and s2.event_id = s.event_id)")"
+		check_eq "bpf: each thread's switch rows span its time listed exactly (sum of enabled = end of its last row - first seen)" 0 \
+			"$(sql "$DB" "select count(*) from threads t where t.tid != 0 and
+				(select sum(c.enabled) from counts c join events e on e.id = c.event_id
+				 where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES') !=
+				(select max(i.end_ns) from counts c join events e on e.id = c.event_id join intervals i on
+				 i.id = c.interval_id where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES') - t.first_seen_ns")"
+	fi
 done
 
 unl=$(unlisted_task_clock "$WORK/bpf.db")
