@@ -11,7 +11,9 @@
 # and prints for each the CPU time it used (its utime + stime from
 # /proc/PID/stat, last read just before it exits) per interval it produced
 # (lines perf printed, intervals tdctl stored), what it used in its first
-# second apart (loading BPF programs, opening counters), tdctl's own figure
+# second apart (loading BPF programs, opening counters) and per interval
+# after it (intervals that ended later: perf's time stamps, tdctl's
+# end_ns; the CPU times are /proc's, in ticks of 1/CLK_TCK s), tdctl's own figure
 # per interval (the intervals' collector_ns), and threads listed, then the ratios perf / bpf and per-thread /
 # bpf (issue 16's target: bpf at least 10x cheaper than perf). The BPF
 # program's own time runs in the context switches of whatever task
@@ -34,8 +36,8 @@ intervals=$((seconds * 10))
 tck=$(getconf CLK_TCK)
 ticks_of() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null; }
 
-# cpu_of ERRFILE CMD...: runs CMD; prints "START_S TOTAL_S WALL_S": the CPU it used in its first
-# second and in all, and how long it ran
+# cpu_of ERRFILE CMD...: runs CMD; prints "START_S TOTAL_S WALL_S LAUNCH_NS": the CPU it used in
+# its first second and in all, how long it ran, and when it started (n/a when never read)
 cpu_of() {
 	local err=$1 cpid t0 t1 t start end
 	shift
@@ -51,10 +53,16 @@ cpu_of() {
 		sleep 0.02
 	done
 	wait "$cpid" || :
-	awk -v a="$t0" -v b="$t1" -v h="$tck" -v s="$start" -v e="${end:-$start}" \
-		'BEGIN { printf "%.3f %.3f %.1f", a / h, b / h, (e - s) / 1e9 }'
+	if [ -z "${end:-}" ]; then
+		echo "n/a n/a n/a 0" # gone before this shell read it after its first second (this shell starved?)
+		return
+	fi
+	awk -v a="$t0" -v b="$t1" -v h="$tck" -v s="$start" -v e="$end" \
+		'BEGIN { printf "%.3f %.3f %.1f %s", a / h, b / h, (e - s) / 1e9, s }'
 }
-per_interval() { awk -v c="$1" -v i="$2" 'BEGIN { printf "%.2f", (i > 0) ? 1000 * c / i : 0 }'; }
+# steady FIRST_S TOTAL_S INTERVALS: ms of CPU per interval after the first second (set-up left out)
+steady() { [ "$1" = n/a ] && echo n/a || awk -v a="$1" -v b="$2" -v i="$3" 'BEGIN { printf "%s", (i > 0) ? sprintf("%.2f", 1000 * (b - a) / i) : "n/a" }'; }
+per_interval() { [ "$1" = n/a ] && echo n/a || awk -v c="$1" -v i="$2" 'BEGIN { printf "%.2f", (i > 0) ? 1000 * c / i : 0 }'; }
 
 bpf_ok=1
 if ! "$tdctl" run -q --counting=bpf -d "$dir/probe.db" -- true >/dev/null 2>"$dir/probe.err"; then
@@ -73,11 +81,14 @@ for n in $counts; do
 	sleep 0.5
 	echo "  $n threads (td-demo PID $pid):"
 	p_cpu=
+	p_steady=
 	if [ $have_perf = 1 ]; then
 		set -- $(cpu_of "$dir/perf.err" perf stat -I 100 --per-thread -x, -o "$dir/perf.out" -e "$events" -p "$pid" -- sleep "$seconds")
 		printed=$(grep -v '^#' "$dir/perf.out" | cut -d, -f1 | sort -u | grep -c . || :)
 		p_cpu=$(per_interval "$2" "$printed")
-		echo "    perf stat --per-thread: $p_cpu ms CPU per interval, $printed intervals printed in $3 s (CPU $2 s, first second $1 s)"
+		later=$(grep -v '^#' "$dir/perf.out" | cut -d, -f1 | sort -u | awk '$1 + 0 > 1.0' | grep -c . || :)
+		p_steady=$(steady "$1" "$2" "$later")
+		echo "    perf stat --per-thread: $p_cpu ms CPU per interval, $printed intervals printed in $3 s (CPU $2 s, first second $1 s; after it: $p_steady ms per interval, $later intervals)"
 	else
 		echo "    perf stat: not measured (no perf)"
 	fi
@@ -89,19 +100,28 @@ for n in $counts; do
 		set -- $(cpu_of "$dir/$mode.err" "$tdctl" attach "$pid" -q -I 100 --duration "$seconds" --counting=$mode -d "$dir/$mode.db")
 		stored=$(sqlite3 "$dir/$mode.db" "select count(*) from intervals" 2>/dev/null || echo 0)
 		c=$(per_interval "$2" "$stored")
+		later=$(sqlite3 "$dir/$mode.db" "select count(*) from intervals where end_ns > $4 + 1000000000" 2>/dev/null || echo 0)
+		c_steady=$(steady "$1" "$2" "$later")
 		listed=$(sqlite3 "$dir/$mode.db" "select count(*) from threads where tid > 0" 2>/dev/null || echo 0)
 		own=$(sqlite3 "$dir/$mode.db" "select printf('%.2f', avg(collector_ns) / 1e6) from intervals where seq > 10" 2>/dev/null || echo n/a)
 		grep -h '^tdctl: ' "$dir/$mode.err" | grep -v '^tdctl: note: ' | sed 's/^/      /' | cut -c1-200 || :
-		echo "    $mode: $c ms CPU per interval, $stored of $intervals intervals stored in $3 s (CPU $2 s, first second $1 s; tdctl's own figure: $own ms per interval); $listed threads listed"
+		echo "    $mode: $c ms CPU per interval, $stored of $intervals intervals stored in $3 s (CPU $2 s, first second $1 s; after it: $c_steady ms per interval, $later intervals; tdctl's own figure: $own ms per interval); $listed threads listed"
 		eval "cpu_$(echo $mode | tr -d -)=$c"
+		eval "steady_$(echo $mode | tr -d -)=$c_steady"
 	done
 	kill "$pid" 2>/dev/null || :
 	wait "$pid" 2>/dev/null || :
 	pid=
 	if [ $bpf_ok = 1 ]; then
 		awk -v p="${p_cpu:-}" -v t="$cpu_perthread" -v b="$cpu_bpf" 'BEGIN {
-			if (b <= 0) { print "    ratios: n/a (bpf used no measurable CPU)"; exit }
-			printf "    ratios per interval: perf / bpf %s, per-thread / bpf %.1f\n", p == "" ? "n/a" : sprintf("%.2f", p / b), t / b
+			if (b == "n/a" || b <= 0) { print "    ratios: n/a (bpf\047s CPU not measured)"; exit }
+			printf "    ratios per interval: perf / bpf %s, per-thread / bpf %s\n",
+				(p == "" || p == "n/a") ? "n/a" : sprintf("%.2f", p / b), t == "n/a" ? "n/a" : sprintf("%.1f", t / b)
+		}'
+		awk -v p="${p_steady:-}" -v t="$steady_perthread" -v b="$steady_bpf" 'BEGIN {
+			if (b == "n/a" || b <= 0) { print "    ratios after the first second: n/a"; exit }
+			printf "    ratios after the first second: perf / bpf %s, per-thread / bpf %s\n",
+				(p == "" || p == "n/a") ? "n/a" : sprintf("%.2f", p / b), t == "n/a" ? "n/a" : sprintf("%.1f", t / b)
 		}'
 	fi
 done

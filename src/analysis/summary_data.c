@@ -416,6 +416,7 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 	if (td_store_session_header(s, session, &h))
 		goto out;
 	sum->has_read_cost = td_store_read_cost(s, session, &sum->read_cost) == 1;
+	snprintf(sum->counting, sizeof(sum->counting), "%s", L.meta.counting);
 	L.first_ns = h.first_ns;
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;

@@ -79,6 +79,7 @@ struct td_summary {
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
 	bool has_read_cost;      /* read_cost: the event topdown's reads may have added most to */
 	struct td_read_cost_row read_cost;
+	char counting[16];       /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
 };
 
 /* events_dir NULL: td_events_dir(). Rows: each process and its threads, then

@@ -60,6 +60,8 @@ struct td_collector {
 	uid_t as_uid;
 	gid_t as_gid;
 	int switch_cursor;             /* the next thread whose /proc switch counts a scan reads */
+	bool young_comms;              /* some thread's comm is still re-read by scans (refresh_young_comms) */
+	bool finishing;                /* td_collector_finish's sample: nothing waits */
 	/* BPF counting mode (td_collector_set_counting): NULL counts per thread */
 	struct td_bpf_counting *bpf;
 	int bpf_base[TD_MAX_SPECS];    /* spec g's first event in the BPF program's list */
@@ -396,10 +398,13 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	t->tid = ev->tid;
 	t->parent = ev->parent;
 	t->comm_tracked = from_events;
+	c->young_comms |= !from_events;
 	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
 	t->last_seen_ns = t->sampled_ns = now;
-	if (c->bpf)
+	if (c->bpf) {
 		t->sampled_ns = t->first_seen_ns; /* counted from its birth: nothing of it delivered yet */
+		t->sw_ns = t->prev_sw_ns = t->sampled_ns; /* ... its switches too (bpf_readings): their span starts there */
+	}
 	if (ev->comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm);
 	else if (td_proc_comm(ev->pid, ev->tid, t->comm, sizeof(t->comm)) != 0)
@@ -596,16 +601,25 @@ int td_collector_add_process_tree(struct td_collector *c, pid_t pid, const struc
 	return add_process(c, pid, 0, true, sink, err);
 }
 
-/* Threads usually name themselves right after they start: look again a few times. */
+/* Threads usually name themselves right after they start: look again a few
+ * times. Nothing to walk when no thread is that young (the BPF tracker
+ * names every thread from its events): a scan every 20 ms over 1,000
+ * threads that are not. */
 static void refresh_young_comms(struct td_collector *c)
 {
+	bool young = false;
+
+	if (!c->young_comms)
+		return;
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
 		if (!t->gone && !t->comm_tracked && t->comm_checks < 3) {
 			t->comm_checks++;
 			td_proc_comm(t->pid, t->tid, t->comm, sizeof(t->comm));
+			young |= t->comm_checks < 3;
 		}
 	}
+	c->young_comms = young;
 }
 
 /* The tracker's news (what td_collector_sample takes first with BPF too). */
@@ -685,6 +699,7 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	 * A thread that is gone has no /proc entry left to read: its switch counts end at its
 	 * last read. Nothing is known of the time since, so nothing is delivered for it (a
 	 * "not counted" row would make the thread's whole total unknown). */
+	t->sw_held = false;
 	if (t->have_sw && t->sw_ns > t->prev_sw_ns) {
 		/* /proc counters are exact: counted for all the time between the two reads */
 		uint64_t span = t->sw_ns - t->prev_sw_ns;
@@ -692,7 +707,12 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 			d[k].value = t->last_sw[k] >= t->prev_sw[k] ? t->last_sw[k] - t->prev_sw[k] : 0;
 			d[k].enabled = d[k].running = span;
 		}
-		if (sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))
+		/* BPF counting reads every thread's switches every interval, and most of 1,000
+		 * threads did not switch in one: such a thread's pair waits, as a /proc pair
+		 * waits for its next read, and the row delivered next spans the time since
+		 * the last one (never past its end: the last sample and its exit deliver) */
+		t->sw_held = c->bpf && !d[0].value && !d[1].value && !t->gone && !c->finishing;
+		if (!t->sw_held && sink->counts && sink->counts(sink->ctx, t, TD_SPEC_PROC, d, 2))
 			return -1;
 	}
 	return 0;
@@ -964,7 +984,7 @@ void td_collector_commit(struct td_collector *c)
 		for (int g = 0; g < c->nspecs; g++)
 			if (t->g[g].have_last)
 				t->g[g].prev = t->g[g].last;
-		if (t->have_sw) {
+		if (t->have_sw && !t->sw_held) {
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
 			t->prev_sw_ns = t->sw_ns;
 		}
@@ -996,12 +1016,17 @@ void td_collector_forget_ids(struct td_collector *c, int64_t above)
 
 int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
+	int rc;
+
 	td_collector_scan(c, now_ns, sink);
 	/* the last switch counts of every thread: once, at the end */
 	for (int i = 0; i < c->nthreads; i++)
 		if (!c->threads[i]->gone)
 			read_proc_switches(c, c->threads[i], now_ns);
-	return td_collector_sample(c, now_ns, sink);
+	c->finishing = true; /* every switch pair delivered, zeros too */
+	rc = td_collector_sample(c, now_ns, sink);
+	c->finishing = false;
+	return rc;
 }
 
 void td_collector_set_rotation(struct td_collector *c, int ref_spec, const bool *rotated)

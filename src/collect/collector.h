@@ -57,6 +57,7 @@ struct td_thread {
 	uint64_t prev_sw[2], last_sw[2];
 	uint64_t prev_sw_ns, sw_ns;  /* when prev_sw and last_sw were read */
 	bool have_sw;
+	bool sw_held;               /* BPF counting: no switch since prev_sw, not delivered: the next row spans from prev_sw_ns */
 	struct td_thread_group {
 		struct td_perf_group pg;
 		bool open, have_last;

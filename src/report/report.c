@@ -193,7 +193,12 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 		else if (r->kind == TD_SUM_THREAD && r->tid == 0 && r->counted && !isnan(r->v[TD_SUM_CPU_TIME]))
 			unlisted += r->v[TD_SUM_CPU_TIME];
 	}
-	if (unlisted > 0 && all > 0)
+	if (unlisted > 0 && all > 0 && !strcmp(sum.counting, "bpf"))
+		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads not listed (too short "
+			     "to be listed, or no room in the BPF sums map):\n          counted by the BPF program's "
+			     "per-process sums, software events only; the tree above covers the listed threads\n",
+			unlisted, all, 100 * unlisted / all);
+	else if (unlisted > 0 && all > 0)
 		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads too short to be listed "
 			     "(and in listed ones before they were):\n          counted by inherited software counters only; "
 			     "the tree above covers the listed threads\n", unlisted, all, 100 * unlisted / all);

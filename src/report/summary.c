@@ -40,16 +40,23 @@ static void print_metrics(FILE *f, const struct td_summary_row *r, bool hw)
 	fputc('\n', f);
 }
 
-/* The share of the process's work that no listed thread holds. */
-static void print_unlisted(FILE *f, const struct td_summary_row *all, const struct td_summary_row *u)
+/* The share of the process's work that no listed thread holds, and what
+ * counted it: the BPF program's per-process sums in BPF counting mode, else
+ * the roots' inherited perf counters. */
+static void print_unlisted(FILE *f, const struct td_summary_row *all, const struct td_summary_row *u, bool bpf)
 {
 	double cpu = u->v[TD_SUM_CPU_TIME], share = 100.0 * cpu / all->v[TD_SUM_CPU_TIME];
 
 	if (isnan(cpu) || !(all->v[TD_SUM_CPU_TIME] > 0))
 		return;
-	fprintf(f, "  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children too short to be "
-		   "listed (and in listed ones before they were);\n  counted by the kernel's inherited counters: software "
-		   "events only, no /proc switches or hardware events\n", cpu, share);
+	if (bpf)
+		fprintf(f, "  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children not listed "
+			   "(too short to be listed, or no room in the BPF sums map);\n  counted by the BPF program's "
+			   "per-process sums: software events only, no switch counts\n", cpu, share);
+	else
+		fprintf(f, "  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children too short to "
+			   "be listed (and in listed ones before they were);\n  counted by the kernel's inherited counters: "
+			   "software events only, no /proc switches or hardware events\n", cpu, share);
 }
 
 bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
@@ -194,7 +201,7 @@ static void print_block(FILE *f, const struct td_summary *sum, int i, int j, int
 	if (unlisted && unlisted->counted) {
 		fprintf(f, "  %7s %-15.15s", "-", unlisted->comm);
 		print_metrics(f, unlisted, sum->hw);
-		print_unlisted(f, p, unlisted);
+		print_unlisted(f, p, unlisted, !strcmp(sum->counting, "bpf"));
 	}
 	if (!members)
 		fprintf(f, "  out of memory: the member rows are left out\n");

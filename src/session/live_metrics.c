@@ -36,6 +36,8 @@ struct live_file {
 	int ngroups;             /* the file's perf groups */
 	struct tgt *t;
 	int nt, cap;
+	int *slot;               /* the interval's targets by id: index + 1 in t, 0 empty (open addressing) */
+	int nslots;              /* a power of two, at least twice nt; 0 before the first target */
 	struct td_group_counts sum; /* aggregate scratch */
 };
 
@@ -82,6 +84,7 @@ static void file_free(struct live_file *f)
 		if (f->t[i].ready)
 			td_group_counts_free(&f->t[i].c);
 	free(f->t);
+	free(f->slot);
 	td_group_counts_free(&f->sum);
 	td_metric_writer_free(f->w);
 	td_evaluation_free(&f->out);
@@ -166,16 +169,59 @@ int td_live_alias(const struct td_live *l, int file, const char *name)
 	return -1;
 }
 
-/* The current interval's entry of a thread target (created on first use). */
+static unsigned slot_of(const struct live_file *f, int64_t id)
+{
+	return (unsigned)(((uint64_t)id * 0x9e3779b97f4a7c15ull) >> 32) & (unsigned)(f->nslots - 1);
+}
+
+/* Where target id's index is (or goes) in f->slot. */
+static int *find_slot(const struct live_file *f, int64_t id)
+{
+	unsigned i = slot_of(f, id);
+
+	while (f->slot[i] && f->t[f->slot[i] - 1].id != id)
+		i = (i + 1) & (unsigned)(f->nslots - 1);
+	return &f->slot[i];
+}
+
+/* Room in the index for one more target: at most half full. */
+static int index_reserve(struct live_file *f)
+{
+	if (2 * (f->nt + 1) <= f->nslots)
+		return 0;
+	int n = f->nslots ? 2 * f->nslots : 64;
+	int *slot = calloc((size_t)n, sizeof(*slot));
+	if (!slot)
+		return -1;
+	free(f->slot);
+	f->slot = slot;
+	f->nslots = n;
+	for (int i = 0; i < f->nt; i++)
+		*find_slot(f, f->t[i].id) = i + 1;
+	return 0;
+}
+
+/* The interval's targets are forgotten (written, or rolled back). */
+static void targets_clear(struct live_file *f)
+{
+	f->nt = 0;
+	if (f->slot)
+		memset(f->slot, 0, (size_t)f->nslots * sizeof(*f->slot));
+}
+
+/* The current interval's entry of a target (created on first use): a
+ * lookup by id, as thousands of threads deliver their counts every interval. */
 static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, pid_t tid, int cpu, const char *comm)
 {
 	struct tgt *t;
+	int *slot;
 
 	if (f->nt > 0 && f->t[f->nt - 1].id == id)
 		return &f->t[f->nt - 1];
-	for (int i = 0; i < f->nt; i++)
-		if (f->t[i].id == id)
-			return &f->t[i];
+	if (index_reserve(f))
+		return NULL;
+	if (*(slot = find_slot(f, id)))
+		return &f->t[*slot - 1];
 	if (f->nt == f->cap) {
 		int ncap = f->cap ? f->cap * 2 : 16;
 		struct tgt *n = realloc(f->t, (size_t)ncap * sizeof(*n));
@@ -195,8 +241,10 @@ static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, pid_t t
 	t->tid = tid;
 	t->cpu = cpu;
 	t->agg[0] = t->agg[1] = 0;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
-	f->nt++;
+	size_t len = comm ? strnlen(comm, sizeof(t->comm) - 1) : 0; /* as snprintf would cut it, at a fraction of its cost */
+	memcpy(t->comm, comm ? comm : "", len);
+	t->comm[len] = '\0';
+	*slot = ++f->nt;
 	return t;
 }
 
@@ -364,7 +412,7 @@ int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 			return -1;
 		if (l->print && l->print_tree && print_tree(l, f, seconds))
 			return -1;
-		f->nt = 0;
+		targets_clear(f);
 	}
 	return 0;
 }
@@ -374,7 +422,7 @@ void td_live_rollback(struct td_live *l, int64_t above)
 	int kept = 0;
 
 	for (int fi = 0; fi < l->nf; fi++)
-		l->f[fi].nt = 0;
+		targets_clear(&l->f[fi]);
 	for (int i = 0; i < l->nprocs; i++)
 		if (l->procs[i].id <= above)
 			l->procs[kept++] = l->procs[i];

@@ -227,6 +227,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	rs->final_write = final;
 	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
+	td_store_batch_begin(rs->store); /* thousands of samples rows an interval: 16 to an INSERT */
 	rs->interval_id = td_store_interval_add(rs->store, rs->session, rs->seq, rs->interval_start, now);
 	if (rs->interval_id < 0)
 		goto fail_tx;
@@ -237,6 +238,8 @@ int session_write_interval(struct td_session *rs, bool final)
 	if (rs->sys && rs->cg_fd >= 0 && write_cgroup_counts(rs))
 		goto fail_tx;
 	if (rs->live && td_live_flush(rs->live, rs->interval_id, rs->seq, (double)(now - rs->interval_start) / 1e9))
+		goto fail_tx;
+	if (td_store_batch_end(rs->store))
 		goto fail_tx;
 	/* what this interval cost tdctl: its CPU time and reads since the last commit (all its
 	 * sessions: one process samples them all) */

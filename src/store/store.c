@@ -4,6 +4,7 @@
  * the schema in store_schema.c. */
 #include "store.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,15 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
 	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
 			  "bottleneck,spans) VALUES(?,?,?,?,?,?,?,?)",
+#define SAMPLE_ROW "(?,?,?,?,?,?)"
+#define SAMPLE_ROWS4 SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW
+	[ST_SAMPLE_ADD_BATCH] = "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES"
+				SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4,
+#undef SAMPLE_ROWS4
+#undef SAMPLE_ROW
+	[ST_MAX_TARGET] = "SELECT coalesce(max(id), 0) FROM targets",
 };
+_Static_assert(TD_SAMPLE_BATCH == 16, "ST_SAMPLE_ADD_BATCH has 16 rows");
 
 /* The system's errno behind the last error when it is the disk's (full, quota,
  * I/O), else 0. Only for errors SQLite gives a system errno for: a stale errno
@@ -455,12 +464,28 @@ void td_store_close(struct td_store *s)
 }
 
 int td_store_begin(struct td_store *s) { return td_store_exec(s, "BEGIN IMMEDIATE"); }
-int td_store_commit(struct td_store *s) { return td_store_exec(s, "COMMIT"); }
+/* A batch still open is written first: nothing added is left out. */
+int td_store_commit(struct td_store *s)
+{
+	if (s->batching && td_store_batch_end(s))
+		return -1;
+	return td_store_exec(s, "COMMIT");
+}
+
+/* The batch's rows are forgotten with the transaction they were for. */
+static void batch_drop(struct td_store *s)
+{
+	s->batching = false;
+	s->nbatch = 0;
+	s->pack_len = 0;
+}
+
 /* SQLite rolls a transaction back by itself after some errors (SQLITE_FULL,
  * SQLITE_IOERR in a commit): then there is nothing to roll back, and the
  * first error's message stays the one td_store_errmsg says. */
 void td_store_rollback(struct td_store *s)
 {
+	batch_drop(s);
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");
 }
@@ -826,31 +851,101 @@ int td_store_interval_cost(struct td_store *s, int64_t interval, uint64_t collec
 	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
+/* v in decimal at p (at most 20 characters, no terminator): what
+ * snprintf's "%" PRId64 writes, without its cost on the interval path
+ * (thousands of values an interval). Returns the characters written. */
+static size_t format_int64(char *p, int64_t v)
+{
+	char digits[20];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	size_t n = 0, len = 0;
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		p[len++] = '-';
+	while (n)
+		p[len++] = digits[--n];
+	return len;
+}
+
+/* Bind the samples row r at parameter base + 1... of st. */
+static void bind_sample(struct td_store *s, sqlite3_stmt *st, int base, const struct pending_sample *r)
+{
+	sqlite3_bind_int64(st, base + 1, r->interval);
+	sqlite3_bind_int64(st, base + 2, r->target);
+	sqlite3_bind_int64(st, base + 3, r->event);
+	sqlite3_bind_int64(st, base + 4, (sqlite3_int64)r->enabled);
+	sqlite3_bind_int64(st, base + 5, (sqlite3_int64)r->running);
+	sqlite3_bind_text(st, base + 6, s->pack + r->off, (int)r->len, SQLITE_STATIC);
+}
+
+/* Write the batch's rows: one INSERT of TD_SAMPLE_BATCH rows when full,
+ * else one each. The batch is empty after, written or not. */
+static int batch_write(struct td_store *s)
+{
+	int rc = 0;
+
+	if (s->nbatch == TD_SAMPLE_BATCH) {
+		for (int r = 0; r < s->nbatch; r++)
+			bind_sample(s, s->stmt[ST_SAMPLE_ADD_BATCH], 6 * r, &s->batch[r]);
+		rc = td_store_step_insert(s, s->stmt[ST_SAMPLE_ADD_BATCH]) < 0 ? -1 : 0;
+	} else {
+		for (int r = 0; r < s->nbatch && rc == 0; r++) {
+			bind_sample(s, s->stmt[ST_SAMPLE_ADD], 0, &s->batch[r]);
+			rc = td_store_step_insert(s, s->stmt[ST_SAMPLE_ADD]) < 0 ? -1 : 0;
+		}
+	}
+	s->nbatch = 0;
+	s->pack_len = 0;
+	return rc;
+}
+
+void td_store_batch_begin(struct td_store *s)
+{
+	assert(!sqlite3_get_autocommit(s->db) && s->nbatch == 0);
+	s->batching = true;
+}
+
+int td_store_batch_end(struct td_store *s)
+{
+	int rc = batch_write(s);
+
+	s->batching = false;
+	return rc;
+}
+
 /* One samples row: values c[0..n) of events c[0].event, c[0].event + 1, ...
- * (one enabled/running), packed as a JSON array of integers. */
+ * (one enabled/running), packed as a JSON array of integers; written now,
+ * or in a batch (td_store_batch_begin). */
 static int sample_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)
 {
-	sqlite3_stmt *st = s->stmt[ST_SAMPLE_ADD];
-	size_t need = (size_t)n * 21 + 3, len = 0;
+	size_t need = s->pack_len + (size_t)n * 21 + 3, len = s->pack_len;
+	struct pending_sample *r;
 
 	if (need > s->pack_cap) {
-		char *p = realloc(s->pack, need);
+		size_t cap = need > 2 * s->pack_cap ? need : 2 * s->pack_cap;
+		char *p = realloc(s->pack, cap);
 		if (!p)
 			return -1;
 		s->pack = p;
-		s->pack_cap = need;
+		s->pack_cap = cap;
 	}
 	s->pack[len++] = '[';
-	for (int i = 0; i < n; i++)
-		len += (size_t)snprintf(s->pack + len, need - len, "%s%" PRId64, i ? "," : "", (int64_t)c[i].value);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			s->pack[len++] = ',';
+		len += format_int64(s->pack + len, (int64_t)c[i].value);
+	}
 	s->pack[len++] = ']';
-	sqlite3_bind_int64(st, 1, interval);
-	sqlite3_bind_int64(st, 2, target);
-	sqlite3_bind_int64(st, 3, c[0].event);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)c[0].enabled);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)c[0].running);
-	sqlite3_bind_text(st, 6, s->pack, (int)len, SQLITE_STATIC);
-	return td_store_step_insert(s, st) < 0 ? -1 : 0;
+	assert(len <= need);
+	r = &s->batch[s->nbatch++];
+	*r = (struct pending_sample){ interval, target, c[0].event, c[0].enabled, c[0].running, s->pack_len,
+				      len - s->pack_len };
+	s->pack_len = len;
+	return !s->batching || s->nbatch == TD_SAMPLE_BATCH ? batch_write(s) : 0;
 }
 
 int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)

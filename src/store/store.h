@@ -126,6 +126,15 @@ struct td_store_count {
 	uint64_t value, enabled, running;
 };
 int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n);
+/* Inside a transaction, td_store_counts_add may keep rows back and write
+ * them TD_SAMPLE_BATCH (16) to an INSERT: between td_store_batch_begin and
+ * td_store_batch_end (which writes what is left: 0, or -1 when a row
+ * could not be written, then the transaction is to be rolled back). The
+ * rows kept back are not visible to reads until then; td_store_commit
+ * ends a batch left open, td_store_rollback forgets it. For a writer
+ * of thousands of rows an interval (the session's sink). */
+void td_store_batch_begin(struct td_store *s);
+int td_store_batch_end(struct td_store *s);
 /* One value (imports, tests): td_store_counts_add of one. */
 int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int64_t event, uint64_t value,
 		       uint64_t enabled, uint64_t running);

@@ -5,6 +5,8 @@
 #define TD_STORE_IMPL_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "store.h"
 
@@ -20,7 +22,19 @@ enum stmt_id {
 	ST_INTERVAL_COST,
 	ST_TARGET_ADD,
 	ST_METRIC_ADD,
+	ST_SAMPLE_ADD_BATCH,     /* TD_SAMPLE_BATCH rows in one INSERT */
+	ST_MAX_TARGET,           /* td_store_max_target_id: every interval */
 	ST_COUNT
+};
+
+/* samples rows one INSERT writes between td_store_batch_begin and _end */
+#define TD_SAMPLE_BATCH 16
+
+/* A samples row waiting for its batch: its text is pack[off, off + len). */
+struct pending_sample {
+	int64_t interval, target, event;
+	uint64_t enabled, running;
+	size_t off, len;
 };
 
 struct td_store {
@@ -28,8 +42,11 @@ struct td_store {
 	sqlite3_stmt *stmt[ST_COUNT];
 	char *path;
 	enum td_store_mode mode;
-	char *pack;              /* td_store_counts_add's JSON text, grown as needed */
-	size_t pack_cap;
+	char *pack;              /* td_store_counts_add's JSON text (a batch's rows', one after another), grown as needed */
+	size_t pack_cap, pack_len;
+	bool batching;           /* between td_store_batch_begin and _end: rows wait in batch */
+	struct pending_sample batch[TD_SAMPLE_BATCH];
+	int nbatch;
 	char errmsg[256];        /* td_store_errmsg's text when it adds the system's reason */
 };
 

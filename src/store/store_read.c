@@ -436,16 +436,20 @@ int td_store_session_header(struct td_store *s, int64_t id, struct td_session_he
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+/* A writer's prepared statement (every interval), else one made for the call. */
 int64_t td_store_max_target_id(struct td_store *s)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = s->stmt[ST_MAX_TARGET];
 	int64_t id = -1;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM targets", -1, &st, NULL) != SQLITE_OK)
+	if (!st && sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM targets", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (st == s->stmt[ST_MAX_TARGET])
+		sqlite3_reset(st);
+	else
+		sqlite3_finalize(st);
 	return id;
 }
 

@@ -62,6 +62,28 @@ for mode in bpf per-thread; do
 	check_eq "$mode: TASK_CLOCK of all targets ($tc s) within 1 % of the process's CPU time ($cpu s, $stolen s stolen meanwhile)" 1 \
 		"$(within "$tc" "$cpu" 1 "$stolen")"
 	check "$mode: no BPF counting warning" test -z "$(grep '^tdctl: BPF counting' "$WORK/$mode.out")"
+	# a switch count's enabled time is the span it was counted over: never from before its thread was listed
+	check_eq "$mode: every switch row was counted while its thread was listed (enabled <= its interval's end - first seen)" 0 \
+		"$(sql "$DB" "select count(*) from counts c join events e on e.id = c.event_id join intervals i on
+			i.id = c.interval_id join threads t on t.id = c.thread_id where e.name = 'VOLUNTARY_SWITCHES'
+			and c.enabled > i.end_ns - t.first_seen_ns")"
+	if [ $mode = bpf ]; then
+		# the program counts every thread's switches to each read: a thread that did not switch
+		# has its pair wait for its next row, which spans the time since its last one. So a
+		# pair of zeros is only ever a thread's last row, and its rows' spans add up, without
+		# gap or overlap, to the time from its birth (or listing) to the end of its last row
+		check_eq "bpf: no switch row of zeros before a thread's last one" 0 \
+			"$(sql "$DB" "select count(*) from samples s join events e on e.id = s.event_id join intervals i on
+				i.id = s.interval_id where e.name = 'VOLUNTARY_SWITCHES' and s.vals = '[0,0]' and i.end_ns <
+				(select max(i2.end_ns) from samples s2 join intervals i2 on i2.id = s2.interval_id
+				 where s2.target_id = s.target_id and s2.event_id = s.event_id)")"
+		check_eq "bpf: each thread's switch rows span its time listed exactly (sum of enabled = end of its last row - first seen)" 0 \
+			"$(sql "$DB" "select count(*) from threads t where t.tid != 0 and
+				(select sum(c.enabled) from counts c join events e on e.id = c.event_id
+				 where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES') !=
+				(select max(i.end_ns) from counts c join events e on e.id = c.event_id join intervals i on
+				 i.id = c.interval_id where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES') - t.first_seen_ns")"
+	fi
 done
 
 unl=$(unlisted_task_clock "$WORK/bpf.db")
@@ -115,6 +137,16 @@ cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/small.cpu")
 tc=$(total_task_clock "$DB")
 check_eq "small map: TASK_CLOCK of all targets ($tc s) still within 1 % of the process's ($cpu s, $stolen s stolen meanwhile): the rest is unlisted" 1 \
 	"$(within "$tc" "$cpu" 1 "$stolen")"
+
+# the same remainder under a tree's report (soft-tree.td: a tree over software events)
+EV="$WORK/events"
+mkdir "$EV"
+cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$EV/"
+"$TDCTL" run -q -I 100 -d "$WORK/tree.db" --counting=bpf --bpf-map-entries 8 --events-dir "$EV" --pmu td_soft_tree \
+	-- "$DEMO" -t 4 -b 20 -s 1 >/dev/null 2>&1
+check_match "small map, a tree's report: the remainder is said to come from the BPF program's sums" \
+	"^ +counted by the BPF program's per-process sums, software events only; the tree above covers the listed threads" \
+	"$("$TDCTL" report -d "$WORK/tree.db" --events-dir "$EV" 2>&1)"
 
 # ---- doctor says what a session gets ---------------------------------------------------
 check_match "doctor: this host counts threads with BPF, the program loaded, its map's memory said" \

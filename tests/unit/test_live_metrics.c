@@ -249,6 +249,64 @@ static void test_event_in_two_groups(void **state)
 	td_store_close(s);
 }
 
+/* 1,000 threads whose counts come target by target, not grouped by thread
+ * (each alias for all threads, the second pass backwards): each count
+ * lands in its own thread's sums, every interval anew. Process X = sum of
+ * A / sum of B: (1 + ... + 1000) / 1000; the next interval's two threads
+ * only: (10 + 10) / (4 + 4). */
+static void test_many_targets_interleaved(void **state)
+{
+	enum { N = 1000 };
+	static int64_t th[N];
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, proc = 0;
+	int file;
+	struct got g = { 0 };
+	double v, c;
+
+	(void)state;
+	l = open_live_as(&s, &sess, &iv, &file, false);
+	for (int i = 0; i < N; i++)
+		th[i] = td_store_thread_add(s, sess, 10, 11 + i, "w", 1000);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 0, 0,
+					       &(struct td_count){ (uint64_t)i + 1, 100, 100 }), 0);
+	for (int i = N - 1; i >= 0; i--)
+		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 1, 0, &(struct td_count){ 1, 100, 100 }),
+				 0);
+	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
+	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	assert_int_equal(g.n, 3);
+	proc = g.target[0];
+	find(&g, proc, "X", &v, &c);
+	assert_true(fabs(v - 500500.0 / 1000.0) < 1e-9);
+	assert_true(fabs(c - 1.0) < 1e-12);
+
+	int64_t iv2 = td_store_interval_add(s, sess, 1, 2000, 3000);
+	for (int k = 0; k < 2; k++) {
+		int i = k ? 700 : 3;
+		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 0, 0, &(struct td_count){ 10, 50, 50 }), 0);
+	}
+	for (int k = 0; k < 2; k++) {
+		int i = k ? 3 : 700;
+		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 1, 0, &(struct td_count){ 4, 50, 50 }), 0);
+	}
+	assert_int_equal(td_live_flush(l, iv2, 1, 1.0), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
+	assert_int_equal(g.n, 6);
+	for (int i = 0; i < g.n; i++)
+		assert_true(g.target[i] == proc);
+	assert_true(!strcmp(g.name[3], "X") || !strcmp(g.name[4], "X") || !strcmp(g.name[5], "X"));
+	for (int i = 3; i < 6; i++)
+		if (!strcmp(g.name[i], "X"))
+			assert_true(fabs(g.value[i] - 20.0 / 8.0) < 1e-12);
+	td_live_free(l);
+	td_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_process_sums_first),
 		cmocka_unit_test(test_default_stores_processes_only),
 		cmocka_unit_test(test_event_in_two_groups),
+		cmocka_unit_test(test_many_targets_interleaved),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

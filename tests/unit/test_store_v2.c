@@ -43,6 +43,8 @@ static const struct td_session_info info = {
 	.interval_ms = 1000, .smt = 1, .num_cpus = 8, .source = "x.csv",
 };
 
+static int sql_int(const char *file, const char *sql);
+
 static const uint64_t big[] = { 0, 1, (1ull << 63) - 1, 1ull << 63, (1ull << 63) + 1, UINT64_MAX };
 #define NBIG (int)(sizeof(big) / sizeof(big[0]))
 
@@ -127,6 +129,126 @@ static void test_counts_bits(void **state)
 		assert_true(seen.c[i].start_ns == UINT64_MAX - 5 && seen.c[i].end_ns == UINT64_MAX);
 	}
 	td_store_close(s);
+}
+
+/* Values of consecutive events with one enabled/running are packed in one
+ * row as JSON integers (two's complement: a u64 above 2^63 is negative): the
+ * text is what it must be, and reading it back gives the same bits. */
+static void test_counts_packed(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	struct seen seen = { 0 };
+	struct td_store_count c[NBIG];
+	int64_t sess, cpu, iv;
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	assert_int_equal(td_store_begin(s), 0);
+	cpu = td_store_cpu_add(s, sess, 0, 0, 0);
+	iv = td_store_interval_add(s, sess, 0, 1, 2);
+	for (int i = 0; i < NBIG; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "p%d", i);
+		c[i] = (struct td_store_count){ td_store_event_add(s, sess, name, name, 0, 1, 0, "counting", NULL, NULL),
+						big[i], 7, 5 };
+		assert_true(c[i].event > 0 && (i == 0 || c[i].event == c[i - 1].event + 1));
+	}
+	assert_int_equal(td_store_counts_add(s, iv, cpu, c, NBIG), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	td_store_close(s);
+
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples"), 1);
+	assert_int_equal(sql_int(path, "SELECT vals = '[0,1,9223372036854775807,-9223372036854775808,"
+				       "-9223372036854775807,-1]' FROM samples"), 1);
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_store_counts(s, sess, on_count, &seen), 0);
+	assert_int_equal(seen.n, NBIG);
+	for (int i = 0; i < NBIG; i++)
+		assert_true(seen.c[i].value == big[i] && seen.c[i].enabled == 7 && seen.c[i].running == 5);
+	td_store_close(s);
+}
+
+struct batched {
+	const int64_t *tg;
+	int n, rows;
+};
+
+/* Row k read back (in target order) is target k's: 1000 + k, 2k + 1, k. */
+static int check_batched(const struct td_count_row *c, void *ctx)
+{
+	struct batched *b = ctx;
+	uint64_t k = (uint64_t)b->rows;
+
+	assert_true(b->rows < b->n);
+	assert_true(c->target == b->tg[k] && c->value == 1000 + k && c->enabled == 2 * k + 1 && c->running == k);
+	b->rows++;
+	return 0;
+}
+
+/* Rows kept back in a batch (16 to an INSERT) are all written by the
+ * commit, in full batches and the rest; a rollback forgets them; a row
+ * that cannot be written (its key taken) fails the add that fills its
+ * batch, or td_store_batch_end for the rest. 37 rows: each target t of
+ * 0..36 has value 1000 + t, enabled 2t + 1, running t. */
+static void test_counts_batched(void **state)
+{
+	enum { N = 37 };
+	struct td_store *s;
+	td_err err;
+	int64_t sess, iv, ev, tg[N];
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	assert_int_equal(td_store_begin(s), 0);
+	ev = td_store_event_add(s, sess, "e", "e", 0, 1, 0, "counting", NULL, NULL);
+	iv = td_store_interval_add(s, sess, 0, 1, 2);
+	for (int t = 0; t < N; t++)
+		tg[t] = td_store_cpu_add(s, sess, t, t, 0);
+	assert_int_equal(td_store_commit(s), 0);
+
+	assert_int_equal(td_store_begin(s), 0);
+	td_store_batch_begin(s);
+	for (int t = 0; t < N; t++)
+		assert_int_equal(td_store_count_add(s, iv, tg[t], ev, 1000 + (uint64_t)t, 2 * (uint64_t)t + 1,
+						    (uint64_t)t), 0);
+	assert_int_equal(td_store_commit(s), 0); /* ends the batch: the last 5 rows too */
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples"), N);
+
+	/* rolled back: nothing of it stays */
+	assert_int_equal(td_store_begin(s), 0);
+	td_store_batch_begin(s);
+	for (int t = 0; t < 20; t++)
+		assert_int_equal(td_store_count_add(s, iv, tg[t], ev + 1, 1, 1, 1), 0);
+	td_store_rollback(s);
+	/* a taken key in a full batch: the add that fills it fails */
+	assert_int_equal(td_store_begin(s), 0);
+	td_store_batch_begin(s);
+	for (int t = 0; t < 15; t++)
+		assert_int_equal(td_store_count_add(s, iv, tg[t], ev + 2, 1, 1, 1), 0);
+	assert_int_equal(td_store_count_add(s, iv, tg[0], ev, 1, 1, 1), -1);
+	td_store_rollback(s);
+	/* ... and in the rest of one: td_store_batch_end fails */
+	assert_int_equal(td_store_begin(s), 0);
+	td_store_batch_begin(s);
+	assert_int_equal(td_store_count_add(s, iv, tg[1], ev + 3, 1, 1, 1), 0);
+	assert_int_equal(td_store_count_add(s, iv, tg[1], ev, 1, 1, 1), 0);
+	assert_int_equal(td_store_batch_end(s), -1);
+	td_store_rollback(s);
+	td_store_close(s);
+
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples"), N);
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	struct batched b = { tg, N, 0 };
+	assert_int_equal(td_store_counts(s, sess, check_batched, &b), 0);
+	assert_int_equal(b.rows, N);
+	td_store_close(s);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples WHERE vals = '[' || (1000 + target_id - (SELECT "
+				       "min(id) FROM targets WHERE kind = 'cpu')) || ']'"), N);
 }
 
 static int check_event(const struct td_event_info *e, void *ctx)
@@ -433,6 +555,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_bits),
 		cmocka_unit_test(test_events_bits),
+		cmocka_unit_test(test_counts_packed),
+		cmocka_unit_test(test_counts_batched),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_metrics_bits),
 		cmocka_unit_test(test_migration_v1),

@@ -1,6 +1,6 @@
 /* Unit tests for summary: a session written by hand prints the CPU time,
  * utilisation and rates that follow from its counts, and "n/c" for what was
- * not counted. */
+ * not counted; the unlisted remainder's line names what counted it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,9 +138,73 @@ static void test_summary_cut(void **state)
 	free(out);
 }
 
+/* The unlisted remainder's line says what counted it: the BPF program's
+ * per-process sums in BPF counting mode, the kernel's inherited counters
+ * with perf groups per thread (and in older sessions, which recorded no
+ * mode). Thread 7 ran 2.0 s, the remainder 0.5 s: 20.0 % of the 2.5 s. */
+static char *summary_with_remainder(const char *counting)
+{
+	char path[] = "/tmp/td-summary-XXXXXX";
+	int fd = mkstemp(path);
+	struct td_store *s;
+	td_err err;
+	struct td_session_info info = { .kind = "attach", .command = "demo (PID 7)", .rung = "software-only",
+					.interval_ms = 1000, .kernel_counted = true };
+	char *out = NULL;
+	size_t len = 0;
+
+	close(fd);
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	int64_t sess = td_store_session_begin(s, &info, &err);
+	if (counting)
+		assert_int_equal(td_store_session_counting(s, sess, counting, "why"), 0);
+	td_store_begin(s);
+	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL, NULL);
+	int64_t t1 = td_store_thread_add(s, sess, 7, 7, "demo", 0);
+	int64_t un = td_store_thread_add(s, sess, 7, 0, "(unlisted)", 0);
+	int64_t iv = td_store_interval_add(s, sess, 0, 0, 2000000000);
+	td_store_count_add(s, iv, t1, tc, 2000000000, 2000000000, 2000000000);
+	td_store_count_add(s, iv, un, tc, 500000000, 2000000000, 2000000000);
+	td_store_thread_seen(s, t1, NULL, 2000000000, false);
+	td_store_thread_seen(s, un, NULL, 2000000000, false);
+	td_store_commit(s);
+	td_store_session_end(s, sess, "completed", -1, "target exited");
+	td_store_close(s);
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	FILE *f = open_memstream(&out, &len);
+	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", 0, 0, &err), 0);
+	fclose(f);
+	td_store_close(s);
+	unlink(path);
+	assert_non_null(strstr(out, "  (unlisted): 0.500 s CPU, 20.0 % of the process's, ran in threads and children "));
+	return out;
+}
+
+static void test_remainder_per_mode(void **state)
+{
+	char *bpf = summary_with_remainder("bpf"), *groups = summary_with_remainder("per-thread"),
+	     *older = summary_with_remainder(NULL);
+
+	(void)state;
+	assert_non_null(strstr(bpf, "not listed (too short to be listed, or no room in the BPF sums map);\n"
+				    "  counted by the BPF program's per-process sums: software events only, no switch counts\n"));
+	assert_null(strstr(bpf, "inherited"));
+	for (int i = 0; i < 2; i++) {
+		const char *out = i ? older : groups;
+		assert_non_null(strstr(out, "too short to be listed (and in listed ones before they were);\n"
+					    "  counted by the kernel's inherited counters: software events only, no /proc "
+					    "switches or hardware events\n"));
+		assert_null(strstr(out, "BPF"));
+	}
+	free(bpf);
+	free(groups);
+	free(older);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values),
-					    cmocka_unit_test(test_summary_cut) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values), cmocka_unit_test(test_summary_cut),
+					    cmocka_unit_test(test_remainder_per_mode) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
