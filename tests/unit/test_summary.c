@@ -14,22 +14,50 @@
 #include "store/store.h"
 #include "report/summary.h"
 
-static void test_summary_values(void **state)
+/* A new store at path (a mkstemp template, filled in) with one attach session
+ * (its counting mode recorded when given), open for writing. */
+static struct td_store *new_session(char *path, int64_t *sess, const char *counting)
 {
-	char path[] = "/tmp/td-summary-XXXXXX";
+	struct td_session_info info = { .kind = "attach", .command = "demo (PID 7)", .rung = "software-only",
+					.interval_ms = 1000, .kernel_counted = true };
 	int fd = mkstemp(path);
 	struct td_store *s;
 	td_err err;
-	struct td_session_info info = { .kind = "attach", .command = "demo (PID 7)", .rung = "software-only",
-					.interval_ms = 1000, .kernel_counted = true };
-	char *out = NULL;
-	size_t len = 0;
 
-	(void)state;
 	close(fd);
 	unlink(path);
 	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
-	int64_t sess = td_store_session_begin(s, &info, &err);
+	*sess = td_store_session_begin(s, &info, &err);
+	if (counting)
+		assert_int_equal(td_store_session_counting(s, *sess, counting, "why"), 0);
+	return s;
+}
+
+/* The printed summary of the store at path (removed after), all of it. */
+static char *summary_of(const char *path, int64_t sess)
+{
+	struct td_store *s;
+	td_err err;
+	char *out = NULL;
+	size_t len = 0;
+
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	FILE *f = open_memstream(&out, &len);
+	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", 0, 0, &err), 0);
+	fclose(f);
+	td_store_close(s);
+	unlink(path);
+	return out;
+}
+
+static void test_summary_values(void **state)
+{
+	char path[] = "/tmp/td-summary-XXXXXX";
+	int64_t sess;
+	struct td_store *s = new_session(path, &sess, NULL);
+	char *out;
+
+	(void)state;
 	td_store_begin(s);
 	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL, NULL);
 	int64_t cs = td_store_event_add(s, sess, "CONTEXT_SWITCHES", "", 0, 1, 3, "counting", NULL, NULL);
@@ -54,12 +82,7 @@ static void test_summary_values(void **state)
 		snprintf(cmd, sizeof(cmd), "sqlite3 %s 'update sessions set started_ns=0, ended_ns=2000000000'", path);
 		assert_int_equal(system(cmd), 0);
 	}
-	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
-	FILE *f = open_memstream(&out, &len);
-	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", 0, 0, &err), 0);
-	fclose(f);
-	td_store_close(s);
-	unlink(path);
+	out = summary_of(path, sess);
 
 	assert_non_null(strstr(out, "topdown session 1 (attach) completed: demo (PID 7)"));
 	assert_non_null(strstr(out, "2.00 s, 2 threads, 1 interval of 1000 ms, database x.db"));
@@ -145,20 +168,10 @@ static void test_summary_cut(void **state)
 static char *summary_with_remainder(const char *counting)
 {
 	char path[] = "/tmp/td-summary-XXXXXX";
-	int fd = mkstemp(path);
-	struct td_store *s;
-	td_err err;
-	struct td_session_info info = { .kind = "attach", .command = "demo (PID 7)", .rung = "software-only",
-					.interval_ms = 1000, .kernel_counted = true };
-	char *out = NULL;
-	size_t len = 0;
+	int64_t sess;
+	struct td_store *s = new_session(path, &sess, counting);
+	char *out;
 
-	close(fd);
-	unlink(path);
-	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
-	int64_t sess = td_store_session_begin(s, &info, &err);
-	if (counting)
-		assert_int_equal(td_store_session_counting(s, sess, counting, "why"), 0);
 	td_store_begin(s);
 	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL, NULL);
 	int64_t t1 = td_store_thread_add(s, sess, 7, 7, "demo", 0);
@@ -171,12 +184,7 @@ static char *summary_with_remainder(const char *counting)
 	td_store_commit(s);
 	td_store_session_end(s, sess, "completed", -1, "target exited");
 	td_store_close(s);
-	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
-	FILE *f = open_memstream(&out, &len);
-	assert_int_equal(td_summary_print(f, s, sess, NULL, NULL, "x.db", 0, 0, &err), 0);
-	fclose(f);
-	td_store_close(s);
-	unlink(path);
+	out = summary_of(path, sess);
 	assert_non_null(strstr(out, "  (unlisted): 0.500 s CPU, 20.0 % of the process's, ran in threads and children "));
 	return out;
 }
