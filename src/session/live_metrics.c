@@ -340,6 +340,28 @@ static const char *leaf_kind(const struct tgt *t)
 	return t->pid ? "thread" : t->cpu >= 0 ? "cpu" : "cgroup";
 }
 
+/* After an interval that used a quarter of the target slots or less, half of
+ * them are given back (down to TGT_KEPT_MIN): a burst of threads in one
+ * interval (a sampler held up for seconds while threads churn, a parallel
+ * build starting) must not hold its memory for the rest of a session that
+ * runs for days. Halving once per interval, and only below a quarter, keeps
+ * an interval of steady size from freeing what the next one allocates again. */
+#define TGT_KEPT_MIN 16
+static void shrink_targets(struct live_file *f, int used)
+{
+	int keep = f->cap / 2;
+	struct tgt *n;
+
+	if (f->cap <= TGT_KEPT_MIN || used > f->cap / 4)
+		return;
+	for (int i = keep; i < f->cap; i++)
+		if (f->t[i].ready)
+			td_group_counts_free(&f->t[i].c);
+	if ((n = realloc(f->t, (size_t)keep * sizeof(*n))))
+		f->t = n; /* else the block stays as large; its tail is unused */
+	f->cap = keep;
+}
+
 int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 {
 	l->seq = seq;
@@ -364,6 +386,7 @@ int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 			return -1;
 		if (l->print && l->print_tree && print_tree(l, f, seconds))
 			return -1;
+		shrink_targets(f, f->nt);
 		f->nt = 0;
 	}
 	return 0;
