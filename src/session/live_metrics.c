@@ -355,8 +355,10 @@ static void shrink_targets(struct live_file *f, int used)
 	if (f->cap <= TGT_KEPT_MIN || used > f->cap / 4)
 		return;
 	for (int i = keep; i < f->cap; i++)
-		if (f->t[i].ready)
+		if (f->t[i].ready) {
 			td_group_counts_free(&f->t[i].c);
+			f->t[i].ready = false;
+		}
 	if ((n = realloc(f->t, (size_t)keep * sizeof(*n))))
 		f->t = n; /* else the block stays as large; its tail is unused */
 	f->cap = keep;
