@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "model/catalog.h"
 #include "eval/group_counts.h"
@@ -345,7 +348,8 @@ static const char *leaf_kind(const struct tgt *t)
  * interval (a sampler held up for seconds while threads churn, a parallel
  * build starting) must not hold its memory for the rest of a session that
  * runs for days. Halving once per interval, and only below a quarter, keeps
- * an interval of steady size from freeing what the next one allocates again. */
+ * an interval of steady size from freeing what the next one allocates again;
+ * the pages go back to the system. */
 #define TGT_KEPT_MIN 16
 static void shrink_targets(struct live_file *f, int used)
 {
@@ -362,6 +366,12 @@ static void shrink_targets(struct live_file *f, int used)
 	if ((n = realloc(f->t, (size_t)keep * sizeof(*n))))
 		f->t = n; /* else the block stays as large; its tail is unused */
 	f->cap = keep;
+#ifdef __GLIBC__
+	/* glibc keeps freed pages inside its heap (and raises its trim threshold
+	 * after freeing a large block): without this the burst's pages stay in the
+	 * collector's RSS. Rare — after a burst, once per halving. */
+	malloc_trim(0);
+#endif
 }
 
 int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)

@@ -263,6 +263,21 @@ static void test_event_in_two_groups(void **state)
 size_t __sanitizer_get_current_allocated_bytes(void); /* sanitizer/allocator_interface.h, not installed with every compiler */
 #endif
 
+/* The process's anonymous resident memory (heap and stacks), kB. */
+static long rss_anon_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	assert_non_null(f);
+	while (kb < 0 && fgets(line, sizeof(line), f))
+		sscanf(line, "RssAnon: %ld", &kb);
+	fclose(f);
+	assert_true(kb >= 0);
+	return kb;
+}
+
 /* Bytes of the heap in use outside SQLite's own allocations: glibc's count,
  * or the sanitizer's when its allocator replaces glibc's. */
 static long long heap_used(void)
@@ -304,6 +319,7 @@ static void test_burst_given_back(void **state)
 	int64_t sess, iv, next = 100;
 	int file, seq = 0;
 	long long base, burst, after, churned;
+	long rss_base, rss_burst, rss_after;
 	void *probe[64];
 
 	(void)state;
@@ -322,15 +338,18 @@ static void test_burst_given_back(void **state)
 	for (int i = 0; i < 20; i++, next += 16)
 		one_interval(l, s, sess, file, ++seq, next, 16);
 	base = heap_used();
+	rss_base = rss_anon_kb();
 	for (int i = 0; i < 200; i++, next += 16)
 		one_interval(l, s, sess, file, ++seq, next, 16);
 	churned = heap_used() - base;
 	one_interval(l, s, sess, file, ++seq, next, BURST);
 	next += BURST;
 	burst = heap_used() - base;
+	rss_burst = rss_anon_kb();
 	for (int i = 0; i < 20; i++, next += 16)
 		one_interval(l, s, sess, file, ++seq, next, 16);
 	after = heap_used() - base;
+	rss_after = rss_anon_kb();
 	print_message("heap over the base: %lld bytes after 3,200 threads in 200 intervals, %lld with %d threads in one, "
 		      "%lld 20 intervals later\n", churned, burst, BURST, after);
 	/* 3,200 threads born and gone: not even 8 bytes kept for each */
@@ -339,6 +358,13 @@ static void test_burst_given_back(void **state)
 	assert_true(burst >= (long long)BURST * 6 * 20);
 	/* and gave back all but 1 % of it */
 	assert_true(after < burst / 100);
+	print_message("anonymous RSS: %ld kB before the burst, %ld kB with it, %ld kB 20 intervals later\n", rss_base,
+		      rss_burst, rss_after);
+#if defined(__GLIBC__) && !defined(UNDER_ASAN)
+	/* to the system, too: glibc keeps freed pages unless trimmed (ASan's allocator has its own policy) */
+	assert_true(rss_burst - rss_base >= 300);
+	assert_true(rss_after - rss_base < (rss_burst - rss_base) / 4);
+#endif
 	td_live_free(l);
 	td_store_close(s);
 }
