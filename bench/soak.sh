@@ -30,7 +30,8 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/td-soak.XXXXXX")
 wpid=
 cpid=
 dpid=
-trap 'kill $wpid $cpid $dpid 2>/dev/null; rm -rf "$dir"' EXIT
+# under set -e a failing command ends a trap: the kill of processes already gone must not skip the rm
+trap 'kill $wpid $cpid $dpid 2>/dev/null || true; rm -rf "$dir"' EXIT
 seconds=$((minutes * 60))
 if [ "$seconds" -gt 3540 ] || [ "$seconds" -lt 60 ]; then
 	echo "soak: MINUTES must be 1 to 59 (td-demo works at most an hour)" >&2
