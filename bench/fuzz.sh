@@ -8,12 +8,16 @@
 # fix the bug and add the input to the seed corpus as a regression case.
 # Exits 1 if any target crashed. Not run by `make check` (the replay of the
 # corpora is).
-# Usage: bench/fuzz.sh SECONDS [BUILDDIR]
-#   BUILDDIR: a build configured with CC=clang --enable-fuzzing; without it the
-#   fuzzers are built in a temporary directory (needs clang with libFuzzer).
+# Usage: bench/fuzz.sh SECONDS [BUILDDIR [TARGET...]]
+#   BUILDDIR: a build configured with CC=clang --enable-fuzzing; without it (or
+#   given as "") the fuzzers are built in a temporary directory (needs clang
+#   with libFuzzer).
+#   TARGET: run only these (e.g. import_store); default: every target.
 set -eu
-seconds=${1:?usage: bench/fuzz.sh SECONDS [BUILDDIR]}
+seconds=${1:?usage: bench/fuzz.sh SECONDS [BUILDDIR [TARGET...]]}
 build=${2:-}
+[ $# -lt 2 ] || shift 2
+only=" $* "
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/td-fuzz.XXXXXX")
 
@@ -27,12 +31,17 @@ if [ -z "$build" ]; then
 		{ echo "fuzz.sh: the --enable-fuzzing build failed (see $build)" >&2; exit 2; }
 fi
 
+for name in $only; do
+	[ -f "$src/tests/fuzz/fuzz_$name.c" ] && [ "$name" != model ] ||
+		{ echo "fuzz.sh: no fuzz target '$name' (the targets: tests/fuzz/fuzz_NAME.c)" >&2; exit 2; }
+done
 crashed=0
 printf '%-14s %14s %10s %8s\n' target executions exec/s crashes
 for source in "$src"/tests/fuzz/fuzz_*.c; do
 	name=$(basename "$source" .c)
 	name=${name#fuzz_}
 	[ "$name" != model ] || continue # shared code, not a target
+	[ "$only" = "  " ] || case "$only" in *" $name "*) ;; *) continue ;; esac
 	fuzzer="$build/tests/fuzz/fuzz_$name"
 	if [ ! -x "$fuzzer" ]; then
 		echo "fuzz.sh: no $fuzzer: is $build configured with CC=clang --enable-fuzzing?" >&2

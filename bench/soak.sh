@@ -2,8 +2,9 @@
 # soak: does a long session stay flat? Follows td-demo churning threads
 # (-c 1000: a thousand thread births and deaths a second, each thread living
 # 10 to 490 ms) at -I 100 for MINUTES, and every SAMPLE seconds (60) prints
-# the collector's RSS (VmRSS), its open descriptors (/proc/PID/fd) and the
-# database's size (the file and its -wal). At the end: the least-squares slope
+# the collector's RSS (VmRSS, and its anonymous part RssAnon: the heap and
+# stacks, without the mapped files), its open descriptors (/proc/PID/fd) and
+# the database's size (the file and its -wal). At the end: the least-squares slope
 # of each over the last two thirds of the run (the first third is warm-up:
 # SQLite's page cache and the thread table grow to their working size), the
 # RSS growth over the last 20 minutes (or the last two thirds, when shorter)
@@ -29,7 +30,8 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/td-soak.XXXXXX")
 wpid=
 cpid=
 dpid=
-trap 'kill $wpid $cpid $dpid 2>/dev/null; rm -rf "$dir"' EXIT
+# under set -e a failing command ends a trap: the kill of processes already gone must not skip the rm
+trap 'kill $wpid $cpid $dpid 2>/dev/null || true; rm -rf "$dir"' EXIT
 seconds=$((minutes * 60))
 if [ "$seconds" -gt 3540 ] || [ "$seconds" -lt 60 ]; then
 	echo "soak: MINUTES must be 1 to 59 (td-demo works at most an hour)" >&2
@@ -73,12 +75,13 @@ kill -USR1 "$wpid"
 start=$(date +%s)
 
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$collector/status"; }
+anon() { awk '/^RssAnon/ { print $2 }' "/proc/$collector/status"; }
 fds() { ls "/proc/$collector/fd" | wc -l | tr -d ' '; }
 # the descriptors other than perf events (those follow the live thread count)
 other_fds() { find "/proc/$collector/fd" ! -lname 'anon_inode:*perf_event*' -type l 2>/dev/null | wc -l | tr -d ' '; }
 dbsize() { cat "$db" "$db-wal" 2>/dev/null | wc -c | tr -d ' '; }
 echo "soak ($variant): td-demo churning 1,000 threads/s for $minutes min, -I 100, collector PID $collector"
-printf '%8s %10s %6s %12s %8s %10s\n' minute rss_kb fds db_bytes threads other_fds
+printf '%8s %10s %6s %12s %8s %10s %10s\n' minute rss_kb fds db_bytes threads other_fds anon_kb
 : >"$dir/samples"
 n=0
 while [ $n -lt $((seconds / sample)) ]; do
@@ -87,18 +90,18 @@ while [ $n -lt $((seconds / sample)) ]; do
 	[ $((start + n * sample)) -le "$now" ] || sleep $((start + n * sample - now))
 	kill -0 "$collector" 2>/dev/null || { echo "soak: the collector (PID $collector) is gone" >&2; break; }
 	t=$(awk -v s="$n" -v p="$sample" 'BEGIN { printf "%.2f", s * p / 60 }')
-	line="$t $(rss) $(fds) $(dbsize) $(ls "/proc/$wpid/task" 2>/dev/null | wc -l | tr -d ' ') $(other_fds)"
+	line="$t $(rss) $(fds) $(dbsize) $(ls "/proc/$wpid/task" 2>/dev/null | wc -l | tr -d ' ') $(other_fds) $(anon)"
 	echo "$line" >>"$dir/samples"
-	printf '%8s %10s %6s %12s %8s %10s\n' $line
+	printf '%8s %10s %6s %12s %8s %10s %10s\n' $line
 done
 
 # the least-squares slope of column COL against minutes, over the samples of
 # the last two thirds of the run; and RSS growth over the last 20 minutes
 awk -v total="$minutes" '
-	{ t[NR] = $1; v[2, NR] = $2; v[3, NR] = $3; v[4, NR] = $4; v[6, NR] = $6 }
+	{ t[NR] = $1; v[2, NR] = $2; v[3, NR] = $3; v[4, NR] = $4; v[6, NR] = $6; v[7, NR] = $7 }
 	END {
 		from = total / 3
-		for (c = 2; c <= 6; c++) {
+		for (c = 2; c <= 7; c++) {
 			n = sx = sy = sxx = sxy = 0
 			for (i = 1; i <= NR; i++) if (t[i] > from) {
 				n++; sx += t[i]; sy += v[c, i]; sxx += t[i] * t[i]; sxy += t[i] * v[c, i]
@@ -106,8 +109,9 @@ awk -v total="$minutes" '
 			slope[c] = n > 1 && n * sxx - sx * sx > 0 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0
 		}
 		span = total - from < 20 ? total - from : 20
-		printf "slopes over minutes %.1f-%d (%d samples): RSS %+.1f kB/min, fds %+.3f /min (other than perf " \
-			"events: %+.3f /min), DB %+.0f bytes/min\n", from, total, n, slope[2], slope[3], slope[6], slope[4]
+		printf "slopes over minutes %.1f-%d (%d samples): RSS %+.1f kB/min (anonymous %+.1f), fds %+.3f /min " \
+			"(other than perf events: %+.3f /min), DB %+.0f bytes/min\n", from, total, n, slope[2], slope[7],
+			slope[3], slope[6], slope[4]
 		printf "RSS growth over the last %.1f min (slope x span): %+.0f kB (issue 18: < 1024 kB over 20 min)\n",
 			span, slope[2] * span
 	}' "$dir/samples"

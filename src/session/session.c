@@ -245,7 +245,6 @@ static void cleanup(struct td_session *rs)
 		free(rs->plan_notes[i]);
 	free(rs->plan_notes);
 	free(rs->aggs);
-	free(rs->missed);
 	free(rs);
 }
 
@@ -430,13 +429,12 @@ fail:
 }
 
 /* The intervals that absorbed missed periods, as ranges: "interval 7 is
- * longer", "intervals 3-5, 9 and 12 are longer"; past MISSED_RANGES_SAID
- * ranges, how many more. */
-#define MISSED_RANGES_SAID 4
+ * longer", "intervals 3-5, 9 and 12 are longer"; past the TD_MISSED_RANGES_KEPT
+ * first ranges, how many more. */
 static void describe_missed(const struct td_session *rs, char *buf, size_t len)
 {
 	size_t used;
-	int said = rs->nmissed < MISSED_RANGES_SAID ? rs->nmissed : MISSED_RANGES_SAID;
+	int said = rs->nmissed < TD_MISSED_RANGES_KEPT ? rs->nmissed : TD_MISSED_RANGES_KEPT;
 
 	if (rs->nmissed == 0) {
 		snprintf(buf, len, "the intervals are longer");

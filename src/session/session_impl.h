@@ -59,7 +59,12 @@ struct td_session {
 	bool write_failed;                             /* the last interval could not be written */
 	int failed_streak;                             /* attempts that failed since the last write */
 	uint64_t missed_periods;                       /* interval periods the sampler was too late to read */
-	struct missed_range { int first, last; } *missed; /* the intervals that absorbed them, consecutive ones merged */
+	/* the intervals that absorbed them, as ranges (consecutive ones merged):
+	 * the first TD_MISSED_RANGES_KEPT, which the end message names, and the
+	 * latest, which the next late period may extend; nmissed counts them all.
+	 * Bounded: a sampler late every few intervals for days adds a count, not memory. */
+#define TD_MISSED_RANGES_KEPT 4
+	struct missed_range { int first, last; } missed[TD_MISSED_RANGES_KEPT], missed_latest;
 	int nmissed;
 	char late_priority[48];                        /* the sampler's priority when it was first late */
 	int failed_writes;                             /* in the whole session */

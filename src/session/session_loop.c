@@ -87,14 +87,17 @@ uint64_t session_loop_take_periods(struct td_session *s)
 	/* more than one period since the last read: the sampler was late, and
 	 * the interval written next covers the periods it missed */
 	if (periods > 1) {
-		struct missed_range *r = s->nmissed ? &s->missed[s->nmissed - 1] : NULL;
 		if (!s->missed_periods)
 			td_sampler_priority_describe(s->late_priority, sizeof(s->late_priority));
 		s->missed_periods += periods - 1;
-		if (r && s->seq <= r->last + 1)
-			r->last = s->seq;
-		else if ((r = td_array_push(&s->missed, &s->nmissed, sizeof(*s->missed)))) /* else: counted, not placed */
-			r->first = r->last = s->seq;
+		if (s->nmissed && s->seq <= s->missed_latest.last + 1) {
+			s->missed_latest.last = s->seq;
+		} else {
+			s->missed_latest.first = s->missed_latest.last = s->seq;
+			s->nmissed++;
+		}
+		if (s->nmissed <= TD_MISSED_RANGES_KEPT)
+			s->missed[s->nmissed - 1] = s->missed_latest;
 	}
 	return periods;
 }

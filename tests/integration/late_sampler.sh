@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DB="$WORK/l.db"
-sleep 30 &
+sleep 60 &
 W=$!
 CLEANUP_PIDS=$W
 start=$(date +%s%N)
@@ -52,6 +52,34 @@ check_eq "twice: attach exits 0" 0 "$?"
 long=$(sql "$DB" "select group_concat(seq, ' and ') from (select seq from intervals where end_ns - start_ns > 300000000 order by seq)")
 check_match "twice: the warning names the two intervals that absorbed the periods (those over 300 ms: $long)" \
 	"not read on time \(intervals $long are longer\)" "$(grep 'not read on time' "$WORK/err")"
+
+# ---- held up six times: the first four ranges named, the others counted ----------
+# The session keeps the first ranges and the latest one, not one per hold-up: a
+# sampler late every few intervals for days must not grow the collector.
+DB="$WORK/six.db"
+"$TDCTL" attach "$W" -I 100 -d "$DB" -q 2>"$WORK/err" &
+T=$!
+CLEANUP_PIDS="$W $T"
+check "six: the attach samples" wait_for 10 five
+for i in 1 2 3 4 5 6; do
+	kill -STOP "$T"
+	sleep 0.4
+	kill -CONT "$T"
+	n0=$(sql "$DB" "select count(*) from intervals")
+	check "six: the attach samples after hold-up $i" wait_for 10 more
+done
+kill -INT "$T"
+wait "$T"
+check_eq "six: attach exits 0 on SIGINT" 0 "$?"
+# the intervals that absorbed periods (those over 250 ms), consecutive ones merged
+ranges=$(sql "$DB" "select seq from intervals where end_ns - start_ns > 250000000 order by seq" |
+	awk 'NR == 1 { f = l = $1; next } $1 == l + 1 { l = $1; next }
+	     { print f == l ? f : f "-" l; f = l = $1 } END { if (NR) print f == l ? f : f "-" l }')
+nr=$(echo "$ranges" | wc -l | tr -d ' ')
+check "six: six hold-ups, six ranges or more ($(echo $ranges))" test "$nr" -ge 6
+check_match "six: the warning names the first four and counts the others" \
+	"not read on time \(intervals $(echo "$ranges" | head -n 4 | paste -sd, - | sed 's/,/, /g') and $((nr - 4)) more ranges are longer\)" \
+	"$(grep 'not read on time' "$WORK/err")"
 
 # ---- held up past the end: periods never read are counted too --------------------
 # Another connection holds the database's write lock for 1.5 s from about 1 s into

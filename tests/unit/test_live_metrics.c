@@ -1,12 +1,15 @@
 /* test_live_metrics: metric values computed while collecting — scaling per
  * event, per-process aggregates summed before evaluation, and confidence
- * from running/enabled with the rule for formulas spanning groups. */
+ * from running/enabled with the rule for formulas spanning groups; what a
+ * burst of threads in one interval allocated is given back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <malloc.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +310,155 @@ static void test_many_targets_interleaved(void **state)
 	td_store_close(s);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifdef UNDER_ASAN
+size_t __sanitizer_get_current_allocated_bytes(void); /* sanitizer/allocator_interface.h, not installed with every compiler */
+#endif
+
+/* The process's anonymous resident memory (heap and stacks), kB. */
+static long rss_anon_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	assert_non_null(f);
+	while (kb < 0 && fgets(line, sizeof(line), f))
+		sscanf(line, "RssAnon: %ld", &kb);
+	fclose(f);
+	assert_true(kb >= 0);
+	return kb;
+}
+
+/* Bytes of the heap in use outside SQLite's own allocations: glibc's count,
+ * or the sanitizer's when its allocator replaces glibc's. */
+static long long heap_used(void)
+{
+#ifdef UNDER_ASAN
+	long long used = (long long)__sanitizer_get_current_allocated_bytes();
+#else
+	long long used = (long long)mallinfo2().uordblks;
+#endif
+	return used - sqlite3_memory_used();
+}
+
+/* One interval of threads first..first+n-1 of process 10, each counted A, B, C. */
+static void one_interval(struct td_live *l, struct td_store *s, int64_t sess, int file, int seq, int64_t first, int n)
+{
+	int64_t iv;
+
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, seq, 1000 + seq * 100, 1100 + seq * 100);
+	for (int64_t th = first; th < first + n; th++)
+		for (int a = 0; a < 3; a++)
+			assert_int_equal(td_live_count(l, file, th, 10, (pid_t)th, "t", a, a == 2,
+						       &(struct td_count){ 100, 100, 100 }), 0);
+	assert_int_equal(td_live_flush(l, iv, seq, 0.1), 0);
+	assert_int_equal(td_store_commit(s), 0);
+}
+
+/* Threads come and go (a new set each interval, as with 1,000 thread births
+ * a second): what the session holds follows the threads of the current
+ * interval, not every thread ever seen, and a burst of 4,096 threads in one
+ * interval (a sampler held up while threads churn) is given back once the
+ * intervals are small again. Measured with the allocator's count of bytes in
+ * use, SQLite's own taken out (its page cache grows with the database). */
+#define BURST 4096
+static void test_burst_given_back(void **state)
+{
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, next = 100;
+	int file, seq = 0;
+	long long base, burst, after, churned;
+	long rss_base, rss_burst, rss_after;
+	void *probe[64];
+
+	(void)state;
+	/* the premise: the count sees this program's allocations */
+	base = heap_used();
+	for (int i = 0; i < 64; i++)
+		probe[i] = malloc(1024);
+	burst = heap_used() - base;
+	for (int i = 0; i < 64; i++)
+		free(probe[i]);
+	if (burst < 64 * 1024)
+		fail_msg("64 allocations of 1 kB added %lld bytes to the heap's count: the count does not measure this "
+			 "program (a sanitizer other than ASan replacing malloc?)", burst);
+	l = open_live_as(&s, &sess, &iv, &file, false);
+	assert_int_equal(td_store_commit(s), 0);
+	for (int i = 0; i < 20; i++, next += 16)
+		one_interval(l, s, sess, file, ++seq, next, 16);
+	base = heap_used();
+	rss_base = rss_anon_kb();
+	for (int i = 0; i < 200; i++, next += 16)
+		one_interval(l, s, sess, file, ++seq, next, 16);
+	churned = heap_used() - base;
+	one_interval(l, s, sess, file, ++seq, next, BURST);
+	next += BURST;
+	burst = heap_used() - base;
+	rss_burst = rss_anon_kb();
+	for (int i = 0; i < 20; i++, next += 16)
+		one_interval(l, s, sess, file, ++seq, next, 16);
+	after = heap_used() - base;
+	rss_after = rss_anon_kb();
+	print_message("heap over the base: %lld bytes after 3,200 threads in 200 intervals, %lld with %d threads in one, "
+		      "%lld 20 intervals later\n", churned, burst, BURST, after);
+	/* 3,200 threads born and gone: not even 8 bytes kept for each */
+	assert_true(churned < 3200 * 8);
+	/* the burst's threads took at least their counts: 3 aliases x 2 groups x (2 doubles + an int) each */
+	assert_true(burst >= (long long)BURST * 6 * 20);
+	/* and gave back all but 1 % of it */
+	assert_true(after < burst / 100);
+	print_message("anonymous RSS: %ld kB before the burst, %ld kB with it, %ld kB 20 intervals later\n", rss_base,
+		      rss_burst, rss_after);
+#if defined(__GLIBC__) && !defined(UNDER_ASAN)
+	/* to the system, too: glibc keeps freed pages unless trimmed (ASan's allocator has its own policy) */
+	assert_true(rss_burst - rss_base >= 300);
+	assert_true(rss_after - rss_base < (rss_burst - rss_base) / 4);
+#endif
+	td_live_free(l);
+	td_store_close(s);
+}
+
+/* A burst of twice the usual targets (a sampler held up 400 ms while 1,000
+ * threads a second are born: 700 targets where 350 is usual) is given back
+ * at the next usual interval, not kept because the usual interval still uses
+ * more than a quarter of what the burst grew. */
+static void test_double_burst_given_back(void **state)
+{
+	struct td_store *s;
+	struct td_live *l;
+	int64_t sess, iv, next = 100;
+	int file, seq = 0;
+	long long base, burst, after;
+
+	(void)state;
+	l = open_live_as(&s, &sess, &iv, &file, false);
+	assert_int_equal(td_store_commit(s), 0);
+	for (int i = 0; i < 20; i++, next += 350)
+		one_interval(l, s, sess, file, ++seq, next, 350);
+	base = heap_used();
+	one_interval(l, s, sess, file, ++seq, next, 700);
+	next += 700;
+	burst = heap_used() - base;
+	for (int i = 0; i < 5; i++, next += 350)
+		one_interval(l, s, sess, file, ++seq, next, 350);
+	after = heap_used() - base;
+	print_message("heap over 350 threads an interval: %lld bytes with 700 in one, %lld 5 intervals later\n", burst,
+		      after);
+	assert_true(burst >= 350LL * 6 * 20); /* the 350 more threads' counts at least */
+	assert_true(after < burst / 100);
+	td_live_free(l);
+	td_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +467,8 @@ int main(void)
 		cmocka_unit_test(test_default_stores_processes_only),
 		cmocka_unit_test(test_event_in_two_groups),
 		cmocka_unit_test(test_many_targets_interleaved),
+		cmocka_unit_test(test_burst_given_back),
+		cmocka_unit_test(test_double_burst_given_back),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
