@@ -23,7 +23,7 @@ tdctl="$build/src/tdctl/tdctl"
 demo="$build/src/demo/td-demo"
 src=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-bytes.XXXXXX")
-trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 pid=
 
 # ---- 1. live, software events ------------------------------------------------

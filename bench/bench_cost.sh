@@ -17,7 +17,7 @@ demo="$build/src/demo/td-demo"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-cost.XXXXXX")
 pid=
 tpid=
-trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 tck=$(getconf CLK_TCK)
 
 "$demo" -t "$threads" -l 0 -e 0 -s $((seconds + 3)) >/dev/null 2>&1 &

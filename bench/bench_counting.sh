@@ -29,7 +29,7 @@ tdctl="$build/src/tdctl/tdctl"
 demo="$build/src/demo/td-demo"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-counting.XXXXXX")
 pid=
-trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 events=task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults
 intervals=$((seconds * 10))
 

@@ -18,7 +18,7 @@ demo="$build/src/demo/td-demo"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-daemon.XXXXXX")
 dpid=
 wpid=
-trap 'kill $wpid $dpid 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill $wpid $dpid 2>/dev/null || :; rm -rf "$dir"' EXIT
 tck=$(getconf CLK_TCK)
 if [ "$(id -u)" != 0 ]; then
 	echo "bench_daemon: run as root (the daemon is a root service)"

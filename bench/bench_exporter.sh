@@ -14,7 +14,7 @@ tdctl="$build/src/tdctl/tdctl"
 daemon="$build/src/topdownd/topdownd"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-exporter.XXXXXX")
 dpid= wpid=
-trap 'kill $wpid $dpid 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill $wpid $dpid 2>/dev/null || :; rm -rf "$dir"' EXIT
 if [ "$(id -u)" != 0 ] || ! command -v curl >/dev/null; then
 	echo "bench_exporter: run as root with curl installed"
 	exit 0

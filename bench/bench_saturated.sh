@@ -23,7 +23,7 @@ tdctl="$build/src/tdctl/tdctl"
 demo="$build/src/demo/td-demo"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-saturated.XXXXXX")
 wpid=
-trap 'kill $wpid 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'kill $wpid 2>/dev/null || :; rm -rf "$dir"' EXIT
 due=$((seconds * 10))
 
 # row LABEL DB WALL_NS CPU_TICKS: one line of figures for a session

@@ -18,7 +18,7 @@ demo="$build/src/demo/td-demo"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-tracker.XXXXXX")
 pid=
 tpid=
-trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 tck=$(getconf CLK_TCK)
 
 # measure MODE: prints "LISTED STARTED INTERVALS CPU_S"
