@@ -675,11 +675,12 @@ static int write_session(struct parse *p, struct td_store *s, const char *events
 		td_store_session_end(s, w.session, "failed", -1, err->msg);
 		return -1;
 	}
-	if (td_recompute(s, w.session, p->o->events_dir, true, &p->res->metrics, err)) {
+	if (!p->o->no_metrics && td_recompute(s, w.session, p->o->events_dir, true, &p->res->metrics, err)) {
 		td_store_session_end(s, w.session, "failed", -1, err->msg);
 		return -1;
 	}
-	snprintf(msg, sizeof(msg), "%d of %d lines imported, %d skipped", p->res->used, p->res->lines, p->res->skipped);
+	snprintf(msg, sizeof(msg), "%d of %d lines imported, %d skipped%s", p->res->used, p->res->lines,
+		 p->res->skipped, p->o->no_metrics ? "; metric values not stored (--no-metrics)" : "");
 	return td_store_session_end(s, w.session, "completed", -1, msg);
 }
 

@@ -32,6 +32,7 @@ struct td_import_opts {
 	int smt;                 /* 1 on, 0 off, -1 unknown (the file's param default) */
 	FILE *diag;              /* line messages; NULL: none */
 	int max_messages;        /* 0: 20 */
+	bool no_metrics;         /* store the counts only: no metric values (tdctl recompute adds them) */
 };
 
 struct td_import_result {

@@ -8,7 +8,7 @@
 #include "machine/pmu.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [-q] FILE|-"
+#define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [--no-metrics] [-q] FILE|-"
 
 static int parse_smt(const char *arg, int *smt)
 {
@@ -28,6 +28,11 @@ static void report(const struct td_import_opts *o, const struct td_import_result
 	printf("imported %s as session %lld: %d of %d lines used, %d skipped; %d interval%s, %d target%s, %d event%s\n",
 	       o->path, (long long)r->session, r->used, r->lines, r->skipped, r->intervals, r->intervals == 1 ? "" : "s",
 	       r->targets, r->targets == 1 ? "" : "s", r->events, r->events == 1 ? "" : "s");
+	if (o->no_metrics) {
+		printf("metrics: not stored (--no-metrics): reports compute them from the counts; 'tdctl recompute %lld' "
+		       "stores them\n", (long long)r->session);
+		return;
+	}
 	printf("metrics: %s (PMU model %s) reads %d of the events; %lld evaluation%s written\n", r->metrics.events_file,
 	       o->pmu_model, r->metrics.events_matched, (long long)r->metrics.evaluations,
 	       r->metrics.evaluations == 1 ? "" : "s");
@@ -43,6 +48,7 @@ int cmd_import(int argc, char **argv)
 		{ "smt", required_argument, NULL, 's' },
 		{ "events-dir", required_argument, NULL, 'E' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-metrics", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,6 +69,7 @@ int cmd_import(int argc, char **argv)
 		case 's': if (parse_smt(optarg, &o.smt)) return 2; break;
 		case 'E': o.events_dir = optarg; break;
 		case 'q': quiet = true; break;
+		case 'M': o.no_metrics = true; break;
 		case 'h': printf("%s\n", USAGE); return 0;
 		default: tdctl_error("import: %s", USAGE); return 2;
 		}

@@ -170,6 +170,20 @@ check_eq "recompute exits 0" 0 "$?"
 check_match "recompute says what it did" "^session 1: 1 evaluation with intel-icl.td \(6 events read, 0 not\)" "$out"
 "$TDCTL" export 1 -d "$DB" --format csv >"$WORK/after.csv"
 check "recompute reproduces the stored metrics exactly" cmp -s "$WORK/before.csv" "$WORK/after.csv"
+# --no-metrics: the same counts and no metric value; reports compute theirs from the
+# counts (the same report), and recompute stores exactly the values the import would have
+DB2="$WORK/icl-nometrics.db"
+"$TDCTL" import -d "$DB2" --pmu icl --no-metrics "$D/icl-topdown.csv" >"$WORK/nm.out" 2>&1
+check_eq "--no-metrics: exit 0, no metric value stored, the session says so" \
+	"0|0|6 of 6 lines imported, 0 skipped; metric values not stored (--no-metrics)" \
+	"$?|$(sql "$DB2" "select count(*) from metrics")|$(sql "$DB2" "select message from sessions")"
+check_grep "--no-metrics: the import says how to store them later" "'tdctl recompute 1' stores them" "$WORK/nm.out"
+check_eq "--no-metrics: the same counts" "$(sql "$DB" "select group_concat(value, ' ') from counts")" \
+	"$(sql "$DB2" "select group_concat(value, ' ') from counts")"
+check_eq "--no-metrics: the same report" "$("$TDCTL" report 1 -d "$DB")" "$("$TDCTL" report 1 -d "$DB2")"
+"$TDCTL" recompute 1 -d "$DB2" >/dev/null
+"$TDCTL" export 1 -d "$DB2" --format csv >"$WORK/nm.csv"
+check "--no-metrics, then recompute: the metric values the import would have stored" cmp -s "$WORK/before.csv" "$WORK/nm.csv"
 # ---- Ice Lake, every topdown event wrapped (cpu/slots/, cpu/topdown-*/), -x, and -I -------------
 # perf stat -x, -I 1000 -e '{cpu/slots/,cpu/topdown-retiring/,...}',cpu/event=0xd,umask=0x10/,
 # cpu/event=0xd,umask=0x1,cmask=1,edge/,cycles,instructions (SMT off: slots = 5 x cycles)
