@@ -610,20 +610,11 @@ int td_store_session_end(struct td_store *s, int64_t session, const char *status
 	return rc;
 }
 
+static int run_stmt(struct td_store *s, const char *sql, int64_t a, const char *t2, const char *t3);
+
 int td_store_session_counting(struct td_store *s, int64_t session, const char *mode, const char *note)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "UPDATE sessions SET counting=?, counting_note=? WHERE id=?", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return -1;
-	td_store_bind_text(st, 1, mode);
-	td_store_bind_text(st, 2, note);
-	sqlite3_bind_int64(st, 3, session);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return run_stmt(s, "UPDATE sessions SET counting=?2, counting_note=?3 WHERE id=?1", session, mode, note);
 }
 
 /* Is the writer of a 'running' session still alive on this machine? */
