@@ -21,9 +21,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* A thread of the last read: its tid and where its sums are in `values`
+ * (sorted by tid; the sums stay where the batch lookup put them). */
 struct entry {
 	__u32 tid;
-	struct td_bpf_thread_sums sums;
+	__u32 at;
 };
 
 struct td_bpf_counting {
@@ -298,7 +300,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 	}
 	for (int i = 0; i < n; i++) {
 		b->read[i].tid = b->keys[i];
-		b->read[i].sums = b->values[i];
+		b->read[i].at = (__u32)i;
 	}
 	qsort(b->read, (size_t)n, sizeof(*b->read), by_tid);
 	b->nread = n;
@@ -317,7 +319,7 @@ const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counti
 	struct entry key = { .tid = (__u32)tid };
 	const struct entry *e = bsearch(&key, b->read, (size_t)b->nread, sizeof(*b->read), by_tid);
 
-	return e ? &e->sums : NULL;
+	return e ? &b->values[e->at] : NULL;
 }
 
 int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx)
@@ -325,7 +327,7 @@ int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ct
 	int fd = bpf_map__fd(b->skel->maps.sums), dropped = 0;
 
 	for (int i = 0; i < b->nread; i++)
-		if ((b->read[i].sums.flags & TD_BPF_SUMS_EXITED) && !keep(ctx, (pid_t)b->read[i].tid))
+		if ((b->values[b->read[i].at].flags & TD_BPF_SUMS_EXITED) && !keep(ctx, (pid_t)b->read[i].tid))
 			dropped += bpf_map_delete_elem(fd, &b->read[i].tid) == 0;
 	return dropped;
 }
