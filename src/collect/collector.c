@@ -158,6 +158,11 @@ int td_collector_process_count(const struct td_collector *c)
 	return td_tracker_process_count(c->tracker);
 }
 
+int td_collector_open_failures(const struct td_collector *c)
+{
+	return c->stats.open_failures;
+}
+
 void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st)
 {
 	struct td_tracker_stats ts;
@@ -674,6 +679,14 @@ static void rebase(struct td_count *d, int n, int64_t ref)
 		d[i].enabled = (uint64_t)ref > d[i].running ? (uint64_t)ref : d[i].running;
 }
 
+static bool nothing_counted(const struct td_count *d, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (d[k].value || d[k].enabled || d[k].running)
+			return false;
+	return true;
+}
+
 static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns, const struct td_sink *sink)
 {
 	struct td_count d[TD_GROUP_MAX];
@@ -692,6 +705,16 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 				c->family.pending[k] += d[k].value;
 		if (c->rotated[g] && ref >= 0)
 			rebase(d, c->specs[g].n, ref);
+		/* BPF counting: the program adds to a thread's sums at each of its
+		 * switches and at every read, so a delta with nothing counted and no
+		 * time enabled is a thread that did not run in the interval (exactly
+		 * 0). Most of 1,000 threads do not run in a given 100 ms: after its
+		 * first row, a thread has rows only in the intervals it ran in
+		 * (docs/schema.md). Per-thread groups keep every row. */
+		t->g[g].giving = false;
+		if (c->bpf && t->g[g].given && nothing_counted(d, c->specs[g].n))
+			continue;
+		t->g[g].giving = true;
 		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))
 			return -1;
 	}
@@ -981,9 +1004,11 @@ void td_collector_commit(struct td_collector *c)
 	}
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
-		for (int g = 0; g < c->nspecs; g++)
+		for (int g = 0; g < c->nspecs; g++) {
 			if (t->g[g].have_last)
 				t->g[g].prev = t->g[g].last;
+			t->g[g].given |= t->g[g].giving;
+		}
 		if (t->have_sw && !t->sw_held) {
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
 			t->prev_sw_ns = t->sw_ns;

@@ -61,6 +61,10 @@ struct td_thread {
 	struct td_thread_group {
 		struct td_perf_group pg;
 		bool open, have_last;
+		/* BPF counting: a row of this group was delivered (since the last
+		 * commit: giving) and committed (given); after the first, rows of
+		 * intervals the thread did not run in are left out */
+		bool giving, given;
 		struct td_reading prev, last; /* baseline (last commit) and latest reading */
 	} g[];                      /* one per spec: a thread costs what its specs need, not TD_MAX_SPECS */
 };
@@ -194,5 +198,7 @@ void td_collector_dump_raw(struct td_collector *c, FILE *f);
 const char *td_collector_disabled(const struct td_collector *c, int spec);
 int td_collector_process_count(const struct td_collector *c);
 void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st);
+/* stats.open_failures alone, without walking the threads (read at every scan). */
+int td_collector_open_failures(const struct td_collector *c);
 
 #endif

@@ -126,11 +126,11 @@ static void report_open_failures(struct td_session *s)
 {
 	struct td_collector_stats st;
 
+	if (s->reported_failures || td_collector_open_failures(s->col) == 0)
+		return;
 	td_collector_stats(s->col, &st);
-	if (st.open_failures > 0 && !s->reported_failures) {
-		session_say(s, TD_SAY_WARNING, "some threads cannot be counted: %s", st.last_failure);
-		s->reported_failures = true;
-	}
+	session_say(s, TD_SAY_WARNING, "some threads cannot be counted: %s", st.last_failure);
+	s->reported_failures = true;
 }
 
 /* The session's descriptors to watch, into p (TD_SESSION_POLLFDS at most). */
