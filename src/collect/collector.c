@@ -807,34 +807,35 @@ static bool only_software(const struct td_perf_group_spec *s)
 	return true;
 }
 
-/* A group with hardware events stays per thread, which BPF counting does
- * not mix with: tried on this thread first. true when this machine cannot
- * count it (then it is disabled, as its first open on a thread would);
- * false with why when it counts, or fails otherwise. */
-static bool hardware_uncountable(struct td_collector *c, int g, char *why, size_t len)
+/* A group with hardware events is counted by the BPF program too (one
+ * group per CPU, the kernel multiplexing them when they outnumber the
+ * counters: each thread's enabled and running say so), when this machine
+ * counts it: tried on this thread first. 0: it counts; 1: this machine
+ * cannot count it (then it is disabled, as its first open on a thread
+ * would); -1 with why when it fails otherwise. */
+static int hardware_countable(struct td_collector *c, int g, char *why, size_t len)
 {
 	struct td_perf_group pg;
 	int failed = 0, rc = td_perf_group_open(&pg, &c->specs[g], 0, -1, TD_OPEN_DISABLED, &failed);
 
 	if (rc == 0) {
 		td_perf_group_close(&pg);
-		snprintf(why, len, "the plan counts hardware events (%s...): they need perf groups per thread",
-			 c->specs[g].names[0]);
-		return false;
+		return 0;
 	}
 	td_perf_strerror(-rc, c->specs[g].names[failed], c->paranoid, c->disabled[g], sizeof(c->disabled[g]));
 	if (g > 0 && machine_cannot_count(-rc)) {
 		c->decided[g] = true;
-		return true;
+		return 1;
 	}
 	snprintf(why, len, "%.400s", c->disabled[g]);
 	c->disabled[g][0] = '\0';
-	return false;
+	return -1;
 }
 
 int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err)
 {
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX] = { { 0 } };
+	bool leads[TD_BPF_COUNT_MAX] = { false };
 	char why[500] = "";
 	int n = 0;
 
@@ -845,7 +846,7 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 	}
 	for (int g = 0; g < c->nspecs && n >= 0; g++) {
 		c->bpf_base[g] = n;
-		if (!only_software(&c->specs[g]) && !hardware_uncountable(c, g, why, sizeof(why))) {
+		if (!only_software(&c->specs[g]) && hardware_countable(c, g, why, sizeof(why)) < 0) {
 			n = -1;
 			break;
 		}
@@ -857,10 +858,11 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 			break;
 		}
 		memcpy(attrs + n, c->specs[g].attrs, (size_t)c->specs[g].n * sizeof(attrs[0]));
+		leads[n] = true; /* each spec one group per CPU: its events are counted together */
 		n += c->specs[g].n;
 	}
 	if (n >= 0)
-		c->bpf = td_bpf_counting_new(attrs, n, c->follow_children, map_entries, why, sizeof(why));
+		c->bpf = td_bpf_counting_new(attrs, leads, n, c->follow_children, map_entries, why, sizeof(why));
 	if (c->bpf) {
 		struct td_bpf_counting_stats st;
 		td_bpf_counting_stats(c->bpf, &st);

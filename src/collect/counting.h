@@ -6,8 +6,9 @@
  *   per event, read by a BPF program at every context switch and summed
  *   per thread in a map that the collector reads with one batch lookup per
  *   interval; context switches and CPU time per thread come from the same
- *   program. Software events only (a hardware group keeps its events in one
- *   perf group per thread: per-thread mode).
+ *   program. Each group of the plan is one perf group per CPU (hardware
+ *   groups the kernel multiplexes when they outnumber the counters: the
+ *   program sums enabled and running too, so scaling still holds).
  * TD_COUNTING_AUTO takes bpf where it loads, else per-thread, and says why. */
 #ifndef TD_COUNTING_H
 #define TD_COUNTING_H
@@ -51,10 +52,11 @@ uint64_t td_bpf_counting_reads(void);
 void td_bpf_counting_note_read(void);
 
 /* Load the program (tp_btf, else raw_tp) and open every event of attrs (n
- * at most TD_BPF_COUNT_MAX, software only) on every CPU. NULL with one
- * line in why when it cannot. */
-struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, int n, bool follow_children,
-					    int map_entries, char *why, size_t len);
+ * at most TD_BPF_COUNT_MAX) on every CPU, as perf groups: event k leads a
+ * new group where leads[k] (leads[0] must be), else joins the one before.
+ * NULL with one line in why when it cannot. */
+struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
+					    bool follow_children, int map_entries, char *why, size_t len);
 void td_bpf_counting_free(struct td_bpf_counting *b);
 /* "tp_btf" or "raw_tp". */
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);

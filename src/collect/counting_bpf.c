@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -117,15 +118,23 @@ static struct perf_event_attr per_cpu_attr(const struct perf_event_attr *a)
 	return c;
 }
 
-static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr *attrs, char *why, size_t len)
+static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr *attrs, const bool *leads,
+			 char *why, size_t len)
 {
 	int map = bpf_map__fd(b->skel->maps.counters), opened = 0;
 
 	for (int cpu = 0; cpu < b->ncpus; cpu++) {
+		int leader = -1;
 		for (int k = 0; k < b->nevents; k++) {
 			struct perf_event_attr a = per_cpu_attr(&attrs[k]);
+			/* a member joining a group that counts already would never be scheduled in
+			 * (the CPU's context is not rescheduled): leaders start disabled, and are
+			 * enabled, whole, once their members are in */
+			a.disabled = leads[k];
 			__u32 slot = (__u32)(cpu * TD_BPF_COUNT_MAX + k);
-			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, leads[k] ? -1 : leader, PERF_FLAG_FD_CLOEXEC);
+			if (leads[k])
+				leader = fd;
 			if (fd < 0 && errno == ENODEV && k == 0)
 				break; /* an offline CPU */
 			if (fd < 0) {
@@ -139,6 +148,11 @@ static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr
 			}
 			b->online[cpu] = true;
 		}
+		for (int k = 0; b->online[cpu] && k < b->nevents; k++)
+			if (leads[k] && ioctl(b->fds[cpu * b->nevents + k], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+				snprintf(why, len, "cannot enable event %d on CPU %d: %s", k, cpu, strerror(errno));
+				return -1;
+			}
 		opened += b->online[cpu];
 	}
 	if (!opened) {
@@ -148,8 +162,8 @@ static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr
 	return 0;
 }
 
-struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, int n, bool follow_children,
-					    int map_entries, char *why, size_t len)
+struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
+					    bool follow_children, int map_entries, char *why, size_t len)
 {
 	struct td_bpf_counting *b;
 	int ncpus = libbpf_num_possible_cpus();
@@ -160,12 +174,10 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 		snprintf(why, len, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
 		return NULL;
 	}
-	for (int k = 0; k < n; k++)
-		if (attrs[k].type != PERF_TYPE_SOFTWARE) {
-			snprintf(why, len, "the plan has hardware events: they keep their groups per thread (BPF counting "
-				 "takes software events only)");
-			return NULL;
-		}
+	if (!leads[0]) {
+		snprintf(why, len, "the first event leads no group");
+		return NULL;
+	}
 	if (map_entries < 1 || map_entries > TD_BPF_MAP_ENTRIES_MAX) {
 		snprintf(why, len, "a BPF map of %d threads: give 1 to %d", map_entries, TD_BPF_MAP_ENTRIES_MAX);
 		return NULL;
@@ -193,7 +205,7 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	}
 	for (int i = 0; i < ncpus * n; i++)
 		b->fds[i] = -1;
-	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, why, len)) {
+	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, leads, why, len)) {
 		td_bpf_counting_free(b);
 		return NULL;
 	}
@@ -365,7 +377,8 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 int td_bpf_counting_probe(char *why, size_t len)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
-	struct td_bpf_counting *b = td_bpf_counting_new(&a, 1, false, TD_BPF_MAP_ENTRIES_DEFAULT, why, len);
+	const bool leads[1] = { true };
+	struct td_bpf_counting *b = td_bpf_counting_new(&a, leads, 1, false, TD_BPF_MAP_ENTRIES_DEFAULT, why, len);
 
 	if (!b)
 		return -1;

@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, int n, bool follow_children,
-					    int map_entries, char *why, size_t len)
+struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
+					    bool follow_children, int map_entries, char *why, size_t len)
 {
-	(void)attrs, (void)n, (void)follow_children, (void)map_entries;
+	(void)attrs, (void)leads, (void)n, (void)follow_children, (void)map_entries;
 	snprintf(why, len, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }
@@ -40,5 +40,5 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 }
 int td_bpf_counting_probe(char *why, size_t len)
 {
-	return td_bpf_counting_new(NULL, 0, false, 0, why, len) ? 0 : -1;
+	return td_bpf_counting_new(NULL, NULL, 0, false, 0, why, len) ? 0 : -1;
 }

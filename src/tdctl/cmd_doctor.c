@@ -32,9 +32,10 @@ static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
 }
 
 /* How threads will be counted here (as a session with --counting=auto):
- * hardware events keep perf groups per thread; with software events only,
- * the BPF counting program is loaded for real (one counter per CPU, then
- * unloaded). true for BPF; why says what was tried. */
+ * where hardware counters count, a tree's plan outgrows the program's
+ * TD_BPF_COUNT_MAX events and keeps perf groups per thread; with software
+ * events only, the BPF counting program is loaded for real (one counter per
+ * CPU, then unloaded). true for BPF; why says what was tried. */
 static bool counting_bpf(const struct td_caps *c, char *why, size_t len)
 {
 	char probe[500];
@@ -44,7 +45,8 @@ static bool counting_bpf(const struct td_caps *c, char *why, size_t len)
 		return false;
 	}
 	if (c->rung > TD_RUNG_SOFTWARE) {
-		snprintf(why, len, "hardware counters count here: their groups are opened per thread");
+		snprintf(why, len, "hardware counters count here: a plan of at most %d events in all (software.td alone has "
+			 "6) is counted by BPF, a tree's plan has more and is opened per thread", TD_BPF_COUNT_MAX);
 		return false;
 	}
 	if (td_bpf_counting_probe(probe, sizeof(probe)) != 0) {

@@ -169,6 +169,35 @@ check_match "small map, a tree's report: the remainder is said to come from the 
 	"^ +counted by the BPF program's per-process sums, software events only; the tree above covers the listed threads" \
 	"$("$TDCTL" report -d "$WORK/tree.db" --events-dir "$EV" 2>&1)"
 
+# ---- a plan with a hardware group: one perf group per CPU too --------------------------
+# hw-small.td: cycles and instructions beside software.td's 6 events (8, the program's most).
+# Without a PMU the group is disabled, as on a thread, and BPF counts the rest; with one,
+# the program counts it: the workload's instructions, summed over its threads, against
+# perf stat's count of the same run (perf runs the workload under tdctl)
+cp "$TD_SRCDIR/tests/data/live/hw-small.td" "$EV/"
+if perf stat -x, -e instructions -- true 2>&1 | grep -q '^[0-9]*,,instructions'; then
+	"$TDCTL" run -q -I 100 -d "$WORK/hw.db" --counting=bpf --events-dir "$EV" --pmu td_hw_small -- \
+		perf stat -x, -e instructions -o "$WORK/hw.perf" -- "$DEMO" -t 4 -l 2 -s 1 >/dev/null 2>"$WORK/hw.out"
+	check_eq "hardware group: run exits 0" 0 "$?"
+	check_match "hardware group: BPF counts all 8 events" "^counted by BPF at each context switch \(.*, 8 events per CPU" \
+		"$(sql "$WORK/hw.db" "select counting_note from sessions")"
+	ins=$(sql "$WORK/hw.db" "select sum(c.value * 1.0 * c.enabled / c.running) from counts c join events e on
+		e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'INS' and c.running > 0
+		and t.pid = (select pid from threads where comm = 'td-demo' limit 1)")
+	perf_ins=$(awk -F, '$3 == "instructions" { print $1 }' "$WORK/hw.perf")
+	check_eq "hardware group: td-demo's instructions ($ins) within 2 % of perf stat's ($perf_ins)" 1 \
+		"$(within "$ins" "$perf_ins" 2)"
+else
+	"$TDCTL" run -q -I 100 -d "$WORK/hw.db" --counting=bpf --events-dir "$EV" --pmu td_hw_small -- \
+		"$DEMO" -t 2 -s 1 >/dev/null 2>"$WORK/hw.out"
+	check_eq "hardware group, no PMU: run exits 0" 0 "$?"
+	check_match "... BPF counts software.td's 6 events" "^counted by BPF at each context switch \(.*, 6 events per CPU" \
+		"$(sql "$WORK/hw.db" "select counting_note from sessions")"
+	check_eq "... and the hardware events are stored as not counted, with why" "CYC|failed|1 INS|failed|1" \
+		"$(sql "$WORK/hw.db" "select name, status, error != '' from events where name in ('CYC', 'INS') order by name" | tr '\n' ' ' | sed 's/ $//')"
+	skip "hardware group: td-demo's instructions against perf stat's" "no hardware PMU on this host (perf stat counts no instructions)"
+fi
+
 # ---- doctor says what a session gets ---------------------------------------------------
 check_match "doctor: this host counts threads with BPF, the program loaded, its map's memory said" \
 	"^thread counting: BPF at each context switch \(tp_btf sched_switch loads, .* sums map of 8192 threads takes [0-9.]+ MiB of kernel memory" \

@@ -80,19 +80,26 @@ static void wait_gone(pid_t tid)
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
-static struct td_bpf_counting *counting(int map_entries)
+/* grouped: the two events one perf group per CPU (as a plan's group is), else one each */
+static struct td_bpf_counting *counting_as(int map_entries, bool grouped)
 {
 	struct perf_event_attr a[2] = {
 		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
 		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CONTEXT_SWITCHES },
 	};
+	const bool leads[2] = { true, !grouped };
 	struct td_bpf_counting *b;
 	char why[600];
 
-	if (!(b = td_bpf_counting_new(a, 2, false, map_entries, why, sizeof(why))))
+	if (!(b = td_bpf_counting_new(a, leads, 2, false, map_entries, why, sizeof(why))))
 		fail_msg("%s", why);
 	assert_int_equal(td_bpf_counting_follow(b, getpid()), 0);
 	return b;
+}
+
+static struct td_bpf_counting *counting(int map_entries)
+{
+	return counting_as(map_entries, false);
 }
 
 static bool keep_none(void *ctx, pid_t tid)
@@ -101,7 +108,7 @@ static bool keep_none(void *ctx, pid_t tid)
 	return false;
 }
 
-static void test_thread_sums(void **state)
+static void thread_sums(bool grouped)
 {
 	struct td_bpf_counting *b;
 	const struct td_bpf_thread_sums *s;
@@ -110,10 +117,9 @@ static void test_thread_sums(void **state)
 	pthread_t th;
 	uint64_t half_ms = 500000;
 
-	(void)state;
 	if (!bpf_loads)
 		skip();
-	b = counting(64);
+	b = counting_as(64, grouped);
 	assert_int_equal(pthread_create(&th, NULL, work, &w), 0);
 	pthread_join(th, NULL);
 	wait_gone(w.tid);
@@ -128,6 +134,12 @@ static void test_thread_sums(void **state)
 	assert_true(s->oncpu_ns + half_ms >= s->value[0] && s->oncpu_ns <= s->value[0] + half_ms);
 	assert_true(s->enabled[0] == s->running[0]);
 	assert_true(s->running[0] + half_ms >= s->value[0]);
+	/* the other event counted all the time it was enabled, as long as the first (read a
+	 * moment later at each switch: the same time to a few microseconds). A member that
+	 * joined its group after the leader was enabled would never be scheduled in:
+	 * running 0 */
+	assert_true(s->running[1] == s->enabled[1] && s->enabled[1] > 0);
+	assert_true(s->enabled[1] + half_ms >= s->enabled[0] && s->enabled[1] <= s->enabled[0] + half_ms);
 	/* each sleep is a voluntary switch, and the exit one more */
 	assert_true(s->voluntary >= SLEEPS);
 	/* read once, gone: deleted, nothing lost */
@@ -140,6 +152,19 @@ static void test_thread_sums(void **state)
 	assert_int_equal(st.map_entries, 64);
 	assert_true(st.kernel_bytes > 0);
 	td_bpf_counting_free(b);
+}
+
+static void test_thread_sums(void **state)
+{
+	(void)state;
+	thread_sums(false);
+}
+
+/* The same with the two events in one perf group per CPU, as a plan's groups are opened. */
+static void test_thread_sums_grouped(void **state)
+{
+	(void)state;
+	thread_sums(true);
 }
 
 static void test_map_full(void **state)
@@ -172,6 +197,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mode_names),
 		cmocka_unit_test(test_thread_sums),
+		cmocka_unit_test(test_thread_sums_grouped),
 		cmocka_unit_test(test_map_full),
 	};
 
