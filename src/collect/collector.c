@@ -65,6 +65,7 @@ struct td_collector {
 	/* BPF counting mode (td_collector_set_counting): NULL counts per thread */
 	struct td_bpf_counting *bpf;
 	int bpf_base[TD_MAX_SPECS];    /* spec g's first event in the BPF program's list */
+	int bpf_events;                /* events in that list */
 	char counting[600];            /* the mode and why, for the user */
 };
 
@@ -568,11 +569,30 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 	return 0;
 }
 
+static void bpf_note(struct td_collector *c);
+
 static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool tree, const struct td_sink *sink,
 		       td_err *err)
 {
 	int rc = c->bpf ? td_bpf_counting_follow(c->bpf, pid) : 0;
 
+	if (rc == -EEXIST && c->nthreads == 0) {
+		/* another session of this process follows it with the program this one
+		 * shares: its threads' sums would be that session's. A program of its own */
+		char why[400];
+		if (td_bpf_counting_unshare(c->bpf, why, sizeof(why))) {
+			td_err_set(err, "cannot follow PID %d: another session counts it with BPF, and a second BPF "
+				   "program does not load: %s; use --counting=per-thread", (int)pid, why);
+			return -1;
+		}
+		bpf_note(c);
+		rc = td_bpf_counting_follow(c->bpf, pid);
+	}
+	if (rc == -EEXIST) {
+		td_err_set(err, "cannot follow PID %d: another session of this process counts it with BPF; attach it "
+			   "in a session of its own", (int)pid);
+		return -1;
+	}
 	if (rc == 0)
 		rc = td_tracker_add_process(c->tracker, pid);
 	if (rc == -ESRCH) {
@@ -832,6 +852,22 @@ static int hardware_countable(struct td_collector *c, int g, char *why, size_t l
 	return -1;
 }
 
+/* The mode, for the user: which program, its counters and map, and whether
+ * it is shared with other sessions of this process. */
+static void bpf_note(struct td_collector *c)
+{
+	struct td_bpf_counting_stats st;
+	int n = c->bpf_events;
+
+	td_bpf_counting_stats(c->bpf, &st);
+	snprintf(c->counting, sizeof(c->counting), "counted by BPF at each context switch (%s sched_switch, "
+		 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel and %.1f MiB in tdctl%s)",
+		 td_bpf_counting_flavour(c->bpf), n, n == 1 ? "" : "s", st.map_entries,
+		 (double)st.kernel_bytes / (1024.0 * 1024.0), (double)st.user_bytes / (1024.0 * 1024.0),
+		 td_bpf_counting_joined(c->bpf) ? "; program, counters and map shared with the other sessions of this "
+						  "process that count the same events" : "");
+}
+
 int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err)
 {
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX] = { { 0 } };
@@ -864,12 +900,8 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 	if (n >= 0)
 		c->bpf = td_bpf_counting_new(attrs, leads, n, c->follow_children, map_entries, why, sizeof(why));
 	if (c->bpf) {
-		struct td_bpf_counting_stats st;
-		td_bpf_counting_stats(c->bpf, &st);
-		snprintf(c->counting, sizeof(c->counting), "counted by BPF at each context switch (%s sched_switch, "
-			 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel and %.1f MiB in tdctl)",
-			 td_bpf_counting_flavour(c->bpf), n, n == 1 ? "" : "s", st.map_entries,
-			 (double)st.kernel_bytes / (1024.0 * 1024.0), (double)st.user_bytes / (1024.0 * 1024.0));
+		c->bpf_events = n;
+		bpf_note(c);
 		return 0;
 	}
 	if (mode == TD_COUNTING_BPF) {
@@ -902,9 +934,10 @@ int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t l
 		return 0;
 	if (st.lost_switches)
 		snprintf(buf, len, "BPF counting: the sums map (%d threads, at most %d used) was full for %llu context "
-			 "switch%s of followed threads: %.3f s of their CPU time and its counts went to no thread (they "
+			 "switch%s of followed threads%s: %.3f s of their CPU time and its counts went to no thread (they "
 			 "are in the unlisted remainder); raise --bpf-map-entries", st.map_entries, st.peak_entries,
 			 (unsigned long long)st.lost_switches, st.lost_switches == 1 ? "" : "es",
+			 td_bpf_counting_sharers(c->bpf) ? " (of every session sharing the program)" : "",
 			 (double)st.lost_oncpu_ns / 1e9);
 	else
 		snprintf(buf, len, "BPF counting: %llu counter read%s at a context switch failed: what the counters "

@@ -11,8 +11,11 @@
  * `flush` on each CPU, which does the same for the thread running there,
  * so a thread that never switches is counted up to the read.
  *
- * Followed processes are the keys of `followed`; with follow_children set,
- * a fork by a followed process adds the child before it runs. Each
+ * Followed processes are the keys of `followed`, each with its owner: the
+ * view of user space (one collector; the sessions of one daemon share the
+ * program and its counters) that follows it, copied into the sums of its
+ * threads and its own. With follow_children set, a fork by a followed
+ * process adds the child, for the same owner, before it runs. Each
  * tracepoint has a tp_btf program and a raw_tp one; user space loads one
  * set (BPF_CORE_READ only, so both relocate on any kernel with BTF). */
 #include <vmlinux.h> /* generated at build time from the build host's BTF */
@@ -45,8 +48,8 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TD_BPF_COUNT_PROCS);
-	__type(key, __u32);  /* tgid */
-	__type(value, __u8); /* unused */
+	__type(key, __u32);   /* tgid */
+	__type(value, __u32); /* its owner (never 0) */
 } followed SEC(".maps");
 
 struct {
@@ -81,13 +84,16 @@ struct {
 	__type(value, struct cpu_state);
 } cpu_states SEC(".maps");
 
-static __always_inline bool is_followed(__u32 tgid)
+/* The owner of process tgid, 0 when it is not followed. */
+static __always_inline __u32 owner_of(__u32 tgid)
 {
-	return bpf_map_lookup_elem(&followed, &tgid) != NULL;
+	__u32 *o = bpf_map_lookup_elem(&followed, &tgid);
+
+	return o ? *o : 0;
 }
 
 /* The entry of key in map (created on first use), or NULL when full. */
-static __always_inline struct td_bpf_thread_sums *sums_of(void *map, __u32 key, __u32 tgid)
+static __always_inline struct td_bpf_thread_sums *sums_of(void *map, __u32 key, __u32 tgid, __u32 owner)
 {
 	struct td_bpf_thread_sums *s = bpf_map_lookup_elem(map, &key);
 
@@ -95,8 +101,10 @@ static __always_inline struct td_bpf_thread_sums *sums_of(void *map, __u32 key, 
 		return s;
 	/* from a global, not the stack: two of these would not fit in 512 bytes */
 	bpf_map_update_elem(map, &key, &zero_sums, BPF_NOEXIST); /* E2BIG when full; EEXIST: created meanwhile */
-	if ((s = bpf_map_lookup_elem(map, &key)))
+	if ((s = bpf_map_lookup_elem(map, &key))) {
 		s->pid = tgid;
+		s->owner = owner;
+	}
 	return s;
 }
 
@@ -104,15 +112,15 @@ static __always_inline struct td_bpf_thread_sums *sums_of(void *map, __u32 key, 
 static __always_inline struct td_bpf_thread_sums *thread_sums(struct task_struct *task, bool *full,
 							      struct td_bpf_thread_sums **proc)
 {
-	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid), owner;
 	struct td_bpf_thread_sums *s;
 
 	*full = false;
 	*proc = NULL;
-	if (!tid || !is_followed(tgid))
+	if (!tid || !(owner = owner_of(tgid)))
 		return NULL;
-	*proc = sums_of(&proc_sums, tgid, tgid);
-	if (!(s = sums_of(&sums, tid, tgid)))
+	*proc = sums_of(&proc_sums, tgid, tgid, owner);
+	if (!(s = sums_of(&sums, tid, tgid, owner)))
 		*full = true;
 	return s;
 }
@@ -176,11 +184,10 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev, uns
 
 static __always_inline int on_fork(struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = BPF_CORE_READ(parent, tgid), tgid = BPF_CORE_READ(child, tgid);
-	__u8 one = 1;
+	__u32 ptgid = BPF_CORE_READ(parent, tgid), tgid = BPF_CORE_READ(child, tgid), owner;
 
-	if (follow_children && tgid != ptgid && is_followed(ptgid))
-		bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY);
+	if (follow_children && tgid != ptgid && (owner = owner_of(ptgid)))
+		bpf_map_update_elem(&followed, &tgid, &owner, BPF_ANY);
 	return 0;
 }
 
@@ -192,7 +199,7 @@ static __always_inline int on_exit(struct task_struct *task)
 
 	if (s)
 		s->flags |= TD_BPF_SUMS_EXITED;
-	if (is_followed(tgid) && BPF_CORE_READ(task, signal, live.counter) == 0)
+	if (owner_of(tgid) && BPF_CORE_READ(task, signal, live.counter) == 0)
 		bpf_map_delete_elem(&followed, &tgid);
 	return 0;
 }

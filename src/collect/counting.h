@@ -34,13 +34,13 @@ const char *td_counting_mode_name(enum td_counting_mode m);
 int td_counting_mode_parse(const char *s, enum td_counting_mode *out);
 
 struct td_bpf_counting_stats {
-	uint64_t lost_switches;  /* switches out of followed threads the map had no room for */
+	uint64_t lost_switches;  /* switches out of followed threads the map had no room for (every view's) */
 	uint64_t lost_oncpu_ns;  /* ... and the CPU time they ran (counted, given to no thread) */
 	uint64_t read_errors;    /* counter reads that failed in the program */
 	int map_entries;         /* the sums map's size (threads) */
-	int peak_entries;        /* most threads a read found in it */
+	int peak_entries;        /* most threads a read found in it (every view's) */
 	uint64_t kernel_bytes;   /* the sums map's memory as the kernel accounts it (0: unknown) */
-	uint64_t user_bytes;     /* tdctl's buffers for the batch read */
+	uint64_t user_bytes;     /* tdctl's buffers for the batch read (shared) and the view's index */
 };
 
 struct td_bpf_counting;
@@ -51,19 +51,33 @@ uint64_t td_bpf_counting_reads(void);
 /* counting_bpf.c: one more of them. */
 void td_bpf_counting_note_read(void);
 
-/* Load the program (tp_btf, else raw_tp) and open every event of attrs (n
- * at most TD_BPF_COUNT_MAX) on every CPU, as perf groups: event k leads a
- * new group where leads[k] (leads[0] must be), else joins the one before.
- * NULL with one line in why when it cannot. */
+/* A view of the program: load it (tp_btf, else raw_tp) and open every
+ * event of attrs (n at most TD_BPF_COUNT_MAX) on every CPU, as perf
+ * groups: event k leads a new group where leads[k] (leads[0] must be),
+ * else joins the one before — or share the program and counters that
+ * this process loaded already for a view with the same events, children
+ * rule and map size (the daemon's sessions). Each view follows its own
+ * processes and reads their threads' sums; one thread uses them all. NULL
+ * with one line in why when it cannot. */
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
 					    bool follow_children, int map_entries, char *why, size_t len);
 void td_bpf_counting_free(struct td_bpf_counting *b);
 /* "tp_btf" or "raw_tp". */
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
-/* Count the threads of process pid from now on. 0 or -errno. */
+/* Count the threads of process pid from now on. 0 or -errno: -EEXIST
+ * when another view of the program follows it (its sums are that view's). */
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
+/* Did b join a program another view had loaded? How many other views
+ * share it now? */
+bool td_bpf_counting_joined(const struct td_bpf_counting *b);
+int td_bpf_counting_sharers(const struct td_bpf_counting *b);
+/* Give b a program and counters of its own (before it follows anything:
+ * for a process another view follows). 0, or -1 with why. */
+int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len);
 /* Bring the running threads' sums up to now (the program run on each
- * CPU) and read every thread's sums, one batch lookup. Count or -errno. */
+ * CPU) and read every thread's sums, one batch lookup: the view's threads'
+ * count, or -errno. What find and drop_exited see, until a view of the
+ * same program reads again. */
 int td_bpf_counting_read(struct td_bpf_counting *b);
 /* Every followed process's counts summed (per event), as of the last read
  * and read before its threads': listed or not, with room in the map or not. */

@@ -22,27 +22,50 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* A thread of the last read: its tid and where its sums are in `values`
- * (sorted by tid; the sums stay where the batch lookup put them). */
+/* A thread of a view's last read: its tid and where its sums are in the
+ * instance's `values` (sorted by tid). */
 struct entry {
 	__u32 tid;
 	__u32 at;
 };
 
-struct td_bpf_counting {
+/* One loaded program and its counters: what the views with the same
+ * events, children rule and map size share (the sessions of one daemon).
+ * Everything here runs on one thread. */
+struct instance {
 	struct counting_bpf *skel;
 	const char *flavour;
 	int ncpus;               /* possible CPUs */
 	int nevents;
+	struct perf_event_attr attrs[TD_BPF_COUNT_MAX]; /* as given: with leads, follow_children and */
+	bool leads[TD_BPF_COUNT_MAX];                   /* map_entries, what a view must ask for to share */
+	bool follow_children;
 	int *fds;                /* ncpus * nevents counters, -1 for an offline CPU */
 	bool *online;            /* CPUs whose counters opened: the flush runs there */
 	int map_entries;
-	__u32 *keys;             /* batch read buffers, map_entries each */
+	__u32 *keys;             /* batch read buffers, map_entries each: every view's threads */
 	struct td_bpf_thread_sums *values;
-	struct entry *read;      /* the last read, sorted by tid */
-	int nread, peak;
-	uint64_t totals[TD_BPF_COUNT_MAX]; /* every followed process's counts, read before the threads' */
+	int peak;                /* most threads a read found (every view's) */
+	struct td_bpf_counting *views; /* the views on it (linked by next) */
+	__u32 last_owner;        /* owners are never reused: a late entry of a freed view is nobody's */
+	struct instance *next;   /* the process's instances */
 };
+
+/* A collector's view: the processes it follows, marked with its owner in
+ * the program's maps, and their threads' sums as of its last read — in
+ * the instance's buffers, good until a view of the instance reads again
+ * (a collector reads, finds and drops in one interval's write). */
+struct td_bpf_counting {
+	struct instance *in;
+	__u32 owner;
+	bool shared;             /* it joined an instance that had a view already */
+	struct entry *read;      /* its threads of the last read, sorted by tid (grown to its peak) */
+	int nread, cap;
+	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts, read before the threads' */
+	struct td_bpf_counting *next;
+};
+
+static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
@@ -78,7 +101,7 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	return NULL;
 }
 
-static int load_either(struct td_bpf_counting *b, bool follow_children, char *why, size_t len)
+static int load_either(struct instance *b, bool follow_children, char *why, size_t len)
 {
 	char why_btf[400], why_raw[400];
 	int err_btf = 0, err_raw = 0;
@@ -118,7 +141,7 @@ static struct perf_event_attr per_cpu_attr(const struct perf_event_attr *a)
 	return c;
 }
 
-static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr *attrs, const bool *leads,
+static int open_counters(struct instance *b, const struct perf_event_attr *attrs, const bool *leads,
 			 char *why, size_t len)
 {
 	int map = bpf_map__fd(b->skel->maps.counters), opened = 0;
@@ -162,10 +185,133 @@ static int open_counters(struct td_bpf_counting *b, const struct perf_event_attr
 	return 0;
 }
 
+static void instance_free(struct instance *in)
+{
+	if (!in)
+		return;
+	counting_bpf__destroy(in->skel);
+	for (int i = 0; in->fds && i < in->ncpus * in->nevents; i++)
+		if (in->fds[i] >= 0)
+			close(in->fds[i]);
+	free(in->fds);
+	free(in->online);
+	free(in->keys);
+	free(in->values);
+	free(in);
+}
+
+/* Load the program and open the counters. NULL with why. */
+static struct instance *instance_new(const struct perf_event_attr *attrs, const bool *leads, int n,
+				     bool follow_children, int map_entries, int ncpus, char *why, size_t len)
+{
+	struct instance *b = calloc(1, sizeof(*b));
+	int rc;
+
+	if (!b) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	b->ncpus = ncpus;
+	b->nevents = n;
+	memcpy(b->attrs, attrs, (size_t)n * sizeof(*attrs));
+	memcpy(b->leads, leads, (size_t)n * sizeof(*leads));
+	b->follow_children = follow_children;
+	b->map_entries = map_entries;
+	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
+	b->online = calloc((size_t)ncpus, sizeof(*b->online));
+	b->keys = malloc((size_t)map_entries * sizeof(*b->keys));
+	b->values = malloc((size_t)map_entries * sizeof(*b->values));
+	if (!b->fds || !b->online || !b->keys || !b->values) {
+		snprintf(why, len, "out of memory for a BPF map of %d threads", map_entries);
+		instance_free(b);
+		return NULL;
+	}
+	for (int i = 0; i < ncpus * n; i++)
+		b->fds[i] = -1;
+	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, leads, why, len)) {
+		instance_free(b);
+		return NULL;
+	}
+	/* attached last: a switch before every counter is in the array would fail its reads */
+	if ((rc = counting_bpf__attach(b->skel))) {
+		snprintf(why, len, "%s programs did not attach: %s", b->flavour, strerror(-rc));
+		instance_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* The process's instance a view of these may share, NULL none. */
+static struct instance *instance_like(const struct perf_event_attr *attrs, const bool *leads, int n,
+				      bool follow_children, int map_entries)
+{
+	for (struct instance *in = instances; in; in = in->next)
+		if (in->nevents == n && in->follow_children == follow_children && in->map_entries == map_entries &&
+		    !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) && !memcmp(in->leads, leads, (size_t)n * sizeof(*leads)))
+			return in;
+	return NULL;
+}
+
+/* b's view on in, the first or the next (b->in NULL before). */
+static void view_attach(struct td_bpf_counting *b, struct instance *in)
+{
+	b->in = in;
+	b->owner = ++in->last_owner;
+	b->shared = in->views != NULL;
+	b->next = in->views;
+	in->views = b;
+}
+
+/* Take b off its instance, and everything of its owner off the maps; the
+ * instance goes with its last view. */
+static void view_detach(struct td_bpf_counting *b)
+{
+	struct instance *in = b->in;
+	struct td_bpf_counting **p;
+
+	if (!in)
+		return;
+	for (p = &in->views; *p && *p != b; p = &(*p)->next)
+		;
+	if (*p)
+		*p = b->next;
+	b->in = NULL;
+	if (in->views) {
+		/* the others go on: this view's processes stop being followed, and its sums go */
+		int maps[3] = { bpf_map__fd(in->skel->maps.followed), bpf_map__fd(in->skel->maps.sums),
+				bpf_map__fd(in->skel->maps.proc_sums) };
+		for (int m = 0; m < 3; m++) {
+			__u32 key, next;
+			bool first = true;
+			/* deleting the key just read: the walk goes on from the key before it */
+			while (bpf_map_get_next_key(maps[m], first ? NULL : &key, &next) == 0) {
+				struct td_bpf_thread_sums v;
+				__u32 owner = 0;
+				int got = m == 0 ? bpf_map_lookup_elem(maps[m], &next, &owner)
+						 : bpf_map_lookup_elem(maps[m], &next, &v);
+				if (m > 0)
+					owner = v.owner;
+				if (got == 0 && owner == b->owner && bpf_map_delete_elem(maps[m], &next) == 0)
+					continue; /* the same key again: first stays as it was */
+				first = false;
+				key = next;
+			}
+		}
+		return;
+	}
+	for (struct instance **q = &instances; *q; q = &(*q)->next)
+		if (*q == in) {
+			*q = in->next;
+			break;
+		}
+	instance_free(in);
+}
+
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
 					    bool follow_children, int map_entries, char *why, size_t len)
 {
 	struct td_bpf_counting *b;
+	struct instance *in;
 	int ncpus = libbpf_num_possible_cpus();
 
 	if (td_bpf_no_btf(why, len))
@@ -190,32 +336,15 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	b->ncpus = ncpus;
-	b->nevents = n;
-	b->map_entries = map_entries;
-	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
-	b->online = calloc((size_t)ncpus, sizeof(*b->online));
-	b->keys = malloc((size_t)map_entries * sizeof(*b->keys));
-	b->values = malloc((size_t)map_entries * sizeof(*b->values));
-	b->read = malloc((size_t)map_entries * sizeof(*b->read));
-	if (!b->fds || !b->online || !b->keys || !b->values || !b->read) {
-		snprintf(why, len, "out of memory for a BPF map of %d threads", map_entries);
-		td_bpf_counting_free(b);
-		return NULL;
+	if (!(in = instance_like(attrs, leads, n, follow_children, map_entries))) {
+		if (!(in = instance_new(attrs, leads, n, follow_children, map_entries, ncpus, why, len))) {
+			free(b);
+			return NULL;
+		}
+		in->next = instances;
+		instances = in;
 	}
-	for (int i = 0; i < ncpus * n; i++)
-		b->fds[i] = -1;
-	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, leads, why, len)) {
-		td_bpf_counting_free(b);
-		return NULL;
-	}
-	/* attached last: a switch before every counter is in the array would fail its reads */
-	int rc = counting_bpf__attach(b->skel);
-	if (rc) {
-		snprintf(why, len, "%s programs did not attach: %s", b->flavour, strerror(-rc));
-		td_bpf_counting_free(b);
-		return NULL;
-	}
+	view_attach(b, in);
 	return b;
 }
 
@@ -223,29 +352,55 @@ void td_bpf_counting_free(struct td_bpf_counting *b)
 {
 	if (!b)
 		return;
-	counting_bpf__destroy(b->skel);
-	for (int i = 0; b->fds && i < b->ncpus * b->nevents; i++)
-		if (b->fds[i] >= 0)
-			close(b->fds[i]);
-	free(b->fds);
-	free(b->online);
-	free(b->keys);
-	free(b->values);
+	view_detach(b);
 	free(b->read);
 	free(b);
 }
 
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b)
 {
-	return b->flavour;
+	return b->in->flavour;
+}
+
+int td_bpf_counting_sharers(const struct td_bpf_counting *b)
+{
+	int n = 0;
+
+	for (const struct td_bpf_counting *v = b->in->views; v; v = v->next)
+		n += v != b;
+	return n;
+}
+
+bool td_bpf_counting_joined(const struct td_bpf_counting *b)
+{
+	return b->shared;
 }
 
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 {
-	__u32 key = (__u32)pid;
-	__u8 one = 1;
+	int fd = bpf_map__fd(b->in->skel->maps.followed);
+	__u32 key = (__u32)pid, owner = 0;
 
-	return bpf_map__update_elem(b->skel->maps.followed, &key, sizeof(key), &one, sizeof(one), BPF_ANY) ? -errno : 0;
+	if (bpf_map_lookup_elem(fd, &key, &owner) == 0 && owner != b->owner)
+		return -EEXIST; /* another view's: its sums are that view's */
+	return bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY) ? -errno : 0;
+}
+
+int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
+{
+	struct instance *was = b->in, *in;
+
+	if (!b->shared && td_bpf_counting_sharers(b) == 0)
+		return 0;
+	if (!(in = instance_new(was->attrs, was->leads, was->nevents, was->follow_children, was->map_entries, was->ncpus,
+				why, len)))
+		return -1;
+	view_detach(b);
+	in->next = instances;
+	instances = in;
+	view_attach(b, in);
+	b->nread = 0;
+	return 0;
 }
 
 static int by_tid(const void *a, const void *b)
@@ -256,7 +411,7 @@ static int by_tid(const void *a, const void *b)
 }
 
 /* Run the flush program on each CPU whose counters are open. */
-static void flush_cpus(struct td_bpf_counting *b)
+static void flush_cpus(struct instance *b)
 {
 	int prog = bpf_program__fd(b->skel->progs.flush);
 
@@ -267,10 +422,10 @@ static void flush_cpus(struct td_bpf_counting *b)
 	}
 }
 
-/* Sum every followed process's counts into b->totals (a few processes: one lookup each). */
+/* Sum the view's processes' counts into b->totals (a few processes: one lookup each). */
 static int read_totals(struct td_bpf_counting *b)
 {
-	int fd = bpf_map__fd(b->skel->maps.proc_sums);
+	int fd = bpf_map__fd(b->in->skel->maps.proc_sums);
 	__u32 key, next;
 	struct td_bpf_thread_sums v;
 	bool first = true;
@@ -279,30 +434,48 @@ static int read_totals(struct td_bpf_counting *b)
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &v))
-			continue; /* deleted meanwhile: never, they are kept */
-		for (int k = 0; k < b->nevents; k++)
+		if (bpf_map_lookup_elem(fd, &key, &v) || v.owner != b->owner)
+			continue; /* deleted meanwhile (another view's, going), or another view's */
+		for (int k = 0; k < b->in->nevents; k++)
 			b->totals[k] += v.value[k];
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
 
+/* Room for n threads in the view's index. */
+static int view_reserve(struct td_bpf_counting *b, int n)
+{
+	int cap = b->cap ? b->cap : 64;
+	void *r;
+
+	if (n <= b->cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	if (!(r = realloc(b->read, (size_t)cap * sizeof(*b->read))))
+		return -ENOMEM;
+	b->read = r;
+	b->cap = cap;
+	return 0;
+}
+
 int td_bpf_counting_read(struct td_bpf_counting *b)
 {
-	int fd = bpf_map__fd(b->skel->maps.sums), n = 0, rc;
+	struct instance *in = b->in;
+	int fd = bpf_map__fd(in->skel->maps.sums), n = 0, mine = 0, rc;
 	__u32 batch = 0;
 	bool first = true;
 
 	td_bpf_counting_note_read();
-	flush_cpus(b);
+	flush_cpus(in);
 	/* the totals first: the threads read after never have less than their part of it */
 	if ((rc = read_totals(b)) < 0)
 		return rc;
 	for (;;) {
-		__u32 count = (__u32)(b->map_entries - n);
+		__u32 count = (__u32)(in->map_entries - n);
 		if (count == 0)
 			break;
-		rc = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, b->keys + n, b->values + n, &count, NULL);
+		rc = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, in->keys + n, in->values + n, &count, NULL);
 		first = false;
 		n += (int)count;
 		if (rc < 0 && errno == ENOENT)
@@ -310,15 +483,21 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 		if (rc < 0)
 			return -errno;
 	}
-	for (int i = 0; i < n; i++) {
-		b->read[i].tid = b->keys[i];
-		b->read[i].at = (__u32)i;
-	}
-	qsort(b->read, (size_t)n, sizeof(*b->read), by_tid);
-	b->nread = n;
-	if (n > b->peak)
-		b->peak = n;
-	return n;
+	if (n > in->peak)
+		in->peak = n;
+	/* the instance's buffers hold every view's threads: this view indexes its own */
+	for (int i = 0; i < n; i++)
+		mine += in->values[i].owner == b->owner;
+	if ((rc = view_reserve(b, mine)) < 0)
+		return rc;
+	mine = 0;
+	for (int i = 0; i < n; i++)
+		if (in->values[i].owner == b->owner)
+			b->read[mine++] = (struct entry){ .tid = in->keys[i], .at = (__u32)i };
+	if (mine > 1)
+		qsort(b->read, (size_t)mine, sizeof(*b->read), by_tid);
+	b->nread = mine;
+	return mine;
 }
 
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
@@ -329,17 +508,17 @@ const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)
 {
 	struct entry key = { .tid = (__u32)tid };
-	const struct entry *e = bsearch(&key, b->read, (size_t)b->nread, sizeof(*b->read), by_tid);
+	const struct entry *e = b->nread ? bsearch(&key, b->read, (size_t)b->nread, sizeof(*b->read), by_tid) : NULL;
 
-	return e ? &b->values[e->at] : NULL;
+	return e ? &b->in->values[e->at] : NULL;
 }
 
 int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx)
 {
-	int fd = bpf_map__fd(b->skel->maps.sums), dropped = 0;
+	int fd = bpf_map__fd(b->in->skel->maps.sums), dropped = 0;
 
 	for (int i = 0; i < b->nread; i++)
-		if ((b->values[b->read[i].at].flags & TD_BPF_SUMS_EXITED) && !keep(ctx, (pid_t)b->read[i].tid))
+		if ((b->in->values[b->read[i].at].flags & TD_BPF_SUMS_EXITED) && !keep(ctx, (pid_t)b->read[i].tid))
 			dropped += bpf_map_delete_elem(fd, &b->read[i].tid) == 0;
 	return dropped;
 }
@@ -363,14 +542,17 @@ static uint64_t map_memlock(int fd)
 
 void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st)
 {
+	const struct instance *in = b->in;
+
 	*st = (struct td_bpf_counting_stats){
-		.lost_switches = b->skel->bss->lost_switches,
-		.lost_oncpu_ns = b->skel->bss->lost_oncpu_ns,
-		.read_errors = b->skel->bss->read_errors,
-		.map_entries = b->map_entries,
-		.peak_entries = b->peak,
-		.kernel_bytes = map_memlock(bpf_map__fd(b->skel->maps.sums)),
-		.user_bytes = (uint64_t)b->map_entries * (sizeof(*b->keys) + sizeof(*b->values) + sizeof(*b->read)),
+		.lost_switches = in->skel->bss->lost_switches,
+		.lost_oncpu_ns = in->skel->bss->lost_oncpu_ns,
+		.read_errors = in->skel->bss->read_errors,
+		.map_entries = in->map_entries,
+		.peak_entries = in->peak,
+		.kernel_bytes = map_memlock(bpf_map__fd(in->skel->maps.sums)),
+		.user_bytes = (uint64_t)in->map_entries * (sizeof(*in->keys) + sizeof(*in->values)) +
+			      (uint64_t)b->cap * sizeof(*b->read),
 	};
 }
 
@@ -378,15 +560,24 @@ int td_bpf_counting_probe(char *why, size_t len)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
 	const bool leads[1] = { true };
-	struct td_bpf_counting *b = td_bpf_counting_new(&a, leads, 1, false, TD_BPF_MAP_ENTRIES_DEFAULT, why, len);
+	char probe_why[400];
+	struct instance *in;
+	int ncpus = libbpf_num_possible_cpus();
 
-	if (!b)
+	/* a program of its own, whatever the process has loaded */
+	if (td_bpf_no_btf(why, len))
 		return -1;
-	struct td_bpf_counting_stats st;
-	td_bpf_counting_stats(b, &st);
+	if (ncpus < 1) {
+		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-ncpus));
+		return -1;
+	}
+	if (!(in = instance_new(&a, leads, 1, false, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, probe_why, sizeof(probe_why)))) {
+		snprintf(why, len, "%s", probe_why);
+		return -1;
+	}
 	snprintf(why, len, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
-		 "%d threads takes %.1f MiB of kernel memory", b->flavour, st.map_entries,
-		 (double)st.kernel_bytes / (1024.0 * 1024.0));
-	td_bpf_counting_free(b);
+		 "%d threads takes %.1f MiB of kernel memory", in->flavour, in->map_entries,
+		 (double)map_memlock(bpf_map__fd(in->skel->maps.sums)) / (1024.0 * 1024.0));
+	instance_free(in);
 	return 0;
 }

@@ -9,7 +9,8 @@
 /* Events one BPF counting session holds (all groups together). The
  * counter array has this many slots per CPU: slot cpu * TD_BPF_COUNT_MAX + k. */
 #define TD_BPF_COUNT_MAX 8
-/* Processes the program follows at once (children included). */
+/* Processes the program follows at once (children included), for every
+ * view of it together (counting_bpf.c: sessions of one process share it). */
 #define TD_BPF_COUNT_PROCS 4096
 
 /* flags */
@@ -21,6 +22,8 @@
 struct td_bpf_thread_sums {
 	__u32 pid;            /* its process (tgid) */
 	__u32 flags;
+	__u32 owner;          /* the view whose process it is (the value of `followed`: 1, 2, ...) */
+	__u32 pad;
 	__u64 oncpu_ns;       /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
 	__u64 voluntary;      /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
 	__u64 involuntary;    /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */

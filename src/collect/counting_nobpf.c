@@ -16,6 +16,14 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 void td_bpf_counting_free(struct td_bpf_counting *b) { (void)b; }
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b) { (void)b; return ""; }
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid) { (void)b, (void)pid; return -ENOSYS; }
+bool td_bpf_counting_joined(const struct td_bpf_counting *b) { (void)b; return false; }
+int td_bpf_counting_sharers(const struct td_bpf_counting *b) { (void)b; return 0; }
+int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
+{
+	(void)b;
+	snprintf(why, len, "this tdctl was built without BPF");
+	return -1;
+}
 int td_bpf_counting_read(struct td_bpf_counting *b) { (void)b; return -ENOSYS; }
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
 {

@@ -78,6 +78,39 @@ intervals() { sql "$DB" "select count(*) from intervals where session_id = $1"; 
 five() { test "$(intervals "$S1")" -ge 5; }
 check "the session writes intervals" wait_for 10 five
 
+# ---- the daemon's sessions share one BPF counting program -------------------------------
+# a second session with the same events joins S1's program, counters and map and keeps to its
+# own process; a session of S1's own process takes a program of its own (its threads' sums
+# would be S1's); S1 goes on when they end
+if [ "$(sql "$DB" "select counting from sessions where id = $S1")" = bpf ]; then
+	sleep 60 &
+	OTHERPID=$!
+	CLEANUP_PIDS="$CLEANUP_PIDS $OTHERPID"
+	S1B=$("$TDCTL" attach "$OTHERPID" --socket "$SOCK" -I 100 2>/dev/null)
+	S1C=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>/dev/null)
+	check_match "a second session's counting joins the first's BPF program" \
+		"^counted by BPF .*; program, counters and map shared with the other sessions of this process" \
+		"$(sql "$DB" "select counting_note from sessions where id = ${S1B:-0}")"
+	check_eq "a session of the first's process counts with BPF, with a program of its own" "bpf 0" \
+		"$(sql "$DB" "select counting, counting_note like '%shared%' from sessions where id = ${S1C:-0}" | tr '|' ' ')"
+	three() { test "$(intervals "${S1B:-0}")" -ge 3 && test "$(intervals "${S1C:-0}")" -ge 3; }
+	check "both write intervals" wait_for 10 three
+	check_eq "the sharing session lists its own process's thread only, counted" "$OTHERPID 1" \
+		"$(sql "$DB" "select group_concat(distinct t.pid), count(distinct c.thread_id) from threads t join counts c on
+			c.thread_id = t.id where t.session_id = ${S1B:-0} and t.tid != 0" | tr '|' ' ')"
+	check_eq "the session with its own program lists the first's process, counted" "$ROOTPID 1" \
+		"$(sql "$DB" "select group_concat(distinct t.pid), count(distinct c.thread_id) from threads t join counts c on
+			c.thread_id = t.id where t.session_id = ${S1C:-0} and t.tid != 0" | tr '|' ' ')"
+	"$TDCTL" detach "$S1B" --socket "$SOCK" >/dev/null 2>&1
+	"$TDCTL" detach "$S1C" --socket "$SOCK" >/dev/null 2>&1
+	kill "$OTHERPID" 2>/dev/null
+	before=$(intervals "$S1")
+	more() { test "$(intervals "$S1")" -ge $((before + 3)); }
+	check "the first session samples on after they end" wait_for 10 more
+else
+	skip "sessions share the BPF counting program" "S1 is not counted with BPF here: $(sql "$DB" "select counting_note from sessions where id = $S1")"
+fi
+
 # ---- 100 clients at once, and abuse, while S1 samples -----------------------------------
 before=$(intervals "$S1")
 t_abuse=$(date +%s.%N)

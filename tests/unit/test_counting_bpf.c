@@ -2,7 +2,8 @@
  * on this process: the names of the modes; a thread's sums (CPU time from
  * the per-CPU clock, its switches) against what the thread measured of
  * itself (CLOCK_THREAD_CPUTIME_ID, its own sleeps); exited threads' sums
- * deleted once read; a map too small counts what it lost. The BPF cases
+ * deleted once read; a map too small counts what it lost; two views with
+ * the same events share one program and keep to their own processes. The BPF cases
  * skip where the program does not load. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +13,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -192,6 +195,122 @@ static void test_map_full(void **state)
 	td_bpf_counting_free(b);
 }
 
+/* A child process: 20 ms of CPU, then waits for its parent to close fd. */
+static pid_t spinning_child(int *release)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(p), 0);
+	if ((pid = fork()) == 0) {
+		struct timespec ts;
+		uint64_t start;
+		close(p[1]);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec - start < 20000000);
+		if (read(p[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(p[0]);
+	*release = p[1];
+	return pid;
+}
+
+/* Two views with the same events share one program: each follows its own
+ * process, reads only its threads and totals, cannot take the other's
+ * process, and goes on alone when the other is freed. */
+static void test_shared_views(void **state)
+{
+	struct perf_event_attr a[2] = {
+		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
+		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CONTEXT_SWITCHES },
+	};
+	const bool leads[2] = { true, true };
+	struct td_bpf_counting *mine, *other, *own;
+	const struct td_bpf_thread_sums *s;
+	struct worker w = { 0 }, late = { 0 };
+	pthread_t th;
+	char why[600];
+	int release, status;
+	pid_t child;
+	uint64_t half_ms = 500000;
+
+	(void)state;
+	if (!bpf_loads)
+		skip();
+	mine = counting(64); /* follows this process */
+	if (!(other = td_bpf_counting_new(a, leads, 2, false, 64, why, sizeof(why))))
+		fail_msg("%s", why);
+	assert_false(td_bpf_counting_joined(mine));
+	assert_true(td_bpf_counting_joined(other));
+	assert_int_equal(td_bpf_counting_sharers(mine), 1);
+	assert_int_equal(td_bpf_counting_sharers(other), 1);
+	assert_int_equal(td_bpf_counting_follow(other, getpid()), -EEXIST);
+	child = spinning_child(&release);
+	assert_int_equal(td_bpf_counting_follow(other, child), 0);
+	assert_int_equal(pthread_create(&th, NULL, work, &w), 0);
+	pthread_join(th, NULL);
+	wait_gone(w.tid);
+	/* the child has spun its 20 ms once it waits in read(): its state says so */
+	for (int i = 0; i < 5000; i++) {
+		char path[64], st[256] = "";
+		FILE *f;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(st, sizeof(st), f))
+				st[0] = '\0';
+			fclose(f);
+		}
+		if (strstr(st, ") S "))
+			break;
+		usleep(1000);
+	}
+
+	assert_true(td_bpf_counting_read(mine) >= 1);
+	assert_non_null(s = td_bpf_counting_find(mine, w.tid));
+	assert_true(s->value[0] + half_ms >= w.cpu_ns && s->value[0] <= w.cpu_ns + half_ms);
+	assert_null(td_bpf_counting_find(mine, child));
+	/* this process's total holds the worker's time, not the child's 20 ms on top */
+	assert_true(td_bpf_counting_totals(mine)[0] >= s->value[0]);
+
+	assert_int_equal(td_bpf_counting_read(other), 1);
+	assert_null(td_bpf_counting_find(other, w.tid));
+	assert_non_null(s = td_bpf_counting_find(other, child));
+	assert_true(s->value[0] >= 19000000ull);
+	/* the other's total is its one process: the child's one thread */
+	assert_int_equal(td_bpf_counting_totals(other)[0], s->value[0]);
+
+	/* freed, the first view's process is followed no more, by anyone */
+	td_bpf_counting_free(mine);
+	assert_int_equal(td_bpf_counting_sharers(other), 0);
+	assert_int_equal(pthread_create(&th, NULL, work, &late), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(td_bpf_counting_read(other), 1);
+	assert_null(td_bpf_counting_find(other, late.tid));
+	assert_non_null(td_bpf_counting_find(other, child));
+
+	/* a view may take a program of its own (for a process another view follows) */
+	if (!(own = td_bpf_counting_new(a, leads, 2, false, 64, why, sizeof(why))))
+		fail_msg("%s", why);
+	assert_true(td_bpf_counting_joined(own));
+	assert_int_equal(td_bpf_counting_unshare(own, why, sizeof(why)), 0);
+	assert_false(td_bpf_counting_joined(own));
+	assert_int_equal(td_bpf_counting_sharers(own), 0);
+	assert_int_equal(td_bpf_counting_sharers(other), 0);
+	assert_int_equal(td_bpf_counting_follow(own, child), 0);
+	td_bpf_counting_free(own);
+
+	close(release);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	td_bpf_counting_free(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_thread_sums),
 		cmocka_unit_test(test_thread_sums_grouped),
 		cmocka_unit_test(test_map_full),
+		cmocka_unit_test(test_shared_views),
 	};
 
 	bpf_loads = td_bpf_counting_probe(bpf_why, sizeof(bpf_why)) == 0;
