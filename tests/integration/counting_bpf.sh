@@ -115,6 +115,27 @@ check_eq "bpf: every listed thread has its switches, from the program (not /proc
 	"$(sql "$WORK/bpf.db" "select count(*) from threads t where t.tid != 0 and not exists (select 1 from counts c
 		join events e on e.id = c.event_id where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES')")"
 
+# ---- against perf stat on the same run (issue 16's first figure) -----------------------
+# perf stat -e task-clock runs the workload under tdctl: td-demo's 205 threads (the main
+# thread, 4 long ones, 2 bursts of 100 of 5 ms each) are listed, and their TASK_CLOCK sums to
+# within 1 % of perf's task-clock of it (tdctl counts the child from its fork, perf from
+# its exec: a few ms apart)
+if perf stat -x, -e task-clock -o "$WORK/probe.perf" -- true 2>/dev/null && grep -q task-clock "$WORK/probe.perf"; then
+	"$TDCTL" run -q -I 100 -d "$WORK/vsperf.db" --counting=bpf -- perf stat -x, -e task-clock -o "$WORK/vsperf.csv" -- \
+		"$DEMO" -t 4 -b 100 -s 2 >/dev/null 2>&1
+	check_eq "vs perf stat: run exits 0" 0 "$?"
+	demo_pid=$(sql "$WORK/vsperf.db" "select pid from threads where comm = 'td-demo' and tid = pid")
+	check_eq "vs perf stat: every thread of td-demo is listed" 205 \
+		"$(sql "$WORK/vsperf.db" "select count(*) from threads where pid = ${demo_pid:-0}")"
+	tc=$(sql "$WORK/vsperf.db" "select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id join threads t
+		on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.pid = ${demo_pid:-0}")
+	ptc=$(awk -F, '$3 == "task-clock" { printf "%.6f", $1 / 1e3 }' "$WORK/vsperf.csv")
+	check_eq "vs perf stat: td-demo's threads' TASK_CLOCK ($tc s) within 1 % of perf stat's task-clock ($ptc s)" 1 \
+		"$(within "$tc" "$ptc" 1)"
+else
+	skip "vs perf stat: TASK_CLOCK against perf stat's task-clock on the same run" "perf stat cannot count task-clock here"
+fi
+
 # ---- each thread against its own schedstat, in BPF mode, both program types --------
 hz=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) | sed -n 's/^CONFIG_HZ=//p')
 TICK_NS=$((1000000000 / ${hz:-100}))
