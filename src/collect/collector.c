@@ -428,12 +428,22 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 		t->last_seen_ns = t->first_seen_ns;
 		c->stats.threads_short++;
 	} else {
+		/* a child process (the first time); one another session of this process
+		 * follows with the program this one shares has its sums there: not
+		 * listed here (zeros would pass for counts), and said */
+		if (c->bpf && td_bpf_counting_follow(c->bpf, t->pid) == -EEXIST) {
+			c->stats.open_failures++;
+			snprintf(c->stats.last_failure, sizeof(c->stats.last_failure), "process %d (thread %d) is counted "
+				 "by another session of this process with the same BPF program; attach it in a session of its "
+				 "own", (int)t->pid, (int)t->tid);
+			close_thread(c, t);
+			free(t);
+			return 0;
+		}
 		if (c->adding)
 			add_root(c, t, c->pending_flags, now); /* a thread the process (or tree) has as it is added */
 		c->pending_flags = 0;
 		read_proc_switches(c, t, now);
-		if (c->bpf)
-			td_bpf_counting_follow(c->bpf, t->pid); /* a child process (the first time) */
 		t->prev_sw[0] = t->last_sw[0];
 		t->prev_sw[1] = t->last_sw[1];
 		t->prev_sw_ns = t->sw_ns;

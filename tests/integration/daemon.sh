@@ -101,9 +101,27 @@ if [ "$(sql "$DB" "select counting from sessions where id = $S1")" = bpf ]; then
 	check_eq "the session with its own program lists the first's process, counted" "$ROOTPID 1" \
 		"$(sql "$DB" "select group_concat(distinct t.pid), count(distinct c.thread_id) from threads t join counts c on
 			c.thread_id = t.id where t.session_id = ${S1C:-0} and t.tid != 0" | tr '|' ' ')"
-	"$TDCTL" detach "$S1B" --socket "$SOCK" >/dev/null 2>&1
-	"$TDCTL" detach "$S1C" --socket "$SOCK" >/dev/null 2>&1
-	kill "$OTHERPID" 2>/dev/null
+	# with --children both: a child process the first session follows is not the second's to count
+	sh -c 'sleep 60 & wait' &
+	PARENT=$!
+	CLEANUP_PIDS="$CLEANUP_PIDS $PARENT"
+	has_child() { pgrep -P "$PARENT" sleep >/dev/null; }
+	wait_for 5 has_child
+	CHILD=$(pgrep -P "$PARENT" sleep)
+	CLEANUP_PIDS="$CLEANUP_PIDS $CHILD"
+	SA=$("$TDCTL" attach "$CHILD" --children --socket "$SOCK" -I 100 2>/dev/null)
+	SB=$("$TDCTL" attach "$PARENT" --children --socket "$SOCK" -I 100 2>/dev/null)
+	warned() { grep -q "session $SB: warning: some threads cannot be counted: process $CHILD (thread $CHILD) is counted by another session" "$LOG"; }
+	check "a session whose child another session counts with the shared program says so" wait_for 5 warned
+	both() { test "$(intervals "${SA:-0}")" -ge 2 && test "$(intervals "${SB:-0}")" -ge 2; }
+	wait_for 5 both
+	check_eq "... and does not list it: the other session does" "0 1" \
+		"$(sql "$DB" "select count(*) filter (where session_id = ${SB:-0}), count(*) filter (where session_id = ${SA:-0})
+			from threads where tid = ${CHILD:-0}" | tr '|' ' ')"
+	for s in "$S1B" "$S1C" "$SA" "$SB"; do
+		"$TDCTL" detach "$s" --socket "$SOCK" >/dev/null 2>&1
+	done
+	kill "$OTHERPID" "$CHILD" "$PARENT" 2>/dev/null
 	before=$(intervals "$S1")
 	more() { test "$(intervals "$S1")" -ge $((before + 3)); }
 	check "the first session samples on after they end" wait_for 10 more
