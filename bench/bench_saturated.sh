@@ -3,7 +3,8 @@
 # the CPUs? (issue 16 item 4: 1,000 busy threads, --duration 5 -I 100: >= 49
 # of 50 intervals stored, wall time <= 5.5 s, every thread listed.)
 # td-demo runs THREADS busy threads (compute, memory, branchy, and some that
-# sleep 1 ms between chunks); then, with and without --no-priority:
+# sleep 1 ms between chunks); then in both counting modes (--counting=bpf,
+# per-thread), and once with --no-priority (the default mode):
 #   tdctl attach PID --duration 5 -I 100
 #   tdctl run --duration 5 -I 100 -- td-demo -t THREADS ...
 # and for each prints the intervals stored of those due, the periods read
@@ -35,7 +36,7 @@ row() {
 	sampling=$(sqlite3 "$2" "select coalesce(sum(collector_ns), 0) from intervals" 2>/dev/null || echo 0)
 	awk -v l="$1" -v n="$n" -v d="$due" -v late="${late:-0}" -v w="$3" -v c="$4" -v t="$(getconf CLK_TCK)" \
 		-v s="$sampling" -v listed="$listed" -v want=$((threads + 1)) 'BEGIN {
-		printf "  %-22s %3d of %d intervals stored, %3d periods late, wall %5.2f s, CPU %s, sampling CPU %.2f s (%.1f ms per interval), threads listed %d of %d\n",
+		printf "  %-24s %3d of %d intervals stored, %3d periods late, wall %5.2f s, CPU %s, sampling CPU %.2f s (%.1f ms per interval), threads listed %d of %d\n",
 			l, n, d, late, w / 1e9, c < 0 ? "-" : sprintf("%.2f s", c / t), s / 1e9, n ? s / 1e6 / n : 0, listed, want }'
 }
 
@@ -60,13 +61,19 @@ wpid=$!
 i=0
 while [ ! -s "$dir/ready" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 sleep 1
-timed "attach" "$dir/a.db" "$tdctl" attach "$wpid" -I 100 --duration "$seconds" -d "$dir/a.db"
-grep -h "note: sampler at" "$dir/err" | sed 's/^tdctl: note: /    /' || true
+for mode in bpf per-thread; do
+	timed "attach $mode" "$dir/a.db" "$tdctl" attach "$wpid" -I 100 --duration "$seconds" --counting=$mode -d "$dir/a.db"
+	grep -h "note: sampler at" "$dir/err" | sed 's/^tdctl: note: /    /' || true
+	grep -h "^tdctl: .*BPF counting does not load" "$dir/err" | sed 's/^/    /' || true
+done
 timed "attach --no-priority" "$dir/an.db" "$tdctl" attach "$wpid" -I 100 --duration "$seconds" --no-priority -d "$dir/an.db"
 kill "$wpid" 2>/dev/null || true
 wait "$wpid" 2>/dev/null || true
 wpid=
-timed "run" "$dir/r.db" "$tdctl" run -I 100 --duration "$seconds" -d "$dir/r.db" -- "$demo" -t "$threads" -l 0 -e 0 -s 60
+for mode in bpf per-thread; do
+	timed "run $mode" "$dir/r.db" "$tdctl" run -I 100 --duration "$seconds" --counting=$mode -d "$dir/r.db" -- \
+		"$demo" -t "$threads" -l 0 -e 0 -s 60
+done
 timed "run --no-priority" "$dir/rn.db" "$tdctl" run -I 100 --duration "$seconds" --no-priority -d "$dir/rn.db" -- \
 	"$demo" -t "$threads" -l 0 -e 0 -s 60
 echo "  (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
