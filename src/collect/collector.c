@@ -740,9 +740,11 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 		 * time enabled is a thread that did not run in the interval (exactly
 		 * 0). Most of 1,000 threads do not run in a given 100 ms: after its
 		 * first row, a thread has rows only in the intervals it ran in
-		 * (docs/schema.md). Per-thread groups keep every row. */
+		 * (docs/schema.md), and in the last: the final write is every
+		 * thread's last sighting (its row's last_seen_ns, its time alive).
+		 * Per-thread groups keep every row. */
 		t->g[g].giving = false;
-		if (c->bpf && t->g[g].given && nothing_counted(d, c->specs[g].n))
+		if (c->bpf && t->g[g].given && !c->finishing && nothing_counted(d, c->specs[g].n))
 			continue;
 		t->g[g].giving = true;
 		if (sink->counts && sink->counts(sink->ctx, t, g, d, c->specs[g].n))

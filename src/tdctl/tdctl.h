@@ -91,9 +91,11 @@ struct td_session_opts;
  * first operand, or -1 after printing a one-line error. */
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o);
 /* Run the session and print its summary; *exit_code is what tdctl exits with.
- * Returns -1 when no session was recorded. */
+ * Returns -1 when no session was recorded. The priority stays raised: the
+ * command ends next. */
 int tdctl_collect(const struct td_session_opts *o, int *exit_code);
-/* The same, with the summary only when asked, and the session's id (0: none). */
+/* The same, with the summary only when asked, and the session's id (0: none);
+ * the priority is given back (repeats run more after it). */
 int tdctl_collect_session(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session);
 /* Raise the sampling thread's priority for a collecting command unless
  * --no-priority (sampler_priority.h); o->priority_said then says what it

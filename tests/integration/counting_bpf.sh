@@ -115,6 +115,18 @@ check_eq "bpf: every listed thread has its switches, from the program (not /proc
 	"$(sql "$WORK/bpf.db" "select count(*) from threads t where t.tid != 0 and not exists (select 1 from counts c
 		join events e on e.id = c.event_id where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES')")"
 
+# ---- a thread asleep through an attach: no rows but its first and last, alive throughout --------
+sleep 30 &
+SLEEPER=$!
+"$TDCTL" attach "$SLEEPER" -q -I 100 --duration 1.5 --counting=bpf -d "$WORK/asleep.db" >/dev/null 2>&1
+check_eq "asleep: attach exits 0" 0 "$?"
+kill "$SLEEPER"
+check_eq "asleep: its TASK_CLOCK rows are its first interval's and the last's" 2 \
+	"$(sql "$WORK/asleep.db" "select count(*) from counts c join events e on e.id = c.event_id join threads t on
+		t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = $SLEEPER")"
+check_eq "asleep: it was seen to the end (last seen = the last interval's end)" 1 \
+	"$(sql "$WORK/asleep.db" "select last_seen_ns = (select max(end_ns) from intervals) from threads where tid = $SLEEPER")"
+
 # ---- against perf stat on the same run (issue 16's first figure) -----------------------
 # perf stat -e task-clock runs the workload under tdctl: td-demo's 205 threads (the main
 # thread, 4 long ones, 2 bursts of 100 of 5 ms each) are listed, and their TASK_CLOCK sums to
