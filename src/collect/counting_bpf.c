@@ -1,10 +1,13 @@
 /* counting_bpf: the user-space half of the BPF counting mode (counting.h).
- * It loads counting.bpf.c through its skeleton (counting.skel.h, generated
- * at build time) — the tp_btf programs, else the raw_tp ones — opens one
- * counter per CPU per event into the program's PERF_EVENT_ARRAY, puts the
- * followed processes in its map, and reads every thread's sums with one
- * batch lookup, after running the flush program on each CPU so that the
- * threads on a CPU at that moment are counted up to it. */
+ * An instance loads counting.bpf.c through its skeleton (counting.skel.h,
+ * generated at build time) — the tp_btf programs, else the raw_tp ones —
+ * and opens each group of the plan as one perf group per CPU into the
+ * program's PERF_EVENT_ARRAY. The process's instances are shared: each
+ * collector gets a view of the one loaded for its events, children rule
+ * and map size, puts its followed processes in the program's map under its
+ * owner number, and reads its threads' sums out of one batch lookup of all,
+ * after running the flush program on each CPU so that the threads on a CPU
+ * at that moment are counted up to it. */
 #include "bpf_common.h"
 #include "counting.h"
 #include "collect/counting.skel.h" /* generated at build time (Makefile.am) */
