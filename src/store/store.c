@@ -39,6 +39,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 #undef SAMPLE_ROWS4
 #undef SAMPLE_ROW
 	[ST_MAX_TARGET] = "SELECT coalesce(max(id), 0) FROM targets",
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_COMMIT] = "COMMIT",
 };
 _Static_assert(TD_SAMPLE_BATCH == 16, "ST_SAMPLE_ADD_BATCH has 16 rows");
 
@@ -463,13 +465,25 @@ void td_store_close(struct td_store *s)
 	free(s);
 }
 
-int td_store_begin(struct td_store *s) { return td_store_exec(s, "BEGIN IMMEDIATE"); }
+/* A writer's prepared statement, else sql run once (a reader's handle). */
+static int exec_prepared(struct td_store *s, enum stmt_id id, const char *sql)
+{
+	int rc;
+
+	if (!s->stmt[id])
+		return td_store_exec(s, sql);
+	rc = sqlite3_step(s->stmt[id]);
+	sqlite3_reset(s->stmt[id]);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int td_store_begin(struct td_store *s) { return exec_prepared(s, ST_BEGIN, "BEGIN IMMEDIATE"); }
 /* A batch still open is written first: nothing added is left out. */
 int td_store_commit(struct td_store *s)
 {
 	if (s->batching && td_store_batch_end(s))
 		return -1;
-	return td_store_exec(s, "COMMIT");
+	return exec_prepared(s, ST_COMMIT, "COMMIT");
 }
 
 /* The batch's rows are forgotten with the transaction they were for. */

@@ -24,6 +24,8 @@ enum stmt_id {
 	ST_METRIC_ADD,
 	ST_SAMPLE_ADD_BATCH,     /* TD_SAMPLE_BATCH rows in one INSERT */
 	ST_MAX_TARGET,           /* td_store_max_target_id: every interval */
+	ST_BEGIN,                /* td_store_begin, td_store_commit: every interval (not parsed again each time) */
+	ST_COMMIT,
 	ST_COUNT
 };
 
