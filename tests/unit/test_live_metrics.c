@@ -388,7 +388,7 @@ static void test_burst_given_back(void **state)
 	burst = heap_used() - base;
 	for (int i = 0; i < 64; i++)
 		free(probe[i]);
-	if (burst < 64 * 1024)
+	if (burst < 32 * 1024) /* not exactly 64 kB: the count moves by chunks and their headers, not requests */
 		fail_msg("64 allocations of 1 kB added %lld bytes to the heap's count: the count does not measure this "
 			 "program (a sanitizer other than ASan replacing malloc?)", burst);
 	l = open_live_as(&s, &sess, &iv, &file, false);
