@@ -15,6 +15,17 @@ static char last_warning[256];
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	static int verbose = -1;
+
+	if (verbose < 0)
+		verbose = getenv("TD_BPF_VERBOSE") != NULL;
+	if (verbose) {
+		/* TD_BPF_VERBOSE: all of libbpf's messages (the verifier's log too), on stderr */
+		va_list copy;
+		va_copy(copy, ap);
+		vfprintf(stderr, fmt, copy);
+		va_end(copy);
+	}
 	if (level == LIBBPF_WARN) {
 		size_t n;
 		vsnprintf(last_warning, sizeof(last_warning), fmt, ap);
