@@ -873,9 +873,10 @@ static void bpf_note(struct td_collector *c)
 
 	td_bpf_counting_stats(c->bpf, &st);
 	snprintf(c->counting, sizeof(c->counting), "counted by BPF at each context switch (%s sched_switch, "
-		 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel and %.1f MiB in tdctl%s)",
+		 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel, mapped by tdctl, which copies "
+		 "%zu bytes a thread%s)",
 		 td_bpf_counting_flavour(c->bpf), n, n == 1 ? "" : "s", st.map_entries,
-		 (double)st.kernel_bytes / (1024.0 * 1024.0), (double)st.user_bytes / (1024.0 * 1024.0),
+		 (double)st.kernel_bytes / (1024.0 * 1024.0), sizeof(struct td_bpf_thread_sums),
 		 td_bpf_counting_joined(c->bpf) ? "; program, counters and map shared with the other sessions of this "
 						  "process that count the same events" : "");
 }
@@ -955,6 +956,23 @@ int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t l
 		snprintf(buf, len, "BPF counting: %llu counter read%s at a context switch failed: what the counters "
 			 "counted then went to the next thread switched out on that CPU", (unsigned long long)st.read_errors,
 			 st.read_errors == 1 ? "" : "s");
+	return 1;
+}
+
+int td_collector_counting_unseen(const struct td_collector *c, char *buf, size_t len)
+{
+	struct td_bpf_counting_stats st;
+
+	if (!c->bpf)
+		return 0;
+	td_bpf_counting_stats(c->bpf, &st);
+	if (!st.unseen_switches)
+		return 0;
+	snprintf(buf, len, "%llu reading%s of a CPU's counters came after a context switch the program did not see%s: "
+		 "the %.3f ms counted since the switch before went to no thread or process",
+		 (unsigned long long)st.unseen_switches, st.unseen_switches == 1 ? "" : "s",
+		 td_bpf_counting_sharers(c->bpf) ? " (on all CPUs, for every session sharing the program)" : " (on all CPUs)",
+		 (double)st.unseen_ns / 1e6);
 	return 1;
 }
 

@@ -6,10 +6,26 @@
  * (bpf_perf_event_read_value) and adds what they counted since the last
  * switch on that CPU to the sums of the thread switched out, when that
  * thread belongs to a followed process. The thread's time on the CPU and
- * its switches (voluntary or not) are summed too. User space reads every
- * thread's sums with one batch lookup per interval; before that it runs
- * `flush` on each CPU, which does the same for the thread running there,
- * so a thread that never switches is counted up to the read.
+ * its switches (voluntary or not) are summed too. Before each interval's
+ * read user space runs `flush` on each CPU, which does the same for the
+ * thread running there, so a thread that never switches is counted up to
+ * the read.
+ *
+ * A thread's sums are a slot of `slots`, an array user space maps and
+ * reads in place (no copy, no system call: counting_event.h has the
+ * seqlock that keeps a read whole); `slot_of` gives a thread's slot. A
+ * thread gets one the first time it is accounted, from `free_slots` (the
+ * slots user space gave back) or else the next never used, and keeps it
+ * to its last switch (out of do_task_dead(), prev_state TASK_DEAD), which
+ * marks it exited: final, for user space to give back once read. Slots
+ * and the CPU's last reading are written only at a switch and in `flush`,
+ * both with interrupts off, one at a time on a CPU (a sched_process_exit
+ * program could be preempted, or interrupted by the flush, in the middle
+ * of them). A
+ * process's sums (`proc_sums`) take every thread's counts, with room or
+ * not: several CPUs add to them at once, with atomic adds. The last thread
+ * of a process (signal->live 0 at its last switch) takes the process out
+ * of `followed`.
  *
  * Followed processes are the keys of `followed`, each with its owner: the
  * view of user space (one collector; the sessions of one daemon share the
@@ -27,16 +43,33 @@
 
 const volatile bool follow_children = false;
 const volatile __u32 nevents = 0;
+const volatile __u32 nslots = 0; /* the size of slots, slot_of and free_slots (set by user space) */
 
-/* switches out of followed threads whose sums had no room in `sums` (map
- * full), and the CPU time they ran: counted by the counters, given to no thread */
+/* switches out of followed threads that had no slot (none free), and the
+ * CPU time they ran: counted by the counters and in their process's sums,
+ * given to no thread */
 __u64 lost_switches = 0;
 __u64 lost_oncpu_ns = 0;
 /* counter reads that failed (an event not counting on that CPU) */
 __u64 read_errors = 0;
+/* a slot found odd when its writer began, or even when it ended (two
+ * writers at once: never) */
+__u64 seq_errors = 0;
+/* readings of a CPU's counters that found another thread running than the
+ * one the last switch on that CPU switched to (a switch the program did not
+ * see: seen on KVM guests, about once in 10^4 switches, for threads of
+ * other processes), and the time they spanned: who ran it is not known, so
+ * it goes to no thread and no process */
+__u64 unseen_switches = 0;
+__u64 unseen_ns = 0;
+/* slots handed out from the array's start: the most in use at once (free
+ * ones are taken first) */
+__u32 next_slot = 0;
 
-/* an empty entry, copied into a map for a new thread or process */
+/* an empty entry, copied into proc_sums for a new process */
 const struct td_bpf_thread_sums zero_sums = { 0 };
+
+#define TD_TASK_DEAD 0x00000080 /* prev_state of a thread's last switch (include/linux/sched.h) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -52,16 +85,31 @@ struct {
 	__type(value, __u32); /* its owner (never 0) */
 } followed SEC(".maps");
 
+/* max_entries of the next three: nslots (--bpf-map-entries), set by user space */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct td_bpf_thread_sums);
+} slots SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192); /* set by user space (--bpf-map-entries) */
-	__type(key, __u32);        /* tid */
-	__type(value, struct td_bpf_thread_sums);
-} sums SEC(".maps");
+	__uint(max_entries, 8192);
+	__type(key, __u32);   /* tid */
+	__type(value, __u32); /* its slot */
+} slot_of SEC(".maps");
 
-/* Every followed process's sums (all its threads, listed or not, with room
- * in `sums` or not): the collector's total, of which the threads it lists
- * are a part (the rest is its unlisted remainder). Never deleted. */
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 8192);
+	__type(value, __u32); /* a slot user space gave back */
+} free_slots SEC(".maps");
+
+/* Every followed process's sums (all its threads, listed or not, with a
+ * slot or not): the collector's total, of which the threads it lists are a
+ * part (the rest is its unlisted remainder). Deleted by user space. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TD_BPF_COUNT_PROCS);
@@ -69,10 +117,13 @@ struct {
 	__type(value, struct td_bpf_thread_sums);
 } proc_sums SEC(".maps");
 
-/* Each CPU's counters as last read, and when. */
+/* Each CPU's counters as last read, and when, and who the last switch there
+ * switched to. */
 struct cpu_state {
 	__u64 since_ns;
 	__u32 valid; /* last[] was read: the next read gives deltas */
+	__u32 known; /* running is set */
+	__u32 running; /* tid of the thread switched to (0: idle) */
 	__u32 pad;
 	struct bpf_perf_event_value last[TD_BPF_COUNT_MAX];
 };
@@ -92,52 +143,122 @@ static __always_inline __u32 owner_of(__u32 tgid)
 	return o ? *o : 0;
 }
 
-/* The entry of key in map (created on first use), or NULL when full. */
-static __always_inline struct td_bpf_thread_sums *sums_of(void *map, __u32 key, __u32 tgid, __u32 owner)
+/* The seqlock of a slot (counting_event.h): odd while it is written. The
+ * atomic adds with their results used are fully ordered (BPF_FETCH). */
+static __always_inline void write_begin(struct td_bpf_thread_sums *s)
 {
-	struct td_bpf_thread_sums *s = bpf_map_lookup_elem(map, &key);
+	if (__sync_fetch_and_add(&s->seq, 1) & 1)
+		__sync_fetch_and_add(&seq_errors, 1);
+}
+
+static __always_inline void write_end(struct td_bpf_thread_sums *s)
+{
+	if (!(__sync_fetch_and_add(&s->seq, 1) & 1))
+		__sync_fetch_and_add(&seq_errors, 1);
+}
+
+/* The sums of process tgid (created on first use), NULL when full. */
+static __always_inline struct td_bpf_thread_sums *proc_sums_of(__u32 tgid, __u32 owner)
+{
+	struct td_bpf_thread_sums *p = bpf_map_lookup_elem(&proc_sums, &tgid);
+
+	if (p)
+		return p;
+	/* from a global: the stack has no room for it beside the rest */
+	bpf_map_update_elem(&proc_sums, &tgid, &zero_sums, BPF_NOEXIST);
+	if ((p = bpf_map_lookup_elem(&proc_sums, &tgid))) {
+		p->pid = tgid;
+		p->owner = owner;
+	}
+	return p;
+}
+
+/* The slot of thread tid, NULL when it has none. */
+static __always_inline struct td_bpf_thread_sums *slot_of_tid(__u32 tid)
+{
+	__u32 *at = bpf_map_lookup_elem(&slot_of, &tid);
+
+	return at ? bpf_map_lookup_elem(&slots, at) : NULL;
+}
+
+/* The slot of followed thread tid, a new one the first time, or NULL
+ * (*full: none free). */
+static __always_inline struct td_bpf_thread_sums *slot_for(__u32 tid, __u32 tgid, __u32 owner, bool *full)
+{
+	struct td_bpf_thread_sums *s = slot_of_tid(tid);
+	__u32 slot;
 
 	if (s)
 		return s;
-	/* from a global, not the stack: two of these would not fit in 512 bytes */
-	bpf_map_update_elem(map, &key, &zero_sums, BPF_NOEXIST); /* E2BIG when full; EEXIST: created meanwhile */
-	if ((s = bpf_map_lookup_elem(map, &key))) {
-		s->pid = tgid;
-		s->owner = owner;
+	if (bpf_map_pop_elem(&free_slots, &slot)) {
+		if (next_slot >= nslots) {
+			*full = true;
+			return NULL;
+		}
+		slot = __sync_fetch_and_add(&next_slot, 1);
+	}
+	if (slot >= nslots || !(s = bpf_map_lookup_elem(&slots, &slot))) {
+		*full = true;
+		return NULL;
+	}
+	write_begin(s);
+	s->tid = tid;
+	s->pid = tgid;
+	s->owner = owner;
+	s->flags = 0;
+	write_end(s);
+	if (bpf_map_update_elem(&slot_of, &tid, &slot, BPF_NOEXIST)) {
+		/* slot_of full: the slot goes back */
+		write_begin(s);
+		s->tid = 0;
+		write_end(s);
+		bpf_map_push_elem(&free_slots, &slot, 0);
+		*full = true;
+		return NULL;
 	}
 	return s;
 }
 
-/* The sums of a followed thread and of its process, or NULL (*full: the thread's had no room). */
-static __always_inline struct td_bpf_thread_sums *thread_sums(struct task_struct *task, bool *full,
-							      struct td_bpf_thread_sums **proc)
-{
-	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid), owner;
-	struct td_bpf_thread_sums *s;
+enum { SW_NONE, SW_VOLUNTARY, SW_INVOLUNTARY };
 
-	*full = false;
-	*proc = NULL;
-	if (!tid || !(owner = owner_of(tgid)))
-		return NULL;
-	*proc = sums_of(&proc_sums, tgid, tgid, owner);
-	if (!(s = sums_of(&sums, tid, tgid, owner)))
-		*full = true;
-	return s;
-}
-
-/* Read this CPU's counters and give what they counted since the last
- * read to `task` (the thread that ran meanwhile) when it is followed. */
-static __always_inline struct td_bpf_thread_sums *account(struct task_struct *task)
+/* Read this CPU's counters and give what they counted since the last read
+ * to `task` (the thread that ran meanwhile) and its process when it is
+ * followed; count its switch sw. Its last switch (dead) marks its sums
+ * final, even when its process has just been taken out of `followed` by
+ * another thread's last switch. Returns true when the thread had no slot
+ * (none free). Run with interrupts off, one at a time on a CPU. What the
+ * counters counted since a switch the program did not see is nobody's
+ * (unseen_switches). */
+static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
-	struct td_bpf_thread_sums *s, *p;
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid), owner = 0;
+	struct td_bpf_thread_sums *s = NULL, *p = NULL;
 	__u64 now = bpf_ktime_get_ns();
-	bool full;
+	bool full = false;
 
 	if (!cs)
-		return NULL;
-	s = thread_sums(task, &full, &p);
+		return false;
+	if (cs->known && cs->running != tid) {
+		if (cs->valid && cs->since_ns) {
+			__sync_fetch_and_add(&unseen_switches, 1);
+			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
+		}
+		cs->valid = 0; /* a new start: this reading is the base of the next */
+		cs->since_ns = 0;
+	}
+	if (tid && (owner = owner_of(tgid))) {
+		p = proc_sums_of(tgid, owner);
+		s = slot_for(tid, tgid, owner, &full);
+	} else if (tid && dead) {
+		p = bpf_map_lookup_elem(&proc_sums, &tgid);
+		s = slot_of_tid(tid);
+	}
+	if (s && (s->flags & TD_BPF_SUMS_EXITED))
+		s = NULL; /* final (never: a thread has one last switch) */
+	if (s)
+		write_begin(s);
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
 		struct bpf_perf_event_value v;
 		if (k >= nevents)
@@ -146,39 +267,62 @@ static __always_inline struct td_bpf_thread_sums *account(struct task_struct *ta
 			__sync_fetch_and_add(&read_errors, 1);
 			continue;
 		}
-		if (s && cs->valid) {
-			s->value[k] += v.counter - cs->last[k].counter;
-			s->enabled[k] += v.enabled - cs->last[k].enabled;
-			s->running[k] += v.running - cs->last[k].running;
-		}
-		if (p && cs->valid) {
-			p->value[k] += v.counter - cs->last[k].counter;
-			p->enabled[k] += v.enabled - cs->last[k].enabled;
-			p->running[k] += v.running - cs->last[k].running;
+		if (cs->valid) {
+			__u64 dv = v.counter - cs->last[k].counter, de = v.enabled - cs->last[k].enabled,
+			      dr = v.running - cs->last[k].running;
+			if (s) {
+				s->value[k] += dv;
+				s->enabled[k] += de;
+				s->running[k] += dr;
+			}
+			if (p) {
+				barrier_var(p); /* clang would take &p->value before the NULL check: unverifiable */
+				__sync_fetch_and_add(&p->value[k], dv);
+				__sync_fetch_and_add(&p->enabled[k], de);
+				__sync_fetch_and_add(&p->running[k], dr);
+			}
 		}
 		cs->last[k] = v;
 	}
-	if (p && cs->since_ns)
-		p->oncpu_ns += now - cs->since_ns;
-	if (s && cs->since_ns)
-		s->oncpu_ns += now - cs->since_ns;
-	else if (full && cs->since_ns)
-		__sync_fetch_and_add(&lost_oncpu_ns, now - cs->since_ns);
+	if (cs->since_ns) {
+		__u64 ran = now - cs->since_ns;
+		if (p)
+			__sync_fetch_and_add(&p->oncpu_ns, ran);
+		if (s)
+			s->oncpu_ns += ran;
+		else if (full)
+			__sync_fetch_and_add(&lost_oncpu_ns, ran);
+	}
 	cs->since_ns = now;
 	cs->valid = 1;
-	return full ? (struct td_bpf_thread_sums *)-1 : s;
+	if (s) {
+		if (sw == SW_VOLUNTARY)
+			s->voluntary++;
+		else if (sw == SW_INVOLUNTARY)
+			s->involuntary++;
+		if (dead)
+			s->flags |= TD_BPF_SUMS_EXITED;
+		write_end(s);
+	}
+	return full;
 }
 
-static __always_inline int on_switch(bool preempt, struct task_struct *prev, unsigned int prev_state)
+static __always_inline int on_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
+				     unsigned int prev_state)
 {
-	struct td_bpf_thread_sums *s = account(prev);
+	bool dead = !preempt && (prev_state & TD_TASK_DEAD);
+	__u32 tgid, zero = 0;
+	struct cpu_state *cs;
 
-	if (s == (struct td_bpf_thread_sums *)-1)
+	if (account(prev, !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY, dead))
 		__sync_fetch_and_add(&lost_switches, 1);
-	else if (s && !preempt && prev_state)
-		s->voluntary++;
-	else if (s)
-		s->involuntary++;
+	if ((cs = bpf_map_lookup_elem(&cpu_states, &zero))) {
+		cs->running = BPF_CORE_READ(next, pid);
+		cs->known = 1;
+	}
+	/* the process's last thread gone: its room in followed is free (its sums stay) */
+	if (dead && BPF_CORE_READ(prev, signal, live.counter) == 0 && owner_of(tgid = BPF_CORE_READ(prev, tgid)))
+		bpf_map_delete_elem(&followed, &tgid);
 	return 0;
 }
 
@@ -191,23 +335,10 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 	return 0;
 }
 
-/* Mark the thread's sums: user space deletes them once it has read them. */
-static __always_inline int on_exit(struct task_struct *task)
-{
-	__u32 tid = BPF_CORE_READ(task, pid), tgid = BPF_CORE_READ(task, tgid);
-	struct td_bpf_thread_sums *s = bpf_map_lookup_elem(&sums, &tid);
-
-	if (s)
-		s->flags |= TD_BPF_SUMS_EXITED;
-	if (owner_of(tgid) && BPF_CORE_READ(task, signal, live.counter) == 0)
-		bpf_map_delete_elem(&followed, &tgid);
-	return 0;
-}
-
 SEC("tp_btf/sched_switch")
 int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev, prev_state);
+	return on_switch(preempt, prev, next, prev_state);
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -216,16 +347,10 @@ int BPF_PROG(fork_btf, struct task_struct *parent, struct task_struct *child)
 	return on_fork(parent, child);
 }
 
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(exit_btf, struct task_struct *task)
-{
-	return on_exit(task);
-}
-
 SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev, prev_state);
+	return on_switch(preempt, prev, next, prev_state);
 }
 
 SEC("raw_tp/sched_process_fork")
@@ -234,18 +359,12 @@ int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
 	return on_fork(parent, child);
 }
 
-SEC("raw_tp/sched_process_exit")
-int BPF_PROG(exit_raw, struct task_struct *task)
-{
-	return on_exit(task);
-}
-
 /* Run by user space on each CPU (BPF_F_TEST_RUN_ON_CPU) before it reads the
  * sums: the thread running there gets what it counted so far. Not attached. */
 SEC("raw_tp")
 int flush(void *ctx)
 {
-	account((struct task_struct *)bpf_get_current_task());
+	account((struct task_struct *)bpf_get_current_task(), SW_NONE, false);
 	return 0;
 }
 

@@ -4,8 +4,9 @@
  *   read(2) every interval (collector.c);
  * - bpf (counting_bpf.c + counting.bpf.c, after bperf): one counter per CPU
  *   per event, read by a BPF program at every context switch and summed
- *   per thread in a map that the collector reads with one batch lookup per
- *   interval; context switches and CPU time per thread come from the same
+ *   per thread in slots of an array the collector maps and reads in place
+ *   each interval (only the slots that changed are copied); context
+ *   switches and CPU time per thread come from the same
  *   program. Each group of the plan is one perf group per CPU (hardware
  *   groups the kernel multiplexes when they outnumber the counters: the
  *   program sums enabled and running too, so scaling still holds).
@@ -37,10 +38,13 @@ struct td_bpf_counting_stats {
 	uint64_t lost_switches;  /* switches out of followed threads the map had no room for (every view's) */
 	uint64_t lost_oncpu_ns;  /* ... and the CPU time they ran (counted, given to no thread) */
 	uint64_t read_errors;    /* counter reads that failed in the program */
-	int map_entries;         /* the sums map's size (threads) */
-	int peak_entries;        /* most threads a read found in it (every view's) */
-	uint64_t kernel_bytes;   /* the sums map's memory as the kernel accounts it (0: unknown) */
-	uint64_t user_bytes;     /* tdctl's buffers for the batch read (shared) and the view's index */
+	uint64_t seq_errors;     /* slots two writers wrote at once (never: counting.bpf.c) */
+	uint64_t unseen_switches; /* readings after a switch the program did not see (every view's) */
+	uint64_t unseen_ns;      /* ... and the time they spanned, given to no thread or process */
+	int map_entries;         /* thread slots (--bpf-map-entries) */
+	int peak_entries;        /* most slots in use at once (every view's) */
+	uint64_t kernel_bytes;   /* the slots' maps' memory as the kernel accounts it (0: unknown) */
+	uint64_t user_bytes;     /* the view's copy of the slots and its index */
 };
 
 struct td_bpf_counting;
@@ -75,17 +79,18 @@ int td_bpf_counting_sharers(const struct td_bpf_counting *b);
  * for a process another view follows). 0, or -1 with why. */
 int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len);
 /* Bring the running threads' sums up to now (the program run on each
- * CPU) and read every thread's sums, one batch lookup: the view's threads'
- * count, or -errno. What find and drop_exited see, until a view of the
- * same program reads again. */
+ * CPU) and copy the view's threads' sums that changed since its last read
+ * (its copy is what find and drop_exited see): how many threads of the
+ * view have sums, or -errno. */
 int td_bpf_counting_read(struct td_bpf_counting *b);
 /* Every followed process's counts summed (per event), as of the last read
  * and read before its threads': listed or not, with room in the map or not. */
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b);
 /* tid's sums as of the last read, NULL when it had none. */
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid);
-/* Delete the sums of threads that exited (as of the last read) unless
- * keep(ctx, tid) says they are still wanted. Returns how many went. */
+/* Give back the slots of threads that exited (as of the last read: their
+ * sums are final) unless keep(ctx, tid) says they are still wanted: their
+ * sums are gone, their slots the next threads'. Returns how many went. */
 int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx);
 void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st);
 

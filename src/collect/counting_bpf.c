@@ -1,13 +1,15 @@
 /* counting_bpf: the user-space half of the BPF counting mode (counting.h).
  * An instance loads counting.bpf.c through its skeleton (counting.skel.h,
  * generated at build time) — the tp_btf programs, else the raw_tp ones —
- * and opens each group of the plan as one perf group per CPU into the
- * program's PERF_EVENT_ARRAY. The process's instances are shared: each
- * collector gets a view of the one loaded for its events, children rule
- * and map size, puts its followed processes in the program's map under its
- * owner number, and reads its threads' sums out of one batch lookup of all,
- * after running the flush program on each CPU so that the threads on a CPU
- * at that moment are counted up to it. */
+ * opens each group of the plan as one perf group per CPU into the
+ * program's PERF_EVENT_ARRAY, and maps the program's array of thread
+ * slots. The process's instances are shared: each collector gets a view
+ * of the one loaded for its events, children rule and map size, puts its
+ * followed processes in the program's map under its owner number, and at
+ * each read (after running the flush program on each CPU, so that the
+ * threads on a CPU at that moment are counted up to it) copies the slots
+ * of its threads that changed since its last read: a thread that did not
+ * run costs a comparison, not a copy or a system call. */
 #include "bpf_common.h"
 #include "counting.h"
 #include "collect/counting.skel.h" /* generated at build time (Makefile.am) */
@@ -22,15 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-/* A thread of a view's last read: its tid and where its sums are in the
- * instance's `values` (sorted by tid). */
-struct entry {
-	__u32 tid;
-	__u32 at;
-};
 
 /* One loaded program and its counters: what the views with the same
  * events, children rule and map size share (the sessions of one daemon).
@@ -45,25 +41,27 @@ struct instance {
 	bool follow_children;
 	int *fds;                /* ncpus * nevents counters, -1 for an offline CPU */
 	bool *online;            /* CPUs whose counters opened: the flush runs there */
-	int map_entries;
-	__u32 *keys;             /* batch read buffers, map_entries each: every view's threads */
-	struct td_bpf_thread_sums *values;
-	int peak;                /* most threads a read found (every view's) */
+	int map_entries;         /* slots */
+	struct td_bpf_thread_sums *slots; /* the program's array, mapped (map_len bytes) */
+	size_t map_len;
 	struct td_bpf_counting *views; /* the views on it (linked by next) */
 	__u32 last_owner;        /* owners are never reused: a late entry of a freed view is nobody's */
 	struct instance *next;   /* the process's instances */
 };
 
 /* A collector's view: the processes it follows, marked with its owner in
- * the program's maps, and their threads' sums as of its last read — in
- * the instance's buffers, good until a view of the instance reads again
- * (a collector reads, finds and drops in one interval's write). */
+ * the program's maps, and its copy of the slots as of its last read (its
+ * threads' sums; of the other slots only their seq, to see that they
+ * changed), with an index of its threads by tid (open addressing: tids,
+ * 0 empty, and their slots). */
 struct td_bpf_counting {
 	struct instance *in;
 	__u32 owner;
 	bool shared;             /* it joined an instance that had a view already */
-	struct entry *read;      /* its threads of the last read, sorted by tid (grown to its peak) */
-	int nread, cap;
+	struct td_bpf_thread_sums *copy; /* ncopy slots */
+	int ncopy;
+	__u32 *index_tid, *index_slot;
+	__u32 index_cap, nthreads; /* index_cap a power of 2, at least twice nthreads */
 	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts, read before the threads' */
 	struct td_bpf_counting *next;
 };
@@ -87,15 +85,17 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	struct bpf_program *unused[] = {
 		btf ? skel->progs.switch_raw : skel->progs.switch_btf,
 		btf ? skel->progs.fork_raw : skel->progs.fork_btf,
-		btf ? skel->progs.exit_raw : skel->progs.exit_btf,
 	};
 	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
 		bpf_program__set_autoload(unused[i], false);
 	bpf_program__set_autoattach(skel->progs.flush, false);
 	skel->rodata->follow_children = follow_children;
 	skel->rodata->nevents = (__u32)nevents;
+	skel->rodata->nslots = (__u32)map_entries;
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
-	    (rc = bpf_map__set_max_entries(skel->maps.sums, (__u32)map_entries)) == 0 &&
+	    (rc = bpf_map__set_max_entries(skel->maps.slots, (__u32)map_entries)) == 0 &&
+	    (rc = bpf_map__set_max_entries(skel->maps.slot_of, (__u32)map_entries)) == 0 &&
+	    (rc = bpf_map__set_max_entries(skel->maps.free_slots, (__u32)map_entries)) == 0 &&
 	    (rc = counting_bpf__load(skel)) == 0)
 		return skel;
 	*err = rc;
@@ -198,9 +198,26 @@ static void instance_free(struct instance *in)
 			close(in->fds[i]);
 	free(in->fds);
 	free(in->online);
-	free(in->keys);
-	free(in->values);
+	if (in->slots)
+		munmap(in->slots, in->map_len);
 	free(in);
+}
+
+/* Map the program's array of thread slots (read in place). */
+static int map_slots(struct instance *b, char *why, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t bytes = (size_t)b->map_entries * sizeof(struct td_bpf_thread_sums);
+	void *m;
+
+	b->map_len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+	m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(b->skel->maps.slots), 0);
+	if (m == MAP_FAILED) {
+		snprintf(why, len, "cannot map the BPF array of %d thread slots: %s", b->map_entries, strerror(errno));
+		return -1;
+	}
+	b->slots = m;
+	return 0;
 }
 
 /* Load the program and open the counters. NULL with why. */
@@ -222,16 +239,15 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 	b->map_entries = map_entries;
 	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
 	b->online = calloc((size_t)ncpus, sizeof(*b->online));
-	b->keys = malloc((size_t)map_entries * sizeof(*b->keys));
-	b->values = malloc((size_t)map_entries * sizeof(*b->values));
-	if (!b->fds || !b->online || !b->keys || !b->values) {
-		snprintf(why, len, "out of memory for a BPF map of %d threads", map_entries);
+	if (!b->fds || !b->online) {
+		snprintf(why, len, "out of memory");
 		instance_free(b);
 		return NULL;
 	}
 	for (int i = 0; i < ncpus * n; i++)
 		b->fds[i] = -1;
-	if (load_either(b, follow_children, why, len) || open_counters(b, attrs, leads, why, len)) {
+	if (load_either(b, follow_children, why, len) || map_slots(b, why, len) ||
+	    open_counters(b, attrs, leads, why, len)) {
 		instance_free(b);
 		return NULL;
 	}
@@ -265,6 +281,68 @@ static void view_attach(struct td_bpf_counting *b, struct instance *in)
 	in->views = b;
 }
 
+/* Run the flush program on each CPU whose counters are open. It runs in
+ * an interrupt there: a program running on that CPU has ended first. */
+static void flush_cpus(struct instance *b)
+{
+	int prog = bpf_program__fd(b->skel->progs.flush);
+
+	for (int cpu = 0; cpu < b->ncpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .cpu = (__u32)cpu, .flags = BPF_F_TEST_RUN_ON_CPU);
+		if (b->online[cpu])
+			bpf_prog_test_run_opts(prog, &opts); /* a CPU gone offline: its threads switch elsewhere */
+	}
+}
+
+/* A whole copy of slot s (counting_event.h's seqlock), false when its
+ * writer kept it (a program writes a slot in a microsecond: never seen). */
+static bool snapshot(const struct td_bpf_thread_sums *s, struct td_bpf_thread_sums *out)
+{
+	const uint64_t *from = (const uint64_t *)s;
+	uint64_t *to = (uint64_t *)out;
+
+	for (int tries = 0; tries < 100000; tries++) {
+		uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		for (size_t w = 0; w < sizeof(*s) / sizeof(uint64_t); w++)
+			to[w] = __atomic_load_n(&from[w], __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq) {
+			out->seq = seq;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Give slot i (its thread tid gone, or its view) back to the program:
+ * out of slot_of, emptied, its seq moved on, in free_slots. Nothing
+ * writes it meanwhile: its thread has switched out a last time, or
+ * nothing follows it any more. */
+static void slot_give_back(struct instance *in, __u32 i, __u32 tid)
+{
+	struct td_bpf_thread_sums *s = &in->slots[i];
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	__u32 at;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(in->skel->maps.slot_of), &tid, &at) == 0 && at == i)
+		bpf_map_delete_elem(bpf_map__fd(in->skel->maps.slot_of), &tid);
+	memset((char *)s + offsetof(struct td_bpf_thread_sums, oncpu_ns), 0,
+	       sizeof(*s) - offsetof(struct td_bpf_thread_sums, oncpu_ns));
+	s->pid = s->flags = s->owner = s->tid = 0;
+	__atomic_store_n(&s->seq, (seq | 1) + 1, __ATOMIC_RELEASE);
+	bpf_map_update_elem(bpf_map__fd(in->skel->maps.free_slots), NULL, &i, BPF_ANY);
+}
+
+/* The slots handed out so far: the most in use at once. */
+static int slots_used(const struct instance *in)
+{
+	__u32 n = __atomic_load_n(&in->skel->bss->next_slot, __ATOMIC_ACQUIRE);
+
+	return n < (__u32)in->map_entries ? (int)n : in->map_entries;
+}
+
 /* Take b off its instance, and everything of its owner off the maps; the
  * instance goes with its last view. */
 static void view_detach(struct td_bpf_counting *b)
@@ -281,9 +359,8 @@ static void view_detach(struct td_bpf_counting *b)
 	b->in = NULL;
 	if (in->views) {
 		/* the others go on: this view's processes stop being followed, and its sums go */
-		int maps[3] = { bpf_map__fd(in->skel->maps.followed), bpf_map__fd(in->skel->maps.sums),
-				bpf_map__fd(in->skel->maps.proc_sums) };
-		for (int m = 0; m < 3; m++) {
+		int maps[2] = { bpf_map__fd(in->skel->maps.followed), bpf_map__fd(in->skel->maps.proc_sums) };
+		for (int m = 0; m < 2; m++) {
 			__u32 key, next;
 			bool first = true;
 			/* deleting the key just read: the walk goes on from the key before it */
@@ -299,6 +376,13 @@ static void view_detach(struct td_bpf_counting *b)
 				first = false;
 				key = next;
 			}
+			if (m == 0)
+				flush_cpus(in); /* a program that found one of them followed has ended */
+		}
+		for (int i = 0, n = slots_used(in); i < n; i++) {
+			struct td_bpf_thread_sums v;
+			if (snapshot(&in->slots[i], &v) && v.tid && v.owner == b->owner)
+				slot_give_back(in, (__u32)i, v.tid);
 		}
 		return;
 	}
@@ -356,7 +440,9 @@ void td_bpf_counting_free(struct td_bpf_counting *b)
 	if (!b)
 		return;
 	view_detach(b);
-	free(b->read);
+	free(b->copy);
+	free(b->index_tid);
+	free(b->index_slot);
 	free(b);
 }
 
@@ -402,27 +488,7 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
 	in->next = instances;
 	instances = in;
 	view_attach(b, in);
-	b->nread = 0;
 	return 0;
-}
-
-static int by_tid(const void *a, const void *b)
-{
-	__u32 x = ((const struct entry *)a)->tid, y = ((const struct entry *)b)->tid;
-
-	return (x > y) - (x < y);
-}
-
-/* Run the flush program on each CPU whose counters are open. */
-static void flush_cpus(struct instance *b)
-{
-	int prog = bpf_program__fd(b->skel->progs.flush);
-
-	for (int cpu = 0; cpu < b->ncpus; cpu++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .cpu = (__u32)cpu, .flags = BPF_F_TEST_RUN_ON_CPU);
-		if (b->online[cpu])
-			bpf_prog_test_run_opts(prog, &opts); /* a CPU gone offline: its threads switch elsewhere */
-	}
 }
 
 /* Sum the view's processes' counts into b->totals (a few processes: one lookup each). */
@@ -445,62 +511,120 @@ static int read_totals(struct td_bpf_counting *b)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-/* Room for n threads in the view's index. */
-static int view_reserve(struct td_bpf_counting *b, int n)
+static __u32 index_hash(__u32 tid, __u32 cap)
 {
-	int cap = b->cap ? b->cap : 64;
-	void *r;
+	return (tid * 2654435761u) & (cap - 1);
+}
 
-	if (n <= b->cap)
+/* Where tid is in the index, or the empty place it would go. */
+static __u32 index_at(const struct td_bpf_counting *b, __u32 tid)
+{
+	__u32 i = index_hash(tid, b->index_cap);
+
+	while (b->index_tid[i] && b->index_tid[i] != tid)
+		i = (i + 1) & (b->index_cap - 1);
+	return i;
+}
+
+static int index_put(struct td_bpf_counting *b, __u32 tid, __u32 slot)
+{
+	__u32 i;
+
+	if (2 * (b->nthreads + 1) > b->index_cap) {
+		__u32 cap = b->index_cap ? 2 * b->index_cap : 64, *old_tid = b->index_tid, *old_slot = b->index_slot,
+		      old_cap = b->index_cap;
+		__u32 *t = calloc(cap, sizeof(*t)), *sl = malloc(cap * sizeof(*sl));
+		if (!t || !sl) {
+			free(t);
+			free(sl);
+			return -ENOMEM;
+		}
+		b->index_tid = t;
+		b->index_slot = sl;
+		b->index_cap = cap;
+		for (__u32 k = 0; k < old_cap; k++)
+			if (old_tid[k]) {
+				i = index_at(b, old_tid[k]);
+				b->index_tid[i] = old_tid[k];
+				b->index_slot[i] = old_slot[k];
+			}
+		free(old_tid);
+		free(old_slot);
+	}
+	i = index_at(b, tid);
+	b->nthreads += !b->index_tid[i];
+	b->index_tid[i] = tid;
+	b->index_slot[i] = slot;
+	return 0;
+}
+
+/* Take tid out (linear probing: the entries after it move up to fill the gap). */
+static void index_del(struct td_bpf_counting *b, __u32 tid)
+{
+	__u32 mask = b->index_cap - 1, i, j;
+
+	if (!b->index_cap || !b->index_tid[i = index_at(b, tid)])
+		return;
+	b->index_tid[i] = 0;
+	b->nthreads--;
+	for (j = (i + 1) & mask; b->index_tid[j]; j = (j + 1) & mask) {
+		__u32 home = index_hash(b->index_tid[j], b->index_cap);
+		/* j's entry may fill i when its home is not in (i, j] (cyclically) */
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			b->index_tid[i] = b->index_tid[j];
+			b->index_slot[i] = b->index_slot[j];
+			b->index_tid[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* Room for slots [0, n) in the view's copy (the new ones empty). */
+static int copy_reserve(struct td_bpf_counting *b, int n)
+{
+	struct td_bpf_thread_sums *c;
+
+	if (n <= b->ncopy)
 		return 0;
-	while (cap < n)
-		cap *= 2;
-	if (!(r = realloc(b->read, (size_t)cap * sizeof(*b->read))))
+	if (!(c = realloc(b->copy, (size_t)n * sizeof(*c))))
 		return -ENOMEM;
-	b->read = r;
-	b->cap = cap;
+	memset(c + b->ncopy, 0, (size_t)(n - b->ncopy) * sizeof(*c));
+	b->copy = c;
+	b->ncopy = n;
 	return 0;
 }
 
 int td_bpf_counting_read(struct td_bpf_counting *b)
 {
 	struct instance *in = b->in;
-	int fd = bpf_map__fd(in->skel->maps.sums), n = 0, mine = 0, rc;
-	__u32 batch = 0;
-	bool first = true;
+	int n, rc;
 
 	td_bpf_counting_note_read();
 	flush_cpus(in);
 	/* the totals first: the threads read after never have less than their part of it */
 	if ((rc = read_totals(b)) < 0)
 		return rc;
-	for (;;) {
-		__u32 count = (__u32)(in->map_entries - n);
-		if (count == 0)
-			break;
-		rc = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, in->keys + n, in->values + n, &count, NULL);
-		first = false;
-		n += (int)count;
-		if (rc < 0 && errno == ENOENT)
-			break; /* the end of the map */
-		if (rc < 0)
-			return -errno;
-	}
-	if (n > in->peak)
-		in->peak = n;
-	/* the instance's buffers hold every view's threads: this view indexes its own */
-	for (int i = 0; i < n; i++)
-		mine += in->values[i].owner == b->owner;
-	if ((rc = view_reserve(b, mine)) < 0)
+	n = slots_used(in);
+	if ((rc = copy_reserve(b, n)) < 0)
 		return rc;
-	mine = 0;
-	for (int i = 0; i < n; i++)
-		if (in->values[i].owner == b->owner)
-			b->read[mine++] = (struct entry){ .tid = in->keys[i], .at = (__u32)i };
-	if (mine > 1)
-		qsort(b->read, (size_t)mine, sizeof(*b->read), by_tid);
-	b->nread = mine;
-	return mine;
+	for (int i = 0; i < n; i++) {
+		const struct td_bpf_thread_sums *s = &in->slots[i];
+		struct td_bpf_thread_sums v, *mine = &b->copy[i];
+		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == mine->seq || !snapshot(s, &v))
+			continue; /* nothing new (or a writer in it: the next read) */
+		bool ours = v.tid && v.owner == b->owner;
+		if (mine->tid && (!ours || mine->tid != v.tid))
+			index_del(b, mine->tid);
+		if (ours && mine->tid != v.tid && (rc = index_put(b, v.tid, (__u32)i)) < 0)
+			return rc;
+		if (ours) {
+			*mine = v;
+		} else {
+			memset(mine, 0, sizeof(*mine));
+			mine->seq = v.seq;
+		}
+	}
+	return (int)b->nthreads;
 }
 
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
@@ -510,19 +634,29 @@ const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
 
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)
 {
-	struct entry key = { .tid = (__u32)tid };
-	const struct entry *e = b->nread ? bsearch(&key, b->read, (size_t)b->nread, sizeof(*b->read), by_tid) : NULL;
+	__u32 i;
 
-	return e ? &b->in->values[e->at] : NULL;
+	if (!b->nthreads || tid <= 0 || !b->index_tid[i = index_at(b, (__u32)tid)])
+		return NULL;
+	return &b->copy[b->index_slot[i]];
 }
 
 int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx)
 {
-	int fd = bpf_map__fd(b->in->skel->maps.sums), dropped = 0;
+	int dropped = 0;
 
-	for (int i = 0; i < b->nread; i++)
-		if ((b->in->values[b->read[i].at].flags & TD_BPF_SUMS_EXITED) && !keep(ctx, (pid_t)b->read[i].tid))
-			dropped += bpf_map_delete_elem(fd, &b->read[i].tid) == 0;
+	for (int i = 0; i < b->ncopy; i++) {
+		struct td_bpf_thread_sums *mine = &b->copy[i];
+		__u32 tid = mine->tid;
+		if (!tid || !(mine->flags & TD_BPF_SUMS_EXITED) || keep(ctx, (pid_t)tid))
+			continue;
+		/* final since its exit (counting.bpf.c), and read */
+		slot_give_back(b->in, (__u32)i, tid);
+		index_del(b, tid);
+		memset(mine, 0, sizeof(*mine));
+		mine->seq = __atomic_load_n(&b->in->slots[i].seq, __ATOMIC_ACQUIRE);
+		dropped++;
+	}
 	return dropped;
 }
 
@@ -543,6 +677,13 @@ static uint64_t map_memlock(int fd)
 	return bytes;
 }
 
+/* The kernel memory of the thread slots: the array, its index and its free list. */
+static uint64_t slots_memlock(const struct instance *in)
+{
+	return map_memlock(bpf_map__fd(in->skel->maps.slots)) + map_memlock(bpf_map__fd(in->skel->maps.slot_of)) +
+	       map_memlock(bpf_map__fd(in->skel->maps.free_slots));
+}
+
 void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st)
 {
 	const struct instance *in = b->in;
@@ -551,11 +692,14 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 		.lost_switches = in->skel->bss->lost_switches,
 		.lost_oncpu_ns = in->skel->bss->lost_oncpu_ns,
 		.read_errors = in->skel->bss->read_errors,
+		.seq_errors = in->skel->bss->seq_errors,
+		.unseen_switches = in->skel->bss->unseen_switches,
+		.unseen_ns = in->skel->bss->unseen_ns,
 		.map_entries = in->map_entries,
-		.peak_entries = in->peak,
-		.kernel_bytes = map_memlock(bpf_map__fd(in->skel->maps.sums)),
-		.user_bytes = (uint64_t)in->map_entries * (sizeof(*in->keys) + sizeof(*in->values)) +
-			      (uint64_t)b->cap * sizeof(*b->read),
+		.peak_entries = slots_used(in),
+		.kernel_bytes = slots_memlock(in),
+		.user_bytes = (uint64_t)b->ncopy * sizeof(*b->copy) +
+			      (uint64_t)b->index_cap * (sizeof(*b->index_tid) + sizeof(*b->index_slot)),
 	};
 }
 
@@ -580,7 +724,8 @@ int td_bpf_counting_probe(char *why, size_t len)
 	}
 	snprintf(why, len, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
 		 "%d threads takes %.1f MiB of kernel memory", in->flavour, in->map_entries,
-		 (double)map_memlock(bpf_map__fd(in->skel->maps.sums)) / (1024.0 * 1024.0));
+		 (double)slots_memlock(in) / (1024.0 * 1024.0));
 	instance_free(in);
 	return 0;
 }
+

@@ -14,16 +14,24 @@
 #define TD_BPF_COUNT_PROCS 4096
 
 /* flags */
-#define TD_BPF_SUMS_EXITED 1u /* the thread exited (sched_process_exit): user space may delete it once read */
+#define TD_BPF_SUMS_EXITED 1u /* the thread exited (its last switch out): its sums are final, and user
+			       * space may give its slot back once it has read them */
 
 /* What one thread of a followed process ran, summed over its times on a
  * CPU since it was first seen: per event the counter's deltas and the
- * counter's enabled and running deltas (bpf_perf_event_read_value). */
+ * counter's enabled and running deltas (bpf_perf_event_read_value). One
+ * slot of the program's `slots` array, which user space maps and reads in
+ * place: the program makes seq odd while it writes the slot and even
+ * again after (a seqlock: one writer, the CPU the thread runs on), and
+ * user space adds 2 when it gives the slot back, so that a slot's
+ * (tid, seq) never repeats and an unchanged seq means nothing new. The
+ * sums of a process (proc_sums) have the same layout, seq unused. */
 struct td_bpf_thread_sums {
 	__u32 pid;            /* its process (tgid) */
 	__u32 flags;
 	__u32 owner;          /* the view whose process it is (the value of `followed`: 1, 2, ...) */
-	__u32 pad;
+	__u32 tid;            /* the thread (0: a free slot) */
+	__u64 seq;
 	__u64 oncpu_ns;       /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
 	__u64 voluntary;      /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
 	__u64 involuntary;    /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */

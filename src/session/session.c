@@ -490,8 +490,12 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		session_say(rs, TD_SAY_NOTE, "%s", td_collector_tracker(rs->col));
 	if (!rs->write_failed && rs->o.priority_said)
 		session_say(rs, TD_SAY_NOTE, "%s", rs->o.priority_said);
-	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup)
-		session_say(rs, TD_SAY_NOTE, "%s", td_collector_counting(rs->col));
+	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup) {
+		if (td_collector_counting_unseen(rs->col, lost, sizeof(lost)))
+			session_say(rs, TD_SAY_NOTE, "%s; %s", td_collector_counting(rs->col), lost);
+		else
+			session_say(rs, TD_SAY_NOTE, "%s", td_collector_counting(rs->col));
+	}
 	if (!rs->o.system && !rs->o.cgroup && td_collector_counting_lost(rs->col, lost, sizeof(lost)))
 		session_say(rs, TD_SAY_WARNING, "%s", lost);
 	if (st.tracker_lost)
