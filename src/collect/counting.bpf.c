@@ -56,10 +56,11 @@ __u64 read_errors = 0;
  * writers at once: never) */
 __u64 seq_errors = 0;
 /* readings of a CPU's counters that found another thread running than the
- * one the last switch on that CPU switched to (a switch the program did not
- * see: seen on KVM guests, about once in 10^4 switches, for threads of
- * other processes), and the time they spanned: who ran it is not known, so
- * it goes to no thread and no process */
+ * one the last switch on that CPU switched to, and the time they spanned:
+ * a switch the program did not see, so who ran that time is not known and
+ * it goes to no thread and no process. Seen on our Firecracker guests: the
+ * kernel gives no sched_switch event (to perf either) when the guest
+ * agent's threads (PID 1) switch out, ~4 a second. */
 __u64 unseen_switches = 0;
 __u64 unseen_ns = 0;
 /* slots handed out from the array's start: the most in use at once (free
