@@ -1,6 +1,7 @@
 /* collector: per-thread perf_event groups, opened as threads appear, read
  * each interval into deltas, read a last time and closed when threads go. */
 #include "collector.h"
+#include "base/tid_map.h"
 #include "credentials.h"
 #include "counting.h"
 #include "machine/procfs.h"
@@ -47,6 +48,7 @@ struct td_collector {
 	bool follow_children;
 	struct td_thread **threads;
 	int nthreads, cap;
+	struct td_tid_map by_tid;      /* the newest thread listed with each tid (gone or not) */
 	unsigned pending_flags;        /* for the next thread opened */
 	int fd_budget;                 /* descriptors the groups may use, below RLIMIT_NOFILE */
 	struct td_collector_stats stats;
@@ -121,6 +123,7 @@ void td_collector_free(struct td_collector *c)
 		free(c->threads[i]);
 	}
 	free(c->threads);
+	td_tid_map_free(&c->by_tid);
 	for (int i = 0; i < c->family.nroots; i++)
 		td_perf_group_close(&c->family.roots[i].pg);
 	free(c->family.roots);
@@ -349,12 +352,17 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 		 "be opened (%.200s)", (int)t->tid, why);
 }
 
+/* The newest thread listed with tid (a tid is reused only once its thread is gone). */
+static struct td_thread *newest_thread(const struct td_collector *c, pid_t tid)
+{
+	return tid > 0 ? (struct td_thread *)td_tid_map_get(&c->by_tid, (uint32_t)tid) : NULL;
+}
+
 static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
 {
-	for (int i = c->nthreads - 1; i >= 0; i--)
-		if (c->threads[i]->tid == tid && !c->threads[i]->gone)
-			return c->threads[i];
-	return NULL;
+	struct td_thread *t = newest_thread(c, tid);
+
+	return t && !t->gone ? t : NULL;
 }
 
 static void read_proc_switches(const struct td_collector *c, struct td_thread *t, uint64_t now)
@@ -451,14 +459,16 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	if (c->nthreads == c->cap) {
 		int ncap = c->cap ? c->cap * 2 : 32;
 		struct td_thread **nt = realloc(c->threads, (size_t)ncap * sizeof(*nt));
-		if (!nt) {
-			close_thread(c, t);
-			free(t);
-			td_err_set(err, "out of memory");
-			return -1;
+		if (nt) {
+			c->threads = nt;
+			c->cap = ncap;
 		}
-		c->threads = nt;
-		c->cap = ncap;
+	}
+	if (c->nthreads == c->cap || td_tid_map_put(&c->by_tid, (uint32_t)t->tid, (uintptr_t)t)) {
+		close_thread(c, t);
+		free(t);
+		td_err_set(err, "out of memory");
+		return -1;
 	}
 	c->threads[c->nthreads++] = t;
 	c->stats.threads_seen++;
@@ -526,10 +536,9 @@ static void take_exit_usage(struct td_collector *c, struct td_thread *t, const s
  * this scan (its rename and exit still tell its name and end). */
 static struct td_thread *event_thread(struct td_collector *c, pid_t tid)
 {
-	for (int i = c->nthreads - 1; i >= 0; i--)
-		if (c->threads[i]->tid == tid && (!c->threads[i]->gone || c->threads[i]->short_lived))
-			return c->threads[i];
-	return NULL;
+	struct td_thread *t = newest_thread(c, tid);
+
+	return t && (!t->gone || t->short_lived) ? t : NULL;
 }
 
 static void thread_renamed(struct td_collector *c, const struct td_task_event *ev)
@@ -1085,6 +1094,8 @@ void td_collector_commit(struct td_collector *c)
 	for (int i = 0; i < c->nthreads;) {
 		struct td_thread *t = c->threads[i];
 		if (t->gone && !t->kept_back) {
+			if (newest_thread(c, t->tid) == t)
+				td_tid_map_del(&c->by_tid, (uint32_t)t->tid);
 			free(c->threads[i]);
 			c->threads[i] = c->threads[--c->nthreads];
 		} else {

@@ -10,6 +10,7 @@
  * threads on a CPU at that moment are counted up to it) copies the slots
  * of its threads that changed since its last read: a thread that did not
  * run costs a comparison, not a copy or a system call. */
+#include "base/tid_map.h"
 #include "bpf_common.h"
 #include "counting.h"
 #include "collect/counting.skel.h" /* generated at build time (Makefile.am) */
@@ -52,16 +53,14 @@ struct instance {
 /* A collector's view: the processes it follows, marked with its owner in
  * the program's maps, and its copy of the slots as of its last read (its
  * threads' sums; of the other slots only their seq, to see that they
- * changed), with an index of its threads by tid (open addressing: tids,
- * 0 empty, and their slots). */
+ * changed), with an index of its threads by tid. */
 struct td_bpf_counting {
 	struct instance *in;
 	__u32 owner;
 	bool shared;             /* it joined an instance that had a view already */
 	struct td_bpf_thread_sums *copy; /* ncopy slots */
 	int ncopy;
-	__u32 *index_tid, *index_slot;
-	__u32 index_cap, nthreads; /* index_cap a power of 2, at least twice nthreads */
+	struct td_tid_map index; /* its threads' slots + 1, by tid */
 	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts, read before the threads' */
 	struct td_bpf_counting *next;
 };
@@ -441,8 +440,7 @@ void td_bpf_counting_free(struct td_bpf_counting *b)
 		return;
 	view_detach(b);
 	free(b->copy);
-	free(b->index_tid);
-	free(b->index_slot);
+	td_tid_map_free(&b->index);
 	free(b);
 }
 
@@ -511,74 +509,6 @@ static int read_totals(struct td_bpf_counting *b)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-static __u32 index_hash(__u32 tid, __u32 cap)
-{
-	return (tid * 2654435761u) & (cap - 1);
-}
-
-/* Where tid is in the index, or the empty place it would go. */
-static __u32 index_at(const struct td_bpf_counting *b, __u32 tid)
-{
-	__u32 i = index_hash(tid, b->index_cap);
-
-	while (b->index_tid[i] && b->index_tid[i] != tid)
-		i = (i + 1) & (b->index_cap - 1);
-	return i;
-}
-
-static int index_put(struct td_bpf_counting *b, __u32 tid, __u32 slot)
-{
-	__u32 i;
-
-	if (2 * (b->nthreads + 1) > b->index_cap) {
-		__u32 cap = b->index_cap ? 2 * b->index_cap : 64, *old_tid = b->index_tid, *old_slot = b->index_slot,
-		      old_cap = b->index_cap;
-		__u32 *t = calloc(cap, sizeof(*t)), *sl = malloc(cap * sizeof(*sl));
-		if (!t || !sl) {
-			free(t);
-			free(sl);
-			return -ENOMEM;
-		}
-		b->index_tid = t;
-		b->index_slot = sl;
-		b->index_cap = cap;
-		for (__u32 k = 0; k < old_cap; k++)
-			if (old_tid[k]) {
-				i = index_at(b, old_tid[k]);
-				b->index_tid[i] = old_tid[k];
-				b->index_slot[i] = old_slot[k];
-			}
-		free(old_tid);
-		free(old_slot);
-	}
-	i = index_at(b, tid);
-	b->nthreads += !b->index_tid[i];
-	b->index_tid[i] = tid;
-	b->index_slot[i] = slot;
-	return 0;
-}
-
-/* Take tid out (linear probing: the entries after it move up to fill the gap). */
-static void index_del(struct td_bpf_counting *b, __u32 tid)
-{
-	__u32 mask = b->index_cap - 1, i, j;
-
-	if (!b->index_cap || !b->index_tid[i = index_at(b, tid)])
-		return;
-	b->index_tid[i] = 0;
-	b->nthreads--;
-	for (j = (i + 1) & mask; b->index_tid[j]; j = (j + 1) & mask) {
-		__u32 home = index_hash(b->index_tid[j], b->index_cap);
-		/* j's entry may fill i when its home is not in (i, j] (cyclically) */
-		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
-			b->index_tid[i] = b->index_tid[j];
-			b->index_slot[i] = b->index_slot[j];
-			b->index_tid[j] = 0;
-			i = j;
-		}
-	}
-}
-
 /* Room for slots [0, n) in the view's copy (the new ones empty). */
 static int copy_reserve(struct td_bpf_counting *b, int n)
 {
@@ -614,8 +544,8 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 			continue; /* nothing new (or a writer in it: the next read) */
 		bool ours = v.tid && v.owner == b->owner;
 		if (mine->tid && (!ours || mine->tid != v.tid))
-			index_del(b, mine->tid);
-		if (ours && mine->tid != v.tid && (rc = index_put(b, v.tid, (__u32)i)) < 0)
+			td_tid_map_del(&b->index, mine->tid);
+		if (ours && mine->tid != v.tid && (rc = td_tid_map_put(&b->index, v.tid, (uintptr_t)i + 1)) < 0)
 			return rc;
 		if (ours) {
 			*mine = v;
@@ -624,7 +554,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 			mine->seq = v.seq;
 		}
 	}
-	return (int)b->nthreads;
+	return (int)b->index.n;
 }
 
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
@@ -634,11 +564,9 @@ const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
 
 const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counting *b, pid_t tid)
 {
-	__u32 i;
+	uintptr_t at = tid > 0 ? td_tid_map_get(&b->index, (__u32)tid) : 0;
 
-	if (!b->nthreads || tid <= 0 || !b->index_tid[i = index_at(b, (__u32)tid)])
-		return NULL;
-	return &b->copy[b->index_slot[i]];
+	return at ? &b->copy[at - 1] : NULL;
 }
 
 int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx)
@@ -652,7 +580,7 @@ int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ct
 			continue;
 		/* final since its exit (counting.bpf.c), and read */
 		slot_give_back(b->in, (__u32)i, tid);
-		index_del(b, tid);
+		td_tid_map_del(&b->index, tid);
 		memset(mine, 0, sizeof(*mine));
 		mine->seq = __atomic_load_n(&b->in->slots[i].seq, __ATOMIC_ACQUIRE);
 		dropped++;
@@ -698,8 +626,7 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 		.map_entries = in->map_entries,
 		.peak_entries = slots_used(in),
 		.kernel_bytes = slots_memlock(in),
-		.user_bytes = (uint64_t)b->ncopy * sizeof(*b->copy) +
-			      (uint64_t)b->index_cap * (sizeof(*b->index_tid) + sizeof(*b->index_slot)),
+		.user_bytes = (uint64_t)b->ncopy * sizeof(*b->copy) + td_tid_map_bytes(&b->index),
 	};
 }
 
