@@ -90,8 +90,8 @@ for mode in bpf per-thread; do
 				 i.id = c.interval_id where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES') - t.first_seen_ns")"
 		# counted groups (docs/schema.md): every thread has a row in its first interval and in the
 		# last, and otherwise only in those it ran in — so no row of nothing (no value, no time
-		# enabled) between a thread's first and the last, and the main thread, asleep in wait() for
-		# the 2 s the workload runs, has fewer rows than the session has intervals
+		# enabled) between a thread's first and the last (a thread asleep throughout: below; this
+		# workload's main thread joins 200 threads, and on a loaded host runs in every interval)
 		check_eq "bpf: every listed thread has a TASK_CLOCK row" 0 \
 			"$(sql "$DB" "select count(*) from threads t where t.tid != 0 and not exists (select 1 from counts c
 				join events e on e.id = c.event_id where c.thread_id = t.id and e.name = 'TASK_CLOCK')")"
@@ -100,11 +100,6 @@ for mode in bpf per-thread; do
 				and s.enabled = 0 and s.running = 0 and s.vals not glob '*[1-9]*' and s.interval_id >
 				(select min(s2.interval_id) from samples s2 where s2.target_id = s.target_id)
 				and s.interval_id < (select max(id) from intervals)")"
-		main_rows=$(sql "$DB" "select count(*) from counts c join events e on e.id = c.event_id join threads t on
-			t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = (select target_pid from sessions)")
-		nint=$(sql "$DB" "select count(*) from intervals")
-		check "bpf: the main thread, asleep in wait(), has rows in fewer intervals ($main_rows) than there are ($nint)" \
-			test "$main_rows" -lt "$nint"
 	fi
 done
 
