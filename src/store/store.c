@@ -403,6 +403,7 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		td_err_set(err, "out of memory");
 		return -1;
 	}
+	s->target_id_committed = s->target_id_pending = -1;
 	s->mode = mode;
 	if (!(s->path = strdup(path))) {
 		td_err_set(err, "out of memory");
@@ -481,9 +482,11 @@ int td_store_begin(struct td_store *s) { return exec_prepared(s, ST_BEGIN, "BEGI
 /* A batch still open is written first: nothing added is left out. */
 int td_store_commit(struct td_store *s)
 {
-	if (s->batching && td_store_batch_end(s))
+	if ((s->batching && td_store_batch_end(s)) || exec_prepared(s, ST_COMMIT, "COMMIT"))
 		return -1;
-	return exec_prepared(s, ST_COMMIT, "COMMIT");
+	if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
+		s->target_id_committed = s->target_id_pending;
+	return 0;
 }
 
 /* The batch's rows are forgotten with the transaction they were for. */
@@ -500,6 +503,7 @@ static void batch_drop(struct td_store *s)
 void td_store_rollback(struct td_store *s)
 {
 	batch_drop(s);
+	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");
 }
@@ -511,6 +515,14 @@ int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
+}
+
+/* A target row inserted: the id td_store_max_target_id gives once committed. */
+static int64_t target_inserted(struct td_store *s, int64_t id)
+{
+	if (id > s->target_id_pending)
+		s->target_id_pending = id;
+	return id;
 }
 
 void td_store_bind_text(sqlite3_stmt *st, int i, const char *v)
@@ -768,7 +780,7 @@ int64_t td_store_thread_add(struct td_store *s, int64_t session, pid_t pid, pid_
 	td_store_bind_text(st, 4, comm);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)first_seen_ns);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)first_seen_ns);
-	return td_store_step_insert(s, st);
+	return target_inserted(s, td_store_step_insert(s, st));
 }
 
 int td_store_thread_seen(struct td_store *s, int64_t thread, const char *comm, uint64_t last_seen_ns, bool exited)
@@ -799,7 +811,7 @@ int64_t td_store_cpu_add(struct td_store *s, int64_t session, int cpu, int core,
 	bind_opt_int(st, 5, cpu);
 	bind_opt_int(st, 6, core);
 	bind_opt_int(st, 7, socket);
-	return td_store_step_insert(s, st);
+	return target_inserted(s, td_store_step_insert(s, st));
 }
 
 int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kind, pid_t pid, const char *comm,
@@ -812,7 +824,7 @@ int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kin
 	bind_opt_int(st, 3, pid > 0 ? pid : -1);
 	td_store_bind_text(st, 4, comm);
 	td_store_bind_text(st, 8, cgroup);
-	return td_store_step_insert(s, st);
+	return target_inserted(s, td_store_step_insert(s, st));
 }
 
 int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns)

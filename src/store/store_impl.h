@@ -50,6 +50,10 @@ struct td_store {
 	struct pending_sample batch[TD_SAMPLE_BATCH];
 	int nbatch;
 	char errmsg[256];        /* td_store_errmsg's text when it adds the system's reason */
+	/* td_store_max_target_id without a query each interval: the largest
+	 * target id known committed (-1: not asked yet) and the largest this
+	 * handle inserted since (it becomes committed with the transaction) */
+	int64_t target_id_committed, target_id_pending;
 };
 
 int td_store_exec(struct td_store *s, const char *sql);

@@ -436,12 +436,17 @@ int td_store_session_header(struct td_store *s, int64_t id, struct td_session_he
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* A writer's prepared statement (every interval), else one made for the call. */
+/* Asked once (a writer's prepared statement, else one made for the call);
+ * then what this handle committed since: the ids any of its transactions
+ * inserts are above both (rowids are the largest + 1), whatever other
+ * writers of the file insert meanwhile. */
 int64_t td_store_max_target_id(struct td_store *s)
 {
 	sqlite3_stmt *st = s->stmt[ST_MAX_TARGET];
 	int64_t id = -1;
 
+	if (s->target_id_committed >= 0)
+		return s->target_id_committed;
 	if (!st && sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) FROM targets", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -450,6 +455,8 @@ int64_t td_store_max_target_id(struct td_store *s)
 		sqlite3_reset(st);
 	else
 		sqlite3_finalize(st);
+	if (id >= 0 && sqlite3_get_autocommit(s->db))
+		s->target_id_committed = s->target_id_pending = id;
 	return id;
 }
 

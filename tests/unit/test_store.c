@@ -1,6 +1,7 @@
 /* Unit tests for store: creation and refusal of foreign, newer and non-SQLite
  * files; the session lifecycle; counts written and totals read back with
- * scaling; recovery of sessions whose writer died. */
+ * scaling; recovery of sessions whose writer died; the largest target id
+ * a writer knows committed, through a rollback and another writer's rows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,6 +255,44 @@ static void test_refusals(void **state)
 	assert_null(s);
 }
 
+/* td_store_max_target_id: asked once, then what this handle committed; a
+ * rolled-back insert is not in it, and another writer's rows never make it
+ * wrong: every id this handle inserts after is above it. */
+static void test_max_target_id(void **state)
+{
+	struct td_store *s, *other;
+	td_err err;
+	int64_t sess, a, b, c, max0;
+
+	(void)state;
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	max0 = td_store_max_target_id(s);
+	assert_true(max0 >= 0);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true((a = td_store_thread_add(s, sess, 42, 43, "a", 1)) > max0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_max_target_id(s), a);
+	/* rolled back: its row is gone, and so is its id from the answer */
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true((b = td_store_thread_add(s, sess, 42, 44, "b", 2)) > a);
+	td_store_rollback(s);
+	assert_int_equal(td_store_max_target_id(s), a);
+	/* another writer adds rows: this handle's next id is above what it says */
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &other, &err), 0);
+	assert_int_equal(td_store_begin(other), 0);
+	for (int i = 0; i < 3; i++)
+		assert_true(td_store_thread_add(other, sess, 42, 50 + i, "o", 3) > a);
+	assert_int_equal(td_store_commit(other), 0);
+	td_store_close(other);
+	assert_int_equal(td_store_max_target_id(s), a);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true((c = td_store_thread_add(s, sess, 42, 45, "c", 4)) > a + 3);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_max_target_id(s), c);
+	td_store_close(s);
+}
+
 static void test_recover(void **state)
 {
 	struct td_store *s;
@@ -291,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_packing),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_max_target_id),
 		cmocka_unit_test(test_recover),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
