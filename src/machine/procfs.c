@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,22 +233,37 @@ int td_proc_uids(pid_t pid, uid_t ids[3])
 	return rc;
 }
 
+/* /proc/self/io, kept open: read every interval (an open and a close fewer
+ * each time); opened again in a child of the process that opened it. */
+static int self_io_fd = -1;
+static pid_t self_io_pid;
+
 int td_self_syscalls(uint64_t *n)
 {
-	char *text = NULL, *r, *w;
+	char buf[1024];
+	const char *r, *w;
 	uint64_t reads, writes;
-	/* this process's own accounting: the real /proc, whatever root the host is read from */
-	int rc = td_slurp("/proc/self/io", &text, NULL);
+	ssize_t len;
 
-	if (rc < 0)
-		return rc;
-	r = strstr(text, "syscr:");
-	w = strstr(text, "syscw:");
-	rc = r && w && sscanf(r, "syscr: %" SCNu64, &reads) == 1 && sscanf(w, "syscw: %" SCNu64, &writes) == 1 ? 0 : -ENODATA;
-	if (rc == 0)
-		*n = reads + writes;
-	free(text);
-	return rc;
+	if (self_io_fd >= 0 && self_io_pid != getpid()) {
+		close(self_io_fd);
+		self_io_fd = -1;
+	}
+	/* this process's own accounting: the real /proc, whatever root the host is read from */
+	if (self_io_fd < 0 && (self_io_fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	self_io_pid = getpid();
+	if ((len = pread(self_io_fd, buf, sizeof(buf) - 1, 0)) < 0)
+		return -errno;
+	if ((size_t)len == sizeof(buf) - 1)
+		return -EFBIG; /* longer than /proc/self/io has ever been: not parsed from a part */
+	buf[len] = '\0';
+	r = strstr(buf, "syscr:");
+	w = strstr(buf, "syscw:");
+	if (!r || !w || sscanf(r, "syscr: %" SCNu64, &reads) != 1 || sscanf(w, "syscw: %" SCNu64, &writes) != 1)
+		return -ENODATA;
+	*n = reads + writes;
+	return 0;
 }
 
 int td_proc_starttime(pid_t pid, long long *start)
