@@ -13,7 +13,8 @@
 # (lines perf printed, intervals tdctl stored), what it used in its first
 # second apart (loading BPF programs, opening counters) and per interval
 # after it (intervals that ended later: perf's time stamps, tdctl's
-# end_ns; the CPU times are /proc's, in ticks of 1/CLK_TCK s), tdctl's own figure
+# end_ns; the CPU times are the kernel's, in ns: the sum of the first field of
+# /proc/PID/task/*/schedstat, its threads' time on a CPU), tdctl's own figure
 # per interval (the intervals' collector_ns), and threads listed, then the ratios perf / bpf and per-thread /
 # bpf (issue 16's target: bpf at least 10x cheaper than perf). The BPF
 # program's own time runs in the context switches of whatever task
@@ -33,8 +34,9 @@ trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 events=task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults
 intervals=$((seconds * 10))
 
-tck=$(getconf CLK_TCK)
-ticks_of() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null; }
+# ns_of PID: its threads' time on a CPU (schedstat: ns; /proc/PID/stat's utime and stime are
+# 10 ms ticks, too coarse for a few ms an interval); empty once it is gone
+ns_of() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1; n++ } END { if (n) printf "%.0f", s }'; }
 
 # cpu_of ERRFILE CMD...: runs CMD; prints "START_S TOTAL_S WALL_S LAUNCH_NS": the CPU it used in
 # its first second and in all, how long it ran, and when it started (n/a when never read)
@@ -45,9 +47,10 @@ cpu_of() {
 	cpid=$!
 	start=$(date +%s%N)
 	sleep 1
-	t0=$(ticks_of "$cpid" || echo 0)
+	t0=$(ns_of "$cpid")
+	t0=${t0:-0}
 	t1=$t0
-	while t=$(ticks_of "$cpid") && [ -n "$t" ]; do
+	while t=$(ns_of "$cpid") && [ -n "$t" ]; do
 		t1=$t
 		end=$(date +%s%N)
 		sleep 0.02
@@ -57,8 +60,8 @@ cpu_of() {
 		echo "n/a n/a n/a 0" # gone before this shell read it after its first second (this shell starved?)
 		return
 	fi
-	awk -v a="$t0" -v b="$t1" -v h="$tck" -v s="$start" -v e="$end" \
-		'BEGIN { printf "%.3f %.3f %.1f %s", a / h, b / h, (e - s) / 1e9, s }'
+	awk -v a="$t0" -v b="$t1" -v h=1000000000 -v s="$start" -v e="$end" \
+		'BEGIN { printf "%.6f %.6f %.1f %s", a / h, b / h, (e - s) / 1e9, s }'
 }
 # steady FIRST_S TOTAL_S INTERVALS: ms of CPU per interval after the first second (set-up left out)
 steady() { [ "$1" = n/a ] && echo n/a || awk -v a="$1" -v b="$2" -v i="$3" 'BEGIN { printf "%s", (i > 0) ? sprintf("%.2f", 1000 * (b - a) / i) : "n/a" }'; }
