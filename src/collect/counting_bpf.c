@@ -468,8 +468,9 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	int fd = bpf_map__fd(b->in->skel->maps.followed);
 	__u32 key = (__u32)pid, owner = 0;
 
-	if (bpf_map_lookup_elem(fd, &key, &owner) == 0 && owner != b->owner)
-		return -EEXIST; /* another view's: its sums are that view's */
+	if (bpf_map_lookup_elem(fd, &key, &owner) == 0)
+		return owner == b->owner ? 0 : -EEXIST; /* followed already (a thread of it listed before), or another
+							 * view's: its sums are that view's */
 	return bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY) ? -errno : 0;
 }
 
