@@ -23,7 +23,10 @@
  * program could be preempted, or interrupted by the flush, in the middle
  * of them). A
  * process's sums (`proc_sums`) take every thread's counts, with room or
- * not: several CPUs add to them at once, with atomic adds. The last thread
+ * not: several CPUs add to them at once, with atomic adds. So do a
+ * followed cgroup's (`cgroup_sums`, record --cgroup): whatever ran in it or
+ * in a cgroup below it (the thread's ancestor at the cgroup's level, as
+ * perf's cgroup events count), followed process or not. The last thread
  * of a process (signal->live 0 at its last switch) takes the process out
  * of `followed`.
  *
@@ -63,6 +66,9 @@ __u64 seq_errors = 0;
  * agent's threads (PID 1) switch out, ~4 a second. */
 __u64 unseen_switches = 0;
 __u64 unseen_ns = 0;
+/* the levels below the root of the followed cgroups, a bit each: set by
+ * user space; 0, no cgroup followed and none looked up */
+__u32 cgroup_levels = 0;
 /* slots handed out from the array's start: the most in use at once (free
  * ones are taken first) */
 __u32 next_slot = 0;
@@ -108,6 +114,15 @@ struct {
 	__type(value, __u32); /* a slot user space gave back */
 } free_slots SEC(".maps");
 
+/* The followed cgroups (cgroup v2 ids) and their sums, both set up by user
+ * space; the owner is in the sums. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TD_BPF_COUNT_CGROUPS);
+	__type(key, __u64);
+	__type(value, struct td_bpf_thread_sums);
+} cgroup_sums SEC(".maps");
+
 /* Every followed process's sums (all its threads, listed or not, with a
  * slot or not): the collector's total, of which the threads it lists are a
  * part (the rest is its unlisted remainder). Deleted by user space. */
@@ -127,6 +142,7 @@ struct cpu_state {
 	__u32 running; /* tid of the thread switched to (0: idle) */
 	__u32 pad;
 	struct bpf_perf_event_value last[TD_BPF_COUNT_MAX];
+	struct bpf_perf_event_value delta[TD_BPF_COUNT_MAX]; /* last - the reading before: account()'s */
 };
 
 struct {
@@ -230,14 +246,28 @@ enum { SW_NONE, SW_VOLUNTARY, SW_INVOLUNTARY };
  * (none free). Run with interrupts off, one at a time on a CPU. What the
  * counters counted since a switch the program did not see is nobody's
  * (unseen_switches). */
+/* Add this CPU's deltas (cs->delta, ran ns on it) to a process's or a
+ * cgroup's sums, which several CPUs add to at once. */
+static __always_inline void add_shared(struct td_bpf_thread_sums *t, const struct cpu_state *cs, __u64 ran)
+{
+	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
+		if (k >= nevents)
+			break;
+		__sync_fetch_and_add(&t->value[k], cs->delta[k].counter);
+		__sync_fetch_and_add(&t->enabled[k], cs->delta[k].enabled);
+		__sync_fetch_and_add(&t->running[k], cs->delta[k].running);
+	}
+	__sync_fetch_and_add(&t->oncpu_ns, ran);
+}
+
 static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
 	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid), owner = 0;
 	struct td_bpf_thread_sums *s = NULL, *p = NULL;
-	__u64 now = bpf_ktime_get_ns();
-	bool full = false;
+	__u64 now = bpf_ktime_get_ns(), ran = 0;
+	bool full = false, have;
 
 	if (!cs)
 		return false;
@@ -249,6 +279,30 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 		cs->valid = 0; /* a new start: this reading is the base of the next */
 		cs->since_ns = 0;
 	}
+	/* what the CPU's counters counted since its last reading, and for how long (each
+	 * target below in a block of its own: the verifier sees one pointer at a time) */
+	have = cs->valid;
+	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
+		struct bpf_perf_event_value v;
+		if (k >= nevents)
+			break;
+		cs->delta[k] = (struct bpf_perf_event_value){ 0 };
+		if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
+			__sync_fetch_and_add(&read_errors, 1);
+			continue; /* the next reading's delta covers this one's */
+		}
+		if (have) {
+			cs->delta[k].counter = v.counter - cs->last[k].counter;
+			cs->delta[k].enabled = v.enabled - cs->last[k].enabled;
+			cs->delta[k].running = v.running - cs->last[k].running;
+		}
+		cs->last[k] = v;
+	}
+	if (cs->since_ns)
+		ran = now - cs->since_ns;
+	cs->since_ns = now;
+	cs->valid = 1;
+
 	if (tid && (owner = owner_of(tgid))) {
 		p = proc_sums_of(tgid, owner);
 		s = slot_for(tid, tgid, owner, &full);
@@ -256,47 +310,16 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 		p = bpf_map_lookup_elem(&proc_sums, &tgid);
 		s = slot_of_tid(tid);
 	}
-	if (s && (s->flags & TD_BPF_SUMS_EXITED))
-		s = NULL; /* final (never: a thread has one last switch) */
-	if (s)
+	if (s && !(s->flags & TD_BPF_SUMS_EXITED)) { /* exited: final (never: a thread has one last switch) */
 		write_begin(s);
-	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
-		struct bpf_perf_event_value v;
-		if (k >= nevents)
-			break;
-		if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
-			__sync_fetch_and_add(&read_errors, 1);
-			continue;
+		for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
+			if (k >= nevents)
+				break;
+			s->value[k] += cs->delta[k].counter;
+			s->enabled[k] += cs->delta[k].enabled;
+			s->running[k] += cs->delta[k].running;
 		}
-		if (cs->valid) {
-			__u64 dv = v.counter - cs->last[k].counter, de = v.enabled - cs->last[k].enabled,
-			      dr = v.running - cs->last[k].running;
-			if (s) {
-				s->value[k] += dv;
-				s->enabled[k] += de;
-				s->running[k] += dr;
-			}
-			if (p) {
-				barrier_var(p); /* clang would take &p->value before the NULL check: unverifiable */
-				__sync_fetch_and_add(&p->value[k], dv);
-				__sync_fetch_and_add(&p->enabled[k], de);
-				__sync_fetch_and_add(&p->running[k], dr);
-			}
-		}
-		cs->last[k] = v;
-	}
-	if (cs->since_ns) {
-		__u64 ran = now - cs->since_ns;
-		if (p)
-			__sync_fetch_and_add(&p->oncpu_ns, ran);
-		if (s)
-			s->oncpu_ns += ran;
-		else if (full)
-			__sync_fetch_and_add(&lost_oncpu_ns, ran);
-	}
-	cs->since_ns = now;
-	cs->valid = 1;
-	if (s) {
+		s->oncpu_ns += ran;
 		if (sw == SW_VOLUNTARY)
 			s->voluntary++;
 		else if (sw == SW_INVOLUNTARY)
@@ -304,6 +327,22 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 		if (dead)
 			s->flags |= TD_BPF_SUMS_EXITED;
 		write_end(s);
+	} else if (full) {
+		__sync_fetch_and_add(&lost_oncpu_ns, ran);
+	}
+	if (p)
+		add_shared(p, cs, ran);
+	/* the followed cgroups the running thread is in (current is the task: a switch runs
+	 * before the context does, the flush on the CPU): its ancestor at each level followed */
+	if (cgroup_levels && have) {
+		for (int l = 0; l < TD_BPF_CGROUP_LEVELS; l++) {
+			struct td_bpf_thread_sums *c;
+			__u64 id;
+			if (!(cgroup_levels & (1u << l)) || !(id = bpf_get_current_ancestor_cgroup_id(l)) ||
+			    !(c = bpf_map_lookup_elem(&cgroup_sums, &id)))
+				continue;
+			add_shared(c, cs, ran);
+		}
 	}
 	return full;
 }

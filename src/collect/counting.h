@@ -71,6 +71,14 @@ const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
 /* Count the threads of process pid from now on. 0 or -errno: -EEXIST
  * when another view of the program follows it (its sums are that view's). */
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
+/* Sum what runs in cgroup v2 `id` and in the cgroups below it from now on
+ * (record --cgroup; perf's cgroup events count the same), `level` being
+ * its depth below the root (1 for a child of it). 0, or -EEXIST (another
+ * view sums it), -E2BIG (TD_BPF_COUNT_CGROUPS already, or deeper than
+ * TD_BPF_CGROUP_LEVELS), -errno. */
+int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level);
+/* The sums of a cgroup b follows, as of b's last read. 0 or -errno. */
+int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct td_bpf_thread_sums *out);
 /* Did b join a program another view had loaded? How many other views
  * share it now? */
 bool td_bpf_counting_joined(const struct td_bpf_counting *b);

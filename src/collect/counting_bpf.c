@@ -383,6 +383,19 @@ static void view_detach(struct td_bpf_counting *b)
 			if (snapshot(&in->slots[i], &v) && v.tid && v.owner == b->owner)
 				slot_give_back(in, (__u32)i, v.tid);
 		}
+		/* its cgroups (their level bits stay: a lookup more at a switch, no more) */
+		int cg = bpf_map__fd(in->skel->maps.cgroup_sums);
+		__u64 key, next;
+		bool first = true;
+		while (bpf_map_get_next_key(cg, first ? NULL : &key, &next) == 0) {
+			struct td_bpf_thread_sums v;
+			if (bpf_map_lookup_elem(cg, &next, &v) == 0 && v.owner == b->owner &&
+			    bpf_map_delete_elem(cg, &next) == 0)
+				continue;
+			first = false;
+			key = next;
+		}
+		flush_cpus(in); /* a program adding to one of them has ended before its entry is reused */
 		return;
 	}
 	for (struct instance **q = &instances; *q; q = &(*q)->next)
@@ -472,6 +485,31 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 		return owner == b->owner ? 0 : -EEXIST; /* followed already (a thread of it listed before), or another
 							 * view's: its sums are that view's */
 	return bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY) ? -errno : 0;
+}
+
+int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level)
+{
+	int fd = bpf_map__fd(b->in->skel->maps.cgroup_sums);
+	struct td_bpf_thread_sums v = { .owner = b->owner };
+	__u64 key = id;
+
+	if (level < 0 || level >= TD_BPF_CGROUP_LEVELS)
+		return -E2BIG;
+	if (bpf_map_lookup_elem(fd, &key, &v) == 0)
+		return v.owner == b->owner ? 0 : -EEXIST;
+	if (bpf_map_update_elem(fd, &key, &v, BPF_NOEXIST))
+		return errno == E2BIG ? -E2BIG : -errno;
+	__atomic_or_fetch(&b->in->skel->bss->cgroup_levels, 1u << level, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct td_bpf_thread_sums *out)
+{
+	__u64 key = id;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(b->in->skel->maps.cgroup_sums), &key, out))
+		return -errno;
+	return out->owner == b->owner ? 0 : -ENOENT;
 }
 
 int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)

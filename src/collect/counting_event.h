@@ -13,6 +13,11 @@
  * view of it together (counting_bpf.c: sessions of one process share it). */
 #define TD_BPF_COUNT_PROCS 4096
 
+/* Cgroups (v2) the program sums at once, every view's, and the deepest
+ * level below the root one may be at. */
+#define TD_BPF_COUNT_CGROUPS 64
+#define TD_BPF_CGROUP_LEVELS 8
+
 /* flags */
 #define TD_BPF_SUMS_EXITED 1u /* the thread exited (its last switch out): its sums are final, and user
 			       * space may give its slot back once it has read them */

@@ -24,6 +24,16 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
 	snprintf(why, len, "this tdctl was built without BPF");
 	return -1;
 }
+int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level)
+{
+	(void)b, (void)id, (void)level;
+	return -ENOSYS;
+}
+int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct td_bpf_thread_sums *out)
+{
+	(void)b, (void)id, (void)out;
+	return -ENOSYS;
+}
 int td_bpf_counting_read(struct td_bpf_counting *b) { (void)b; return -ENOSYS; }
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
 {

@@ -4,7 +4,8 @@
  * itself (CLOCK_THREAD_CPUTIME_ID, its own sleeps); exited threads' sums
  * given back once read, their slots taken by the next threads; a map too
  * small counts what it lost; two views with
- * the same events share one program and keep to their own processes. The BPF cases
+ * the same events share one program and keep to their own processes; a
+ * cgroup's sums hold what ran in it and below it, not what ran outside. The BPF cases
  * skip where the program does not load. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
+#include <mntent.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -292,8 +295,9 @@ static void test_slot_reuse(void **state)
 	td_bpf_counting_free(b);
 }
 
-/* A child process: 20 ms of CPU, then waits for its parent to close fd. */
-static pid_t spinning_child(int *release)
+/* A child process: 20 ms of CPU (in cgroup `cgroup` first, when not NULL),
+ * then waits for its parent to close fd. */
+static pid_t spinning_child_in(const char *cgroup, int *release)
 {
 	int p[2];
 	pid_t pid;
@@ -304,6 +308,13 @@ static pid_t spinning_child(int *release)
 		struct timespec ts;
 		uint64_t start;
 		close(p[1]);
+		if (cgroup) {
+			char path[600];
+			FILE *f;
+			snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+			if (!(f = fopen(path, "w")) || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+				_exit(2);
+		}
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 		start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 		do
@@ -317,6 +328,11 @@ static pid_t spinning_child(int *release)
 	close(p[0]);
 	*release = p[1];
 	return pid;
+}
+
+static pid_t spinning_child(int *release)
+{
+	return spinning_child_in(NULL, release);
 }
 
 /* Two views with the same events share one program: each follows its own
@@ -409,6 +425,111 @@ static void test_shared_views(void **state)
 	td_bpf_counting_free(other);
 }
 
+/* The cgroup v2 mount, or NULL. */
+static const char *cgroup2_mount(char *buf, size_t len)
+{
+	FILE *m = setmntent("/proc/self/mounts", "r");
+	struct mntent *e;
+	const char *found = NULL;
+
+	while (m && (e = getmntent(m)))
+		if (!strcmp(e->mnt_type, "cgroup2")) {
+			snprintf(buf, len, "%s", e->mnt_dir);
+			found = buf;
+			break;
+		}
+	if (m)
+		endmntent(m);
+	return found;
+}
+
+/* A cgroup, and one below it with a process in it spinning 20 ms: both
+ * sums hold its 20 ms (the upper one counts what runs below it), and not
+ * this process's work meanwhile (it runs outside). */
+static void test_cgroup_sums(void **state)
+{
+	char mnt[256], top[400], low[480];
+	struct td_bpf_counting *b;
+	struct td_bpf_thread_sums top_sums, low_sums;
+	struct stat st_top, st_low;
+	struct timespec ts;
+	uint64_t steal0, start, mine = 0, before = 0;
+	int release, status;
+	pid_t child;
+	FILE *f;
+
+	(void)state;
+	if (!bpf_loads)
+		skip();
+	if (!cgroup2_mount(mnt, sizeof(mnt))) {
+		printf("# SKIP test_cgroup_sums: no cgroup v2 hierarchy mounted\n");
+		skip();
+	}
+	snprintf(top, sizeof(top), "%s/td-unit-%d", mnt, (int)getpid());
+	snprintf(low, sizeof(low), "%s/below", top);
+	if (mkdir(top, 0755) || mkdir(low, 0755)) {
+		printf("# SKIP test_cgroup_sums: cannot create cgroups under %s: %s\n", mnt, strerror(errno));
+		rmdir(top);
+		skip();
+	}
+	assert_int_equal(stat(top, &st_top), 0);
+	assert_int_equal(stat(low, &st_low), 0);
+	b = counting(64);
+	/* a cgroup's id is its directory's inode number; its level, its depth below the root */
+	assert_int_equal(td_bpf_counting_follow_cgroup(b, st_top.st_ino, 1), 0);
+	assert_int_equal(td_bpf_counting_follow_cgroup(b, st_low.st_ino, 2), 0);
+	assert_int_equal(td_bpf_counting_follow_cgroup(b, st_low.st_ino, 2), 0); /* again: the same */
+	assert_int_equal(td_bpf_counting_follow_cgroup(b, 1, TD_BPF_CGROUP_LEVELS), -E2BIG);
+
+	steal0 = steal_ns();
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	before = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	child = spinning_child_in(low, &release);
+	/* the child has spun its 20 ms once it waits in read() */
+	for (int i = 0; i < 5000; i++) {
+		char path[64], line[256] = "";
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		if (strstr(line, ") S "))
+			break;
+		usleep(1000);
+	}
+	/* meanwhile this process works 10 ms outside the cgroups */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec - start < 10000000);
+	assert_true(td_bpf_counting_read(b) >= 0);
+	assert_int_equal(td_bpf_counting_cgroup(b, st_top.st_ino, &top_sums), 0);
+	assert_int_equal(td_bpf_counting_cgroup(b, st_low.st_ino, &low_sums), 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	mine = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec - before;
+	{
+		uint64_t half_ms = 500000, unseen = unseen_ns(b),
+			 stolen = steal_ns() - steal0 + 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK);
+		/* the child's 20 ms (and its start: the fork's child half, its write to cgroup.procs) */
+		if (low_sums.value[0] + unseen < 19000000ull || low_sums.value[0] > 20000000ull + 2 * half_ms + stolen)
+			fail_msg("cgroup below: %llu ns counted; its process spun 20 ms (%llu ns given to nobody, at most "
+				 "%llu ns stolen)", (unsigned long long)low_sums.value[0], (unsigned long long)unseen,
+				 (unsigned long long)stolen);
+		/* the upper cgroup holds the same: nothing else ran in it */
+		assert_true(top_sums.value[0] + half_ms >= low_sums.value[0] && top_sums.value[0] <= low_sums.value[0] + half_ms);
+		/* this process's own 10 ms and more (mine) are not in it */
+		assert_true(mine >= 10000000ull);
+		assert_true(top_sums.enabled[0] == top_sums.running[0]);
+	}
+	close(release);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	td_bpf_counting_free(b);
+	assert_int_equal(rmdir(low), 0);
+	assert_int_equal(rmdir(top), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_map_full),
 		cmocka_unit_test(test_slot_reuse),
 		cmocka_unit_test(test_shared_views),
+		cmocka_unit_test(test_cgroup_sums),
 	};
 
 	bpf_loads = td_bpf_counting_probe(bpf_why, sizeof(bpf_why)) == 0;
