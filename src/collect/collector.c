@@ -49,6 +49,10 @@ struct td_collector {
 	struct td_thread **threads;
 	int nthreads, cap;
 	struct td_tid_map by_tid;      /* the newest thread listed with each tid (gone or not) */
+	/* record --cgroup with BPF counting: the cgroup summed, and its sums as of the
+	 * last sample committed (prev) and the last sample (pending, committed with it) */
+	uint64_t cgroup_id;
+	struct td_bpf_thread_sums cgroup_prev, cgroup_pending;
 	unsigned pending_flags;        /* for the next thread opened */
 	int fd_budget;                 /* descriptors the groups may use, below RLIMIT_NOFILE */
 	struct td_collector_stats stats;
@@ -935,6 +939,52 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 	return 0;
 }
 
+int td_collector_follow_cgroup(struct td_collector *c, uint64_t id, int level, td_err *err)
+{
+	int rc;
+
+	assert(c->bpf && !c->cgroup_id);
+	if ((rc = td_bpf_counting_follow_cgroup(c->bpf, id, level)) == 0) {
+		c->cgroup_id = id;
+		return 0;
+	}
+	if (rc == -EEXIST)
+		td_err_set(err, "this cgroup is summed by another session of this process with the same BPF program; "
+			   "record it there, or with --counting=per-thread (perf's cgroup events on every CPU)");
+	else if (rc == -E2BIG)
+		td_err_set(err, "the BPF program sums %d cgroups at most, %d levels deep at most: record this one with "
+			   "--counting=per-thread (perf's cgroup events on every CPU)", TD_BPF_COUNT_CGROUPS,
+			   TD_BPF_CGROUP_LEVELS - 1);
+	else
+		td_err_set(err, "cannot sum the cgroup in the BPF program: %s", strerror(-rc));
+	return -1;
+}
+
+int td_collector_cgroup_sample(struct td_collector *c, td_cgroup_counts_fn fn, void *ctx)
+{
+	struct td_bpf_thread_sums now;
+	struct td_count d[TD_GROUP_MAX];
+	int rc;
+
+	assert(c->bpf && c->cgroup_id);
+	/* read as of now: the flush before (td_collector_sample) brought the running threads' sums up to it */
+	if ((rc = td_bpf_counting_cgroup(c->bpf, c->cgroup_id, &now)) < 0)
+		return rc;
+	for (int g = 0; g < c->nspecs; g++) {
+		int base = c->bpf_base[g];
+		if (c->disabled[g][0] || c->specs[g].n == 0)
+			continue;
+		for (int k = 0; k < c->specs[g].n; k++)
+			d[k] = (struct td_count){ .value = now.value[base + k] - c->cgroup_prev.value[base + k],
+						  .enabled = now.enabled[base] - c->cgroup_prev.enabled[base],
+						  .running = now.running[base] - c->cgroup_prev.running[base] };
+		if (fn(ctx, g, d, c->specs[g].n))
+			return -1;
+	}
+	c->cgroup_pending = now; /* the baseline once the interval is committed (td_collector_commit) */
+	return 0;
+}
+
 bool td_collector_counting_bpf(const struct td_collector *c)
 {
 	return c->bpf != NULL;
@@ -1104,6 +1154,8 @@ void td_collector_commit(struct td_collector *c)
 	}
 	if (c->bpf)
 		td_bpf_counting_drop_exited(c->bpf, listed_live, c);
+	if (c->cgroup_id)
+		c->cgroup_prev = c->cgroup_pending;
 }
 
 void td_collector_forget_ids(struct td_collector *c, int64_t above)

@@ -134,6 +134,18 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 bool td_collector_counting_bpf(const struct td_collector *c);
 /* One line: the counting mode and why. */
 const char *td_collector_counting(const struct td_collector *c);
+/* record --cgroup with BPF counting (after td_collector_set_counting
+ * loaded it): the program sums what runs in cgroup v2 `id` (its
+ * directory's inode number) and below it, `level` its depth below the
+ * root. 0, or -1 with err. */
+int td_collector_follow_cgroup(struct td_collector *c, uint64_t id, int level, td_err *err);
+/* Its counts since the last sample committed (td_collector_commit; the
+ * first: since it was followed), to fn for each counted group spec; after
+ * td_collector_sample, whose read brought the running threads' sums up to
+ * now. 0, or -1 (fn's) / -errno (the read's). */
+typedef int (*td_cgroup_counts_fn)(void *ctx, int spec, const struct td_count *c, int n);
+int td_collector_cgroup_sample(struct td_collector *c, td_cgroup_counts_fn fn, void *ctx);
+
 /* 1 with a warning line in buf when BPF counting lost counts (map full,
  * failed reads), else 0. */
 int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t len);

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -172,6 +173,8 @@ static void fill_session_info(const struct td_session *rs, struct td_session_inf
 			used += (size_t)snprintf(command + used, len - used, "%s%s", i ? " " : "", rs->o.argv[i]);
 	} else if (rs->sys && rs->cg_fd >= 0) {
 		snprintf(command, len, "cgroup %s (%d CPUs)", rs->cg_path, td_syswide_ncpus(rs->sys));
+	} else if (rs->cg_bpf) {
+		snprintf(command, len, "cgroup %s (summed by BPF on all CPUs)", rs->cg_path);
 	} else if (rs->sys) {
 		snprintf(command, len, "system-wide (%d CPUs)", td_syswide_ncpus(rs->sys));
 	} else {
@@ -303,6 +306,51 @@ static int prepare(struct td_session *rs, td_err *err)
 	return session_load_events(rs, err);
 }
 
+#define TD_CGROUP2_SUPER_MAGIC 0x63677270 /* linux/magic.h */
+
+/* record --cgroup: the BPF program sums the cgroup (and the cgroups below
+ * it) where it loads (--counting=auto) or as asked (bpf) — not with --cpus
+ * (it sums every CPU), nor for a cgroup v1 group (the program knows v2
+ * ids), nor with --counting=per-thread: then perf's cgroup events on each
+ * CPU. 1 when it does, 0 when not, -1 with err. */
+static int cgroup_by_bpf(struct td_session *rs, td_err *err)
+{
+	const struct td_session_opts *o = &rs->o;
+	const char *why_not = NULL;
+	char rel[512];
+	struct statfs sf;
+	struct stat st;
+	td_err rel_err;
+	int level = 0;
+
+	if (o->counting == TD_COUNTING_PER_THREAD)
+		return 0;
+	if (o->cpus)
+		why_not = "--cpus counts some CPUs, the BPF program sums them all";
+	else if (fstatfs(rs->cg_fd, &sf) || sf.f_type != TD_CGROUP2_SUPER_MAGIC)
+		why_not = "the cgroup is not in a cgroup v2 hierarchy";
+	else if (fstat(rs->cg_fd, &st) || td_cgroup_relative(o->cgroup, rel, sizeof(rel), &rel_err))
+		why_not = "its place in the hierarchy is not known";
+	for (const char *p = rel; !why_not && *p; p++)
+		level += *p == '/' && p[1] && p[1] != '/';
+	if (!why_not && level >= TD_BPF_CGROUP_LEVELS)
+		why_not = "the cgroup is deeper than the BPF program looks";
+	if (why_not && o->counting == TD_COUNTING_BPF) {
+		td_err_set(err, "--counting=bpf: %s; leave --counting out", why_not);
+		return -1;
+	}
+	if (why_not)
+		return 0;
+	if (td_collector_set_counting(rs->col, o->counting, TD_BPF_MAP_ENTRIES_DEFAULT, err))
+		return -1;
+	if (!td_collector_counting_bpf(rs->col))
+		return 0; /* auto: it did not load (the counting note says why) */
+	if (td_collector_follow_cgroup(rs->col, (uint64_t)st.st_ino, level, err))
+		return -1;
+	rs->cg_bpf = true;
+	return 1;
+}
+
 /* Open the counters on the target (the command still waits to exec). */
 static int open_counters(struct td_session *rs, td_err *err)
 {
@@ -331,6 +379,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return -1;
 	if (o->cgroup && (rs->cg_fd = td_cgroup_open(o->cgroup, rs->cg_path, sizeof(rs->cg_path), err)) < 0)
 		return -1;
+	if (o->cgroup && cgroup_by_bpf(rs, err) != 0)
+		return rs->cg_bpf ? 0 : -1;
 	if (o->system || o->cgroup) {
 		int *only = NULL, nonly = 0, rc;
 		if (o->cpus && (nonly = td_parse_cpu_list(o->cpus, &only)) <= 0) {
@@ -358,7 +408,7 @@ static int begin(struct td_session *rs, td_err *err)
 	if ((rs->session = td_store_session_begin(rs->store, &si, err)) < 0)
 		return -1;
 	rs->res.session_id = rs->session;
-	if (!o->system && !o->cgroup &&
+	if (!o->system && (!o->cgroup || rs->cg_bpf) &&
 	    td_store_session_counting(rs->store, rs->session, td_collector_counting_bpf(rs->col) ? "bpf" : "per-thread",
 				      td_collector_counting(rs->col)))
 		td_store_describe_write_error(rs->store, "write to", err);
@@ -490,7 +540,7 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		session_say(rs, TD_SAY_NOTE, "%s", td_collector_tracker(rs->col));
 	if (!rs->write_failed && rs->o.priority_said)
 		session_say(rs, TD_SAY_NOTE, "%s", rs->o.priority_said);
-	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup) {
+	if (!rs->write_failed && !rs->o.system && (!rs->o.cgroup || rs->cg_bpf)) {
 		if (td_collector_counting_unseen(rs->col, lost, sizeof(lost)))
 			session_say(rs, TD_SAY_NOTE, "%s; %s", td_collector_counting(rs->col), lost);
 		else

@@ -78,6 +78,7 @@ struct td_session {
 	struct cpu_aggregate *aggs;                    /* aggregate targets of cores and sockets */
 	int naggs;
 	int cg_fd;                                     /* record --cgroup: the cgroup directory, else -1 */
+	bool cg_bpf;                                   /* ... summed by the BPF program (else perf's cgroup events) */
 	char cg_path[512];
 	int64_t cg_target;
 	struct td_count cg_sum[TD_MAX_SPECS][TD_GROUP_MAX]; /* this interval, summed over CPUs */

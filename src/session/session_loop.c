@@ -185,7 +185,7 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 	}
 	if (ready(p, n, s->pidfd))
 		td_session_stop(s, "target exited");
-	if (!s->sys && s->pidfd < 0 && td_collector_process_count(s->col) == 0)
+	if (!s->sys && !s->cg_bpf && s->pidfd < 0 && td_collector_process_count(s->col) == 0)
 		td_session_stop(s, "target exited");
 	if (s->deadline && td_now_ns() >= s->deadline)
 		td_session_stop(s, "duration reached");

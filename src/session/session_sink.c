@@ -139,6 +139,12 @@ static int sink_cgroup_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const s
 	return 0;
 }
 
+/* record --cgroup summed by BPF: the cgroup's counts of group spec `spec`. */
+static int sink_cgroup_bpf(void *ctx, int spec, const struct td_count *c, int n)
+{
+	return sink_cgroup_cpu(ctx, NULL, spec, c, n);
+}
+
 static int write_cgroup_counts(struct td_session *rs)
 {
 	static const int64_t none[2] = { 0, 0 };
@@ -236,6 +242,8 @@ int session_write_interval(struct td_session *rs, bool final)
 	if (rs->sys && td_syswide_sample(rs->sys, rs->cg_fd >= 0 ? sink_cgroup_cpu : sink_cpu, rs))
 		goto fail_tx;
 	if (rs->sys && rs->cg_fd >= 0 && write_cgroup_counts(rs))
+		goto fail_tx;
+	if (rs->cg_bpf && (td_collector_cgroup_sample(rs->col, sink_cgroup_bpf, rs) || write_cgroup_counts(rs)))
 		goto fail_tx;
 	if (rs->live && td_live_flush(rs->live, rs->interval_id, rs->seq, (double)(now - rs->interval_start) / 1e9))
 		goto fail_tx;

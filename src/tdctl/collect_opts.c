@@ -256,9 +256,9 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			    "count CPUs, not threads; leave it out");
 		return -1;
 	}
-	if (counting_given && (o->system || o->cgroup)) {
-		tdctl_error("--counting chooses how the threads of a process are counted: record --system and --cgroup "
-			    "count CPUs, not threads; leave it out");
+	if (counting_given && o->system) {
+		tdctl_error("--counting chooses how the threads of a process (or a cgroup) are counted: record --system "
+			    "counts CPUs; leave it out");
 		return -1;
 	}
 	if (o->cpus && !o->system && !o->cgroup) {
