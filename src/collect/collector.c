@@ -1039,10 +1039,36 @@ int td_collector_counting_unseen(const struct td_collector *c, char *buf, size_t
  * events are the program's bpf_base[g]...; a group's enabled and running
  * are its leader's. A thread without sums has not run since it was
  * followed: zero, never enabled. */
+/* The seq of tid's slot + 2, 1 when it has none (td_thread's bpf_seq_*). */
+static uint64_t bpf_seq(const struct td_collector *c, pid_t tid, const struct td_bpf_thread_sums **s)
+{
+	*s = td_bpf_counting_find(c->bpf, tid);
+	return *s ? (*s)->seq + 2 : 1;
+}
+
+/* A thread BPF counting has nothing new of since the interval last
+ * committed: its slot unchanged since the readings committed (so last is
+ * prev, and every delta 0), a row of each group delivered already, not
+ * the last sample. Its turn costs nothing: deliver would send no row (the
+ * program saw it not run) and commit would copy last onto itself. */
+static bool bpf_quiet(const struct td_collector *c, const struct td_thread *t)
+{
+	const struct td_bpf_thread_sums *s;
+
+	if (c->finishing || c->raw_dump || t->gone || t->short_lived || !t->bpf_seq_committed ||
+	    bpf_seq(c, t->tid, &s) != t->bpf_seq_committed)
+		return false;
+	for (int g = 0; g < c->nspecs; g++)
+		if (!c->disabled[g][0] && c->specs[g].n > 0 && !t->g[g].given)
+			return false;
+	return true;
+}
+
 static void bpf_readings(struct td_collector *c, struct td_thread *t, uint64_t now)
 {
-	const struct td_bpf_thread_sums *s = td_bpf_counting_find(c->bpf, t->tid);
+	const struct td_bpf_thread_sums *s;
 
+	t->bpf_seq_read = bpf_seq(c, t->tid, &s);
 	for (int g = 0; g < c->nspecs; g++) {
 		struct td_reading r = { 0 };
 		int base = c->bpf_base[g];
@@ -1098,6 +1124,10 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			t->held++;
 			continue;
 		}
+		if (c->bpf && bpf_quiet(c, t)) {
+			t->last_seen_ns = now_ns;
+			continue;
+		}
 		if (!t->gone) {
 			for (int g = 0; g < c->nspecs; g++)
 				if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
@@ -1137,6 +1167,7 @@ void td_collector_commit(struct td_collector *c)
 			memcpy(t->prev_sw, t->last_sw, sizeof(t->prev_sw));
 			t->prev_sw_ns = t->sw_ns;
 		}
+		t->bpf_seq_committed = t->bpf_seq_read;
 		t->sampled_ns = t->last_seen_ns;
 	}
 	/* forget the threads that are gone: their last counts are kept (not one

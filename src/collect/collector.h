@@ -58,6 +58,9 @@ struct td_thread {
 	uint64_t prev_sw_ns, sw_ns;  /* when prev_sw and last_sw were read */
 	bool have_sw;
 	bool sw_held;               /* BPF counting: no switch since prev_sw, not delivered: the next row spans from prev_sw_ns */
+	/* BPF counting: its slot's seq + 2 (1: no slot, 0: never read) as of the readings in
+	 * last, and as of those committed (prev): the same as the slot's now, nothing new */
+	uint64_t bpf_seq_read, bpf_seq_committed;
 	struct td_thread_group {
 		struct td_perf_group pg;
 		bool open, have_last;
