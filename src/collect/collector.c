@@ -1120,11 +1120,12 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		 * was read before the thread died): wait for it, two samples at most
 		 * (an event the ring buffer lost never comes) */
 		t->kept_back = t->short_lived && !t->exit_seen && t->held < 2;
+		t->quiet = false;
 		if (t->kept_back) {
 			t->held++;
 			continue;
 		}
-		if (c->bpf && bpf_quiet(c, t)) {
+		if ((t->quiet = c->bpf && bpf_quiet(c, t))) {
 			t->last_seen_ns = now_ns;
 			continue;
 		}
@@ -1158,7 +1159,7 @@ void td_collector_commit(struct td_collector *c)
 	}
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];
-		for (int g = 0; g < c->nspecs; g++) {
+		for (int g = 0; g < c->nspecs && !t->quiet; g++) {
 			if (t->g[g].have_last)
 				t->g[g].prev = t->g[g].last;
 			t->g[g].given |= t->g[g].giving;

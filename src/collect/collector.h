@@ -61,6 +61,7 @@ struct td_thread {
 	/* BPF counting: its slot's seq + 2 (1: no slot, 0: never read) as of the readings in
 	 * last, and as of those committed (prev): the same as the slot's now, nothing new */
 	uint64_t bpf_seq_read, bpf_seq_committed;
+	bool quiet;                 /* ... so the last sample passed it by: its commit has nothing to copy */
 	struct td_thread_group {
 		struct td_perf_group pg;
 		bool open, have_last;
