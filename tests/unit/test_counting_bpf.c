@@ -335,6 +335,24 @@ static pid_t spinning_child(int *release)
 	return spinning_child_in(NULL, release);
 }
 
+/* A spinning child has spun its 20 ms once it waits in read(): its state says so (5 s at most). */
+static void wait_asleep(pid_t child)
+{
+	for (int i = 0; i < 5000; i++) {
+		char path[64], st[256] = "";
+		FILE *f;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		if ((f = fopen(path, "r"))) {
+			if (!fgets(st, sizeof(st), f))
+				st[0] = '\0';
+			fclose(f);
+		}
+		if (strstr(st, ") S "))
+			return;
+		usleep(1000);
+	}
+}
+
 /* Two views with the same events share one program: each follows its own
  * process, reads only its threads and totals, cannot take the other's
  * process, and goes on alone when the other is freed. */
@@ -371,20 +389,7 @@ static void test_shared_views(void **state)
 	assert_int_equal(pthread_create(&th, NULL, work, &w), 0);
 	pthread_join(th, NULL);
 	wait_gone(w.tid);
-	/* the child has spun its 20 ms once it waits in read(): its state says so */
-	for (int i = 0; i < 5000; i++) {
-		char path[64], st[256] = "";
-		FILE *f;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
-		if ((f = fopen(path, "r"))) {
-			if (!fgets(st, sizeof(st), f))
-				st[0] = '\0';
-			fclose(f);
-		}
-		if (strstr(st, ") S "))
-			break;
-		usleep(1000);
-	}
+	wait_asleep(child);
 
 	assert_true(td_bpf_counting_read(mine) >= 1);
 	assert_non_null(s = td_bpf_counting_find(mine, w.tid));
@@ -456,7 +461,6 @@ static void test_cgroup_sums(void **state)
 	uint64_t steal0, start, mine = 0, before = 0;
 	int release, status;
 	pid_t child;
-	FILE *f;
 
 	(void)state;
 	if (!bpf_loads)
@@ -485,19 +489,7 @@ static void test_cgroup_sums(void **state)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	before = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	child = spinning_child_in(low, &release);
-	/* the child has spun its 20 ms once it waits in read() */
-	for (int i = 0; i < 5000; i++) {
-		char path[64], line[256] = "";
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
-		if ((f = fopen(path, "r"))) {
-			if (!fgets(line, sizeof(line), f))
-				line[0] = '\0';
-			fclose(f);
-		}
-		if (strstr(line, ") S "))
-			break;
-		usleep(1000);
-	}
+	wait_asleep(child);
 	/* meanwhile this process works 10 ms outside the cgroups */
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
