@@ -68,8 +68,12 @@ check_eq "bpf: nothing else is listed but the main thread and the unlisted remai
 # clock the thread read with one offset (tracker_bpf.c: mono_to_wall)
 awk '{ print $1, $3, $4 }' "$WORK/bpf.lives" | sort >"$WORK/bpf.times"
 sql "$WORK/bpf.db" "select tid, first_seen_ns, last_seen_ns from threads where tid > 0" | tr '|' ' ' | sort >"$WORK/bpf.seen"
-outside=$(join "$WORK/bpf.times" "$WORK/bpf.seen" | awk '$4 > $2 + 100000 || $5 < $3 - 100000' | wc -l | tr -d ' ')
-check_eq "bpf: each thread's first and last seen bracket its own start and end" 0 "$outside"
+join "$WORK/bpf.times" "$WORK/bpf.seen" | awk '$4 > $2 + 100000 || $5 < $3 - 100000' >"$WORK/bpf.outside"
+outside=$(wc -l <"$WORK/bpf.outside" | tr -d ' ')
+# the first one outside, if any: TID, its start and end, first and last seen (ns), and by how much
+first=$(awk 'NR == 1 { printf "thread %s: started %s, ended %s, seen %s to %s (first seen %+d ns after its start, last %+d ns after its end)",
+	$1, $2, $3, $4, $5, $4 - $2, $5 - $3 }' "$WORK/bpf.outside")
+check_eq "bpf: each thread's first and last seen bracket its own start and end${first:+; $first}" 0 "$outside"
 check_eq "bpf: the short threads are listed as exited" "$NSHORT" \
 	"$(sql "$WORK/bpf.db" "select count(*) from threads where comm like 's-%' and exited = 1")"
 
