@@ -1094,6 +1094,13 @@ static bool listed_live(void *ctx, pid_t tid)
 	return find_thread(ctx, tid) != NULL;
 }
 
+/* A live thread seen by the sample of now: then, or at its birth when the
+ * tracker's events (read after now was taken) say it was born later. */
+static uint64_t seen_at(const struct td_thread *t, uint64_t now)
+{
+	return now > t->first_seen_ns ? now : t->first_seen_ns;
+}
+
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
 {
 	uint64_t total[TD_GROUP_MAX] = { 0 };
@@ -1126,14 +1133,14 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			continue;
 		}
 		if ((t->quiet = c->bpf && bpf_quiet(c, t))) {
-			t->last_seen_ns = now_ns;
+			t->last_seen_ns = seen_at(t, now_ns);
 			continue;
 		}
 		if (!t->gone) {
 			for (int g = 0; g < c->nspecs; g++)
 				if (t->g[g].open && td_perf_group_read(&t->g[g].pg, &t->g[g].last) == 0)
 					t->g[g].have_last = true;
-			t->last_seen_ns = now_ns;
+			t->last_seen_ns = seen_at(t, now_ns);
 		}
 		if (c->bpf)
 			bpf_readings(c, t, now_ns);
