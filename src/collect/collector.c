@@ -356,6 +356,13 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 		 "be opened (%.200s)", (int)t->tid, why);
 }
 
+/* A live thread seen by the sample of now: then, or at its birth when the
+ * tracker's events (read after now was taken) say it was born later. */
+static uint64_t seen_at(const struct td_thread *t, uint64_t now)
+{
+	return now > t->first_seen_ns ? now : t->first_seen_ns;
+}
+
 /* The newest thread listed with tid (a tid is reused only once its thread is gone). */
 static struct td_thread *newest_thread(const struct td_collector *c, pid_t tid)
 {
@@ -418,7 +425,8 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 	t->comm_tracked = from_events;
 	c->young_comms |= !from_events;
 	t->first_seen_ns = ev->time_ns ? ev->time_ns : now;
-	t->last_seen_ns = t->sampled_ns = now;
+	t->last_seen_ns = seen_at(t, now);
+	t->sampled_ns = now;
 	if (c->bpf) {
 		t->sampled_ns = t->first_seen_ns; /* counted from its birth: nothing of it delivered yet */
 		t->sw_ns = t->prev_sw_ns = t->sampled_ns; /* ... its switches too (bpf_readings): their span starts there */
@@ -493,6 +501,9 @@ static void thread_gone(struct td_collector *c, struct td_thread *t, const struc
 	t->gone = true;
 	/* when it exited, if the tracker knows, but never before what was already delivered of it */
 	t->last_seen_ns = ev->time_ns > t->sampled_ns && ev->time_ns < now ? ev->time_ns : now;
+	/* born after the sample's time was taken (its events are read after): its exit, never before its birth */
+	if (t->last_seen_ns < t->first_seen_ns)
+		t->last_seen_ns = ev->time_ns > t->first_seen_ns ? ev->time_ns : t->first_seen_ns;
 	if (ev->comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", ev->comm); /* its name at exit */
 }
@@ -1092,13 +1103,6 @@ static void bpf_readings(struct td_collector *c, struct td_thread *t, uint64_t n
 static bool listed_live(void *ctx, pid_t tid)
 {
 	return find_thread(ctx, tid) != NULL;
-}
-
-/* A live thread seen by the sample of now: then, or at its birth when the
- * tracker's events (read after now was taken) say it was born later. */
-static uint64_t seen_at(const struct td_thread *t, uint64_t now)
-{
-	return now > t->first_seen_ns ? now : t->first_seen_ns;
 }
 
 int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)
