@@ -1,6 +1,7 @@
 /* encode: event string -> perf_event_attr, through libpfm4 or perf's raw forms. */
 #include "encode.h"
 #include "host.h"
+#include "libpfm.h"
 #include "pmu.h"
 
 #include <ctype.h>
@@ -334,7 +335,7 @@ static int encode_libpfm(const char *evstr, const char *model, bool kernel, stru
 	int ret;
 
 	if (td_pfm_init()) {
-		td_err_set(err, "libpfm4 failed to initialise; reinstall libpfm4");
+		td_err_set(err, "%s", td_pfm_init_error());
 		return -1;
 	}
 	if (model && *model && !strstr(evstr, "::"))
@@ -344,18 +345,18 @@ static int encode_libpfm(const char *evstr, const char *model, bool kernel, stru
 	memset(&arg, 0, sizeof(arg));
 	arg.size = sizeof(arg);
 	arg.attr = &enc->attr;
-	ret = pfm_get_os_event_encoding(full, kernel ? (PFM_PLM0 | PFM_PLM3) : PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
+	ret = td_pfm_get_os_event_encoding(full, kernel ? (PFM_PLM0 | PFM_PLM3) : PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
 					&arg);
 	if (ret != PFM_SUCCESS) {
-		td_err_set(err, "cannot encode event '%s' with libpfm4: %s", full, pfm_strerror(ret));
+		td_err_set(err, "cannot encode event '%s' with libpfm4: %s", full, td_pfm_strerror(ret));
 		return -1;
 	}
 	memset(&einfo, 0, sizeof(einfo));
 	einfo.size = sizeof(einfo);
 	memset(&pinfo, 0, sizeof(pinfo));
 	pinfo.size = sizeof(pinfo);
-	if (pfm_get_event_info(arg.idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS &&
-	    pfm_get_pmu_info(einfo.pmu, &pinfo) == PFM_SUCCESS)
+	if (td_pfm_get_event_info(arg.idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS &&
+	    td_pfm_get_pmu_info(einfo.pmu, &pinfo) == PFM_SUCCESS)
 		snprintf(enc->pmu, sizeof(enc->pmu), "%s", pinfo.name);
 	enc->attr.size = sizeof(enc->attr);
 	return 0;

@@ -3,13 +3,13 @@
  * decide the degradation rung with a reason a newcomer understands. */
 #include "pmu.h"
 #include "host.h"
+#include "libpfm.h"
 #include "base/json.h"
 #include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <linux/capability.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +176,7 @@ bool td_pfm_has_model(const char *model)
 	for (int i = 0; i < PFM_PMU_MAX; i++) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(i, &info) == PFM_SUCCESS && info.name && !strcmp(info.name, model))
+		if (td_pfm_get_pmu_info(i, &info) == PFM_SUCCESS && info.name && !strcmp(info.name, model))
 			return true;
 	}
 	return false;
@@ -286,17 +286,6 @@ static void detect_hypervisor_name(struct td_caps *c)
 	snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
 }
 
-int td_pfm_init(void)
-{
-	static int state; /* 0 not yet, 1 ok, -1 failed */
-
-	if (!state) {
-		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
-		state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
-	}
-	return state > 0 ? 0 : -1;
-}
-
 static void detect_libpfm(struct td_caps *c)
 {
 	pfm_pmu_info_t info;
@@ -315,7 +304,7 @@ static void detect_libpfm(struct td_caps *c)
 	for (int i = 0; i < PFM_PMU_MAX; i++) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(i, &info) != PFM_SUCCESS)
+		if (td_pfm_get_pmu_info(i, &info) != PFM_SUCCESS)
 			continue;
 		if (forced) {
 			/* a forced model: its tables (encodable though inactive here) give the counters;

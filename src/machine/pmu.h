@@ -92,10 +92,6 @@ void td_caps_detect(struct td_caps *caps);
 /* Decide the rung and its one-line reason from the other fields. */
 void td_caps_decide_rung(struct td_caps *caps);
 
-/* Initialise libpfm4 once for the process, with LIBPFM_ENCODE_INACTIVE=1 so
- * that other models' events can be encoded (with a PMU prefix). 0 or -1. */
-int td_pfm_init(void);
-
 const char *td_rung_name(enum td_rung r);
 /* Microarchitecture name for a vendor/family/model, or NULL. */
 const char *td_uarch_name(const char *vendor, int family, int model, int stepping);

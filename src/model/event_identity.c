@@ -3,7 +3,7 @@
 #include "event_identity.h"
 
 #include <ctype.h>
-#include <perfmon/pfmlib.h>
+#include "machine/libpfm.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +41,7 @@ static void find_vendor(const char *model, char *vendor, size_t len)
 	for (int i = PFM_PMU_NONE; i < PFM_PMU_MAX; i++) {
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
-		if (pfm_get_pmu_info(i, &info) != PFM_SUCCESS || !info.name || strcmp(info.name, model))
+		if (td_pfm_get_pmu_info(i, &info) != PFM_SUCCESS || !info.name || strcmp(info.name, model))
 			continue;
 		if (info.desc && !strncmp(info.desc, "Intel", 5))
 			snprintf(vendor, len, "intel");

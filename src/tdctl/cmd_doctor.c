@@ -8,6 +8,7 @@
 #include "collect/counting.h"
 #include "collect/tracker.h"
 #include "machine/host.h"
+#include "machine/libpfm.h"
 #include "machine/pmu.h"
 #include "model/catalog.h"
 #include "tdctl.h"
@@ -72,8 +73,12 @@ static void print_text(const struct td_caps *c)
 		       c->sockets == 1 ? "" : "s");
 	else
 		printf("  topology:     unknown (no /sys/devices/system/cpu/cpuN/topology)\n");
-	printf("libpfm4 model:  %s\n", c->model_source == TD_MODEL_LIBPFM ? c->pfm_model
-								  : "none (this libpfm4 does not know the CPU)");
+	if (c->model_source == TD_MODEL_LIBPFM)
+		printf("libpfm4 model:  %s\n", c->pfm_model);
+	else if (td_pfm_init()) /* tried already by the detection: its error */
+		printf("libpfm4 model:  none (%s)\n", td_pfm_init_error());
+	else
+		printf("libpfm4 model:  none (this libpfm4 does not know the CPU)\n");
 	if (c->model_source == TD_MODEL_CPUID) {
 		char id[160];
 		td_cpu_id_words(c, id, sizeof(id));

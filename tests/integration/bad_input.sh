@@ -127,6 +127,17 @@ else
 	skip "perf_event_paranoid 3 for an unprivileged user" "needs root, setpriv, flock and a writable $PARANOID"
 fi
 
+# libpfm4 is opened when an event first needs it (src/machine/libpfm.h): a
+# broken one (a file that is no library, found first on LD_LIBRARY_PATH) is
+# said in one line, by the command that needed it and by doctor
+mkdir -p "$WORK/badpfm"
+printf 'not a library\n' >"$WORK/badpfm/libpfm.so.4"
+expect_error "libpfm4 that cannot be loaded" 1 \
+	"^tdctl: .*libpfm4 cannot be loaded \\($WORK/badpfm/libpfm.so.4: .*\\): install it \\(apt-get install libpfm4\\)\$" \
+	env LD_LIBRARY_PATH="$WORK/badpfm" "$TDCTL" run -d "$DB" -- true
+LD_LIBRARY_PATH="$WORK/badpfm" "$TDCTL" doctor >"$WORK/out" 2>&1
+check_grep "doctor says libpfm4 cannot be loaded" "libpfm4 model:  none (libpfm4 cannot be loaded" "$WORK/out"
+
 # none of the failures above left a session behind; an exec failure after the
 # fork would be recorded as failed, never as completed
 if [ -e "$DB" ]; then
