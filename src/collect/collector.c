@@ -46,6 +46,7 @@ struct td_collector {
 	int paranoid;
 	struct td_tracker *tracker;
 	bool follow_children;
+	bool sum_cgroups;              /* the BPF program is loaded to sum cgroups (record --cgroup) */
 	struct td_thread **threads;
 	int nthreads, cap;
 	struct td_tid_map by_tid;      /* the newest thread listed with each tid (gone or not) */
@@ -905,6 +906,12 @@ static void bpf_note(struct td_collector *c)
 						  "process that count the same events" : "");
 }
 
+void td_collector_sum_cgroups(struct td_collector *c)
+{
+	assert(!c->bpf);
+	c->sum_cgroups = true;
+}
+
 int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err)
 {
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX] = { { 0 } };
@@ -935,7 +942,9 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 		n += c->specs[g].n;
 	}
 	if (n >= 0)
-		c->bpf = td_bpf_counting_new(attrs, leads, n, c->follow_children, map_entries, why, sizeof(why));
+		c->bpf = td_bpf_counting_new(attrs, leads, n,
+					     (c->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) |
+					     (c->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0), map_entries, why, sizeof(why));
 	if (c->bpf) {
 		c->bpf_events = n;
 		bpf_note(c);

@@ -135,6 +135,10 @@ void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid);
  * from when the process was followed or the thread born; the roots'
  * inherited spec 0 (the unlisted remainder) is opened as in per-thread mode. */
 int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err);
+/* record --cgroup: the BPF program td_collector_set_counting loads is to
+ * sum cgroups too (td_collector_follow_cgroup); call before it. A program
+ * loaded without them leaves that code out and loads twice as fast. */
+void td_collector_sum_cgroups(struct td_collector *c);
 bool td_collector_counting_bpf(const struct td_collector *c);
 /* One line: the counting mode and why. */
 const char *td_collector_counting(const struct td_collector *c);

@@ -45,6 +45,9 @@
 #include "counting_event.h"
 
 const volatile bool follow_children = false;
+/* cgroup sums wanted (user space, at load): without them the cgroup code is
+ * dead for the verifier, which then takes half the time to load the program */
+const volatile bool sum_cgroups = false;
 const volatile __u32 nevents = 0;
 const volatile __u32 nslots = 0; /* the size of slots, slot_of and free_slots (set by user space) */
 
@@ -334,7 +337,7 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 		add_shared(p, cs, ran);
 	/* the followed cgroups the running thread is in (current is the task: a switch runs
 	 * before the context does, the flush on the CPU): its ancestor at each level followed */
-	if (cgroup_levels && have) {
+	if (sum_cgroups && cgroup_levels && have) {
 		for (int l = 0; l < TD_BPF_CGROUP_LEVELS; l++) {
 			struct td_bpf_thread_sums *c;
 			__u64 id;

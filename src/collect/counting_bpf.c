@@ -37,9 +37,9 @@ struct instance {
 	const char *flavour;
 	int ncpus;               /* possible CPUs */
 	int nevents;
-	struct perf_event_attr attrs[TD_BPF_COUNT_MAX]; /* as given: with leads, follow_children and */
-	bool leads[TD_BPF_COUNT_MAX];                   /* map_entries, what a view must ask for to share */
-	bool follow_children;
+	struct perf_event_attr attrs[TD_BPF_COUNT_MAX]; /* as given: with leads, what and map_entries, */
+	bool leads[TD_BPF_COUNT_MAX];                   /* what a view must ask for to share */
+	unsigned what;           /* TD_BPF_FOLLOW_CHILDREN, TD_BPF_SUM_CGROUPS */
 	int *fds;                /* ncpus * nevents counters, -1 for an offline CPU */
 	bool *online;            /* CPUs whose counters opened: the flush runs there */
 	int map_entries;         /* slots */
@@ -69,7 +69,7 @@ static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, bool follow_children, int nevents, int ncpus, int map_entries, char *why,
+static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, char *why,
 				 size_t len, int *err)
 {
 	struct counting_bpf *skel;
@@ -88,7 +88,8 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
 		bpf_program__set_autoload(unused[i], false);
 	bpf_program__set_autoattach(skel->progs.flush, false);
-	skel->rodata->follow_children = follow_children;
+	skel->rodata->follow_children = (what & TD_BPF_FOLLOW_CHILDREN) != 0;
+	skel->rodata->sum_cgroups = (what & TD_BPF_SUM_CGROUPS) != 0;
 	skel->rodata->nevents = (__u32)nevents;
 	skel->rodata->nslots = (__u32)map_entries;
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
@@ -103,7 +104,7 @@ static struct counting_bpf *load(bool btf, bool follow_children, int nevents, in
 	return NULL;
 }
 
-static int load_either(struct instance *b, bool follow_children, char *why, size_t len)
+static int load_either(struct instance *b, char *why, size_t len)
 {
 	char why_btf[400], why_raw[400];
 	int err_btf = 0, err_raw = 0;
@@ -112,11 +113,11 @@ static int load_either(struct instance *b, bool follow_children, char *why, size
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
 	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", why_btf, sizeof(why_btf)))
-		b->skel = load(true, follow_children, b->nevents, b->ncpus, b->map_entries, why_btf, sizeof(why_btf),
+		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, why_btf, sizeof(why_btf),
 			       &err_btf);
 	if (!b->skel) {
 		b->flavour = "raw_tp";
-		b->skel = load(false, follow_children, b->nevents, b->ncpus, b->map_entries, why_raw, sizeof(why_raw),
+		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, why_raw, sizeof(why_raw),
 			       &err_raw);
 	}
 	if (b->skel)
@@ -221,7 +222,7 @@ static int map_slots(struct instance *b, char *why, size_t len)
 
 /* Load the program and open the counters. NULL with why. */
 static struct instance *instance_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-				     bool follow_children, int map_entries, int ncpus, char *why, size_t len)
+				     unsigned what, int map_entries, int ncpus, char *why, size_t len)
 {
 	struct instance *b = calloc(1, sizeof(*b));
 	int rc;
@@ -234,7 +235,7 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 	b->nevents = n;
 	memcpy(b->attrs, attrs, (size_t)n * sizeof(*attrs));
 	memcpy(b->leads, leads, (size_t)n * sizeof(*leads));
-	b->follow_children = follow_children;
+	b->what = what;
 	b->map_entries = map_entries;
 	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
 	b->online = calloc((size_t)ncpus, sizeof(*b->online));
@@ -245,7 +246,7 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 	}
 	for (int i = 0; i < ncpus * n; i++)
 		b->fds[i] = -1;
-	if (load_either(b, follow_children, why, len) || map_slots(b, why, len) ||
+	if (load_either(b, why, len) || map_slots(b, why, len) ||
 	    open_counters(b, attrs, leads, why, len)) {
 		instance_free(b);
 		return NULL;
@@ -261,10 +262,10 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 
 /* The process's instance a view of these may share, NULL none. */
 static struct instance *instance_like(const struct perf_event_attr *attrs, const bool *leads, int n,
-				      bool follow_children, int map_entries)
+				      unsigned what, int map_entries)
 {
 	for (struct instance *in = instances; in; in = in->next)
-		if (in->nevents == n && in->follow_children == follow_children && in->map_entries == map_entries &&
+		if (in->nevents == n && in->what == what && in->map_entries == map_entries &&
 		    !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) && !memcmp(in->leads, leads, (size_t)n * sizeof(*leads)))
 			return in;
 	return NULL;
@@ -407,7 +408,7 @@ static void view_detach(struct td_bpf_counting *b)
 }
 
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-					    bool follow_children, int map_entries, char *why, size_t len)
+					    unsigned what, int map_entries, char *why, size_t len)
 {
 	struct td_bpf_counting *b;
 	struct instance *in;
@@ -435,8 +436,8 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	if (!(in = instance_like(attrs, leads, n, follow_children, map_entries))) {
-		if (!(in = instance_new(attrs, leads, n, follow_children, map_entries, ncpus, why, len))) {
+	if (!(in = instance_like(attrs, leads, n, what, map_entries))) {
+		if (!(in = instance_new(attrs, leads, n, what, map_entries, ncpus, why, len))) {
 			free(b);
 			return NULL;
 		}
@@ -493,6 +494,8 @@ int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int le
 	struct td_bpf_thread_sums v = { .owner = b->owner };
 	__u64 key = id;
 
+	if (!(b->in->what & TD_BPF_SUM_CGROUPS))
+		return -EOPNOTSUPP;
 	if (level < 0 || level >= TD_BPF_CGROUP_LEVELS)
 		return -E2BIG;
 	if (bpf_map_lookup_elem(fd, &key, &v) == 0)
@@ -518,7 +521,7 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
 
 	if (!b->shared && td_bpf_counting_sharers(b) == 0)
 		return 0;
-	if (!(in = instance_new(was->attrs, was->leads, was->nevents, was->follow_children, was->map_entries, was->ncpus,
+	if (!(in = instance_new(was->attrs, was->leads, was->nevents, was->what, was->map_entries, was->ncpus,
 				why, len)))
 		return -1;
 	view_detach(b);
@@ -684,7 +687,7 @@ int td_bpf_counting_probe(char *why, size_t len)
 		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-ncpus));
 		return -1;
 	}
-	if (!(in = instance_new(&a, leads, 1, false, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, probe_why, sizeof(probe_why)))) {
+	if (!(in = instance_new(&a, leads, 1, 0, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, probe_why, sizeof(probe_why)))) {
 		snprintf(why, len, "%s", probe_why);
 		return -1;
 	}

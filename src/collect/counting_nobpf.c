@@ -7,9 +7,9 @@
 #include <stdio.h>
 
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-					    bool follow_children, int map_entries, char *why, size_t len)
+					    unsigned what, int map_entries, char *why, size_t len)
 {
-	(void)attrs, (void)leads, (void)n, (void)follow_children, (void)map_entries;
+	(void)attrs, (void)leads, (void)n, (void)what, (void)map_entries;
 	snprintf(why, len, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }

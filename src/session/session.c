@@ -341,6 +341,7 @@ static int cgroup_by_bpf(struct td_session *rs, td_err *err)
 	}
 	if (why_not)
 		return 0;
+	td_collector_sum_cgroups(rs->col);
 	if (td_collector_set_counting(rs->col, o->counting, TD_BPF_MAP_ENTRIES_DEFAULT, err))
 		return -1;
 	if (!td_collector_counting_bpf(rs->col))

@@ -157,7 +157,7 @@ static const struct td_bpf_thread_sums *read_final(struct td_bpf_counting *b, pi
 }
 
 /* grouped: the two events one perf group per CPU (as a plan's group is), else one each */
-static struct td_bpf_counting *counting_as(int map_entries, bool grouped)
+static struct td_bpf_counting *counting_as(int map_entries, bool grouped, unsigned what)
 {
 	struct perf_event_attr a[2] = {
 		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
@@ -167,7 +167,7 @@ static struct td_bpf_counting *counting_as(int map_entries, bool grouped)
 	struct td_bpf_counting *b;
 	char why[600];
 
-	if (!(b = td_bpf_counting_new(a, leads, 2, false, map_entries, why, sizeof(why))))
+	if (!(b = td_bpf_counting_new(a, leads, 2, what, map_entries, why, sizeof(why))))
 		fail_msg("%s", why);
 	assert_int_equal(td_bpf_counting_follow(b, getpid()), 0);
 	return b;
@@ -175,7 +175,7 @@ static struct td_bpf_counting *counting_as(int map_entries, bool grouped)
 
 static struct td_bpf_counting *counting(int map_entries)
 {
-	return counting_as(map_entries, false);
+	return counting_as(map_entries, false, 0);
 }
 
 static bool keep_none(void *ctx, pid_t tid)
@@ -193,7 +193,7 @@ static void thread_sums(bool grouped)
 	pthread_t th;
 	uint64_t half_ms = 500000, steal0;
 
-	b = counting_as(64, grouped);
+	b = counting_as(64, grouped, 0);
 	steal0 = steal_ns();
 	assert_int_equal(pthread_create(&th, NULL, work, &w), 0);
 	pthread_join(th, NULL);
@@ -375,7 +375,7 @@ static void test_shared_views(void **state)
 
 	(void)state;
 	mine = counting(64); /* follows this process */
-	if (!(other = td_bpf_counting_new(a, leads, 2, false, 64, why, sizeof(why))))
+	if (!(other = td_bpf_counting_new(a, leads, 2, 0, 64, why, sizeof(why))))
 		fail_msg("%s", why);
 	assert_false(td_bpf_counting_joined(mine));
 	assert_true(td_bpf_counting_joined(other));
@@ -414,7 +414,7 @@ static void test_shared_views(void **state)
 	assert_non_null(td_bpf_counting_find(other, child));
 
 	/* a view may take a program of its own (for a process another view follows) */
-	if (!(own = td_bpf_counting_new(a, leads, 2, false, 64, why, sizeof(why))))
+	if (!(own = td_bpf_counting_new(a, leads, 2, 0, 64, why, sizeof(why))))
 		fail_msg("%s", why);
 	assert_true(td_bpf_counting_joined(own));
 	assert_int_equal(td_bpf_counting_unshare(own, why, sizeof(why)), 0);
@@ -469,7 +469,11 @@ static void test_cgroup_sums(void **state)
 	assert_int_equal(mkdir(low, 0755), 0);
 	assert_int_equal(stat(top, &st_top), 0);
 	assert_int_equal(stat(low, &st_low), 0);
+	/* a program loaded without cgroup sums refuses to follow one */
 	b = counting(64);
+	assert_int_equal(td_bpf_counting_follow_cgroup(b, st_top.st_ino, 1), -EOPNOTSUPP);
+	td_bpf_counting_free(b);
+	b = counting_as(64, false, TD_BPF_SUM_CGROUPS);
 	/* a cgroup's id is its directory's inode number; its level, its depth below the root */
 	assert_int_equal(td_bpf_counting_follow_cgroup(b, st_top.st_ino, 1), 0);
 	assert_int_equal(td_bpf_counting_follow_cgroup(b, st_low.st_ino, 2), 0);
