@@ -9,8 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* libbpf prints nothing from now on (a fallback is not an error); its last
- * warning since td_bpf_warning_clear is kept. */
+/* Before loading a BPF object: libbpf prints nothing from now on (a
+ * fallback is not an error); its last warning since td_bpf_warning_clear
+ * is kept. And the memory libbpf frees after parsing the kernel's BTF
+ * stays in the heap, for the next object's parse (see bpf_common.c). */
 void td_bpf_quiet(void);
 void td_bpf_warning_clear(void);
 /* libbpf's last warning, "" none. */
