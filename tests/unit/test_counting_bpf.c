@@ -316,6 +316,8 @@ static pid_t spinning_child_in(const char *cgroup, int *release)
 			if (!(f = fopen(path, "w")) || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
 				_exit(2);
 		}
+		if (read(p[0], &c, 1) != 1) /* start_spinning: followed by now */
+			_exit(1);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 		start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 		do
@@ -336,11 +338,23 @@ static pid_t spinning_child(int *release)
 	return spinning_child_in(NULL, release);
 }
 
-/* A spinning child has spun its 20 ms once it waits in read(): its state says so (5 s at most). */
+/* The child spins once told to: after it is followed (a child that spun at
+ * once ran up to milliseconds unfollowed when this process waited its turn
+ * after the fork, under CI's load: 19 ms asserted, fewer counted). Closing
+ * release afterwards lets it end. */
+static void start_spinning(int release)
+{
+	assert_int_equal(write(release, "s", 1), 1);
+}
+
+/* A spinning child has spun its 20 ms once it waits in read() again: its
+ * state says it sleeps and its schedstat that it ran 20 ms (5 s at most;
+ * before it starts it sleeps too, in its first read). */
 static void wait_asleep(pid_t child)
 {
 	for (int i = 0; i < 5000; i++) {
 		char path[64], st[256] = "";
+		unsigned long long ran = 0;
 		FILE *f;
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
 		if ((f = fopen(path, "r"))) {
@@ -348,7 +362,13 @@ static void wait_asleep(pid_t child)
 				st[0] = '\0';
 			fclose(f);
 		}
-		if (strstr(st, ") S "))
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)child);
+		if ((f = fopen(path, "r"))) {
+			if (fscanf(f, "%llu", &ran) != 1)
+				ran = 0;
+			fclose(f);
+		}
+		if (strstr(st, ") S ") && ran >= 20000000ull)
 			return;
 		usleep(1000);
 	}
@@ -384,6 +404,7 @@ static void test_shared_views(void **state)
 	assert_int_equal(td_bpf_counting_follow(other, getpid()), -EEXIST);
 	child = spinning_child(&release);
 	assert_int_equal(td_bpf_counting_follow(other, child), 0);
+	start_spinning(release);
 	steal0 = steal_ns();
 	assert_int_equal(pthread_create(&th, NULL, work, &w), 0);
 	pthread_join(th, NULL);
@@ -484,6 +505,7 @@ static void test_cgroup_sums(void **state)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	before = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	child = spinning_child_in(low, &release);
+	start_spinning(release);
 	wait_asleep(child);
 	/* meanwhile this process works 10 ms outside the cgroups */
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
