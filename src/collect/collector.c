@@ -62,6 +62,7 @@ struct td_collector {
 	int current;                   /* rotated spec enabled now, -1 none */
 	FILE *raw_dump;
 	bool adding;                   /* td_collector_add_process in progress: the threads it lists are roots */
+	pid_t adding_pid;              /* ... of this process, followed by the BPF program just before */
 	struct family family;
 	bool open_as;                  /* counters opened with as_uid/as_gid (td_collector_open_as) */
 	uid_t as_uid;
@@ -452,7 +453,8 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 		/* a child process (the first time); one another session of this process
 		 * follows with the program this one shares has its sums there: not
 		 * listed here (zeros would pass for counts), and said */
-		if (c->bpf && td_bpf_counting_follow(c->bpf, t->pid) == -EEXIST) {
+		if (c->bpf && !(c->adding && t->pid == c->adding_pid) &&
+		    td_bpf_counting_follow(c->bpf, t->pid) == -EEXIST) {
 			c->stats.open_failures++;
 			snprintf(c->stats.last_failure, sizeof(c->stats.last_failure), "process %d (thread %d) is counted "
 				 "by another session of this process with the same BPF program; attach it in a session of its "
@@ -645,6 +647,7 @@ static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool t
 	}
 	c->pending_flags = flags;
 	c->adding = true;
+	c->adding_pid = pid; /* its threads need no follow each (a bpf call each: 1,000 at 1,000 threads) */
 	rc = apply_tracker(c, td_wall_ns(), sink, err);
 	c->adding = false;
 	return rc;
