@@ -29,7 +29,10 @@ fi
 dpid=$!
 i=0
 while ! "$tdctl" status --socket "$dir/sock" >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-"$demo" -t "$threads" -l 0 -e 0 -s $((seconds + 3)) >/dev/null 2>&1 &
+# the target outlives the session by far: on saturated CPUs its threads and
+# the attach command take seconds to start, and a target that exits first
+# ends the session short ("target exited")
+"$demo" -t "$threads" -l 0 -e 0 -s $((seconds * 3 + 30)) >/dev/null 2>&1 &
 wpid=$!
 sleep 0.5
 rss0=$(awk '/^VmRSS/ { print $2 }' "/proc/$dpid/status")
@@ -48,3 +51,4 @@ echo "bench_daemon: $threads busy threads on $(nproc) CPUs, -I 100 for $seconds 
 awk -v m="$max" -v r0="$rss0" 'BEGIN { printf "  RSS: %.1f MB at most while sampling (%.1f MB before): %.2f of the 32 MB ceiling\n", m / 1024, r0 / 1024, m / 1024 / 32 }'
 awk -v c0="$cpu0" -v c1="$cpu1" -v t="$tck" -v n="$n" 'BEGIN { printf "  CPU: %.0f ms in all, %.2f ms per interval\n", (c1 - c0) * 1000 / t, n ? (c1 - c0) * 1000 / t / n : 0 }'
 echo "  intervals stored: $n of $((seconds * 10)) due; threads listed: $listed of $threads"
+sqlite3 "$dir/d.db" "select message, counting from sessions where id = $s" | sed "s/^/  session: /"
