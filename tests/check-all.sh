@@ -45,7 +45,8 @@ echo "== make distcheck $(at) =="
 	status=1
 }
 # The Debian packages build from the distributed tarball, lintian finds no
-# error in them, and topdownd's unit is installed and enabled the Debian way.
+# error in them, topdownd's unit is installed and enabled the Debian way, and
+# tdctl depends on libpfm4 (opened with dlopen: dpkg-shlibdeps cannot see it).
 echo "== debian packages $(at) =="
 debdir=$(mktemp -d "${TMPDIR:-/tmp}/td-deb.XXXXXX")
 if tar -xzf "$top"/build-check-plain/topdown-*.tar.gz -C "$debdir" &&
@@ -54,8 +55,9 @@ if tar -xzf "$top"/build-check-plain/topdown-*.tar.gz -C "$debdir" &&
 	dpkg-deb -c "$debdir"/topdownd_*.deb >"$debdir/contents" &&
 	grep -q ' ./lib/systemd/system/topdownd.service$' "$debdir/contents" &&
 	dpkg-deb --ctrl-tarfile "$debdir"/topdownd_*.deb | tar -xO ./postinst >"$debdir/postinst" &&
-	grep -q 'deb-systemd-helper enable' "$debdir/postinst"; then
-	echo "check-all: tdctl and topdownd packages built, lintian clean, topdownd.service enabled on install"
+	grep -q 'deb-systemd-helper enable' "$debdir/postinst" &&
+	dpkg-deb -f "$debdir"/tdctl_*.deb Depends | grep -Eq '(^|, )libpfm4($|,| )'; then
+	echo "check-all: tdctl and topdownd packages built, lintian clean, topdownd.service enabled on install, tdctl depends on libpfm4"
 	passed=$((passed + 1))
 else
 	tail -20 "$debdir/build.log" "$debdir/lintian.log" 2>/dev/null
