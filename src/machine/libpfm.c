@@ -2,18 +2,32 @@
 #include "libpfm.h"
 
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static struct {
 	int state; /* 0 not tried, 1 ready, -1 failed */
-	char error[256];
+	char *error;             /* why not, once it failed (allocated: dlerror names a path) */
 	pfm_err_t (*initialize)(void);
 	pfm_err_t (*get_pmu_info)(pfm_pmu_t, pfm_pmu_info_t *);
 	pfm_err_t (*get_event_info)(int, pfm_os_t, pfm_event_info_t *);
 	pfm_err_t (*get_os_event_encoding)(const char *, int, pfm_os_t, void *);
 	const char *(*strerror)(int);
 } pfm;
+
+/* Why it failed, whole (the first failure: later ones follow from it). */
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pfm.error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&pfm.error, fmt, ap) < 0)
+		pfm.error = NULL;
+	va_end(ap);
+}
 
 /* dlsym's void * to a function pointer: ISO C has no conversion between
  * them, POSIX guarantees this one */
@@ -23,7 +37,7 @@ static void *symbol(void *lib, const char *name, int *missing)
 
 	if (!p && !*missing) {
 		*missing = 1;
-		snprintf(pfm.error, sizeof(pfm.error), "%s has no %s: reinstall libpfm4", TD_LIBPFM_SONAME, name);
+		say("%s has no %s: reinstall libpfm4", TD_LIBPFM_SONAME, name);
 	}
 	return p;
 }
@@ -35,8 +49,7 @@ static int open_library(void)
 	void *p;
 
 	if (!lib) {
-		snprintf(pfm.error, sizeof(pfm.error), "libpfm4 cannot be loaded (%s): install it (apt-get install libpfm4)",
-			 dlerror());
+		say("libpfm4 cannot be loaded (%s): install it (apt-get install libpfm4)", dlerror());
 		return -1;
 	}
 	/* the library stays open for the life of the program, like a linked one */
@@ -66,8 +79,7 @@ int td_pfm_init(void)
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
 	ret = pfm.initialize();
 	if (ret != PFM_SUCCESS) {
-		snprintf(pfm.error, sizeof(pfm.error), "libpfm4 failed to initialise (%s): reinstall libpfm4",
-			 pfm.strerror(ret));
+		say("libpfm4 failed to initialise (%s): reinstall libpfm4", pfm.strerror(ret));
 		return -1;
 	}
 	pfm.state = 1;
@@ -76,7 +88,7 @@ int td_pfm_init(void)
 
 const char *td_pfm_init_error(void)
 {
-	return pfm.error[0] ? pfm.error : "libpfm4 is not initialised";
+	return pfm.error ? pfm.error : "libpfm4 is not initialised";
 }
 
 pfm_err_t td_pfm_get_pmu_info(pfm_pmu_t pmu, pfm_pmu_info_t *info)
