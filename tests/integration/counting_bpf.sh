@@ -33,6 +33,20 @@ unlisted_task_clock() {
 within() {
 	awk -v a="$1" -v b="$2" -v p="$3" -v s="${4:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d <= b * p / 100 + s) ? 1 : 0 }'
 }
+# within_short A B PCT SLACK SHORT: as within, and A may be short of B by SHORT more
+within_short() {
+	awk -v a="$1" -v b="$2" -v p="$3" -v s="$4" -v short="$5" 'BEGIN { m = b * p / 100 + s
+		print (b > 0 && a >= b - m - short && a <= b + m) ? 1 : 0 }'
+}
+# unseen_ns FILE: what the session's counting note (in tdctl's output FILE) says went to
+# no thread, ns: readings of a CPU's counters after a context switch the program did not see
+# (the kernel emits none when this VM's guest agent threads switch out) give what was
+# counted since the switch before to nobody, rather than to the thread found running; a
+# busy worker that followed such a switch is short by that much, at most. 0 when none.
+unseen_ns() {
+	sed -n 's/.* the \([0-9.]*\) ms counted since the switch before went to no thread.*/\1/p' "$1" |
+		awk '{ s += $1 * 1e6 } END { printf "%.0f", s }'
+}
 # The references (CLOCK_PROCESS_CPUTIME_ID, schedstat) are the scheduler's runtime, from
 # which the kernel takes the time the hypervisor stole (PARAVIRT_TIME_ACCOUNTING);
 # TASK_CLOCK (and perf's task-clock) counts it. steal_ns: the CPUs' stolen time so
@@ -64,8 +78,9 @@ for mode in bpf per-thread; do
 	check_eq "$mode: every thread is listed" 205 "$(sql "$DB" "select count(*) from threads where tid != 0")"
 	cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/$mode.cpu")
 	tc=$(total_task_clock "$DB")
-	check_eq "$mode: TASK_CLOCK of all targets ($tc s) within 1 % of the process's CPU time ($cpu s, at most $stolen s stolen meanwhile)" 1 \
-		"$(within "$tc" "$cpu" 1 "$stolen")"
+	unseen=$(awk -v n="$(unseen_ns "$WORK/$mode.out")" 'BEGIN { printf "%.6f", n / 1e9 }')
+	check_eq "$mode: TASK_CLOCK of all targets ($tc s) within 1 % of the process's CPU time ($cpu s, at most $stolen s stolen meanwhile; $unseen s said to have gone to no thread)" 1 \
+		"$(within_short "$tc" "$cpu" 1 "$stolen" "$unseen")"
 	check "$mode: no BPF counting warning" test -z "$(grep '^tdctl: BPF counting' "$WORK/$mode.out")"
 	# a switch count's enabled time is the span it was counted over: never from before its thread was listed
 	check_eq "$mode: every switch row was counted while its thread was listed (enabled <= its interval's end - first seen)" 0 \
@@ -165,10 +180,13 @@ for type in tp_btf raw_tp; do
 		on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0 group by t.tid" | tr '|' ' ' >"$WORK/$type.tc"
 	# a thread's schedstat (se.sum_exec_runtime) lacks the slice it is running since the last tick or
 	# switch: read by the thread itself, it is short by up to one tick (CONFIG_HZ, 100 at the least)
-	bad=$(awk -v tick="$TICK_NS" -v stolen="$stolen" 'NR == FNR { rt[$1] = $2; next } ($1 in rt) { d = $2 - rt[$1]; if (d < 0) d = -d;
-		if (d > rt[$1] / 100 + tick + stolen) printf "%s: %d ns stored, %d ns in schedstat; ", $1, $2, rt[$1] }' \
+	# ... and short by what the session said went to no thread, at most
+	unseen=$(unseen_ns "$WORK/$type.out")
+	bad=$(awk -v tick="$TICK_NS" -v stolen="$stolen" -v unseen="$unseen" 'NR == FNR { rt[$1] = $2; next } ($1 in rt) {
+		m = rt[$1] / 100 + tick + stolen
+		if ($2 > rt[$1] + m || $2 < rt[$1] - m - unseen) printf "%s: %d ns stored, %d ns in schedstat; ", $1, $2, rt[$1] }' \
 		"$WORK/$type.workers" "$WORK/$type.tc")
-	check_eq "$type: each worker's TASK_CLOCK within 1 % + a tick ($TICK_NS ns) + the time stolen meanwhile (at most $stolen ns) of its own schedstat" "" "$bad"
+	check_eq "$type: each worker's TASK_CLOCK within 1 % + a tick ($TICK_NS ns) + the time stolen meanwhile (at most $stolen ns) of its own schedstat, short by at most the $unseen ns said to have gone to no thread" "" "$bad"
 	check_eq "$type: each worker is stored" 6 \
 		"$(awk 'NR == FNR { rt[$1] = 1; next } ($1 in rt) { seen++ } END { print seen + 0 }' "$WORK/$type.workers" "$WORK/$type.tc")"
 done
