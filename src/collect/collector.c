@@ -1058,10 +1058,6 @@ int td_collector_counting_unseen(const struct td_collector *c, char *buf, size_t
 	return 1;
 }
 
-/* The thread's sums as of the last read become its readings: spec g's
- * events are the program's bpf_base[g]...; a group's enabled and running
- * are its leader's. A thread without sums has not run since it was
- * followed: zero, never enabled. */
 /* The seq of tid's slot + 2, 1 when it has none (td_thread's bpf_seq_*). */
 static uint64_t bpf_seq(const struct td_collector *c, pid_t tid, const struct td_bpf_thread_sums **s)
 {
@@ -1087,6 +1083,10 @@ static bool bpf_quiet(const struct td_collector *c, const struct td_thread *t)
 	return true;
 }
 
+/* The thread's sums as of the last read become its readings: spec g's
+ * events are the program's bpf_base[g]...; a group's enabled and running
+ * are its leader's. A thread without sums has not run since it was
+ * followed: zero, never enabled. */
 static void bpf_readings(struct td_collector *c, struct td_thread *t, uint64_t now)
 {
 	const struct td_bpf_thread_sums *s;

@@ -108,5 +108,5 @@ pfm_err_t td_pfm_get_os_event_encoding(const char *str, int dfl_plm, pfm_os_t os
 
 const char *td_pfm_strerror(int code)
 {
-	return pfm.state > 0 || pfm.strerror ? pfm.strerror(code) : "libpfm4 is not loaded";
+	return pfm.strerror ? pfm.strerror(code) : "libpfm4 is not loaded";
 }
