@@ -1,0 +1,132 @@
+/* daemon_impl: what topdownd's files share — the daemon's state (struct
+ * daemon), a running session as the daemon knows it (struct dsession), a
+ * schedule entry's state, and the functions each file gives the others.
+ * The files call one another one way only (a DAG):
+ *   daemon.c (the loop, the dispatch) -> req_*.c (one concern of requests
+ *   each) -> daemon_reload.c -> daemon_schedule.c, daemon_auto.c ->
+ *   daemon_sessions.c -> daemon_state.c; daemon_export.c (a scrape) ->
+ *   daemon_sessions.c. Nothing calls back into daemon.c.
+ * Not for use outside src/topdownd. */
+#ifndef TD_DAEMON_IMPL_H
+#define TD_DAEMON_IMPL_H
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "auto_attach.h"
+#include "base/util.h"
+#include "clients.h"
+#include "collect/exec_watch.h"
+#include "control/protocol.h"
+#include "daemon.h"
+#include "daemon_config.h"
+#include "exporter.h"
+#include "openmetrics.h"
+#include "report_job.h"
+#include "session/session.h"
+#include "snapshot.h"
+#include "top_processes.h"
+
+/* A running session and what the daemon knows of it. */
+struct dsession {
+	struct daemon *d;
+	struct td_session *s;
+	int64_t id;
+	uid_t owner;
+	int entry;                /* schedule entry index, -1: an attach */
+	char *entry_name;         /* sessions.schedule: the schedule entry, or "auto:RULE" */
+	char *rule;               /* started by this [auto] rule, NULL: not */
+	pid_t pid;                /* attach: the process */
+	uint64_t started_ns;      /* wall */
+	int last_seq, intervals;
+	char *db_path, *events_dir, *nodes, *cgroup; /* the session's options point here */
+	struct td_top_snapshot *top;  /* schedule with top N: CPU time at the start */
+	int top_n;
+	struct td_snapshot snap;      /* the latest interval's values, for the exporter */
+	int interval_ms;
+	char comm[64];
+	char rung[32], model[64], events_file[64];
+};
+
+struct sched_state {
+	uint64_t next_ns;         /* monotonic */
+	int64_t running;          /* session id of its run, 0 none */
+	int runs, missed;
+	/* the last run that ended, for the exporter */
+	struct td_snapshot last;
+	int64_t last_session;
+	char rung[32], model[64], events_file[64];
+};
+
+struct daemon {
+	const struct td_daemon_opts *o;
+	struct td_config cfg;
+	struct sched_state *sched;
+	int listen_fd, sigfd;
+	struct td_clients *clients;
+	struct dsession **s;
+	int ns;
+	uint64_t start_mono;
+	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
+	struct td_exporter *exporter;
+	double scrape_seconds;    /* the previous scrape's, < 0 none */
+	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
+	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
+	long long auto_missed;        /* processes a rule matched but no session followed */
+	struct td_report_job *jobs[TD_REPORT_JOBS_MAX]; /* reports being rendered by child processes */
+	int njobs;
+	bool stop;
+};
+
+/* daemon_state.c: the log, systemd's status line, replies */
+void daemon_vlog(const struct daemon *d, int prio, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+void daemon_log(const struct daemon *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void daemon_notify_status(const struct daemon *d);
+/* send o (taken) to c as one line */
+void daemon_send_json(struct daemon *d, struct td_client *c, json_t *o);
+void daemon_reply_error(struct daemon *d, struct td_client *c, int64_t id, const char *msg);
+json_t *daemon_reply_ok(int64_t id);
+
+/* daemon_sessions.c: the running sessions */
+int daemon_dup_opt(char **dst, const char *src);
+void daemon_session_free(struct dsession *ds);
+struct dsession *daemon_find_running(struct daemon *d, int64_t id);
+/* Start a session for ds (its options filled but for the strings); on
+ * success it joins the running set. 0, or -1 with err (ds still the caller's). */
+int daemon_start_session(struct daemon *d, struct dsession *ds, struct td_session_opts *o, td_err *err);
+/* Finish the i-th running session, which has ended, and free it. */
+void daemon_reap(struct daemon *d, int i);
+
+/* daemon_schedule.c */
+int daemon_start_scheduled(struct daemon *d, int k, td_err *err);
+void daemon_run_schedule(struct daemon *d);
+int daemon_schedule_timeout_ms(const struct daemon *d);
+int daemon_adopt_schedule(struct daemon *d, struct td_config *c, td_err *err);
+
+/* daemon_auto.c */
+int daemon_setup_auto(struct daemon *d, td_err *err);
+void daemon_watch_execs(struct daemon *d);
+
+/* daemon_export.c: the exporter's td_export_fill_fn (ctx: the daemon) */
+void daemon_fill_metrics(void *ctx, struct td_om *om);
+
+/* daemon_reload.c (td_daemon_read_config is in daemon.h) */
+int daemon_reload(struct daemon *d, td_err *err);
+
+/* req_*.c: one request each, answered to c */
+void daemon_op_attach(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_detach(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_tail(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_list(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_status(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_sessions(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_report(struct daemon *d, struct td_client *c, const struct td_request *r);
+/* a report job that finished: its reply to the client that asked, if still there */
+void daemon_report_done(struct daemon *d, struct td_report_job *j);
+void daemon_op_profile_now(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_reload(struct daemon *d, struct td_client *c, const struct td_request *r);
+
+#endif
