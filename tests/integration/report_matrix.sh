@@ -9,7 +9,7 @@
 # diff must compare two sessions with a tree and refuse, with its reason,
 # one without. The values themselves are checked in report.sh,
 # summary-related tests and eval_same.sh; this sweep checks that no cell
-# is left out. The table in docs/architecture.md lists the cells.
+# is left out. The table in docs/internals.md lists the cells.
 . "$(dirname "$0")/lib.sh"
 
 D="$TD_SRCDIR/tests/data/import"
