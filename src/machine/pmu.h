@@ -1,7 +1,7 @@
 /* pmu: what this machine can measure and why — CPU identity, the libpfm4 PMU
  * model, the kernel's core PMU, counters, hypervisor, NMI watchdog,
  * perf_event_paranoid, capabilities, BPF — and the degradation rung that
- * follows from them (design.md, "Degradation ladder"). */
+ * follows from them (man tdctl, "doctor": full-tree to none). */
 #ifndef TD_PMU_H
 #define TD_PMU_H
 
