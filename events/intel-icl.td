@@ -196,6 +196,10 @@ limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS
           DTLB_ST_HIT_C1 DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC CYCLES_L1D_MISS LD_STORE_FWD \
           LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 \
           ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT LOCK_LOADS ALL_STORES XSNP_HITM XSNP_HIT XSNP_MISS L3_HIT counters=0-3
+# intel_icl_event_constraints (linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1, no git commit
+# in a Debian source package; arch/x86/events/intel/core.c:306): event codes 0xA8-0xB0 (LSD 0xA8,
+# DSB2MITE_SWITCHES 0xAB) on counters 0-3 only; found missing by tests/tools/sched_check.py
+limit     LSD_ACTIVE LSD_OK DSB2MITE_PEN counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
 # perfmon "Counter": "0,1,2,3" for the OCR events, whose values two MSRs (0x1A6, 0x1A7) hold:
 # counters 0-1 keep at most two of them in a group

@@ -185,8 +185,13 @@ fixed     1 CLK_THREAD CLKS_ANY         # CPU_CLK_UNHALTED.THREAD(_ANY) (0x3C): 
 fixed     2 REF_TSC                     # CPU_CLK_UNHALTED.REF_TSC: fixed counter 2 only
 limit     REF_TSC counters=fixed
 nocounter TSC                           # msr PMU: no core counter, may join any group
-# intel_skl_event_constraints: MEM_INST_RETIRED (0xD0), MEM_LOAD_RETIRED (0xD1) run on counters 0-3 only
-limit     L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS MEM_INST counters=0-3
+# intel_skl_event_constraints (linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1, no git
+# commit in a Debian source package; arch/x86/events/intel/core.c:240-247): MEM_INST_RETIRED (0xD0),
+# MEM_LOAD_RETIRED (0xD1), MEM_LOAD_L3_HIT_RETIRED (0xD2), MEM_TRANS_RETIRED (0xCD), FRONTEND_RETIRED
+# (0xC6) on counters 0-3 only ("when HT is off, these can only run on the bottom 4 counters"; with HT
+# on there are only 4). tests/tools/sched_check.py found ALL_LOADS..SPLIT_STORES missing here.
+limit     L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS MEM_INST ALL_LOADS ALL_STORES LOCK_LOADS SPLIT_STORES \
+          L3_HIT XSNP_MISS XSNP_HIT XSNP_HITM counters=0-3
 # Nodes whose events exceed one group (with SMT on: 4 counters): perf's skl-metrics.json marks the
 # same metrics NO_GROUP_EVENTS. Their events may be spread over groups; the collector lowers the
 # confidence of such a node (its parts are counted in different time windows).
