@@ -87,7 +87,11 @@ event    LSD_ACTIVE      LSD:CYCLES_ACTIVE                         | LSD.CYCLES_
 event    LSD_OK          LSD:CYCLES_OK                             | LSD.CYCLES_OK, cycles the LSD delivered the optimal number of uops [0xA8/0x01 c=5]
 event    MS_CYCLES       IDQ:MS_UOPS:c=1                           | IDQ.MS_UOPS:c1, cycles the microcode sequencer delivered any uop [0x79/0x30 c=1]
 event    SCOREBOARD      RESOURCE_STALLS:SCOREBOARD                | RESOURCE_STALLS.SCOREBOARD, stalls on serializing operations [0xA2/0x02]
-event    EXE_0           EXE_ACTIVITY:EXE_BOUND_0_PORTS            | EXE_ACTIVITY.3_PORTS_UTIL:u0x80 (EXE_BOUND_0_PORTS), cycles no port executed a uop [0xA6/0x80]
+# EXE_0 is what toplev and perf count for TMA's EXE_ACTIVITY.3_PORTS_UTIL:u0x80: both write it as
+# cpu/exe_activity.3_ports_util,umask=0x80/ (perf: icl-metrics.json tma_ports_utilized_0), and perf ORs a
+# repeated term into the field (tools/perf/util/pmu.c:1282-1297, linux 6.12.117): umask 0x08 | 0x80 = 0x88,
+# cycles with 3 ports or with no port utilized, not EXE_BOUND_0_PORTS (0x80) alone as TMA means it
+event    EXE_0           cpu/event=0xa6,umask=0x88/                | as perf counts EXE_ACTIVITY.3_PORTS_UTIL:u0x80 (umask 0x08|0x80): cycles with 3 or no ports utilized [0xA6/0x88]
 event    UOPS_X87        UOPS_EXECUTED:X87                         | UOPS_EXECUTED.X87, x87 uops executed [0xB1/0x10]
 event    UOPS_EXEC       UOPS_EXECUTED:THREAD                      | UOPS_EXECUTED.THREAD, uops executed by this thread [0xB1/0x01]
 event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR              | FP_ARITH_INST_RETIRED.SCALAR, scalar FP arithmetic instructions retired [0xC7/0x03]
