@@ -399,16 +399,22 @@ topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LA
 # perfmon "Counter": "0,1,2,3" for these (all others 0-7)
 limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS \
           LCP_STALL DSB2MITE_PEN MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES_ANY counters=0-3
-# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad and 0x04c2 share
-# MSR_PEBS_FRONTEND, EXTRA_REG_FE): counter 0 keeps the events that set it to one per group
-limit     UNKNOWN_BR MS_RET MS_RET_CYCLES MS_SWITCHES_RET counters=0
+# MSR 0x3F7 (MSR_PEBS_FRONTEND) holds one value: intel_rwc_extra_regs (Granite Rapids' table,
+# intel/core.c:7116) gives 0x02c6, 0x03c6, 0x40ad and 0x04c2 one EXTRA_REG_FE, without an alternate
+# (intel/core.c:373-381 of linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package has no git commit)); a second value gets
+# emptyconstraint (__intel_shared_reg_get_constraints(), intel/core.c:3301). The UOPS_RETIRED.MS forms
+# write the same 0x8 and share it; 0xAD, 0xC2 and 0xC6 take any counter (0x90-0xFE, intel/core.c:363).
+extra     frontend 1 UNKNOWN_BR MS_RET MS_RET_CYCLES MS_SWITCHES_RET FR_L1I_MISS FR_L2_MISS FR_ITLB_MISS FR_STLB_MISS
 # perfmon "Counter": "0,1,2,3" for the level-3+ events of codes below 0x90 and 0x20, 0x2A, 0xD0, 0xD1, 0x44
 limit     DECODERS_C1 DECODERS_C2 counters=2   # Linux glc constraint 0x0175 -> counter 2: Decoder0_Alone spans groups
 limit     UOPS_EXEC EXEC_GE3 counters=3        # Linux glc constraint 0x01b1 -> counter 3
 limit     LD_STORE_FWD ALL_LOADS FB_HIT MA_CYC_L1D FB_FULL XQ_FULL L2_STALLS ORO_DRD_C12 ORO_DRD_C1 ST_L2_HIT \
           LOCK_LOADS ALL_STORES ORO_RFO_C1 counters=0-3
-# two offcore-response MSRs (0x1A6, 0x1A7): at most two OCR events with different values in a group
-limit     OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# OCR (0x2A) on counters 0-3 (0x01-0x8F, intel/core.c:354); two offcore-response MSRs (0x1A6, 0x1A7,
+# intel_rwc_extra_regs :374-375, the second value on the alternate by intel_alt_er(), :3256): at most two
+# OCR values in a group, a third gets emptyconstraint
+limit     OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR OCR_DRD_HITM OCR_DRD_HWF counters=0-3
+extra     offcore_rsp 2 OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR OCR_DRD_HITM OCR_DRD_HWF
 nocounter TSC                           # msr PMU: no core counter, may join any group
 # the retire-latency nodes' events: perfmon "Counter": "0,1,2,3" (0xD0-0xD3, 0x11-0x13, 0x43, 0x48),
 # L1D_PEND_MISS.PENDING on counter 2 (Linux glc constraint 0x0148), OCR on 0-1, FRONTEND_RETIRED (MSR 0x3F7) on 0
@@ -417,8 +423,6 @@ limit     STLB_HIT_LOADS STLB_HIT_STORES SPLIT_LOADS SPLIT_STORES L2_HIT L3_HIT 
           DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M \
           DTLB_ST_WC_1G L1_MISS_ANY counters=0-3
 limit     L1D_PENDING counters=2
-limit     OCR_DRD_HITM OCR_DRD_HWF counters=0-1
-limit     FR_L1I_MISS FR_L2_MISS FR_ITLB_MISS FR_STLB_MISS counters=0
 # two MSR 0x3F7 values (Code_L2_Hit, Code_STLB_Hit) or six events on counters 0-3 (Contested_Accesses,
 # Data_Sharing): these may span groups
 span      Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit

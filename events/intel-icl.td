@@ -205,9 +205,13 @@ limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS
 # DSB2MITE_SWITCHES 0xAB) on counters 0-3 only; found missing by tests/tools/sched_check.py
 limit     LSD_ACTIVE LSD_OK DSB2MITE_PEN counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
-# perfmon "Counter": "0,1,2,3" for the OCR events, whose values two MSRs (0x1A6, 0x1A7) hold:
-# counters 0-1 keep at most two of them in a group
-limit     OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# OCR (0xB7) on counters 0-3 (intel_icl_event_constraints, arch/x86/events/intel/core.c:307 of
+# linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package has no git commit)); their offcore-response values go to
+# MSR_OFFCORE_RSP_0/1 (intel_icl_extra_regs, intel/core.c:315-316): a second value takes the other MSR
+# (intel_alt_er(), intel/core.c:3256), a third gets emptyconstraint and the group cannot be scheduled
+# (__intel_shared_reg_get_constraints(), intel/core.c:3301)
+limit     OCR_RFO_HITM OCR_STREAM_WR counters=0-3
+extra     offcore_rsp 2 OCR_RFO_HITM OCR_STREAM_WR
 # With UOPS_DECODED.DEC0 on counters 0-3, Memory_Operations (Light_Operations' DEC0, DEC0_C1,
 # MITE_UOPS, MS_UOPS and its MEM_INST) and Lock_Latency (five 0x24/0x60/0xD0 events) need five of
 # the four counters 0-3: they may be spread over groups.

@@ -288,13 +288,19 @@ limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G 
           FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
           LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
-# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad with 0x7, 0x04c2 with 0x8,
-# both MSR_PEBS_FRONTEND): counter 0 keeps the events that set it to one per group
-limit     UNKNOWN_BR MS_UOPS_RET MS_SWITCHES_RET MS_RET_CYCLES counters=0
-# perfmon "Counter": "0,1,2,3" (0x20, 0xD2); the OCR events too, but two MSRs (0x1A6, 0x1A7) hold
-# their values: counters 0-1 keep at most two of them in a group
+# MSR 0x3F7 (MSR_PEBS_FRONTEND) holds one value: intel_glc_extra_regs (Sapphire Rapids' table,
+# intel/core.c:7109) gives 0x40ad (valid 0x7) and 0x04c2 (valid 0x8) one EXTRA_REG_FE, without an
+# alternate (intel/core.c:322-330 of linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package has no git commit)); a second value gets
+# emptyconstraint (__intel_shared_reg_get_constraints(), intel/core.c:3301). The three UOPS_RETIRED.MS
+# forms write the same 0x8 and share it. The kernel puts 0xAD and 0xC2 on any counter (0x90-0xFE, :363).
+extra     frontend 1 UNKNOWN_BR MS_UOPS_RET MS_SWITCHES_RET MS_RET_CYCLES
+# perfmon "Counter": "0,1,2,3" (0x20, 0xD2)
 limit     ORO_CODE_C1 XSNP_FWD XSNP_NO_FWD XSNP_MISS counters=0-3
-limit     OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# OCR (0x2A) on counters 0-3 (the 0x01-0x8F range, intel/core.c:354); its values go to
+# MSR_OFFCORE_RSP_0/1 (intel_glc_extra_regs, :323-324): a second value takes the other MSR
+# (intel_alt_er(), :3256), a third gets emptyconstraint
+limit     OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-3
+extra     offcore_rsp 2 OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR
 # Contested_Accesses and Data_Sharing read six events on counters 0-3 (two XSNP, two OCR, FB_HIT,
 # L1_MISS): they may span groups
 span      Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing

@@ -111,7 +111,8 @@ void td_plan_near_nodes(const struct td_model *m, const char *name, char *buf, s
 /* Deepest level of the tree. */
 int td_plan_max_level(const struct td_model *m);
 
-/* How an event counts: "fixed N", "gp", "gp 0-3", "topdown metric", "no counter". */
+/* How an event counts: "fixed N", "gp", "gp 0-3", "topdown metric", "no counter"; then, for an
+ * event that sets an extra register, ", REG (N per group)". */
 const char *td_plan_event_class(const struct td_plan *p, int alias, char *buf, size_t len);
 const char *td_plan_kind_name(enum td_plan_kind k);
 const char *td_plan_status_name(enum td_plan_status s);

@@ -90,13 +90,14 @@ check_grep "icl: two offcore-response values: schedulable" "group 1: schedulable
 check_grep "icl: a third value: emptyconstraint" "group 2: UNSCHEDULABLE: E3: RSP_0 holds another value" "$WORK/ocr.out"
 check_grep "icl: three events of one value share the MSR" "group 3: schedulable" "$WORK/ocr.out"
 
-# (3) Sapphire Rapids without the counters=0-1 line of its OCR events: the
-# planner may put three distinct offcore-response values into one group, and
-# OFFCORE_RSP_0/1 hold two (__intel_shared_reg_get_constraints).
-cp "$EVENTS/intel-spr.td" "$WORK/ev/intel-spr.td"
-sed -i '/^limit .*OCR_.*counters=0-1/d' "$WORK/ev/intel-spr.td"
-r=$(run_check "$WORK/ev" spr spr 6 off off 2>"$WORK/why")
-check_match "broken spr file: level 6 has unschedulable groups" "unschedulable [1-9]" "$r"
-check_grep "broken spr file: the reason is the offcore-response MSRs" "holds another value in this group" "$WORK/why"
+# (3) Granite Rapids without its `extra` lines: the planner puts two
+# FRONTEND_RETIRED events with different MSR 0x3F7 values into one group, and
+# MSR_PEBS_FRONTEND holds one (__intel_shared_reg_get_constraints).
+cp "$EVENTS/intel-gnr.td" "$WORK/ev/intel-gnr.td"
+sed -i '/^extra /d' "$WORK/ev/intel-gnr.td"
+check "broken gnr file: the extra lines are gone" sh -c "! grep -q '^extra ' '$WORK/ev/intel-gnr.td'"
+r=$(run_check "$WORK/ev" gnr gnr 4 off off 2>"$WORK/why")
+check_match "broken gnr file: level 4 has unschedulable groups" "unschedulable [1-9]" "$r"
+check_grep "broken gnr file: the frontend MSR is the reason" "FE holds another value in this group" "$WORK/why"
 
 finish

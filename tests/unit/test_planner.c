@@ -140,11 +140,13 @@ static void test_sapphire_rapids_levels(void **state)
 	(void)state;
 	assert_int_equal(groups_for("events/intel-spr.td", 1, false, false), 1);
 	assert_int_equal(groups_for("events/intel-spr.td", 2, false, false), 1);
-	/* level 3 reads four events that set MSR 0x3F7 (INT_MISC.UNKNOWN_BRANCH_CYCLES, UOPS_RETIRED.MS and
-	 * its two cmask forms), one per group (counter 0): with SMT on, CORE_CLKS adds
-	 * CPU_CLK_UNHALTED.DISTRIBUTED to the MS-based formulas and the packing takes one group more */
+	/* level 3 reads four events that set MSR 0x3F7 (INT_MISC.UNKNOWN_BRANCH_CYCLES = 0x7, UOPS_RETIRED.MS
+	 * and its two cmask forms = 0x8): the register holds one value per group (`extra frontend 1`), the
+	 * three MS forms share theirs, so they may sit together and take any counter (the kernel's
+	 * 0x90-0xFE range); with SMT on CORE_CLKS adds CPU_CLK_UNHALTED.DISTRIBUTED to the MS-based
+	 * formulas, which still fit the groups first fit makes: 9 either way */
 	assert_int_equal(groups_for("events/intel-spr.td", 3, false, false), 9);
-	assert_int_equal(groups_for("events/intel-spr.td", 3, true, false), 10);
+	assert_int_equal(groups_for("events/intel-spr.td", 3, true, false), 9);
 
 	struct loaded l = load("events/intel-spr.td");
 	struct td_plan_request rq = { .level = 3 };
@@ -230,6 +232,38 @@ static struct td_plan *plan_nodes(struct loaded *l, const char *name, bool smt, 
 static const char *alias(const struct td_plan *p, int g, int i)
 {
 	return p->model->cat->events[p->groups[g].events[i]].alias;
+}
+
+/* `extra REG N`: a group holds at most N distinct values of the register, events of one value
+ * (the text of REG= in their raw form) share it — as the kernel allocates MSR_OFFCORE_RSP_0/1 (a
+ * second value on the alternate MSR, a third refused) and MSR_PEBS_FRONTEND (one value). Counts
+ * from tests/data/planner/test-extra.td: 4 counters, so only the register can split a group. */
+static void test_extra_registers(void **state)
+{
+	struct loaded l = load("tests/data/planner/test-extra.td");
+	struct td_plan *p;
+	char cls[80];
+	(void)state;
+
+	p = plan_nodes(&l, "Two", false, false); /* two offcore values: one group */
+	assert_int_equal(item(p, "Two")->status, TD_PLAN_OK);
+	assert_int_equal(p->ngroups, 1);
+	assert_string_equal(td_plan_event_class(p, td_catalog_event(l.cat, "O1") - l.cat->events, cls, sizeof(cls)),
+			    "gp, offcore_rsp (2 per group)");
+	td_plan_free(p);
+	p = plan_nodes(&l, "Three", false, false); /* a third value: not in one group */
+	assert_int_equal(item(p, "Three")->status, TD_PLAN_NOT_COLLECTABLE);
+	assert_non_null(strstr(item(p, "Three")->reason, "O3 would be the offcore_rsp register's value number 3, "
+						    "and it holds 2 in one group"));
+	td_plan_free(p);
+	p = plan_nodes(&l, "SameFe", false, false); /* one frontend value (0x8) twice: shared */
+	assert_int_equal(item(p, "SameFe")->status, TD_PLAN_OK);
+	assert_int_equal(p->ngroups, 1);
+	td_plan_free(p);
+	p = plan_nodes(&l, "OtherFe", false, false); /* 0x8 and 0x7: not in one group */
+	assert_int_equal(item(p, "OtherFe")->status, TD_PLAN_NOT_COLLECTABLE);
+	td_plan_free(p);
+	unload(&l);
 }
 
 static void test_rules(void **state)
@@ -607,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_sapphire_rapids_levels),
 		cmocka_unit_test(test_zen4_levels),
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_extra_registers),
 		cmocka_unit_test(test_request_errors),
 		cmocka_unit_test(test_counter_beyond_budget),
 		cmocka_unit_test(test_deepest_levels),
