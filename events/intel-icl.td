@@ -180,6 +180,23 @@ perf-name EXE_0          cpu/exe_activity.3_ports_util,umask=0x80/
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
 # The four PERF_METRICS events take no counter but must follow SLOTS in its group.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# - counters: the GP counters are CPUID 0xA's (x86_pmu.cntr_mask64); a group may hold at most GP + fixed
+#   counters + its metric events (collect_event(), arch/x86/events/core.c:1140-1162);
+# - fixed: FIXED_EVENT_CONSTRAINT(0x00c0, 0) INST_RETIRED.ANY and (0x003c, 1) CPU_CLK_UNHALTED.CORE may
+#   also take any GP counter; the pseudo encodings (event byte 0: 0x0300 REF_TSC, 0x0400 SLOTS) only their
+#   fixed counter (intel_pmu_check_event_constraints(), arch/x86/events/intel/core.c:6318-6361;
+#   use_fixed_pseudo_encoding(), arch/x86/include/asm/perf_event.h:344); a match ignores the any bit but
+#   not cmask/inv/edge (FIXED_EVENT_FLAGS, arch/x86/events/perf_event.h:435);
+# - watchdog: the NMI watchdog is a pinned PERF_COUNT_HW_CPU_CYCLES event per CPU (kernel/
+#   watchdog_perf.c:87-93) = 0x003c (intel_perfmon_event_map, intel/core.c:34), on the CPU before any
+#   group; the scheduler prefers fixed counters (__perf_sched_find_counter(), core.c:868-890), so it
+#   holds fixed counter 1 and a group's own cycles event takes a GP counter.
+# - ICL: intel_icl_event_constraints (intel/core.c:286-312): fixed 0-2, SLOTS (0x0400) on fixed 3 only
+#   (:292); the four metric events (event 0, umask 0x80-0x83: METRIC_EVENT_CONSTRAINT, :293-296;
+#   num_topdown_events = 4, :7097) take no counter, need SLOTS as group leader, no flags, no config1, no
+#   sampling (intel_pmu_hw_config(), :4195-4231); 8 GP counters with or without SMT.
 counters  gp=8 fixed=4 watchdog=fixed:1
 fixed     0 INST
 fixed     1 CLK_THREAD

@@ -21,7 +21,7 @@
 #     metric event (is_metric_event(), arch/x86/events/perf_event.h:94: event 0,
 #     umask 0x80..0x87) must be no higher than INTEL_TD_METRIC_AVAILABLE_MAX
 #     (intel/core.c:3935: 0x8000 + (num_topdown_events - 1) << 8; 4 on ICL,
-#     intel/core.c:7094; 8 on GLC/RWC, intel/core.c:6455), have no config1 and no
+#     intel/core.c:7097; 8 on GLC/RWC, intel/core.c:6454), have no config1 and no
 #     flags (X86_ALL_EVENT_FLAGS), and its group leader must be SLOTS (0x0400);
 #   - the extra registers (x86_pmu_extra_regs(), core.c:160; shared-register
 #     allocation __intel_shared_reg_get_constraints(), intel/core.c:3301, with
@@ -110,7 +110,7 @@ ICL = [fix(0x00c0, 0), fix(0x01c0, 0), fix(0x0100, 0), fix(0x003c, 1), fix(0x030
        rng(0x03, 0x0a, 0xf), rng(0x1f, 0x28, 0xf), ev(0x32, 0xf), rng(0x48, 0x56, 0xf), rng(0x60, 0x8b, 0xf),
        uev(0x04a3, 0xff), uev(0x10a3, 0xff), uev(0x14a3, 0xff), ev(0xa3, 0xf), rng(0xa8, 0xb0, 0xf),
        rng(0xb7, 0xbd, 0xf), rng(0xd0, 0xe6, 0xf), ev(0xef, 0xf), rng(0xf0, 0xf4, 0xf)]
-# intel/core.c:332-365 (intel_glc_event_constraints: Sapphire Rapids and Granite Rapids,
+# intel/core.c:332-370 (intel_glc_event_constraints: Sapphire Rapids and Granite Rapids,
 # intel_pmu_init_glc(), intel/core.c:6442-6462, called for both at intel/core.c:7106-7121)
 GLC = [fix(0x00c0, 0), fix(0x0100, 0), fix(0x003c, 1), fix(0x0300, 2), fix(0x013c, 2), fix(0x0400, 3),
        metric(0x8000, 0), metric(0x8100, 1), metric(0x8200, 2), metric(0x8300, 3),
@@ -136,14 +136,14 @@ RWC_ER = [(0x012a, 'RSP_0', 0x3fffffffff), (0x012b, 'RSP_1', 0x3fffffffff), (0x0
 # model: vendor, GP counters (SMT off, on), fixed counters, table, extra regs, num_topdown_events
 MODELS = {
     'skl': ('intel', (8, 4), 3, SKL, SKL_ER, 0),
-    'icl': ('intel', (8, 8), 4, ICL, ICL_ER, 4),     # intel/core.c:7094
-    'spr': ('intel', (8, 8), 4, GLC, GLC_ER, 8),     # intel/core.c:6455
+    'icl': ('intel', (8, 8), 4, ICL, ICL_ER, 4),     # intel/core.c:7097
+    'spr': ('intel', (8, 8), 4, GLC, GLC_ER, 8),     # intel/core.c:6454
     'gnr': ('intel', (8, 8), 4, GLC, RWC_ER, 8),
     'zen4': ('amd', (6, 6), 0, [], [], 0),
     'zen5': ('amd', (6, 6), 0, [], [], 0),
 }
 # PERF_TYPE_HARDWARE ids to raw codes: intel_perfmon_event_map, intel/core.c:33-41;
-# amd_f17h_perfmon_event_map, amd/core.c:254-263 (only what a plan or the watchdog uses)
+# amd_zen4_perfmon_event_map, amd/core.c:276-286, Zen 4 and family 1Ah (amd_pmu_event_map(), :288-291)
 HW_INTEL = {0: 0x003c, 1: 0x00c0, 4: 0x00c4, 5: 0x00c5, 9: 0x0300}
 HW_AMD = {0: 0x0076, 1: 0x00c0, 4: 0x00c2, 5: 0x00c3}
 

@@ -383,30 +383,33 @@ static void test_request_errors(void **state)
  * and must leave no group behind that serves nothing (every group serves an item). */
 static void test_counter_beyond_budget(void **state)
 {
-	struct loaded l = load("events/intel-spr.td");
-	const char *names[] = { "Retiring.Light_Operations.FP_Arith", "Retiring.Light_Operations.Other_Light_Ops" };
-	struct td_plan_request rq = { .nodes = names, .nnodes = 2, .counters = 2 };
+	struct loaded x = load("tests/data/planner/test-extra.td");
+	const char *high[] = { "High" };
+	struct td_plan_request rq = { .nodes = high, .nnodes = 1, .counters = 2 };
 	struct td_plan *p;
 	td_err err;
 	(void)state;
 
-	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
-	const struct td_plan_item *fp = item(p, "Retiring.Light_Operations.FP_Arith");
-	assert_int_equal(fp->status, TD_PLAN_NOT_COLLECTABLE);
-	assert_non_null(strstr(fp->reason, "UOPS_EXEC counts only on general-purpose counter 3, beyond the budget of 2"));
-	const struct td_plan_item *other = item(p, "Retiring.Light_Operations.Other_Light_Ops");
-	assert_int_equal(other->status, TD_PLAN_NOT_COLLECTABLE);
+	/* HI counts only on counter 3 (a `limit ... counters=3` line): with --counters 2 it has none */
+	assert_int_equal(td_plan_make(x.m, &rq, &p, &err), 0);
+	const struct td_plan_item *hi = item(p, "High");
+	assert_int_equal(hi->status, TD_PLAN_NOT_COLLECTABLE);
+	assert_non_null(strstr(hi->reason, "HI counts only on general-purpose counter 3, beyond the budget of 2"));
 	for (int g = 0; g < p->ngroups; g++)
 		assert_true(p->groups[g].nitems > 0);
 	td_plan_free(p);
+	unload(&x);
 
 	/* The set the property test found: Other_Light_Ops was spread event by event, its first events
-	 * opened a group, then UOPS_EXEC did not fit and the group served nothing. */
+	 * opened a group, then an event did not fit and the group served nothing (then UOPS_EXEC, which
+	 * intel-spr.td had put on counter 3 after Lion Cove's table; Sapphire Rapids' kernel table gives it
+	 * any counter). Every group must serve an item. */
+	struct loaded l = load("events/intel-spr.td");
 	const char *found[] = { "Clears_Resteers", "FP_Vector_256b", "Serializing_Operation", "INT_Divider",
 				"Ports_Utilization", "Fetch_Bandwidth", "Ports_Utilized_0", "Other_Light_Ops" };
 	rq = (struct td_plan_request){ .nodes = found, .nnodes = 8, .counters = 2, .watchdog = true };
 	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
-	assert_int_equal(item(p, "Retiring.Light_Operations.Other_Light_Ops")->status, TD_PLAN_NOT_COLLECTABLE);
+	assert_int_not_equal(item(p, "Retiring.Light_Operations.Other_Light_Ops")->status, TD_PLAN_OK);
 	for (int g = 0; g < p->ngroups; g++)
 		assert_true(p->groups[g].nitems > 0);
 	td_plan_free(p);
