@@ -29,10 +29,10 @@ note     Five level-3 nodes read events that need MSR 0x3F7 (MSR_PEBS_FRONTEND),
 note     frontend= term (sysfs cpu/format/frontend, config1:0-23): Branch_Resteers (INT_MISC.
 note     UNKNOWN_BRANCH_CYCLES, 0x3F7 = 0x7), MS_Switches, MS, Microcode_Sequencer and Few_Uops_Instructions
 note     (UOPS_RETIRED.MS, 0x3F7 = 0x8). The MSR is one per core thread: two events with different values
-note     cannot count at once, so these events are planned on counter 0 only (one per group). The level-4
+note     cannot count at once: an 'extra frontend 1' line keeps one value per group. The level-4
 note     Unknown_Branches reads UNKNOWN_BRANCH_CYCLES too; Code_L2_Hit/Miss and Code_STLB_Hit/Miss read
 note     FRONTEND_RETIRED.L1I_MISS/L2_MISS/ITLB_MISS/STLB_MISS (0xC6/0x03, 0x3F7 = 0x12-0x15; Linux
-note     intel_gnr_extra_regs 0x03c6): also on counter 0, so Code_L2_Hit and Code_STLB_Hit span two groups.
+note     intel_rwc_extra_regs 0x03c6): one value per group too, so Code_L2_Hit and Code_STLB_Hit span two groups.
 note     Encodings: event code, umask, counter mask of perfmon GNR/events/graniterapids_core.json V1.20
 note     (the same numbers as Linux perf's graniterapids/pipeline.json, frontend.json, memory.json,
 note     cache.json), beside each event below. libpfm4 4.13 has no Granite Rapids table, so every event is
@@ -200,10 +200,10 @@ event    FR_L1I_MISS      cpu/event=0xc6,umask=0x3,frontend=0x12/ | FRONTEND_RET
 event    FR_L2_MISS       cpu/event=0xc6,umask=0x3,frontend=0x13/ | FRONTEND_RETIRED.L2_MISS, retired instructions whose fetch missed L2 [0xC6/0x03 MSR 0x3F7 = 0x13]
 event    FR_ITLB_MISS     cpu/event=0xc6,umask=0x3,frontend=0x14/ | FRONTEND_RETIRED.ITLB_MISS, retired instructions that missed the I-TLB [0xC6/0x03 MSR 0x3F7 = 0x14]
 event    FR_STLB_MISS     cpu/event=0xc6,umask=0x3,frontend=0x15/ | FRONTEND_RETIRED.STLB_MISS, retired instructions whose fetch missed the STLB [0xC6/0x03 MSR 0x3F7 = 0x15]
-libpfm4-differs FR_L1I_MISS   | libpfm4 4.13 (spr) FRONTEND_RETIRED:L1I_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x12 (Linux intel_gnr_extra_regs: 0x03c6)
-libpfm4-differs FR_L2_MISS    | libpfm4 4.13 (spr) FRONTEND_RETIRED:L2_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x13 (Linux intel_gnr_extra_regs: 0x03c6)
-libpfm4-differs FR_ITLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:ITLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x14 (Linux intel_gnr_extra_regs: 0x03c6)
-libpfm4-differs FR_STLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:STLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x15 (Linux intel_gnr_extra_regs: 0x03c6)
+libpfm4-differs FR_L1I_MISS   | libpfm4 4.13 (spr) FRONTEND_RETIRED:L1I_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x12 (Linux intel_rwc_extra_regs: 0x03c6)
+libpfm4-differs FR_L2_MISS    | libpfm4 4.13 (spr) FRONTEND_RETIRED:L2_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x13 (Linux intel_rwc_extra_regs: 0x03c6)
+libpfm4-differs FR_ITLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:ITLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x14 (Linux intel_rwc_extra_regs: 0x03c6)
+libpfm4-differs FR_STLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:STLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x15 (Linux intel_rwc_extra_regs: 0x03c6)
 event    STLB_HIT_LOADS   cpu/event=0xd0,umask=0x9/            | MEM_INST_RETIRED.STLB_HIT_LOADS, retired loads that missed the DTLB and hit the STLB [0xD0/0x09]
 event    STLB_HIT_STORES  cpu/event=0xd0,umask=0xa/            | MEM_INST_RETIRED.STLB_HIT_STORES, retired stores that missed the DTLB and hit the STLB [0xD0/0x0A]
 event    SPLIT_LOADS      cpu/event=0xd0,umask=0x41/           | MEM_INST_RETIRED.SPLIT_LOADS, retired loads that split a cache line [0xD0/0x41]

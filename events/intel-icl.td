@@ -25,7 +25,7 @@ note     nested CYCLE_ACTIVITY stall counters; the resteer (refill) part of misp
 note     Frontend_Latency.
 note     OCR (offcore-response) events: perfmon ICL V1.24 event 0xB7 umask 0x01 with MSR 0x1A6 =
 note     MSRValue, perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the kernel moves a
-note     second value to MSR 0x1A7 (event 0xBB). Two MSRs: the planner is told counters 0-1 for them.
+note     second value to MSR 0x1A7 (event 0xBB). Two MSRs: an 'extra offcore_rsp 2' line keeps two per group.
 
 const    W 5
 param    SMT_on 0

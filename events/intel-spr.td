@@ -43,14 +43,14 @@ note     are libpfm4's spr table; the facts sheet names no perfmon encoding for 
 note     Level 3 follows pmu-tools spr_server_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
 note     on oracle case spr-l3-pm-badspec-ms (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
 note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perfmon's 0xAD/0x40 with MSR 0x3F7 = 0x7,
-note     the raw form's frontend=0x7 (config1; Linux intel_spr_extra_regs writes it to MSR_PEBS_FRONTEND);
+note     the raw form's frontend=0x7 (config1; Linux intel_glc_extra_regs writes it to MSR_PEBS_FRONTEND);
 note     libpfm4 4.13 encodes it as umask 0x07 without the MSR. UOPS_RETIRED.MS likewise is perfmon's
 note     0xC2/0x04 with MSR 0x3F7 = 0x8 (libpfm4 4.13: 0xC2/0x08, not in perfmon's SPR table). One MSR:
-note     these events are planned on counter 0 (one per group).
+note     an 'extra frontend 1' line keeps one value per group (the MS forms share 0x8).
 note     OCR (offcore-response) events: perfmon SPR V1.39 event 0x2A umask 0x01 with MSR 0x1A6 =
 note     MSRValue, written as perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the
 note     kernel moves a second value to MSR 0x1A7 (event 0x2B). Two MSRs: at most two OCR events with
-note     different values count at once, so the planner is told counters 0-1 for them (two per group).
+note     different values count at once: an 'extra offcore_rsp 2' line keeps two per group.
 note     False_Sharing reads OCR.DEMAND_RFO.L3_MISS with TMA's own MSR value 0x103B800002 (toplev and
 note     perfmon metrics: ocr_msr_val=0x103b800002), not the event table's 0x3F3FC00002.
 note     The level-4/5 memory costs (Contested_Accesses, Data_Sharing, Local_MEM, Remote_MEM, Remote_Cache,
