@@ -177,7 +177,7 @@ static int parse_extra(struct td_catalog *cat, char *rest, int lineno, td_err *e
 	for (int i = 0; i < cat->nlimits; i++)
 		if (cat->limits[i].kind == TD_LIMIT_EXTRA && !strcmp(cat->limits[i].reg, reg) &&
 		    cat->limits[i].reg_values != n)
-			return td_cat_fail(cat, lineno, err, "extra: %s holds %d values here but %d at line %d", reg, n,
+			return td_cat_fail(cat, lineno, err, "extra: %s gets %d per group here but %d at line %d", reg, n,
 					   cat->limits[i].reg_values, cat->limits[i].line);
 	if (add_names(cat, "extra", TD_LIMIT_EXTRA, rest, -1, 0, lineno, err))
 		return -1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/catalog.h"
 #include "model/model.h"
@@ -264,6 +265,39 @@ static void test_extra_registers(void **state)
 	assert_int_equal(item(p, "OtherFe")->status, TD_PLAN_NOT_COLLECTABLE);
 	td_plan_free(p);
 	unload(&l);
+}
+
+/* A bad `extra` line is a file error with its line: an unknown register, a count that is no
+ * number of values, or a second line giving the same register another count. */
+static void check_bad_extra(const char *line, const char *want)
+{
+	char path[] = "/tmp/td-extra-XXXXXX";
+	int fd = mkstemp(path);
+	struct td_catalog *cat = NULL;
+	td_err err;
+
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "pmu      testextra\nevent    O1       cpu/event=0xb7,umask=0x1,offcore_rsp=0x1/\n"
+		   "event    O2       cpu/event=0xbb,umask=0x1,offcore_rsp=0x2/\ncounters gp=4\n"
+		   "extra    offcore_rsp 2 O1\n%s\nnode  N  Slots = O1 / O2\n", line);
+	fclose(f);
+	assert_int_not_equal(td_catalog_load(path, &cat, &err), 0);
+	unlink(path);
+	if (!strstr(err.msg, want))
+		fail_msg("'%s': got '%s', want '%s'", line, err.msg, want);
+	assert_non_null(strstr(err.msg, ":6:"));
+}
+
+static void test_extra_errors(void **state)
+{
+	(void)state;
+	check_bad_extra("extra    offcore 2 O2", "extra: expected 'extra offcore_rsp|frontend|ldlat N ALIAS...', got register 'offcore'");
+	check_bad_extra("extra    frontend x O2", "extra: 'x' is not a number of values (1 to 32) for frontend");
+	check_bad_extra("extra    ldlat 0 O2", "extra: '0' is not a number of values");
+	check_bad_extra("extra    offcore_rsp 1 O2", "extra: offcore_rsp gets 1 per group here but 2 at line 5");
+	check_bad_extra("extra    frontend 1 NOPE", "'NOPE' is not an event alias of this file");
 }
 
 static void test_rules(void **state)
@@ -645,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_zen4_levels),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_extra_registers),
+		cmocka_unit_test(test_extra_errors),
 		cmocka_unit_test(test_request_errors),
 		cmocka_unit_test(test_counter_beyond_budget),
 		cmocka_unit_test(test_deepest_levels),
