@@ -4,7 +4,8 @@
  * SLOTS, fixed-counter and counter-range constraints honoured — and says
  * whether the kernel will multiplex. Counter budgets and per-event
  * constraints come from the events file (catalog "counters", "fixed",
- * "limit", "nocounter", "topdown-group", "span" lines). No I/O, no perf_event.
+ * "limit", "nocounter", "topdown-group", "span", "extra" lines: an extra
+ * register holds few distinct values per group). No I/O, no perf_event.
  *
  * What is planned (an "item" is one formula whose value is wanted):
  *   - nodes: with level L, every node of level <= L; with a node list, the

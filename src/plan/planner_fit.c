@@ -1,8 +1,9 @@
 /* planner_fit: (internal to planner) how each event may count — fixed
  * counter, general-purpose counter range, PERF_METRICS, no counter — from
  * the file's counter lines, the budget one group may use, and the test
- * whether a set of events fits one group (fixed counters first, then a
- * matching of the remaining events onto the general-purpose counters). */
+ * whether a set of events fits one group (the extra registers' values, fixed
+ * counters first, then a matching of the remaining events onto the
+ * general-purpose counters). */
 #include "planner_fit.h"
 
 #include <stdio.h>
