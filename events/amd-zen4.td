@@ -48,6 +48,14 @@ perf-name UCODE_OPS         ex_ret_ucode_ops
 
 # --- counters (planner): 6 general-purpose counters per thread, SMT or not, no fixed counters;
 # the NMI watchdog's cycles event takes one of them.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# Zen 4 (family 19h): 6 core counters (AMD64_NUM_COUNTERS_CORE, arch/x86/include/asm/perf_event.h:130;
+# with PerfMonV2 CPUID 0x80000022 gives the number, arch/x86/events/amd/core.c:1435-1442), no fixed
+# counters, no PERF_METRICS. Family 17h+ constraints (amd_get_event_constraints_f17h(), amd/core.c:1236):
+# any counter, except event 0x003 (Retired SSE/AVX FLOPs), which takes an even/odd counter pair
+# (pair_constraint, :1471-1477) -- no event of this file. The NMI watchdog's cycles event (0x0076,
+# amd_zen4_perfmon_event_map, amd/core.c:276-286, chosen by amd_pmu_event_map(), :288-291) takes one of the six.
 counters  gp=6 watchdog=gp
 
 info     CLKS      Count  = CYCLES                | Unhalted core cycles

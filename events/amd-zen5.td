@@ -61,6 +61,13 @@ perf-name UCODE_OPS         ex_ret_ucode_ops
 # --- counters (planner): 6 general-purpose core counters per thread, SMT or not, no fixed
 # counters (Linux arch/x86/include/asm/perf_event.h AMD64_NUM_COUNTERS_CORE); the NMI
 # watchdog's cycles event takes one of them.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# Zen 5 (family 1Ah): as Zen 4 -- 6 core counters (AMD64_NUM_COUNTERS_CORE, arch/x86/include/asm/
+# perf_event.h:130; PerfMonV2 CPUID 0x80000022, arch/x86/events/amd/core.c:1435-1442), no fixed counters;
+# amd_get_event_constraints_f17h() (amd/core.c:1236, family >= 0x17, :1466-1484): any counter but the
+# FLOPs pair event 0x003 (none here); the NMI watchdog's cycles event (0x0076,
+# amd_zen4_perfmon_event_map, amd/core.c:276-291, family >= 0x1a) takes one.
 counters  gp=6 watchdog=gp
 
 info     CLKS      Count  = CYCLES                | Unhalted core cycles

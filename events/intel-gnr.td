@@ -29,10 +29,10 @@ note     Five level-3 nodes read events that need MSR 0x3F7 (MSR_PEBS_FRONTEND),
 note     frontend= term (sysfs cpu/format/frontend, config1:0-23): Branch_Resteers (INT_MISC.
 note     UNKNOWN_BRANCH_CYCLES, 0x3F7 = 0x7), MS_Switches, MS, Microcode_Sequencer and Few_Uops_Instructions
 note     (UOPS_RETIRED.MS, 0x3F7 = 0x8). The MSR is one per core thread: two events with different values
-note     cannot count at once, so these events are planned on counter 0 only (one per group). The level-4
+note     cannot count at once: an 'extra frontend 1' line keeps one value per group. The level-4
 note     Unknown_Branches reads UNKNOWN_BRANCH_CYCLES too; Code_L2_Hit/Miss and Code_STLB_Hit/Miss read
 note     FRONTEND_RETIRED.L1I_MISS/L2_MISS/ITLB_MISS/STLB_MISS (0xC6/0x03, 0x3F7 = 0x12-0x15; Linux
-note     intel_gnr_extra_regs 0x03c6): also on counter 0, so Code_L2_Hit and Code_STLB_Hit span two groups.
+note     intel_rwc_extra_regs 0x03c6): one value per group too, so Code_L2_Hit and Code_STLB_Hit span two groups.
 note     Encodings: event code, umask, counter mask of perfmon GNR/events/graniterapids_core.json V1.20
 note     (the same numbers as Linux perf's graniterapids/pipeline.json, frontend.json, memory.json,
 note     cache.json), beside each event below. libpfm4 4.13 has no Granite Rapids table, so every event is
@@ -200,10 +200,10 @@ event    FR_L1I_MISS      cpu/event=0xc6,umask=0x3,frontend=0x12/ | FRONTEND_RET
 event    FR_L2_MISS       cpu/event=0xc6,umask=0x3,frontend=0x13/ | FRONTEND_RETIRED.L2_MISS, retired instructions whose fetch missed L2 [0xC6/0x03 MSR 0x3F7 = 0x13]
 event    FR_ITLB_MISS     cpu/event=0xc6,umask=0x3,frontend=0x14/ | FRONTEND_RETIRED.ITLB_MISS, retired instructions that missed the I-TLB [0xC6/0x03 MSR 0x3F7 = 0x14]
 event    FR_STLB_MISS     cpu/event=0xc6,umask=0x3,frontend=0x15/ | FRONTEND_RETIRED.STLB_MISS, retired instructions whose fetch missed the STLB [0xC6/0x03 MSR 0x3F7 = 0x15]
-libpfm4-differs FR_L1I_MISS   | libpfm4 4.13 (spr) FRONTEND_RETIRED:L1I_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x12 (Linux intel_gnr_extra_regs: 0x03c6)
-libpfm4-differs FR_L2_MISS    | libpfm4 4.13 (spr) FRONTEND_RETIRED:L2_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x13 (Linux intel_gnr_extra_regs: 0x03c6)
-libpfm4-differs FR_ITLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:ITLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x14 (Linux intel_gnr_extra_regs: 0x03c6)
-libpfm4-differs FR_STLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:STLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x15 (Linux intel_gnr_extra_regs: 0x03c6)
+libpfm4-differs FR_L1I_MISS   | libpfm4 4.13 (spr) FRONTEND_RETIRED:L1I_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x12 (Linux intel_rwc_extra_regs: 0x03c6)
+libpfm4-differs FR_L2_MISS    | libpfm4 4.13 (spr) FRONTEND_RETIRED:L2_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x13 (Linux intel_rwc_extra_regs: 0x03c6)
+libpfm4-differs FR_ITLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:ITLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x14 (Linux intel_rwc_extra_regs: 0x03c6)
+libpfm4-differs FR_STLB_MISS  | libpfm4 4.13 (spr) FRONTEND_RETIRED:STLB_MISS is SPR's 0xC6/0x01; perfmon GNR V1.20 is 0xC6/0x03 with MSR 0x3F7 = 0x15 (Linux intel_rwc_extra_regs: 0x03c6)
 event    STLB_HIT_LOADS   cpu/event=0xd0,umask=0x9/            | MEM_INST_RETIRED.STLB_HIT_LOADS, retired loads that missed the DTLB and hit the STLB [0xD0/0x09]
 event    STLB_HIT_STORES  cpu/event=0xd0,umask=0xa/            | MEM_INST_RETIRED.STLB_HIT_STORES, retired stores that missed the DTLB and hit the STLB [0xD0/0x0A]
 event    SPLIT_LOADS      cpu/event=0xd0,umask=0x41/           | MEM_INST_RETIRED.SPLIT_LOADS, retired loads that split a cache line [0xD0/0x41]
@@ -389,6 +389,23 @@ perf-name L1_MISS_ANY      mem_load_completed.l1_miss_any
 # --- counters (planner): 8 general-purpose counters per logical CPU, 4 fixed (3 = SLOTS), as SPR
 # (Linux arch/x86/events/intel/core.c treats GNR as SPR-class); the eight PERF_METRICS events take no
 # counter but must follow SLOTS in its group.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# - counters: the GP counters are CPUID 0xA's (x86_pmu.cntr_mask64); a group may hold at most GP + fixed
+#   counters + its metric events (collect_event(), arch/x86/events/core.c:1140-1162);
+# - fixed: FIXED_EVENT_CONSTRAINT(0x00c0, 0) INST_RETIRED.ANY and (0x003c, 1) CPU_CLK_UNHALTED.CORE may
+#   also take any GP counter; the pseudo encodings (event byte 0: 0x0300 REF_TSC, 0x0400 SLOTS) only their
+#   fixed counter (intel_pmu_check_event_constraints(), arch/x86/events/intel/core.c:6318-6361;
+#   use_fixed_pseudo_encoding(), arch/x86/include/asm/perf_event.h:344); a match ignores the any bit but
+#   not cmask/inv/edge (FIXED_EVENT_FLAGS, arch/x86/events/perf_event.h:435);
+# - watchdog: the NMI watchdog is a pinned PERF_COUNT_HW_CPU_CYCLES event per CPU (kernel/
+#   watchdog_perf.c:87-93) = 0x003c (intel_perfmon_event_map, intel/core.c:34), on the CPU before any
+#   group; the scheduler prefers fixed counters (__perf_sched_find_counter(), core.c:868-890), so it
+#   holds fixed counter 1 and a group's own cycles event takes a GP counter.
+# - GNR (intel_pmu_init() case INTEL_GRANITERAPIDS_X, intel/core.c:7114-7121, shares SPR's glc_common): intel_glc_event_constraints (intel/core.c:332-370): fixed 0-2 (0x013c
+#   REF_TSC_P also on fixed 2, :337), SLOTS on fixed 3 only (:338); eight metric events (umask 0x80-0x87,
+#   :339-346; num_topdown_events = 8, intel_pmu_init_glc(), :6454) under SLOTS as for ICL
+#   (intel_pmu_hw_config(), :4195-4231); 8 GP counters with or without SMT.
 counters  gp=8 fixed=4 watchdog=fixed:1
 fixed     0 INST
 fixed     1 CLK_THREAD
@@ -399,26 +416,33 @@ topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LA
 # perfmon "Counter": "0,1,2,3" for these (all others 0-7)
 limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS \
           LCP_STALL DSB2MITE_PEN MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES_ANY counters=0-3
-# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad and 0x04c2 share
-# MSR_PEBS_FRONTEND, EXTRA_REG_FE): counter 0 keeps the events that set it to one per group
-limit     UNKNOWN_BR MS_RET MS_RET_CYCLES MS_SWITCHES_RET counters=0
+# MSR 0x3F7 (MSR_PEBS_FRONTEND) holds one value: intel_rwc_extra_regs (Granite Rapids' table,
+# intel/core.c:7116) gives 0x02c6, 0x03c6, 0x40ad and 0x04c2 one EXTRA_REG_FE, without an alternate
+# (intel/core.c:373-381 of linux 6.12.117, Debian
+# linux-source-6.12 6.12.117-1~deb12u1, no git commit in a source package); a second value gets
+# emptyconstraint (__intel_shared_reg_get_constraints(), intel/core.c:3301). The UOPS_RETIRED.MS forms
+# write the same 0x8 and share it; 0xAD, 0xC2 and 0xC6 take any counter (0x90-0xFE, intel/core.c:368).
+extra     frontend 1 UNKNOWN_BR MS_RET MS_RET_CYCLES MS_SWITCHES_RET FR_L1I_MISS FR_L2_MISS FR_ITLB_MISS FR_STLB_MISS
 # perfmon "Counter": "0,1,2,3" for the level-3+ events of codes below 0x90 and 0x20, 0x2A, 0xD0, 0xD1, 0x44
-limit     DECODERS_C1 DECODERS_C2 counters=2   # Linux glc constraint 0x0175 -> counter 2: Decoder0_Alone spans groups
-limit     UOPS_EXEC EXEC_GE3 counters=3        # Linux glc constraint 0x01b1 -> counter 3
+# INST_DECODED.DECODERS (0x0175): counters 0-3 (intel_glc_event_constraints, below 0x90, intel/core.c:354;
+# perfmon GNR "Counter" 0,1,2,3); UOPS_EXECUTED (0xB1) any counter (:368). Counter 2 for 0x0175/0x0148 and
+# counter 3 for 0x01b1 are intel_lnc_event_constraints (:404-416), Lion Cove's, not Redwood Cove's.
+limit     DECODERS_C1 DECODERS_C2 counters=0-3
 limit     LD_STORE_FWD ALL_LOADS FB_HIT MA_CYC_L1D FB_FULL XQ_FULL L2_STALLS ORO_DRD_C12 ORO_DRD_C1 ST_L2_HIT \
           LOCK_LOADS ALL_STORES ORO_RFO_C1 counters=0-3
-# two offcore-response MSRs (0x1A6, 0x1A7): at most two OCR events with different values in a group
-limit     OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# OCR (0x2A) on counters 0-3 (0x01-0x8F, intel/core.c:354); two offcore-response MSRs (0x1A6, 0x1A7,
+# intel_rwc_extra_regs :374-375, the second value on the alternate by intel_alt_er(), :3256): at most two
+# OCR values in a group, a third gets emptyconstraint
+limit     OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR OCR_DRD_HITM OCR_DRD_HWF counters=0-3
+extra     offcore_rsp 2 OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR OCR_DRD_HITM OCR_DRD_HWF
 nocounter TSC                           # msr PMU: no core counter, may join any group
 # the retire-latency nodes' events: perfmon "Counter": "0,1,2,3" (0xD0-0xD3, 0x11-0x13, 0x43, 0x48),
-# L1D_PEND_MISS.PENDING on counter 2 (Linux glc constraint 0x0148), OCR on 0-1, FRONTEND_RETIRED (MSR 0x3F7) on 0
+# L1D_PEND_MISS.PENDING (0x0148) on 0-3 too (intel/core.c:354); OCR and FRONTEND_RETIRED: the extra lines above
 limit     STLB_HIT_LOADS STLB_HIT_STORES SPLIT_LOADS SPLIT_STORES L2_HIT L3_HIT XSNP_MISS XSNP_FWD XSNP_NO_FWD \
           L3M_LOCAL_DRAM L3M_REMOTE_DRAM L3M_REMOTE_HITM L3M_REMOTE_FWD ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M \
           DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M \
           DTLB_ST_WC_1G L1_MISS_ANY counters=0-3
-limit     L1D_PENDING counters=2
-limit     OCR_DRD_HITM OCR_DRD_HWF counters=0-1
-limit     FR_L1I_MISS FR_L2_MISS FR_ITLB_MISS FR_STLB_MISS counters=0
+limit     L1D_PENDING counters=0-3
 # two MSR 0x3F7 values (Code_L2_Hit, Code_STLB_Hit) or six events on counters 0-3 (Contested_Accesses,
 # Data_Sharing): these may span groups
 span      Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit

@@ -25,7 +25,7 @@ note     nested CYCLE_ACTIVITY stall counters; the resteer (refill) part of misp
 note     Frontend_Latency.
 note     OCR (offcore-response) events: perfmon ICL V1.24 event 0xB7 umask 0x01 with MSR 0x1A6 =
 note     MSRValue, perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the kernel moves a
-note     second value to MSR 0x1A7 (event 0xBB). Two MSRs: the planner is told counters 0-1 for them.
+note     second value to MSR 0x1A7 (event 0xBB). Two MSRs: an 'extra offcore_rsp 2' line keeps two per group.
 
 const    W 5
 param    SMT_on 0
@@ -87,7 +87,11 @@ event    LSD_ACTIVE      LSD:CYCLES_ACTIVE                         | LSD.CYCLES_
 event    LSD_OK          LSD:CYCLES_OK                             | LSD.CYCLES_OK, cycles the LSD delivered the optimal number of uops [0xA8/0x01 c=5]
 event    MS_CYCLES       IDQ:MS_UOPS:c=1                           | IDQ.MS_UOPS:c1, cycles the microcode sequencer delivered any uop [0x79/0x30 c=1]
 event    SCOREBOARD      RESOURCE_STALLS:SCOREBOARD                | RESOURCE_STALLS.SCOREBOARD, stalls on serializing operations [0xA2/0x02]
-event    EXE_0           EXE_ACTIVITY:EXE_BOUND_0_PORTS            | EXE_ACTIVITY.3_PORTS_UTIL:u0x80 (EXE_BOUND_0_PORTS), cycles no port executed a uop [0xA6/0x80]
+# EXE_0 is what toplev and perf count for TMA's EXE_ACTIVITY.3_PORTS_UTIL:u0x80: both write it as
+# cpu/exe_activity.3_ports_util,umask=0x80/ (perf: icl-metrics.json tma_ports_utilized_0), and perf ORs a
+# repeated term into the field (tools/perf/util/pmu.c:1282-1297, linux 6.12.117): umask 0x08 | 0x80 = 0x88,
+# cycles with 3 ports or with no port utilized, not EXE_BOUND_0_PORTS (0x80) alone as TMA means it
+event    EXE_0           cpu/event=0xa6,umask=0x88/                | as perf counts EXE_ACTIVITY.3_PORTS_UTIL:u0x80 (umask 0x08|0x80): cycles with 3 or no ports utilized [0xA6/0x88]
 event    UOPS_X87        UOPS_EXECUTED:X87                         | UOPS_EXECUTED.X87, x87 uops executed [0xB1/0x10]
 event    UOPS_EXEC       UOPS_EXECUTED:THREAD                      | UOPS_EXECUTED.THREAD, uops executed by this thread [0xB1/0x01]
 event    FP_SCALAR       FP_ARITH_INST_RETIRED:SCALAR              | FP_ARITH_INST_RETIRED.SCALAR, scalar FP arithmetic instructions retired [0xC7/0x03]
@@ -176,6 +180,23 @@ perf-name EXE_0          cpu/exe_activity.3_ports_util,umask=0x80/
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
 # The four PERF_METRICS events take no counter but must follow SLOTS in its group.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# - counters: the GP counters are CPUID 0xA's (x86_pmu.cntr_mask64); a group may hold at most GP + fixed
+#   counters + its metric events (collect_event(), arch/x86/events/core.c:1140-1162);
+# - fixed: FIXED_EVENT_CONSTRAINT(0x00c0, 0) INST_RETIRED.ANY and (0x003c, 1) CPU_CLK_UNHALTED.CORE may
+#   also take any GP counter; the pseudo encodings (event byte 0: 0x0300 REF_TSC, 0x0400 SLOTS) only their
+#   fixed counter (intel_pmu_check_event_constraints(), arch/x86/events/intel/core.c:6318-6361;
+#   use_fixed_pseudo_encoding(), arch/x86/include/asm/perf_event.h:344); a match ignores the any bit but
+#   not cmask/inv/edge (FIXED_EVENT_FLAGS, arch/x86/events/perf_event.h:435);
+# - watchdog: the NMI watchdog is a pinned PERF_COUNT_HW_CPU_CYCLES event per CPU (kernel/
+#   watchdog_perf.c:87-93) = 0x003c (intel_perfmon_event_map, intel/core.c:34), on the CPU before any
+#   group; the scheduler prefers fixed counters (__perf_sched_find_counter(), core.c:868-890), so it
+#   holds fixed counter 1 and a group's own cycles event takes a GP counter.
+# - ICL: intel_icl_event_constraints (intel/core.c:286-312): fixed 0-2, SLOTS (0x0400) on fixed 3 only
+#   (:292); the four metric events (event 0, umask 0x80-0x83: METRIC_EVENT_CONSTRAINT, :293-296;
+#   num_topdown_events = 4, :7097) take no counter, need SLOTS as group leader, no flags, no config1, no
+#   sampling (intel_pmu_hw_config(), :4195-4231); 8 GP counters with or without SMT.
 counters  gp=8 fixed=4 watchdog=fixed:1
 fixed     0 INST
 fixed     1 CLK_THREAD
@@ -196,10 +217,18 @@ limit     ORO_CODE_C1 ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M MITE_UOPS_C4 MITE_UOPS
           DTLB_ST_HIT_C1 DTLB_ST_WALK DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC CYCLES_L1D_MISS LD_STORE_FWD \
           LD_NO_SR LD_4K_ALIAS FB_FULL L2_STALL ALL_LOADS SPLIT_STORES ORO_DRD_C1 ORO_DRD_C4 DEC0 DEC0_C1 \
           ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT LOCK_LOADS ALL_STORES XSNP_HITM XSNP_HIT XSNP_MISS L3_HIT counters=0-3
+# intel_icl_event_constraints (linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1, no git commit
+# in a Debian source package; arch/x86/events/intel/core.c:306): event codes 0xA8-0xB0 (LSD 0xA8,
+# DSB2MITE_SWITCHES 0xAB) on counters 0-3 only; found missing by tests/tools/sched_check.py
+limit     LSD_ACTIVE LSD_OK DSB2MITE_PEN counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
-# perfmon "Counter": "0,1,2,3" for the OCR events, whose values two MSRs (0x1A6, 0x1A7) hold:
-# counters 0-1 keep at most two of them in a group
-limit     OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# OCR (0xB7) on counters 0-3 (intel_icl_event_constraints, arch/x86/events/intel/core.c:307 of
+# linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package has no git commit)); their offcore-response values go to
+# MSR_OFFCORE_RSP_0/1 (intel_icl_extra_regs, intel/core.c:315-316): a second value takes the other MSR
+# (intel_alt_er(), intel/core.c:3256), a third gets emptyconstraint and the group cannot be scheduled
+# (__intel_shared_reg_get_constraints(), intel/core.c:3301)
+limit     OCR_RFO_HITM OCR_STREAM_WR counters=0-3
+extra     offcore_rsp 2 OCR_RFO_HITM OCR_STREAM_WR
 # With UOPS_DECODED.DEC0 on counters 0-3, Memory_Operations (Light_Operations' DEC0, DEC0_C1,
 # MITE_UOPS, MS_UOPS and its MEM_INST) and Lock_Latency (five 0x24/0x60/0xD0 events) need five of
 # the four counters 0-3: they may be spread over groups.

@@ -179,14 +179,36 @@ perf-name L1D_PEND_C1    l1d_pend_miss.pending_cycles
 # 8 general-purpose counters per logical CPU, 4 with hyperthreading on; 3 fixed counters. The NMI
 # watchdog's cycles event takes fixed counter 1 (the x86 scheduler prefers fixed counters), so a
 # second cycles event then needs a general-purpose counter.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# - counters: the GP counters are CPUID 0xA's (x86_pmu.cntr_mask64); a group may hold at most GP + fixed
+#   counters + its metric events (collect_event(), arch/x86/events/core.c:1140-1162);
+# - fixed: FIXED_EVENT_CONSTRAINT(0x00c0, 0) INST_RETIRED.ANY and (0x003c, 1) CPU_CLK_UNHALTED.CORE may
+#   also take any GP counter; the pseudo encodings (event byte 0: 0x0300 REF_TSC, 0x0400 SLOTS) only their
+#   fixed counter (intel_pmu_check_event_constraints(), arch/x86/events/intel/core.c:6318-6361;
+#   use_fixed_pseudo_encoding(), arch/x86/include/asm/perf_event.h:344); a match ignores the any bit but
+#   not cmask/inv/edge (FIXED_EVENT_FLAGS, arch/x86/events/perf_event.h:435);
+# - watchdog: the NMI watchdog is a pinned PERF_COUNT_HW_CPU_CYCLES event per CPU (kernel/
+#   watchdog_perf.c:87-93) = 0x003c (intel_perfmon_event_map, intel/core.c:34), on the CPU before any
+#   group; the scheduler prefers fixed counters (__perf_sched_find_counter(), core.c:868-890), so it
+#   holds fixed counter 1 and a group's own cycles event takes a GP counter.
+# - SKL: intel_skl_event_constraints (intel/core.c:234-249): fixed 0-2 (:235-237); 8 GP counters with HT
+#   off, 4 with it on (the table's 0xf masks: "when HT is off, these can only run on the bottom 4
+#   counters", :241); no PERF_METRICS. Extra registers (intel_skl_extra_regs, :274-284): OFFCORE_RSP_0/1
+#   (2 values), LDLAT and FRONTEND (1 each); no event of this file sets one.
 counters  gp=8 smt-gp=4 fixed=3 watchdog=fixed:1
 fixed     0 INST                        # INST_RETIRED.ANY (0xC0) may use fixed counter 0 or a GP counter
 fixed     1 CLK_THREAD CLKS_ANY         # CPU_CLK_UNHALTED.THREAD(_ANY) (0x3C): fixed counter 1 or a GP counter
 fixed     2 REF_TSC                     # CPU_CLK_UNHALTED.REF_TSC: fixed counter 2 only
 limit     REF_TSC counters=fixed
 nocounter TSC                           # msr PMU: no core counter, may join any group
-# intel_skl_event_constraints: MEM_INST_RETIRED (0xD0), MEM_LOAD_RETIRED (0xD1) run on counters 0-3 only
-limit     L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS MEM_INST counters=0-3
+# intel_skl_event_constraints (linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1, no git
+# commit in a Debian source package; arch/x86/events/intel/core.c:240-247): MEM_INST_RETIRED (0xD0),
+# MEM_LOAD_RETIRED (0xD1), MEM_LOAD_L3_HIT_RETIRED (0xD2), MEM_TRANS_RETIRED (0xCD), FRONTEND_RETIRED
+# (0xC6) on counters 0-3 only ("when HT is off, these can only run on the bottom 4 counters"; with HT
+# on there are only 4). tests/tools/sched_check.py found ALL_LOADS..SPLIT_STORES missing here.
+limit     L2_HIT FB_HIT L1_MISS L2_MISS L3_MISS MEM_INST ALL_LOADS ALL_STORES LOCK_LOADS SPLIT_STORES \
+          L3_HIT XSNP_MISS XSNP_HIT XSNP_HITM counters=0-3
 # Nodes whose events exceed one group (with SMT on: 4 counters): perf's skl-metrics.json marks the
 # same metrics NO_GROUP_EVENTS. Their events may be spread over groups; the collector lowers the
 # confidence of such a node (its parts are counted in different time windows).

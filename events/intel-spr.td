@@ -43,14 +43,14 @@ note     are libpfm4's spr table; the facts sheet names no perfmon encoding for 
 note     Level 3 follows pmu-tools spr_server_ratios.py (TMA 5.1-full) and agrees with toplev 5.1-full
 note     on oracle case spr-l3-pm-badspec-ms (every L1-L3 node and IPC, CPI, CLKS, SLOTS).
 note     INT_MISC.UNKNOWN_BRANCH_CYCLES (in Branch_Resteers) is perfmon's 0xAD/0x40 with MSR 0x3F7 = 0x7,
-note     the raw form's frontend=0x7 (config1; Linux intel_spr_extra_regs writes it to MSR_PEBS_FRONTEND);
+note     the raw form's frontend=0x7 (config1; Linux intel_glc_extra_regs writes it to MSR_PEBS_FRONTEND);
 note     libpfm4 4.13 encodes it as umask 0x07 without the MSR. UOPS_RETIRED.MS likewise is perfmon's
 note     0xC2/0x04 with MSR 0x3F7 = 0x8 (libpfm4 4.13: 0xC2/0x08, not in perfmon's SPR table). One MSR:
-note     these events are planned on counter 0 (one per group).
+note     an 'extra frontend 1' line keeps one value per group (the MS forms share 0x8).
 note     OCR (offcore-response) events: perfmon SPR V1.39 event 0x2A umask 0x01 with MSR 0x1A6 =
 note     MSRValue, written as perf's offcore_rsp= term (sysfs cpu/format/offcore_rsp, config1:0-63); the
 note     kernel moves a second value to MSR 0x1A7 (event 0x2B). Two MSRs: at most two OCR events with
-note     different values count at once, so the planner is told counters 0-1 for them (two per group).
+note     different values count at once: an 'extra offcore_rsp 2' line keeps two per group.
 note     False_Sharing reads OCR.DEMAND_RFO.L3_MISS with TMA's own MSR value 0x103B800002 (toplev and
 note     perfmon metrics: ocr_msr_val=0x103b800002), not the event table's 0x3F3FC00002.
 note     The level-4/5 memory costs (Contested_Accesses, Data_Sharing, Local_MEM, Remote_MEM, Remote_Cache,
@@ -262,6 +262,23 @@ perf-name UNKNOWN_BR     int_misc.unknown_branch_cycles
 # --- counters (planner; facts tma-formulas.md section 5) ---------------------------------------
 # 8 general-purpose counters per logical CPU with or without SMT; 4 fixed counters (3 = SLOTS).
 # The eight PERF_METRICS events take no counter but must follow SLOTS in its group.
+# Kernel source: linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1; a Debian source package
+# carries no git commit). Paths are relative to its root.
+# - counters: the GP counters are CPUID 0xA's (x86_pmu.cntr_mask64); a group may hold at most GP + fixed
+#   counters + its metric events (collect_event(), arch/x86/events/core.c:1140-1162);
+# - fixed: FIXED_EVENT_CONSTRAINT(0x00c0, 0) INST_RETIRED.ANY and (0x003c, 1) CPU_CLK_UNHALTED.CORE may
+#   also take any GP counter; the pseudo encodings (event byte 0: 0x0300 REF_TSC, 0x0400 SLOTS) only their
+#   fixed counter (intel_pmu_check_event_constraints(), arch/x86/events/intel/core.c:6318-6361;
+#   use_fixed_pseudo_encoding(), arch/x86/include/asm/perf_event.h:344); a match ignores the any bit but
+#   not cmask/inv/edge (FIXED_EVENT_FLAGS, arch/x86/events/perf_event.h:435);
+# - watchdog: the NMI watchdog is a pinned PERF_COUNT_HW_CPU_CYCLES event per CPU (kernel/
+#   watchdog_perf.c:87-93) = 0x003c (intel_perfmon_event_map, intel/core.c:34), on the CPU before any
+#   group; the scheduler prefers fixed counters (__perf_sched_find_counter(), core.c:868-890), so it
+#   holds fixed counter 1 and a group's own cycles event takes a GP counter.
+# - SPR: intel_glc_event_constraints (intel/core.c:332-370): fixed 0-2 (0x013c
+#   REF_TSC_P also on fixed 2, :337), SLOTS on fixed 3 only (:338); eight metric events (umask 0x80-0x87,
+#   :339-346; num_topdown_events = 8, intel_pmu_init_glc(), :6454) under SLOTS as for ICL
+#   (intel_pmu_hw_config(), :4195-4231); 8 GP counters with or without SMT.
 counters  gp=8 fixed=4 watchdog=fixed:1
 fixed     0 INST
 fixed     1 CLK_THREAD
@@ -269,38 +286,46 @@ fixed     2 REF_TSC
 fixed     3 SLOTS_EV
 limit     REF_TSC SLOTS_EV counters=fixed
 topdown-group SLOTS_EV TD_RET TD_BAD TD_FE TD_BE TD_HEAVY TD_BR_MISP TD_FETCH_LAT TD_MEM
-# intel_spr_event_constraints: codes below 0x90 (but 0x2E, 0x3C) and 0xD0-0xDF only on counters 0-3
+# intel_glc_event_constraints (Sapphire Rapids and Granite Rapids, intel_pmu_init_glc(); arch/x86/events/
+# intel/core.c:332-370 of linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1, no git commit in a
+# source package): codes below 0x90 (but 0x2E, 0x3C) and 0xD0-0xDF only on counters 0-3 (:354, :363)
 limit     ICACHE_STALL ITLB_STALL MA_L1D MA_L2 MA_L3 L1_MISS L2_MISS L3_MISS \
           DSB2MITE_PEN MITE_ANY MITE_OK DSB_ANY DSB_OK MS_CYCLES_ANY LCP_STALL FB_HIT LOCAL_PMM \
           L3M_LOCAL_DRAM L3M_REMOTE_DRAM L3M_REMOTE_HITM L3M_REMOTE_FWD L3M_REMOTE_PMM counters=0-3
-# ... and TOPDOWN.BR_MISPREDICT_SLOTS (0x08A4) only on counter 0; the other new events
-# (0xA4 umasks 0x01/0x02/0x10, 0xC2, 0x9C) take any counter
+# ... and TOPDOWN.BR_MISPREDICT_SLOTS (0x08A4) only on counter 0 (intel/core.c:360; perfmon agrees);
+# the other new events (0xA4 umasks 0x01/0x02/0x10, 0xC2, 0x9C) take any counter (0x90-0xFE, :368)
 limit     BR_MISP_SLOTS counters=0
 limit     ITLB_WALK_ACT ITLB_WC_4K ITLB_WC_2M counters=0-3   # ITLB_MISSES (0x11): below 0x90
-# INTEL_UEVENT_CONSTRAINT(0x0175, 0x4): INST_DECODED.DECODERS only on counter 2, so Decoder0_Alone's
-# two cmask variants cannot share a group; (0x01b1, 0x8): UOPS_EXECUTED umask 0x01 (THREAD and its
-# cmask forms, CYCLES_GE_3) only on counter 3
-limit     DECODERS_C1 DECODERS_C2 counters=2
-limit     UOPS_EXEC UOPS_EXEC_C1 EXEC_GE3 counters=3
-# memory level 4+: codes below 0x90 and 0xD0-0xDF on counters 0-3; L1D_PEND_MISS.PENDING (0x0148) on counter 2
+# INST_DECODED.DECODERS (0x0175) on counters 0-3 (below 0x90, :354; perfmon SPR "Counter" 0,1,2,3);
+# UOPS_EXECUTED (0xB1) on any counter (:368). (Counter 2 for 0x0175 and 0x0148, counter 3 for 0x01b1 are
+# intel_lnc_event_constraints, intel/core.c:404-416: Lion Cove's, not this core's.)
+limit     DECODERS_C1 DECODERS_C2 counters=0-3
+# memory level 4+: codes below 0x90 and 0xD0-0xDF on counters 0-3, L1D_PEND_MISS.PENDING (0x0148) too
 limit     DTLB_LD_HIT_C1 DTLB_LD_WALK DTLB_LD_WC_4K DTLB_LD_WC_2M DTLB_LD_WC_1G DTLB_ST_HIT_C1 DTLB_ST_WALK \
           DTLB_ST_WC_4K DTLB_ST_WC_2M DTLB_ST_WC_1G MA_CYC_L1D LD_STORE_FWD LD_NO_SR ALL_LOADS SPLIT_STORES \
           FB_FULL L2_STALLS XQ_FULL ORO_DRD_C1 ORO_DRD_C4 L1_MISS_ANY ORO_RFO_C1 L2_ALL_RFO L2_RFO_HIT \
           LOCK_LOADS ALL_STORES L2_HIT L3_HIT ST_L2_HIT counters=0-3
 nocounter TSC                           # msr PMU: no core counter, may join any group
-# MSR 0x3F7 holds one value per thread (Linux intel_spr_extra_regs: 0x40ad with 0x7, 0x04c2 with 0x8,
-# both MSR_PEBS_FRONTEND): counter 0 keeps the events that set it to one per group
-limit     UNKNOWN_BR MS_UOPS_RET MS_SWITCHES_RET MS_RET_CYCLES counters=0
-# perfmon "Counter": "0,1,2,3" (0x20, 0xD2); the OCR events too, but two MSRs (0x1A6, 0x1A7) hold
-# their values: counters 0-1 keep at most two of them in a group
+# MSR 0x3F7 (MSR_PEBS_FRONTEND) holds one value: intel_glc_extra_regs (Sapphire Rapids' table,
+# intel/core.c:7109) gives 0x40ad (valid 0x7) and 0x04c2 (valid 0x8) one EXTRA_REG_FE, without an
+# alternate (intel/core.c:322-330 of linux 6.12.117, Debian
+# linux-source-6.12 6.12.117-1~deb12u1, no git commit in a source package); a second value gets
+# emptyconstraint (__intel_shared_reg_get_constraints(), intel/core.c:3301). The three UOPS_RETIRED.MS
+# forms write the same 0x8 and share it. The kernel puts 0xAD and 0xC2 on any counter (0x90-0xFE, :363).
+extra     frontend 1 UNKNOWN_BR MS_UOPS_RET MS_SWITCHES_RET MS_RET_CYCLES
+# perfmon "Counter": "0,1,2,3" (0x20, 0xD2)
 limit     ORO_CODE_C1 XSNP_FWD XSNP_NO_FWD XSNP_MISS counters=0-3
-limit     OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-1
+# OCR (0x2A) on counters 0-3 (the 0x01-0x8F range, intel/core.c:354); its values go to
+# MSR_OFFCORE_RSP_0/1 (intel_glc_extra_regs, :323-324): a second value takes the other MSR
+# (intel_alt_er(), :3256), a third gets emptyconstraint
+limit     OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR counters=0-3
+extra     offcore_rsp 2 OCR_DRD_HITM OCR_DRD_HWF OCR_RFO_RHITM OCR_RFO_HITM OCR_STREAM_WR
 # Contested_Accesses and Data_Sharing read six events on counters 0-3 (two XSNP, two OCR, FB_HIT,
 # L1_MISS): they may span groups
 span      Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing
 # Lock_Latency reads five events that all live on counters 0-3 (0x20, 0x24, 0xD0): it may span groups.
 span      Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency
-limit     L1D_PENDING counters=2
+limit     L1D_PENDING counters=0-3
 span      Frontend_Bound.Fetch_Bandwidth.MITE.Decoder0_Alone
 # CXL_Mem_Bound reads nine general-purpose events (MA_L3, L1_MISS, FB_HIT and six PMM/DRAM load
 # counts, seven of them on counters 0-3): it cannot fit one group, so it may span groups.

@@ -203,15 +203,51 @@ static bool intel_extra_term(const char *term)
 	return !strcmp(term, "offcore_rsp") || !strcmp(term, "ldlat") || !strcmp(term, "frontend");
 }
 
+static int encode_libpfm(const char *evstr, const char *model, bool kernel, struct td_encoding *enc, td_err *err);
+
+/* A perf JSON event name inside a core PMU's raw form (cpu/exe_activity.3_ports_util,umask=0x80/,
+ * as toplev and perf's own metrics write a modified event): perf expands it into its terms in place
+ * (perf_pmu__check_alias(), tools/perf/util/pmu.c:1607-1650, pmu_alias_terms() :719-742) and then
+ * ORs every term into the config like any other (below). Its terms are the event's perfmon encoding,
+ * which libpfm4 gives for NAME:UMASK (the first dot; later dots become underscores), or for the
+ * NAME:UMASK_P twin of a fixed-counter event. Returns 0 with the encoding, -1 if libpfm4 knows none. */
+static int json_event(const char *name, const char *model, struct td_encoding *enc)
+{
+	char pfm[256];
+	bool first = true;
+	size_t i = 0;
+	td_err e;
+
+	for (const char *c = name; *c && i + 3 < sizeof(pfm); c++, i++) {
+		pfm[i] = *c == '.' ? (first ? ':' : '_') : (char)toupper((unsigned char)*c);
+		first &= *c != '.';
+	}
+	pfm[i] = '\0';
+	if (first)
+		return -1; /* no dot: not a perfmon EVENT.UMASK name */
+	memset(enc, 0, sizeof(*enc));
+	if (encode_libpfm(pfm, model, false, enc, &e) == 0 && enc->attr.type == PERF_TYPE_RAW)
+		return 0;
+	snprintf(pfm + i, sizeof(pfm) - i, "_P");
+	memset(enc, 0, sizeof(*enc));
+	return encode_libpfm(pfm, model, false, enc, &e) == 0 && enc->attr.type == PERF_TYPE_RAW ? 0 : -1;
+}
+
 /* builtin: the built-in formats only; other_intel_model: the file is an Intel model's other than
- * the host's sysfs may describe, so a missing extra-register term falls back to the built-in one */
+ * the host's sysfs may describe, so a missing extra-register term falls back to the built-in one.
+ * A term given twice (umask=0x8,umask=0x80), or given by an event name and again (NAME,umask=0x80),
+ * means what perf makes of it: perf ORs each term's bits into the field and clears none
+ * (pmu_format_value(), tools/perf/util/pmu.c:1282-1297, called with zero = false:
+ * perf_pmu__config(), pmu.c:1512, zero only for a PMU with perf_event_attr_init_default, which on x86
+ * only intel_pt sets, tools/perf/arch/x86/util/pmu.c:27; linux 6.12.117): umask 0x8 then 0x80 is 0x88. */
 static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a, td_err *err, const char *evstr,
-			int depth, bool builtin, bool other_intel_model)
+			int depth, bool builtin, bool other_intel_model, const char *model)
 {
 	char *save = NULL;
 
 	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char fmt[128], alias[256];
+		struct td_encoding named;
 		char *eq = strchr(t, '=');
 		uint64_t v = 1;
 		t = td_trim(t);
@@ -227,8 +263,11 @@ static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a,
 			if (apply_format(a, fmt, v, err, t))
 				return -1;
 		} else if (!eq && depth == 0 && lookup_alias(pmu, t, alias, sizeof(alias)) == 0) {
-			if (encode_terms(pmu, alias, a, err, evstr, 1, builtin, other_intel_model))
+			if (encode_terms(pmu, alias, a, err, evstr, 1, builtin, other_intel_model, model))
 				return -1;
+		} else if (!eq && depth == 0 && pmu_base_is(pmu, "cpu") && json_event(t, model, &named) == 0) {
+			a->config |= named.attr.config;
+			a->config1 |= named.attr.config1;
 		} else {
 			td_err_set(err, "unknown term '%s' for PMU '%s' in event '%s'", t, pmu, evstr);
 			return -1;
@@ -292,7 +331,7 @@ static int encode_raw_form(const char *evstr, const char *model, bool kernel, st
 	}
 	bool cpu_pmu = pmu_base_is(buf, "cpu");
 	if (encode_terms(buf, slash1 + 1, &enc->attr, err, evstr, 0, amd_model(model) && cpu_pmu,
-			 model && *model && !amd_model(model) && cpu_pmu))
+			 model && *model && !amd_model(model) && cpu_pmu, model))
 		return -1;
 	return apply_modifiers(&enc->attr, mods, kernel, err, evstr);
 }

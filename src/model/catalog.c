@@ -233,7 +233,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 			return handled < 0 ? -1 : 0;
 		return td_cat_fail(cat, lineno, err, "unknown keyword '%s' (expected pmu, title, version, note, const, param, event, perf-name, let, info, "
 		     "node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
-		     "fixed, limit, nocounter, topdown-group, span)", kw);
+		     "fixed, limit, nocounter, topdown-group, span, extra)", kw);
 	}
 	return 0;
 }

@@ -56,6 +56,8 @@ enum td_cat_limit_kind {
 	TD_LIMIT_TD_LEADER,  /* topdown-group LEADER METRIC...: the leader */
 	TD_LIMIT_TD_METRIC,  /*   a metric event: no counter, must follow LEADER in its group */
 	TD_LIMIT_SPAN,       /* span NAME...: a formula whose events may spread over groups */
+	TD_LIMIT_EXTRA,      /* extra REG N ALIAS...: the event sets extra register REG, of which
+	                      * one group may hold N distinct values */
 };
 
 struct td_cat_limit {
@@ -63,6 +65,8 @@ struct td_cat_limit {
 	char name[128];          /* event alias (span: node path, info or cpi name) */
 	int fixed;               /* TD_LIMIT_FIXED: counter number */
 	unsigned gp_mask;        /* TD_LIMIT_GP: bit i = GP counter i allowed */
+	char reg[32];            /* TD_LIMIT_EXTRA: the register's name (offcore_rsp, frontend, ldlat) */
+	int reg_values;          /* TD_LIMIT_EXTRA: distinct values one group may hold */
 	int line;
 };
 

@@ -2,7 +2,8 @@
  * rather than the metrics — the budget (`counters`), which events may use a
  * fixed counter (`fixed`), which general-purpose counters an event may use
  * (`limit`), events that take no counter (`nocounter`), the PERF_METRICS
- * group (`topdown-group`) and formulas allowed to span groups (`span`).
+ * group (`topdown-group`), formulas allowed to span groups (`span`) and
+ * events that set an extra register of which a group holds few values (`extra`).
  * Format: docs/td-format.md, "Counters". The planner reads the result. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,32 @@ static int parse_limit(struct td_catalog *cat, char *rest, int lineno, td_err *e
 	return add_names(cat, "limit", TD_LIMIT_GP, td_trim(rest), -1, mask, lineno, err);
 }
 
+/* extra REG N ALIAS...: REG one of the extra-register terms of perf's cpu format */
+static int parse_extra(struct td_catalog *cat, char *rest, int lineno, td_err *err)
+{
+	const char *reg = td_next_word(&rest), *num = td_next_word(&rest);
+	int n, first = cat->nlimits;
+
+	if (strcmp(reg, "offcore_rsp") && strcmp(reg, "frontend") && strcmp(reg, "ldlat"))
+		return td_cat_fail(cat, lineno, err, "extra: expected 'extra offcore_rsp|frontend|ldlat N ALIAS...', got "
+				   "register '%s'", reg);
+	if (small_number(num, MAX_COUNTERS, &n) || n < 1)
+		return td_cat_fail(cat, lineno, err, "extra: '%s' is not a number of values (1 to %d) for %s", num,
+				   MAX_COUNTERS, reg);
+	for (int i = 0; i < cat->nlimits; i++)
+		if (cat->limits[i].kind == TD_LIMIT_EXTRA && !strcmp(cat->limits[i].reg, reg) &&
+		    cat->limits[i].reg_values != n)
+			return td_cat_fail(cat, lineno, err, "extra: %s gets %d per group here but %d at line %d", reg, n,
+					   cat->limits[i].reg_values, cat->limits[i].line);
+	if (add_names(cat, "extra", TD_LIMIT_EXTRA, rest, -1, 0, lineno, err))
+		return -1;
+	for (int i = first; i < cat->nlimits; i++) {
+		snprintf(cat->limits[i].reg, sizeof(cat->limits[i].reg), "%s", reg);
+		cat->limits[i].reg_values = n;
+	}
+	return 0;
+}
+
 int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest, int lineno, td_err *err)
 {
 	int rc;
@@ -179,6 +206,8 @@ int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest
 		rc = add_names(cat, kw, TD_LIMIT_TD_LEADER, rest, -1, 0, lineno, err);
 	} else if (!strcmp(kw, "span"))
 		rc = add_names(cat, kw, TD_LIMIT_SPAN, rest, -1, 0, lineno, err);
+	else if (!strcmp(kw, "extra"))
+		rc = parse_extra(cat, rest, lineno, err);
 	else
 		return 0;
 	return rc < 0 ? -1 : 1;

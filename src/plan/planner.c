@@ -706,6 +706,10 @@ const char *td_plan_event_class(const struct td_plan *p, int alias, char *buf, s
 		snprintf(buf, len, "fixed %d%s%s%s", c->fixed, c->gp ? " or gp" : " only", range, c->leader ? ", leader" : "");
 	else
 		snprintf(buf, len, "gp%s", range);
+	if (c->reg) { /* an extra register it sets, and how many values a group may hold */
+		size_t used = strlen(buf);
+		snprintf(buf + used, len > used ? len - used : 0, ", %s (%d per group)", c->reg, c->reg_values);
+	}
 	free(cls);
 	return buf;
 }

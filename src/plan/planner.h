@@ -4,7 +4,8 @@
  * SLOTS, fixed-counter and counter-range constraints honoured — and says
  * whether the kernel will multiplex. Counter budgets and per-event
  * constraints come from the events file (catalog "counters", "fixed",
- * "limit", "nocounter", "topdown-group", "span" lines). No I/O, no perf_event.
+ * "limit", "nocounter", "topdown-group", "span", "extra" lines: an extra
+ * register holds few distinct values per group). No I/O, no perf_event.
  *
  * What is planned (an "item" is one formula whose value is wanted):
  *   - nodes: with level L, every node of level <= L; with a node list, the
@@ -111,7 +112,8 @@ void td_plan_near_nodes(const struct td_model *m, const char *name, char *buf, s
 /* Deepest level of the tree. */
 int td_plan_max_level(const struct td_model *m);
 
-/* How an event counts: "fixed N", "gp", "gp 0-3", "topdown metric", "no counter". */
+/* How an event counts: "fixed N", "gp", "gp 0-3", "topdown metric", "no counter"; then, for an
+ * event that sets an extra register, ", REG (N per group)". */
 const char *td_plan_event_class(const struct td_plan *p, int alias, char *buf, size_t len);
 const char *td_plan_kind_name(enum td_plan_kind k);
 const char *td_plan_status_name(enum td_plan_status s);

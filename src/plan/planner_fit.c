@@ -1,8 +1,9 @@
 /* planner_fit: (internal to planner) how each event may count — fixed
  * counter, general-purpose counter range, PERF_METRICS, no counter — from
  * the file's counter lines, the budget one group may use, and the test
- * whether a set of events fits one group (fixed counters first, then a
- * matching of the remaining events onto the general-purpose counters). */
+ * whether a set of events fits one group (the extra registers' values, fixed
+ * counters first, then a matching of the remaining events onto the
+ * general-purpose counters). */
 #include "planner_fit.h"
 
 #include <stdio.h>
@@ -45,6 +46,21 @@ int td_fit_budget(const struct td_catalog *cat, const struct td_plan_request *rq
 	return 0;
 }
 
+/* The value an event writes to extra register reg: "reg=V" of its raw form (events of one value
+ * share the register: the kernel counts users of a value, __intel_shared_reg_get_constraints()),
+ * or, for a libpfm4 string whose value is not in the text, its alias (a value of its own). */
+static void reg_value(const struct td_cat_event *e, const char *reg, char *out, size_t len)
+{
+	size_t n = strlen(reg);
+
+	for (const char *p = strchr(e->spec, '/'); p && *p; p++)
+		if ((*p == '/' || *p == ',') && !strncmp(p + 1, reg, n) && p[1 + n] == '=') {
+			snprintf(out, len, "%s=%.*s", reg, (int)strcspn(p + 2 + n, ",/"), p + 2 + n);
+			return;
+		}
+	snprintf(out, len, "%s", e->alias);
+}
+
 /* Apply one counter line to the classes of the events it names. */
 static void apply_limit(const struct td_catalog *cat, const struct td_cat_limit *l, struct td_ev_class *cls)
 {
@@ -61,6 +77,11 @@ static void apply_limit(const struct td_catalog *cat, const struct td_cat_limit 
 	case TD_LIMIT_TD_LEADER: c->leader = true; break;
 	case TD_LIMIT_TD_METRIC: c->metric = true; break;
 	case TD_LIMIT_SPAN: break;
+	case TD_LIMIT_EXTRA:
+		c->reg = l->reg;
+		c->reg_values = l->reg_values;
+		reg_value(e, l->reg, c->reg_value, sizeof(c->reg_value));
+		break;
 	}
 }
 
@@ -180,6 +201,35 @@ static int gp_needs(const struct td_fit *ft, const int *ev, int n, const bool *o
 	return m;
 }
 
+/* Each extra register holds at most reg_values distinct values in one group: the kernel gives an
+ * event whose value finds no free register an empty constraint, so the group cannot be scheduled
+ * (docs/td-format.md "Counters": extra). */
+static bool extra_regs_fit(const struct td_fit *ft, const int *ev, int n, struct td_fit_result *r)
+{
+	for (int i = 0; i < n; i++) {
+		const struct td_ev_class *c = &ft->cls[ev[i]];
+		int distinct = 0;
+		if (!c->reg)
+			continue;
+		for (int j = 0; j <= i; j++) { /* distinct values of c->reg among ev[0..i] */
+			const struct td_ev_class *d = &ft->cls[ev[j]];
+			bool seen = false;
+			if (!d->reg || strcmp(d->reg, c->reg))
+				continue;
+			for (int k = 0; k < j && !seen; k++)
+				seen = ft->cls[ev[k]].reg && !strcmp(ft->cls[ev[k]].reg, c->reg) &&
+				       !strcmp(ft->cls[ev[k]].reg_value, d->reg_value);
+			distinct += !seen;
+		}
+		if (distinct > c->reg_values) {
+			snprintf(r->why, sizeof(r->why), "%s would be the %s register's value number %d, and it holds %d "
+				 "in one group", ft->cat->events[ev[i]].alias, c->reg, distinct, c->reg_values);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool td_fit(const struct td_fit *ft, const int *ev, int n, struct td_fit_result *r)
 {
 	bool *on_fixed = calloc((size_t)(n ? n : 1), sizeof(bool));
@@ -196,6 +246,8 @@ bool td_fit(const struct td_fit *ft, const int *ev, int n, struct td_fit_result 
 	if (m < 0)
 		goto out;
 	r->gp_used = m;
+	if (!extra_regs_fit(ft, ev, n, r))
+		goto out;
 	if (m > ft->b->gp) {
 		snprintf(r->why, sizeof(r->why), "needs %d general-purpose counters, budget %d", m, ft->b->gp);
 		goto out;

@@ -14,6 +14,9 @@ struct td_ev_class {
 	bool nocounter;     /* takes no counter (msr, software) */
 	bool leader;        /* the topdown-group leader (SLOTS) */
 	bool metric;        /* a PERF_METRICS event: no counter, needs the leader */
+	const char *reg;    /* the extra register it sets ('extra' line), NULL none */
+	int reg_values;     /* distinct values of reg one group may hold */
+	char reg_value[96]; /* its value: the term's text in a raw form (frontend=0x8), else the alias */
 };
 
 struct td_fit {

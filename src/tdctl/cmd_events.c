@@ -270,6 +270,10 @@ int cmd_events(int argc, char **argv)
 		else if (counts.cannot_encode)
 			tdctl_error("events: %d event%s of %s cannot be encoded (see above): fix the file's 'event' lines",
 				    counts.cannot_encode, counts.cannot_encode == 1 ? "" : "s", s.cat->name);
+		else if (counts.perf_name_mismatch)
+			tdctl_error("events: %d perf-name line%s of %s name%s what perf parses as another event (see "
+				    "MISMATCH above): fix the 'perf-name' or the 'event' line", counts.perf_name_mismatch,
+				    counts.perf_name_mismatch == 1 ? "" : "s", s.cat->name, counts.perf_name_mismatch == 1 ? "s" : "");
 		td_model_free(s.m);
 		td_catalog_free(s.cat);
 		return rc;

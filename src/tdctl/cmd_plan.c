@@ -129,7 +129,7 @@ static void print_event_text(const struct td_plan *p, const char *model, int ali
 {
 	const struct td_cat_event *e = &p->model->cat->events[alias];
 	struct td_encoding enc;
-	char cls[48];
+	char cls[80];
 	td_err err;
 
 	printf("    %-18s %-20s %-44s", e->alias, td_plan_event_class(p, alias, cls, sizeof(cls)), e->spec);
@@ -264,7 +264,7 @@ static void json_event(struct td_json *j, const struct td_plan *p, const char *m
 {
 	const struct td_cat_event *e = &p->model->cat->events[alias];
 	struct td_encoding enc;
-	char cls[48], hex[32];
+	char cls[80], hex[32];
 	td_err err;
 
 	td_json_object(j);

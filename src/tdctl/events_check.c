@@ -74,6 +74,46 @@ static bool libpfm_name(const struct td_cat_event *e, char *out, size_t len)
 	return w > 0 && (size_t)w < len;
 }
 
+/* The perf-name lines in perf's raw form (cpu/NAME,cmask=1/, cpu/exe_activity.3_ports_util,umask=0x80/):
+ * what perf makes of the string — a JSON event name expanded to its encoding, every term ORed in
+ * (machine/encode.c, after tools/perf/util/pmu.c) — must be the event's own encoding, since import
+ * reads a count so named as that event. libpfm4 gives a JSON name's encoding: where the file says
+ * libpfm4's table is wrong for the event (libpfm4-differs), a difference is known, not a mismatch.
+ * Prints one line per such name; returns the mismatches. */
+static int check_perf_names(const struct td_catalog *cat, const char *model)
+{
+	int bad = 0, n = 0;
+
+	for (int i = 0; i < cat->nperf_names; i++) {
+		const struct td_cat_perf_name *pn = &cat->perf_names[i];
+		const struct td_cat_event *e = &cat->events[pn->event];
+		struct td_encoding ours, perf;
+		td_err err;
+
+		if (!strchr(pn->name, '/'))
+			continue;
+		if (!n++)
+			printf("perf-name lines in perf's raw form, as perf parses them:\n");
+		if (td_encode(e->spec, model, false, &ours, &err)) {
+			printf("  perf-name %-44s cannot encode %s: %s\n", pn->name, e->alias, err.msg);
+			bad++;
+		} else if (td_encode(pn->name, model, false, &perf, &err)) {
+			printf("  perf-name %-44s unknown: %s\n", pn->name, err.msg);
+		} else if (perf.attr.config != ours.attr.config || perf.attr.config1 != ours.attr.config1) {
+			bool known = e->pfm_differs[0] != '\0';
+			printf("  perf-name %-44s %s perf makes config=0x%" PRIx64 " config1=0x%" PRIx64 " of it, %s is "
+			       "config=0x%" PRIx64 " config1=0x%" PRIx64 "%s\n", pn->name, known ? "known   " : "MISMATCH",
+			       (uint64_t)perf.attr.config, (uint64_t)perf.attr.config1, e->alias, (uint64_t)ours.attr.config,
+			       (uint64_t)ours.attr.config1, known ? " (libpfm4-differs: libpfm4 gave the name's encoding)" : "");
+			bad += !known;
+		} else {
+			printf("  perf-name %-44s ok       config=0x%" PRIx64 " = %s\n", pn->name, (uint64_t)perf.attr.config,
+			       e->alias);
+		}
+	}
+	return bad;
+}
+
 int td_events_check(const struct td_catalog *cat, const char *model, struct td_check_counts *counts)
 {
 	bool model_known = td_pfm_has_model(model);
@@ -157,10 +197,11 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 		       e->pfm_differs[0] ? " (this libpfm4 agrees: its libpfm4-differs line is out of date)" : "");
 		counts->ok++;
 	}
+	counts->perf_name_mismatch = check_perf_names(cat, model);
 	printf("%d ok, %d mismatch%s, %d known to differ (libpfm4-differs), %d unknown to libpfm4%s", counts->ok,
 	       counts->mismatch, counts->mismatch == 1 ? "" : "es", counts->known, counts->unknown,
 	       counts->cannot_encode ? ", " : "\n");
 	if (counts->cannot_encode)
 		printf("%d cannot be encoded\n", counts->cannot_encode);
-	return counts->mismatch || counts->cannot_encode ? 1 : 0;
+	return counts->mismatch || counts->cannot_encode || counts->perf_name_mismatch ? 1 : 0;
 }

@@ -6,6 +6,7 @@ struct td_catalog;
 
 struct td_check_counts {
 	int ok, mismatch, known, unknown, cannot_encode;
+	int perf_name_mismatch; /* perf-name lines in raw form that perf parses to another encoding */
 };
 
 /* Print one line per event of cat (ok, MISMATCH with both configs, known: a mismatch the file's

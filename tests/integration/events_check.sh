@@ -150,6 +150,28 @@ check_grep "extra: said to be raw, not in libpfm4, with both configs" \
 	"BR_MISP              unknown        raw cpu/event=0xc5,umask=0x0,frontend=0x11/ (config=0xc5 config1=0x11): raw, not in libpfm4: skl::BR_MISP_RETIRED:ALL_BRANCHES has config=0xc5 but no extra register (config1)" "$out"
 check_grep "extra: no mismatch" " 0 mismatches," "$out"
 
+# perf-name lines in perf's raw form are checked as perf parses them: a JSON event name expanded to its
+# perfmon encoding, every term ORed in (tools/perf/util/pmu.c:1282-1297 and :1607-1650, linux 6.12.117).
+# ICL's toplev/perf spelling of EXE_ACTIVITY.3_PORTS_UTIL:u0x80 is umask 0x08 | 0x80 = 0x88 (perfmon ICL:
+# EXE_ACTIVITY.3_PORTS_UTIL is 0xA6/0x08), which EXE_0 is; IDQ.MS_UOPS (0x79/0x30) with cmask=1 is 0x1003079.
+check_grep "icl: toplev's EXE_ACTIVITY.3_PORTS_UTIL,umask=0x80 is 0xA6/0x88, EXE_0" \
+	"perf-name cpu/exe_activity.3_ports_util,umask=0x80/    ok       config=0x88a6 = EXE_0" "$WORK/icl.check"
+check_grep "icl: IDQ.MS_UOPS with cmask=1" "perf-name cpu/idq.ms_uops,cmask=1/                     ok       config=0x1003079 = MS_CYCLES" \
+	"$WORK/icl.check"
+# a copy of intel-icl.td whose EXE_0 is EXE_BOUND_0_PORTS alone (0xA6/0x80, TMA's intent): perf's spelling
+# then names another event: MISMATCH, exit 1, one line on stderr
+mkdir -p "$WORK/pn"
+sed 's|^event    EXE_0           cpu/event=0xa6,umask=0x88/   |event    EXE_0           cpu/event=0xa6,umask=0x80/   |' \
+	"$EV/intel-icl.td" >"$WORK/pn/intel-icl.td"
+check "perf-name: the copy has EXE_0 = 0xA6/0x80" grep -q '^event    EXE_0           cpu/event=0xa6,umask=0x80/' "$WORK/pn/intel-icl.td"
+cp "$EV/software.td" "$WORK/pn/"
+"$TDCTL" events --events-dir "$WORK/pn" --pmu icl --check >"$out" 2>"$err"; rc=$?
+check_eq "perf-name: --check exits 1" 1 "$rc"
+check_grep "perf-name: the mismatch with both encodings" \
+	"perf-name cpu/exe_activity.3_ports_util,umask=0x80/    MISMATCH perf makes config=0x88a6 config1=0x0 of it, EXE_0 is config=0x80a6 config1=0x0" "$out"
+check_eq "perf-name: one line on stderr" 1 "$(wc -l <"$err")"
+check_grep "perf-name: stderr says what to do" "events: 1 perf-name line of intel-icl.td names what perf parses as another event" "$err"
+
 # --check and --json together: a usage error
 "$TDCTL" events --pmu skl --check --json >"$out" 2>"$err"; rc=$?
 check_eq "--check --json: exits 2" 2 "$rc"

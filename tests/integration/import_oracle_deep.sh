@@ -55,4 +55,28 @@ check_case() {
 check_case icl-l3-pm-fe-icache icl 42
 check_case spr-l3-pm-badspec-ms spr 44
 check_case skl-l4-core-ports skl 77
+
+# An event string means what perf makes of it: perf expands a JSON event name into its terms and ORs
+# every term into the field (tools/perf/util/pmu.c:1282-1297, :1607-1650; linux 6.12.117), so toplev's
+# cpu/exe_activity.3_ports_util,umask=0x80/ (EXE_ACTIVITY.3_PORTS_UTIL is 0xA6/0x08, perfmon ICL) and the
+# raw spelling cpu/event=0xa6,umask=0x8,umask=0x80/ both count 0xA6/0x88: the case with the raw
+# spelling reads every event and gives toplev's values again. cpu/event=0xa6,umask=0x80/ (0x80 alone) is
+# another event: the import says it cannot read it.
+c=icl-l3-pm-fe-icache
+in="$ORACLE/inputs/$c.perf.csv"
+check_grep "$c: toplev wrote EXE_ACTIVITY.3_PORTS_UTIL with umask=0x80" ";cpu/exe_activity.3_ports_util,umask=0x80/;" "$in"
+ORACLE_COPY="$WORK/oracle"
+mkdir -p "$ORACLE_COPY/inputs" "$ORACLE_COPY/expected"
+sed 's|;cpu/exe_activity.3_ports_util,umask=0x80/;|;cpu/event=0xa6,umask=0x8,umask=0x80/;|' "$in" >"$ORACLE_COPY/inputs/$c.perf.csv"
+cp "$ORACLE/expected/$c.csv" "$ORACLE_COPY/expected/"
+check "$c raw spelling: the copy has the repeated umask" grep -q ';cpu/event=0xa6,umask=0x8,umask=0x80/;' \
+	"$ORACLE_COPY/inputs/$c.perf.csv"
+ORACLE_SAVED=$ORACLE
+ORACLE=$ORACLE_COPY
+check_case "$c" icl 42
+sed -i 's|;cpu/event=0xa6,umask=0x8,umask=0x80/;|;cpu/event=0xa6,umask=0x80/;|' "$ORACLE_COPY/inputs/$c.perf.csv"
+"$TDCTL" import --pmu icl --smt off -d "$WORK/umask80.db" "$ORACLE_COPY/inputs/$c.perf.csv" >"$WORK/umask80.out" 2>&1
+check_grep "$c with umask 0x80 alone: not read as EXE_0, the import says so" \
+	"not read by intel-icl.td: cpu/event=0xa6,umask=0x80/" "$WORK/umask80.out"
+ORACLE=$ORACLE_SAVED
 finish

@@ -260,6 +260,36 @@ static void test_config2_format(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A term given twice means what perf makes of it: perf ORs each term's bits into the field
+ * (pmu_format_value(), tools/perf/util/pmu.c:1282-1297 of linux 6.12.117, zero = false for the cpu
+ * PMU), so umask 0x8 then 0x80 is umask 0x88, and a later 0 clears nothing. A perf JSON event name
+ * in the form is expanded to its perfmon encoding first (perf_pmu__check_alias(), pmu.c:1607):
+ * EXE_ACTIVITY.3_PORTS_UTIL is 0xA6/0x08 (perf's icelake pipeline.json), so with umask=0x80 it
+ * counts 0xA6/0x88 (perf's icl-metrics.json tma_ports_utilized_0 writes exactly this), and
+ * OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD (0x60/0x01, icelake cache.json) with umask=0x0 stays
+ * umask 0x01. */
+static void test_repeated_terms(void **state)
+{
+	(void)state;
+	td_encode_set_sysfs_root("/nonexistent");
+	assert_int_equal(td_encode("cpu/event=0xa6,umask=0x8,umask=0x80/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x88a6ull);
+	assert_int_equal(td_encode("cpu/event=0xa6,umask=0x80,umask=0x0/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x80a6ull);
+	assert_int_equal(td_encode("cpu/event=0x9c,umask=0x1,cmask=1,cmask=4/", NULL, false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x0500019cull);
+	assert_int_equal(td_encode("cpu/exe_activity.3_ports_util,umask=0x80/", "icl", false, &enc, &err), 0);
+	assert_int_equal(enc.attr.type, PERF_TYPE_RAW);
+	assert_int_equal(enc.attr.config, 0x88a6ull);
+	assert_int_equal(td_encode("cpu/exe_activity.3_ports_util/", "icl", false, &enc, &err), 0);
+	assert_int_equal(enc.attr.config, 0x08a6ull);
+	assert_int_equal(td_encode("cpu/offcore_requests_outstanding.demand_data_rd,umask=0x0/", "icl", false, &enc,
+				   &err), 0);
+	assert_int_equal(enc.attr.config, 0x0160ull);
+	assert_int_equal(td_encode("cpu/no_such_event.at_all,umask=0x80/", "icl", false, &enc, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown term 'no_such_event.at_all'"));
+}
+
 static void test_rnnnn(void **state)
 {
 	(void)state;
@@ -279,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_raw_form_sysfs),   cmocka_unit_test(test_rnnnn),
 		cmocka_unit_test(test_raw_form_amd_model), cmocka_unit_test(test_hybrid_pmus),
 		cmocka_unit_test(test_extra_register_terms), cmocka_unit_test(test_config2_format),
+		cmocka_unit_test(test_repeated_terms), /* last: it points the sysfs root away */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
