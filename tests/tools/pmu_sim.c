@@ -13,6 +13,11 @@
  *                          through TD_SYSROOT.
  *   TD_PMU_SIM_TRACE=FILE  a `perf stat -x` file (as tdctl import reads it):
  *                          the rate of every event, per cycle
+ *   TD_PMU_SIM_EVENTS=FILE the encodings of the trace's event names
+ *                          (tests/data/pmu_sim/MODEL.events, written from
+ *                          Intel's event lists by make-events.py there);
+ *                          sysfs names (slots, topdown-*), rNNNN and
+ *                          cpu/TERMS/ need none
  *   TD_PMU_SIM_FREQ=HZ     the emulated core clock (default: the trace's
  *                          cycles / its run time, else 1 GHz)
  *   TD_PMU_SIM_LOG=FILE    appends one line per open (and why it failed) and
@@ -109,6 +114,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -259,6 +265,10 @@ struct sim_event {
 	struct sim_group *group;
 };
 
+struct named_event {
+	char name[160];
+	uint64_t config, config1;
+};
 struct trace_event {
 	char name[160];
 	uint64_t config, config1;
@@ -277,6 +287,8 @@ static struct {
 	char root[1024];
 	struct trace_event trace[MAX_TRACE];
 	int ntrace;
+	struct named_event named[MAX_TRACE];
+	int nnamed;
 	long double cycles_per_ns;
 	long double trace_cycles;
 	uint64_t next_id;
@@ -413,48 +425,46 @@ static int sysfs_event(const char *name, uint64_t *config, uint64_t *config1)
 	return apply_terms(spec, config, config1);
 }
 
-/* libpfm4's name for an event (toplev writes perf's names: "inst_retired.any" is libpfm's "inst_retired:any"). */
-static int pfm_event(const char *name, uint64_t *config, uint64_t *config1)
+/* An event of the TD_PMU_SIM_EVENTS table (tests/data/pmu_sim/MODEL.events, from Intel's event lists). */
+static int table_event(const char *name, uint64_t *config, uint64_t *config1)
 {
-	static void *lib;
-	static int (*init)(void);
-	static int (*encode)(const char *, int, int, void *);
-	struct perf_event_attr a;
-	struct {
-		struct perf_event_attr *attr;
-		char **fstr;
-		size_t size;
-		int idx, cpu, flags, pad0;
-	} arg; /* pfm_perf_encode_arg_t, perfmon/pfmlib_perf_event.h */
-	char buf[160];
-
-	if (!lib) {
-		if (!(lib = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL)))
-			return -1;
-		init = (int (*)(void))dlsym(lib, "pfm_initialize");
-		encode = (int (*)(const char *, int, int, void *))dlsym(lib, "pfm_get_os_event_encoding");
-		if (!init || !encode || init() != 0) {
-			encode = NULL;
-			return -1;
+	for (int i = 0; i < S.nnamed; i++)
+		if (!strcasecmp(S.named[i].name, name)) {
+			*config = S.named[i].config;
+			*config1 = S.named[i].config1;
+			return 0;
 		}
-	}
-	if (!encode)
-		return -1;
-	snprintf(buf, sizeof(buf), "%s", name);
-	for (char *p = strchr(buf, '.'); p; p = strchr(p + 1, '.'))
-		*p = ':';
-	memset(&a, 0, sizeof(a));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = &a;
-	arg.size = sizeof(arg);
-	if (encode(buf, 0x8 /* PFM_PLM3 */, 1 /* PFM_OS_PERF_EVENT */, &arg) != 0)
-		return -1;
-	*config = a.config;
-	*config1 = a.config1;
-	return 0;
+	return -1;
 }
 
-/* A trace's event string: a sysfs name, rNNNN, cpu/TERMS/ (its first term may be a name), or libpfm's name. */
+static void load_table(const char *file)
+{
+	FILE *f = fopen(file, "re");
+	char line[512];
+
+	if (!f) {
+		sim_log("events table %s: %s", file, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char name[160];
+		unsigned long long c, c1;
+		if (line[0] == '#' || sscanf(line, "%159s %llx %llx", name, &c, &c1) != 3)
+			continue;
+		if (S.nnamed == MAX_TRACE) {
+			sim_log("events table %s: more than %d events, the rest left out", file, MAX_TRACE);
+			break;
+		}
+		snprintf(S.named[S.nnamed].name, sizeof(S.named[0].name), "%s", name);
+		S.named[S.nnamed].config = c;
+		S.named[S.nnamed].config1 = c1;
+		S.nnamed++;
+	}
+	fclose(f);
+}
+
+/* A trace's event string: a sysfs name, rNNNN, cpu/TERMS/ (its first term may be a name), or a name of the
+ * events table. */
 static int encode_name(const char *name, uint64_t *config, uint64_t *config1)
 {
 	char buf[200];
@@ -482,13 +492,13 @@ static int encode_name(const char *name, uint64_t *config, uint64_t *config1)
 		char first[160];
 		snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - buf) : (int)strlen(buf), buf);
 		if (!strchr(first, '=')) { /* a named event with modifiers */
-			if (sysfs_event(first, config, config1) != 0 && pfm_event(first, config, config1) != 0)
+			if (sysfs_event(first, config, config1) != 0 && table_event(first, config, config1) != 0)
 				return -1;
 			terms = comma ? comma + 1 : buf + strlen(buf);
 		}
 		return *terms ? apply_terms(terms, config, config1) : 0;
 	}
-	return pfm_event(name, config, config1);
+	return table_event(name, config, config1);
 }
 
 /* The bits of config the emulator matches on: the event selector without
@@ -592,6 +602,9 @@ static void load(void)
 	S.paranoid = tree_int("proc/sys/kernel/perf_event_paranoid", 2);
 	S.watchdog = tree_int("proc/sys/kernel/nmi_watchdog", 0) == 1;
 	S.mux_ms = tree_int("sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms", 4);
+	const char *table = env("TD_PMU_SIM_EVENTS");
+	if (table)
+		load_table(table);
 	const char *trace = env("TD_PMU_SIM_TRACE");
 	if (trace)
 		load_trace(trace);
