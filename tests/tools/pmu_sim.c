@@ -69,7 +69,9 @@
  * that CPU (an approximation: USER_HZ ticks; an emulated CPU the machine
  * lacks is idle). cycles = CPU ns x frequency; every event advances at
  * (its trace count / the trace's cycles) x cycles; an event the trace lacks
- * counts 0. Metric events read slots x byte / 0xff, the byte being the
+ * counts 0. The emulated work is all user mode: an event with exclude_user
+ * counts nothing (tdctl's read-cost measurement counts kernel mode only).
+ * Metric events read slots x byte / 0xff, the byte being the
  * trace's fraction as the 8-bit PERF_METRICS field holds it
  * (icl_get_metrics_event_value, intel/core.c:2662).
  *
@@ -940,7 +942,9 @@ static void run_for(struct sim_ctx *c, int64_t dt)
 			e->enabled_ns += (uint64_t)dt;
 			if (g->scheduled) {
 				e->running_ns += (uint64_t)dt;
-				e->running_cycles += (long double)dt * S.cycles_per_ns;
+				/* the emulated work is all user mode: an event excluding it counts nothing */
+				if (!e->attr.exclude_user)
+					e->running_cycles += (long double)dt * S.cycles_per_ns;
 			}
 		}
 	}

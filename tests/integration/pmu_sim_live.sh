@@ -1,0 +1,94 @@
+#!/bin/sh
+# The live hardware path on emulated hosts (issue 30 item 4): tdctl run -l 3
+# on a workload, its hardware events opened, multiplexed, read and scaled
+# through the emulated PMU (tests/tools/pmu_sim.so, preloaded) of a host tree
+# whose counts advance at the rates of a deep toplev case
+# (tests/data/oracle/toplev-deep). Every node toplev printed that the run
+# computed, being a ratio of counts, must equal toplev's value within 1e-6
+# percentage points (info metrics that are ratios within 1e-6 relative);
+# counts (SLOTS, CLKS) depend on the CPU time the workload got and are left
+# out, as is MUX. The emulated clock runs at 1e14 Hz (TD_PMU_SIM_FREQ): the
+# ratios do not depend on it, and counts that large leave no rounding in them
+# (at 4 GHz a 1-ms first interval gives counts of a few thousand). The trees are the SMT-off twins: toplev computed the cases
+# with SMT off. libpfm4 is told the host's model (LIBPFM_FORCE_PMU): it reads
+# CPUID, which no preload can emulate.
+. "$(dirname "$0")/lib.sh"
+
+SIM="$TD_BUILDDIR/tests/tools/pmu_sim.so"
+ORACLE="$TD_SRCDIR/tests/data/oracle/toplev-deep"
+HOSTS="$TD_SRCDIR/tests/data/hosts"
+[ -f "$SIM" ] || skip_all "tests/tools/pmu_sim.so is not built"
+# a sanitized tdctl needs its ASan runtime first; the emulator preloaded after it
+ASAN_PRELOAD="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+
+# compare EXPORT.csv EXPECTED.csv: prints "MATCHED COMPARED WORST MISSING". Every
+# interval's value of a node (the process's row) is compared: the rates are
+# constant, so each interval's scaled estimate is exact up to rounding. A row
+# the run left empty in an interval (a group that had not run yet) is skipped;
+# a node toplev printed that the run never computed is MISSING (on stderr).
+compare() {
+	awk -F, '
+	FNR == NR {
+		if ($5 ~ /^process:/ && ($1 == "node" || $1 == "info") && $8 != "") { k = $1 SUBSEP $6; v[k, ++n[k]] = $8 }
+		next
+	}
+	FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "Area") a = i; next }
+	/^#/ { next }
+	{
+		area = $a; val = $(a + 1); unit = $(a + 2)
+		if (area == "MUX" || unit == "Count") next
+		k = (unit ~ /^%/ ? "node" : "info") SUBSEP area
+		if (!(k in n)) { missing++; print "not computed: " area > "/dev/stderr"; next }
+		rows++; bad = 0
+		for (j = 1; j <= n[k]; j++) {
+			if (unit ~ /^%/) d = v[k, j] * 100 - val
+			else { d = v[k, j] - val; if (val != 0) d /= val }
+			if (d < 0) d = -d
+			if (d > worst) worst = d
+			if (d > 1e-6) { bad = 1; print "mismatch " area ": " v[k, j] " vs " val > "/dev/stderr" }
+		}
+		if (!bad) matched++
+	}
+	END { printf "%d %d %g %d\n", matched, rows, worst, missing }' "$1" "$2"
+}
+
+# live CASE TREE MODEL [REFUSED-TODO]: run -l 3 on the emulated host, compare with toplev's
+# case. REFUSED-TODO: why the kernel refuses some of the plan's groups on this model today
+# (a known defect: the check is reported as TODO, not passed)
+live() {
+	c=$1 tree=$2 model=$3 todo=${4:-}
+	db="$WORK/$c.db"
+	env TD_SYSROOT="$HOSTS/$tree" TD_PFM_MODEL="$model" LIBPFM_FORCE_PMU="$model" \
+		TD_PMU_SIM_HOST="$HOSTS/$tree" TD_PMU_SIM_TRACE="$ORACLE/inputs/$c.perf.csv" \
+		TD_PMU_SIM_EVENTS="$TD_SRCDIR/tests/data/pmu_sim/$model.events" TD_PMU_SIM_LOG="$WORK/$c.sim" \
+		TD_PMU_SIM_FREQ=1e14 \
+		LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" \
+		"$TDCTL" run -q -l 3 --counting=per-thread -d "$db" -- \
+		sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i + 1)); done' >"$WORK/$c.out" 2>"$WORK/$c.err"
+	rc=$?
+	check_eq "$c: tdctl run on emulated $tree exits 0" 0 "$rc"
+	[ "$rc" = 0 ] || sed "s/^/# $c: /" "$WORK/$c.err"
+	refused=$(grep -c ': errno ' "$WORK/$c.sim")
+	grep ': errno ' "$WORK/$c.sim" | sed "s/^/# $c: refused: /"
+	if [ -n "$todo" ] && [ "$refused" -gt 0 ]; then
+		TAP_N=$((TAP_N + 1))
+		echo "not ok $TAP_N - $c: the emulated kernel refused $refused of the plan's events # TODO $todo"
+	else
+		check_eq "$c: the emulated kernel refused none of the plan's events" 0 "$refused"
+	fi
+	"$TDCTL" export 1 -d "$db" --format csv -o "$WORK/$c.csv"
+	check_eq "$c: export exits 0" 0 "$?"
+	got=$(compare "$WORK/$c.csv" "$ORACLE/expected/$c.csv" 2>"$WORK/$c.diff")
+	set -- $got
+	sed "s/^/# $c: /" "$WORK/$c.diff"
+	echo "# $c: $1 of $2 rows computed live match toplev in every interval (worst difference $3: percentage points," \
+		"relative for info metrics); $4 of toplev's rows not computed (below level 3, or not collected)"
+	check "$c: nodes computed live" [ "$2" -gt 0 ]
+	check_eq "$c: every computed node equals toplev's within 1e-6" "$2" "$1"
+}
+
+live skl-l4-core-ports skl-bare-smtoff skl
+live icl-l3-pm-fe-icache icl-perfmetrics-smtoff icl \
+	"the planner packs five events the kernel keeps to counters 0-3 (intel_icl_event_constraints) into one group (issue 30 item 1)"
+live spr-l3-pm-badspec-ms spr-vm-smtoff spr
+finish
