@@ -847,21 +847,35 @@ static bool schedulable(const struct sched_item *it, int n)
 	return true;
 }
 
+/* AMD's Large Increment per Cycle event takes an even counter and the odd one after it (PERF_X86_EVENT_PAIR:
+ * perf_sched_find_counter marks idx + 1 used too, arch/x86/events/core.c). Other AMD events take any counter,
+ * so the odd half is an item of its own on the odd counters: the matchings are the same. */
+static bool is_pair(uint64_t config)
+{
+	return S.model->amd && (((config >> 24) & 0x0f00) | (config & 0xff)) == 0x003;
+}
+
+static int add_item(struct sched_item *it, int n, uint64_t config, uint64_t config1)
+{
+	it[n].mask = counter_mask(config);
+	it[n].config = config;
+	it[n].config1 = config1;
+	n++;
+	if (is_pair(config)) {
+		it[n].mask = (it[n - 1].mask << 1) & gp_mask();
+		it[n].config = it[n].config1 = 0;
+		n++;
+	}
+	return n;
+}
+
 static int add_items(struct sched_item *it, int n, const struct sim_group *g, const struct sim_event *extra)
 {
 	for (int i = 0; i < g->n; i++)
-		if (g->ev[i]->enabled || i == 0) {
-			it[n].mask = counter_mask(g->ev[i]->config);
-			it[n].config = g->ev[i]->config;
-			it[n].config1 = g->ev[i]->config1;
-			n++;
-		}
-	if (extra) {
-		it[n].mask = counter_mask(extra->config);
-		it[n].config = extra->config;
-		it[n].config1 = extra->config1;
-		n++;
-	}
+		if (g->ev[i]->enabled || i == 0)
+			n = add_item(it, n, g->ev[i]->config, g->ev[i]->config1);
+	if (extra)
+		n = add_item(it, n, extra->config, extra->config1);
 	return n;
 }
 
@@ -914,7 +928,7 @@ static bool schedule(struct sim_ctx *c)
 		g->scheduled = false;
 		if (!group_enabled(g))
 			continue;
-		if (can_add && n + g->n <= 256) {
+		if (can_add && n + 2 * g->n <= 256) {
 			int m = add_items(it, n, g, NULL);
 			if (schedulable(it, m)) {
 				n = m;
@@ -1115,16 +1129,19 @@ static long sim_open(struct perf_event_attr *uattr, long pid, long cpu, long gro
 		return -EINVAL;
 	/* validate_group: collect_events (counters + fixed + metric events), then x86_schedule_events */
 	struct sim_event tmp = { .config = config, .config1 = a.config1, .enabled = true };
-	struct sched_item it[MAX_GROUP + 1];
+	struct sched_item it[2 * (MAX_GROUP + 1)];
 	int n = 0, nmetric = metric;
+	int nevents = 1;
 	if (leader_g) {
 		n = add_items(it, 0, leader_g, &tmp);
-		for (int i = 0; i < leader_g->n; i++)
+		for (int i = 0; i < leader_g->n; i++) {
 			nmetric += has_metrics() && is_metric_cfg(leader_g->ev[i]->config);
+			nevents += leader_g->ev[i]->enabled || i == 0;
+		}
 	} else {
 		n = add_items(it, 0, &(struct sim_group){ .n = 0 }, &tmp);
 	}
-	if (n > gp_count() + S.model->fixed + nmetric) /* collect_event, arch/x86/events/core.c:1147 */
+	if (nevents > gp_count() + S.model->fixed + nmetric) /* collect_event, arch/x86/events/core.c:1147 */
 		return -EINVAL;
 	if (!schedulable(it, n)) /* validate_group -> x86_schedule_events, core.c:2394-2440 */
 		return -EINVAL;

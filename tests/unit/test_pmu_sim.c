@@ -22,11 +22,12 @@
 
 #include "../tools/pmu_sim.h"
 
-static int64_t fake_ns; /* the CPU time of every target */
+static int64_t fake_ns;     /* the CPU time of every thread */
+static int64_t cpu_ns[8];   /* the busy time of each CPU */
 
 static int64_t fake_clock(bool cpu_wide, bool process, int target)
 {
-	return fake_ns;
+	return cpu_wide ? cpu_ns[target] : fake_ns;
 }
 
 static char trace_path[256];
@@ -264,11 +265,85 @@ static void test_paranoid(void **state)
 	}
 }
 
+/* Zen 4 (epyc-2s-256): 6 general-purpose counters, no fixed ones (amd_core_pmu_init): a seventh event in a
+ * group is refused. The Large Increment event 0x003 takes an even counter with its odd neighbour
+ * (pair_constraint): three fill the 6 counters, a fourth event of any kind is refused. */
+static void test_zen4(void **state)
+{
+	host("epyc-2s-256", "1000000000;;cycles;1000000000;100.00;;\n");
+	int l = open_ev(4, 0x76, 0, -1);
+	assert_true(l >= 0);
+	for (int i = 1; i < 6; i++)
+		assert_true(open_ev(4, 0xc0 + (uint64_t)i, 0, l) >= 0);
+	errno = 0;
+	assert_int_equal(open_ev(4, 0xc2, 0, l), -1);
+	assert_int_equal(errno, EINVAL);
+	int p = open_ev(4, 0x0f03, 0, -1);
+	assert_true(p >= 0);
+	assert_true(open_ev(4, 0x0103, 0, p) >= 0);
+	assert_true(open_ev(4, 0x0203, 0, p) >= 0);
+	errno = 0;
+	assert_int_equal(open_ev(4, 0x76, 0, p), -1);
+	assert_int_equal(errno, EINVAL);
+	/* those groups never run: with the NMI watchdog's counter (epyc-2s-256's nmi_watchdog is 1) 5 are left */
+	fake_ns += 20000000;
+	uint64_t v[16];
+	read_group(l, v, 16);
+	assert_int_equal(v[1], 20000000);
+	assert_int_equal(v[2], 0);
+	/* PERF_TYPE_HARDWARE cycles on AMD is 0x76 (amd_zen2_perfmon_event_map): counted at the trace's cycles rate */
+	host("epyc-2s-256", "1000000000;;cycles;1000000000;100.00;;\n");
+	int c = open_ev(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, -1);
+	assert_true(c >= 0);
+	fake_ns += 2000000;
+	read_group(c, v, 16);
+	assert_int_equal(v[3], 6000000);
+}
+
+/* A CPU-wide event (pid -1, cpu N) counts at the rates while CPU N is busy. It needs perf_event_paranoid <= 0
+ * or CAP_PERFMON (perf_allow_cpu): skl-bare's paranoid is 2, so root only. */
+static void test_cpu_wide(void **state)
+{
+	struct perf_event_attr a;
+	uint64_t v[8];
+
+	host("skl-bare", trace_1to2);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	cpu_ns[2] = 1000;
+	cpu_ns[3] = 1000;
+	errno = 0;
+	int fd2 = (int)syscall(SYS_perf_event_open, &a, -1, 2, -1, 0);
+	if (geteuid() != 0) {
+		assert_int_equal(fd2, -1);
+		assert_int_equal(errno, EACCES);
+		return;
+	}
+	assert_true(fd2 >= 0);
+	int fd3 = (int)syscall(SYS_perf_event_open, &a, -1, 3, -1, 0);
+	assert_true(fd3 >= 0);
+	cpu_ns[2] += 5000000;
+	cpu_ns[3] += 7000000;
+	fake_ns += 1000000000; /* threads' time is not the CPUs' */
+	read_group(fd2, v, 8);
+	assert_int_equal(v[3], 30000000); /* 5e6 ns x 3 cycles/ns x 2 */
+	read_group(fd3, v, 8);
+	assert_int_equal(v[1], 7000000);
+	assert_int_equal(v[3], 42000000);
+	close(fd2);
+	close(fd3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rates),	 cmocka_unit_test(test_group_too_big), cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_offcore), cmocka_unit_test(test_metrics),	      cmocka_unit_test(test_paranoid),
+		cmocka_unit_test(test_zen4),	 cmocka_unit_test(test_cpu_wide),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
