@@ -20,6 +20,11 @@
  *                          cpu/TERMS/ need none
  *   TD_PMU_SIM_FREQ=HZ     the emulated core clock (default: the trace's
  *                          cycles / its run time, else 1 GHz)
+ *   TD_PMU_SIM_CPU_CLOCK=wall  a CPU-wide event's CPU is busy all the time
+ *                          (CLOCK_MONOTONIC), not as /proc/stat says: its
+ *                          USER_HZ ticks are too coarse for exact ratios
+ *                          between groups read microseconds apart, and the
+ *                          host tree's CPUs need not exist here
  *   TD_PMU_SIM_LOG=FILE    appends one line per open (and why it failed) and
  *                          the trace events it could not encode
  *
@@ -240,6 +245,7 @@ struct sim_ctx {
 	bool process; /* count the whole process (inherit on a thread-group leader) */
 	int64_t last_ns;      /* target's CPU time last advanced to */
 	int64_t slice_left_ns; /* CPU time until the next rotation */
+	int64_t sampled_wall, sampled_ns; /* the clock's last sample (now_ns) */
 	struct sim_group *groups[4096];
 	int ngroups;
 	struct sim_ctx *next;
@@ -664,8 +670,15 @@ static int64_t real_clock(bool cpu_wide, bool process, int target)
 {
 	struct timespec ts;
 
-	if (cpu_wide)
+	if (cpu_wide) {
+		const char *how = env("TD_PMU_SIM_CPU_CLOCK");
+		if (how && !strcmp(how, "wall")) { /* the emulated CPU always busy */
+			struct timespec w;
+			clock_gettime(CLOCK_MONOTONIC, &w);
+			return (int64_t)w.tv_sec * 1000000000LL + w.tv_nsec;
+		}
 		return cpu_busy_ns(target);
+	}
 	if (clock_gettime(process ? PROCESS_CPUCLOCK(target) : THREAD_CPUCLOCK(target), &ts) == 0)
 		return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	return schedstat_ns(target); /* the thread is gone: its last time, or -1 */
@@ -701,9 +714,26 @@ void pmu_sim_set_clock(int64_t (*clock)(bool cpu_wide, bool process, int target)
 	pthread_mutex_unlock(&lock);
 }
 
-static int64_t now_ns(const struct sim_ctx *c)
+/* A target's CPU time now. The real clocks are sampled once per burst of reads: every read within
+ * READ_BURST_NS of wall time after a context's sample sees that sample. tdctl reads a target's groups one
+ * after the other, microseconds apart, while the target runs on: each group's counts would cover a slightly
+ * different window and ratios across groups would be off by as much (1e-5 at a 1-s interval), which a real
+ * PMU does too but which no exact comparison survives. The emulator reads them all at one instant. */
+#define READ_BURST_NS 50000000LL
+static int64_t now_ns(struct sim_ctx *c)
 {
-	return (S.clock ? S.clock : real_clock)(c->cpu_wide, c->process, c->target);
+	struct timespec w;
+	int64_t wall;
+
+	if (S.clock)
+		return S.clock(c->cpu_wide, c->process, c->target);
+	clock_gettime(CLOCK_MONOTONIC, &w);
+	wall = (int64_t)w.tv_sec * 1000000000LL + w.tv_nsec;
+	if (c->sampled_wall && wall - c->sampled_wall < READ_BURST_NS)
+		return c->sampled_ns;
+	c->sampled_wall = wall;
+	c->sampled_ns = real_clock(c->cpu_wide, c->process, c->target);
+	return c->sampled_ns;
 }
 
 /* ---- constraints and scheduling ---- */
