@@ -106,6 +106,20 @@ live run skl-l4-core-ports skl-bare-smtoff skl
 live run icl-l3-pm-fe-icache icl-perfmetrics-smtoff icl "$ICL_TODO"
 live run spr-l3-pm-badspec-ms spr-vm-smtoff spr
 live attach spr-l3-pm-badspec-ms spr-vm-smtoff spr
+# A plan breaking a kernel rule is caught by the emulated kernel, not only by the planner's own
+# check: --counters 8 on Skylake with SMT on (4 general-purpose counters per thread there) packs
+# groups of 8; the kernel refuses each at its fifth general-purpose event (validate_group:
+# EINVAL), and the session says which events were not counted and why.
+env TD_SYSROOT="$HOSTS/skl-bare" TD_PFM_MODEL=skl LIBPFM_FORCE_PMU=skl TD_PMU_SIM_HOST="$HOSTS/skl-bare" \
+	TD_PMU_SIM_TRACE="$ORACLE/inputs/skl-l4-core-ports.perf.csv" TD_PMU_SIM_EVENTS="$TD_SRCDIR/tests/data/pmu_sim/skl.events" \
+	TD_PMU_SIM_LOG="$WORK/broken.sim" LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" \
+	"$TDCTL" run -q -l 2 --counters 8 --counting=per-thread -d "$WORK/broken.db" -- \
+	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' >"$WORK/out" 2>"$WORK/broken.err"
+check_eq "a plan of 8-counter groups on SMT-on Skylake: tdctl run exits 0" 0 "$?"
+check "the emulated kernel refuses its groups (EINVAL)" grep -q 'errno 22$' "$WORK/broken.sim"
+check "the session says which events were not counted: the kernel rejected them (EINVAL)" \
+	grep -q 'not counted: .*the kernel rejected event .*(EINVAL)' "$WORK/broken.err"
+
 # record --system: the trees' perf_event_paranoid is 2 (CPU-wide events need CAP_PERFMON), and CPUs 0-1
 # must exist here (the software events of the session go to the real kernel)
 if [ "$(id -u)" != 0 ]; then
