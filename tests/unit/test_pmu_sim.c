@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -259,6 +260,22 @@ static void test_paranoid(void **state)
 	if (geteuid() == 0) {
 		assert_true(fd >= 0);
 		close(fd);
+		/* as nobody (no capabilities left): refused, and exclude_kernel = 1 is allowed */
+		pid_t child = fork();
+		assert_true(child >= 0);
+		if (child == 0) {
+			if (setgid(65534) != 0 || setuid(65534) != 0)
+				_exit(3);
+			errno = 0;
+			if (syscall(SYS_perf_event_open, &a, 0, -1, -1, 0) != -1 || errno != EACCES)
+				_exit(1);
+			a.exclude_kernel = 1;
+			_exit(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0) >= 0 ? 0 : 2);
+		}
+		int status = 0;
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
 	} else {
 		assert_int_equal(fd, -1);
 		assert_int_equal(errno, EACCES);
