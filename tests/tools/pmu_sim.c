@@ -39,7 +39,7 @@
  *    -EACCES); a CPU-wide event (pid == -1) needs perf_allow_cpu()
  *    (core.c:4933, include/linux/perf_event.h:1681: paranoid > 0 -> -EACCES).
  *  - PERF_TYPE_HARDWARE ids map through intel_perfmon_event_map
- *    (intel/core.c:32) or amd_zen2_perfmon_event_map (amd/core.c:265).
+ *    (intel/core.c:32) or amd_zen4_perfmon_event_map (amd/core.c:276).
  *  - extra registers: config1 outside the MSR's valid mask -> -EINVAL
  *    (arch/x86/events/core.c:174).
  *  - PERF_METRICS (intel_pmu_hw_config, intel/core.c:4195-4230): slots and
@@ -1074,9 +1074,11 @@ static bool perfmon_capable(void)
 static int hw_encoding(const struct perf_event_attr *a, uint64_t *config)
 {
 	if (a->type == PERF_TYPE_HARDWARE) {
-		/* intel_perfmon_event_map (intel/core.c:32-41), amd_zen2_perfmon_event_map (amd/core.c:265-) */
+		/* intel_perfmon_event_map (intel/core.c:32-42); Zen 4: amd_zen4_perfmon_event_map (amd/core.c:
+		 * 276-286, chosen by amd_pmu_event_map for X86_FEATURE_ZEN4, :288-292). An id the map leaves 0 is
+		 * -ENOENT, one beyond it -EINVAL (x86_setup_perfctr, arch/x86/events/core.c:499-510) */
 		static const uint64_t intel_map[] = { 0x003c, 0x00c0, 0x4f2e, 0x412e, 0x00c4, 0x00c5, 0x013c, 0, 0, 0x0300 };
-		static const uint64_t amd_map[] = { 0x0076, 0x00c0, 0xff60, 0x0964, 0x00c2, 0x00c3, 0, 0x00a9, 0, 0 };
+		static const uint64_t amd_map[] = { 0x0076, 0x00c0, 0xff60, 0x0964, 0x00c2, 0x00c3, 0, 0x00a9, 0, 0x100000120ULL };
 		uint64_t id = a->config & 0xffffffffULL;
 		if (id >= 10)
 			return -EINVAL;

@@ -308,7 +308,7 @@ static void test_zen4(void **state)
 	read_group(l, v, 16);
 	assert_int_equal(v[1], 20000000);
 	assert_int_equal(v[2], 0);
-	/* PERF_TYPE_HARDWARE cycles on AMD is 0x76 (amd_zen2_perfmon_event_map): counted at the trace's cycles rate */
+	/* PERF_TYPE_HARDWARE cycles on AMD is 0x76 (amd_zen4_perfmon_event_map): counted at the trace's cycles rate */
 	host("epyc-2s-256", "1000000000;;cycles;1000000000;100.00;;\n");
 	int c = open_ev(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, -1);
 	assert_true(c >= 0);
