@@ -106,6 +106,22 @@ live run skl-l4-core-ports skl-bare-smtoff skl
 live run icl-l3-pm-fe-icache icl-perfmetrics-smtoff icl "$ICL_TODO"
 live run spr-l3-pm-badspec-ms spr-vm-smtoff spr
 live attach spr-l3-pm-badspec-ms spr-vm-smtoff spr
+# SMT on (Skylake: 4 general-purpose counters per thread, the watchdog on fixed counter 1) and
+# Zen 4 (6 counters, the watchdog on one; its file has levels 1-2): the emulated kernel accepts
+# every group of the plan. No toplev case is computed for these, so values are not compared.
+for spec in skl-bare:skl:3 epyc-2s-256:amd64_fam19h_zen4:2; do
+	tree=${spec%%:*} rest=${spec#*:}
+	model=${rest%%:*} level=${rest#*:}
+	env TD_SYSROOT="$HOSTS/$tree" TD_PFM_MODEL="$model" LIBPFM_FORCE_PMU="$model" TD_PMU_SIM_HOST="$HOSTS/$tree" \
+		TD_PMU_SIM_LOG="$WORK/$tree.sim" LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" \
+		"$TDCTL" run -q -l "$level" --counting=per-thread -d "$WORK/$tree.db" -- \
+		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' >"$WORK/out" 2>"$WORK/err"
+	check_eq "$tree -l $level: tdctl run exits 0" 0 "$?"
+	opened=$(grep -c ': fd ' "$WORK/$tree.sim")
+	check "$tree -l $level: hardware events opened on the emulated PMU ($opened)" [ "$opened" -gt 0 ]
+	check_eq "$tree -l $level: the emulated kernel refused none of the plan's events" 0 "$(grep -c ': errno ' "$WORK/$tree.sim")"
+done
+
 # A plan breaking a kernel rule is caught by the emulated kernel, not only by the planner's own
 # check: --counters 8 on Skylake with SMT on (4 general-purpose counters per thread there) packs
 # groups of 8; the kernel refuses each at its fifth general-purpose event (validate_group:
