@@ -599,7 +599,7 @@ static void load(void)
 		name = "icl";
 	else if (!amd && family == 6 && (model == 0x8f || model == 0xcf))
 		name = "spr";
-	else if (amd && family == 0x19)
+	else if (amd && family == 0x19) /* Zen 3 parts too (family 19h): they would differ in ref-cycles' map only */
 		name = "zen4";
 	for (size_t i = 0; name && i < sizeof(models) / sizeof(models[0]); i++)
 		if (!strcmp(models[i].name, name))
