@@ -371,7 +371,13 @@ static int tree_int(const char *rel, int dflt)
 
 /* ---- encodings: the cpu PMU's format/ and events/ ---- */
 
-/* Set term NAME=VALUE through format/NAME ("config:0-7,32-35", "config1:0-63"). 0 or -1. */
+/* Set term NAME=VALUE through format/NAME ("config:0-7,32-35", "config1:0-63"). 0 or -1.
+ * As perf does: its bits are ORed into the field and none is cleared, so a term
+ * given twice (toplev's "cpu/exe_activity.3_ports_util,umask=0x80/", umask 0x08
+ * from the name, 0x80 from the term) means both: pmu_format_value() clears a bit
+ * only with `zero`, which perf_pmu__config() takes from
+ * pmu->perf_event_attr_init_default, set by no x86 core PMU
+ * (linux 6.12.117 tools/perf/util/pmu.c:1282-1297, 1512). */
 static int apply_term(const char *name, uint64_t value, uint64_t *config, uint64_t *config1)
 {
 	char rel[256], spec[128], *p;
@@ -392,8 +398,6 @@ static int apply_term(const char *name, uint64_t value, uint64_t *config, uint64
 		for (int b = lo; b <= hi; b++, shift++)
 			if (value >> shift & 1)
 				*dst |= 1ULL << b;
-			else
-				*dst &= ~(1ULL << b);
 		if (*p == ',')
 			p++;
 	}
