@@ -616,10 +616,10 @@ static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool t
 	if (rc == -EEXIST && c->nthreads == 0) {
 		/* another session of this process follows it with the program this one
 		 * shares: its threads' sums would be that session's. A program of its own */
-		char why[400];
-		if (td_bpf_counting_unshare(c->bpf, why, sizeof(why))) {
+		td_err why;
+		if (td_bpf_counting_unshare(c->bpf, &why)) {
 			td_err_set(err, "cannot follow PID %d: another session counts it with BPF, and a second BPF "
-				   "program does not load: %s; use --counting=per-thread", (int)pid, why);
+				   "program does not load: %.400s; use --counting=per-thread", (int)pid, why.msg);
 			return -1;
 		}
 		bpf_note(c);
@@ -920,6 +920,7 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX] = { { 0 } };
 	bool leads[TD_BPF_COUNT_MAX] = { false };
 	char why[500] = "";
+	td_err load;
 	int n = 0;
 
 	assert(c->nthreads == 0 && !c->bpf);
@@ -947,7 +948,9 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 	if (n >= 0)
 		c->bpf = td_bpf_counting_new(attrs, leads, n,
 					     (c->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) |
-					     (c->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0), map_entries, why, sizeof(why));
+					     (c->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0), map_entries, &load);
+	if (n >= 0 && !c->bpf)
+		snprintf(why, sizeof(why), "%.490s", load.msg);
 	if (c->bpf) {
 		c->bpf_events = n;
 		bpf_note(c);
