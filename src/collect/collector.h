@@ -20,7 +20,10 @@
  * With BPF counting (td_collector_set_counting, counting.h) no group is
  * opened per thread: each thread's readings and switches are its sums in
  * the BPF program's map, counted from its birth (or from when its process
- * was added), read for all threads at once each sample. */
+ * was added), read for all threads at once each sample. Each mode is a
+ * counting backend (counting_backend.h: counting_perf.c, counting_sums.c);
+ * the collector keeps the threads, the remainder and the sample/commit
+ * protocol, and calls the backend only through its ops. */
 #ifndef TD_COLLECTOR_H
 #define TD_COLLECTOR_H
 

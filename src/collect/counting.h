@@ -1,8 +1,8 @@
 /* counting: the choice between the two ways the collector counts the
  * threads of a process, and the BPF-aggregated one's interface.
  * - per-thread: one perf_event group per thread per group spec, read with
- *   read(2) every interval (collector.c);
- * - bpf (counting_bpf.c + counting.bpf.c, after bperf): one counter per CPU
+ *   read(2) every interval (counting_perf.c);
+ * - bpf (counting_sums.c, counting_bpf.c + counting.bpf.c, after bperf): one counter per CPU
  *   per event, read by a BPF program at every context switch and summed
  *   per thread in slots of an array the collector maps and reads in place
  *   each interval (only the slots that changed are copied); context
