@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "collect/collector.h"
+#include "collect/counting_backend.h" /* td_counting_perf_group: the descriptors the bare loop reads */
 #include "machine/encode.h"
 
 #define GOAL_RATIO 1.3
@@ -51,7 +52,7 @@ static int on_counts(void *ctx, struct td_thread *t, int spec, const struct td_c
 	(void)n;
 	if (*(int *)ctx && spec == 0 && ngroups < MAXT && t->tid != TD_TID_UNLISTED) {
 		tids[ngroups] = t->tid;
-		groups[ngroups++] = &t->g[0].pg;
+		groups[ngroups++] = td_counting_perf_group(t, 0);
 	}
 	return 0;
 }
@@ -124,11 +125,10 @@ int main(int argc, char **argv)
 	printf("  ratio %.2f (goal <= %.1f): %s\n", col / bare, GOAL_RATIO, col / bare <= GOAL_RATIO ? "met" : "NOT met");
 	printf("  bare read()s, with the roots' inherited groups %9.1f us CPU per interval: ratio %.2f (goal <= %.1f): %s\n",
 	       bare_roots * 1e6, col / bare_roots, GOAL_RATIO_ROOTS, col / bare_roots <= GOAL_RATIO_ROOTS ? "met" : "NOT met");
-	/* what the collector allocates per thread: the thread and one group state per spec */
-	printf("  memory per tracked thread: %zu bytes (%zu + %d spec%s x %zu; a thread table of %d specs would be %zu)\n",
-	       sizeof(struct td_thread) + sizeof(((struct td_thread *)0)->g[0]), sizeof(struct td_thread), 1, "",
-	       sizeof(((struct td_thread *)0)->g[0]), TD_MAX_SPECS,
-	       sizeof(struct td_thread) + TD_MAX_SPECS * sizeof(((struct td_thread *)0)->g[0]));
+	/* what the collector allocates per thread: the thread and its backend's state, one group per spec */
+	printf("  memory per tracked thread: %zu bytes (%zu + the per-thread backend's %zu for 1 spec; with %d specs "
+	       "%zu)\n", sizeof(struct td_thread) + td_counting_perf_bytes(1), sizeof(struct td_thread),
+	       td_counting_perf_bytes(1), TD_MAX_SPECS, sizeof(struct td_thread) + td_counting_perf_bytes(TD_MAX_SPECS));
 	stop = 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);

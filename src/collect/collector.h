@@ -20,7 +20,10 @@
  * With BPF counting (td_collector_set_counting, counting.h) no group is
  * opened per thread: each thread's readings and switches are its sums in
  * the BPF program's map, counted from its birth (or from when its process
- * was added), read for all threads at once each sample. */
+ * was added), read for all threads at once each sample. Each mode is a
+ * counting backend (counting_backend.h: counting_perf.c, counting_sums.c);
+ * the collector keeps the threads, the remainder and the sample/commit
+ * protocol, and calls the backend only through its ops. */
 #ifndef TD_COLLECTOR_H
 #define TD_COLLECTOR_H
 
@@ -37,6 +40,10 @@
 
 #define TD_MAX_SPECS 24
 
+/* A thread the collector lists. Its life: listed (born, or found when its
+ * process is added) -> gone (exited: last reading taken, counted no more)
+ * -> forgotten (by the commit after the sample that delivered its end);
+ * short_lived ones are listed gone. */
 struct td_thread {
 	pid_t pid, tid;
 	pid_t parent;               /* the thread that created it (from the BPF tracker's event), 0 unknown */
@@ -51,26 +58,9 @@ struct td_thread {
 	bool exit_seen;             /* short_lived: its exit event (name, end, counts) has come */
 	int held;                   /* short_lived: samples it was kept back waiting for that event */
 	bool kept_back;             /* ... by the last sample: not delivered, not to be forgotten */
-	/* /proc voluntary / involuntary context switches: read at birth, a few
-	 * threads per scan in turn (TD_SWITCH_READS_PER_SCAN) and at the end,
-	 * never all of them every interval; delivered when read again */
-	uint64_t prev_sw[2], last_sw[2];
-	uint64_t prev_sw_ns, sw_ns;  /* when prev_sw and last_sw were read */
-	bool have_sw;
-	bool sw_held;               /* BPF counting: no switch since prev_sw, not delivered: the next row spans from prev_sw_ns */
-	/* BPF counting: its slot's seq + 2 (1: no slot, 0: never read) as of the readings in
-	 * last, and as of those committed (prev): the same as the slot's now, nothing new */
-	uint64_t bpf_seq_read, bpf_seq_committed;
-	bool quiet;                 /* ... so the last sample passed it by: its commit has nothing to copy */
-	struct td_thread_group {
-		struct td_perf_group pg;
-		bool open, have_last;
-		/* BPF counting: a row of this group was delivered (since the last
-		 * commit: giving) and committed (given); after the first, rows of
-		 * intervals the thread did not run in are left out */
-		bool giving, given;
-		struct td_reading prev, last; /* baseline (last commit) and latest reading */
-	} g[];                      /* one per spec: a thread costs what its specs need, not TD_MAX_SPECS */
+	/* the counting backend's own state of this thread (counting_backend.h:
+	 * its groups and readings, its switches): none of it the collector's */
+	void *counting;
 };
 
 /* Where the collector's results go. Callbacks return 0, or -1 to stop. */

@@ -1,8 +1,8 @@
 /* counting: the choice between the two ways the collector counts the
  * threads of a process, and the BPF-aggregated one's interface.
  * - per-thread: one perf_event group per thread per group spec, read with
- *   read(2) every interval (collector.c);
- * - bpf (counting_bpf.c + counting.bpf.c, after bperf): one counter per CPU
+ *   read(2) every interval (counting_perf.c);
+ * - bpf (counting_sums.c, counting_bpf.c + counting.bpf.c, after bperf): one counter per CPU
  *   per event, read by a BPF program at every context switch and summed
  *   per thread in slots of an array the collector maps and reads in place
  *   each interval (only the slots that changed are copied); context
@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/util.h"
 #include "counting_event.h"
 
 enum td_counting_mode { TD_COUNTING_AUTO, TD_COUNTING_PER_THREAD, TD_COUNTING_BPF };
@@ -70,9 +71,9 @@ void td_bpf_counting_note_read(void);
  * this process loaded already for a view with the same events, `what`
  * and map size (the daemon's sessions). Each view follows its own
  * processes and reads their threads' sums; one thread uses them all. NULL
- * with one line in why when it cannot. */
+ * with err set (one line: why) when it cannot. */
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-					    unsigned what, int map_entries, char *why, size_t len);
+					    unsigned what, int map_entries, td_err *err);
 void td_bpf_counting_free(struct td_bpf_counting *b);
 /* "tp_btf" or "raw_tp". */
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
@@ -93,8 +94,8 @@ int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct 
 bool td_bpf_counting_joined(const struct td_bpf_counting *b);
 int td_bpf_counting_sharers(const struct td_bpf_counting *b);
 /* Give b a program and counters of its own (before it follows anything:
- * for a process another view follows). 0, or -1 with why. */
-int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len);
+ * for a process another view follows). 0, or -1 with err set. */
+int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err);
 /* Bring the running threads' sums up to now (the program run on each
  * CPU) and copy the view's threads' sums that changed since its last read
  * (its copy is what find and drop_exited see): how many threads of the
@@ -112,7 +113,8 @@ int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ct
 void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st);
 
 /* Whether the BPF counting mode loads here, tried for real with one
- * software event (loaded, attached, unloaded): 0, or -1; why either way. */
-int td_bpf_counting_probe(char *why, size_t len);
+ * software event (loaded, attached, unloaded): 0 with what loads in
+ * err->msg (one line for doctor), or -1 with why not in it. */
+int td_bpf_counting_probe(td_err *err);
 
 #endif

@@ -408,36 +408,36 @@ static void view_detach(struct td_bpf_counting *b)
 }
 
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-					    unsigned what, int map_entries, char *why, size_t len)
+					    unsigned what, int map_entries, td_err *err)
 {
 	struct td_bpf_counting *b;
 	struct instance *in;
 	int ncpus = libbpf_num_possible_cpus();
 
-	if (td_bpf_no_btf(why, len))
+	if (td_bpf_no_btf(err->msg, sizeof(err->msg)))
 		return NULL;
 	if (n < 1 || n > TD_BPF_COUNT_MAX) {
-		snprintf(why, len, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
+		td_err_set(err, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
 		return NULL;
 	}
 	if (!leads[0]) {
-		snprintf(why, len, "the first event leads no group");
+		td_err_set(err, "the first event leads no group");
 		return NULL;
 	}
 	if (map_entries < 1 || map_entries > TD_BPF_MAP_ENTRIES_MAX) {
-		snprintf(why, len, "a BPF map of %d threads: give 1 to %d", map_entries, TD_BPF_MAP_ENTRIES_MAX);
+		td_err_set(err, "a BPF map of %d threads: give 1 to %d", map_entries, TD_BPF_MAP_ENTRIES_MAX);
 		return NULL;
 	}
 	if (ncpus < 1) {
-		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-ncpus));
+		td_err_set(err, "cannot count the possible CPUs: %s", strerror(-ncpus));
 		return NULL;
 	}
 	if (!(b = calloc(1, sizeof(*b)))) {
-		snprintf(why, len, "out of memory");
+		td_err_set(err, "out of memory");
 		return NULL;
 	}
 	if (!(in = instance_like(attrs, leads, n, what, map_entries))) {
-		if (!(in = instance_new(attrs, leads, n, what, map_entries, ncpus, why, len))) {
+		if (!(in = instance_new(attrs, leads, n, what, map_entries, ncpus, err->msg, sizeof(err->msg)))) {
 			free(b);
 			return NULL;
 		}
@@ -515,14 +515,14 @@ int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct 
 	return out->owner == b->owner ? 0 : -ENOENT;
 }
 
-int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
+int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 {
 	struct instance *was = b->in, *in;
 
 	if (!b->shared && td_bpf_counting_sharers(b) == 0)
 		return 0;
 	if (!(in = instance_new(was->attrs, was->leads, was->nevents, was->what, was->map_entries, was->ncpus,
-				why, len)))
+				err->msg, sizeof(err->msg))))
 		return -1;
 	view_detach(b);
 	in->next = instances;
@@ -672,7 +672,7 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	};
 }
 
-int td_bpf_counting_probe(char *why, size_t len)
+int td_bpf_counting_probe(td_err *err)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
 	const bool leads[1] = { true };
@@ -681,17 +681,17 @@ int td_bpf_counting_probe(char *why, size_t len)
 	int ncpus = libbpf_num_possible_cpus();
 
 	/* a program of its own, whatever the process has loaded */
-	if (td_bpf_no_btf(why, len))
+	if (td_bpf_no_btf(err->msg, sizeof(err->msg)))
 		return -1;
 	if (ncpus < 1) {
-		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-ncpus));
+		td_err_set(err, "cannot count the possible CPUs: %s", strerror(-ncpus));
 		return -1;
 	}
 	if (!(in = instance_new(&a, leads, 1, 0, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, probe_why, sizeof(probe_why)))) {
-		snprintf(why, len, "%s", probe_why);
+		td_err_set(err, "%s", probe_why);
 		return -1;
 	}
-	snprintf(why, len, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
+	td_err_set(err, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
 		 "%d threads takes %.1f MiB of kernel memory", in->flavour, in->map_entries,
 		 (double)slots_memlock(in) / (1024.0 * 1024.0));
 	instance_free(in);

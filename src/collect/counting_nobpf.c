@@ -7,10 +7,10 @@
 #include <stdio.h>
 
 struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-					    unsigned what, int map_entries, char *why, size_t len)
+					    unsigned what, int map_entries, td_err *err)
 {
 	(void)attrs, (void)leads, (void)n, (void)what, (void)map_entries;
-	snprintf(why, len, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
+	td_err_set(err, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }
 void td_bpf_counting_free(struct td_bpf_counting *b) { (void)b; }
@@ -18,10 +18,10 @@ const char *td_bpf_counting_flavour(const struct td_bpf_counting *b) { (void)b; 
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid) { (void)b, (void)pid; return -ENOSYS; }
 bool td_bpf_counting_joined(const struct td_bpf_counting *b) { (void)b; return false; }
 int td_bpf_counting_sharers(const struct td_bpf_counting *b) { (void)b; return 0; }
-int td_bpf_counting_unshare(struct td_bpf_counting *b, char *why, size_t len)
+int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 {
 	(void)b;
-	snprintf(why, len, "this tdctl was built without BPF");
+	td_err_set(err, "this tdctl was built without BPF");
 	return -1;
 }
 int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level)
@@ -56,7 +56,7 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	(void)b;
 	*st = (struct td_bpf_counting_stats){ 0 };
 }
-int td_bpf_counting_probe(char *why, size_t len)
+int td_bpf_counting_probe(td_err *err)
 {
-	return td_bpf_counting_new(NULL, NULL, 0, false, 0, why, len) ? 0 : -1;
+	return td_bpf_counting_new(NULL, NULL, 0, false, 0, err) ? 0 : -1;
 }

@@ -39,7 +39,7 @@ static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
  * CPU, then unloaded). true for BPF; why says what was tried. */
 static bool counting_bpf(const struct td_caps *c, char *why, size_t len)
 {
-	char probe[500];
+	td_err probe;
 
 	if (td_host_root()[0]) {
 		snprintf(why, len, "not tried: TD_SYSROOT describes another host");
@@ -50,11 +50,11 @@ static bool counting_bpf(const struct td_caps *c, char *why, size_t len)
 			 "6) is counted by BPF, a tree's plan has more and is opened per thread", TD_BPF_COUNT_MAX);
 		return false;
 	}
-	if (td_bpf_counting_probe(probe, sizeof(probe)) != 0) {
-		snprintf(why, len, "BPF counting did not load: %s", probe);
+	if (td_bpf_counting_probe(&probe) != 0) {
+		snprintf(why, len, "BPF counting did not load: %s", probe.msg);
 		return false;
 	}
-	snprintf(why, len, "%s (--bpf-map-entries N sets its size)", probe);
+	snprintf(why, len, "%s (--bpf-map-entries N sets its size)", probe.msg);
 	return true;
 }
 

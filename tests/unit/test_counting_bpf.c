@@ -33,7 +33,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 
 static bool bpf_loads;
-static char bpf_why[600];
+static td_err bpf_why;
 
 static void test_mode_names(void **state)
 {
@@ -165,10 +165,10 @@ static struct td_bpf_counting *counting_as(int map_entries, bool grouped, unsign
 	};
 	const bool leads[2] = { true, !grouped };
 	struct td_bpf_counting *b;
-	char why[600];
+	td_err why;
 
-	if (!(b = td_bpf_counting_new(a, leads, 2, what, map_entries, why, sizeof(why))))
-		fail_msg("%s", why);
+	if (!(b = td_bpf_counting_new(a, leads, 2, what, map_entries, &why)))
+		fail_msg("%s", why.msg);
 	assert_int_equal(td_bpf_counting_follow(b, getpid()), 0);
 	return b;
 }
@@ -390,15 +390,15 @@ static void test_shared_views(void **state)
 	const struct td_bpf_thread_sums *s;
 	struct worker w = { 0 }, late = { 0 };
 	pthread_t th;
-	char why[600];
+	td_err why;
 	int release, status;
 	pid_t child;
 	uint64_t steal0;
 
 	(void)state;
 	mine = counting(64); /* follows this process */
-	if (!(other = td_bpf_counting_new(a, leads, 2, 0, 64, why, sizeof(why))))
-		fail_msg("%s", why);
+	if (!(other = td_bpf_counting_new(a, leads, 2, 0, 64, &why)))
+		fail_msg("%s", why.msg);
 	assert_false(td_bpf_counting_joined(mine));
 	assert_true(td_bpf_counting_joined(other));
 	assert_int_equal(td_bpf_counting_sharers(mine), 1);
@@ -437,10 +437,10 @@ static void test_shared_views(void **state)
 	assert_non_null(td_bpf_counting_find(other, child));
 
 	/* a view may take a program of its own (for a process another view follows) */
-	if (!(own = td_bpf_counting_new(a, leads, 2, 0, 64, why, sizeof(why))))
-		fail_msg("%s", why);
+	if (!(own = td_bpf_counting_new(a, leads, 2, 0, 64, &why)))
+		fail_msg("%s", why.msg);
 	assert_true(td_bpf_counting_joined(own));
-	assert_int_equal(td_bpf_counting_unshare(own, why, sizeof(why)), 0);
+	assert_int_equal(td_bpf_counting_unshare(own, &why), 0);
 	assert_false(td_bpf_counting_joined(own));
 	assert_int_equal(td_bpf_counting_sharers(own), 0);
 	assert_int_equal(td_bpf_counting_sharers(other), 0);
@@ -579,9 +579,9 @@ int main(void)
 	};
 #endif
 
-	bpf_loads = td_bpf_counting_probe(bpf_why, sizeof(bpf_why)) == 0;
+	bpf_loads = td_bpf_counting_probe(&bpf_why) == 0;
 	if (!bpf_loads) {
-		printf("1..0 # SKIP the BPF counting program does not load here: %s\n", bpf_why);
+		printf("1..0 # SKIP the BPF counting program does not load here: %s\n", bpf_why.msg);
 		return 0;
 	}
 #ifdef TD_TEST_CGROUP
