@@ -386,6 +386,16 @@ static int encode_libpfm(const char *evstr, const char *model, bool kernel, stru
 	arg.attr = &enc->attr;
 	ret = td_pfm_get_os_event_encoding(full, kernel ? (PFM_PLM0 | PFM_PLM3) : PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
 					&arg);
+	if (ret == PFM_ERR_NOTFOUND && (!model || !*model) && !strstr(evstr, "::") && td_pfm_host_model()) {
+		/* not in the PMUs libpfm4 found active (perf's generic ones, for a CPU it does not
+		 * know): the host's model, as if libpfm4 had found it active too */
+		snprintf(full, sizeof(full), "%s::%s", td_pfm_host_model(), evstr);
+		memset(&arg, 0, sizeof(arg));
+		arg.size = sizeof(arg);
+		arg.attr = &enc->attr;
+		ret = td_pfm_get_os_event_encoding(full, kernel ? (PFM_PLM0 | PFM_PLM3) : PFM_PLM3,
+						   PFM_OS_PERF_EVENT_EXT, &arg);
+	}
 	if (ret != PFM_SUCCESS) {
 		td_err_set(err, "cannot encode event '%s' with libpfm4: %s", full, td_pfm_strerror(ret));
 		return -1;

@@ -110,3 +110,15 @@ const char *td_pfm_strerror(int code)
 {
 	return pfm.strerror ? pfm.strerror(code) : "libpfm4 is not loaded";
 }
+
+static char host_model[64];
+
+void td_pfm_set_host_model(const char *model)
+{
+	snprintf(host_model, sizeof(host_model), "%s", model ? model : "");
+}
+
+const char *td_pfm_host_model(void)
+{
+	return host_model[0] ? host_model : NULL;
+}

@@ -29,4 +29,15 @@ pfm_err_t td_pfm_get_event_info(int idx, pfm_os_t os, pfm_event_info_t *info);
 pfm_err_t td_pfm_get_os_event_encoding(const char *str, int dfl_plm, pfm_os_t os, void *args);
 const char *td_pfm_strerror(int code);
 
+/* The model an event given without one ("TOPDOWN:SLOTS", not
+ * "spr::TOPDOWN:SLOTS") is looked up in when libpfm4's active PMUs do not
+ * have it and libpfm4 does not know this CPU. libpfm4 resolves such names
+ * among the PMUs it found active (perf's generic ones, and the CPU's), and
+ * finds no CPU PMU active on a CPU newer than its tables (Emerald Rapids
+ * under libpfm4 4.13), even though the CPUID names a model whose tables
+ * encode its events (spr): pmu.c sets that model here when it detects the
+ * host; NULL, the default, leaves the name to libpfm4 alone. */
+void td_pfm_set_host_model(const char *model);
+const char *td_pfm_host_model(void);
+
 #endif

@@ -187,6 +187,7 @@ static void detect_cpuid_model(struct td_caps *c)
 {
 	const char *m;
 
+	td_pfm_set_host_model(NULL);
 	if (c->pfm_model[0]) {
 		c->model_source = TD_MODEL_LIBPFM;
 		return;
@@ -195,6 +196,9 @@ static void detect_cpuid_model(struct td_caps *c)
 		return;
 	snprintf(c->pfm_model, sizeof(c->pfm_model), "%s", m);
 	c->model_source = TD_MODEL_CPUID;
+	/* libpfm4 finds no active PMU for this CPU: its names resolve in the CPUID model's tables */
+	if (td_pfm_has_model(m))
+		td_pfm_set_host_model(m);
 }
 
 /* Read a host file holding one integer (host.h's root applies). */

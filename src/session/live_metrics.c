@@ -65,6 +65,7 @@ struct td_live {
 	bool print_tree;         /* hand over every process summed too */
 	int seq;                 /* the interval being flushed */
 	double seconds;
+	double elapsed;          /* every interval's length summed, this one's included (printed or not) */
 };
 
 struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target)
@@ -308,7 +309,7 @@ static int write_one(struct td_live *l, struct live_file *f, int64_t interval, i
 	if (kind && l->print) {
 		const char *slash = strrchr(f->cat->path, '/');
 		struct td_live_value v = {
-			.seq = l->seq, .seconds = seconds, .file = slash ? slash + 1 : f->cat->path,
+			.seq = l->seq, .seconds = seconds, .elapsed = l->elapsed, .file = slash ? slash + 1 : f->cat->path,
 			.model = f->model, .ev = &f->out, .kind = kind, .pid = who ? who->pid : 0,
 			.tid = who ? who->tid : 0, .cpu = who ? who->cpu : -1, .comm = who ? who->comm : "",
 		};
@@ -433,6 +434,7 @@ int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 {
 	l->seq = seq;
 	l->seconds = seconds;
+	l->elapsed += seconds;
 	for (int fi = 0; fi < l->nf; fi++) {
 		struct live_file *f = &l->f[fi];
 		/* in target order, as recompute and reports read them back: sums in the same order are the same bits */

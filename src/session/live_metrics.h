@@ -30,6 +30,8 @@ struct td_evaluation;
 struct td_live_value {
 	int seq;                      /* the interval */
 	double seconds;               /* its length */
+	double elapsed;               /* the session's time at its end: every interval's length summed, those
+				       * with nothing to print (no thread of the target ran) too */
 	const char *file;             /* the events file's name, e.g. software.td */
 	const struct td_model *model;
 	const struct td_evaluation *ev;

@@ -36,8 +36,7 @@ static const char usage[] =
 struct printer {
 	const char *sep;         /* -x: machine-readable; NULL: aligned text */
 	const char *nodes;       /* --nodes LIST: print these nodes instead of level 1 */
-	int seq;
-	double elapsed;          /* seconds since the start, at the end of interval seq */
+	double elapsed;          /* seconds since the start, at the end of the interval printed */
 };
 
 static bool listed(const char *list, const char *path)
@@ -99,10 +98,8 @@ static void print_interval(void *ctx, const struct td_live_value *v)
 	char target[160];
 	int shown = 0;
 
-	if (v->seq != p->seq) {
-		p->seq = v->seq;
-		p->elapsed += v->seconds;
-	}
+	/* the interval's own end: an interval before it may have printed nothing */
+	p->elapsed = v->elapsed;
 	target_name(v, target, sizeof(target));
 	if (!p->sep)
 		printf("%9.3f  %-28s %-12s", p->elapsed, target, v->file);
@@ -297,7 +294,7 @@ static int stat_pids(struct td_session_opts *o, const char *pids)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct printer p = { .seq = -1 };
+	struct printer p = { 0 };
 	struct td_session_opts o;
 	const char *pids = NULL;
 	bool per_thread = false, per_cpu = false, interval_given = false;

@@ -17,7 +17,9 @@ vendor=$(field vendor_id)
 family=$(field "cpu family")
 model=$(field model)
 name=$(field "model name")
-if [ -n "$name" ]; then check_match "names the CPU model" "^CPU: +$name\$" "$out"
+# the name is text, not a pattern: "Intel(R) Xeon(R)" has ERE groups
+ere() { printf '%s' "$1" | sed 's/[][\\.*^$+?(){}|]/\\&/g'; }
+if [ -n "$name" ]; then check_match "names the CPU model" "^CPU: +$(ere "$name")\$" "$out"
 else skip "names the CPU model" "/proc/cpuinfo has no 'model name' here"; fi
 if [ -n "$vendor" ]; then
 	check_match "names vendor, family and model" "vendor: +$vendor, family $family \(.*\), model $model " "$out"
@@ -37,7 +39,9 @@ AuthenticAMD:26) # Linux bsp_init_amd: Zen 5 = models 0x00-0x2f, 0x40-0x4f, 0x60
 		uarch="Zen 6"
 	fi ;;
 GenuineIntel:6)
-	case "$model" in 78 | 94) uarch=Skylake ;; 143) uarch="Sapphire Rapids" ;; 125 | 126) uarch="Ice Lake" ;; esac ;;
+	# Linux arch/x86/include/asm/intel-family.h: SAPPHIRERAPIDS_X 0x8F, EMERALDRAPIDS_X 0xCF, GRANITERAPIDS_X 0xAD, _D 0xAE
+	case "$model" in 78 | 94) uarch=Skylake ;; 143) uarch="Sapphire Rapids" ;; 207) uarch="Emerald Rapids" ;;
+	173 | 174) uarch="Granite Rapids" ;; 125 | 126) uarch="Ice Lake" ;; esac ;;
 esac
 if [ -n "$uarch" ]; then check_match "names the microarchitecture" "microarch: +$uarch\$" "$out"
 else skip "names the microarchitecture" "this test knows no name for $vendor family $family model $model (the fixture hosts cover the table)"; fi
@@ -58,6 +62,15 @@ if printf '%s\n' "$out" | grep -q '^libpfm4 model: *none'; then
 		check_match "a Zen 5 libpfm4 does not know is named by CPUID, raw encodings said" \
 			"PMU model: +amd64_fam1ah_zen5, from CPUID \\(AuthenticAMD family 0x1a model $(printf '%#x' "$model")\\): events files for it use raw encodings" "$out"
 		check_match "and amd-zen5.td serves it" "^events file: +amd-zen5.td\$" "$out"
+	elif [ "$uarch" = "Emerald Rapids" ]; then
+		# EMR's core events are SPR's (Intel perfmon: EMR and SPR share TMA 5.2 and the event list)
+		check_match "an Emerald Rapids libpfm4 does not know is named by CPUID as spr" \
+			"PMU model: +spr, from CPUID \\(GenuineIntel family 0x6 model 0xcf\\): " "$out"
+		check_match "and intel-spr.td serves it" "^events file: +intel-spr.td\$" "$out"
+	elif [ "$uarch" = "Granite Rapids" ]; then
+		check_match "a Granite Rapids libpfm4 does not know is named by CPUID as gnr" \
+			"PMU model: +gnr, from CPUID \\(GenuineIntel family 0x6 model $(printf '%#x' "$model")\\): " "$out"
+		check_match "and intel-gnr.td serves it" "^events file: +intel-gnr.td\$" "$out"
 	else
 		check_match "no libpfm4 model and no CPUID model: none" "PMU model: +none " "$out"
 	fi
