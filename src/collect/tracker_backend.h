@@ -1,6 +1,7 @@
 /* tracker_backend: what tracker.c (the interface and the choice of
  * backend) calls in the /proc backend (tracker_proc.c) and the BPF one
- * (tracker_bpf.c), and the helpers they share. Internal to collect/. */
+ * (tracker_bpf.c), and the helpers they share (tracker_shared.c). Internal
+ * to collect/. */
 #ifndef TD_TRACKER_BACKEND_H
 #define TD_TRACKER_BACKEND_H
 
