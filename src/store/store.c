@@ -81,27 +81,6 @@ const char *td_store_disk_advice(struct td_store *s)
 	}
 }
 
-int td_store_exec(struct td_store *s, const char *sql)
-{
-	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-}
-
-int td_store_pragma_int(struct td_store *s, const char *sql, int *out)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int(st, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 static bool cannot_write(int rc)
 {
 	rc &= 0xff; /* primary code of an extended one */
@@ -508,29 +487,12 @@ void td_store_rollback(struct td_store *s)
 		td_store_exec(s, "ROLLBACK");
 }
 
-int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
-}
-
 /* A target row inserted: the id td_store_max_target_id gives once committed. */
 static int64_t target_inserted(struct td_store *s, int64_t id)
 {
 	if (id > s->target_id_pending)
 		s->target_id_pending = id;
 	return id;
-}
-
-void td_store_bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
 }
 
 int td_store_top_process_add(struct td_store *s, int64_t session, int rank, pid_t pid, const char *comm,
@@ -983,21 +945,6 @@ int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int
 	struct td_store_count c = { event, value, enabled, running };
 
 	return td_store_counts_add(s, interval, thread, &c, 1);
-}
-
-void td_store_bind_real(sqlite3_stmt *st, int i, double v)
-{
-	if (isnan(v))
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_double(st, i, v);
-}
-
-const char *td_store_col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
 }
 
 int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind)
