@@ -67,10 +67,22 @@ struct td_bpf_counting {
 
 static struct instance *instances;
 
+/* bpf_common's td_bpf_no_btf into this file's why/len (until counting.h
+ * takes a td_err too). */
+static bool no_btf(char *why, size_t len)
+{
+	td_err err = { "" };
+
+	if (!td_bpf_no_btf(&err))
+		return false;
+	snprintf(why, len, "%s", err.msg);
+	return true;
+}
+
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, char *why,
-				 size_t len, int *err)
+static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, td_err *why,
+				 int *err)
 {
 	struct counting_bpf *skel;
 	int rc;
@@ -78,7 +90,7 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	td_bpf_warning_clear();
 	if (!(skel = counting_bpf__open())) {
 		*err = -errno;
-		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
+		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
 	struct bpf_program *unused[] = {
@@ -99,30 +111,29 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	    (rc = counting_bpf__load(skel)) == 0)
 		return skel;
 	*err = rc;
-	td_bpf_step_failed(why, len, btf, "load", rc);
+	td_bpf_step_failed(why, btf, "load", rc);
 	counting_bpf__destroy(skel);
 	return NULL;
 }
 
 static int load_either(struct instance *b, char *why, size_t len)
 {
-	char why_btf[400], why_raw[400];
+	td_err why_btf = { "" }, why_raw = { "" }, neither = { "" };
 	int err_btf = 0, err_raw = 0;
 
 	td_bpf_quiet();
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", why_btf, sizeof(why_btf)))
-		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, why_btf, sizeof(why_btf),
-			       &err_btf);
+	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf))
+		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, &why_btf, &err_btf);
 	if (!b->skel) {
 		b->flavour = "raw_tp";
-		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, why_raw, sizeof(why_raw),
-			       &err_raw);
+		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, &why_raw, &err_raw);
 	}
 	if (b->skel)
 		return 0;
-	td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
+	td_bpf_neither(&neither, err_btf, &why_btf, err_raw, &why_raw);
+	snprintf(why, len, "%s", neither.msg);
 	return -1;
 }
 
@@ -414,7 +425,7 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	struct instance *in;
 	int ncpus = libbpf_num_possible_cpus();
 
-	if (td_bpf_no_btf(why, len))
+	if (no_btf(why, len))
 		return NULL;
 	if (n < 1 || n > TD_BPF_COUNT_MAX) {
 		snprintf(why, len, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
@@ -681,7 +692,7 @@ int td_bpf_counting_probe(char *why, size_t len)
 	int ncpus = libbpf_num_possible_cpus();
 
 	/* a program of its own, whatever the process has loaded */
-	if (td_bpf_no_btf(why, len))
+	if (no_btf(why, len))
 		return -1;
 	if (ncpus < 1) {
 		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-ncpus));

@@ -102,21 +102,21 @@ static int scan(struct td_exec_watch *w, bool report_all)
 struct td_exec_watch *td_exec_watch_new(enum td_tracker_mode mode, td_err *err)
 {
 	struct td_exec_watch *w = calloc(1, sizeof(*w));
-	char why[400] = "";
+	td_err why = { "" };
 
 	if (!w) {
 		td_err_set(err, "out of memory");
 		return NULL;
 	}
 	w->timer_fd = -1;
-	if (mode != TD_TRACKER_PROC && (w->bpf = td_bpf_exec_watch_new(why, sizeof(why)))) {
+	if (mode != TD_TRACKER_PROC && (w->bpf = td_bpf_exec_watch_new(&why))) {
 		snprintf(w->describe, sizeof(w->describe), "execs watched by BPF (%s sched_process_exec)",
 			 td_bpf_exec_watch_flavour(w->bpf));
 		return w;
 	}
 	if (mode == TD_TRACKER_BPF) {
 		td_err_set(err, "the BPF exec watcher does not load: %s: run as root, or watch by /proc (TD_TRACKER=proc)",
-			   why);
+			   why.msg);
 		free(w);
 		return NULL;
 	}
@@ -134,7 +134,7 @@ struct td_exec_watch *td_exec_watch_new(enum td_tracker_mode mode, td_err *err)
 	else
 		snprintf(w->describe, sizeof(w->describe),
 			 "execs watched by rescanning /proc every %d ms: BPF did not load (%.400s)", TD_EXEC_WATCH_SCAN_MS,
-			 why);
+			 why.msg);
 	return w;
 }
 

@@ -12,8 +12,8 @@
 
 struct td_bpf_exec_watch;
 
-/* NULL with why when the programs do not load. */
-struct td_bpf_exec_watch *td_bpf_exec_watch_new(char *why, size_t len);
+/* NULL with err when the programs do not load. */
+struct td_bpf_exec_watch *td_bpf_exec_watch_new(td_err *err);
 void td_bpf_exec_watch_free(struct td_bpf_exec_watch *w);
 const char *td_bpf_exec_watch_flavour(const struct td_bpf_exec_watch *w);
 int td_bpf_exec_watch_fd(const struct td_bpf_exec_watch *w);
