@@ -75,7 +75,7 @@ int td_parse_cpu_list(const char *list, int **cpus, td_err *err)
 	return (int)n;
 bad:
 	free(out);
-	td_err_set(err, "bad CPU list '%s' (at '%.20s'): give CPU numbers and ranges, e.g. 0-3,6", list, p);
+	td_err_set(err, "bad CPU list '%s' (at '%s'): give CPU numbers and ranges, e.g. 0-3,6", list, p);
 	return -1;
 }
 
