@@ -17,6 +17,8 @@ set -u
 SRC=${1:-${TD_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}}
 BUILD=${2:-${TD_BUILDDIR:-$(pwd)}}
 NM=${NM:-nm}
+# absolute: the folders' listings below change directory
+SRC=$(cd "$SRC" && pwd) && BUILD=$(cd "$BUILD" && pwd) || { echo "Bail out! no source tree $SRC or build tree $BUILD"; exit 1; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/td-calls.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 N=0
