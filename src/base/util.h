@@ -19,11 +19,14 @@ void td_err_vset_at(td_err *e, const char *file, int line, const char *fmt, va_l
 	__attribute__((format(printf, 4, 0)));
 
 /* Read a whole small file (procfs, sysfs) into buf, NUL-terminated, trailing
- * newline stripped. Returns bytes read or -errno. */
+ * newline stripped. Returns bytes read or -errno: a thin wrapper of the
+ * system calls (open, read). */
 int td_read_file(const char *path, char *buf, size_t len);
-/* Read a file holding one integer. Returns 0 or -errno. */
+/* Read a file holding one integer. Returns 0 or -errno: a thin wrapper of
+ * the system calls (open, read; -EINVAL when it holds no integer). */
 int td_read_long(const char *path, long *out);
-/* Read an entire file into a malloc'd buffer (*out, NUL-terminated). Returns 0 or -errno. */
+/* Read an entire file into a malloc'd buffer (*out, NUL-terminated).
+ * Returns 0 or -errno: a thin wrapper of the system calls (open, read). */
 int td_slurp(const char *path, char **out, size_t *len);
 /* The same for an open stream (e.g. stdin), which the caller closes. */
 int td_slurp_stream(FILE *f, char **out, size_t *len);

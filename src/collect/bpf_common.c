@@ -77,35 +77,35 @@ const char *td_bpf_warning(void)
 	return last_warning;
 }
 
-bool td_bpf_no_btf(char *why, size_t len)
+bool td_bpf_no_btf(td_err *err)
 {
 	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
 		return false;
-	snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+	td_err_set(err, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
 	return true;
 }
 
-bool td_bpf_raw_tp_only(const char *env, char *why_btf, size_t len)
+bool td_bpf_raw_tp_only(const char *env, td_err *why_btf)
 {
 	const char *v = getenv(env);
 
 	if (!v || strcmp(v, "raw_tp"))
 		return false;
-	snprintf(why_btf, len, "tp_btf programs not tried (%s=raw_tp)", env);
+	td_err_set(why_btf, "tp_btf programs not tried (%s=raw_tp)", env);
 	return true;
 }
 
-void td_bpf_step_failed(char *why, size_t len, bool btf, const char *step, int rc)
+void td_bpf_step_failed(td_err *err, bool btf, const char *step, int rc)
 {
-	snprintf(why, len, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
+	td_err_set(err, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
 		 last_warning[0] ? ": " : "", last_warning);
 }
 
-void td_bpf_neither(char *why, size_t len, int err_btf, const char *why_btf, int err_raw, const char *why_raw)
+void td_bpf_neither(td_err *err, int err_btf, const td_err *why_btf, int err_raw, const td_err *why_raw)
 {
 	if (err_btf == -EPERM && err_raw == -EPERM)
-		snprintf(why, len, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF and "
+		td_err_set(err, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF and "
 			 "CAP_PERFMON");
 	else
-		snprintf(why, len, "%s; %s", why_btf, why_raw);
+		td_err_set(err, "%s; %s", why_btf->msg, why_raw->msg);
 }

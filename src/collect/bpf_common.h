@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/util.h"
+
 /* Before loading a BPF object: libbpf prints nothing from now on (a
  * fallback is not an error); its last warning since td_bpf_warning_clear
  * is kept. And the memory libbpf frees after parsing the kernel's BTF
@@ -17,15 +19,16 @@ void td_bpf_quiet(void);
 void td_bpf_warning_clear(void);
 /* libbpf's last warning, "" none. */
 const char *td_bpf_warning(void);
-/* true, with why, when the kernel has no BTF (tp_btf and CO-RE need it). */
-bool td_bpf_no_btf(char *why, size_t len);
+/* true, with err saying why, when the kernel has no BTF (tp_btf and CO-RE
+ * need it). */
+bool td_bpf_no_btf(td_err *err);
 /* true when the environment variable env says raw_tp (tests load the second
  * flavour where tp_btf loads); why_btf then says tp_btf was not tried. */
-bool td_bpf_raw_tp_only(const char *env, char *why_btf, size_t len);
-/* "FLAVOUR programs did not STEP: strerror(-rc)[: libbpf's warning]". */
-void td_bpf_step_failed(char *why, size_t len, bool btf, const char *step, int rc);
-/* Why neither flavour loaded: root or CAP_BPF+CAP_PERFMON when both got
+bool td_bpf_raw_tp_only(const char *env, td_err *why_btf);
+/* err: "FLAVOUR programs did not STEP: strerror(-rc)[: libbpf's warning]". */
+void td_bpf_step_failed(td_err *err, bool btf, const char *step, int rc);
+/* err: why neither flavour loaded: root or CAP_BPF+CAP_PERFMON when both got
  * EPERM, else both reasons. */
-void td_bpf_neither(char *why, size_t len, int err_btf, const char *why_btf, int err_raw, const char *why_raw);
+void td_bpf_neither(td_err *err, int err_btf, const td_err *why_btf, int err_raw, const td_err *why_raw);
 
 #endif

@@ -69,8 +69,8 @@ static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, char *why,
-				 size_t len, int *err)
+static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, td_err *why,
+				 int *err)
 {
 	struct counting_bpf *skel;
 	int rc;
@@ -78,7 +78,7 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	td_bpf_warning_clear();
 	if (!(skel = counting_bpf__open())) {
 		*err = -errno;
-		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
+		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
 	struct bpf_program *unused[] = {
@@ -99,30 +99,28 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	    (rc = counting_bpf__load(skel)) == 0)
 		return skel;
 	*err = rc;
-	td_bpf_step_failed(why, len, btf, "load", rc);
+	td_bpf_step_failed(why, btf, "load", rc);
 	counting_bpf__destroy(skel);
 	return NULL;
 }
 
-static int load_either(struct instance *b, char *why, size_t len)
+static int load_either(struct instance *b, td_err *why)
 {
-	char why_btf[400], why_raw[400];
+	td_err why_btf = { "" }, why_raw = { "" };
 	int err_btf = 0, err_raw = 0;
 
 	td_bpf_quiet();
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", why_btf, sizeof(why_btf)))
-		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, why_btf, sizeof(why_btf),
-			       &err_btf);
+	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf))
+		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, &why_btf, &err_btf);
 	if (!b->skel) {
 		b->flavour = "raw_tp";
-		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, why_raw, sizeof(why_raw),
-			       &err_raw);
+		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, &why_raw, &err_raw);
 	}
 	if (b->skel)
 		return 0;
-	td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
+	td_bpf_neither(why, err_btf, &why_btf, err_raw, &why_raw);
 	return -1;
 }
 
@@ -144,8 +142,7 @@ static struct perf_event_attr per_cpu_attr(const struct perf_event_attr *a)
 	return c;
 }
 
-static int open_counters(struct instance *b, const struct perf_event_attr *attrs, const bool *leads,
-			 char *why, size_t len)
+static int open_counters(struct instance *b, const struct perf_event_attr *attrs, const bool *leads, td_err *why)
 {
 	int map = bpf_map__fd(b->skel->maps.counters), opened = 0;
 
@@ -164,25 +161,25 @@ static int open_counters(struct instance *b, const struct perf_event_attr *attrs
 			if (fd < 0 && errno == ENODEV && k == 0)
 				break; /* an offline CPU */
 			if (fd < 0) {
-				snprintf(why, len, "cannot open event %d on CPU %d: %s", k, cpu, strerror(errno));
+				td_err_set(why, "cannot open event %d on CPU %d: %s", k, cpu, strerror(errno));
 				return -1;
 			}
 			b->fds[cpu * b->nevents + k] = fd;
 			if (bpf_map_update_elem(map, &slot, &fd, BPF_ANY)) {
-				snprintf(why, len, "cannot put a counter in the BPF array: %s", strerror(errno));
+				td_err_set(why, "cannot put a counter in the BPF array: %s", strerror(errno));
 				return -1;
 			}
 			b->online[cpu] = true;
 		}
 		for (int k = 0; b->online[cpu] && k < b->nevents; k++)
 			if (leads[k] && ioctl(b->fds[cpu * b->nevents + k], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
-				snprintf(why, len, "cannot enable event %d on CPU %d: %s", k, cpu, strerror(errno));
+				td_err_set(why, "cannot enable event %d on CPU %d: %s", k, cpu, strerror(errno));
 				return -1;
 			}
 		opened += b->online[cpu];
 	}
 	if (!opened) {
-		snprintf(why, len, "no CPU's counters opened");
+		td_err_set(why, "no CPU's counters opened");
 		return -1;
 	}
 	return 0;
@@ -204,7 +201,7 @@ static void instance_free(struct instance *in)
 }
 
 /* Map the program's array of thread slots (read in place). */
-static int map_slots(struct instance *b, char *why, size_t len)
+static int map_slots(struct instance *b, td_err *why)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t bytes = (size_t)b->map_entries * sizeof(struct td_bpf_thread_sums);
@@ -213,7 +210,7 @@ static int map_slots(struct instance *b, char *why, size_t len)
 	b->map_len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
 	m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(b->skel->maps.slots), 0);
 	if (m == MAP_FAILED) {
-		snprintf(why, len, "cannot map the BPF array of %d thread slots: %s", b->map_entries, strerror(errno));
+		td_err_set(why, "cannot map the BPF array of %d thread slots: %s", b->map_entries, strerror(errno));
 		return -1;
 	}
 	b->slots = m;
@@ -222,13 +219,13 @@ static int map_slots(struct instance *b, char *why, size_t len)
 
 /* Load the program and open the counters. NULL with why. */
 static struct instance *instance_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-				     unsigned what, int map_entries, int ncpus, char *why, size_t len)
+				     unsigned what, int map_entries, int ncpus, td_err *why)
 {
 	struct instance *b = calloc(1, sizeof(*b));
 	int rc;
 
 	if (!b) {
-		snprintf(why, len, "out of memory");
+		td_err_set(why, "out of memory");
 		return NULL;
 	}
 	b->ncpus = ncpus;
@@ -240,20 +237,20 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
 	b->online = calloc((size_t)ncpus, sizeof(*b->online));
 	if (!b->fds || !b->online) {
-		snprintf(why, len, "out of memory");
+		td_err_set(why, "out of memory");
 		instance_free(b);
 		return NULL;
 	}
 	for (int i = 0; i < ncpus * n; i++)
 		b->fds[i] = -1;
-	if (load_either(b, why, len) || map_slots(b, why, len) ||
-	    open_counters(b, attrs, leads, why, len)) {
+	if (load_either(b, why) || map_slots(b, why) ||
+	    open_counters(b, attrs, leads, why)) {
 		instance_free(b);
 		return NULL;
 	}
 	/* attached last: a switch before every counter is in the array would fail its reads */
 	if ((rc = counting_bpf__attach(b->skel))) {
-		snprintf(why, len, "%s programs did not attach: %s", b->flavour, strerror(-rc));
+		td_err_set(why, "%s programs did not attach: %s", b->flavour, strerror(-rc));
 		instance_free(b);
 		return NULL;
 	}
@@ -414,7 +411,7 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	struct instance *in;
 	int ncpus = libbpf_num_possible_cpus();
 
-	if (td_bpf_no_btf(err->msg, sizeof(err->msg)))
+	if (td_bpf_no_btf(err))
 		return NULL;
 	if (n < 1 || n > TD_BPF_COUNT_MAX) {
 		td_err_set(err, "%d events: the BPF counting mode holds 1 to %d", n, TD_BPF_COUNT_MAX);
@@ -437,7 +434,7 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 		return NULL;
 	}
 	if (!(in = instance_like(attrs, leads, n, what, map_entries))) {
-		if (!(in = instance_new(attrs, leads, n, what, map_entries, ncpus, err->msg, sizeof(err->msg)))) {
+		if (!(in = instance_new(attrs, leads, n, what, map_entries, ncpus, err))) {
 			free(b);
 			return NULL;
 		}
@@ -521,8 +518,7 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 
 	if (!b->shared && td_bpf_counting_sharers(b) == 0)
 		return 0;
-	if (!(in = instance_new(was->attrs, was->leads, was->nevents, was->what, was->map_entries, was->ncpus,
-				err->msg, sizeof(err->msg))))
+	if (!(in = instance_new(was->attrs, was->leads, was->nevents, was->what, was->map_entries, was->ncpus, err)))
 		return -1;
 	view_detach(b);
 	in->next = instances;
@@ -676,19 +672,17 @@ int td_bpf_counting_probe(td_err *err)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
 	const bool leads[1] = { true };
-	char probe_why[400];
 	struct instance *in;
 	int ncpus = libbpf_num_possible_cpus();
 
 	/* a program of its own, whatever the process has loaded */
-	if (td_bpf_no_btf(err->msg, sizeof(err->msg)))
+	if (td_bpf_no_btf(err))
 		return -1;
 	if (ncpus < 1) {
 		td_err_set(err, "cannot count the possible CPUs: %s", strerror(-ncpus));
 		return -1;
 	}
-	if (!(in = instance_new(&a, leads, 1, 0, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, probe_why, sizeof(probe_why)))) {
-		td_err_set(err, "%s", probe_why);
+	if (!(in = instance_new(&a, leads, 1, 0, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, err))) {
 		return -1;
 	}
 	td_err_set(err, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "

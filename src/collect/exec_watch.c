@@ -1,5 +1,5 @@
-/* exec_watch: the choice of backend, the /proc rescan backend, and the
- * list of execs both fill (see exec_watch.h). */
+/* exec_watch: the choice of backend and the /proc rescan backend (see
+ * exec_watch.h); the list of execs both fill is exec_list.c. */
 #include "exec_watch.h"
 #include "exec_watch_backend.h"
 #include "machine/procfs.h"
@@ -27,48 +27,6 @@ struct td_exec_watch {
 	struct td_exec_list list;
 	char describe[600];
 };
-
-/* ---- the list ---------------------------------------------------------- */
-
-int td_exec_list_push(struct td_exec_list *l, pid_t pid, pid_t ppid, const char *comm, const char *path)
-{
-	char *copy;
-
-	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-		struct td_exec *v = realloc(l->v, (size_t)cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		char **paths = realloc(l->paths, (size_t)cap * sizeof(*paths));
-		if (!paths)
-			return -ENOMEM;
-		l->paths = paths;
-		l->cap = cap;
-	}
-	if (!(copy = strdup(path ? path : "")))
-		return -ENOMEM;
-	l->paths[l->n] = copy;
-	l->v[l->n] = (struct td_exec){ .pid = pid, .ppid = ppid, .path = copy };
-	snprintf(l->v[l->n].comm, sizeof(l->v[l->n].comm), "%s", comm ? comm : "");
-	l->n++;
-	return 0;
-}
-
-void td_exec_list_clear(struct td_exec_list *l)
-{
-	for (int i = 0; i < l->n; i++)
-		free(l->paths[i]);
-	l->n = 0;
-}
-
-void td_exec_list_free(struct td_exec_list *l)
-{
-	td_exec_list_clear(l);
-	free(l->v);
-	free(l->paths);
-	memset(l, 0, sizeof(*l));
-}
 
 /* ---- the /proc rescan ---------------------------------------------------- */
 
@@ -144,21 +102,21 @@ static int scan(struct td_exec_watch *w, bool report_all)
 struct td_exec_watch *td_exec_watch_new(enum td_tracker_mode mode, td_err *err)
 {
 	struct td_exec_watch *w = calloc(1, sizeof(*w));
-	char why[400] = "";
+	td_err why = { "" };
 
 	if (!w) {
 		td_err_set(err, "out of memory");
 		return NULL;
 	}
 	w->timer_fd = -1;
-	if (mode != TD_TRACKER_PROC && (w->bpf = td_bpf_exec_watch_new(why, sizeof(why)))) {
+	if (mode != TD_TRACKER_PROC && (w->bpf = td_bpf_exec_watch_new(&why))) {
 		snprintf(w->describe, sizeof(w->describe), "execs watched by BPF (%s sched_process_exec)",
 			 td_bpf_exec_watch_flavour(w->bpf));
 		return w;
 	}
 	if (mode == TD_TRACKER_BPF) {
 		td_err_set(err, "the BPF exec watcher does not load: %s: run as root, or watch by /proc (TD_TRACKER=proc)",
-			   why);
+			   why.msg);
 		free(w);
 		return NULL;
 	}
@@ -176,7 +134,7 @@ struct td_exec_watch *td_exec_watch_new(enum td_tracker_mode mode, td_err *err)
 	else
 		snprintf(w->describe, sizeof(w->describe),
 			 "execs watched by rescanning /proc every %d ms: BPF did not load (%.400s)", TD_EXEC_WATCH_SCAN_MS,
-			 why);
+			 why.msg);
 	return w;
 }
 

@@ -6,22 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exec_list.h"
 #include "exec_watch.h"
 
-/* A pushed exec's path is copied; the array grows as needed. */
-struct td_exec_list {
-	struct td_exec *v;
-	char **paths;
-	int n, cap;
-};
-int td_exec_list_push(struct td_exec_list *l, pid_t pid, pid_t ppid, const char *comm, const char *path);
-void td_exec_list_clear(struct td_exec_list *l);
-void td_exec_list_free(struct td_exec_list *l);
 
 struct td_bpf_exec_watch;
 
-/* NULL with why when the programs do not load. */
-struct td_bpf_exec_watch *td_bpf_exec_watch_new(char *why, size_t len);
+/* NULL with err when the programs do not load. */
+struct td_bpf_exec_watch *td_bpf_exec_watch_new(td_err *err);
 void td_bpf_exec_watch_free(struct td_bpf_exec_watch *w);
 const char *td_bpf_exec_watch_flavour(const struct td_bpf_exec_watch *w);
 int td_bpf_exec_watch_fd(const struct td_bpf_exec_watch *w);

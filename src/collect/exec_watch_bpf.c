@@ -49,7 +49,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	return rc;
 }
 
-static struct exec_watch_bpf *load(bool btf, char *why, size_t len, int *err)
+static struct exec_watch_bpf *load(bool btf, td_err *why, int *err)
 {
 	struct exec_watch_bpf *skel;
 	const char *step = "load";
@@ -58,7 +58,7 @@ static struct exec_watch_bpf *load(bool btf, char *why, size_t len, int *err)
 	td_bpf_warning_clear();
 	if (!(skel = exec_watch_bpf__open())) {
 		*err = -errno;
-		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
+		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
 	bpf_program__set_autoload(btf ? skel->progs.exec_raw : skel->progs.exec_btf, false);
@@ -68,39 +68,39 @@ static struct exec_watch_bpf *load(bool btf, char *why, size_t len, int *err)
 			return skel;
 	}
 	*err = rc;
-	td_bpf_step_failed(why, len, btf, step, rc);
+	td_bpf_step_failed(why, btf, step, rc);
 	exec_watch_bpf__destroy(skel);
 	return NULL;
 }
 
-struct td_bpf_exec_watch *td_bpf_exec_watch_new(char *why, size_t len)
+struct td_bpf_exec_watch *td_bpf_exec_watch_new(td_err *err)
 {
 	struct td_bpf_exec_watch *w;
-	char why_btf[300], why_raw[300];
+	td_err why_btf = { "" }, why_raw = { "" };
 	int err_btf = 0, err_raw = 0;
 
-	if (td_bpf_no_btf(why, len))
+	if (td_bpf_no_btf(err))
 		return NULL;
 	td_bpf_quiet();
 	if (!(w = calloc(1, sizeof(*w)))) {
-		snprintf(why, len, "out of memory");
+		td_err_set(err, "out of memory");
 		return NULL;
 	}
 	w->flavour = "tp_btf";
 	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", why_btf, sizeof(why_btf)))
-		w->skel = load(true, why_btf, sizeof(why_btf), &err_btf);
+	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &why_btf))
+		w->skel = load(true, &why_btf, &err_btf);
 	if (!w->skel) {
 		w->flavour = "raw_tp";
-		w->skel = load(false, why_raw, sizeof(why_raw), &err_raw);
+		w->skel = load(false, &why_raw, &err_raw);
 	}
 	if (!w->skel) {
-		td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
+		td_bpf_neither(err, err_btf, &why_btf, err_raw, &why_raw);
 		free(w);
 		return NULL;
 	}
 	if (!(w->rb = ring_buffer__new(bpf_map__fd(w->skel->maps.execs), on_record, w, NULL))) {
-		snprintf(why, len, "cannot map the BPF ring buffer: %s", strerror(errno));
+		td_err_set(err, "cannot map the BPF ring buffer: %s", strerror(errno));
 		td_bpf_exec_watch_free(w);
 		return NULL;
 	}

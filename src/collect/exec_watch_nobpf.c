@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-struct td_bpf_exec_watch *td_bpf_exec_watch_new(char *why, size_t len)
+struct td_bpf_exec_watch *td_bpf_exec_watch_new(td_err *err)
 {
-	snprintf(why, len, "this program was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
+	td_err_set(err, "this program was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }
 void td_bpf_exec_watch_free(struct td_bpf_exec_watch *w) { (void)w; }

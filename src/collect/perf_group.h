@@ -42,16 +42,20 @@ enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2, TD_OPEN_CGROUP = 4, TD_
 int td_perf_group_spec_add(struct td_perf_group_spec *s, const char *name, const struct perf_event_attr *attr);
 
 /* Open every member on tid (pid semantics of perf_event_open) and cpu.
- * Returns 0, or -errno with *failed set to the member that failed. */
+ * Returns 0, or -errno with *failed set to the member that failed: a thin
+ * wrapper of the system call (perf_event_open; td_perf_strerror says it to
+ * the user). */
 int td_perf_group_open(struct td_perf_group *g, const struct td_perf_group_spec *s, pid_t tid, int cpu, unsigned flags,
 		    int *failed);
 /* Group reads this process has made so far (each one read(2) of a leader). */
 uint64_t td_perf_group_reads(void);
-/* Read the group. Returns 0 or -errno (-ENODATA for a short read). */
+/* Read the group. Returns 0 or -errno (-ENODATA for a short read): a thin
+ * wrapper of the system call (read). */
 int td_perf_group_read(const struct td_perf_group *g, struct td_reading *r);
 void td_perf_group_close(struct td_perf_group *g);
 /* Enable or disable the whole group (PERF_EVENT_IOC_ENABLE/DISABLE on the
- * leader with PERF_IOC_FLAG_GROUP). Returns 0 or -errno. */
+ * leader with PERF_IOC_FLAG_GROUP). Returns 0 or -errno: a thin wrapper of
+ * the system call (ioctl). */
 int td_perf_group_enable(const struct td_perf_group *g, bool on);
 int td_perf_group_fd_count(const struct td_perf_group *g);
 

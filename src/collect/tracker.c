@@ -17,20 +17,20 @@ struct td_tracker {
 struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mode, td_err *err)
 {
 	struct td_tracker *t = calloc(1, sizeof(*t));
-	char why[500] = "";
+	td_err why = { "" };
 
 	if (!t) {
 		td_err_set(err, "out of memory");
 		return NULL;
 	}
-	if (mode != TD_TRACKER_PROC && (t->bpf = td_bpf_tracker_new(follow_children, why, sizeof(why)))) {
+	if (mode != TD_TRACKER_PROC && (t->bpf = td_bpf_tracker_new(follow_children, &why))) {
 		t->mode = TD_TRACKER_BPF;
 		snprintf(t->describe, sizeof(t->describe), "threads tracked by BPF (%s sched_process_fork/exec/exit, "
 			 "task_rename)", td_bpf_tracker_flavour(t->bpf));
 		return t;
 	}
 	if (mode == TD_TRACKER_BPF) {
-		td_err_set(err, "the BPF thread tracker does not load: %s; use --tracker=auto or --tracker=proc", why);
+		td_err_set(err, "the BPF thread tracker does not load: %s; use --tracker=auto or --tracker=proc", why.msg);
 		free(t);
 		return NULL;
 	}
@@ -44,7 +44,7 @@ struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mod
 		snprintf(t->describe, sizeof(t->describe), "threads tracked by rescanning /proc (--tracker=proc)");
 	else
 		snprintf(t->describe, sizeof(t->describe), "threads tracked by rescanning /proc: BPF did not load (%s)",
-			 why);
+			 why.msg);
 	return t;
 }
 
@@ -94,13 +94,14 @@ void td_tracker_stats(const struct td_tracker *t, struct td_tracker_stats *st)
 		td_bpf_tracker_stats(t->bpf, st);
 }
 
-int td_tracker_bpf_probe(char *why, size_t len)
+const char *td_tracker_bpf_probe(td_err *err)
 {
-	struct td_bpf_tracker *b = td_bpf_tracker_new(false, why, len);
+	struct td_bpf_tracker *b = td_bpf_tracker_new(false, err);
+	const char *flavour;
 
 	if (!b)
-		return -1;
-	snprintf(why, len, "%s programs load", td_bpf_tracker_flavour(b));
+		return NULL;
+	flavour = td_bpf_tracker_flavour(b);
 	td_bpf_tracker_free(b);
-	return 0;
+	return flavour;
 }

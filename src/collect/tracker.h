@@ -85,7 +85,8 @@ int td_tracker_process_count(const struct td_tracker *t);
 void td_tracker_stats(const struct td_tracker *t, struct td_tracker_stats *st);
 
 /* Whether the bpf backend loads here, tried for real (load and attach, then
- * unloaded): 0, or -1 with why in `why` (`tdctl doctor`). */
-int td_tracker_bpf_probe(char *why, size_t len);
+ * unloaded; `tdctl doctor`): the program type that loads ("tp_btf" or
+ * "raw_tp", a static string), or NULL with err saying why not. */
+const char *td_tracker_bpf_probe(td_err *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* tracker_backend: what tracker.c (the interface and the choice of
  * backend) calls in the /proc backend (tracker_proc.c) and the BPF one
- * (tracker_bpf.c), and the helpers they share. Internal to collect/. */
+ * (tracker_bpf.c), and the helpers they share (tracker_shared.c). Internal
+ * to collect/. */
 #ifndef TD_TRACKER_BACKEND_H
 #define TD_TRACKER_BACKEND_H
 
@@ -27,10 +28,10 @@ int td_proc_tracker_poll(struct td_proc_tracker *t, const struct td_task_event *
 int td_proc_tracker_process_count(const struct td_proc_tracker *t);
 
 struct td_bpf_tracker;
-/* NULL with why (one line) when the programs do not load. */
-struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_t len);
+/* NULL with err (one line) when the programs do not load. */
+struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err);
 void td_bpf_tracker_free(struct td_bpf_tracker *t);
-/* "tp_btf" or "raw_tp": the program type that loaded. */
+/* "tp_btf" or "raw_tp" (a static string): the program type that loaded. */
 const char *td_bpf_tracker_flavour(const struct td_bpf_tracker *t);
 int td_bpf_tracker_add_process(struct td_bpf_tracker *t, pid_t pid);
 int td_bpf_tracker_add_descendants(struct td_bpf_tracker *t, pid_t pid);

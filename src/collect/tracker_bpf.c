@@ -164,8 +164,8 @@ static int on_record(void *ctx, void *data, size_t size)
 }
 
 /* Open, load and attach one flavour: the tp_btf programs or the raw_tp
- * ones. NULL with why and *err (-errno) when it fails. */
-static struct tracker_bpf *load(bool btf, bool follow_children, char *why, size_t len, int *err)
+ * ones. NULL with why set and *err (-errno) when it fails. */
+static struct tracker_bpf *load(bool btf, bool follow_children, td_err *why, int *err)
 {
 	struct tracker_bpf *skel;
 	const char *step = "load";
@@ -174,7 +174,7 @@ static struct tracker_bpf *load(bool btf, bool follow_children, char *why, size_
 	td_bpf_warning_clear();
 	if (!(skel = tracker_bpf__open())) {
 		*err = -errno;
-		snprintf(why, len, "cannot open the BPF object: %s", strerror(errno));
+		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
 	struct bpf_program *unused[] = {
@@ -192,42 +192,42 @@ static struct tracker_bpf *load(bool btf, bool follow_children, char *why, size_
 			return skel;
 	}
 	*err = rc;
-	td_bpf_step_failed(why, len, btf, step, rc);
+	td_bpf_step_failed(why, btf, step, rc);
 	tracker_bpf__destroy(skel);
 	return NULL;
 }
 
-struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_t len)
+struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err)
 {
 	struct td_bpf_tracker *t;
-	char why_btf[400], why_raw[400];
+	td_err why_btf = { "" }, why_raw = { "" };
 	int err_btf = 0, err_raw = 0;
 
-	if (td_bpf_no_btf(why, len))
+	if (td_bpf_no_btf(err))
 		return NULL;
 	td_bpf_quiet();
 	if (!(t = calloc(1, sizeof(*t)))) {
-		snprintf(why, len, "out of memory");
+		td_err_set(err, "out of memory");
 		return NULL;
 	}
 	t->follow_children = follow_children;
 	t->mono_to_wall = mono_to_wall();
 	t->flavour = "tp_btf";
 	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", why_btf, sizeof(why_btf)))
-		t->skel = load(true, follow_children, why_btf, sizeof(why_btf), &err_btf);
+	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &why_btf))
+		t->skel = load(true, follow_children, &why_btf, &err_btf);
 	if (!t->skel) {
 		t->flavour = "raw_tp";
-		t->skel = load(false, follow_children, why_raw, sizeof(why_raw), &err_raw);
+		t->skel = load(false, follow_children, &why_raw, &err_raw);
 	}
 	if (!t->skel) {
-		td_bpf_neither(why, len, err_btf, why_btf, err_raw, why_raw);
+		td_bpf_neither(err, err_btf, &why_btf, err_raw, &why_raw);
 		free(t);
 		return NULL;
 	}
 	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), on_record, t, NULL);
 	if (!t->rb) {
-		snprintf(why, len, "cannot map the BPF ring buffer: %s", strerror(errno));
+		td_err_set(err, "cannot map the BPF ring buffer: %s", strerror(errno));
 		td_bpf_tracker_free(t);
 		return NULL;
 	}

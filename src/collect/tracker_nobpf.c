@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, char *why, size_t len)
+struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err)
 {
 	(void)follow_children;
-	snprintf(why, len, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
+	td_err_set(err, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }
 void td_bpf_tracker_free(struct td_bpf_tracker *t) { (void)t; }

@@ -36,7 +36,7 @@ const char *td_host_forced_pfm_model(void)
 	return td_host_is_fixture() ? "none" : NULL;
 }
 
-int td_parse_cpu_list(const char *list, int **cpus)
+int td_parse_cpu_list(const char *list, int **cpus, td_err *err)
 {
 	const char *p = list;
 	int *out = NULL;
@@ -59,7 +59,8 @@ int td_parse_cpu_list(const char *list, int **cpus)
 				int *grown = realloc(out, ncap * sizeof(*out));
 				if (!grown) {
 					free(out);
-					return -ENOMEM;
+					td_err_set(err, "out of memory for the CPU list '%s'", list);
+					return -1;
 				}
 				out = grown;
 				cap = ncap;
@@ -74,7 +75,8 @@ int td_parse_cpu_list(const char *list, int **cpus)
 	return (int)n;
 bad:
 	free(out);
-	return -EINVAL;
+	td_err_set(err, "bad CPU list '%s' (at '%s'): give CPU numbers and ranges, e.g. 0-3,6", list, p);
+	return -1;
 }
 
 int td_host_online_cpus(int **cpus)
@@ -86,9 +88,9 @@ int td_host_online_cpus(int **cpus)
 		return rc;
 	if ((rc = td_slurp(path, &text, NULL)) < 0)
 		return rc;
-	rc = td_parse_cpu_list(td_trim(text), cpus);
+	rc = td_parse_cpu_list(td_trim(text), cpus, NULL);
 	free(text);
-	return rc;
+	return rc < 0 ? -EINVAL : rc;
 }
 
 int td_host_cpu_topology(int cpu, const char *what)

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/util.h"
+
 /* The root host facts are read under: $TD_SYSROOT, or "" for this host. */
 const char *td_host_root(void);
 /* Is a recorded host tree standing in for this host? */
@@ -23,11 +25,14 @@ int td_host_path(char *buf, size_t len, const char *path);
 const char *td_host_forced_pfm_model(void);
 
 /* The online CPUs (sysfs list syntax, e.g. "0-3,5") as a malloc'd array in
- * *cpus. Returns their number, or -errno. */
+ * *cpus. Returns their number, or -errno: a thin wrapper of the system call
+ * (reading /sys/devices/system/cpu/online; -EINVAL if it is no CPU list). */
 int td_host_online_cpus(int **cpus);
 /* A topology attribute of a CPU (core_id, physical_package_id), -1 if unknown. */
 int td_host_cpu_topology(int cpu, const char *what);
-/* Parse a sysfs CPU list ("0-3,5") into a malloc'd array. Count or -errno. */
-int td_parse_cpu_list(const char *list, int **cpus);
+/* Parse a CPU list ("0-3,5": sysfs's syntax, or the user's --cpu) into a
+ * malloc'd array. Their count, or -1 with err (NULL: none wanted) naming the
+ * list and where it went wrong. */
+int td_parse_cpu_list(const char *list, int **cpus, td_err *err);
 
 #endif

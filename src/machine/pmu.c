@@ -391,7 +391,7 @@ static void detect_core_pmus(struct td_caps *c)
 		p->ncpus = -1;
 		if (td_host_path(path, sizeof(path), rel) == 0 && td_slurp(path, &list, NULL) == 0) {
 			list[strcspn(list, "\n")] = '\0';
-			p->ncpus = td_parse_cpu_list(list, &cpus);
+			p->ncpus = td_parse_cpu_list(list, &cpus, NULL);
 			free(cpus);
 			if (p->ncpus < 0)
 				p->ncpus = -1;

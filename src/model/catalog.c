@@ -64,16 +64,6 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-int td_cat_fail(const struct td_catalog *cat, int lineno, td_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	td_err_vset_at(err, cat->name, lineno, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int push_str(char ***arr, int *n, const char *s)
 {
 	char *copy = strdup(s), **slot = copy ? td_array_push(arr, n, sizeof(char *)) : NULL;
@@ -368,14 +358,6 @@ void td_catalog_free(struct td_catalog *cat)
 	free(cat->defs);
 	free(cat->limits);
 	free(cat);
-}
-
-const struct td_cat_event *td_catalog_event(const struct td_catalog *cat, const char *alias)
-{
-	for (int i = 0; i < cat->nevents; i++)
-		if (!strcmp(cat->events[i].alias, alias))
-			return &cat->events[i];
-	return NULL;
 }
 
 const struct td_cat_event *td_catalog_perf_name(const struct td_catalog *cat, const char *name)

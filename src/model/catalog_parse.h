@@ -1,5 +1,7 @@
 /* catalog_parse: what the catalog's line parsers share (catalog.c,
- * catalog_counters.c): the error that names file and line. Private. */
+ * catalog_counters.c): the error that names file and line
+ * (catalog_parse.c, which also defines catalog.h's td_catalog_event).
+ * Private. */
 #ifndef TD_CATALOG_PARSE_H
 #define TD_CATALOG_PARSE_H
 

@@ -80,7 +80,7 @@ void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, co
 /* HTML (report_html.c). */
 void td_report_html(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
 
-/* Shared helpers (report.c). */
+/* Shared helpers (report_format.c). */
 /* Is node i shown under o's --level and --node? */
 bool td_report_node_shown(const struct td_model *m, int i, const struct td_report_opts *o);
 /* The model's nodes in tree order (depth first, children in declaration
@@ -100,7 +100,8 @@ void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len
 int td_report_repeats(struct td_store *s, int64_t session, const char *events_dir, FILE *out, td_err *err);
 int td_report_diff_repeats(struct td_store *s, int64_t a, int64_t b, const char *events_dir, FILE *out, td_err *err);
 
-/* The error when a filter names no target of the session: what it could name. */
+/* The error when a filter names no target of the session: what it could name
+ * (report_format.c). */
 void td_report_no_such_target(const struct td_report_data *d, int64_t session, const struct td_report_filter *f,
 			      td_err *err);
 /* what_if (NULL: none): also project A's CPI stack and compare it with B (text). */

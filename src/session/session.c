@@ -251,23 +251,6 @@ static void cleanup(struct td_session *rs)
 	free(rs);
 }
 
-void session_say(const struct td_session *rs, enum td_say kind, const char *fmt, ...)
-{
-	va_list ap;
-	char *line;
-	int n;
-
-	if (!rs->o.say)
-		return;
-	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	if (n >= 0) {
-		rs->o.say(rs->o.say_ctx, kind, line);
-		free(line);
-	}
-}
-
 static int status_code(int wstatus)
 {
 	if (WIFEXITED(wstatus))
@@ -384,8 +367,9 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return rs->cg_bpf ? 0 : -1;
 	if (o->system || o->cgroup) {
 		int *only = NULL, nonly = 0, rc;
-		if (o->cpus && (nonly = td_parse_cpu_list(o->cpus, &only)) <= 0) {
-			td_err_set(err, "bad CPU list '%s': give CPU numbers and ranges, e.g. 0-3,6", o->cpus);
+		if (o->cpus && (nonly = td_parse_cpu_list(o->cpus, &only, err)) <= 0) {
+			if (nonly == 0)
+				td_err_set(err, "bad CPU list '%s': give CPU numbers and ranges, e.g. 0-3,6", o->cpus);
 			return -1;
 		}
 		rc = td_syswide_open(rs->specs, rs->nspecs, rs->caps.paranoid, rs->cg_fd, only, nonly, &rs->sys, err);

@@ -2,8 +2,9 @@
  * session (struct td_session) and the functions each file gives the others.
  * session.c starts and ends a session, session_plan.c turns events files
  * into perf group specs, session_sink.c writes what the collector reads,
- * session_loop.c runs any number of sessions from one poll() loop. Not for
- * use outside the session module. */
+ * session_loop.c runs any number of sessions from one poll() loop,
+ * session_say.c says a line for any of them; session.c calls the others,
+ * none calls session.c. Not for use outside the session module. */
 #ifndef TD_SESSION_IMPL_H
 #define TD_SESSION_IMPL_H
 
@@ -89,7 +90,7 @@ struct td_session {
 	bool done;                                     /* stop_reason says why */
 };
 
-/* session.c: say one line to the user (see td_say_fn) */
+/* session_say.c: say one line to the user (see td_say_fn) */
 void session_say(const struct td_session *s, enum td_say kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

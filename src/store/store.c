@@ -81,27 +81,6 @@ const char *td_store_disk_advice(struct td_store *s)
 	}
 }
 
-int td_store_exec(struct td_store *s, const char *sql)
-{
-	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-}
-
-int td_store_pragma_int(struct td_store *s, const char *sql, int *out)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int(st, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 static bool cannot_write(int rc)
 {
 	rc &= 0xff; /* primary code of an extended one */
@@ -458,6 +437,9 @@ void td_store_close(struct td_store *s)
 {
 	if (!s)
 		return;
+	/* No samples row waits in a batch: it would be lost without a word
+	 * (every transaction ends in td_store_commit or td_store_rollback). */
+	assert(s->nbatch == 0);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->stmt[i]);
 	sqlite3_close(s->db);
@@ -478,14 +460,28 @@ static int exec_prepared(struct td_store *s, enum stmt_id id, const char *sql)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int td_store_begin(struct td_store *s) { return exec_prepared(s, ST_BEGIN, "BEGIN IMMEDIATE"); }
+int td_store_begin(struct td_store *s)
+{
+	/* Transactions do not nest: a BEGIN inside one fails, and the caller's
+	 * rollback of the inner one would undo the outer one's rows. Every
+	 * caller ends a transaction with td_store_commit or td_store_rollback. */
+	assert(sqlite3_get_autocommit(s->db));
+	/* Nothing waits in a batch outside a transaction (batch_drop and
+	 * td_store_commit empty it). */
+	assert(!s->batching && s->nbatch == 0);
+	return exec_prepared(s, ST_BEGIN, "BEGIN IMMEDIATE");
+}
+
 /* A batch still open is written first: nothing added is left out. */
 int td_store_commit(struct td_store *s)
 {
 	if ((s->batching && td_store_batch_end(s)) || exec_prepared(s, ST_COMMIT, "COMMIT"))
 		return -1;
+	/* Committed: no samples row of the transaction still waits in a batch. */
+	assert(!s->batching && s->nbatch == 0 && s->pack_len == 0);
 	if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
 		s->target_id_committed = s->target_id_pending;
+	s->interval_id_committed = s->interval_id_last;
 	return 0;
 }
 
@@ -504,17 +500,9 @@ void td_store_rollback(struct td_store *s)
 {
 	batch_drop(s);
 	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
+	s->interval_id_last = s->interval_id_committed; /* SQLite may give a rolled-back id again */
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");
-}
-
-int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 }
 
 /* A target row inserted: the id td_store_max_target_id gives once committed. */
@@ -523,14 +511,6 @@ static int64_t target_inserted(struct td_store *s, int64_t id)
 	if (id > s->target_id_pending)
 		s->target_id_pending = id;
 	return id;
-}
-
-void td_store_bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
 }
 
 int td_store_top_process_add(struct td_store *s, int64_t session, int rank, pid_t pid, const char *comm,
@@ -830,12 +810,22 @@ int64_t td_store_target_add(struct td_store *s, int64_t session, const char *kin
 int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns)
 {
 	sqlite3_stmt *st = s->stmt[ST_INTERVAL_ADD];
+	int64_t id;
 
+	/* Only a writer's handle (TD_STORE_WRITE) has its statements prepared. */
+	assert(s->mode == TD_STORE_WRITE && st);
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_int(st, 2, seq);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)start_ns);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)end_ns);
-	return td_store_step_insert(s, st);
+	id = td_store_step_insert(s, st);
+	/* Interval ids only grow on a handle (a rowid is the largest + 1, inside
+	 * a write transaction): the rows of an interval and the reader's order
+	 * of intervals rest on it. A rolled-back id may come again (rollback). */
+	assert(id < 0 || id > s->interval_id_last);
+	if (id > s->interval_id_last)
+		s->interval_id_last = id;
+	return id;
 }
 
 int td_store_session_repeat(struct td_store *s, int64_t session, int64_t group, int index)
@@ -922,13 +912,19 @@ static int batch_write(struct td_store *s)
 
 void td_store_batch_begin(struct td_store *s)
 {
-	assert(!sqlite3_get_autocommit(s->db) && s->nbatch == 0);
+	/* A batch lives inside one transaction of a writer's handle and starts
+	 * empty: its rows are written by the commit or dropped by the rollback. */
+	assert(s->mode == TD_STORE_WRITE && !sqlite3_get_autocommit(s->db) && !s->batching && s->nbatch == 0);
 	s->batching = true;
 }
 
 int td_store_batch_end(struct td_store *s)
 {
-	int rc = batch_write(s);
+	int rc;
+
+	/* It ends the batch td_store_batch_begin began. */
+	assert(s->batching);
+	rc = batch_write(s);
 
 	s->batching = false;
 	return rc;
@@ -958,6 +954,8 @@ static int sample_add(struct td_store *s, int64_t interval, int64_t target, cons
 	}
 	s->pack[len++] = ']';
 	assert(len <= need);
+	/* A full batch is written at once (below): there is always a free row. */
+	assert(s->nbatch < TD_SAMPLE_BATCH);
 	r = &s->batch[s->nbatch++];
 	*r = (struct pending_sample){ interval, target, c[0].event, c[0].enabled, c[0].running, s->pack_len,
 				      len - s->pack_len };
@@ -983,21 +981,6 @@ int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int
 	struct td_store_count c = { event, value, enabled, running };
 
 	return td_store_counts_add(s, interval, thread, &c, 1);
-}
-
-void td_store_bind_real(sqlite3_stmt *st, int i, double v)
-{
-	if (isnan(v))
-		sqlite3_bind_null(st, i);
-	else
-		sqlite3_bind_double(st, i, v);
-}
-
-const char *td_store_col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
 }
 
 int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind)

@@ -1,5 +1,5 @@
 /* store_impl: what the store's source files (store.c, store_schema.c,
- * store_read.c, store_prune.c) share — the handle, its prepared statements
+ * store_read.c, store_prune.c, store_sql.c) share — the handle, its prepared statements
  * and small SQLite helpers. Not for use outside the store module. */
 #ifndef TD_STORE_IMPL_H
 #define TD_STORE_IMPL_H
@@ -54,8 +54,13 @@ struct td_store {
 	 * target id known committed (-1: not asked yet) and the largest this
 	 * handle inserted since (it becomes committed with the transaction) */
 	int64_t target_id_committed, target_id_pending;
+	/* the largest interval id this handle inserted and did not roll back,
+	 * and the largest it committed (0: none): the next is larger (asserted
+	 * in td_store_interval_add) */
+	int64_t interval_id_last, interval_id_committed;
 };
 
+/* store_sql.c: the SQLite helpers */
 int td_store_exec(struct td_store *s, const char *sql);
 int td_store_pragma_int(struct td_store *s, const char *sql, int *out);
 int64_t td_store_step_insert(struct td_store *s, sqlite3_stmt *st);

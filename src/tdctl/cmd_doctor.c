@@ -29,7 +29,14 @@ static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
 		snprintf(why, len, "%s", !c->btf ? "the kernel has no BTF" : "loading BPF needs root or CAP_BPF and CAP_PERFMON");
 		return false;
 	}
-	return td_tracker_bpf_probe(why, len) == 0;
+	td_err err = { "" };
+	const char *flavour = td_tracker_bpf_probe(&err);
+
+	if (flavour)
+		snprintf(why, len, "%s programs load", flavour);
+	else
+		snprintf(why, len, "%s", err.msg);
+	return flavour != NULL;
 }
 
 /* How threads will be counted here (as a session with --counting=auto):

@@ -1,5 +1,4 @@
 /* tdctl: the user's command line — dispatches to one file per subcommand. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,17 +31,6 @@ static const struct subcommand subcommands[] = {
 	{ "list", cmd_list, "the sessions topdownd runs now" },
 	{ "detach", cmd_detach, "end a session topdownd runs" },
 };
-
-void tdctl_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tdctl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void usage(FILE *f)
 {

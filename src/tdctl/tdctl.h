@@ -111,11 +111,11 @@ int tdctl_find_catalog(const char *cmd, const char *dir, const char *model, stru
 /* The host's libpfm4 model into buf; -1 after a one-line error hinting --pmu. */
 int tdctl_host_model(const char *cmd, char *buf, size_t len);
 
-/* Print "tdctl: MSG" to stderr as one line. */
 /* "7d", "12h", "30m", "45s" -> ns; megabytes -> bytes. 0, or -1 after a one-line error naming opt. */
 int tdctl_parse_age(const char *opt, const char *arg, uint64_t *ns);
 int tdctl_parse_size(const char *opt, const char *arg, uint64_t *bytes);
 
+/* Print "tdctl: MSG" to stderr as one line (tdctl_error.c). */
 void tdctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

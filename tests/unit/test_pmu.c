@@ -6,9 +6,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "machine/host.h"
 #include "machine/pmu.h"
 
 static void test_uarch_names(void **state)
@@ -170,9 +172,37 @@ static void test_detect_host(void **state)
 		assert_string_equal(c.kernel_pmu, "cpu");
 }
 
+/* td_parse_cpu_list: the sysfs list syntax (Documentation/admin-guide/cputopology.rst:
+ * "0-3,5"), and a bad list (the user's --cpu) said in the td_err. */
+static void test_parse_cpu_list(void **state)
+{
+	int *cpus = NULL;
+	td_err err = { "" };
+
+	(void)state;
+	assert_int_equal(td_parse_cpu_list("0-3,5", &cpus, &err), 5);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[3], 3);
+	assert_int_equal(cpus[4], 5);
+	free(cpus);
+	cpus = NULL;
+	assert_int_equal(td_parse_cpu_list("7\n", &cpus, &err), 1);
+	assert_int_equal(cpus[0], 7);
+	free(cpus);
+	cpus = NULL;
+	assert_string_equal(err.msg, "");
+	assert_int_equal(td_parse_cpu_list("0,3-1", &cpus, &err), -1);
+	assert_string_equal(err.msg, "bad CPU list '0,3-1' (at '1'): give CPU numbers and ranges, e.g. 0-3,6");
+	assert_int_equal(td_parse_cpu_list("0,x", &cpus, &err), -1);
+	assert_string_equal(err.msg, "bad CPU list '0,x' (at 'x'): give CPU numbers and ranges, e.g. 0-3,6");
+	/* no td_err wanted (sysfs's lists): the count alone */
+	assert_int_equal(td_parse_cpu_list("-1", &cpus, NULL), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_cpu_list),
 		cmocka_unit_test(test_uarch_names),
 		cmocka_unit_test(test_cpuid_models),
 		cmocka_unit_test(test_rung_cpuid_model),

@@ -268,9 +268,9 @@ int main(void)
 #endif
 	};
 #ifdef TD_TEST_BPF
-	char why[600];
-	if (td_tracker_bpf_probe(why, sizeof(why))) {
-		printf("1..0 # SKIP the BPF tracker does not load here: %s\n", why);
+	td_err why = { "" };
+	if (!td_tracker_bpf_probe(&why)) {
+		printf("1..0 # SKIP the BPF tracker does not load here: %s\n", why.msg);
 		return 0;
 	}
 #endif
