@@ -77,7 +77,8 @@ struct td_counting_ops {
 	 * total roots_read gives: 0; 1: it is gone, nothing to count; -1 with
 	 * err (one line for the stats) when it cannot. */
 	int (*root_add)(struct td_counting *b, const struct td_thread *t, unsigned flags, td_err *err);
-	/* A sample begins (TD_SAMPLE_* in how): 0 or -errno. */
+	/* A sample begins (TD_SAMPLE_* in how): 0, or -1 when the readings cannot
+	 * be taken (the sample fails: nothing is committed, the next delivers). */
 	int (*read)(struct td_counting *b, uint64_t now, unsigned how);
 	/* Add the roots' total of spec 0's events to total: false when there is
 	 * none yet. Read before the threads (the unlisted remainder). */

@@ -153,7 +153,7 @@ static int sums_read(struct td_counting *b, uint64_t now, unsigned how)
 
 	s->now = now;
 	s->how = how;
-	return rc < 0 ? rc : 0;
+	return rc < 0 ? -1 : 0;
 }
 
 static bool sums_roots_read(struct td_counting *b, uint64_t *total)
