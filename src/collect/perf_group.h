@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define TD_GROUP_MAX 16
+#define TD_GROUP_MAX 24 /* the largest group x86 takes: Sapphire Rapids 8 + 4 fixed + 8 PERF_METRICS events (linux 6.12.117 arch/x86/events/core.c:1147, collect_event) */
 
 /* What to open: the events of one group, leader first. */
 struct td_perf_group_spec {

@@ -183,4 +183,35 @@ echo "0-15" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
 pmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
 echo "16-23" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
 
+# SMT-off twins of skl-bare, icl-perfmetrics and spr-vm (issue 30): the same
+# machines with SMT disabled (smt/active 0, one thread per core). On Skylake
+# the cpu PMU then has 8 general-purpose counters per thread instead of 4
+# (CPUID leaf 0xA; Intel SDM vol. 3B 20.2); Ice Lake and Sapphire Rapids have
+# 8 either way. The emulated PMU (tests/tools/pmu_sim.c) reads these trees.
+tree skl-bare-smtoff
+readme "Intel Core i7-6700K (Skylake, family 6 model 94) desktop, bare metal, SMT disabled: 4 cores, 4 CPUs," \
+	"8 general-purpose counters per thread. NMI watchdog on (it holds fixed counter 1), perf_event_paranoid 2. libpfm4: skl."
+x86 "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz" GenuineIntel 6 94 3 0; cpus 1 4 1; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"; intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+
+tree icl-perfmetrics-smtoff
+readme "Intel Core i7-1065G7 (Ice Lake client, family 6 model 126) laptop, bare metal, SMT disabled: 4 cores, 4 CPUs," \
+	"PERF_METRICS: the kernel's cpu PMU has slots and topdown-* events. NMI watchdog on. libpfm4: icl."
+x86 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz" GenuineIntel 6 126 5 0; cpus 1 4 1; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+
+tree spr-vm-smtoff
+readme "Intel Xeon Platinum 8488C (Sapphire Rapids, family 6 model 143) VM with a virtual PMU, SMT off:" \
+	"8 vCPUs (8 cores, one thread each), PERF_METRICS with the level-2 topdown events. libpfm4: spr."
+x86 "Intel(R) Xeon(R) Platinum 8488C" GenuineIntel 6 143 8 1; hypervisor KVMKVMKVM; cpus 1 8 1; kernel 6.1.0-13-amd64 2 0
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+
 echo "made: $(ls -d */ | tr -d / | tr '\n' ' ')"
