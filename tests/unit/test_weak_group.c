@@ -17,7 +17,9 @@
  *   every other event any general-purpose counter. With SMT off Skylake
  *   has 8 general-purpose counters, with SMT on 4.
  * The minimum is checked against a search of every division into
- * consecutive runs, each run judged by the same fake. */
+ * consecutive runs, each run judged by the same fake. A spec in parts is
+ * then opened, read and enabled on this thread with software events (the
+ * real kernel). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/interval.h"
 #include "collect/perf_group.h"
 
 #define FIXED(n) (1ull << (32 + (n)))
@@ -279,12 +282,69 @@ static void test_why(void **state)
 				 "cannot all have counters at once); counted as 2 groups of 4 and 3 events");
 }
 
+/* A spec opened in parts on this thread (the real kernel, software
+ * events): one leader per part, each part read as a group of its own
+ * (its members' enabled and running its own), enabled and disabled
+ * together, its deltas per member. */
+static void test_parts_open_read(void **state)
+{
+	struct td_perf_group_spec s = { 0 };
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE };
+	struct td_perf_group g;
+	struct td_reading r0, r1, r2;
+	struct td_count d[3];
+	volatile uint64_t x = 0;
+	int failed = -1;
+
+	(void)state;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	assert_int_equal(td_perf_group_spec_add(&s, "task-clock", &a), 0);
+	a.config = PERF_COUNT_SW_PAGE_FAULTS;
+	assert_int_equal(td_perf_group_spec_add(&s, "page-faults", &a), 0);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	assert_int_equal(td_perf_group_spec_add(&s, "task-clock-2", &a), 0);
+	s.sub[2] = 1;
+	assert_int_equal(td_perf_group_parts(&s), 2);
+	assert_int_equal(td_perf_group_open(&g, &s, 0, -1, TD_OPEN_DISABLED, &failed), 0);
+	assert_int_equal(td_perf_group_fd_count(&g), 3);
+	assert_true(g.split);
+	assert_int_equal(td_perf_group_read(&g, &r0), 0);
+	assert_true(r0.split);
+	for (int i = 0; i < 3; i++) /* nothing enabled yet: no part counted */
+		assert_true(r0.m_enabled[i] == 0 && r0.value[i] == 0);
+	assert_int_equal(td_perf_group_enable(&g, true), 0); /* every part's leader */
+	for (int i = 0; i < 20000000; i++)
+		x += (uint64_t)i;
+	assert_int_equal(td_perf_group_read(&g, &r1), 0);
+	assert_int_equal(td_perf_group_enable(&g, false), 0);
+	assert_int_equal(td_perf_group_read(&g, &r2), 0);
+	/* each part has its own window: members 0 and 1 the first's, member 2 the second's */
+	assert_true(r1.m_enabled[0] > 0 && r1.m_enabled[2] > 0);
+	assert_true(r1.m_enabled[0] == r1.m_enabled[1] && r1.m_running[0] == r1.m_running[1]);
+	assert_true(r1.enabled == r1.m_enabled[0] && r1.running == r1.m_running[0]);
+	/* two task clocks of one thread, one in each part: both count */
+	assert_true(r1.value[0] > 0 && r1.value[2] > 0);
+	/* disabled: nothing more counts in either part */
+	assert_int_equal(td_perf_group_read(&g, &r0), 0);
+	assert_memory_equal(r0.value, r2.value, sizeof(r0.value));
+	/* deltas per member come from its part's window */
+	td_reading_delta(NULL, &r1, 3, d);
+	assert_true(d[2].enabled == r1.m_enabled[2] && d[2].running == r1.m_running[2]);
+	assert_true(d[0].enabled == r1.m_enabled[0] && d[1].running == r1.m_running[1]);
+	td_reading_delta(&r1, &r2, 3, d);
+	assert_int_equal(d[2].enabled, r2.m_enabled[2] - r1.m_enabled[2]);
+	assert_int_equal(d[0].value, r2.value[0] - r1.value[0]);
+	td_perf_group_close(&g);
+	assert_int_equal(td_perf_group_fd_count(&g), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bottom_four),        cmocka_unit_test(test_even_parts),
 		cmocka_unit_test(test_fixed_counters),     cmocka_unit_test(test_uncountable_member),
 		cmocka_unit_test(test_fewest_random),      cmocka_unit_test(test_why),
+		cmocka_unit_test(test_parts_open_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
