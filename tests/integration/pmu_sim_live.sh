@@ -152,6 +152,8 @@ check "the store records each part as a group of its own (events of one note in 
 	"SELECT max(n) FROM (SELECT count(DISTINCT group_idx) n FROM events WHERE error LIKE '%split%' GROUP BY error)")" = 2 ]
 "$TDCTL" report 1 -d "$WORK/broken.db" >"$WORK/broken.report" 2>&1
 check "the report says so" grep -q "^Note:     $split_note\$" "$WORK/broken.report"
+"$TDCTL" report 1 -d "$WORK/broken.db" --format html -o "$WORK/broken.html" 2>&1
+check "the HTML report says so" grep -q "^Note:     $split_note\$" "$WORK/broken.html"
 "$TDCTL" report 1 -d "$WORK/broken.db" --format json >"$WORK/broken.json" 2>&1
 check_eq "the JSON report lists the notes" "$(grep -c "^Note:" "$WORK/broken.report")" \
 	"$(python3 -c 'import json, sys; print(sum("split: the kernel refused it" in n for n in json.load(open(sys.argv[1]))["notes"]))' "$WORK/broken.json")"
