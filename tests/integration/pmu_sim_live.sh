@@ -197,5 +197,10 @@ elif [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 else
 	live system skl-l4-core-ports skl-bare-smtoff skl
 	live system icl-l3-pm-fe-icache icl-perfmetrics-smtoff icl "$ICL_TODO"
+	# ... each CPU counting the refused groups in parts (syswide.c), every node still equal to toplev's
+	"$TDCTL" report 1 -d "$WORK/icl-l3-pm-fe-icache.system.db" >"$WORK/icl-system.report" 2>&1
+	check "icl-l3-pm-fe-icache (system): the report notes the group the kernel refused, split" \
+		grep -q '^Note:     group [0-9]* of intel-icl.td split: the kernel refused it: Invalid argument (EINVAL' \
+		"$WORK/icl-system.report"
 fi
 finish
