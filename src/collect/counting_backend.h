@@ -57,7 +57,8 @@ struct td_counting_ops {
 	bool from_birth;               /* counts a thread from its birth, not from when it is opened */
 	size_t (*thread_size)(const struct td_counting *b);
 	void (*free)(struct td_counting *b);
-	/* Before the tracker follows pid: 0, or -1 with err. `first`: nothing followed yet. */
+	/* Before the tracker follows pid: 0, or -1 with err. `first`: nothing
+	 * followed yet. NULL: nothing to do (per-thread groups). */
 	int (*add_process)(struct td_counting *b, pid_t pid, bool first, td_err *err);
 	/* A thread the tracker listed (its pid, tid, sampled_ns set): count it
 	 * from now on. adding: the pid being added (0 none), whose threads the
