@@ -429,6 +429,22 @@ int td_report_data_load(struct td_store *s, int64_t session, const struct td_rep
 	return td_report_data_load_model(s, session, f, events_dir, NULL, d, err);
 }
 
+/* td_event_fn: a counting event's note, once. */
+static int collect_note(const struct td_event_info *e, void *ctx)
+{
+	struct td_report_data *d = ctx;
+	char **slot;
+
+	if (!e->error || !e->error[0] || strcmp(e->status, "counting"))
+		return 0;
+	for (int i = 0; i < d->nnotes; i++)
+		if (!strcmp(d->notes[i], e->error))
+			return 0;
+	if (!(slot = td_array_push(&d->notes, &d->nnotes, sizeof(*d->notes))))
+		return -1;
+	return (*slot = strdup(e->error)) ? 0 : -1;
+}
+
 int td_report_data_load_model(struct td_store *s, int64_t session, const struct td_report_filter *f,
 			      const char *events_dir, const char *model, struct td_report_data *d, td_err *err)
 {
@@ -442,6 +458,11 @@ int td_report_data_load_model(struct td_store *s, int64_t session, const struct 
 	if (model) /* one core PMU's model of a hybrid session: its file reads the counts */
 		snprintf(d->h.pmu_model, sizeof(d->h.pmu_model), "%s", model);
 	d->window = *f;
+	if (td_store_events(s, session, collect_note, d)) {
+		td_err_set(err, "cannot read session %lld's events: %s", (long long)session, td_store_errmsg(s));
+		td_report_data_free(d);
+		return -1;
+	}
 	load_model(d, events_dir);
 	memset(&L, 0, sizeof(L));
 	L.d = d;
@@ -478,6 +499,9 @@ void td_report_data_free(struct td_report_data *d)
 	free(d->targets);
 	free(d->candidates);
 	free(d->counts);
+	for (int i = 0; i < d->nnotes; i++)
+		free(d->notes[i]);
+	free(d->notes);
 	td_model_free(d->model);
 	td_catalog_free(d->cat);
 	memset(d, 0, sizeof(*d));

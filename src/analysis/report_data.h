@@ -85,6 +85,11 @@ struct td_report_data {
 	int selected_targets;    /* targets the filter kept */
 	long *candidates;        /* the filter's kind: every TID, PID or CPU the session has (sorted, once each) */
 	int ncandidates;
+	/* How the counts were taken where it differs from the plan, one line
+	 * each, once each (a counting event's error: "group 3 of intel-skl.td
+	 * split: the kernel refused it: ..."), in event order. */
+	char **notes;
+	int nnotes;
 };
 
 /* More columns than this would be thinner than a pixel of the charts and

@@ -129,6 +129,12 @@ const char *td_collector_disabled(const struct td_collector *c, int spec)
 	return c->plan.disabled[spec][0] ? c->plan.disabled[spec] : NULL;
 }
 
+const char *td_collector_split(const struct td_collector *c, int spec, const uint8_t **sub)
+{
+	*sub = c->plan.specs[spec].sub;
+	return c->plan.split[spec][0] ? c->plan.split[spec] : NULL;
+}
+
 int td_collector_process_count(const struct td_collector *c)
 {
 	return td_tracker_process_count(c->tracker);

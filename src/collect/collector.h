@@ -210,6 +210,11 @@ void td_collector_dump_raw(struct td_collector *c, FILE *f);
 
 /* Why spec i is disabled, or NULL when it is counting. */
 const char *td_collector_disabled(const struct td_collector *c, int spec);
+/* Why spec i is counted in parts (the kernel refused it as one group:
+ * perf_group.h, td_perf_group_split), or NULL when it is one group; *sub:
+ * the part of each member (all 0 for one group). Decided by the first
+ * thread opened. */
+const char *td_collector_split(const struct td_collector *c, int spec, const uint8_t **sub);
 int td_collector_process_count(const struct td_collector *c);
 void td_collector_stats(const struct td_collector *c, struct td_collector_stats *st);
 /* stats.open_failures alone, without walking the threads (read at every scan). */

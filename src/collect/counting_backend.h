@@ -17,7 +17,8 @@
 #include "collector.h"
 
 /* What the collector shares with its backend: the collector's, read by the
- * backend, which writes decided, disabled and stats' fds_open,
+ * backend, which writes decided, disabled, split (and the spec's sub: the
+ * parts a spec the kernel refused whole is opened in) and stats' fds_open,
  * open_failures and last_failure. */
 struct td_counting_plan {
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
@@ -27,6 +28,7 @@ struct td_counting_plan {
 	bool sum_cgroups;              /* a BPF program is to sum cgroups too (record --cgroup) */
 	bool decided[TD_MAX_SPECS];    /* first open attempted: counting or disabled */
 	char disabled[TD_MAX_SPECS][300]; /* why spec g is not counted ("": it is) */
+	char split[TD_MAX_SPECS][300];    /* why spec g is counted in parts ("": it is one group) */
 	bool open_as;                  /* counters opened with as_uid/as_gid (td_collector_open_as) */
 	uid_t as_uid;
 	gid_t as_gid;

@@ -159,9 +159,60 @@ static void read_proc_switches(struct td_thread *t, uint64_t now)
 	}
 }
 
+struct try_ctx {
+	struct perf_counting *p;
+	pid_t tid;
+};
+
+/* td_group_try_fn: members [first, first + n) of a spec as one group on the
+ * thread, opened disabled (nothing counts) and closed again. */
+static int try_part(void *ctx, const struct td_perf_group_spec *s, int first, int n, int *failed)
+{
+	const struct try_ctx *c = ctx;
+	const struct td_counting_plan *plan = c->p->base.plan;
+	struct td_perf_group_spec *part = calloc(1, sizeof(*part));
+	struct td_perf_group pg;
+	td_err err;
+	int rc;
+
+	if (!part)
+		return -ENOMEM;
+	part->n = n;
+	memcpy(part->names, s->names + first, (size_t)n * sizeof(s->names[0]));
+	memcpy(part->attrs, s->attrs + first, (size_t)n * sizeof(s->attrs[0]));
+	if (plan->open_as && td_creds_enter(plan->as_uid, plan->as_gid, &err)) {
+		free(part);
+		return -EPERM;
+	}
+	rc = td_perf_group_open(&pg, part, c->tid, -1, TD_OPEN_DISABLED, failed);
+	if (plan->open_as)
+		td_creds_leave();
+	if (rc == 0)
+		td_perf_group_close(&pg);
+	free(part);
+	return rc;
+}
+
+/* The first thread's open of spec g was refused as not schedulable (rc,
+ * at member failed): divide the spec into groups the kernel takes (perf
+ * stat's weak group, perf_group.h) and say so in plan->split. 0, or the
+ * errno of a part that does not open even alone (*failed its member). */
+static int split_spec(struct perf_counting *p, int g, pid_t tid, int rc, int *failed)
+{
+	struct td_counting_plan *plan = p->base.plan;
+	struct try_ctx c = { p, tid };
+	int at = *failed, parts;
+
+	if ((parts = td_perf_group_split(&plan->specs[g], try_part, &c, failed)) < 0)
+		return parts;
+	td_perf_group_split_why(&plan->specs[g], -rc, at, plan->split[g], sizeof(plan->split[g]));
+	return 0;
+}
+
 /* Open every enabled group on a new thread; a group that fails on the
  * first thread because the machine cannot count it (ENOENT, EOPNOTSUPP,
- * EINVAL) is disabled for all threads. */
+ * EINVAL) is disabled for all threads; one the kernel refuses as not
+ * schedulable is split (split_spec) and opened in parts on every thread. */
 static int perf_thread_open(struct td_counting *b, struct td_thread *t, unsigned flags, pid_t adding, td_err *err)
 {
 	struct perf_counting *p = (struct perf_counting *)b;
@@ -177,6 +228,11 @@ static int perf_thread_open(struct td_counting *b, struct td_thread *t, unsigned
 			continue;
 		rc = group_open(p, &s->g[g].pg, g, t->tid, plan->rotated[g] && g != plan->current ? TD_OPEN_DISABLED : flags,
 				&failed, why, sizeof(why));
+		if (rc != 0 && !plan->decided[g] && td_perf_group_unschedulable(-rc, failed) &&
+		    (rc = split_spec(p, g, t->tid, rc, &failed)) == 0)
+			rc = group_open(p, &s->g[g].pg, g, t->tid,
+					plan->rotated[g] && g != plan->current ? TD_OPEN_DISABLED : flags, &failed, why,
+					sizeof(why));
 		if (rc == 0) {
 			s->g[g].open = true;
 			plan->decided[g] = true;

@@ -125,7 +125,8 @@ int td_read_cost_measure(const struct td_perf_group_spec *spec, struct td_read_c
 	struct cached *c;
 
 	for (int i = 0; i < ncache; i++)
-		if (cache[i].spec.n == spec->n && !memcmp(cache[i].spec.attrs, spec->attrs, (size_t)spec->n * sizeof(spec->attrs[0]))) {
+		if (cache[i].spec.n == spec->n && !memcmp(cache[i].spec.attrs, spec->attrs, (size_t)spec->n * sizeof(spec->attrs[0])) &&
+		    !memcmp(cache[i].spec.sub, spec->sub, sizeof(spec->sub))) {
 			*out = cache[i].cost;
 			return 0;
 		}
@@ -157,6 +158,7 @@ static int measure(const struct td_perf_group_spec *spec, struct td_read_cost *o
 			a.exclude_user = 1; /* the spinner's own work is user space: what is left is interrupts */
 			a.exclude_kernel = 0;
 			map[kmode.n] = k;
+			kmode.sub[kmode.n] = spec->sub[k]; /* a spec the kernel refused whole: its parts */
 			td_perf_group_spec_add(&kmode, spec->names[k], &a);
 		}
 	if (kmode.n == 0) {

@@ -12,6 +12,7 @@ struct td_syswide {
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
 	int nspecs;
 	char disabled[TD_MAX_SPECS][300];
+	char split[TD_MAX_SPECS][300];  /* why spec g is counted in parts ("": one group) */
 	int cgroup_fd;
 	struct td_cpu_slot *cpus;
 	int ncpus;
@@ -76,6 +77,32 @@ static bool cannot_count(int err)
 	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
 }
 
+struct try_ctx {
+	const struct td_syswide *w;
+	int cpu;
+};
+
+/* td_group_try_fn: members [first, first + n) as one group on a CPU, opened disabled and closed. */
+static int try_part(void *ctx, const struct td_perf_group_spec *s, int first, int n, int *failed)
+{
+	const struct try_ctx *c = ctx;
+	struct td_perf_group_spec *part = calloc(1, sizeof(*part));
+	struct td_perf_group pg;
+	int rc;
+
+	if (!part)
+		return -ENOMEM;
+	part->n = n;
+	memcpy(part->names, s->names + first, (size_t)n * sizeof(s->names[0]));
+	memcpy(part->attrs, s->attrs + first, (size_t)n * sizeof(s->attrs[0]));
+	rc = td_perf_group_open(&pg, part, c->w->cgroup_fd, c->cpu,
+				TD_OPEN_DISABLED | (c->w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), failed);
+	if (rc == 0)
+		td_perf_group_close(&pg);
+	free(part);
+	return rc;
+}
+
 /* Open spec g on every CPU; the first CPU decides whether an optional group
  * counts. The leader opens disabled and the whole group is enabled once
  * every member exists: a member added to a CPU-wide group that is already
@@ -88,6 +115,18 @@ static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 		int failed = 0, rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
 						     TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
 		char why[300];
+		if (rc != 0 && i == 0 && td_perf_group_unschedulable(-rc, failed)) {
+			/* the kernel refused the group whole: count it in parts (perf_group.h) */
+			struct try_ctx c = { w, w->cpus[0].cpu };
+			int at = failed, parts;
+			if ((parts = td_perf_group_split(&w->specs[g], try_part, &c, &failed)) > 0) {
+				td_perf_group_split_why(&w->specs[g], -rc, at, w->split[g], sizeof(w->split[g]));
+				rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
+							TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
+			} else {
+				rc = parts;
+			}
+		}
 		if (rc == 0 && (rc = td_perf_group_enable(&w->cpus[i].groups[g], true)) != 0)
 			td_perf_group_close(&w->cpus[i].groups[g]);
 		if (rc == 0) {
@@ -151,6 +190,12 @@ int td_syswide_ncpus(const struct td_syswide *w)
 struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i)
 {
 	return &w->cpus[i];
+}
+
+const char *td_syswide_split(const struct td_syswide *w, int spec, const uint8_t **sub)
+{
+	*sub = w->specs[spec].sub;
+	return w->split[spec][0] ? w->split[spec] : NULL;
 }
 
 const char *td_syswide_disabled(const struct td_syswide *w, int spec)

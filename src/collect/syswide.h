@@ -2,7 +2,8 @@
  * online CPU (pid = -1, cpu = N), each CPU's core and socket from sysfs
  * topology, read every interval into deltas handed to a callback. A group
  * other than the first that the machine cannot count (ENOENT, EOPNOTSUPP,
- * EINVAL, ENODEV) on the first CPU is disabled for all, with the reason. */
+ * EINVAL, ENODEV) on the first CPU is disabled for all, with the reason;
+ * one it refuses as not schedulable is opened in parts on every CPU. */
 #ifndef TD_SYSWIDE_H
 #define TD_SYSWIDE_H
 
@@ -49,6 +50,9 @@ void td_syswide_free(struct td_syswide *w);
 int td_syswide_ncpus(const struct td_syswide *w);
 struct td_cpu_slot *td_syswide_cpu(struct td_syswide *w, int i);
 const char *td_syswide_disabled(const struct td_syswide *w, int spec);
+/* Why spec is counted in parts (the first CPU's kernel refused it as one
+ * group: td_perf_group_split), or NULL; *sub: each member's part. */
+const char *td_syswide_split(const struct td_syswide *w, int spec, const uint8_t **sub);
 
 typedef int (*td_cpu_counts_fn)(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n);
 /* Read every CPU's groups and deliver the deltas since the last commit

@@ -77,6 +77,8 @@ void td_report_header_text(FILE *out, const struct td_report_data *d, const char
 	if (h->rung_reason[0])
 		fprintf(out, ": %s", h->rung_reason);
 	fprintf(out, "\n%sEvents:   %s\n", p, d->cat ? d->cat->name : "none (see below)");
+	for (int i = 0; i < d->nnotes; i++)
+		fprintf(out, "%sNote:     %s\n", p, d->notes[i]);
 }
 
 void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len)

@@ -226,7 +226,7 @@ static void json_scope(struct td_json *j, const struct td_report_data *d, const 
 	td_json_close(j);
 }
 
-static void table_begin(FILE *out, struct td_json *j, const struct td_report_opts *o, int64_t session)
+static void table_begin(FILE *out, struct td_json *j, const struct td_report_opts *o, const struct td_report_data *d)
 {
 	td_json_init(j, out, 2);
 	if (o->format == TD_REPORT_CSV) {
@@ -234,7 +234,12 @@ static void table_begin(FILE *out, struct td_json *j, const struct td_report_opt
 		      out);
 	} else {
 		td_json_object(j);
-		td_json_kint(j, "session", session);
+		td_json_kint(j, "session", d->h.id);
+		td_json_key(j, "notes"); /* how the counts were taken where it differs from the plan (a group split) */
+		td_json_array(j);
+		for (int i = 0; i < d->nnotes; i++)
+			td_json_string(j, d->notes[i]);
+		td_json_close(j);
 		td_json_key(j, "nodes");
 		td_json_array(j);
 	}
@@ -270,7 +275,7 @@ void td_report_table(FILE *out, const struct td_report_data *d, const struct td_
 	struct td_json j;
 	char why[600];
 
-	table_begin(out, &j, o, d->h.id);
+	table_begin(out, &j, o, d);
 	table_nodes(out, &j, d, o);
 	if (o->format == TD_REPORT_JSON) {
 		td_json_close(&j);
@@ -330,7 +335,7 @@ void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, co
 {
 	struct td_json j;
 
-	table_begin(out, &j, o, d[0].h.id);
+	table_begin(out, &j, o, &d[0]);
 	for (int k = 0; k < n; k++)
 		table_nodes(out, &j, &d[k], o);
 	for (int i = 0; !o->node && i < nc; i++)

@@ -452,6 +452,7 @@ int td_session_start(const struct td_session_opts *o, struct td_session **out, s
 	td_store_recover(rs->store);
 	if (open_counters(rs, err))
 		goto fail;
+	session_number_groups(rs);
 	session_print_plan_notes(rs);
 	if (begin(rs, err))
 		goto fail;

@@ -44,6 +44,15 @@ struct td_session {
 	int spec_live[TD_MAX_SPECS];                   /* live file of a spec, -1 none */
 	int spec_group[TD_MAX_SPECS];                  /* the spec's group among its file's groups */
 	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX];    /* alias of each member in that file */
+	/* The perf group each member was counted in: the spec's unless the
+	 * kernel refused the spec whole and it is counted in parts (perf_group.h,
+	 * td_perf_group_split), each part then a group of its own: in the store
+	 * (events.group_idx: g for the first part, past every spec for the
+	 * others) and among its file's groups for live evaluation. */
+	int event_group[TD_MAX_SPECS][TD_GROUP_MAX];
+	int live_group[TD_MAX_SPECS][TD_GROUP_MAX];
+	int file_groups[TD_MAX_SPECS];                 /* the groups of spec g's file, its parts counted */
+	char split_note[TD_MAX_SPECS][400];            /* "group 3 of FILE split: ..." ("": not split) */
 	char **plan_notes;                             /* what the plan multiplexes or leaves out, one line each */
 	int nplan_notes;
 	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
@@ -98,6 +107,10 @@ void session_say(const struct td_session *s, enum td_say kind, const char *fmt, 
 int session_choose_model(struct td_session *s, td_err *err);
 int session_load_events(struct td_session *s, td_err *err);
 const char *session_spec_disabled(const struct td_session *s, int g);
+/* After the counters opened: which specs the kernel refused whole and are
+ * counted in parts, into event_group, live_group, file_groups and
+ * split_note, each split said as a note. */
+void session_number_groups(struct td_session *s);
 void session_print_plan_notes(const struct td_session *s);
 
 /* session_sink.c */

@@ -245,6 +245,47 @@ const char *session_spec_disabled(const struct td_session *rs, int g)
 	return rs->sys ? td_syswide_disabled(rs->sys, g) : td_collector_disabled(rs->col, g);
 }
 
+/* The parts spec g is counted in past its first (0: one group). */
+static int extra_parts(const struct td_session *rs, int g)
+{
+	return rs->specs[g].n ? rs->specs[g].sub[rs->specs[g].n - 1] : 0;
+}
+
+void session_number_groups(struct td_session *rs)
+{
+	int extra = 0;
+
+	for (int g = 0; g < rs->nspecs; g++) {
+		const uint8_t *sub;
+		const char *why = rs->sys ? td_syswide_split(rs->sys, g, &sub) : td_collector_split(rs->col, g, &sub);
+
+		memcpy(rs->specs[g].sub, sub, sizeof(rs->specs[g].sub));
+		rs->split_note[g][0] = '\0';
+		if (why) {
+			snprintf(rs->split_note[g], sizeof(rs->split_note[g]), "group %d of %s split: %s", rs->spec_group[g] + 1,
+				 rs->spec_files[g], why);
+			session_say(rs, TD_SAY_NOTE, "%s", rs->split_note[g]);
+		}
+		/* the store: parts past the first numbered after every spec */
+		for (int i = 0; i < rs->specs[g].n; i++)
+			rs->event_group[g][i] = sub[i] ? rs->nspecs + extra + sub[i] - 1 : g;
+		extra += extra_parts(rs, g);
+	}
+	/* live evaluation: a file's parts numbered after its specs, in spec order */
+	for (int g = 0; g < rs->nspecs; g++) {
+		int specs = 0, parts = 0, before = 0;
+		for (int k = 0; k < rs->nspecs; k++)
+			if (!strcmp(rs->spec_files[k], rs->spec_files[g])) {
+				specs++;
+				parts += extra_parts(rs, k);
+				before += k < g ? extra_parts(rs, k) : 0;
+			}
+		rs->file_groups[g] = specs + parts;
+		for (int i = 0; i < rs->specs[g].n; i++)
+			rs->live_group[g][i] = rs->specs[g].sub[i] ? specs + before + rs->specs[g].sub[i] - 1 : rs->spec_group[g];
+	}
+}
+
 /* A hybrid host's second core PMU (cpu_atom): a thread is counted on both, each core type's
  * groups counting only while it runs there (as perf does), when the session follows threads
  * and plans levels; its file, metric prefix and the session's model spec into rs. Otherwise

@@ -62,7 +62,7 @@ static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td
 	for (int i = 0; i < n; i++) {
 		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->tid, t->comm, rs->spec_alias[spec][i],
-				  rs->spec_group[spec], &c[i]))
+				  rs->live_group[spec][i], &c[i]))
 			return -1;
 	}
 	/* the row's name (the collector keeps it current: tracker events, /proc in turn) and
@@ -117,8 +117,7 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 	for (int i = 0; i < n; i++) {
 		if (rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, cpu->cpu, agg, rs->spec_alias[spec][i],
-				      rs->spec_group[spec],
-				      &c[i]))
+				      rs->live_group[spec][i], &c[i]))
 			return -1;
 	}
 	return 0;
@@ -161,7 +160,7 @@ static int write_cgroup_counts(struct td_session *rs)
 			const struct td_count *c = &rs->cg_sum[g][i];
 			if (rs->live && rs->spec_live[g] >= 0 &&
 			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, -1, none, rs->spec_alias[g][i],
-					      rs->spec_group[g], c))
+					      rs->live_group[g][i], c))
 				return -1;
 		}
 	}
@@ -301,9 +300,10 @@ int session_register_events(struct td_session *rs)
 		const char *why = session_spec_disabled(rs, g);
 		for (int i = 0; i < rs->specs[g].n; i++) {
 			rs->event_ids[g][i] = td_store_event_add(rs->store, rs->session, rs->specs[g].names[i],
-								 rs->spec_events[g][i], g, rs->specs[g].attrs[i].type,
-								 rs->specs[g].attrs[i].config, why ? "failed" : "counting",
-								 why, rs->spec_files[g]);
+								 rs->spec_events[g][i], rs->event_group[g][i],
+								 rs->specs[g].attrs[i].type, rs->specs[g].attrs[i].config,
+								 why ? "failed" : "counting", why ? why : rs->split_note[g][0] ? rs->split_note[g] : NULL,
+								 rs->spec_files[g]);
 			if (rs->event_ids[g][i] < 0)
 				return -1;
 		}
@@ -358,9 +358,7 @@ int session_setup_live(struct td_session *rs, td_err *err)
 				rs->spec_live[g] = rs->spec_live[k];
 		if (rs->spec_live[g] < 0) {
 			char path[1024];
-			int ngroups = 0;
-			for (int k = 0; k < rs->nspecs; k++)
-				ngroups += !strcmp(rs->spec_files[k], rs->spec_files[g]);
+			int ngroups = rs->file_groups[g]; /* its specs and the parts of those split */
 			snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), rs->spec_files[g]);
 			if (!strcmp(rs->spec_files[g], "-e")) {
 				/* the parser writes into the text: give it a copy */

@@ -230,6 +230,7 @@ int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, v
 struct td_event_info {
 	int64_t id;
 	const char *name, *spec, *status, *alias; /* alias NULL if none */
+	const char *error;       /* why it failed, or (counting) a note on how it was counted — its group split; NULL none */
 	const char *file;        /* the events file that planned it, NULL if not recorded (imports, schema < 3) */
 	int group;
 	uint32_t type;

@@ -515,6 +515,7 @@ static int event_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 		.status = td_store_col_text(st, 7),
 		.alias = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : td_store_col_text(st, 8),
 		.file = sqlite3_column_type(st, 9) == SQLITE_NULL ? NULL : td_store_col_text(st, 9),
+		.error = sqlite3_column_type(st, 10) == SQLITE_NULL ? NULL : td_store_col_text(st, 10),
 	};
 	return fn->event(&e, ctx);
 }
@@ -522,7 +523,7 @@ static int event_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx)
 {
 	return each_row(prepare_session(s, "SELECT id, name, spec, group_idx, type, config, config1, status, alias,"
-					" file FROM events WHERE session_id=?1 ORDER BY id", session),
+					" file, error FROM events WHERE session_id=?1 ORDER BY id", session),
 			event_row, (union row_fn){ .event = fn }, ctx);
 }
 
