@@ -30,25 +30,18 @@ machine/procfs.h td_proc_tasks td_proc_pids td_proc_stat td_proc_identity td_pro
 machine/procfs.h td_proc_schedstat td_proc_ctxt_switches td_proc_starttime td_self_syscalls td_proc_uids
 machine/procfs.h td_proc_uid td_proc_cpu_time
 machine/host.h td_host_online_cpus
-collect/perf_group.h td_perf_group_open td_perf_group_read td_perf_group_enable
+collect/perf_group.h td_perf_group_open td_perf_group_read td_perf_group_enable td_perf_group_split
+collect/tracker.h td_tracker_add_process td_tracker_add_descendants td_tracker_poll
+collect/tracker_backend.h td_proc_descendants
+collect/exec_watch.h td_exec_watch_poll
+collect/exec_watch_backend.h td_bpf_exec_watch_drain
+collect/counting.h td_bpf_counting_follow td_bpf_counting_follow_cgroup td_bpf_counting_cgroup td_bpf_counting_read
 "
 # header function | why it still documents -errno
 PENDING="
-collect/tracker.h td_tracker_add_process|its caller, collect/collector.c, is being split (a user's -p PID can fail it: td_err)
-collect/tracker.h td_tracker_add_descendants|its caller, collect/collector.c, is being split
-collect/tracker.h td_tracker_poll|its caller, collect/collector.c, is being split
-collect/tracker_backend.h td_proc_descendants|returns to td_tracker_add_descendants (above)
-collect/exec_watch.h td_exec_watch_poll|its caller, topdownd/daemon.c, is being split
-collect/exec_watch_backend.h td_bpf_exec_watch_drain|returns to td_exec_watch_poll (above)
-collect/collector.h td_collector_cgroup_sample|collect/collector.c is being split
-collect/counting.h td_bpf_counting_follow|collect/counting.h is being converted to td_err
-collect/counting.h td_bpf_counting_follow_cgroup|collect/counting.h is being converted to td_err
-collect/counting.h td_bpf_counting_cgroup|collect/counting.h is being converted to td_err
-collect/counting.h td_bpf_counting_read|collect/counting.h is being converted to td_err
 "
 # headers whose why/len buffers are being converted by another change: TODO lines
 PENDING_WHY="
-collect/counting.h|collect/counting.h is being converted to td_err
 "
 
 # check_tree ROOT: lines "why|FILE:LINE|text" and "errno|FILE:LINE|function|comment says thin wrapper (0/1)"

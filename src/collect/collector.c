@@ -608,7 +608,7 @@ int td_collector_follow_cgroup(struct td_collector *c, uint64_t id, int level, t
 int td_collector_cgroup_sample(struct td_collector *c, td_cgroup_counts_fn fn, void *ctx)
 {
 	assert(c->be->ops->cgroup_sample);
-	return c->be->ops->cgroup_sample(c->be, fn, ctx);
+	return c->be->ops->cgroup_sample(c->be, fn, ctx) ? -1 : 0;
 }
 
 bool td_collector_counting_bpf(const struct td_collector *c)

@@ -140,7 +140,8 @@ int td_collector_follow_cgroup(struct td_collector *c, uint64_t id, int level, t
 /* Its counts since the last sample committed (td_collector_commit; the
  * first: since it was followed), to fn for each counted group spec; after
  * td_collector_sample, whose read brought the running threads' sums up to
- * now. 0, or -1 (fn's) / -errno (the read's). */
+ * now. 0, or -1 when the sums cannot be read or fn failed (the sample
+ * fails: nothing is committed). */
 typedef int (*td_cgroup_counts_fn)(void *ctx, int spec, const struct td_count *c, int n);
 int td_collector_cgroup_sample(struct td_collector *c, td_cgroup_counts_fn fn, void *ctx);
 

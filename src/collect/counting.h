@@ -77,7 +77,8 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 void td_bpf_counting_free(struct td_bpf_counting *b);
 /* "tp_btf" or "raw_tp". */
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
-/* Count the threads of process pid from now on. 0 or -errno: -EEXIST
+/* Count the threads of process pid from now on. 0 or -errno (a thin wrapper of the system call, the
+ * BPF map update): -EEXIST
  * when another view of the program follows it (its sums are that view's). */
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
 /* Sum what runs in cgroup v2 `id` and in the cgroups below it from now on
@@ -85,9 +86,11 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
  * its depth below the root (1 for a child of it). 0, or -EEXIST (another
  * view sums it), -E2BIG (TD_BPF_COUNT_CGROUPS already, or deeper than
  * TD_BPF_CGROUP_LEVELS), -EOPNOTSUPP (b was made without
- * TD_BPF_SUM_CGROUPS), -errno. */
+ * TD_BPF_SUM_CGROUPS), -errno: a thin wrapper of the system call (the BPF
+ * map update). */
 int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level);
-/* The sums of a cgroup b follows, as of b's last read. 0 or -errno. */
+/* The sums of a cgroup b follows, as of b's last read. 0 or -errno: a thin
+ * wrapper of the system call (the BPF map lookup). */
 int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct td_bpf_thread_sums *out);
 /* Did b join a program another view had loaded? How many other views
  * share it now? */
@@ -99,7 +102,8 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err);
 /* Bring the running threads' sums up to now (the program run on each
  * CPU) and copy the view's threads' sums that changed since its last read
  * (its copy is what find and drop_exited see): how many threads of the
- * view have sums, or -errno. */
+ * view have sums, or -errno: a thin wrapper of the system call (the BPF
+ * map reads). */
 int td_bpf_counting_read(struct td_bpf_counting *b);
 /* Every followed process's counts summed (per event), as of the last read
  * and read before its threads': listed or not, with room in the map or not. */

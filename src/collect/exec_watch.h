@@ -44,7 +44,8 @@ int td_exec_watch_fd(const struct td_exec_watch *w);
  * started or reloaded after its targets). Same array rules as poll. */
 int td_exec_watch_existing(struct td_exec_watch *w, const struct td_exec **execs);
 /* Execs since the last poll, in order, into an array owned by the watcher
- * (valid until the next call). Returns their number or -errno. */
+ * (valid until the next call). Returns their number or -errno: a thin wrapper of
+ * the system call (the ring buffer poll or the /proc reads). */
 int td_exec_watch_poll(struct td_exec_watch *w, const struct td_exec **execs);
 /* Execs the BPF ring buffer had no room for (0 with proc). */
 uint64_t td_exec_watch_lost(const struct td_exec_watch *w);

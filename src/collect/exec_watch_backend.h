@@ -17,7 +17,8 @@ struct td_bpf_exec_watch *td_bpf_exec_watch_new(td_err *err);
 void td_bpf_exec_watch_free(struct td_bpf_exec_watch *w);
 const char *td_bpf_exec_watch_flavour(const struct td_bpf_exec_watch *w);
 int td_bpf_exec_watch_fd(const struct td_bpf_exec_watch *w);
-/* Records since the last call pushed onto l. 0 or -errno. */
+/* Records since the last call pushed onto l. 0 or -errno: a thin wrapper of
+ * the system call (the ring buffer poll). */
 int td_bpf_exec_watch_drain(struct td_bpf_exec_watch *w, struct td_exec_list *l);
 uint64_t td_bpf_exec_watch_lost(const struct td_bpf_exec_watch *w);
 

@@ -103,7 +103,8 @@ typedef int (*td_group_try_fn)(void *ctx, const struct td_perf_group_spec *s, in
  * util/evlist.c:1907, reopened at builtin-stat.c:815). Sets s->sub and
  * returns the number of parts, or -errno with *failed the member refused
  * even where it leads its part (the event itself cannot be counted; s->sub
- * then unchanged). */
+ * then unchanged): perf_event_open's own, passed on as by a thin wrapper of
+ * the system call, for its caller to tell apart (td_perf_strerror). */
 int td_perf_group_split(struct td_perf_group_spec *s, td_group_try_fn try_open, void *ctx, int *failed);
 
 /* Why s (split: its sub set) is counted in parts, in one line: "the kernel

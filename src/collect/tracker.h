@@ -70,15 +70,18 @@ const char *td_tracker_describe(const struct td_tracker *t);
 /* Start following a process: its current threads are reported as born by
  * the next poll. With children followed, only processes started after the
  * first call count as its children: those already running are not followed
- * (attach follows a process and what it starts later). Returns 0 or -errno
+ * (attach follows a process and what it starts later). Returns 0 or -errno, passed on as by a thin wrapper of the system call (the BPF
+ * map update, or the /proc read: -ESRCH for a process that is gone)
  * (-ESRCH: no such process). */
 int td_tracker_add_process(struct td_tracker *t, pid_t pid);
 /* Also follow the descendants pid has now (children, theirs, ...): attach
- * --children. Call after td_tracker_add_process(pid). 0 or -errno. */
+ * --children. Call after td_tracker_add_process(pid). 0 or -errno: a thin wrapper of the
+ * system call (the /proc reads). */
 int td_tracker_add_descendants(struct td_tracker *t, pid_t pid);
 /* Changes since the last poll, in the order they happened, into an array
  * owned by the tracker (valid until the next call on it). Returns the
- * count or -errno. */
+ * count or -errno: a thin wrapper of the system call (the ring buffer
+ * poll or the /proc reads). */
 int td_tracker_poll(struct td_tracker *t, const struct td_task_event **events);
 /* Number of processes still followed (0 once all have exited). */
 int td_tracker_process_count(const struct td_tracker *t);

@@ -16,7 +16,8 @@ struct td_task_events {
 int td_task_events_push(struct td_task_events *e, const struct td_task_event *ev);
 
 /* Every descendant of root that runs now (children, theirs, ...), into a
- * malloc'd array: count or -errno. */
+ * malloc'd array: count or -errno (a thin wrapper of the system call:
+ * the /proc reads). */
 int td_proc_descendants(pid_t root, pid_t **out);
 
 struct td_proc_tracker;
