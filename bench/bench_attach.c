@@ -84,11 +84,13 @@ int main(int argc, char **argv)
 	if (!in_path("perf")) {
 		printf("perf stat -I: perf is not installed: no ratio\n");
 	} else {
-		pf = cpu_of((char *const[]){ "perf", "stat", "-I", iv, "--per-thread", "-e",
-					     "task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults",
-					     "-p", pid, "--", "sleep", dur, NULL });
+		pf = cpu_of((char *const[]){
+			"perf", "stat", "-I", iv, "--per-thread", "-e",
+			"task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults", "-p", pid,
+			"--", "sleep", dur, NULL });
 		if (pf <= 0 || td < 0) {
-			printf("perf stat -I %d --per-thread: %s\n", ms, pf < 0 ? "FAILED to run: no ratio" : "no CPU time measured");
+			printf("perf stat -I %d --per-thread: %s\n", ms,
+			       pf < 0 ? "FAILED to run: no ratio" : "no CPU time measured");
 		} else {
 			printf("perf stat -I %d --per-thread, same events: %.3f s CPU\n", ms, pf);
 			printf("ratio tdctl / perf %.2f (goal <= %.1f): %s\n", td / pf, GOAL_RATIO,

@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 	unsigned seed = 1;
 	td_err err;
 
-	if (argc < 6 || (nthreads = atoi(argv[2])) < 1 || (nintervals = atoi(argv[3])) < 1 || (ms = atoi(argv[4])) < 1) {
+	if (argc < 6 || (nthreads = atoi(argv[2])) < 1 || (nintervals = atoi(argv[3])) < 1 ||
+	    (ms = atoi(argv[4])) < 1) {
 		fprintf(stderr, "usage: bench_bytes DB THREADS INTERVALS MS SIZE...\n");
 		return 2;
 	}
@@ -104,8 +105,9 @@ int main(int argc, char **argv)
 		double per = (double)bytes / ((double)nthreads * nintervals);
 		double payload = 8.0 * nvalues + 16.0 * ngroups;
 		printf("%d threads x %d intervals of %d ms, %d groups, %d values: %.1f bytes per thread-interval, "
-		       "payload %.0f; ratio %.2f (goal <= 3); %.1f MB per hour\n", nthreads, nintervals, ms, ngroups,
-		       nvalues, per, payload, per / payload, per * nthreads * (3600000.0 / ms) / 1e6);
+		       "payload %.0f; ratio %.2f (goal <= 3); %.1f MB per hour\n",
+		       nthreads, nintervals, ms, ngroups, nvalues, per, payload, per / payload,
+		       per * nthreads * (3600000.0 / ms) / 1e6);
 	}
 	return 0;
 fail:

@@ -22,8 +22,8 @@
 #define GOAL_RATIO_ROOTS 2.0 /* issue 16: the fallback's interval at most 2x the bare reads of its descriptors */
 #define MAXT 1024
 
-static const char *const events[] = { "perf::TASK-CLOCK", "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS",
-				      "perf::PAGE-FAULTS", "perf::MINOR-FAULTS", "perf::MAJOR-FAULTS" };
+static const char *const events[] = { "perf::TASK-CLOCK",  "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS",
+				      "perf::PAGE-FAULTS", "perf::MINOR-FAULTS",     "perf::MAJOR-FAULTS" };
 static volatile int stop;
 static const struct td_perf_group *groups[MAXT];
 static pid_t tids[MAXT];
@@ -122,13 +122,18 @@ int main(int argc, char **argv)
 	       intervals);
 	printf("  td_collector_sample  %9.1f us CPU per interval\n", col * 1e6);
 	printf("  bare group read()s   %9.1f us CPU per interval\n", bare * 1e6);
-	printf("  ratio %.2f (goal <= %.1f): %s\n", col / bare, GOAL_RATIO, col / bare <= GOAL_RATIO ? "met" : "NOT met");
-	printf("  bare read()s, with the roots' inherited groups %9.1f us CPU per interval: ratio %.2f (goal <= %.1f): %s\n",
-	       bare_roots * 1e6, col / bare_roots, GOAL_RATIO_ROOTS, col / bare_roots <= GOAL_RATIO_ROOTS ? "met" : "NOT met");
+	printf("  ratio %.2f (goal <= %.1f): %s\n", col / bare, GOAL_RATIO,
+	       col / bare <= GOAL_RATIO ? "met" : "NOT met");
+	printf("  bare read()s, with the roots' inherited groups %9.1f us CPU per interval: ratio %.2f (goal <= %.1f): "
+	       "%s\n",
+	       bare_roots * 1e6, col / bare_roots, GOAL_RATIO_ROOTS,
+	       col / bare_roots <= GOAL_RATIO_ROOTS ? "met" : "NOT met");
 	/* what the collector allocates per thread: the thread and its backend's state, one group per spec */
 	printf("  memory per tracked thread: %zu bytes (%zu + the per-thread backend's %zu for 1 spec; with %d specs "
-	       "%zu)\n", sizeof(struct td_thread) + td_counting_perf_bytes(1), sizeof(struct td_thread),
-	       td_counting_perf_bytes(1), TD_MAX_SPECS, sizeof(struct td_thread) + td_counting_perf_bytes(TD_MAX_SPECS));
+	       "%zu)\n",
+	       sizeof(struct td_thread) + td_counting_perf_bytes(1), sizeof(struct td_thread),
+	       td_counting_perf_bytes(1), TD_MAX_SPECS,
+	       sizeof(struct td_thread) + td_counting_perf_bytes(TD_MAX_SPECS));
 	stop = 1;
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);

@@ -68,17 +68,23 @@ static double bare_ingest(const char *path, long intervals)
 	td_store_close(s);
 	if (sqlite3_open(path, &db) != SQLITE_OK)
 		return -1;
-	sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+	sqlite3_exec(db,
+		     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 		     "INSERT INTO sessions(id,kind,started_ns,status) VALUES(1,'run',0,'completed');"
-		     "INSERT INTO targets(id,session_id,kind,pid,tid) VALUES(1,1,'thread',1,1);", NULL, NULL, NULL);
+		     "INSERT INTO targets(id,session_id,kind,pid,tid) VALUES(1,1,'thread',1,1);",
+		     NULL, NULL, NULL);
 	for (int e = 1; e <= EVENTS; e++) {
 		char sql[128];
-		snprintf(sql, sizeof(sql), "INSERT INTO events(id,session_id,name,status) VALUES(%d,1,'E','counting')", e);
+		snprintf(sql, sizeof(sql), "INSERT INTO events(id,session_id,name,status) VALUES(%d,1,'E','counting')",
+			 e);
 		sqlite3_exec(db, sql, NULL, NULL, NULL);
 	}
-	sqlite3_prepare_v2(db, "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(1,?,?,?)", -1, &iv_st, NULL);
-	sqlite3_prepare_v2(db, "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,1,1,1000,1000,?)",
-			   -1, &c_st, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(1,?,?,?)", -1, &iv_st,
+			   NULL);
+	sqlite3_prepare_v2(
+		db,
+		"INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,1,1,1000,1000,?)",
+		-1, &c_st, NULL);
 	t0 = td_now_ns();
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	for (long i = 0; i < intervals; i++) {
@@ -164,7 +170,8 @@ int main(int argc, char **argv)
 	if (t_write < 0 || td_store_thread_totals(s, sess, count_total, &totals))
 		return 1;
 	double t_agg = secs_since(t0);
-	printf("session of %ld intervals x %d events: written in %.2f s, aggregated (per-thread totals, %d rows) in %.2f s\n",
+	printf("session of %ld intervals x %d events: written in %.2f s, aggregated (per-thread totals, %d rows) in "
+	       "%.2f s\n",
 	       big, EVENTS, t_write, totals, t_agg);
 	td_store_close(s);
 	remove_db(a);

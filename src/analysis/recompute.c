@@ -20,14 +20,14 @@
  * every target -> `whole` when the session has no such aggregates. */
 struct tgt {
 	int64_t id;
-	int agg[2];               /* indices into aggs, -1 none */
+	int agg[2]; /* indices into aggs, -1 none */
 };
 
 struct agg {
-	int64_t id;               /* 0: `whole` not stored yet (created on first use) */
-	bool whole;               /* written only when it sums several targets */
+	int64_t id; /* 0: `whole` not stored yet (created on first use) */
+	bool whole; /* written only when it sums several targets */
 	struct td_group_counts c;
-	int parts;                /* targets summed into it this interval */
+	int parts; /* targets summed into it this interval */
 };
 
 struct pass {
@@ -43,7 +43,7 @@ struct pass {
 	int ntg;
 	struct agg *aggs;
 	int naggs;
-	bool each_target;         /* write every target, not only those no stored aggregate covers */
+	bool each_target; /* write every target, not only those no stored aggregate covers */
 };
 
 /* ---- events ---------------------------------------------------------------------- */
@@ -117,11 +117,12 @@ static int agg_for(struct pass *p, const struct target_list *l, int i, int k, in
 
 	for (int j = 0; j < l->n; j++) {
 		const struct target *a = &l->t[j];
-		bool match = k == 0 ? !strcmp(t->kind, "thread") && !strcmp(a->kind, "process") && a->pid == t->pid
-			: k == 1 ? !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") && a->cpu < 0 &&
-				   a->core >= 0 && a->core == t->core && a->socket == t->socket
-			: !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") && a->cpu < 0 &&
-				   a->core < 0 && a->socket == t->socket;
+		bool match = k == 0   ? !strcmp(t->kind, "thread") && !strcmp(a->kind, "process") && a->pid == t->pid
+			     : k == 1 ? !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") &&
+						a->cpu < 0 && a->core >= 0 && a->core == t->core &&
+						a->socket == t->socket
+				      : !strcmp(t->kind, "cpu") && t->cpu >= 0 && !strcmp(a->kind, "cpu") &&
+						a->cpu < 0 && a->core < 0 && a->socket == t->socket;
 		if (!match)
 			continue;
 		for (int x = 0; x < p->naggs; x++)
@@ -275,13 +276,15 @@ static int run_file(struct td_store *s, int64_t session, const struct td_session
 		goto out;
 	res->events_matched += p.sc.bound;
 	if (!(p.ev = td_evaluator_new(m, meta->smt, meta->num_cpus)) || td_evaluation_init(&p.out, m) ||
-	    store_aliases(&p) || map_targets(&p, p.sc.ngroups) || td_metric_writer_new_prefixed(s, m, prefix, &p.w, err) ||
+	    store_aliases(&p) || map_targets(&p, p.sc.ngroups) ||
+	    td_metric_writer_new_prefixed(s, m, prefix, &p.w, err) ||
 	    td_session_counts_walk(&p.sc, s, session, &walk, &p))
 		goto out;
 	rc = 0;
 out:
 	if (rc && !err->msg[0])
-		td_err_set(err, "cannot recompute session %lld with %s: %s", (long long)session, file, td_store_errmsg(s));
+		td_err_set(err, "cannot recompute session %lld with %s: %s", (long long)session, file,
+			   td_store_errmsg(s));
 	pass_free(&p);
 	td_model_free(m);
 	td_catalog_free(cat);
@@ -291,9 +294,9 @@ out:
 /* ---- the session ---------------------------------------------------------------- */
 
 struct files_seen {
-	bool recorded;            /* some row names its file (schema 3 live sessions) */
-	bool software, generic;   /* rows of software.td / generic.td (or, unrecorded, a live session) */
-	char model[64];           /* the model file that planned the tree (schema 3 live sessions), "" if none */
+	bool recorded;		/* some row names its file (schema 3 live sessions) */
+	bool software, generic; /* rows of software.td / generic.td (or, unrecorded, a live session) */
+	char model[64];		/* the model file that planned the tree (schema 3 live sessions), "" if none */
 };
 
 static int note_file(const struct td_event_info *e, void *ctx)
@@ -304,7 +307,8 @@ static int note_file(const struct td_event_info *e, void *ctx)
 		f->recorded = true;
 		f->software |= !strcmp(e->file, "software.td");
 		f->generic |= !strcmp(e->file, "generic.td");
-		if (!f->model[0] && strcmp(e->file, "software.td") && strcmp(e->file, "generic.td") && strcmp(e->file, "proc"))
+		if (!f->model[0] && strcmp(e->file, "software.td") && strcmp(e->file, "generic.td") &&
+		    strcmp(e->file, "proc"))
 			snprintf(f->model, sizeof(f->model), "%s", e->file);
 	}
 	return 0;
@@ -338,14 +342,18 @@ static int hybrid_files_missing(const char *dir, const char *spec, td_err *err)
 	int n = td_model_spec_split(spec, models);
 
 	if (n < 0) {
-		td_err_set(err, "PMU model '%s' is neither one model nor one per core PMU joined by '+': nothing was changed",
-			   spec);
+		td_err_set(
+			err,
+			"PMU model '%s' is neither one model nor one per core PMU joined by '+': nothing was changed",
+			spec);
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
 		if (td_catalog_find(dir, models[i], file, sizeof(file))) {
-			td_err_set(err, "no events file in %s serves PMU model '%s' (of '%s'): give --events-dir with one; "
-				   "nothing was changed", dir, models[i], spec);
+			td_err_set(err,
+				   "no events file in %s serves PMU model '%s' (of '%s'): give --events-dir with one; "
+				   "nothing was changed",
+				   dir, models[i], spec);
 			return -1;
 		}
 	return 0;
@@ -399,8 +407,10 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 		return -1;
 	if (!hybrid && !model_file[0] && (!live || seen.model[0])) {
 		/* nothing is deleted: a session keeps its values until new ones can replace them */
-		td_err_set(err, "no events file in %s serves PMU model '%s'%s%s%s: give --events-dir with one; nothing was "
-			   "changed", dir, meta.pmu_model[0] ? meta.pmu_model : "(none recorded)",
+		td_err_set(err,
+			   "no events file in %s serves PMU model '%s'%s%s%s: give --events-dir with one; nothing was "
+			   "changed",
+			   dir, meta.pmu_model[0] ? meta.pmu_model : "(none recorded)",
 			   seen.model[0] ? " (the session's tree was planned from " : "", seen.model,
 			   seen.model[0] ? ")" : "");
 		return -1;

@@ -21,10 +21,10 @@
 #include "store/store.h"
 
 struct td_recompute_result {
-	char events_file[128];   /* the files evaluated: "intel-skl.td", "soft-tree.td + software.td" */
+	char events_file[128]; /* the files evaluated: "intel-skl.td", "soft-tree.td + software.td" */
 	int events_matched, events_unmatched;
-	char unmatched[512];     /* names of unmatched events, space separated (truncated) */
-	int64_t evaluations;     /* interval x target evaluations written */
+	char unmatched[512]; /* names of unmatched events, space separated (truncated) */
+	int64_t evaluations; /* interval x target evaluations written */
 };
 
 /* s must be open for writing; runs in one transaction. */

@@ -67,9 +67,9 @@ static int add_summary(struct td_repeats *r, const struct td_summary *sum, int k
 		enum td_summary_col col;
 		const char *name, *unit;
 	} cols[] = {
-		{ TD_SUM_CPU_TIME, "CPU_Time", "s" },          { TD_SUM_UTILIZATION, "CPU_Utilization", "CPUs" },
-		{ TD_SUM_SWITCHES, "Switches_per_s", "/s" },   { TD_SUM_MIGRATIONS, "Migrations_per_s", "/s" },
-		{ TD_SUM_FAULTS, "Faults_per_s", "/s" },       { TD_SUM_IPC, "IPC", "" },
+		{ TD_SUM_CPU_TIME, "CPU_Time", "s" },	     { TD_SUM_UTILIZATION, "CPU_Utilization", "CPUs" },
+		{ TD_SUM_SWITCHES, "Switches_per_s", "/s" }, { TD_SUM_MIGRATIONS, "Migrations_per_s", "/s" },
+		{ TD_SUM_FAULTS, "Faults_per_s", "/s" },     { TD_SUM_IPC, "IPC", "" },
 	};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 		double v = NAN;
@@ -95,7 +95,8 @@ int td_repeats_load(struct td_store *s, int64_t session, const char *events_dir,
 	err->msg[0] = '\0';
 	if ((r->nsessions = td_store_repeat_group(s, session, &r->sessions, &r->warmups)) <= 0) {
 		if (r->nsessions == 0)
-			td_err_set(err, "session %lld is not one of a repeat group: record one with 'tdctl run -r N -- CMD'",
+			td_err_set(err,
+				   "session %lld is not one of a repeat group: record one with 'tdctl run -r N -- CMD'",
 				   (long long)session);
 		else
 			td_err_set(err, "cannot read the repeat group of session %lld: %s", (long long)session,

@@ -16,18 +16,18 @@
 #include "store/store.h"
 
 struct td_repeat_metric {
-	char *name;              /* node path, info metric, or summary column */
-	const char *kind;        /* "node" (a fraction), "info", "summary" */
+	char *name;	  /* node path, info metric, or summary column */
+	const char *kind; /* "node" (a fraction), "info", "summary" */
 	char unit[32];
 	bool has_threshold;
-	double threshold;        /* nodes with a simple "> X" / "< X" threshold */
-	double *values;          /* one per measured session, NaN where not available */
+	double threshold; /* nodes with a simple "> X" / "< X" threshold */
+	double *values;	  /* one per measured session, NaN where not available */
 	struct td_stats st;
 	bool noisy;
 };
 
 struct td_repeats {
-	int64_t *sessions;       /* the measured sessions, in repeat order */
+	int64_t *sessions; /* the measured sessions, in repeat order */
 	int nsessions, warmups;
 	struct td_repeat_metric *m;
 	int nm;

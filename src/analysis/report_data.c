@@ -45,12 +45,12 @@ struct load {
 	struct td_report_data *d;
 	const struct td_report_filter *f;
 	struct td_session_counts sc;
-	struct td_evaluator *ev;  /* NULL: no model */
-	int n;                   /* aliases */
+	struct td_evaluator *ev; /* NULL: no model */
+	int n;			 /* aliases */
 	struct tgt *tg;
 	int ntg;
 	struct acc iv, whole;
-	struct acc col;          /* the chart column being summed (per_col > 1) */
+	struct acc col; /* the chart column being summed (per_col > 1) */
 	int col_n, col_seq;
 	uint64_t col_start;
 };
@@ -267,10 +267,14 @@ static int init_counts(struct load *L)
 bool td_report_filter_keeps(const struct td_report_filter *f, const struct td_target_info *t)
 {
 	switch (f->kind) {
-	case TD_RF_ALL: return true; /* `whole` dropped later unless it is the only target */
-	case TD_RF_THREAD: return !strcmp(t->kind, "thread") && t->tid == f->id;
-	case TD_RF_PROCESS: return (!strcmp(t->kind, "thread") || !strcmp(t->kind, "process")) && t->pid == f->id;
-	case TD_RF_CPU: return !strcmp(t->kind, "cpu") && t->cpu == f->id;
+	case TD_RF_ALL:
+		return true; /* `whole` dropped later unless it is the only target */
+	case TD_RF_THREAD:
+		return !strcmp(t->kind, "thread") && t->tid == f->id;
+	case TD_RF_PROCESS:
+		return (!strcmp(t->kind, "thread") || !strcmp(t->kind, "process")) && t->pid == f->id;
+	case TD_RF_CPU:
+		return !strcmp(t->kind, "cpu") && t->cpu == f->id;
 	}
 	return false;
 }
@@ -345,8 +349,10 @@ static void load_model(struct td_report_data *d, const char *events_dir)
 	td_err err;
 
 	if (td_model_spec_hybrid(d->h.pmu_model)) {
-		snprintf(d->why_no_model, sizeof(d->why_no_model), "a hybrid CPU's session has a tree per core PMU (%s): "
-			 "the text report of 'tdctl report' shows them", d->h.pmu_model);
+		snprintf(d->why_no_model, sizeof(d->why_no_model),
+			 "a hybrid CPU's session has a tree per core PMU (%s): "
+			 "the text report of 'tdctl report' shows them",
+			 d->h.pmu_model);
 		return;
 	}
 	if (!d->h.pmu_model[0] || td_catalog_find(dir, d->h.pmu_model, d->model_file, sizeof(d->model_file))) {
@@ -423,8 +429,8 @@ static int run(struct load *L, struct td_store *s, int64_t session, td_err *err)
 	return evaluate(L, &L->whole, &d->whole);
 }
 
-int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
-			const char *events_dir, struct td_report_data *d, td_err *err)
+int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f, const char *events_dir,
+			struct td_report_data *d, td_err *err)
 {
 	return td_report_data_load_model(s, session, f, events_dir, NULL, d, err);
 }

@@ -26,11 +26,16 @@
 #include "model/model.h"
 #include "store/store.h"
 
-enum td_report_filter_kind { TD_RF_ALL, TD_RF_THREAD, TD_RF_PROCESS, TD_RF_CPU };
+enum td_report_filter_kind {
+	TD_RF_ALL,
+	TD_RF_THREAD,
+	TD_RF_PROCESS,
+	TD_RF_CPU
+};
 
 struct td_report_filter {
 	enum td_report_filter_kind kind;
-	long id;                 /* tid, pid or cpu */
+	long id; /* tid, pid or cpu */
 	/* --from/--to: only the intervals whose midpoint lies in [from, to],
 	 * seconds after the start of the session's first interval (to may be
 	 * INFINITY); window false: every interval. */
@@ -48,25 +53,25 @@ bool td_report_filter_keeps_interval(const struct td_report_filter *f, uint64_t 
 
 /* One evaluation of the model (eval/evaluator.h), with what it covers. */
 struct td_report_eval {
-	char label[160];         /* "session", interval seq, or target label */
-	int seq;                 /* interval seq; -1 for aggregates */
+	char label[160]; /* "session", interval seq, or target label */
+	int seq;	 /* interval seq; -1 for aggregates */
 	uint64_t start_ns, end_ns;
-	struct td_evaluation v;  /* its values (without a model: only v.seconds) */
+	struct td_evaluation v; /* its values (without a model: only v.seconds) */
 };
 
 /* Raw totals of one event over the selected targets and intervals. */
 struct td_report_count {
 	char name[128], alias[64];
 	uint64_t value, enabled, running;
-	bool failed;             /* the kernel refused the event: not counted, never 0 */
+	bool failed; /* the kernel refused the event: not counted, never 0 */
 };
 
 struct td_report_data {
 	struct td_session_header h;
 	struct td_report_filter window; /* the filter the data was loaded with (its time window for the header) */
-	struct td_catalog *cat;  /* NULL: no events file serves the PMU model */
+	struct td_catalog *cat;		/* NULL: no events file serves the PMU model */
 	struct td_model *model;
-	char model_file[64];     /* the events file it was loaded from */
+	char model_file[64];	 /* the events file it was loaded from */
 	const char *name_prefix; /* before its node, info and CPI names in tables ("cpu_atom:" for a hybrid
 				  * session's E-core tree, as recompute names them), NULL none */
 	char why_no_model[sizeof(((td_err *)0)->msg)];
@@ -82,8 +87,8 @@ struct td_report_data {
 	int ntargets;
 	struct td_report_count *counts;
 	int ncounts;
-	int selected_targets;    /* targets the filter kept */
-	long *candidates;        /* the filter's kind: every TID, PID or CPU the session has (sorted, once each) */
+	int selected_targets; /* targets the filter kept */
+	long *candidates;     /* the filter's kind: every TID, PID or CPU the session has (sorted, once each) */
 	int ncandidates;
 	/* How the counts were taken where it differs from the plan, one line
 	 * each, once each (a counting event's error: "group 3 of intel-skl.td
@@ -100,8 +105,8 @@ struct td_report_data {
 int td_report_header_read(struct td_store *s, int64_t session, struct td_session_header *h, td_err *err);
 
 /* Load everything for session; events_dir NULL: td_events_dir(). */
-int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f,
-			const char *events_dir, struct td_report_data *d, td_err *err);
+int td_report_data_load(struct td_store *s, int64_t session, const struct td_report_filter *f, const char *events_dir,
+			struct td_report_data *d, td_err *err);
 /* The same with the counts read by model's events file instead of the session's (a hybrid
  * session, PMU model adl_glc+adl_grt, is read once per core PMU's model); NULL: the session's. */
 int td_report_data_load_model(struct td_store *s, int64_t session, const struct td_report_filter *f,

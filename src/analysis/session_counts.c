@@ -101,14 +101,14 @@ struct walk {
 	const struct td_session_counts *sc;
 	const struct td_count_walk *w;
 	void *ctx;
-	struct td_group_counts cur; /* the current (interval, target) */
-	struct td_count_row last;   /* a row of the current interval */
-	int64_t interval, target;   /* 0: none yet */
-	bool bound;                 /* the current target has a row this file reads */
-	bool any_bound;             /* some target of the current interval has */
+	struct td_group_counts cur;   /* the current (interval, target) */
+	struct td_count_row last;     /* a row of the current interval */
+	int64_t interval, target;     /* 0: none yet */
+	bool bound;		      /* the current target has a row this file reads */
+	bool any_bound;		      /* some target of the current interval has */
 	struct td_count_row *unbound; /* the interval's targets without such a row (a row of each) */
 	int nunbound;
-	bool skip;                  /* the current interval is not kept */
+	bool skip; /* the current interval is not kept */
 };
 
 static int end_target(struct walk *k)

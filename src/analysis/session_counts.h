@@ -21,20 +21,20 @@
 
 /* One events row of the session. */
 struct td_session_event {
-	int64_t id;              /* events.id (rows are kept in id order) */
-	int alias;               /* index of the catalog alias it feeds, -1: none */
-	int group;               /* dense perf group (0 when alias < 0) */
-	char *name;              /* as recorded */
-	char *stored_alias;      /* events.alias as recorded, NULL if none */
-	bool failed;             /* the kernel refused it: never counted */
+	int64_t id;	    /* events.id (rows are kept in id order) */
+	int alias;	    /* index of the catalog alias it feeds, -1: none */
+	int group;	    /* dense perf group (0 when alias < 0) */
+	char *name;	    /* as recorded */
+	char *stored_alias; /* events.alias as recorded, NULL if none */
+	bool failed;	    /* the kernel refused it: never counted */
 };
 
 struct td_session_counts {
 	const struct td_catalog *cat; /* NULL: nothing bound */
 	struct td_session_event *evs;
 	int nevs;
-	int ngroups;             /* dense groups of the bound rows (at least 1) */
-	int bound;               /* rows bound to an alias */
+	int ngroups; /* dense groups of the bound rows (at least 1) */
+	int bound;   /* rows bound to an alias */
 };
 
 /* Read session's events rows and bind them to cat (the events file called

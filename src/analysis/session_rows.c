@@ -5,9 +5,9 @@
 #include <string.h>
 
 struct label {
-	int64_t id;              /* first member: td_find_by_id */
+	int64_t id; /* first member: td_find_by_id */
 	char *text;
-	char *alias;             /* events: NULL if none */
+	char *alias; /* events: NULL if none */
 };
 
 struct td_session_rows {
@@ -101,8 +101,10 @@ static int one_count(const struct td_count_row *c, void *ctx)
 {
 	struct td_session_rows *r = ctx;
 	const struct label *ev = td_find_by_id(r->events, (size_t)r->nevents, sizeof(*r->events), c->event);
-	struct td_labelled_count lc = { c->seq, c->start_ns, c->end_ns, target_text(r, c->target), ev ? ev->text : "?",
-					ev ? ev->alias : NULL, c->value, c->enabled, c->running };
+	struct td_labelled_count lc = {
+		c->seq,	  c->start_ns, c->end_ns, target_text(r, c->target), ev ? ev->text : "?", ev ? ev->alias : NULL,
+		c->value, c->enabled,  c->running
+	};
 
 	return r->count_fn(&lc, r->ctx);
 }
@@ -110,8 +112,9 @@ static int one_count(const struct td_count_row *c, void *ctx)
 static int one_metric(const struct td_metric_row *m, void *ctx)
 {
 	struct td_session_rows *r = ctx;
-	struct td_labelled_metric lm = { m->seq, m->start_ns, m->end_ns, target_text(r, m->target), m->kind, m->name,
-					 m->value, m->confidence, m->flagged, m->bottleneck, m->spans };
+	struct td_labelled_metric lm = { m->seq,     m->start_ns,   m->end_ns, target_text(r, m->target),
+					 m->kind,    m->name,	    m->value,  m->confidence,
+					 m->flagged, m->bottleneck, m->spans };
 
 	return r->metric_fn(&lm, r->ctx);
 }

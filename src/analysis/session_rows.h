@@ -13,10 +13,10 @@
 #include "store/store.h"
 
 struct td_labelled_count {
-	int seq;                 /* the interval's */
+	int seq; /* the interval's */
 	uint64_t start_ns, end_ns;
 	const char *target, *name;
-	const char *alias;       /* NULL: the row feeds no alias */
+	const char *alias; /* NULL: the row feeds no alias */
 	uint64_t value, enabled, running;
 };
 

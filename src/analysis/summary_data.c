@@ -14,7 +14,11 @@
 #include "session_counts.h"
 
 /* The events files the summary evaluates, and the info metric of each column. */
-enum { SOFTWARE, GENERIC, NFILES };
+enum {
+	SOFTWARE,
+	GENERIC,
+	NFILES
+};
 static const char *const file_name[NFILES] = { "software.td", "generic.td" };
 static const struct {
 	int file;
@@ -34,14 +38,15 @@ static const struct {
 static const char *const proc_event[2] = { "VOLUNTARY_SWITCHES", "INVOLUNTARY_SWITCHES" };
 
 struct thread {
-	int64_t id;              /* first member: td_find_by_id over `by_id` */
-	int row;                 /* its row in the summary (by_id: its index in threads) */
+	int64_t id; /* first member: td_find_by_id over `by_id` */
+	int row;    /* its row in the summary (by_id: its index in threads) */
 	uint64_t first_ns, last_ns;
 	struct td_group_counts c[NFILES];
-	double proc[2];          /* /proc switch totals; NaN: an interval not counted */
-	int proc_rows[2];        /* rows of them (none: not recorded, n/c) */
+	double proc[2];	  /* /proc switch totals; NaN: an interval not counted */
+	int proc_rows[2]; /* rows of them (none: not recorded, n/c) */
 	bool counted[NFILES];
-	uint64_t window_ns;      /* with a time window: the spans of the kept intervals it was counted in */    /* some interval delivered counts of the file */
+	uint64_t window_ns;
+	/* with a time window: the spans of the kept intervals it was counted in */ /* some interval delivered counts of the file */
 };
 
 struct file {
@@ -56,18 +61,18 @@ struct file {
 struct load {
 	struct td_summary *sum;
 	const struct td_report_filter *f;
-	uint64_t first_ns;       /* start of the session's first interval (the window's origin) */
-	uint64_t window_ns;      /* with a window: the kept intervals' spans */
-	int64_t last_interval;   /* the last interval counted into window_ns */
-	pid_t main_pid;          /* the last main thread seen (tid == pid), filtered or not... */
-	char main_comm[32];      /* ...and its comm: the process's name */
+	uint64_t first_ns;     /* start of the session's first interval (the window's origin) */
+	uint64_t window_ns;    /* with a window: the kept intervals' spans */
+	int64_t last_interval; /* the last interval counted into window_ns */
+	pid_t main_pid;	       /* the last main thread seen (tid == pid), filtered or not... */
+	char main_comm[32];    /* ...and its comm: the process's name */
 	struct td_session_meta meta;
-	struct thread *threads;  /* in the order of their rows (pid, tid) */
-	struct thread *by_id;    /* id and index into threads, sorted by id */
+	struct thread *threads; /* in the order of their rows (pid, tid) */
+	struct thread *by_id;	/* id and index into threads, sorted by id */
 	int nthreads;
-	int file;                /* the file being walked */
-	int pass;                /* add_other: CPUs first, then the rest */
-	bool system_row;         /* the group row of the CPUs is made */
+	int file;	 /* the file being walked */
+	int pass;	 /* add_other: CPUs first, then the rest */
+	bool system_row; /* the group row of the CPUs is made */
 };
 
 /* ---- threads and rows ------------------------------------------------------------ */
@@ -100,8 +105,8 @@ static int add_thread(const struct td_thread_total *t, void *ctx)
 		L->main_pid = t->pid;
 		snprintf(L->main_comm, sizeof(L->main_comm), "%s", t->comm);
 	}
-	if (L->f && !td_report_filter_keeps(L->f, &(struct td_target_info){ .kind = "thread", .pid = t->pid,
-									     .tid = t->tid, .cpu = -1 }))
+	if (L->f && !td_report_filter_keeps(L->f, &(struct td_target_info){
+							  .kind = "thread", .pid = t->pid, .tid = t->tid, .cpu = -1 }))
 		return 0;
 	if (sum->nrows == 0 || sum->rows[sum->nrows - 1].pid != t->pid) {
 		if (!new_row(sum, t->pid, L->main_pid == t->pid ? L->main_comm : t->comm))
@@ -269,7 +274,8 @@ static int walk_file(struct load *L, struct td_store *s, int64_t session, const 
 	f->ngroups = sc.ngroups;
 	for (int c = 0; c < TD_SUM_NCOLS; c++)
 		f->col_index[c] = col_info[c].file == k ? info_index(f->model, col_info[c].info) : -1;
-	if (!(f->ev = td_evaluator_new(f->model, L->meta.smt, L->meta.num_cpus)) || td_evaluation_init(&f->out, f->model))
+	if (!(f->ev = td_evaluator_new(f->model, L->meta.smt, L->meta.num_cpus)) ||
+	    td_evaluation_init(&f->out, f->model))
 		goto out;
 	for (int i = 0; i < L->nthreads; i++) {
 		if (td_group_counts_init(&L->threads[i].c[k], f->cat->nevents, sc.ngroups))
@@ -437,7 +443,8 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 		sum->duration = (double)L.window_ns / 1e9;
 		for (int i = 0; i < L.nthreads; i++) {
 			struct td_summary_row *row = &sum->rows[L.threads[i].row];
-			row->seconds = row->kind == TD_SUM_THREAD ? (double)L.threads[i].window_ns / 1e9 : sum->duration;
+			row->seconds =
+				row->kind == TD_SUM_THREAD ? (double)L.threads[i].window_ns / 1e9 : sum->duration;
 		}
 	}
 	if (evaluate_rows(&L, files) || td_store_failed_events(s, session, collect_failed, sum))

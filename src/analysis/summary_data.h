@@ -20,66 +20,66 @@
 /* The summary's columns: an info metric of software.td or generic.td, or a
  * /proc rate. */
 enum td_summary_col {
-	TD_SUM_CPU_TIME,         /* software.td CPU_Time, s */
-	TD_SUM_UTILIZATION,      /* software.td CPU_Utilization, CPUs */
-	TD_SUM_SWITCHES,         /* software.td Switches_per_s (with kernel mode not counted: /proc's, see below) */
-	TD_SUM_VOLUNTARY,        /* /proc voluntary switches per second */
-	TD_SUM_INVOLUNTARY,      /* /proc involuntary switches per second */
-	TD_SUM_MIGRATIONS,       /* software.td Migrations_per_s */
-	TD_SUM_FAULTS,           /* software.td Faults_per_s */
-	TD_SUM_MAJOR_FAULTS,     /* software.td Major_Faults_per_s */
-	TD_SUM_IPC,              /* generic.td IPC */
+	TD_SUM_CPU_TIME,     /* software.td CPU_Time, s */
+	TD_SUM_UTILIZATION,  /* software.td CPU_Utilization, CPUs */
+	TD_SUM_SWITCHES,     /* software.td Switches_per_s (with kernel mode not counted: /proc's, see below) */
+	TD_SUM_VOLUNTARY,    /* /proc voluntary switches per second */
+	TD_SUM_INVOLUNTARY,  /* /proc involuntary switches per second */
+	TD_SUM_MIGRATIONS,   /* software.td Migrations_per_s */
+	TD_SUM_FAULTS,	     /* software.td Faults_per_s */
+	TD_SUM_MAJOR_FAULTS, /* software.td Major_Faults_per_s */
+	TD_SUM_IPC,	     /* generic.td IPC */
 	TD_SUM_NCOLS
 };
 
 /* What a row is. A group's row (its total) comes before its members'. */
 enum td_summary_kind {
-	TD_SUM_PROCESS,          /* group: a process; members: its threads */
+	TD_SUM_PROCESS, /* group: a process; members: its threads */
 	TD_SUM_THREAD,
-	TD_SUM_SYSTEM,           /* group: every CPU (record --system, per-CPU imports); members: the CPUs */
+	TD_SUM_SYSTEM, /* group: every CPU (record --system, per-CPU imports); members: the CPUs */
 	TD_SUM_CPU,
-	TD_SUM_OTHER,            /* group of one: a cgroup, or `whole` (an import's totals) */
-	TD_SUM_MEMBER            /* the one member of an OTHER group (not printed) */
+	TD_SUM_OTHER, /* group of one: a cgroup, or `whole` (an import's totals) */
+	TD_SUM_MEMBER /* the one member of an OTHER group (not printed) */
 };
 
 struct td_summary_row {
 	enum td_summary_kind kind;
-	int64_t thread;          /* member: its target id; 0 for a group's total */
-	pid_t pid, tid;          /* threads; tid is the CPU number of a CPU */
+	int64_t thread; /* member: its target id; 0 for a group's total */
+	pid_t pid, tid; /* threads; tid is the CPU number of a CPU */
 	char comm[32];
-	char label[4200];        /* OTHER: cgroup:PATH or whole */
-	bool counted;            /* some count of it was read (rows never counted are not printed) */
-	double seconds;          /* the wall time its values cover: the thread's life, the session's for a process */
-	double v[TD_SUM_NCOLS];  /* NaN: not counted */
+	char label[4200];	/* OTHER: cgroup:PATH or whole */
+	bool counted;		/* some count of it was read (rows never counted are not printed) */
+	double seconds;		/* the wall time its values cover: the thread's life, the session's for a process */
+	double v[TD_SUM_NCOLS]; /* NaN: not counted */
 };
 
 /* Per metric name: how many of its stored values had a confidence below 1. */
 struct td_summary_conf {
 	char *name;
-	double least;            /* lowest confidence seen (NaN: none below 1) */
+	double least; /* lowest confidence seen (NaN: none below 1) */
 	int low, total;
 };
 
 struct td_summary_failed {
-	char *names, *error;     /* the events refused with one error, space separated */
+	char *names, *error; /* the events refused with one error, space separated */
 };
 
 struct td_summary {
 	struct td_session_row session;
-	double duration;         /* the session's wall time, s (0 unknown) */
-	bool hw;                 /* generic.td's events were counted: IPC is a column */
+	double duration;	     /* the session's wall time, s (0 unknown) */
+	bool hw;		     /* generic.td's events were counted: IPC is a column */
 	struct td_summary_row *rows; /* per process: its total (thread 0), then its threads; processes by PID */
 	int nrows, nprocesses;
-	int nthreads;            /* threads the rows show */
-	bool filtered;           /* a filter chose threads or intervals: nthreads may be fewer than the session's */
+	int nthreads;  /* threads the rows show */
+	bool filtered; /* a filter chose threads or intervals: nthreads may be fewer than the session's */
 	struct td_summary_conf *conf;
 	int nconf;
 	struct td_summary_failed *failed;
 	int nfailed;
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
-	bool has_read_cost;      /* read_cost: the event topdown's reads may have added most to */
+	bool has_read_cost; /* read_cost: the event topdown's reads may have added most to */
 	struct td_read_cost_row read_cost;
-	char counting[16];       /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
+	char counting[16]; /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
 };
 
 /* events_dir NULL: td_events_dir(). Rows: each process and its threads, then

@@ -87,11 +87,21 @@ static void put_string(FILE *f, const char *s)
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
 		default:
 			if (*p < 0x20)
 				fprintf(f, "\\u%04x", *p);

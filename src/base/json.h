@@ -13,14 +13,14 @@
 
 struct td_json {
 	FILE *out;
-	int pretty;              /* containers nested less deep than this: one element per line */
-	int depth;               /* open containers */
-	char *close;             /* per open container: ']' or '}' */
-	bool *empty;             /* per open container: no element written yet */
+	int pretty;  /* containers nested less deep than this: one element per line */
+	int depth;   /* open containers */
+	char *close; /* per open container: ']' or '}' */
+	bool *empty; /* per open container: no element written yet */
 	int cap;
-	bool after_key;          /* a key was written: the value follows without a comma */
-	bool started;            /* something was written */
-	bool failed;             /* out of memory: the output is incomplete */
+	bool after_key; /* a key was written: the value follows without a comma */
+	bool started;	/* something was written */
+	bool failed;	/* out of memory: the output is incomplete */
 };
 
 void td_json_init(struct td_json *j, FILE *out, int pretty);
@@ -30,11 +30,11 @@ int td_json_finish(struct td_json *j);
 
 void td_json_object(struct td_json *j);
 void td_json_array(struct td_json *j);
-void td_json_close(struct td_json *j);  /* the innermost open object or array */
+void td_json_close(struct td_json *j); /* the innermost open object or array */
 void td_json_key(struct td_json *j, const char *key);
 
-void td_json_string(struct td_json *j, const char *s);            /* NULL: null */
-void td_json_double(struct td_json *j, double v);                 /* %.17g */
+void td_json_string(struct td_json *j, const char *s);		       /* NULL: null */
+void td_json_double(struct td_json *j, double v);		       /* %.17g */
 void td_json_double_fmt(struct td_json *j, const char *fmt, double v); /* e.g. "%.4f" */
 void td_json_int(struct td_json *j, int64_t v);
 void td_json_uint(struct td_json *j, uint64_t v);

@@ -8,9 +8,9 @@
 struct td_stats {
 	int n;
 	double min, max, median, mean, trimmed_mean, stddev;
-	int trimmed;             /* values dropped at each end for the trimmed mean (20 %, rounded down) */
-	double ci_low, ci_high;  /* a confidence interval of the median between two order statistics */
-	double ci_level;         /* its exact coverage: >= 0.95, or the most n values allow ([min, max]) */
+	int trimmed;		/* values dropped at each end for the trimmed mean (20 %, rounded down) */
+	double ci_low, ci_high; /* a confidence interval of the median between two order statistics */
+	double ci_level;	/* its exact coverage: >= 0.95, or the most n values allow ([min, max]) */
 };
 
 /* Describe x[0..n) (n >= 1; NaNs are left out, and counted out of n). */

@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 struct td_tid_map {
-	uint32_t *keys;   /* 0: empty */
+	uint32_t *keys; /* 0: empty */
 	uintptr_t *values;
-	uint32_t cap;     /* a power of 2, at least twice n (0 before the first put) */
+	uint32_t cap; /* a power of 2, at least twice n (0 before the first put) */
 	uint32_t n;
 };
 

@@ -149,8 +149,14 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t td_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
-uint64_t td_wall_ns(void) { return clock_ns(CLOCK_REALTIME); }
+uint64_t td_now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+uint64_t td_wall_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
 
 uint64_t td_process_cpu_ns(void)
 {

@@ -59,9 +59,9 @@ void *td_find_by_id(const void *base, size_t n, size_t size, int64_t id);
  * capacity instead: this would shrink them.) */
 void *td_array_push(void *arrp, int *n, size_t size);
 
-uint64_t td_now_ns(void);          /* CLOCK_MONOTONIC */
+uint64_t td_now_ns(void); /* CLOCK_MONOTONIC */
 uint64_t td_wall_ns(void);
 /* This process's CPU time (every thread, user + system), ns. */
-uint64_t td_process_cpu_ns(void);         /* CLOCK_REALTIME */
+uint64_t td_process_cpu_ns(void); /* CLOCK_REALTIME */
 
 #endif

@@ -98,14 +98,14 @@ bool td_bpf_raw_tp_only(const char *env, td_err *why_btf)
 void td_bpf_step_failed(td_err *err, bool btf, const char *step, int rc)
 {
 	td_err_set(err, "%s programs did not %s: %s%s%.200s", btf ? "tp_btf" : "raw_tp", step, strerror(-rc),
-		 last_warning[0] ? ": " : "", last_warning);
+		   last_warning[0] ? ": " : "", last_warning);
 }
 
 void td_bpf_neither(td_err *err, int err_btf, const td_err *why_btf, int err_raw, const td_err *why_raw)
 {
 	if (err_btf == -EPERM && err_raw == -EPERM)
 		td_err_set(err, "the kernel refused to load BPF programs (EPERM): that needs root, or CAP_BPF and "
-			 "CAP_PERFMON");
+				"CAP_PERFMON");
 	else
 		td_err_set(err, "%s; %s", why_btf->msg, why_raw->msg);
 }

@@ -22,36 +22,36 @@
 /* Everything the roots counted (their backend's total), and how much of it
  * the listed threads and the unlisted pseudo-thread have been given. */
 struct family {
-	bool counted;                  /* a root's total counts (the backend took one) */
-	bool broken;                   /* a root's total could not be opened or read: no remainder */
-	uint64_t listed[TD_GROUP_MAX];  /* spec 0 delivered to listed threads, committed */
+	bool counted;			/* a root's total counts (the backend took one) */
+	bool broken;			/* a root's total could not be opened or read: no remainder */
+	uint64_t listed[TD_GROUP_MAX];	/* spec 0 delivered to listed threads, committed */
 	uint64_t pending[TD_GROUP_MAX]; /* ... in the sample not yet committed */
-	uint64_t given[TD_GROUP_MAX];   /* delivered to the unlisted pseudo-thread, committed */
-	uint64_t giving[TD_GROUP_MAX];  /* ... in the sample not yet committed */
-	uint64_t sampled_ns;           /* end of the last committed sample */
-	uint64_t roots_read_ns;        /* when the roots' total was last read (0: never) */
-	struct td_thread *unlisted;    /* the pseudo-thread (tid TD_TID_UNLISTED), NULL before a root */
+	uint64_t given[TD_GROUP_MAX];	/* delivered to the unlisted pseudo-thread, committed */
+	uint64_t giving[TD_GROUP_MAX];	/* ... in the sample not yet committed */
+	uint64_t sampled_ns;		/* end of the last committed sample */
+	uint64_t roots_read_ns;		/* when the roots' total was last read (0: never) */
+	struct td_thread *unlisted;	/* the pseudo-thread (tid TD_TID_UNLISTED), NULL before a root */
 };
 
 struct td_collector {
-	struct td_counting_plan plan;  /* the specs and their fate, shared with the backend */
-	struct td_counting *be;        /* the counting backend: per-thread groups until set_counting */
+	struct td_counting_plan plan; /* the specs and their fate, shared with the backend */
+	struct td_counting *be;	      /* the counting backend: per-thread groups until set_counting */
 	struct td_tracker *tracker;
 	struct td_thread **threads;
 	int nthreads, cap;
-	struct td_tid_map by_tid;      /* the newest thread listed with each tid (gone or not) */
-	unsigned pending_flags;        /* for the next thread opened */
+	struct td_tid_map by_tid; /* the newest thread listed with each tid (gone or not) */
+	unsigned pending_flags;	  /* for the next thread opened */
 	struct td_collector_stats stats;
-	int ref_spec;                  /* always-on reference of a rotation, -1 none */
+	int ref_spec; /* always-on reference of a rotation, -1 none */
 	FILE *raw_dump;
-	bool adding;                   /* td_collector_add_process in progress: the threads it lists are roots */
-	pid_t adding_pid;              /* ... of this process, followed by the backend just before */
+	bool adding;	  /* td_collector_add_process in progress: the threads it lists are roots */
+	pid_t adding_pid; /* ... of this process, followed by the backend just before */
 	struct family family;
-	int switch_cursor;             /* the next thread whose /proc switch counts a scan reads */
-	bool young_comms;              /* some thread's comm is still re-read by scans (refresh_young_comms) */
-	bool finishing;                /* td_collector_finish's sample: nothing waits */
-	bool sampled;                  /* a sample delivered since the last commit: commit may take it */
-	char counting[600];            /* the mode and why, for the user (the backend's own when it has one) */
+	int switch_cursor;  /* the next thread whose /proc switch counts a scan reads */
+	bool young_comms;   /* some thread's comm is still re-read by scans (refresh_young_comms) */
+	bool finishing;	    /* td_collector_finish's sample: nothing waits */
+	bool sampled;	    /* a sample delivered since the last commit: commit may take it */
+	char counting[600]; /* the mode and why, for the user (the backend's own when it has one) */
 };
 
 struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, int nspecs, bool follow_children,
@@ -80,8 +80,8 @@ struct td_collector *td_collector_new(const struct td_perf_group_spec *specs, in
 /* A thread with its backend's slot after it (one allocation, freed with free()). */
 static struct td_thread *thread_alloc(const struct td_collector *c)
 {
-	size_t head = (sizeof(struct td_thread) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *
-		      _Alignof(max_align_t);
+	size_t head =
+		(sizeof(struct td_thread) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
 	struct td_thread *t = calloc(1, head + c->be->ops->thread_size(c->be));
 
 	if (t)
@@ -354,7 +354,8 @@ static int apply_tracker(struct td_collector *c, uint64_t now, const struct td_s
 
 	if (n < 0) {
 		td_err_set(err, "cannot track threads (%s): %s",
-			   td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF ring buffer" : "/proc rescan", strerror(-n));
+			   td_tracker_mode(c->tracker) == TD_TRACKER_BPF ? "BPF ring buffer" : "/proc rescan",
+			   strerror(-n));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -415,8 +416,7 @@ static int add_process(struct td_collector *c, pid_t pid, unsigned flags, bool t
 	return rc;
 }
 
-int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink,
-			     td_err *err)
+int td_collector_add_process(struct td_collector *c, pid_t pid, unsigned flags, const struct td_sink *sink, td_err *err)
 {
 	return add_process(c, pid, flags, false, sink, err);
 }
@@ -508,8 +508,8 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 		if (kind == TD_DELTA_NONE)
 			continue;
 		if (c->raw_dump)
-			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns, (int)t->tid, g,
-				(unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
+			fprintf(c->raw_dump, "%llu %d %d %llu %llu %llu %lld\n", (unsigned long long)now_ns,
+				(int)t->tid, g, (unsigned long long)d[0].value, (unsigned long long)d[0].enabled,
 				(unsigned long long)d[0].running, (long long)ref);
 		if (g == 0)
 			for (int k = 0; k < n; k++)
@@ -581,7 +581,8 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 
 	assert(c->nthreads == 0 && !td_collector_counting_bpf(c));
 	if (mode == TD_COUNTING_PER_THREAD) {
-		snprintf(c->counting, sizeof(c->counting), "counted with perf groups per thread (--counting=per-thread)");
+		snprintf(c->counting, sizeof(c->counting),
+			 "counted with perf groups per thread (--counting=per-thread)");
 		return 0;
 	}
 	if ((b = td_counting_sums_new(&c->plan, map_entries, &why))) {
@@ -590,12 +591,13 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
 		return 0;
 	}
 	if (mode == TD_COUNTING_BPF) {
-		td_err_set(err, "the BPF counting mode does not load: %.400s; use --counting=auto or --counting=per-thread",
+		td_err_set(err,
+			   "the BPF counting mode does not load: %.400s; use --counting=auto or --counting=per-thread",
 			   why.msg);
 		return -1;
 	}
-	snprintf(c->counting, sizeof(c->counting), "counted with perf groups per thread: BPF counting did not load (%.500s)",
-		 why.msg);
+	snprintf(c->counting, sizeof(c->counting),
+		 "counted with perf groups per thread: BPF counting did not load (%.500s)", why.msg);
 	return 0;
 }
 
@@ -653,7 +655,8 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 	if (td_tracker_mode(c->tracker) == TD_TRACKER_BPF)
 		scan_events(c, now_ns, sink);
 	c->sampled = false;
-	if ((rc = be->ops->read(be, now_ns, (c->finishing ? TD_SAMPLE_FINAL : 0) | (c->raw_dump ? TD_SAMPLE_EVERY : 0))))
+	if ((rc = be->ops->read(be, now_ns,
+				(c->finishing ? TD_SAMPLE_FINAL : 0) | (c->raw_dump ? TD_SAMPLE_EVERY : 0))))
 		return rc;
 
 	memset(c->family.pending, 0, sizeof(c->family.pending));

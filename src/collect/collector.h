@@ -46,18 +46,18 @@
  * short_lived ones are listed gone. */
 struct td_thread {
 	pid_t pid, tid;
-	pid_t parent;               /* the thread that created it (from the BPF tracker's event), 0 unknown */
+	pid_t parent; /* the thread that created it (from the BPF tracker's event), 0 unknown */
 	char comm[32];
-	bool comm_tracked;          /* comm is kept current from the tracker's events: no /proc read needed */
-	int64_t store_id;           /* the sink's handle (e.g. the threads row) */
+	bool comm_tracked; /* comm is kept current from the tracker's events: no /proc read needed */
+	int64_t store_id;  /* the sink's handle (e.g. the threads row) */
 	uint64_t first_seen_ns, last_seen_ns;
-	uint64_t sampled_ns;        /* end of the last interval delivered */
-	int comm_checks;            /* scans that re-read comm (threads name themselves early) */
-	bool gone;                  /* exited: final reading taken, descriptors closed */
-	bool short_lived;           /* born and gone between two scans (BPF tracker): listed, never opened */
-	bool exit_seen;             /* short_lived: its exit event (name, end, counts) has come */
-	int held;                   /* short_lived: samples it was kept back waiting for that event */
-	bool kept_back;             /* ... by the last sample: not delivered, not to be forgotten */
+	uint64_t sampled_ns; /* end of the last interval delivered */
+	int comm_checks;     /* scans that re-read comm (threads name themselves early) */
+	bool gone;	     /* exited: final reading taken, descriptors closed */
+	bool short_lived;    /* born and gone between two scans (BPF tracker): listed, never opened */
+	bool exit_seen;	     /* short_lived: its exit event (name, end, counts) has come */
+	int held;	     /* short_lived: samples it was kept back waiting for that event */
+	bool kept_back;	     /* ... by the last sample: not delivered, not to be forgotten */
 	/* the counting backend's own state of this thread (counting_backend.h:
 	 * its groups and readings, its switches): none of it the collector's */
 	void *counting;
@@ -81,15 +81,15 @@ struct td_sink {
 struct td_collector;
 
 struct td_collector_stats {
-	int threads_seen;      /* threads ever monitored */
+	int threads_seen; /* threads ever monitored */
 	int threads_live;
-	int open_failures;     /* threads whose groups could not be opened (other than exited first) */
-	char last_failure[300];  /* as the collector words it: at most 299 bytes */
+	int open_failures;	/* threads whose groups could not be opened (other than exited first) */
+	char last_failure[300]; /* as the collector words it: at most 299 bytes */
 	int fds_open;
-	int threads_short;       /* listed from the tracker's events although gone before their groups opened */
-	uint64_t tracker_lost;   /* thread events the BPF tracker lost (ring buffer or map full) */
-	bool unlisted_counted;   /* the inherited totals count: the unlisted remainder is delivered */
-	char unlisted_why[300];  /* when not: why ("" before a process was added) */
+	int threads_short;	/* listed from the tracker's events although gone before their groups opened */
+	uint64_t tracker_lost;	/* thread events the BPF tracker lost (ring buffer or map full) */
+	bool unlisted_counted;	/* the inherited totals count: the unlisted remainder is delivered */
+	char unlisted_why[300]; /* when not: why ("" before a process was added) */
 };
 
 /* specs: the groups every thread gets (copied). */

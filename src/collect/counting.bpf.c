@@ -140,8 +140,8 @@ struct {
  * switched to. */
 struct cpu_state {
 	__u64 since_ns;
-	__u32 valid; /* last[] was read: the next read gives deltas */
-	__u32 known; /* running is set */
+	__u32 valid;   /* last[] was read: the next read gives deltas */
+	__u32 known;   /* running is set */
 	__u32 running; /* tid of the thread switched to (0: idle) */
 	__u32 pad;
 	struct bpf_perf_event_value last[TD_BPF_COUNT_MAX];
@@ -239,7 +239,11 @@ static __always_inline struct td_bpf_thread_sums *slot_for(__u32 tid, __u32 tgid
 	return s;
 }
 
-enum { SW_NONE, SW_VOLUNTARY, SW_INVOLUNTARY };
+enum {
+	SW_NONE,
+	SW_VOLUNTARY,
+	SW_INVOLUNTARY
+};
 
 /* Read this CPU's counters and give what they counted since the last read
  * to `task` (the thread that ran meanwhile) and its process when it is

@@ -7,9 +7,12 @@
 const char *td_counting_mode_name(enum td_counting_mode m)
 {
 	switch (m) {
-	case TD_COUNTING_BPF: return "bpf";
-	case TD_COUNTING_PER_THREAD: return "per-thread";
-	case TD_COUNTING_AUTO: break;
+	case TD_COUNTING_BPF:
+		return "bpf";
+	case TD_COUNTING_PER_THREAD:
+		return "per-thread";
+	case TD_COUNTING_AUTO:
+		break;
 	}
 	return "auto";
 }

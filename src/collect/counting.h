@@ -24,7 +24,11 @@
 #include "base/util.h"
 #include "counting_event.h"
 
-enum td_counting_mode { TD_COUNTING_AUTO, TD_COUNTING_PER_THREAD, TD_COUNTING_BPF };
+enum td_counting_mode {
+	TD_COUNTING_AUTO,
+	TD_COUNTING_PER_THREAD,
+	TD_COUNTING_BPF
+};
 
 /* Threads the BPF sums map holds unless told otherwise (--bpf-map-entries). */
 #define TD_BPF_MAP_ENTRIES_DEFAULT 8192
@@ -36,16 +40,16 @@ const char *td_counting_mode_name(enum td_counting_mode m);
 int td_counting_mode_parse(const char *s, enum td_counting_mode *out);
 
 struct td_bpf_counting_stats {
-	uint64_t lost_switches;  /* switches out of followed threads the map had no room for (every view's) */
-	uint64_t lost_oncpu_ns;  /* ... and the CPU time they ran (counted, given to no thread) */
-	uint64_t read_errors;    /* counter reads that failed in the program */
-	uint64_t seq_errors;     /* slots two writers wrote at once (never: counting.bpf.c) */
+	uint64_t lost_switches;	  /* switches out of followed threads the map had no room for (every view's) */
+	uint64_t lost_oncpu_ns;	  /* ... and the CPU time they ran (counted, given to no thread) */
+	uint64_t read_errors;	  /* counter reads that failed in the program */
+	uint64_t seq_errors;	  /* slots two writers wrote at once (never: counting.bpf.c) */
 	uint64_t unseen_switches; /* readings after a switch the program did not see (every view's) */
-	uint64_t unseen_ns;      /* ... and the time they spanned, given to no thread or process */
-	int map_entries;         /* thread slots (--bpf-map-entries) */
-	int peak_entries;        /* most slots in use at once (every view's) */
-	uint64_t kernel_bytes;   /* the slots' maps' memory as the kernel accounts it (0: unknown) */
-	uint64_t user_bytes;     /* the view's copy of the slots and its index */
+	uint64_t unseen_ns;	  /* ... and the time they spanned, given to no thread or process */
+	int map_entries;	  /* thread slots (--bpf-map-entries) */
+	int peak_entries;	  /* most slots in use at once (every view's) */
+	uint64_t kernel_bytes;	  /* the slots' maps' memory as the kernel accounts it (0: unknown) */
+	uint64_t user_bytes;	  /* the view's copy of the slots and its index */
 };
 
 struct td_bpf_counting;

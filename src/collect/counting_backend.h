@@ -25,26 +25,37 @@ struct td_counting_plan {
 	int nspecs;
 	int paranoid;
 	bool follow_children;
-	bool sum_cgroups;              /* a BPF program is to sum cgroups too (record --cgroup) */
-	bool decided[TD_MAX_SPECS];    /* first open attempted: counting or disabled */
+	bool sum_cgroups;		  /* a BPF program is to sum cgroups too (record --cgroup) */
+	bool decided[TD_MAX_SPECS];	  /* first open attempted: counting or disabled */
 	char disabled[TD_MAX_SPECS][300]; /* why spec g is not counted ("": it is) */
-	char split[TD_MAX_SPECS][300];    /* why spec g is counted in parts ("": it is one group) */
-	bool open_as;                  /* counters opened with as_uid/as_gid (td_collector_open_as) */
+	char split[TD_MAX_SPECS][300];	  /* why spec g is counted in parts ("": it is one group) */
+	bool open_as;			  /* counters opened with as_uid/as_gid (td_collector_open_as) */
 	uid_t as_uid;
 	gid_t as_gid;
-	bool rotated[TD_MAX_SPECS];    /* td_collector_set_rotation: opened disabled unless current */
-	int current;                   /* the rotated spec enabled now, -1 none */
+	bool rotated[TD_MAX_SPECS]; /* td_collector_set_rotation: opened disabled unless current */
+	int current;		    /* the rotated spec enabled now, -1 none */
 	struct td_collector_stats *stats;
 };
 
 /* thread_open's answers (or -1 with err: fatal). */
-enum { TD_THREAD_OPENED = 0, TD_THREAD_EXITED = 1, TD_THREAD_FAILED = 2 };
+enum {
+	TD_THREAD_OPENED = 0,
+	TD_THREAD_EXITED = 1,
+	TD_THREAD_FAILED = 2
+};
 /* thread_read's: new readings, or nothing new since the last commit (no
  * row to deliver, nothing to commit). */
-enum { TD_READ_NEW = 0, TD_READ_QUIET = 1 };
+enum {
+	TD_READ_NEW = 0,
+	TD_READ_QUIET = 1
+};
 /* thread_delta's: no reading of the spec; a delta to deliver; a delta the
  * backend leaves out (nothing counted, a row of it delivered before). */
-enum { TD_DELTA_NONE = 0, TD_DELTA_ROW = 1, TD_DELTA_LEFT_OUT = 2 };
+enum {
+	TD_DELTA_NONE = 0,
+	TD_DELTA_ROW = 1,
+	TD_DELTA_LEFT_OUT = 2
+};
 /* read's `how`: the last sample (every row delivered); a raw dump wants
  * every reading (no thread passed by as quiet). */
 #define TD_SAMPLE_FINAL 1u
@@ -53,8 +64,8 @@ enum { TD_DELTA_NONE = 0, TD_DELTA_ROW = 1, TD_DELTA_LEFT_OUT = 2 };
 struct td_counting;
 
 struct td_counting_ops {
-	enum td_counting_mode mode;    /* PER_THREAD or BPF */
-	bool from_birth;               /* counts a thread from its birth, not from when it is opened */
+	enum td_counting_mode mode; /* PER_THREAD or BPF */
+	bool from_birth;	    /* counts a thread from its birth, not from when it is opened */
 	size_t (*thread_size)(const struct td_counting *b);
 	void (*free)(struct td_counting *b);
 	/* Before the tracker follows pid: 0, or -1 with err. `first`: nothing

@@ -35,19 +35,19 @@
 struct instance {
 	struct counting_bpf *skel;
 	const char *flavour;
-	int ncpus;               /* possible CPUs */
+	int ncpus; /* possible CPUs */
 	int nevents;
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX]; /* as given: with leads, what and map_entries, */
-	bool leads[TD_BPF_COUNT_MAX];                   /* what a view must ask for to share */
-	unsigned what;           /* TD_BPF_FOLLOW_CHILDREN, TD_BPF_SUM_CGROUPS */
-	int *fds;                /* ncpus * nevents counters, -1 for an offline CPU */
-	bool *online;            /* CPUs whose counters opened: the flush runs there */
-	int map_entries;         /* slots */
-	struct td_bpf_thread_sums *slots; /* the program's array, mapped (map_len bytes) */
+	bool leads[TD_BPF_COUNT_MAX];			/* what a view must ask for to share */
+	unsigned what;					/* TD_BPF_FOLLOW_CHILDREN, TD_BPF_SUM_CGROUPS */
+	int *fds;					/* ncpus * nevents counters, -1 for an offline CPU */
+	bool *online;					/* CPUs whose counters opened: the flush runs there */
+	int map_entries;				/* slots */
+	struct td_bpf_thread_sums *slots;		/* the program's array, mapped (map_len bytes) */
 	size_t map_len;
 	struct td_bpf_counting *views; /* the views on it (linked by next) */
-	__u32 last_owner;        /* owners are never reused: a late entry of a freed view is nobody's */
-	struct instance *next;   /* the process's instances */
+	__u32 last_owner;	       /* owners are never reused: a late entry of a freed view is nobody's */
+	struct instance *next;	       /* the process's instances */
 };
 
 /* A collector's view: the processes it follows, marked with its owner in
@@ -57,10 +57,10 @@ struct instance {
 struct td_bpf_counting {
 	struct instance *in;
 	__u32 owner;
-	bool shared;             /* it joined an instance that had a view already */
+	bool shared;			 /* it joined an instance that had a view already */
 	struct td_bpf_thread_sums *copy; /* ncopy slots */
 	int ncopy;
-	struct td_tid_map index; /* its threads' slots + 1, by tid */
+	struct td_tid_map index;	   /* its threads' slots + 1, by tid */
 	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts, read before the threads' */
 	struct td_bpf_counting *next;
 };
@@ -155,7 +155,8 @@ static int open_counters(struct instance *b, const struct perf_event_attr *attrs
 			 * enabled, whole, once their members are in */
 			a.disabled = leads[k];
 			__u32 slot = (__u32)(cpu * TD_BPF_COUNT_MAX + k);
-			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, leads[k] ? -1 : leader, PERF_FLAG_FD_CLOEXEC);
+			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, leads[k] ? -1 : leader,
+					      PERF_FLAG_FD_CLOEXEC);
 			if (leads[k])
 				leader = fd;
 			if (fd < 0 && errno == ENODEV && k == 0)
@@ -172,7 +173,8 @@ static int open_counters(struct instance *b, const struct perf_event_attr *attrs
 			b->online[cpu] = true;
 		}
 		for (int k = 0; b->online[cpu] && k < b->nevents; k++)
-			if (leads[k] && ioctl(b->fds[cpu * b->nevents + k], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+			if (leads[k] &&
+			    ioctl(b->fds[cpu * b->nevents + k], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
 				td_err_set(why, "cannot enable event %d on CPU %d: %s", k, cpu, strerror(errno));
 				return -1;
 			}
@@ -218,8 +220,8 @@ static int map_slots(struct instance *b, td_err *why)
 }
 
 /* Load the program and open the counters. NULL with why. */
-static struct instance *instance_new(const struct perf_event_attr *attrs, const bool *leads, int n,
-				     unsigned what, int map_entries, int ncpus, td_err *why)
+static struct instance *instance_new(const struct perf_event_attr *attrs, const bool *leads, int n, unsigned what,
+				     int map_entries, int ncpus, td_err *why)
 {
 	struct instance *b = calloc(1, sizeof(*b));
 	int rc;
@@ -243,8 +245,7 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 	}
 	for (int i = 0; i < ncpus * n; i++)
 		b->fds[i] = -1;
-	if (load_either(b, why) || map_slots(b, why) ||
-	    open_counters(b, attrs, leads, why)) {
+	if (load_either(b, why) || map_slots(b, why) || open_counters(b, attrs, leads, why)) {
 		instance_free(b);
 		return NULL;
 	}
@@ -258,12 +259,13 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 }
 
 /* The process's instance a view of these may share, NULL none. */
-static struct instance *instance_like(const struct perf_event_attr *attrs, const bool *leads, int n,
-				      unsigned what, int map_entries)
+static struct instance *instance_like(const struct perf_event_attr *attrs, const bool *leads, int n, unsigned what,
+				      int map_entries)
 {
 	for (struct instance *in = instances; in; in = in->next)
 		if (in->nevents == n && in->what == what && in->map_entries == map_entries &&
-		    !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) && !memcmp(in->leads, leads, (size_t)n * sizeof(*leads)))
+		    !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) &&
+		    !memcmp(in->leads, leads, (size_t)n * sizeof(*leads)))
 			return in;
 	return NULL;
 }
@@ -685,10 +687,10 @@ int td_bpf_counting_probe(td_err *err)
 	if (!(in = instance_new(&a, leads, 1, 0, TD_BPF_MAP_ENTRIES_DEFAULT, ncpus, err))) {
 		return -1;
 	}
-	td_err_set(err, "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
-		 "%d threads takes %.1f MiB of kernel memory", in->flavour, in->map_entries,
-		 (double)slots_memlock(in) / (1024.0 * 1024.0));
+	td_err_set(err,
+		   "%s sched_switch loads, one counter per CPU per event read at each switch; its sums map of "
+		   "%d threads takes %.1f MiB of kernel memory",
+		   in->flavour, in->map_entries, (double)slots_memlock(in) / (1024.0 * 1024.0));
 	instance_free(in);
 	return 0;
 }
-

@@ -19,7 +19,8 @@
 #define TD_BPF_CGROUP_LEVELS 8
 
 /* flags */
-#define TD_BPF_SUMS_EXITED 1u /* the thread exited (its last switch out): its sums are final, and user
+#define TD_BPF_SUMS_EXITED \
+	1u /* the thread exited (its last switch out): its sums are final, and user
 			       * space may give its slot back once it has read them */
 
 /* What one thread of a followed process ran, summed over its times on a
@@ -32,14 +33,14 @@
  * (tid, seq) never repeats and an unchanged seq means nothing new. The
  * sums of a process (proc_sums) have the same layout, seq unused. */
 struct td_bpf_thread_sums {
-	__u32 pid;            /* its process (tgid) */
+	__u32 pid; /* its process (tgid) */
 	__u32 flags;
-	__u32 owner;          /* the view whose process it is (the value of `followed`: 1, 2, ...) */
-	__u32 tid;            /* the thread (0: a free slot) */
+	__u32 owner; /* the view whose process it is (the value of `followed`: 1, 2, ...) */
+	__u32 tid;   /* the thread (0: a free slot) */
 	__u64 seq;
-	__u64 oncpu_ns;       /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
-	__u64 voluntary;      /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
-	__u64 involuntary;    /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
+	__u64 oncpu_ns;	   /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
+	__u64 voluntary;   /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
+	__u64 involuntary; /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
 	__u64 value[TD_BPF_COUNT_MAX];
 	__u64 enabled[TD_BPF_COUNT_MAX];
 	__u64 running[TD_BPF_COUNT_MAX];

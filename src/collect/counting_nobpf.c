@@ -13,11 +13,30 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	td_err_set(err, "this tdctl was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }
-void td_bpf_counting_free(struct td_bpf_counting *b) { (void)b; }
-const char *td_bpf_counting_flavour(const struct td_bpf_counting *b) { (void)b; return ""; }
-int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid) { (void)b, (void)pid; return -ENOSYS; }
-bool td_bpf_counting_joined(const struct td_bpf_counting *b) { (void)b; return false; }
-int td_bpf_counting_sharers(const struct td_bpf_counting *b) { (void)b; return 0; }
+void td_bpf_counting_free(struct td_bpf_counting *b)
+{
+	(void)b;
+}
+const char *td_bpf_counting_flavour(const struct td_bpf_counting *b)
+{
+	(void)b;
+	return "";
+}
+int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
+{
+	(void)b, (void)pid;
+	return -ENOSYS;
+}
+bool td_bpf_counting_joined(const struct td_bpf_counting *b)
+{
+	(void)b;
+	return false;
+}
+int td_bpf_counting_sharers(const struct td_bpf_counting *b)
+{
+	(void)b;
+	return 0;
+}
 int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 {
 	(void)b;
@@ -34,7 +53,11 @@ int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct 
 	(void)b, (void)id, (void)out;
 	return -ENOSYS;
 }
-int td_bpf_counting_read(struct td_bpf_counting *b) { (void)b; return -ENOSYS; }
+int td_bpf_counting_read(struct td_bpf_counting *b)
+{
+	(void)b;
+	return -ENOSYS;
+}
 const uint64_t *td_bpf_counting_totals(const struct td_bpf_counting *b)
 {
 	static const uint64_t none[TD_BPF_COUNT_MAX];

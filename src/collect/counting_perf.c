@@ -25,19 +25,19 @@ struct root_total {
 
 /* A thread's state (td_thread.counting). */
 struct perf_thread {
-	struct td_switch_pair sw;     /* /proc's, read again by the scans */
-	bool live;                    /* opened, not exited or closed: counted in perf_counting.live */
+	struct td_switch_pair sw; /* /proc's, read again by the scans */
+	bool live;		  /* opened, not exited or closed: counted in perf_counting.live */
 	struct perf_spec {
 		struct td_perf_group pg;
 		bool open, have_last;
 		struct td_reading prev, last; /* baseline (last commit) and latest reading */
-	} g[];                        /* one per spec: a thread costs what its specs need, not TD_MAX_SPECS */
+	} g[];				      /* one per spec: a thread costs what its specs need, not TD_MAX_SPECS */
 };
 
 struct perf_counting {
 	struct td_counting base;
-	int fd_budget;                /* descriptors the groups may use, below RLIMIT_NOFILE */
-	int live;                     /* threads with their groups open */
+	int fd_budget; /* descriptors the groups may use, below RLIMIT_NOFILE */
+	int live;      /* threads with their groups open */
 	struct root_total *roots;
 	int nroots;
 };
@@ -95,9 +95,10 @@ static void describe_fd_shortage(const struct perf_counting *p, char *buf, size_
 	snprintf(buf, len,
 		 "out of file descriptors: %d threads so far x %d events need %d descriptors plus %d for tdctl, the "
 		 "limit is %llu (hard limit %llu); raise the hard limit (ulimit -Hn, LimitNOFILE=) or count "
-		 "fewer events", threads, per_thread, threads * per_thread,
+		 "fewer events",
+		 threads, per_thread, threads * per_thread,
 		 rl.rlim_cur < (rlim_t)INT32_MAX && (int)rl.rlim_cur > p->fd_budget ? (int)rl.rlim_cur - p->fd_budget
-										     : TD_FD_RESERVE,
+										    : TD_FD_RESERVE,
 		 (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max);
 }
 
@@ -139,9 +140,10 @@ static void refusal(const struct perf_counting *p, int rc, int spec, int failed,
 	else if (why[0])
 		return;
 	else if (plan->open_as && (rc == -EACCES || rc == -EPERM))
-		snprintf(why, len, "uid %u may not count thread %d of process %d (the kernel refuses: it runs as "
-			 "another user now, after a setuid exec, or is not dumpable)", (unsigned)plan->as_uid, (int)tid,
-			 (int)pid);
+		snprintf(why, len,
+			 "uid %u may not count thread %d of process %d (the kernel refuses: it runs as "
+			 "another user now, after a setuid exec, or is not dumpable)",
+			 (unsigned)plan->as_uid, (int)tid, (int)pid);
 	else
 		td_perf_strerror(-rc, plan->specs[spec].names[failed], plan->paranoid, why, len);
 }
@@ -226,8 +228,9 @@ static int perf_thread_open(struct td_counting *b, struct td_thread *t, unsigned
 
 		if (plan->disabled[g][0])
 			continue;
-		rc = group_open(p, &s->g[g].pg, g, t->tid, plan->rotated[g] && g != plan->current ? TD_OPEN_DISABLED : flags,
-				&failed, why, sizeof(why));
+		rc = group_open(p, &s->g[g].pg, g, t->tid,
+				plan->rotated[g] && g != plan->current ? TD_OPEN_DISABLED : flags, &failed, why,
+				sizeof(why));
 		if (rc != 0 && !plan->decided[g] && td_perf_group_unschedulable(-rc, failed) &&
 		    (rc = split_spec(p, g, t->tid, rc, &failed)) == 0)
 			rc = group_open(p, &s->g[g].pg, g, t->tid,
@@ -299,13 +302,26 @@ static void perf_exit_usage(struct td_counting *b, struct td_thread *t, const st
 			return;
 		switch (sp->attrs[k].config) {
 		case PERF_COUNT_SW_TASK_CLOCK:
-		case PERF_COUNT_SW_CPU_CLOCK: r.value[k] = u->runtime_ns; break;
-		case PERF_COUNT_SW_CONTEXT_SWITCHES: r.value[k] = u->voluntary + u->involuntary; break;
-		case PERF_COUNT_SW_CPU_MIGRATIONS: r.value[k] = u->migrations; break;
-		case PERF_COUNT_SW_PAGE_FAULTS: r.value[k] = u->minor_faults + u->major_faults; break;
-		case PERF_COUNT_SW_PAGE_FAULTS_MIN: r.value[k] = u->minor_faults; break;
-		case PERF_COUNT_SW_PAGE_FAULTS_MAJ: r.value[k] = u->major_faults; break;
-		default: return;
+		case PERF_COUNT_SW_CPU_CLOCK:
+			r.value[k] = u->runtime_ns;
+			break;
+		case PERF_COUNT_SW_CONTEXT_SWITCHES:
+			r.value[k] = u->voluntary + u->involuntary;
+			break;
+		case PERF_COUNT_SW_CPU_MIGRATIONS:
+			r.value[k] = u->migrations;
+			break;
+		case PERF_COUNT_SW_PAGE_FAULTS:
+			r.value[k] = u->minor_faults + u->major_faults;
+			break;
+		case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+			r.value[k] = u->minor_faults;
+			break;
+		case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+			r.value[k] = u->major_faults;
+			break;
+		default:
+			return;
 		}
 	}
 	/* counted for the whole of its life (never less than it ran: two clocks) */
@@ -477,9 +493,10 @@ struct td_counting *td_counting_perf_new(struct td_counting_plan *plan)
 	p->base.plan = plan;
 	/* under a small limit (ulimit -n 64) a fixed reserve would leave
 	 * nothing to count with: keep half the limit for tdctl then */
-	p->fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT32_MAX
-			       ? (int)rl.rlim_cur - (rl.rlim_cur < 4 * TD_FD_RESERVE ? (int)rl.rlim_cur / 2 : TD_FD_RESERVE)
-			       : INT32_MAX;
+	p->fd_budget =
+		getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)INT32_MAX
+			? (int)rl.rlim_cur - (rl.rlim_cur < 4 * TD_FD_RESERVE ? (int)rl.rlim_cur / 2 : TD_FD_RESERVE)
+			: INT32_MAX;
 	if (p->fd_budget < 8)
 		p->fd_budget = 8;
 	return &p->base;

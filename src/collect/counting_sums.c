@@ -16,11 +16,11 @@
 /* A thread's state (td_thread.counting). */
 struct sums_thread {
 	struct td_switch_pair sw;
-	bool sw_held;               /* no switch since sw.prev, not delivered: the next row spans from sw.prev_ns */
+	bool sw_held; /* no switch since sw.prev, not delivered: the next row spans from sw.prev_ns */
 	/* its slot's seq + 2 (1: no slot, 0: never read) as of the readings in
 	 * last, and as of those committed (prev): the same as the slot's now, nothing new */
 	uint64_t seq_read, seq_committed;
-	bool quiet;                 /* ... so the last sample passed it by: its commit has nothing to copy */
+	bool quiet; /* ... so the last sample passed it by: its commit has nothing to copy */
 	struct sums_spec {
 		bool have_last;
 		/* a row of this group was delivered (since the last commit: giving)
@@ -35,14 +35,14 @@ struct sums_counting {
 	struct td_counting base;
 	struct td_bpf_counting *bpf;
 	int base_event[TD_MAX_SPECS]; /* spec g's first event in the program's list */
-	int events;                   /* events in that list */
-	uint64_t now;                 /* the sample's time and how (TD_SAMPLE_*) */
+	int events;		      /* events in that list */
+	uint64_t now;		      /* the sample's time and how (TD_SAMPLE_*) */
 	unsigned how;
 	/* record --cgroup: the cgroup summed, and its sums as of the last sample
 	 * committed (prev) and the last sample (pending, committed with it) */
 	uint64_t cgroup_id;
 	struct td_bpf_thread_sums cgroup_prev, cgroup_pending;
-	char note[600];               /* the mode, for the user */
+	char note[600]; /* the mode, for the user */
 };
 
 static struct sums_thread *state(const struct td_thread *t)
@@ -63,13 +63,15 @@ static void note(struct sums_counting *s)
 	int n = s->events;
 
 	td_bpf_counting_stats(s->bpf, &st);
-	snprintf(s->note, sizeof(s->note), "counted by BPF at each context switch (%s sched_switch, "
+	snprintf(s->note, sizeof(s->note),
+		 "counted by BPF at each context switch (%s sched_switch, "
 		 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel, mapped by tdctl, which copies "
 		 "%zu bytes a thread%s)",
 		 td_bpf_counting_flavour(s->bpf), n, n == 1 ? "" : "s", st.map_entries,
 		 (double)st.kernel_bytes / (1024.0 * 1024.0), sizeof(struct td_bpf_thread_sums),
 		 td_bpf_counting_joined(s->bpf) ? "; program, counters and map shared with the other sessions of this "
-						  "process that count the same events" : "");
+						  "process that count the same events"
+						: "");
 }
 
 static const char *sums_describe(const struct td_counting *b)
@@ -87,16 +89,20 @@ static int sums_add_process(struct td_counting *b, pid_t pid, bool first, td_err
 		 * shares: its threads' sums would be that session's. A program of its own */
 		td_err why;
 		if (td_bpf_counting_unshare(s->bpf, &why)) {
-			td_err_set(err, "cannot follow PID %d: another session counts it with BPF, and a second BPF "
-				   "program does not load: %.400s; use --counting=per-thread", (int)pid, why.msg);
+			td_err_set(err,
+				   "cannot follow PID %d: another session counts it with BPF, and a second BPF "
+				   "program does not load: %.400s; use --counting=per-thread",
+				   (int)pid, why.msg);
 			return -1;
 		}
 		note(s);
 		rc = td_bpf_counting_follow(s->bpf, pid);
 	}
 	if (rc == -EEXIST)
-		td_err_set(err, "cannot follow PID %d: another session of this process counts it with BPF; attach it "
-			   "in a session of its own", (int)pid);
+		td_err_set(err,
+			   "cannot follow PID %d: another session of this process counts it with BPF; attach it "
+			   "in a session of its own",
+			   (int)pid);
 	else if (rc < 0)
 		td_err_set(err, "cannot follow PID %d (BPF map): %s", (int)pid, strerror(-rc));
 	return rc < 0 ? -1 : 0;
@@ -115,7 +121,8 @@ static int sums_thread_open(struct td_counting *b, struct td_thread *t, unsigned
 	state(t)->sw.ns = state(t)->sw.prev_ns = t->sampled_ns; /* its switches' span starts there too */
 	if (t->pid != adding && td_bpf_counting_follow(s->bpf, t->pid) == -EEXIST) {
 		st->open_failures++;
-		snprintf(st->last_failure, sizeof(st->last_failure), "process %d (thread %d) is counted by another "
+		snprintf(st->last_failure, sizeof(st->last_failure),
+			 "process %d (thread %d) is counted by another "
 			 "session of this process with the same BPF program; attach it in a session of its own",
 			 (int)t->pid, (int)t->tid);
 		return TD_THREAD_FAILED;
@@ -316,16 +323,20 @@ static int sums_lost(const struct td_counting *b, char *buf, size_t len)
 	if (!st.lost_switches && !st.read_errors)
 		return 0;
 	if (st.lost_switches)
-		snprintf(buf, len, "BPF counting: the sums map (%d threads, at most %d used) was full for %llu context "
-			 "switch%s of followed threads%s: %.3f s of their CPU time and its counts went to no thread (they "
-			 "are in the unlisted remainder); raise --bpf-map-entries", st.map_entries, st.peak_entries,
-			 (unsigned long long)st.lost_switches, st.lost_switches == 1 ? "" : "es",
+		snprintf(buf, len,
+			 "BPF counting: the sums map (%d threads, at most %d used) was full for %llu context "
+			 "switch%s of followed threads%s: %.3f s of their CPU time and its counts went to no thread "
+			 "(they "
+			 "are in the unlisted remainder); raise --bpf-map-entries",
+			 st.map_entries, st.peak_entries, (unsigned long long)st.lost_switches,
+			 st.lost_switches == 1 ? "" : "es",
 			 td_bpf_counting_sharers(s->bpf) ? " (of every session sharing the program)" : "",
 			 (double)st.lost_oncpu_ns / 1e9);
 	else
-		snprintf(buf, len, "BPF counting: %llu counter read%s at a context switch failed: what the counters "
-			 "counted then went to the next thread switched out on that CPU", (unsigned long long)st.read_errors,
-			 st.read_errors == 1 ? "" : "s");
+		snprintf(buf, len,
+			 "BPF counting: %llu counter read%s at a context switch failed: what the counters "
+			 "counted then went to the next thread switched out on that CPU",
+			 (unsigned long long)st.read_errors, st.read_errors == 1 ? "" : "s");
 	return 1;
 }
 
@@ -337,10 +348,12 @@ static int sums_unseen(const struct td_counting *b, char *buf, size_t len)
 	td_bpf_counting_stats(s->bpf, &st);
 	if (!st.unseen_switches)
 		return 0;
-	snprintf(buf, len, "%llu reading%s of a CPU's counters came after a context switch the program did not see%s: "
+	snprintf(buf, len,
+		 "%llu reading%s of a CPU's counters came after a context switch the program did not see%s: "
 		 "the %.3f ms counted since the switch before went to no thread or process",
 		 (unsigned long long)st.unseen_switches, st.unseen_switches == 1 ? "" : "s",
-		 td_bpf_counting_sharers(s->bpf) ? " (on all CPUs, for every session sharing the program)" : " (on all CPUs)",
+		 td_bpf_counting_sharers(s->bpf) ? " (on all CPUs, for every session sharing the program)"
+						 : " (on all CPUs)",
 		 (double)st.unseen_ns / 1e6);
 	return 1;
 }
@@ -357,11 +370,12 @@ static int sums_cgroup_follow(struct td_counting *b, uint64_t id, int level, td_
 	}
 	if (rc == -EEXIST)
 		td_err_set(err, "this cgroup is summed by another session of this process with the same BPF program; "
-			   "record it there, or with --counting=per-thread (perf's cgroup events on every CPU)");
+				"record it there, or with --counting=per-thread (perf's cgroup events on every CPU)");
 	else if (rc == -E2BIG)
-		td_err_set(err, "the BPF program sums %d cgroups at most, %d levels deep at most: record this one with "
-			   "--counting=per-thread (perf's cgroup events on every CPU)", TD_BPF_COUNT_CGROUPS,
-			   TD_BPF_CGROUP_LEVELS - 1);
+		td_err_set(err,
+			   "the BPF program sums %d cgroups at most, %d levels deep at most: record this one with "
+			   "--counting=per-thread (perf's cgroup events on every CPU)",
+			   TD_BPF_COUNT_CGROUPS, TD_BPF_CGROUP_LEVELS - 1);
 	else
 		td_err_set(err, "cannot sum the cgroup in the BPF program: %s", strerror(-rc));
 	return -1;

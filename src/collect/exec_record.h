@@ -5,14 +5,14 @@
 #ifndef TD_EXEC_RECORD_H
 #define TD_EXEC_RECORD_H
 
-#define TD_EXEC_COMM_LEN 16   /* TASK_COMM_LEN */
-#define TD_EXEC_PATH_LEN 256  /* a longer path is flagged and read from /proc/PID/exe instead */
+#define TD_EXEC_COMM_LEN 16  /* TASK_COMM_LEN */
+#define TD_EXEC_PATH_LEN 256 /* a longer path is flagged and read from /proc/PID/exe instead */
 
 struct td_exec_record {
-	__u64 time_ns;            /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
-	__u32 pid;                /* the process (tgid) that executed a program */
-	__u32 ppid;               /* its parent (real_parent's tgid) */
-	__u32 path_truncated;     /* the path did not fit in path */
+	__u64 time_ns;	      /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 pid;	      /* the process (tgid) that executed a program */
+	__u32 ppid;	      /* its parent (real_parent's tgid) */
+	__u32 path_truncated; /* the path did not fit in path */
 	__u32 pad;
 	char comm[TD_EXEC_COMM_LEN];
 	char path[TD_EXEC_PATH_LEN]; /* the file executed, as given to exec (bprm->filename) */

@@ -14,16 +14,16 @@
 /* A process as the last /proc scan saw it. */
 struct seen_proc {
 	pid_t pid;
-	long long start;          /* tells a reused PID */
+	long long start; /* tells a reused PID */
 	char comm[TD_TRACKER_COMM_LEN];
 };
 
 struct td_exec_watch {
 	struct td_bpf_exec_watch *bpf; /* NULL: the /proc rescan */
-	int timer_fd;                  /* proc: fires every TD_EXEC_WATCH_SCAN_MS */
-	struct seen_proc *seen;        /* proc: sorted by pid */
+	int timer_fd;		       /* proc: fires every TD_EXEC_WATCH_SCAN_MS */
+	struct seen_proc *seen;	       /* proc: sorted by pid */
 	int nseen;
-	bool scanned;                  /* proc: seen holds a first scan */
+	bool scanned; /* proc: seen holds a first scan */
 	struct td_exec_list list;
 	char describe[600];
 };
@@ -82,7 +82,8 @@ static int scan(struct td_exec_watch *w, bool report_all)
 			continue; /* gone meanwhile */
 		k++;
 		before = find_seen(w, p->pid);
-		if (report_all || (w->scanned && (!before || before->start != p->start || strcmp(before->comm, p->comm))))
+		if (report_all ||
+		    (w->scanned && (!before || before->start != p->start || strcmp(before->comm, p->comm))))
 			rc = push_proc(&w->list, p->pid, ppid, p->comm);
 	}
 	free(pids);
@@ -115,7 +116,8 @@ struct td_exec_watch *td_exec_watch_new(enum td_tracker_mode mode, td_err *err)
 		return w;
 	}
 	if (mode == TD_TRACKER_BPF) {
-		td_err_set(err, "the BPF exec watcher does not load: %s: run as root, or watch by /proc (TD_TRACKER=proc)",
+		td_err_set(err,
+			   "the BPF exec watcher does not load: %s: run as root, or watch by /proc (TD_TRACKER=proc)",
 			   why.msg);
 		free(w);
 		return NULL;
@@ -133,8 +135,8 @@ struct td_exec_watch *td_exec_watch_new(enum td_tracker_mode mode, td_err *err)
 			 "execs watched by rescanning /proc every %d ms (as asked: proc)", TD_EXEC_WATCH_SCAN_MS);
 	else
 		snprintf(w->describe, sizeof(w->describe),
-			 "execs watched by rescanning /proc every %d ms: BPF did not load (%.400s)", TD_EXEC_WATCH_SCAN_MS,
-			 why.msg);
+			 "execs watched by rescanning /proc every %d ms: BPF did not load (%.400s)",
+			 TD_EXEC_WATCH_SCAN_MS, why.msg);
 	return w;
 }
 

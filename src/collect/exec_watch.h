@@ -23,9 +23,9 @@
 #define TD_EXEC_WATCH_SCAN_MS 250
 
 struct td_exec {
-	pid_t pid, ppid;          /* ppid 0: unknown */
+	pid_t pid, ppid; /* ppid 0: unknown */
 	char comm[TD_TRACKER_COMM_LEN];
-	const char *path;         /* the file executed; "" when unknown (the process is gone) */
+	const char *path; /* the file executed; "" when unknown (the process is gone) */
 };
 
 struct td_exec_watch;

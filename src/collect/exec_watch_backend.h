@@ -9,7 +9,6 @@
 #include "exec_list.h"
 #include "exec_watch.h"
 
-
 struct td_bpf_exec_watch;
 
 /* NULL with err when the programs do not load. */

@@ -22,7 +22,7 @@ struct td_bpf_exec_watch {
 	struct exec_watch_bpf *skel;
 	struct ring_buffer *rb;
 	const char *flavour;
-	struct td_exec_list *into;  /* during a drain */
+	struct td_exec_list *into; /* during a drain */
 	int error;
 };
 

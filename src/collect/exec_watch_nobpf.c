@@ -10,12 +10,27 @@ struct td_bpf_exec_watch *td_bpf_exec_watch_new(td_err *err)
 	td_err_set(err, "this program was built without BPF (configure found no bpftool or clang, or --disable-bpf)");
 	return NULL;
 }
-void td_bpf_exec_watch_free(struct td_bpf_exec_watch *w) { (void)w; }
-const char *td_bpf_exec_watch_flavour(const struct td_bpf_exec_watch *w) { (void)w; return ""; }
-int td_bpf_exec_watch_fd(const struct td_bpf_exec_watch *w) { (void)w; return -1; }
+void td_bpf_exec_watch_free(struct td_bpf_exec_watch *w)
+{
+	(void)w;
+}
+const char *td_bpf_exec_watch_flavour(const struct td_bpf_exec_watch *w)
+{
+	(void)w;
+	return "";
+}
+int td_bpf_exec_watch_fd(const struct td_bpf_exec_watch *w)
+{
+	(void)w;
+	return -1;
+}
 int td_bpf_exec_watch_drain(struct td_bpf_exec_watch *w, struct td_exec_list *l)
 {
 	(void)w, (void)l;
 	return -ENOSYS;
 }
-uint64_t td_bpf_exec_watch_lost(const struct td_bpf_exec_watch *w) { (void)w; return 0; }
+uint64_t td_bpf_exec_watch_lost(const struct td_bpf_exec_watch *w)
+{
+	(void)w;
+	return 0;
+}

@@ -5,7 +5,8 @@ void td_reading_delta(const struct td_reading *prev, const struct td_reading *cu
 {
 	for (int i = 0; i < n; i++) {
 		/* a split group's members run in their part's time window */
-		uint64_t ce = cur->split ? cur->m_enabled[i] : cur->enabled, cr = cur->split ? cur->m_running[i] : cur->running;
+		uint64_t ce = cur->split ? cur->m_enabled[i] : cur->enabled,
+			 cr = cur->split ? cur->m_running[i] : cur->running;
 		uint64_t pv = prev ? prev->value[i] : 0;
 		uint64_t pe = !prev ? 0 : prev->split ? prev->m_enabled[i] : prev->enabled;
 		uint64_t pr = !prev ? 0 : prev->split ? prev->m_running[i] : prev->running;

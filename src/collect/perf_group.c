@@ -25,7 +25,7 @@ static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int
 }
 
 int td_perf_group_open(struct td_perf_group *g, const struct td_perf_group_spec *s, pid_t tid, int cpu, unsigned flags,
-		    int *failed)
+		       int *failed)
 {
 	int leader = -1;
 
@@ -205,16 +205,22 @@ void td_perf_group_split_why(const struct td_perf_group_spec *s, int err, int at
 {
 	int parts = td_perf_group_parts(s), used;
 
-	used = snprintf(buf, len, "the kernel refused it: %s (%s at its event %d of %d, %.64s: %s); counted as %d groups of ",
-			strerror(err), err == EINVAL ? "EINVAL" : err == ENOSPC ? "ENOSPC" : "errno", at + 1, s->n,
-			s->names[at], err == EINVAL ? "its events cannot all have counters at once"
-						    : "the PMU had no slot for it", parts);
+	used = snprintf(
+		buf, len, "the kernel refused it: %s (%s at its event %d of %d, %.64s: %s); counted as %d groups of ",
+		strerror(err),
+		err == EINVAL	? "EINVAL"
+		: err == ENOSPC ? "ENOSPC"
+				: "errno",
+		at + 1, s->n, s->names[at],
+		err == EINVAL ? "its events cannot all have counters at once" : "the PMU had no slot for it", parts);
 	for (int p = 0; p < parts && used > 0 && (size_t)used < len; p++) {
 		int n = 0;
 		for (int i = 0; i < s->n; i++)
 			n += s->sub[i] == p;
 		used += snprintf(buf + used, len - (size_t)used, "%d%s", n,
-				 p == parts - 1 ? " events" : p == parts - 2 ? " and " : ", ");
+				 p == parts - 1	  ? " events"
+				 : p == parts - 2 ? " and "
+						  : ", ");
 	}
 }
 
@@ -222,16 +228,21 @@ void td_perf_strerror(int err, const char *event, int paranoid, char *buf, size_
 {
 	switch (err) {
 	case ENOENT:
-		snprintf(buf, len, "event %s does not exist on this machine (ENOENT): the kernel exposes no PMU that "
-			 "counts it; run 'tdctl doctor' to see what can be measured", event);
+		snprintf(buf, len,
+			 "event %s does not exist on this machine (ENOENT): the kernel exposes no PMU that "
+			 "counts it; run 'tdctl doctor' to see what can be measured",
+			 event);
 		break;
 	case EOPNOTSUPP:
-		snprintf(buf, len, "event %s is not supported here (EOPNOTSUPP): the PMU cannot count it in this "
-			 "mode; run 'tdctl doctor'", event);
+		snprintf(buf, len,
+			 "event %s is not supported here (EOPNOTSUPP): the PMU cannot count it in this "
+			 "mode; run 'tdctl doctor'",
+			 event);
 		break;
 	case EACCES:
 	case EPERM:
-		snprintf(buf, len, "not allowed to count %s (%s): perf_event_paranoid is %d; run as root, grant "
+		snprintf(buf, len,
+			 "not allowed to count %s (%s): perf_event_paranoid is %d; run as root, grant "
 			 "CAP_PERFMON, or lower kernel.perf_event_paranoid (2 allows your own processes in user mode)",
 			 event, err == EACCES ? "EACCES" : "EPERM", paranoid);
 		break;
@@ -240,19 +251,25 @@ void td_perf_strerror(int err, const char *event, int paranoid, char *buf, size_
 		break;
 	case EMFILE:
 	case ENFILE:
-		snprintf(buf, len, "out of file descriptors opening %s (%s): raise 'ulimit -n' or monitor fewer "
-			 "threads/events", event, err == EMFILE ? "EMFILE" : "ENFILE");
+		snprintf(buf, len,
+			 "out of file descriptors opening %s (%s): raise 'ulimit -n' or monitor fewer "
+			 "threads/events",
+			 event, err == EMFILE ? "EMFILE" : "ENFILE");
 		break;
 	case EINVAL:
-		snprintf(buf, len, "the kernel rejected event %s (EINVAL): its encoding or group is invalid on "
-			 "this CPU; check the events file with 'tdctl events'", event);
+		snprintf(buf, len,
+			 "the kernel rejected event %s (EINVAL): its encoding or group is invalid on "
+			 "this CPU; check the events file with 'tdctl events'",
+			 event);
 		break;
 	case EBUSY:
 		snprintf(buf, len, "event %s is busy (EBUSY): another tool holds the counter exclusively", event);
 		break;
 	case ENOSPC:
-		snprintf(buf, len, "no room for event %s (ENOSPC): the kernel has no free slot for it (breakpoint or "
-			 "PMU resources in use by other tools); count fewer events or stop the other tool", event);
+		snprintf(buf, len,
+			 "no room for event %s (ENOSPC): the kernel has no free slot for it (breakpoint or "
+			 "PMU resources in use by other tools); count fewer events or stop the other tool",
+			 event);
 		break;
 	default:
 		snprintf(buf, len, "cannot open event %s: %s", event, strerror(err));

@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define TD_GROUP_MAX 24 /* the largest group x86 takes: Sapphire Rapids 8 + 4 fixed + 8 PERF_METRICS events (linux 6.12.117 arch/x86/events/core.c:1147, collect_event) */
+#define TD_GROUP_MAX \
+	24 /* the largest group x86 takes: Sapphire Rapids 8 + 4 fixed + 8 PERF_METRICS events (linux 6.12.117 arch/x86/events/core.c:1147, collect_event) */
 
 /* What to open: the events of one group, leader first. sub[i]: the perf
  * group member i is opened in — 0 for every member (one group) unless the
@@ -29,8 +30,8 @@ struct td_perf_group {
 	int n;
 	int fd[TD_GROUP_MAX];
 	uint64_t id[TD_GROUP_MAX];
-	uint8_t sub[TD_GROUP_MAX];    /* the spec's, as opened */
-	bool split;                   /* more than one part */
+	uint8_t sub[TD_GROUP_MAX]; /* the spec's, as opened */
+	bool split;		   /* more than one part */
 };
 
 /* Cumulative counts of one group as the kernel reports them. A split
@@ -50,7 +51,12 @@ struct td_reading {
 /* TD_OPEN_INHERIT: the group is inherited by threads and processes the
  * task creates from then on; reading it gives theirs summed in (live and
  * exited), from their first instruction. */
-enum { TD_OPEN_ENABLE_ON_EXEC = 1, TD_OPEN_DISABLED = 2, TD_OPEN_CGROUP = 4, TD_OPEN_INHERIT = 8 };
+enum {
+	TD_OPEN_ENABLE_ON_EXEC = 1,
+	TD_OPEN_DISABLED = 2,
+	TD_OPEN_CGROUP = 4,
+	TD_OPEN_INHERIT = 8
+};
 
 /* Add an event to a spec. Returns 0 or -1 when the group is full. */
 int td_perf_group_spec_add(struct td_perf_group_spec *s, const char *name, const struct perf_event_attr *attr);
@@ -61,7 +67,7 @@ int td_perf_group_spec_add(struct td_perf_group_spec *s, const char *name, const
  * a thin wrapper of the system call (perf_event_open; td_perf_strerror says
  * it to the user). */
 int td_perf_group_open(struct td_perf_group *g, const struct td_perf_group_spec *s, pid_t tid, int cpu, unsigned flags,
-		    int *failed);
+		       int *failed);
 /* Group reads this process has made so far (each one read(2) of a leader). */
 uint64_t td_perf_group_reads(void);
 /* Read the group. Returns 0 or -errno (-ENODATA for a short read): a thin

@@ -17,7 +17,11 @@
 
 #include "base/util.h"
 
-enum { ROUNDS = 3, BURST_READS = 500, QUIET_NS = 10000000 };
+enum {
+	ROUNDS = 3,
+	BURST_READS = 500,
+	QUIET_NS = 10000000
+};
 
 bool td_read_cost_affects(const struct td_perf_group_spec *spec, int k)
 {
@@ -100,7 +104,8 @@ static int rounds(const struct td_perf_group *g, int n, double est[][ROUNDS], ch
 			return -1;
 		}
 		if (b1.running != b1.enabled) {
-			snprintf(why, len, "the measuring group was multiplexed (other users of the PMU): not measured");
+			snprintf(why, len,
+				 "the measuring group was multiplexed (other users of the PMU): not measured");
 			return -1;
 		}
 		for (int k = 0; k < n; k++)
@@ -125,7 +130,8 @@ int td_read_cost_measure(const struct td_perf_group_spec *spec, struct td_read_c
 	struct cached *c;
 
 	for (int i = 0; i < ncache; i++)
-		if (cache[i].spec.n == spec->n && !memcmp(cache[i].spec.attrs, spec->attrs, (size_t)spec->n * sizeof(spec->attrs[0])) &&
+		if (cache[i].spec.n == spec->n &&
+		    !memcmp(cache[i].spec.attrs, spec->attrs, (size_t)spec->n * sizeof(spec->attrs[0])) &&
 		    !memcmp(cache[i].spec.sub, spec->sub, sizeof(spec->sub))) {
 			*out = cache[i].cost;
 			return 0;
@@ -147,7 +153,7 @@ static int measure(const struct td_perf_group_spec *spec, struct td_read_cost *o
 	struct spinner s = { .cpu = -1 };
 	struct td_perf_group g;
 	pthread_t th;
-	double (*est)[ROUNDS];
+	double(*est)[ROUNDS];
 
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < TD_GROUP_MAX; k++)
@@ -162,7 +168,8 @@ static int measure(const struct td_perf_group_spec *spec, struct td_read_cost *o
 			td_perf_group_spec_add(&kmode, spec->names[k], &a);
 		}
 	if (kmode.n == 0) {
-		snprintf(out->why, sizeof(out->why), "no hardware event counting kernel mode: reads add nothing to "
+		snprintf(out->why, sizeof(out->why),
+			 "no hardware event counting kernel mode: reads add nothing to "
 			 "these counts");
 		return 0;
 	}

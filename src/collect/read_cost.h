@@ -21,10 +21,10 @@
 #include "perf_group.h"
 
 struct td_read_cost {
-	bool measured;                  /* per_read holds the measured values */
-	double per_read[TD_GROUP_MAX];  /* per event of the spec: counts one read adds to a target
+	bool measured;		       /* per_read holds the measured values */
+	double per_read[TD_GROUP_MAX]; /* per event of the spec: counts one read adds to a target
 					 * running on another CPU; NAN: not affected (software, user space only) */
-	char why[300];                  /* measured false: why, in one line */
+	char why[300];		       /* measured false: why, in one line */
 };
 
 /* Does a read add to event k of spec (a hardware event counting kernel mode)? */

@@ -12,7 +12,7 @@ struct td_syswide {
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
 	int nspecs;
 	char disabled[TD_MAX_SPECS][300];
-	char split[TD_MAX_SPECS][300];  /* why spec g is counted in parts ("": one group) */
+	char split[TD_MAX_SPECS][300]; /* why spec g is counted in parts ("": one group) */
 	int cgroup_fd;
 	struct td_cpu_slot *cpus;
 	int ncpus;
@@ -40,8 +40,10 @@ static int online_cpus(struct td_syswide *w, const int *only, int nonly, td_err 
 	}
 	for (int i = 0; only && i < nonly; i++)
 		if (!has_cpu(ids, n, only[i])) {
-			td_err_set(err, "CPU %d is not online: give CPUs of /sys/devices/system/cpu/online (%d of them, "
-				   "%d to %d)", only[i], n, ids[0], ids[n - 1]);
+			td_err_set(err,
+				   "CPU %d is not online: give CPUs of /sys/devices/system/cpu/online (%d of them, "
+				   "%d to %d)",
+				   only[i], n, ids[0], ids[n - 1]);
 			free(ids);
 			return -1;
 		}
@@ -67,8 +69,10 @@ const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, 
 {
 	if (root || cap_perfmon || cap_sys_admin || paranoid <= 0)
 		return NULL;
-	snprintf(buf, len, "system-wide counting needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 (it is %d): "
-		 "run tdctl as root", paranoid);
+	snprintf(buf, len,
+		 "system-wide counting needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 (it is %d): "
+		 "run tdctl as root",
+		 paranoid);
 	return buf;
 }
 
@@ -112,8 +116,9 @@ static int try_part(void *ctx, const struct td_perf_group_spec *s, int first, in
 static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 {
 	for (int i = 0; i < w->ncpus; i++) {
-		int failed = 0, rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
-						     TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
+		int failed = 0,
+		    rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
+					    TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
 		char why[300];
 		if (rc != 0 && i == 0 && td_perf_group_unschedulable(-rc, failed)) {
 			/* the kernel refused the group whole: count it in parts (perf_group.h) */
@@ -121,8 +126,9 @@ static int open_spec(struct td_syswide *w, int g, int paranoid, td_err *err)
 			int at = failed, parts;
 			if ((parts = td_perf_group_split(&w->specs[g], try_part, &c, &failed)) > 0) {
 				td_perf_group_split_why(&w->specs[g], -rc, at, w->split[g], sizeof(w->split[g]));
-				rc = td_perf_group_open(&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
-							TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
+				rc = td_perf_group_open(
+					&w->cpus[i].groups[g], &w->specs[g], w->cgroup_fd, w->cpus[i].cpu,
+					TD_OPEN_DISABLED | (w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), &failed);
 			} else {
 				rc = parts;
 			}
@@ -288,7 +294,8 @@ int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err)
 		return fd;
 	}
 	if (cgroup_mount(mnt, sizeof(mnt))) {
-		td_err_set(err, "no cgroup v2 (or v1 perf_event) hierarchy is mounted: mount one, or give the cgroup's full path");
+		td_err_set(err, "no cgroup v2 (or v1 perf_event) hierarchy is mounted: mount one, or give the cgroup's "
+				"full path");
 		return -1;
 	}
 	snprintf(resolved, len, "%s/%s", mnt, path[0] == '/' ? path + 1 : path);

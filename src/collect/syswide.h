@@ -16,8 +16,8 @@
 #include "base/util.h"
 
 struct td_cpu_slot {
-	int cpu, core, socket;    /* core/socket -1 when unknown */
-	int64_t store_id;         /* the caller's handle (targets row) */
+	int cpu, core, socket; /* core/socket -1 when unknown */
+	int64_t store_id;      /* the caller's handle (targets row) */
 	struct td_perf_group groups[TD_MAX_SPECS];
 	bool open[TD_MAX_SPECS];
 	struct td_reading prev[TD_MAX_SPECS], last[TD_MAX_SPECS];
@@ -25,7 +25,6 @@ struct td_cpu_slot {
 };
 
 struct td_syswide;
-
 
 /* One line saying why this process may not count system-wide, or NULL. */
 const char *td_syswide_refusal(bool root, bool cap_perfmon, bool cap_sys_admin, int paranoid, char *buf, size_t len);

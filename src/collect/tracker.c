@@ -25,12 +25,15 @@ struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mod
 	}
 	if (mode != TD_TRACKER_PROC && (t->bpf = td_bpf_tracker_new(follow_children, &why))) {
 		t->mode = TD_TRACKER_BPF;
-		snprintf(t->describe, sizeof(t->describe), "threads tracked by BPF (%s sched_process_fork/exec/exit, "
-			 "task_rename)", td_bpf_tracker_flavour(t->bpf));
+		snprintf(t->describe, sizeof(t->describe),
+			 "threads tracked by BPF (%s sched_process_fork/exec/exit, "
+			 "task_rename)",
+			 td_bpf_tracker_flavour(t->bpf));
 		return t;
 	}
 	if (mode == TD_TRACKER_BPF) {
-		td_err_set(err, "the BPF thread tracker does not load: %s; use --tracker=auto or --tracker=proc", why.msg);
+		td_err_set(err, "the BPF thread tracker does not load: %s; use --tracker=auto or --tracker=proc",
+			   why.msg);
 		free(t);
 		return NULL;
 	}

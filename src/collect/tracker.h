@@ -24,7 +24,11 @@ enum td_task_change {
 	TD_TASK_RENAMED, /* a new comm (exec, prctl PR_SET_NAME, /proc/.../comm): bpf only */
 };
 
-enum td_tracker_mode { TD_TRACKER_AUTO, TD_TRACKER_PROC, TD_TRACKER_BPF };
+enum td_tracker_mode {
+	TD_TRACKER_AUTO,
+	TD_TRACKER_PROC,
+	TD_TRACKER_BPF
+};
 
 /* How often the collector rescans /proc for threads and child processes
  * unless told otherwise (tdctl's --scan-ms); with bpf, how often the ring
@@ -34,7 +38,7 @@ enum td_tracker_mode { TD_TRACKER_AUTO, TD_TRACKER_PROC, TD_TRACKER_BPF };
 
 /* What the kernel accounted to a thread over its whole life, at its exit. */
 struct td_task_usage {
-	uint64_t runtime_ns;         /* CPU time (se.sum_exec_runtime) */
+	uint64_t runtime_ns;		 /* CPU time (se.sum_exec_runtime) */
 	uint64_t voluntary, involuntary; /* context switches */
 	uint64_t minor_faults, major_faults;
 	uint64_t migrations;
@@ -43,16 +47,16 @@ struct td_task_usage {
 struct td_task_event {
 	enum td_task_change change;
 	pid_t pid, tid;
-	pid_t parent;                   /* BORN: the thread that created it; 0 unknown (/proc) */
+	pid_t parent;			/* BORN: the thread that created it; 0 unknown (/proc) */
 	char comm[TD_TRACKER_COMM_LEN]; /* BORN, RENAMED (and GONE with bpf): its name then; "" unknown */
-	uint64_t time_ns;               /* when it happened (CLOCK_REALTIME); 0 unknown (/proc) */
-	bool have_usage;                /* GONE from bpf: usage is the thread's life */
+	uint64_t time_ns;		/* when it happened (CLOCK_REALTIME); 0 unknown (/proc) */
+	bool have_usage;		/* GONE from bpf: usage is the thread's life */
 	struct td_task_usage usage;
 };
 
 struct td_tracker_stats {
-	uint64_t lost_events;      /* bpf: events the ring buffer had no room for */
-	uint64_t unfollowed;       /* bpf: child processes the followed map had no room for */
+	uint64_t lost_events; /* bpf: events the ring buffer had no room for */
+	uint64_t unfollowed;  /* bpf: child processes the followed map had no room for */
 };
 
 struct td_tracker;

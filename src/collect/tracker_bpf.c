@@ -26,13 +26,13 @@ struct td_bpf_tracker {
 	struct ring_buffer *rb;
 	const char *flavour;
 	bool follow_children;
-	pid_t *procs;               /* followed processes, as user space knows them */
+	pid_t *procs; /* followed processes, as user space knows them */
 	int nprocs;
 	struct td_task_events events;
-	bool delivered;             /* events were handed out by the last poll: clear before adding */
-	int64_t mono_to_wall;       /* CLOCK_REALTIME - CLOCK_MONOTONIC */
-	uint64_t lost_checked;      /* lost events already answered by a liveness check */
-	int error;                  /* -errno from the ring buffer callback */
+	bool delivered;	       /* events were handed out by the last poll: clear before adding */
+	int64_t mono_to_wall;  /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	uint64_t lost_checked; /* lost events already answered by a liveness check */
+	int error;	       /* -errno from the ring buffer callback */
 };
 
 /* libbpf's own messages: the last warning is kept for the reason a load
@@ -106,7 +106,8 @@ static int push(struct td_bpf_tracker *t, enum td_task_change change, const stru
 	ev.time_ns = (uint64_t)((int64_t)e->time_ns + t->mono_to_wall);
 	if (e->kind == TD_BPF_GONE && change == TD_TASK_GONE) {
 		ev.have_usage = true;
-		ev.usage = (struct td_task_usage){ e->runtime_ns, e->nvcsw, e->nivcsw, e->min_flt, e->maj_flt, e->migrations };
+		ev.usage = (struct td_task_usage){ e->runtime_ns, e->nvcsw,   e->nivcsw,
+						   e->min_flt,	  e->maj_flt, e->migrations };
 	}
 	return td_task_events_push(&t->events, &ev);
 }
@@ -123,7 +124,8 @@ static int on_record(void *ctx, void *data, size_t size)
 	case TD_BPF_BORN:
 		if (e->flags & TD_BPF_NEW_PROCESS) {
 			/* a child the kernel could not follow is left to the unlisted remainder (stats say so) */
-			if (!t->follow_children || (e->flags & TD_BPF_NOT_FOLLOWED) || find_proc(t, (pid_t)e->parent_pid) < 0)
+			if (!t->follow_children || (e->flags & TD_BPF_NOT_FOLLOWED) ||
+			    find_proc(t, (pid_t)e->parent_pid) < 0)
 				return 0;
 			pid_t *slot = td_array_push(&t->procs, &t->nprocs, sizeof(*t->procs));
 			if (!slot)

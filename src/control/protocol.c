@@ -9,9 +9,9 @@
 #include "protocol.h"
 
 static const char *const op_names[] = {
-	[TD_OP_ATTACH] = "attach", [TD_OP_DETACH] = "detach", [TD_OP_LIST] = "list",
-	[TD_OP_STATUS] = "status", [TD_OP_SESSIONS] = "sessions", [TD_OP_REPORT] = "report",
-	[TD_OP_TAIL] = "tail", [TD_OP_PROFILE_NOW] = "profile-now", [TD_OP_RELOAD] = "reload",
+	[TD_OP_ATTACH] = "attach", [TD_OP_DETACH] = "detach",		[TD_OP_LIST] = "list",
+	[TD_OP_STATUS] = "status", [TD_OP_SESSIONS] = "sessions",	[TD_OP_REPORT] = "report",
+	[TD_OP_TAIL] = "tail",	   [TD_OP_PROFILE_NOW] = "profile-now", [TD_OP_RELOAD] = "reload",
 };
 
 #define NOPS (int)(sizeof(op_names) / sizeof(op_names[0]))
@@ -21,16 +21,20 @@ const char *td_op_name(enum td_op op)
 	return (int)op >= 0 && (int)op < NOPS ? op_names[op] : "?";
 }
 
-enum key_type { K_INT, K_BOOL, K_STRING };
+enum key_type {
+	K_INT,
+	K_BOOL,
+	K_STRING
+};
 
 /* The arguments, where they go, and which operations take them. */
 struct key {
 	const char *name;
 	enum key_type type;
-	long long min, max;        /* K_INT range; K_STRING: max length */
-	unsigned ops;              /* bit per enum td_op */
-	size_t off;                /* in struct td_request */
-	int size;                  /* of the field: 4 or 8 for ints, the buffer for strings */
+	long long min, max; /* K_INT range; K_STRING: max length */
+	unsigned ops;	    /* bit per enum td_op */
+	size_t off;	    /* in struct td_request */
+	int size;	    /* of the field: 4 or 8 for ints, the buffer for strings */
 };
 
 #define OP(x) (1u << (x))
@@ -137,11 +141,12 @@ static int decode(json_t *o, struct td_request *r, td_err *err)
 	}
 	if (!op || !json_is_string(op) || (opi = find_op(json_string_value(op))) < 0) {
 		td_err_set(err, "unknown or missing 'op': give attach, detach, list, status, sessions, report, tail, "
-			   "profile-now or reload");
+				"profile-now or reload");
 		return -1;
 	}
 	r->op = (enum td_op)opi;
-	json_object_foreach(o, key, val) {
+	json_object_foreach(o, key, val)
+	{
 		const struct key *k = NULL;
 		if (!strcmp(key, "v") || !strcmp(key, "op") || !strcmp(key, "id"))
 			continue;

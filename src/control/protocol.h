@@ -20,30 +20,30 @@
 #define TD_PROTOCOL_VERSION 1
 
 enum td_op {
-	TD_OP_ATTACH,      /* follow a process: pid, children, interval_ms, duration_ms, level, nodes */
-	TD_OP_DETACH,      /* end a running session: session */
-	TD_OP_LIST,        /* the running sessions the client may see */
-	TD_OP_STATUS,      /* the daemon: version, uptime, sessions, schedule */
-	TD_OP_SESSIONS,    /* stored sessions the client may see, newest first: limit */
-	TD_OP_REPORT,      /* a stored session's report: session, format (text, json) */
-	TD_OP_TAIL,        /* stream a running session's intervals as they are written: session */
+	TD_OP_ATTACH,	   /* follow a process: pid, children, interval_ms, duration_ms, level, nodes */
+	TD_OP_DETACH,	   /* end a running session: session */
+	TD_OP_LIST,	   /* the running sessions the client may see */
+	TD_OP_STATUS,	   /* the daemon: version, uptime, sessions, schedule */
+	TD_OP_SESSIONS,	   /* stored sessions the client may see, newest first: limit */
+	TD_OP_REPORT,	   /* a stored session's report: session, format (text, json) */
+	TD_OP_TAIL,	   /* stream a running session's intervals as they are written: session */
 	TD_OP_PROFILE_NOW, /* start a schedule entry's run now: entry */
-	TD_OP_RELOAD,      /* read the configuration again (as SIGHUP) */
+	TD_OP_RELOAD,	   /* read the configuration again (as SIGHUP) */
 };
 
 struct td_request {
-	int64_t id;               /* echoed in the reply; 0 when not given */
+	int64_t id; /* echoed in the reply; 0 when not given */
 	enum td_op op;
 	pid_t pid;
 	bool children;
-	int interval_ms;          /* 0: the daemon's default */
-	int duration_ms;          /* 0: until the target exits or detach */
-	int level;                /* 0: the default */
-	char nodes[512];          /* "" none */
+	int interval_ms; /* 0: the daemon's default */
+	int duration_ms; /* 0: until the target exits or detach */
+	int level;	 /* 0: the default */
+	char nodes[512]; /* "" none */
 	int64_t session;
-	char format[8];           /* report: text (default) or json */
-	char entry[64];           /* profile-now: the schedule entry */
-	int limit;                /* sessions: at most this many (default 50) */
+	char format[8]; /* report: text (default) or json */
+	char entry[64]; /* profile-now: the schedule entry */
+	int limit;	/* sessions: at most this many (default 50) */
 };
 
 /* Decode one request line (without its newline). 0, or -1 with a one-line

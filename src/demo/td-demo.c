@@ -97,7 +97,13 @@ static void build_chase(void)
 	}
 }
 
-enum kind { K_COMPUTE, K_MEMORY, K_BRANCHY, K_SLEEPY, K_N };
+enum kind {
+	K_COMPUTE,
+	K_MEMORY,
+	K_BRANCHY,
+	K_SLEEPY,
+	K_N
+};
 static const char *const kind_name[K_N] = { "compute", "memory", "branchy", "sleepy" };
 
 static uint64_t work_chunk(enum kind k, uint64_t state)
@@ -311,7 +317,8 @@ static int burst(int nlong, int nshort, double seconds)
 		pthread_join(t[i], NULL);
 	if (runtime_file) {
 		FILE *f = fopen(runtime_file, "w");
-		if (!f || fprintf(f, "CPU_NS %" PRIu64 " %" PRIu64 "\n", start_cpu, cpu_ns(CLOCK_PROCESS_CPUTIME_ID)) < 0 ||
+		if (!f ||
+		    fprintf(f, "CPU_NS %" PRIu64 " %" PRIu64 "\n", start_cpu, cpu_ns(CLOCK_PROCESS_CPUTIME_ID)) < 0 ||
 		    fclose(f)) {
 			perror("td-demo: -R");
 			return 1;
@@ -338,21 +345,48 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "t:l:L:e:s:wr:R:c:T:i:m:b:h")) != -1) {
 		switch (opt) {
-		case 't': nfirst = (int)arg_long(optarg, 1, 4096, "thread count"); break;
-		case 'l': nlate = (int)arg_long(optarg, 0, 4096, "late thread count"); break;
-		case 'L': late_ms = arg_long(optarg, 0, 3600000, "delay"); break;
-		case 'e': nearly = (int)arg_long(optarg, 0, 4096, "early exit count"); break;
-		case 's': seconds = (double)arg_long(optarg, 1, 3600, "seconds"); break;
-		case 'w': wait_signal = 1; break;
-		case 'r': ready_file = optarg; break;
-		case 'R': runtime_file = optarg; break;
-		case 'c': churn_rate = arg_long(optarg, 1, 100000, "churn rate"); break;
-		case 'T': lifetime_file = optarg; break;
-		case 'i': idle_ms = arg_long(optarg, 0, 3600000, "idle time"); break;
-		case 'm': max_ms = arg_long(optarg, 10, 3600000, "longest lifetime"); break;
-		case 'b': nburst = arg_long(optarg, 1, 100000, "burst size"); break;
+		case 't':
+			nfirst = (int)arg_long(optarg, 1, 4096, "thread count");
+			break;
+		case 'l':
+			nlate = (int)arg_long(optarg, 0, 4096, "late thread count");
+			break;
+		case 'L':
+			late_ms = arg_long(optarg, 0, 3600000, "delay");
+			break;
+		case 'e':
+			nearly = (int)arg_long(optarg, 0, 4096, "early exit count");
+			break;
+		case 's':
+			seconds = (double)arg_long(optarg, 1, 3600, "seconds");
+			break;
+		case 'w':
+			wait_signal = 1;
+			break;
+		case 'r':
+			ready_file = optarg;
+			break;
+		case 'R':
+			runtime_file = optarg;
+			break;
+		case 'c':
+			churn_rate = arg_long(optarg, 1, 100000, "churn rate");
+			break;
+		case 'T':
+			lifetime_file = optarg;
+			break;
+		case 'i':
+			idle_ms = arg_long(optarg, 0, 3600000, "idle time");
+			break;
+		case 'm':
+			max_ms = arg_long(optarg, 10, 3600000, "longest lifetime");
+			break;
+		case 'b':
+			nburst = arg_long(optarg, 1, 100000, "burst size");
+			break;
 		default:
-			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] [-c RATE [-T FILE] [-i MS] [-m MS]] [-b N]\n");
+			fprintf(stderr, "usage: td-demo [-t N] [-l N] [-L MS] [-e N] [-s SEC] [-w] [-r FILE] [-R FILE] "
+					"[-c RATE [-T FILE] [-i MS] [-m MS]] [-b N]\n");
 			return 2;
 		}
 	}

@@ -17,8 +17,8 @@
 #include "model/model.h"
 
 struct td_combined_node {
-	const char *path;        /* the level-1 node (points into models[0]) */
-	double value;            /* NaN: not available (a node or SLOTS NA on a type that ran) */
+	const char *path; /* the level-1 node (points into models[0]) */
+	double value;	  /* NaN: not available (a node or SLOTS NA on a type that ran) */
 };
 
 /* The level-1 nodes of models[0] that every model has, combined over the n evaluations

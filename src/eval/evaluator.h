@@ -26,16 +26,16 @@
 /* One evaluation's results. Arrays sized by the model; NaN = not available
  * (or, for confidence, unknown). */
 struct td_evaluation {
-	double seconds;          /* wall time the counts cover (DURATION) */
-	double *node, *conf;     /* per node: value (fraction) and confidence 0..1 */
-	bool *spans;             /* per node: the value read events of several perf groups */
-	bool *flagged;           /* per node: own threshold holds and every ancestor is flagged */
-	int bottleneck;          /* node index or -1 */
-	int nvalid;              /* nodes with a value */
+	double seconds;	     /* wall time the counts cover (DURATION) */
+	double *node, *conf; /* per node: value (fraction) and confidence 0..1 */
+	bool *spans;	     /* per node: the value read events of several perf groups */
+	bool *flagged;	     /* per node: own threshold holds and every ancestor is flagged */
+	int bottleneck;	     /* node index or -1 */
+	int nvalid;	     /* nodes with a value */
 	double *info, *info_conf;
 	bool *info_spans;
-	bool cpi_valid;          /* false: no CPI lines, or CPI itself not available */
-	double cpi, other;       /* cycles per instruction; CPI minus the available components */
+	bool cpi_valid;		     /* false: no CPI lines, or CPI itself not available */
+	double cpi, other;	     /* cycles per instruction; CPI minus the available components */
 	double *cpi_comp, *cpi_conf; /* per CPI component: its CPI (NaN: not available) and confidence */
 	bool *cpi_spans;
 };

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-
 double td_scale(uint64_t value, uint64_t enabled, uint64_t running)
 {
 	if (running == 0)

@@ -18,11 +18,11 @@ double td_scale(uint64_t value, uint64_t enabled, uint64_t running);
 double td_coverage(uint64_t enabled, uint64_t running);
 
 struct td_group_counts {
-	int n;                   /* event aliases per group */
+	int n; /* event aliases per group */
 	int ngroups;
-	double *val;             /* ngroups * n: scaled count; NaN not counted */
-	double *cov;             /* ngroups * n: running / enabled; NaN unknown */
-	int *rows;               /* ngroups * n: rows averaged into val */
+	double *val; /* ngroups * n: scaled count; NaN not counted */
+	double *cov; /* ngroups * n: running / enabled; NaN unknown */
+	int *rows;   /* ngroups * n: rows averaged into val */
 };
 
 /* -1 when out of memory. The counts start cleared. */

@@ -53,7 +53,8 @@ int td_metrics_set(struct td_metrics *mx, const char *name, double value, td_err
 	int slot = td_model_slot(mx->model, name);
 
 	if (slot < 0 || !td_model_is_param(mx->model, slot)) {
-		bool is_const = slot >= mx->model->first_const && slot < mx->model->first_const + mx->model->cat->nconsts;
+		bool is_const =
+			slot >= mx->model->first_const && slot < mx->model->first_const + mx->model->cat->nconsts;
 		td_err_set(err, "'%s' is not a param of %s or a built-in (DURATION, NUM_CPUS)%s", name,
 			   mx->model->cat->name, is_const ? "; a const cannot be overridden" : "");
 		return -1;
@@ -215,7 +216,8 @@ static double spanning_confidence(const struct td_formula *f, const double *coun
 			continue;
 		for (int k = i; k < f->nevents; k++) {
 			double v = cov[g * n + f->events[k]];
-			if (best_group(counts, cov, n, ngroups, f->events[k]) == g && !isnan(v) && (isnan(least) || v < least))
+			if (best_group(counts, cov, n, ngroups, f->events[k]) == g && !isnan(v) &&
+			    (isnan(least) || v < least))
 				least = v;
 		}
 		if (!isnan(least)) {
@@ -271,7 +273,8 @@ int td_metrics_eval_groups(struct td_metrics *mx, const double *counts, const do
 		for (int i = 0; i < m->norder; i++) {
 			const struct td_formula *f = m->order[i];
 			mx->spans[f->slot] = false;
-			mx->conf[f->slot] = coverage && !td_is_na(slots[f->slot]) ? least_coverage(f, counts, coverage) : NAN;
+			mx->conf[f->slot] =
+				coverage && !td_is_na(slots[f->slot]) ? least_coverage(f, counts, coverage) : NAN;
 		}
 		derive(mx);
 		return 0;

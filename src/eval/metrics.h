@@ -10,30 +10,30 @@
 #include "model/model.h"
 
 struct td_cpi_stack {
-	bool valid;            /* false: no cpi lines, or CPI itself is NA */
+	bool valid; /* false: no cpi lines, or CPI itself is NA */
 	double cycles, instructions;
-	double cpi;            /* cycles / instructions */
-	double *comp;          /* per model cpi component: fraction * CPI (after scaling); NA if its fraction is NA */
-	double other;          /* cpi - sum(non-NA comp): components + other == cpi */
-	bool scaled;           /* the fractions summed to more than 1 and were scaled down to sum to 1 */
-	double scale;          /* factor applied to every fraction (1 when not scaled) */
+	double cpi;   /* cycles / instructions */
+	double *comp; /* per model cpi component: fraction * CPI (after scaling); NA if its fraction is NA */
+	double other; /* cpi - sum(non-NA comp): components + other == cpi */
+	bool scaled;  /* the fractions summed to more than 1 and were scaled down to sum to 1 */
+	double scale; /* factor applied to every fraction (1 when not scaled) */
 };
 
 /* An evaluator for one model: holds the slot array and the results, so the
  * per-interval call allocates nothing. */
 struct td_metrics {
 	const struct td_model *model;
-	double *slots;         /* model->nslots */
-	double *conf;          /* per slot: confidence of a formula's value (0..1): the least running/enabled
+	double *slots;	/* model->nslots */
+	double *conf;	/* per slot: confidence of a formula's value (0..1): the least running/enabled
 	                        * of the counted events it read; NaN when unknown or the value is NA */
-	bool *spans;           /* per slot: the value mixes events counted in different perf groups */
-	double *node;          /* per node: value (fraction) or NA */
-	bool *flagged;         /* per node: own threshold holds and every ancestor is flagged */
-	double *info;          /* per info metric */
-	int bottleneck;        /* node index or -1 */
+	bool *spans;	/* per slot: the value mixes events counted in different perf groups */
+	double *node;	/* per node: value (fraction) or NA */
+	bool *flagged;	/* per node: own threshold holds and every ancestor is flagged */
+	double *info;	/* per info metric */
+	int bottleneck; /* node index or -1 */
 	struct td_cpi_stack cpi;
-	double *gslots;        /* scratch for td_metrics_eval_groups: one slot array per group */
-	int gcap;              /* groups gslots has room for */
+	double *gslots; /* scratch for td_metrics_eval_groups: one slot array per group */
+	int gcap;	/* groups gslots has room for */
 };
 
 struct td_metrics *td_metrics_new(const struct td_model *m);

@@ -54,13 +54,16 @@ int td_what_if_parse(const struct td_model *m, const char *spec, struct td_what_
 		if (comp == -2 && nlen == 5 && !strncmp(p, "Other", 5))
 			comp = TD_WHAT_IF_OTHER;
 		if (comp == -2) {
-			td_err_set(err, "--what-if: no CPI component '%.*s': the components are %s", (int)nlen, p, names);
+			td_err_set(err, "--what-if: no CPI component '%.*s': the components are %s", (int)nlen, p,
+				   names);
 			goto fail;
 		}
 		f = strtod(eq + 1, &stop);
 		if (stop != p + len || stop == eq + 1 || !(f >= 0) || isinf(f)) {
-			td_err_set(err, "bad --what-if factor '%.*s' for %.*s: give a number >= 0 (0 removes the component, "
-				   "0.5 halves it)", (int)(p + len - eq - 1), eq + 1, (int)nlen, p);
+			td_err_set(err,
+				   "bad --what-if factor '%.*s' for %.*s: give a number >= 0 (0 removes the component, "
+				   "0.5 halves it)",
+				   (int)(p + len - eq - 1), eq + 1, (int)nlen, p);
 			goto fail;
 		}
 		for (int i = 0; i < count; i++)
@@ -109,8 +112,10 @@ int td_what_if_project(const struct td_model *m, const struct td_evaluation *e, 
 	r->cpi = e->cpi;
 	r->projected = e->cpi - saved;
 	if (!(r->projected > 0)) {
-		td_err_set(err, "the projection leaves no cycles per instruction (CPI' = %.4f): the factors remove more "
-			   "than the stack holds", r->projected);
+		td_err_set(err,
+			   "the projection leaves no cycles per instruction (CPI' = %.4f): the factors remove more "
+			   "than the stack holds",
+			   r->projected);
 		return -1;
 	}
 	r->cycles_ratio = r->projected / r->cpi;

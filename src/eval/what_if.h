@@ -29,9 +29,9 @@ struct td_what_if {
 int td_what_if_parse(const struct td_model *m, const char *spec, struct td_what_if **out, int *n, td_err *err);
 
 struct td_what_if_result {
-	double cpi, projected;   /* measured CPI and CPI' */
-	double cycles_ratio;     /* CPI'/CPI: cycles for the same instructions */
-	double speedup;          /* CPI/CPI' */
+	double cpi, projected; /* measured CPI and CPI' */
+	double cycles_ratio;   /* CPI'/CPI: cycles for the same instructions */
+	double speedup;	       /* CPI/CPI' */
 };
 
 /* Project e (an evaluation of m with a valid CPI stack). 0, or -1 with err

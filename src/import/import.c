@@ -24,24 +24,24 @@
 #define MAX_TIMESTAMP_SECONDS 1e9
 
 struct imp_target {
-	int cpu;                 /* >= 0: a CPU */
-	int tid;                 /* > 0: a thread */
+	int cpu; /* >= 0: a CPU */
+	int tid; /* > 0: a thread */
 	char comm[64];
 	int64_t id;
-	int seen_iv;             /* interval whose end last_seen_ns holds, -1 none */
+	int seen_iv; /* interval whose end last_seen_ns holds, -1 none */
 };
 
 struct imp_event {
 	char name[256];
 	struct td_encoding enc;
 	bool bad;
-	int64_t *ids;            /* per occurrence in one interval and target */
+	int64_t *ids; /* per occurrence in one interval and target */
 	int nids;
 };
 
 struct imp_interval {
-	double ts;               /* seconds since perf started; NaN in totals mode */
-	double duration_ns;      /* from duration_time; NaN unknown */
+	double ts;	    /* seconds since perf started; NaN in totals mode */
+	double duration_ns; /* from duration_time; NaN unknown */
 };
 
 struct rec {
@@ -52,7 +52,7 @@ struct rec {
 struct parse {
 	const struct td_import_opts *o;
 	char sep;
-	int has_ts;              /* -1 undecided */
+	int has_ts; /* -1 undecided */
 	struct rec *recs;
 	int nrecs;
 	struct imp_target *targets;
@@ -62,9 +62,9 @@ struct parse {
 	struct imp_interval *ivs;
 	int nivs;
 	int messages;
-	double started;          /* "# started on" as epoch seconds, NaN if absent */
+	double started; /* "# started on" as epoch seconds, NaN if absent */
 	struct td_import_result *res;
-	const struct td_catalog *cat;  /* the model's events file: its perf-name lines */
+	const struct td_catalog *cat; /* the model's events file: its perf-name lines */
 	/* a hybrid spec (adl_glc+adl_grt): each core PMU's model and file; an event named
 	 * PMU/.../ is encoded for the model counting on PMU, any other for the first */
 	struct td_catalog *cats[TD_MODEL_SPEC_MAX];
@@ -338,15 +338,19 @@ static int parse_counts(struct parse *p, char **f, int n, int v, int line, struc
 			pct = 100;
 		r->running = (uint64_t)llround(run);
 		if (!stored_count(run * 100 / pct, &r->enabled)) {
-			line_msg(p, line, "run time '%s' at %s %% makes an enabled time of 2^63 ns or more, beyond what "
-				 "topdown stores", f[v + 3], f[v + 4]);
+			line_msg(p, line,
+				 "run time '%s' at %s %% makes an enabled time of 2^63 ns or more, beyond what "
+				 "topdown stores",
+				 f[v + 3], f[v + 4]);
 			return -1;
 		}
 		if (stored_count(value * pct / 100, &r->value))
 			return 0;
 	}
-	line_msg(p, line, "value '%s'%s%s is 2^63 or more, beyond what topdown stores (no counter reaches it: "
-		 "is the file corrupt?)", f[v], f[v + 1][0] ? " " : "", f[v + 1]);
+	line_msg(p, line,
+		 "value '%s'%s%s is 2^63 or more, beyond what topdown stores (no counter reaches it: "
+		 "is the file corrupt?)",
+		 f[v], f[v + 1][0] ? " " : "", f[v + 1]);
 	return -1;
 }
 
@@ -393,8 +397,9 @@ static int parse_line(struct parse *p, char *text, int line)
 	if (p->has_ts < 0)
 		p->has_ts = v;
 	if (p->has_ts != v) {
-		line_msg(p, line, p->has_ts ? "no timestamp, unlike the lines before (perf stat -I)" :
-			 "a timestamp, unlike the lines before");
+		line_msg(p, line,
+			 p->has_ts ? "no timestamp, unlike the lines before (perf stat -I)"
+				   : "a timestamp, unlike the lines before");
 		return 0;
 	}
 	if (n > v && !is_value(f[v]) && f[v][0]) {
@@ -420,8 +425,10 @@ static int parse_line(struct parse *p, char *text, int line)
 	if ((r.event = event_for(p, f[v + 2], &err)) == -2) {
 		/* the kernel's name of a hybrid Intel CPU's E-core PMU */
 		bool atom_line = !strncmp(f[v + 2], "cpu_atom/", strlen("cpu_atom/"));
-		line_msg(p, line, "%s%s", err.msg, atom_line && p->nmodels < 2 ?
-			 " (a hybrid CPU's E-core event: give --pmu adl_glc+adl_grt to read both core types)" : "");
+		line_msg(p, line, "%s%s", err.msg,
+			 atom_line && p->nmodels < 2
+				 ? " (a hybrid CPU's E-core event: give --pmu adl_glc+adl_grt to read both core types)"
+				 : "");
 		return 0;
 	}
 	return r.event < 0 ? -1 : add_rec(p, &r);
@@ -457,9 +464,9 @@ struct writer {
 	struct parse *p;
 	struct td_store *s;
 	int64_t session;
-	uint64_t base_ns;        /* wall time of perf's start */
-	int *occ;                /* occurrences per target x event in the current interval */
-	struct pending *pend;    /* the current interval's counts, written per target at its end */
+	uint64_t base_ns;     /* wall time of perf's start */
+	int *occ;	      /* occurrences per target x event in the current interval */
+	struct pending *pend; /* the current interval's counts, written per target at its end */
 	int npend;
 };
 
@@ -584,8 +591,13 @@ static int64_t event_id(struct writer *w, int e, int k)
 	while (ev->nids <= k) {
 		int64_t *n = realloc(ev->ids, (size_t)(ev->nids + 1) * sizeof(*n));
 		struct td_event_row row = {
-			.name = ev->name, .spec = ev->name, .group = ev->nids, .type = ev->enc.attr.type,
-			.config = ev->enc.attr.config, .config1 = ev->enc.attr.config1, .status = "counting",
+			.name = ev->name,
+			.spec = ev->name,
+			.group = ev->nids,
+			.type = ev->enc.attr.type,
+			.config = ev->enc.attr.config,
+			.config1 = ev->enc.attr.config1,
+			.status = "counting",
 		};
 		if (!n)
 			return -1;
@@ -648,9 +660,17 @@ static int write_session(struct parse *p, struct td_store *s, const char *events
 {
 	char command[600], msg[256];
 	struct td_session_info si = {
-		.kind = "import", .command = command, .pmu_model = p->o->pmu_model, .events_file = events_file,
-		.rung = "import", .interval_ms = interval_ms(p), .smt = p->o->smt, .num_cpus = count_cpus(p),
-		.source = p->o->path, .kernel_counted = true, .owner_uid = -1,
+		.kind = "import",
+		.command = command,
+		.pmu_model = p->o->pmu_model,
+		.events_file = events_file,
+		.rung = "import",
+		.interval_ms = interval_ms(p),
+		.smt = p->o->smt,
+		.num_cpus = count_cpus(p),
+		.source = p->o->path,
+		.kernel_counted = true,
+		.owner_uid = -1,
 	};
 	struct writer w = { .p = p, .s = s };
 	int rc;
@@ -703,19 +723,25 @@ static int load_hybrid(struct parse *p, char *file, size_t len, td_err *err)
 	char one[64], path[1024];
 
 	if ((p->nmodels = td_model_spec_split(p->o->pmu_model, p->models)) < 0) {
-		td_err_set(err, "--pmu '%s': give one model, or one per core PMU of a hybrid CPU joined by '+' "
-			   "(e.g. adl_glc+adl_grt)", p->o->pmu_model);
+		td_err_set(err,
+			   "--pmu '%s': give one model, or one per core PMU of a hybrid CPU joined by '+' "
+			   "(e.g. adl_glc+adl_grt)",
+			   p->o->pmu_model);
 		return -1;
 	}
 	file[0] = '\0';
 	for (int i = 0; i < p->nmodels; i++) {
 		if (i && !td_hybrid_pmu_of_model(p->models[i])) {
-			td_err_set(err, "--pmu '%s': '%s' is not the model of a hybrid CPU's core PMU (known: adl_glc+adl_grt)",
-				   p->o->pmu_model, p->models[i]);
+			td_err_set(
+				err,
+				"--pmu '%s': '%s' is not the model of a hybrid CPU's core PMU (known: adl_glc+adl_grt)",
+				p->o->pmu_model, p->models[i]);
 			return -1;
 		}
 		if (td_catalog_find(dir, p->models[i], one, sizeof(one))) {
-			td_err_set(err, "no events file in %s serves PMU model '%s': check --pmu (see 'tdctl events --pmu MODEL')",
+			td_err_set(err,
+				   "no events file in %s serves PMU model '%s': check --pmu (see 'tdctl events --pmu "
+				   "MODEL')",
 				   dir, p->models[i]);
 			return -1;
 		}
@@ -741,7 +767,8 @@ static int check_model(const struct td_import_opts *o, char *file, size_t len, t
 	if (td_model_spec_hybrid(o->pmu_model))
 		return 0; /* load_hybrid finds each file */
 	if (td_catalog_find(td_events_dir(o->events_dir), o->pmu_model, file, len)) {
-		td_err_set(err, "no events file in %s serves PMU model '%s': check --pmu (see 'tdctl events --pmu MODEL')",
+		td_err_set(err,
+			   "no events file in %s serves PMU model '%s': check --pmu (see 'tdctl events --pmu MODEL')",
 			   td_events_dir(o->events_dir), o->pmu_model);
 		return -1;
 	}
@@ -763,8 +790,10 @@ static int parse_text(struct parse *p, char *buf, size_t len, td_err *err)
 	else if (parse_buffer(p, buf, len))
 		td_err_set(err, "out of memory reading '%s'", path);
 	else if (p->nrecs == 0)
-		td_err_set(err, "'%s': no usable line of %d (see the messages above): give the output of perf stat -x, "
-			   "(or -x;)", path, p->res->lines);
+		td_err_set(err,
+			   "'%s': no usable line of %d (see the messages above): give the output of perf stat -x, "
+			   "(or -x;)",
+			   path, p->res->lines);
 	else
 		return 0;
 	return -1;
@@ -828,8 +857,10 @@ int td_import(struct td_store *s, const struct td_import_opts *o, struct td_impo
 			td_catalog_free(p.cats[i]);
 		return rc;
 	}
-	if (snprintf(cat_path, sizeof(cat_path), "%s/%s", td_events_dir(o->events_dir), events_file) >= (int)sizeof(cat_path)) {
-		td_err_set(err, "events directory path longer than %zu characters: use a shorter --events-dir", sizeof(cat_path) - 64);
+	if (snprintf(cat_path, sizeof(cat_path), "%s/%s", td_events_dir(o->events_dir), events_file) >=
+	    (int)sizeof(cat_path)) {
+		td_err_set(err, "events directory path longer than %zu characters: use a shorter --events-dir",
+			   sizeof(cat_path) - 64);
 		return -1;
 	}
 	if (td_catalog_load(cat_path, &cat, err))

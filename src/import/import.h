@@ -26,13 +26,13 @@
 #include "store/store.h"
 
 struct td_import_opts {
-	const char *path;        /* "-": standard input */
-	const char *pmu_model;   /* libpfm4 model whose events file reads the counts */
-	const char *events_dir;  /* NULL: td_events_dir() */
-	int smt;                 /* 1 on, 0 off, -1 unknown (the file's param default) */
-	FILE *diag;              /* line messages; NULL: none */
-	int max_messages;        /* 0: 20 */
-	bool no_metrics;         /* store the counts only: no metric values (tdctl recompute adds them) */
+	const char *path;	/* "-": standard input */
+	const char *pmu_model;	/* libpfm4 model whose events file reads the counts */
+	const char *events_dir; /* NULL: td_events_dir() */
+	int smt;		/* 1 on, 0 off, -1 unknown (the file's param default) */
+	FILE *diag;		/* line messages; NULL: none */
+	int max_messages;	/* 0: 20 */
+	bool no_metrics;	/* store the counts only: no metric values (tdctl recompute adds them) */
 };
 
 struct td_import_result {

@@ -112,8 +112,7 @@ static int lookup_alias(const char *pmu, const char *name, char *out, size_t len
 }
 
 /* Place value into the bit ranges of spec ("config:0-7,32-35"). */
-static int apply_format(struct perf_event_attr *a, const char *spec, uint64_t value, td_err *err,
-			const char *term)
+static int apply_format(struct perf_event_attr *a, const char *spec, uint64_t value, td_err *err, const char *term)
 {
 	char buf[128];
 	uint64_t *field;
@@ -169,8 +168,7 @@ static int parse_u64(const char *s, uint64_t *v)
 }
 
 /* Apply perf's :u / :k style modifiers. */
-static int apply_modifiers(struct perf_event_attr *a, const char *mods, bool kernel, td_err *err,
-			   const char *evstr)
+static int apply_modifiers(struct perf_event_attr *a, const char *mods, bool kernel, td_err *err, const char *evstr)
 {
 	bool u = false, k = false;
 
@@ -310,8 +308,8 @@ static int encode_raw_form(const char *evstr, const char *model, bool kernel, st
 		return -1;
 	}
 	if (snprintf(enc->pmu, sizeof(enc->pmu), "%s", buf) >= (int)sizeof(enc->pmu)) {
-		td_err_set(err, "PMU name '%.60s' in event '%.60s' is longer than %zu characters: no such PMU", buf, evstr,
-			   sizeof(enc->pmu) - 1);
+		td_err_set(err, "PMU name '%.60s' in event '%.60s' is longer than %zu characters: no such PMU", buf,
+			   evstr, sizeof(enc->pmu) - 1);
 		return -1;
 	}
 	if (snprintf(path, sizeof(path), "%s/%s/type", sysfs_root(), buf) < (int)sizeof(path) &&
@@ -385,7 +383,7 @@ static int encode_libpfm(const char *evstr, const char *model, bool kernel, stru
 	arg.size = sizeof(arg);
 	arg.attr = &enc->attr;
 	ret = td_pfm_get_os_event_encoding(full, kernel ? (PFM_PLM0 | PFM_PLM3) : PFM_PLM3, PFM_OS_PERF_EVENT_EXT,
-					&arg);
+					   &arg);
 	if (ret == PFM_ERR_NOTFOUND && (!model || !*model) && !strstr(evstr, "::") && td_pfm_host_model()) {
 		/* not in the PMUs libpfm4 found active (perf's generic ones, for a CPU it does not
 		 * know): the host's model, as if libpfm4 had found it active too */

@@ -13,8 +13,8 @@
 
 struct td_encoding {
 	struct perf_event_attr attr;
-	char pmu[64];   /* libpfm4 PMU or sysfs PMU name that encoded it */
-	bool raw_form;  /* came from a PMU/term=val/ or rNNNN string */
+	char pmu[64];	   /* libpfm4 PMU or sysfs PMU name that encoded it */
+	bool raw_form;	   /* came from a PMU/term=val/ or rNNNN string */
 	bool type_unknown; /* a dynamic PMU (msr) absent here: attr.type is TD_TYPE_UNKNOWN */
 };
 

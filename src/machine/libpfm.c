@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 static struct {
-	int state; /* 0 not tried, 1 ready, -1 failed */
-	char *error;             /* why not, once it failed (allocated: dlerror names a path) */
+	int state;   /* 0 not tried, 1 ready, -1 failed */
+	char *error; /* why not, once it failed (allocated: dlerror names a path) */
 	pfm_err_t (*initialize)(void);
 	pfm_err_t (*get_pmu_info)(pfm_pmu_t, pfm_pmu_info_t *);
 	pfm_err_t (*get_event_info)(int, pfm_os_t, pfm_event_info_t *);

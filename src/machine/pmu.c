@@ -30,11 +30,16 @@
 const char *td_rung_name(enum td_rung r)
 {
 	switch (r) {
-	case TD_RUNG_NONE: return "none";
-	case TD_RUNG_SOFTWARE: return "software-only";
-	case TD_RUNG_IPC: return "ipc-only";
-	case TD_RUNG_PARTIAL_TREE: return "partial-tree";
-	case TD_RUNG_FULL_TREE: return "full-tree";
+	case TD_RUNG_NONE:
+		return "none";
+	case TD_RUNG_SOFTWARE:
+		return "software-only";
+	case TD_RUNG_IPC:
+		return "ipc-only";
+	case TD_RUNG_PARTIAL_TREE:
+		return "partial-tree";
+	case TD_RUNG_FULL_TREE:
+		return "full-tree";
 	}
 	return "?";
 }
@@ -129,8 +134,8 @@ static const struct uarch_row *uarch_row(const char *vendor, int family, int mod
 {
 	for (size_t i = 0; i < sizeof(uarch_table) / sizeof(uarch_table[0]); i++) {
 		const struct uarch_row *r = &uarch_table[i];
-		if (!strcmp(r->vendor, vendor) && r->family == family && model >= r->model_lo &&
-		    model <= r->model_hi && stepping >= r->stepping_lo)
+		if (!strcmp(r->vendor, vendor) && r->family == family && model >= r->model_lo && model <= r->model_hi &&
+		    stepping >= r->stepping_lo)
 			return r;
 	}
 	return NULL;
@@ -153,9 +158,12 @@ const char *td_cpuid_pmu_model(const char *vendor, int family, int model, int st
 const char *td_model_source_name(enum td_model_source s)
 {
 	switch (s) {
-	case TD_MODEL_NONE: return "none";
-	case TD_MODEL_LIBPFM: return "libpfm4";
-	case TD_MODEL_CPUID: return "cpuid";
+	case TD_MODEL_NONE:
+		return "none";
+	case TD_MODEL_LIBPFM:
+		return "libpfm4";
+	case TD_MODEL_CPUID:
+		return "cpuid";
 	}
 	return "?";
 }
@@ -276,10 +284,11 @@ static void detect_hypervisor_name(struct td_caps *c)
 		snprintf(c->hypervisor_name, sizeof(c->hypervisor_name), "unknown");
 		return;
 	}
-	static const struct { const char *sig, *name; } known[] = {
-		{ "KVMKVMKVM", "KVM" },       { "Microsoft Hv", "Hyper-V" },
-		{ "VMwareVMware", "VMware" }, { "XenVMMXenVMM", "Xen" },
-		{ "TCGTCGTCGTCG", "QEMU TCG" }, { "ACRNACRNACRN", "ACRN" },
+	static const struct {
+		const char *sig, *name;
+	} known[] = {
+		{ "KVMKVMKVM", "KVM" },		 { "Microsoft Hv", "Hyper-V" },	 { "VMwareVMware", "VMware" },
+		{ "XenVMMXenVMM", "Xen" },	 { "TCGTCGTCGTCG", "QEMU TCG" }, { "ACRNACRNACRN", "ACRN" },
 		{ " lrpepyh  vr", "Parallels" }, { "bhyve bhyve ", "bhyve" },
 	};
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -483,7 +492,9 @@ static void detect_cgroup(struct td_caps *c)
 	if (td_host_path(path, sizeof(path), "/proc/self/mounts") < 0 || !(f = fopen(path, "re")))
 		return;
 	while (fscanf(f, "%255s %511s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
-		int version = !strcmp(type, "cgroup2") ? 2 : !strcmp(type, "cgroup") && strstr(opts, "perf_event") ? 1 : 0;
+		int version = !strcmp(type, "cgroup2")				      ? 2
+			      : !strcmp(type, "cgroup") && strstr(opts, "perf_event") ? 1
+										      : 0;
 		if (!version || c->cgroup_version == 2)
 			continue;
 		c->cgroup_version = version;
@@ -576,14 +587,16 @@ void td_caps_decide_rung(struct td_caps *c)
 			snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "the installed libpfm4 does not know %s (%s family %#x model %#x), so no top-down "
 				 "events file applies: cycles, instructions, IPC and CPI are collected with the "
-				 "kernel's generic events; a newer libpfm4 or an events file with raw events adds the tree",
+				 "kernel's generic events; a newer libpfm4 or an events file with raw events adds the "
+				 "tree",
 				 cpu, c->vendor, c->family, c->model);
 		else if (c->model_source == TD_MODEL_CPUID)
-			snprintf(c->rung_reason, sizeof(c->rung_reason),
-				 "the installed libpfm4 does not know %s and no events file serves %s (its PMU model by "
-				 "CPUID family %#x model %#x): IPC and CPI are collected with generic events; add an "
-				 "events/NAME.td file with raw events for %s to get the top-down tree",
-				 cpu, c->pfm_model, c->family, c->model, c->pfm_model);
+			snprintf(
+				c->rung_reason, sizeof(c->rung_reason),
+				"the installed libpfm4 does not know %s and no events file serves %s (its PMU model by "
+				"CPUID family %#x model %#x): IPC and CPI are collected with generic events; add an "
+				"events/NAME.td file with raw events for %s to get the top-down tree",
+				cpu, c->pfm_model, c->family, c->model, c->pfm_model);
 		else
 			snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "no events file serves libpfm4 model %s: IPC and CPI are collected with generic "
@@ -598,16 +611,17 @@ void td_caps_decide_rung(struct td_caps *c)
 		bool tables = td_pfm_has_model(c->pfm_model); /* Emerald Rapids: the spr tables */
 		int n = snprintf(c->rung_reason, sizeof(c->rung_reason),
 				 "hardware counters available through the kernel's %s PMU; the installed libpfm4 does "
-				 "not know %s, so %s names it %s, which %s serves %s%s", c->kernel_pmu, cpu, id,
-				 c->pfm_model, c->events_file,
+				 "not know %s, so %s names it %s, which %s serves %s%s",
+				 c->kernel_pmu, cpu, id, c->pfm_model, c->events_file,
 				 tables ? "with libpfm4's tables for that model" : "with raw event encodings",
 				 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
 		if (n >= (int)sizeof(c->rung_reason)) /* only with absurdly long names: say less, cut nothing */
-			snprintf(c->rung_reason, sizeof(c->rung_reason), "%s serves %s (PMU model from CPUID, raw event encodings)",
-				 c->events_file, c->pfm_model);
+			snprintf(c->rung_reason, sizeof(c->rung_reason),
+				 "%s serves %s (PMU model from CPUID, raw event encodings)", c->events_file,
+				 c->pfm_model);
 	} else
 		snprintf(c->rung_reason, sizeof(c->rung_reason),
-			 "hardware counters available through the kernel's %s PMU; %s serves %s%s",
-			 c->kernel_pmu, c->events_file, c->pfm_model,
+			 "hardware counters available through the kernel's %s PMU; %s serves %s%s", c->kernel_pmu,
+			 c->events_file, c->pfm_model,
 			 c->hypervisor ? " (virtualized PMU: counts may include hypervisor noise)" : "");
 }

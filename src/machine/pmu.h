@@ -11,16 +11,16 @@
 enum td_rung {
 	TD_RUNG_NONE = 0,     /* perf_event_open not usable at all */
 	TD_RUNG_SOFTWARE,     /* software events only */
-	TD_RUNG_IPC,          /* generic cycles/instructions, no top-down file */
+	TD_RUNG_IPC,	      /* generic cycles/instructions, no top-down file */
 	TD_RUNG_PARTIAL_TREE, /* some tree levels fit (decided by the planner) */
 	TD_RUNG_FULL_TREE,
 };
 
 /* Where the PMU model name (td_caps.pfm_model) came from. */
 enum td_model_source {
-	TD_MODEL_NONE = 0,    /* no model: neither libpfm4 nor CPUID identifies the CPU */
-	TD_MODEL_LIBPFM,      /* libpfm4 detected it (or TD_PFM_MODEL named it) */
-	TD_MODEL_CPUID,       /* libpfm4 does not know the CPU; CPUID vendor/family/model name it */
+	TD_MODEL_NONE = 0, /* no model: neither libpfm4 nor CPUID identifies the CPU */
+	TD_MODEL_LIBPFM,   /* libpfm4 detected it (or TD_PFM_MODEL named it) */
+	TD_MODEL_CPUID,	   /* libpfm4 does not know the CPU; CPUID vendor/family/model name it */
 };
 
 /* One core PMU of a hybrid CPU (Intel Alder Lake / Raptor Lake: cpu_core for the P-cores,
@@ -28,60 +28,62 @@ enum td_model_source {
  * only while the thread runs on that core type); each has its own PMU model and events file. */
 #define TD_MAX_CORE_PMUS 2
 struct td_core_pmu {
-	char name[32];            /* sysfs device: cpu_core, cpu_atom */
-	int type;                 /* its perf type (sysfs type), -1 unknown */
-	char cpus[128];           /* its CPUs as sysfs lists them ("0-15"), "" unknown */
-	int ncpus;                /* how many, -1 unknown (also when the list did not fit cpus[]) */
-	char model[64];           /* the PMU model its events files serve (adl_glc, adl_grt), "" if none */
-	char events_file[64];     /* events/NAME.td for model, "" if none (filled as events_file is) */
+	char name[32];	      /* sysfs device: cpu_core, cpu_atom */
+	int type;	      /* its perf type (sysfs type), -1 unknown */
+	char cpus[128];	      /* its CPUs as sysfs lists them ("0-15"), "" unknown */
+	int ncpus;	      /* how many, -1 unknown (also when the list did not fit cpus[]) */
+	char model[64];	      /* the PMU model its events files serve (adl_glc, adl_grt), "" if none */
+	char events_file[64]; /* events/NAME.td for model, "" if none (filled as events_file is) */
 };
 
 struct td_caps {
 	/* CPU identity (from /proc/cpuinfo) */
-	char vendor[32];          /* GenuineIntel, AuthenticAMD, ARM ... */
+	char vendor[32]; /* GenuineIntel, AuthenticAMD, ARM ... */
 	int family, model, stepping;
-	char cpu_name[128];       /* model name */
-	char uarch[48];           /* Skylake, Zen 4, ... or "" when unknown */
+	char cpu_name[128]; /* model name */
+	char uarch[48];	    /* Skylake, Zen 4, ... or "" when unknown */
 	int online_cpus;
-	int cores, sockets;       /* distinct cores and packages of the online CPUs, -1 unknown */
-	int smt_on;               /* 1, 0, or -1 unknown */
+	int cores, sockets; /* distinct cores and packages of the online CPUs, -1 unknown */
+	int smt_on;	    /* 1, 0, or -1 unknown */
 
 	/* libpfm4 */
-	char pfm_model[64];       /* the core PMU model events files are chosen by, "" if none: libpfm4's
+	char pfm_model[64]; /* the core PMU model events files are chosen by, "" if none: libpfm4's
 				   * name, or (model_source TD_MODEL_CPUID) the name a libpfm4 that knows
 				   * the CPU uses, from td_cpuid_pmu_model() */
 	enum td_model_source model_source;
 	char pfm_desc[128];
-	int gp_counters;          /* per logical CPU, -1 unknown */
-	int fixed_counters;       /* -1 unknown */
+	int gp_counters;    /* per logical CPU, -1 unknown */
+	int fixed_counters; /* -1 unknown */
 
 	/* kernel */
-	char kernel[128];         /* uname -r */
-	char kernel_pmu[256];     /* a d_name: at most 255 bytes */      /* sysfs core PMU device (cpu, cpu_core, armv8_pmuv3_0...), "" if none */
+	char kernel[128]; /* uname -r */
+	char kernel_pmu[256];
+	/* a d_name: at most 255 bytes */ /* sysfs core PMU device (cpu, cpu_core, armv8_pmuv3_0...), "" if none */
 	bool hypervisor;
 	char hypervisor_name[32]; /* KVM, Microsoft Hv, VMware, Xen ... */
-	int nmi_watchdog;         /* 1, 0 or -1 when unknown */
-	int paranoid;             /* perf_event_paranoid, or -100 when unknown */
+	int nmi_watchdog;	  /* 1, 0 or -1 when unknown */
+	int paranoid;		  /* perf_event_paranoid, or -100 when unknown */
 	bool is_root;
 	bool cap_perfmon, cap_sys_admin, cap_bpf, cap_sys_ptrace;
-	bool btf;                 /* /sys/kernel/btf/vmlinux present */
-	char cgroup_mount[512];  /* as /proc/self/mounts is read: at most 511 bytes */   /* the cgroup v2 (or v1 perf_event) mount point, "" if none */
-	int cgroup_version;       /* 2, 1, or 0 when none is mounted */
-	bool cgroup_writable;     /* mounted read-write (and writable by this user on this host) */
-	bool bpf_available;       /* privileges + BTF: BPF programs could load (none is used yet) */
+	bool btf; /* /sys/kernel/btf/vmlinux present */
+	char cgroup_mount[512];
+	/* as /proc/self/mounts is read: at most 511 bytes */ /* the cgroup v2 (or v1 perf_event) mount point, "" if none */
+	int cgroup_version;				      /* 2, 1, or 0 when none is mounted */
+	bool cgroup_writable; /* mounted read-write (and writable by this user on this host) */
+	bool bpf_available;   /* privileges + BTF: BPF programs could load (none is used yet) */
 
 	/* a hybrid CPU: its core PMUs (both cpu_core and cpu_atom in sysfs), else ncore_pmus 0 and
 	 * pfm_model/kernel_pmu describe the one core PMU; on a hybrid CPU pfm_model is cpu_core's */
 	struct td_core_pmu core_pmus[TD_MAX_CORE_PMUS];
 	int ncore_pmus;
 
-	const char *events_dir;   /* where events files are read from (td_events_dir), NULL if not asked */
-	char events_file[64];     /* events/NAME.td for pfm_model, "" if none */
+	const char *events_dir; /* where events files are read from (td_events_dir), NULL if not asked */
+	char events_file[64];	/* events/NAME.td for pfm_model, "" if none */
 
 	enum td_rung rung;
-	char rung_reason[512];    /* one line a newcomer understands */
-	bool counting_allowed;    /* may this user count its own processes at all */
-	bool kernel_allowed;      /* may kernel-mode activity be counted too */
+	char rung_reason[512]; /* one line a newcomer understands */
+	bool counting_allowed; /* may this user count its own processes at all */
+	bool kernel_allowed;   /* may kernel-mode activity be counted too */
 };
 
 /* Fill caps from this host (or the recorded host tree TD_SYSROOT names, with

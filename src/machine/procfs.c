@@ -123,7 +123,8 @@ int td_proc_identity(pid_t pid, pid_t *ppid, long long *start, char *comm, size_
 	if ((rc = read_stat(pid, buf, sizeof(buf), &f)))
 		return rc;
 	/* ppid is field 4, starttime 22 */
-	if (sscanf(f, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld", &pp, start) != 2 ||
+	if (sscanf(f, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %lld", &pp, start) !=
+		    2 ||
 	    !(open = strchr(buf, '(')))
 		return -EINVAL;
 	*ppid = pp;
@@ -291,9 +292,8 @@ int td_proc_cpu_time(pid_t pid, uint64_t *cpu_ns, long long *start)
 	if ((rc = read_stat(pid, buf, sizeof(buf), &f)))
 		return rc;
 	/* utime, stime: fields 14 and 15 (clock ticks); starttime 22 */
-	if (hz <= 0 ||
-	    sscanf(f, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %lld", &ut, &st,
-		   start) != 3)
+	if (hz <= 0 || sscanf(f, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %lld",
+			      &ut, &st, start) != 3)
 		return -EINVAL;
 	*cpu_ns = (ut + st) * (1000000000ull / (unsigned long long)hz);
 	return 0;

@@ -30,8 +30,8 @@ static bool running_from_build_tree(void)
 	if (cached < 0) {
 		size_t len = strlen(TOPDOWN_BUILD_DIR);
 		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		cached = n > 0 && (size_t)n < sizeof(exe) - 1 && (exe[n] = '\0', !strncmp(exe, TOPDOWN_BUILD_DIR, len)) &&
-			 exe[len] == '/';
+		cached = n > 0 && (size_t)n < sizeof(exe) - 1 &&
+			 (exe[n] = '\0', !strncmp(exe, TOPDOWN_BUILD_DIR, len)) && exe[len] == '/';
 	}
 	return cached;
 }
@@ -83,14 +83,16 @@ static int parse_perf_name(struct td_catalog *cat, char *rest, int lineno, td_er
 	const struct td_cat_event *e = td_catalog_event(cat, alias);
 
 	if (!*alias || !*rest)
-		return td_cat_fail(cat, lineno, err, "'perf-name' needs an event alias and at least one name perf prints for it");
+		return td_cat_fail(cat, lineno, err,
+				   "'perf-name' needs an event alias and at least one name perf prints for it");
 	if (!e)
 		return td_cat_fail(cat, lineno, err, "perf-name: '%s' is not an event declared above", alias);
 	while (*rest) {
 		char *name = td_next_word(&rest);
 		const struct td_cat_event *other = td_catalog_perf_name(cat, name);
 		if (other)
-			return td_cat_fail(cat, lineno, err, "perf-name '%s' already names event %s", name, other->alias);
+			return td_cat_fail(cat, lineno, err, "perf-name '%s' already names event %s", name,
+					   other->alias);
 		if (strlen(name) >= sizeof(cat->perf_names->name))
 			return td_cat_fail(cat, lineno, err, "perf-name '%.40s...' is longer than %zu characters", name,
 					   sizeof(cat->perf_names->name) - 1);
@@ -117,14 +119,15 @@ static int parse_pfm_differs(struct td_catalog *cat, char *rest, int lineno, td_
 	const char *why = bar ? td_trim(bar) : "";
 
 	if (!*alias || *rest || !*why)
-		return td_cat_fail(cat, lineno, err, "'libpfm4-differs' needs one event alias, then '|' and the reason");
+		return td_cat_fail(cat, lineno, err,
+				   "'libpfm4-differs' needs one event alias, then '|' and the reason");
 	if (!e)
 		return td_cat_fail(cat, lineno, err, "libpfm4-differs: '%s' is not an event declared above", alias);
 	if (e->pfm_differs[0])
 		return td_cat_fail(cat, lineno, err, "libpfm4-differs: event '%s' already has one", alias);
 	if (strlen(why) >= sizeof(e->pfm_differs))
-		return td_cat_fail(cat, lineno, err, "libpfm4-differs %s: the reason is longer than %zu characters", alias,
-				   sizeof(e->pfm_differs) - 1);
+		return td_cat_fail(cat, lineno, err, "libpfm4-differs %s: the reason is longer than %zu characters",
+				   alias, sizeof(e->pfm_differs) - 1);
 	snprintf(e->pfm_differs, sizeof(e->pfm_differs), "%s", why);
 	return 0;
 }
@@ -158,11 +161,12 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		if (!valid_name(name))
 			return td_cat_fail(cat, lineno, err, "'%s' needs a name, got '%s'", kw, name);
 		if (strlen(name) >= sizeof(cat->consts->name))
-			return td_cat_fail(cat, lineno, err, "'%s %.40s...': a name is at most %zu characters", kw, name,
-					   sizeof(cat->consts->name) - 1);
+			return td_cat_fail(cat, lineno, err, "'%s %.40s...': a name is at most %zu characters", kw,
+					   name, sizeof(cat->consts->name) - 1);
 		double v = strtod(val, &end);
 		if (!*val || *end || *rest)
-			return td_cat_fail(cat, lineno, err, "'%s %s' needs one number, got '%s%s%s'", kw, name, val, *rest ? " " : "", rest);
+			return td_cat_fail(cat, lineno, err, "'%s %s' needs one number, got '%s%s%s'", kw, name, val,
+					   *rest ? " " : "", rest);
 		if (!td_array_push(&cat->consts, &cat->nconsts, sizeof(*cat->consts)))
 			return td_cat_fail(cat, lineno, err, "out of memory");
 		struct td_cat_const *c = &cat->consts[cat->nconsts - 1];
@@ -176,19 +180,25 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 			*bar++ = '\0';
 		char *alias = td_next_word(&rest), *spec = td_next_word(&rest);
 		if (!valid_name(alias))
-			return td_cat_fail(cat, lineno, err, "event alias '%s' is not a name (letters, digits, _)", alias);
+			return td_cat_fail(cat, lineno, err, "event alias '%s' is not a name (letters, digits, _)",
+					   alias);
 		if (!*spec)
 			return td_cat_fail(cat, lineno, err, "event '%s' has no event string", alias);
 		if (*rest)
-			return td_cat_fail(cat, lineno, err, "event '%s': unexpected '%s' after the event string (descriptions follow '|')", alias, rest);
+			return td_cat_fail(
+				cat, lineno, err,
+				"event '%s': unexpected '%s' after the event string (descriptions follow '|')", alias,
+				rest);
 		if (td_catalog_event(cat, alias))
 			return td_cat_fail(cat, lineno, err, "event alias '%s' defined twice", alias);
 		/* a field cut short would name a different event: refuse instead */
 		if (strlen(alias) >= sizeof(cat->events->alias) || strlen(spec) >= sizeof(cat->events->spec) ||
 		    (bar && strlen(td_trim(bar)) >= sizeof(cat->events->desc)))
-			return td_cat_fail(cat, lineno, err, "event '%.40s': alias, event string or description longer than "
-					   "%zu, %zu or %zu characters", alias, sizeof(cat->events->alias) - 1,
-					   sizeof(cat->events->spec) - 1, sizeof(cat->events->desc) - 1);
+			return td_cat_fail(cat, lineno, err,
+					   "event '%.40s': alias, event string or description longer than "
+					   "%zu, %zu or %zu characters",
+					   alias, sizeof(cat->events->alias) - 1, sizeof(cat->events->spec) - 1,
+					   sizeof(cat->events->desc) - 1);
 		if (!td_array_push(&cat->events, &cat->nevents, sizeof(*cat->events)))
 			return td_cat_fail(cat, lineno, err, "out of memory");
 		struct td_cat_event *e = &cat->events[cat->nevents - 1];
@@ -221,9 +231,13 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		int handled = td_catalog_parse_counters(cat, kw, rest, lineno, err);
 		if (handled)
 			return handled < 0 ? -1 : 0;
-		return td_cat_fail(cat, lineno, err, "unknown keyword '%s' (expected pmu, title, version, note, const, param, event, perf-name, let, info, "
-		     "node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
-		     "fixed, limit, nocounter, topdown-group, span, extra)", kw);
+		return td_cat_fail(
+			cat, lineno, err,
+			"unknown keyword '%s' (expected pmu, title, version, note, const, param, event, perf-name, "
+			"let, info, "
+			"node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
+			"fixed, limit, nocounter, topdown-group, span, extra)",
+			kw);
 	}
 	return 0;
 }
@@ -278,7 +292,7 @@ int td_catalog_parse_text(const char *path, char *text, struct td_catalog **out,
 	snprintf(cat->path, sizeof(cat->path), "%s", path);
 	snprintf(cat->name, sizeof(cat->name), "%s", base ? base + 1 : path);
 	/* strtok_r would merge empty lines and lose line numbers: walk by hand */
-	for (char *line = text; line; ) {
+	for (char *line = text; line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';

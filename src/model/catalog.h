@@ -12,7 +12,7 @@
 
 struct td_cat_event {
 	char alias[64];
-	char spec[256];   /* libpfm4 string or perf raw form */
+	char spec[256]; /* libpfm4 string or perf raw form */
 	char desc[256];
 	char pfm_differs[256]; /* a libpfm4-differs line: why libpfm4's encoding is not the vendor's ("" = none) */
 	int line;
@@ -22,14 +22,14 @@ struct td_cat_event {
  * (its vendor event list, e.g. AMD's ex_ret_ops), matched by 'tdctl import'. */
 struct td_cat_perf_name {
 	char name[160];
-	int event;        /* index into the catalog's events */
+	int event; /* index into the catalog's events */
 	int line;
 };
 
 struct td_cat_const {
 	char name[64];
 	double value;
-	bool is_param;    /* may be overridden (SMT_on, ...) */
+	bool is_param; /* may be overridden (SMT_on, ...) */
 	int line;
 };
 
@@ -39,7 +39,7 @@ struct td_cat_const {
 struct td_cat_def {
 	char keyword[24];
 	char *text;
-	int line;         /* its first physical line */
+	int line; /* its first physical line */
 	/* Where text sits in the file, for messages pointing into it: text[0] is at
 	 * offset `base` of the definition joined from its physical lines, and line
 	 * k of them (line + k) starts at offset starts[k] of it (starts[0] = 0). */
@@ -50,42 +50,42 @@ struct td_cat_def {
 /* Counter budget and per-event counter constraints (the planner's vendor
  * knowledge, docs/td-format.md "Counters"): parsed by catalog_counters.c. */
 enum td_cat_limit_kind {
-	TD_LIMIT_FIXED,      /* fixed N ALIAS...: may use fixed counter N */
-	TD_LIMIT_GP,         /* limit ALIAS... counters=LO-HI|N|fixed: which GP counters (mask 0 = none) */
-	TD_LIMIT_NOCOUNTER,  /* nocounter ALIAS...: takes no PMU counter (msr, software) */
-	TD_LIMIT_TD_LEADER,  /* topdown-group LEADER METRIC...: the leader */
-	TD_LIMIT_TD_METRIC,  /*   a metric event: no counter, must follow LEADER in its group */
-	TD_LIMIT_SPAN,       /* span NAME...: a formula whose events may spread over groups */
-	TD_LIMIT_EXTRA,      /* extra REG N ALIAS...: the event sets extra register REG, of which
+	TD_LIMIT_FIXED,	    /* fixed N ALIAS...: may use fixed counter N */
+	TD_LIMIT_GP,	    /* limit ALIAS... counters=LO-HI|N|fixed: which GP counters (mask 0 = none) */
+	TD_LIMIT_NOCOUNTER, /* nocounter ALIAS...: takes no PMU counter (msr, software) */
+	TD_LIMIT_TD_LEADER, /* topdown-group LEADER METRIC...: the leader */
+	TD_LIMIT_TD_METRIC, /*   a metric event: no counter, must follow LEADER in its group */
+	TD_LIMIT_SPAN,	    /* span NAME...: a formula whose events may spread over groups */
+	TD_LIMIT_EXTRA,	    /* extra REG N ALIAS...: the event sets extra register REG, of which
 	                      * one group may hold N distinct values */
 };
 
 struct td_cat_limit {
 	enum td_cat_limit_kind kind;
-	char name[128];          /* event alias (span: node path, info or cpi name) */
-	int fixed;               /* TD_LIMIT_FIXED: counter number */
-	unsigned gp_mask;        /* TD_LIMIT_GP: bit i = GP counter i allowed */
-	char reg[32];            /* TD_LIMIT_EXTRA: the register's name (offcore_rsp, frontend, ldlat) */
-	int reg_values;          /* TD_LIMIT_EXTRA: distinct values one group may hold */
+	char name[128];	  /* event alias (span: node path, info or cpi name) */
+	int fixed;	  /* TD_LIMIT_FIXED: counter number */
+	unsigned gp_mask; /* TD_LIMIT_GP: bit i = GP counter i allowed */
+	char reg[32];	  /* TD_LIMIT_EXTRA: the register's name (offcore_rsp, frontend, ldlat) */
+	int reg_values;	  /* TD_LIMIT_EXTRA: distinct values one group may hold */
 	int line;
 };
 
 struct td_cat_counters {
-	bool given;              /* a 'counters' line was read */
-	int gp;                  /* GP counters per logical CPU, SMT off */
-	int gp_smt;              /* with SMT on (= gp unless smt-gp= given) */
-	int fixed;               /* fixed counters */
-	int watchdog_fixed;      /* fixed counter the NMI watchdog holds, -1 if none */
-	bool watchdog_gp;        /* the NMI watchdog holds one GP counter */
+	bool given;	    /* a 'counters' line was read */
+	int gp;		    /* GP counters per logical CPU, SMT off */
+	int gp_smt;	    /* with SMT on (= gp unless smt-gp= given) */
+	int fixed;	    /* fixed counters */
+	int watchdog_fixed; /* fixed counter the NMI watchdog holds, -1 if none */
+	bool watchdog_gp;   /* the NMI watchdog holds one GP counter */
 	int line;
 };
 
 struct td_catalog {
 	char path[512];
-	char name[128];          /* file name, e.g. intel-skl.td */
+	char name[128]; /* file name, e.g. intel-skl.td */
 	char title[128];
 	char version[256];
-	char **models;           /* libpfm4 PMU models served */
+	char **models; /* libpfm4 PMU models served */
 	int nmodels;
 	char **notes;
 	int nnotes;

@@ -65,28 +65,36 @@ static int parse_budget(struct td_catalog *cat, char *rest, int lineno, td_err *
 	while (*rest) {
 		char *word = td_next_word(&rest), *eq = strchr(word, '=');
 		if (!eq)
-			return td_cat_fail(cat, lineno, err, "counters: expected KEY=VALUE (gp, smt-gp, fixed, watchdog), got '%s'", word);
+			return td_cat_fail(cat, lineno, err,
+					   "counters: expected KEY=VALUE (gp, smt-gp, fixed, watchdog), got '%s'",
+					   word);
 		*eq++ = '\0';
 		if (!strcmp(word, "watchdog")) {
 			if (parse_watchdog(cat, eq, lineno, err))
 				return -1;
 			continue;
 		}
-		int *dst = !strcmp(word, "gp") ? &c->gp : !strcmp(word, "smt-gp") ? &c->gp_smt
-				: !strcmp(word, "fixed") ? &c->fixed : NULL;
+		int *dst = !strcmp(word, "gp")	     ? &c->gp
+			   : !strcmp(word, "smt-gp") ? &c->gp_smt
+			   : !strcmp(word, "fixed")  ? &c->fixed
+						     : NULL;
 		if (!dst)
-			return td_cat_fail(cat, lineno, err, "counters: unknown key '%s' (expected gp, smt-gp, fixed, watchdog)", word);
+			return td_cat_fail(cat, lineno, err,
+					   "counters: unknown key '%s' (expected gp, smt-gp, fixed, watchdog)", word);
 		if (small_number(eq, MAX_COUNTERS, dst))
-			return td_cat_fail(cat, lineno, err, "counters: %s= needs a number from 0 to %d, got '%s'", word, MAX_COUNTERS, eq);
+			return td_cat_fail(cat, lineno, err, "counters: %s= needs a number from 0 to %d, got '%s'",
+					   word, MAX_COUNTERS, eq);
 		gp_seen |= dst == &c->gp;
 		smt_seen |= dst == &c->gp_smt;
 	}
 	if (!gp_seen || c->gp < 1)
-		return td_cat_fail(cat, lineno, err, "counters: gp=N (general-purpose counters per logical CPU, at least 1) is required");
+		return td_cat_fail(cat, lineno, err,
+				   "counters: gp=N (general-purpose counters per logical CPU, at least 1) is required");
 	if (!smt_seen)
 		c->gp_smt = c->gp;
 	if (c->watchdog_fixed >= c->fixed && c->watchdog_fixed >= 0)
-		return td_cat_fail(cat, lineno, err, "counters: watchdog=fixed:%d but only %d fixed counters", c->watchdog_fixed, c->fixed);
+		return td_cat_fail(cat, lineno, err, "counters: watchdog=fixed:%d but only %d fixed counters",
+				   c->watchdog_fixed, c->fixed);
 	return 0;
 }
 
@@ -97,7 +105,9 @@ static int parse_mask(struct td_catalog *cat, const char *word, unsigned *mask, 
 	char buf[64];
 
 	if (strncmp(word, "counters=", 9))
-		return td_cat_fail(cat, lineno, err, "limit: the last word must be counters=LO-HI, counters=N or counters=fixed, got '%s'", word);
+		return td_cat_fail(
+			cat, lineno, err,
+			"limit: the last word must be counters=LO-HI, counters=N or counters=fixed, got '%s'", word);
 	snprintf(buf, sizeof(buf), "%s", word + 9);
 	if (!strcmp(buf, "fixed")) {
 		*mask = 0;
@@ -108,7 +118,9 @@ static int parse_mask(struct td_catalog *cat, const char *word, unsigned *mask, 
 		*dash = '\0';
 	if (small_number(buf, MAX_COUNTERS - 1, &lo) || small_number(dash ? dash + 1 : buf, MAX_COUNTERS - 1, &hi) ||
 	    hi < lo)
-		return td_cat_fail(cat, lineno, err, "limit: bad counter range '%s' (e.g. counters=0-3, counters=0, counters=fixed)", word + 9);
+		return td_cat_fail(cat, lineno, err,
+				   "limit: bad counter range '%s' (e.g. counters=0-3, counters=0, counters=fixed)",
+				   word + 9);
 	*mask = 0;
 	for (int i = lo; i <= hi; i++)
 		*mask |= 1u << i;
@@ -144,8 +156,9 @@ static int parse_fixed(struct td_catalog *cat, char *rest, int lineno, td_err *e
 	if (!cat->counters.given)
 		return td_cat_fail(cat, lineno, err, "'fixed' needs a 'counters' line before it");
 	if (small_number(num, MAX_COUNTERS - 1, &n) || n >= cat->counters.fixed)
-		return td_cat_fail(cat, lineno, err, "fixed: '%s' is not a fixed counter number (the file has %d: 0 to %d)", num, cat->counters.fixed,
-		     cat->counters.fixed - 1);
+		return td_cat_fail(cat, lineno, err,
+				   "fixed: '%s' is not a fixed counter number (the file has %d: 0 to %d)", num,
+				   cat->counters.fixed, cat->counters.fixed - 1);
 	return add_names(cat, "fixed", TD_LIMIT_FIXED, rest, n, 0, lineno, err);
 }
 
@@ -169,16 +182,18 @@ static int parse_extra(struct td_catalog *cat, char *rest, int lineno, td_err *e
 	int n, first = cat->nlimits;
 
 	if (strcmp(reg, "offcore_rsp") && strcmp(reg, "frontend") && strcmp(reg, "ldlat"))
-		return td_cat_fail(cat, lineno, err, "extra: expected 'extra offcore_rsp|frontend|ldlat N ALIAS...', got "
-				   "register '%s'", reg);
+		return td_cat_fail(cat, lineno, err,
+				   "extra: expected 'extra offcore_rsp|frontend|ldlat N ALIAS...', got "
+				   "register '%s'",
+				   reg);
 	if (small_number(num, MAX_COUNTERS, &n) || n < 1)
 		return td_cat_fail(cat, lineno, err, "extra: '%s' is not a number of values (1 to %d) for %s", num,
 				   MAX_COUNTERS, reg);
 	for (int i = 0; i < cat->nlimits; i++)
 		if (cat->limits[i].kind == TD_LIMIT_EXTRA && !strcmp(cat->limits[i].reg, reg) &&
 		    cat->limits[i].reg_values != n)
-			return td_cat_fail(cat, lineno, err, "extra: %s gets %d per group here but %d at line %d", reg, n,
-					   cat->limits[i].reg_values, cat->limits[i].line);
+			return td_cat_fail(cat, lineno, err, "extra: %s gets %d per group here but %d at line %d", reg,
+					   n, cat->limits[i].reg_values, cat->limits[i].line);
 	if (add_names(cat, "extra", TD_LIMIT_EXTRA, rest, -1, 0, lineno, err))
 		return -1;
 	for (int i = first; i < cat->nlimits; i++) {
@@ -202,7 +217,8 @@ int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest
 		rc = add_names(cat, kw, TD_LIMIT_NOCOUNTER, rest, -1, 0, lineno, err);
 	else if (!strcmp(kw, "topdown-group")) {
 		if (!*rest || !strchr(rest, ' '))
-			return td_cat_fail(cat, lineno, err, "topdown-group: expected 'topdown-group LEADER METRIC...'");
+			return td_cat_fail(cat, lineno, err,
+					   "topdown-group: expected 'topdown-group LEADER METRIC...'");
 		rc = add_names(cat, kw, TD_LIMIT_TD_LEADER, rest, -1, 0, lineno, err);
 	} else if (!strcmp(kw, "span"))
 		rc = add_names(cat, kw, TD_LIMIT_SPAN, rest, -1, 0, lineno, err);

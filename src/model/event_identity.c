@@ -14,13 +14,13 @@ struct key {
 	bool ok;
 	uint32_t type;
 	uint64_t config, config1;
-	char pmu[64];           /* for a PMU absent here (type unknown) */
+	char pmu[64]; /* for a PMU absent here (type unknown) */
 };
 
 struct td_event_identity {
 	int n;
 	struct key *keys;
-	char vendor[8];         /* intel, amd, arm, "" */
+	char vendor[8]; /* intel, amd, arm, "" */
 };
 
 /* The kernel's generic hardware events (PERF_COUNT_HW_*, by index) as the
@@ -230,13 +230,15 @@ int td_perf_event_encode(const char *evstr, const char *model, struct td_encodin
 	snprintf(buf, sizeof(buf), "perf::%s", name);
 	if (!strchr(name, ':') && try_encode(buf, NULL, enc))
 		return 0;
-	td_err_set(err, "unknown event '%s': not a perf name, raw form (cpu/event=..,umask=../, rNNNN) or libpfm4 "
-		   "event of PMU model '%s'", evstr, model && *model ? model : "host");
+	td_err_set(err,
+		   "unknown event '%s': not a perf name, raw form (cpu/event=..,umask=../, rNNNN) or libpfm4 "
+		   "event of PMU model '%s'",
+		   evstr, model && *model ? model : "host");
 	return -1;
 }
 
-int td_perf_event_encode_in(const struct td_catalog *cat, const char *evstr, const char *model,
-			    struct td_encoding *enc, td_err *err)
+int td_perf_event_encode_in(const struct td_catalog *cat, const char *evstr, const char *model, struct td_encoding *enc,
+			    td_err *err)
 {
 	char name[256], mods[16], spec[300];
 	const struct td_cat_event *e = cat ? td_catalog_perf_name(cat, evstr) : NULL;

@@ -32,7 +32,7 @@ int td_perf_event_encode(const char *name, const char *model, struct td_encoding
 /* The same, trying first the names cat's perf-name lines give (the vendor's
  * names perf prints and libpfm4 may not know, e.g. AMD's ex_ret_ops; a :u/:k
  * suffix kept): such a name is encoded as its event's string. cat may be NULL. */
-int td_perf_event_encode_in(const struct td_catalog *cat, const char *name, const char *model,
-			    struct td_encoding *enc, td_err *err);
+int td_perf_event_encode_in(const struct td_catalog *cat, const char *name, const char *model, struct td_encoding *enc,
+			    td_err *err);
 
 #endif

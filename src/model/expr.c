@@ -9,19 +9,33 @@
 #include <string.h>
 
 enum op {
-	OP_CONST, OP_LOAD, OP_NEG, OP_NOT,
-	OP_ADD, OP_SUB, OP_MUL, OP_DIV,
-	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
-	OP_AND, OP_OR, OP_MIN, OP_MAX,
+	OP_CONST,
+	OP_LOAD,
+	OP_NEG,
+	OP_NOT,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_AND,
+	OP_OR,
+	OP_MIN,
+	OP_MAX,
 	OP_AVAIL,  /* 1 if the value is a number, 0 if NA (never NA) */
 	OP_JFALSE, /* pop cond; false: pc += arg; NA: push NA, go where the JMP before pc+arg goes */
-	OP_JMP,    /* pc += arg */
+	OP_JMP,	   /* pc += arg */
 };
 
 struct insn {
 	int op;
-	int arg;     /* slot for LOAD, relative target for jumps */
-	double k;    /* value for CONST */
+	int arg;  /* slot for LOAD, relative target for jumps */
+	double k; /* value for CONST */
 };
 
 struct td_expr {
@@ -29,7 +43,16 @@ struct td_expr {
 	int n;
 };
 
-enum tok { T_END, T_NUM, T_NAME, T_OP, T_LP, T_RP, T_COMMA, T_BAD };
+enum tok {
+	T_END,
+	T_NUM,
+	T_NAME,
+	T_OP,
+	T_LP,
+	T_RP,
+	T_COMMA,
+	T_BAD
+};
 
 struct parser {
 	const char *src, *p;
@@ -42,15 +65,21 @@ struct parser {
 	int depth, sp, maxsp;
 	td_expr_resolver resolve;
 	void *ctx;
-	td_err *err;               /* the message, without its column... */
-	int err_col;               /* ...which is here */
+	td_err *err; /* the message, without its column... */
+	int err_col; /* ...which is here */
 	bool failed;
 };
 
 /* ---- tokens ------------------------------------------------------------ */
 
-static bool name_start(int c) { return isalpha(c) || c == '_'; }
-static bool name_char(int c) { return isalnum(c) || c == '_'; }
+static bool name_start(int c)
+{
+	return isalpha(c) || c == '_';
+}
+static bool name_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
 
 static void scan_number(struct parser *ps)
 {
@@ -185,11 +214,10 @@ static int fail_at(struct parser *ps, int col, const char *msg)
 static int emit(struct parser *ps, int op, int arg, double k)
 {
 	static const signed char effect[] = {
-		[OP_CONST] = 1, [OP_LOAD] = 1, [OP_NEG] = 0, [OP_NOT] = 0,
-		[OP_ADD] = -1,  [OP_SUB] = -1, [OP_MUL] = -1, [OP_DIV] = -1,
-		[OP_LT] = -1,   [OP_LE] = -1,  [OP_GT] = -1,  [OP_GE] = -1, [OP_EQ] = -1, [OP_NE] = -1,
-		[OP_AND] = -1,  [OP_OR] = -1,  [OP_MIN] = -1, [OP_MAX] = -1, [OP_AVAIL] = 0,
-		[OP_JFALSE] = -1, [OP_JMP] = -1, /* JMP: the else branch pushes its own value */
+		[OP_CONST] = 1, [OP_LOAD] = 1,	  [OP_NEG] = 0,	 [OP_NOT] = 0, [OP_ADD] = -1, [OP_SUB] = -1,
+		[OP_MUL] = -1,	[OP_DIV] = -1,	  [OP_LT] = -1,	 [OP_LE] = -1, [OP_GT] = -1,  [OP_GE] = -1,
+		[OP_EQ] = -1,	[OP_NE] = -1,	  [OP_AND] = -1, [OP_OR] = -1, [OP_MIN] = -1, [OP_MAX] = -1,
+		[OP_AVAIL] = 0, [OP_JFALSE] = -1, [OP_JMP] = -1, /* JMP: the else branch pushes its own value */
 	};
 
 	if (ps->n == ps->cap) {
@@ -509,27 +537,42 @@ static double cmp(int op, double a, double b)
 	if (td_is_na(a) || td_is_na(b))
 		return TD_NA;
 	switch (op) {
-	case OP_LT: return a < b;
-	case OP_LE: return a <= b;
-	case OP_GT: return a > b;
-	case OP_GE: return a >= b;
-	case OP_EQ: return a == b;
-	default:    return a != b;
+	case OP_LT:
+		return a < b;
+	case OP_LE:
+		return a <= b;
+	case OP_GT:
+		return a > b;
+	case OP_GE:
+		return a >= b;
+	case OP_EQ:
+		return a == b;
+	default:
+		return a != b;
 	}
 }
 
 static double binary(int op, double a, double b)
 {
 	switch (op) {
-	case OP_ADD: return a + b;
-	case OP_SUB: return a - b;
-	case OP_MUL: return a * b;
-	case OP_DIV: return b == 0 ? TD_NA : a / b;
-	case OP_AND: return td_is_na(a) || td_is_na(b) ? TD_NA : (a != 0 && b != 0);
-	case OP_OR:  return td_is_na(a) || td_is_na(b) ? TD_NA : (a != 0 || b != 0);
-	case OP_MIN: return td_is_na(a) || td_is_na(b) ? TD_NA : (b < a ? b : a);
-	case OP_MAX: return td_is_na(a) || td_is_na(b) ? TD_NA : (b > a ? b : a);
-	default:     return cmp(op, a, b);
+	case OP_ADD:
+		return a + b;
+	case OP_SUB:
+		return a - b;
+	case OP_MUL:
+		return a * b;
+	case OP_DIV:
+		return b == 0 ? TD_NA : a / b;
+	case OP_AND:
+		return td_is_na(a) || td_is_na(b) ? TD_NA : (a != 0 && b != 0);
+	case OP_OR:
+		return td_is_na(a) || td_is_na(b) ? TD_NA : (a != 0 || b != 0);
+	case OP_MIN:
+		return td_is_na(a) || td_is_na(b) ? TD_NA : (b < a ? b : a);
+	case OP_MAX:
+		return td_is_na(a) || td_is_na(b) ? TD_NA : (b > a ? b : a);
+	default:
+		return cmp(op, a, b);
 	}
 }
 
@@ -541,12 +584,24 @@ double td_expr_eval(const struct td_expr *e, const double *slots)
 
 	for (int pc = 0; pc < e->n; pc++) {
 		switch (c[pc].op) {
-		case OP_CONST: st[sp++] = c[pc].k; break;
-		case OP_LOAD:  st[sp++] = slots[c[pc].arg]; break;
-		case OP_NEG:   st[sp - 1] = -st[sp - 1]; break;
-		case OP_NOT:   st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0); break;
-		case OP_AVAIL: st[sp - 1] = !td_is_na(st[sp - 1]); break;
-		case OP_JMP:   pc += c[pc].arg - 1; break;
+		case OP_CONST:
+			st[sp++] = c[pc].k;
+			break;
+		case OP_LOAD:
+			st[sp++] = slots[c[pc].arg];
+			break;
+		case OP_NEG:
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case OP_NOT:
+			st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0);
+			break;
+		case OP_AVAIL:
+			st[sp - 1] = !td_is_na(st[sp - 1]);
+			break;
+		case OP_JMP:
+			pc += c[pc].arg - 1;
+			break;
 		case OP_JFALSE: {
 			double cond = st[--sp];
 			int target = pc + c[pc].arg;
@@ -590,15 +645,26 @@ double td_expr_foreach_live_slot(const struct td_expr *e, const double *known, v
 		for (; nends > 0 && ends[nends - 1] == pc; nends--)
 			st[sp - 1] = TD_NA;
 		switch (c[pc].op) {
-		case OP_CONST: st[sp++] = c[pc].k; break;
-		case OP_LOAD:  fn(ctx, c[pc].arg); st[sp++] = known[c[pc].arg]; break;
-		case OP_NEG:   st[sp - 1] = -st[sp - 1]; break;
-		case OP_NOT:   st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0); break;
-		case OP_AVAIL: st[sp - 1] = 1; break; /* the planner plans what it reads as counted */
+		case OP_CONST:
+			st[sp++] = c[pc].k;
+			break;
+		case OP_LOAD:
+			fn(ctx, c[pc].arg);
+			st[sp++] = known[c[pc].arg];
+			break;
+		case OP_NEG:
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case OP_NOT:
+			st[sp - 1] = td_is_na(st[sp - 1]) ? TD_NA : (st[sp - 1] == 0);
+			break;
+		case OP_AVAIL:
+			st[sp - 1] = 1;
+			break; /* the planner plans what it reads as counted */
 		case OP_JMP:
 			if (nopen > 0 && open[nopen - 1] == pc) {
 				nopen--;
-				sp--;                      /* A's value; B pushes the result */
+				sp--; /* A's value; B pushes the result */
 				ends[nends++] = pc + c[pc].arg;
 			} else {
 				pc += c[pc].arg - 1;

@@ -12,7 +12,10 @@
 #include "base/util.h"
 
 #define TD_NA ((double)NAN)
-static inline bool td_is_na(double v) { return isnan(v); }
+static inline bool td_is_na(double v)
+{
+	return isnan(v);
+}
 
 /* Limits: parentheses/operators nested deeper than TD_EXPR_MAX_DEPTH, or an
  * expression needing more than TD_EXPR_MAX_STACK values at once, is refused

@@ -15,11 +15,20 @@
 /* toplev's domains; Intel's Clocks_Retired, Clocks_Calculated and Core_Utilization (TMA level 4) and
  * Core_Execution, Core_Clocks (the level-5/6 port utilizations) keep their names, the *_Estimated ones
  * are written *_est */
-static const char *const domains[] = { "Slots",          "Clocks",         "Stalls",
-				       "Uops",           "Slots_est",      "Clocks_est",
-				       "Cycles",         "Clocks_Retired", "Clocks_Calculated",
-				       "Core_Utilization", "Core_Execution", "Core_Clocks" };
-_Static_assert(sizeof("Clocks_Calculated") <= sizeof(((struct td_node *)0)->domain), "td_node.domain holds every domain");
+static const char *const domains[] = { "Slots",
+				       "Clocks",
+				       "Stalls",
+				       "Uops",
+				       "Slots_est",
+				       "Clocks_est",
+				       "Cycles",
+				       "Clocks_Retired",
+				       "Clocks_Calculated",
+				       "Core_Utilization",
+				       "Core_Execution",
+				       "Core_Clocks" };
+_Static_assert(sizeof("Clocks_Calculated") <= sizeof(((struct td_node *)0)->domain),
+	       "td_node.domain holds every domain");
 
 /* Set err to "FILE:LINE: message" (the events file's line) and return -1. */
 static int model_fail(const struct td_model *m, td_err *err, int line, const char *fmt, ...)
@@ -140,7 +149,8 @@ static int split_def(struct td_model *m, const struct td_cat_def *d, char *text,
 	seg[nseg++] = eq + 1;
 	for (char *bar = strchr(eq + 1, '|'); bar; bar = strchr(bar + 1, '|')) {
 		if (nseg > maxfields)
-			return model_fail(m, err, d->line, "'%s %s': too many '|' fields (at most %d)", d->keyword, p->head, maxfields);
+			return model_fail(m, err, d->line, "'%s %s': too many '|' fields (at most %d)", d->keyword,
+					  p->head, maxfields);
 		*bar = '\0';
 		seg[nseg++] = bar + 1;
 	}
@@ -207,20 +217,22 @@ static int find_parent(struct td_model *m, struct td_node *n, const struct td_ca
 	m->nnodes++;
 	*dot = '.';
 	if (n->parent < 0)
-		return model_fail(m, err, d->line, "node '%s': parent '%.*s' is not declared before it", n->path, (int)(dot - n->path),
-		     n->path);
+		return model_fail(m, err, d->line, "node '%s': parent '%.*s' is not declared before it", n->path,
+				  (int)(dot - n->path), n->path);
 	n->level = m->nodes[n->parent].level + 1;
 	return 0;
 }
 
-static int check_domain(struct td_model *m, const char *dom, const struct td_cat_def *d, const char *path,
-			td_err *err)
+static int check_domain(struct td_model *m, const char *dom, const struct td_cat_def *d, const char *path, td_err *err)
 {
 	for (size_t i = 0; i < sizeof(domains) / sizeof(domains[0]); i++)
 		if (!strcmp(dom, domains[i]))
 			return 0;
-	return model_fail(m, err, d->line, "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
-		      "Clocks_est, Cycles, Clocks_Retired, Clocks_Calculated, Core_Utilization, Core_Execution or Core_Clocks)", path, dom);
+	return model_fail(m, err, d->line,
+			  "node '%s': unknown domain '%s' (expected Slots, Clocks, Stalls, Uops, Slots_est, "
+			  "Clocks_est, Cycles, Clocks_Retired, Clocks_Calculated, Core_Utilization, Core_Execution or "
+			  "Core_Clocks)",
+			  path, dom);
 }
 
 /* One more zeroed element of the array arrp (of *n); "out of memory" at line. */
@@ -267,10 +279,11 @@ static int add_named(struct td_model *m, const struct td_cat_def *d, struct part
 	bool is_let = !strcmp(d->keyword, "let");
 
 	if (!valid_path(name) || strchr(name, '.'))
-		return model_fail(m, err, d->line, "'%s' needs a name (letters, digits, _), got '%s'", d->keyword, name);
+		return model_fail(m, err, d->line, "'%s' needs a name (letters, digits, _), got '%s'", d->keyword,
+				  name);
 	if (*head || (is_let ? *second != '\0' : !*second))
 		return model_fail(m, err, d->line, "'%s %s': expected '%s'", d->keyword, name,
-		     is_let ? "let NAME = EXPR" : "info NAME UNIT = EXPR | DESCRIPTION");
+				  is_let ? "let NAME = EXPR" : "info NAME UNIT = EXPR | DESCRIPTION");
 	if (is_let) {
 		struct td_let *l = push(m, err, d->line, &m->lets, &m->nlets, sizeof(*m->lets));
 		if (!l)
@@ -306,9 +319,11 @@ static int add_cpi(struct td_model *m, const struct td_cat_def *d, struct parts 
 	else if (!strcmp(tag, "estimated"))
 		t = TD_CPI_ESTIMATED;
 	else
-		return model_fail(m, err, d->line, "cpi '%s': tag must be measured, derived or estimated, got '%s'", name, tag);
+		return model_fail(m, err, d->line, "cpi '%s': tag must be measured, derived or estimated, got '%s'",
+				  name, tag);
 	if (!strcmp(name, "Other"))
-		return model_fail(m, err, d->line, "cpi 'Other' is reserved: the engine adds it (CPI minus the components)");
+		return model_fail(m, err, d->line,
+				  "cpi 'Other' is reserved: the engine adds it (CPI minus the components)");
 	for (int i = 0; i < m->ncpis; i++)
 		if (!strcmp(m->cpis[i].name, name))
 			return model_fail(m, err, d->line, "cpi component '%s' defined twice", name);
@@ -367,11 +382,10 @@ static bool is_relation(const char *kw)
 /* The pieces of "PATH [= EXPR] [| NOTE]" (in place in text, a copy of d->text). */
 struct rel_parts {
 	char *path, *expr, *note;
-	int expr_off;            /* where EXPR starts in d->text */
+	int expr_off; /* where EXPR starts in d->text */
 };
 
-static int split_relation(struct td_model *m, const struct td_cat_def *d, char *text, struct rel_parts *r,
-			  td_err *err)
+static int split_relation(struct td_model *m, const struct td_cat_def *d, char *text, struct rel_parts *r, td_err *err)
 {
 	char *bar = strchr(text, '|'), *rest = text;
 
@@ -388,8 +402,9 @@ static int split_relation(struct td_model *m, const struct td_cat_def *d, char *
 		r->expr = td_trim(rest + 1);
 		r->expr_off = (int)(r->expr - text);
 	} else if (*rest) {
-		return model_fail(m, err, d->line, "'%s %s': unexpected '%s' (expected '= EXPRESSION', '| NOTE' or the end of the line)",
-		     d->keyword, r->path, rest);
+		return model_fail(m, err, d->line,
+				  "'%s %s': unexpected '%s' (expected '= EXPRESSION', '| NOTE' or the end of the line)",
+				  d->keyword, r->path, rest);
 	}
 	return 0;
 }
@@ -417,13 +432,16 @@ static int add_relation(struct td_model *m, const struct td_cat_def *d, td_err *
 	}
 	if ((kind == TD_REL_PARTITION || kind == TD_REL_UNRELATED) && r.expr) {
 		td_err_set(err, "%s:%d: '%s %s' takes no expression%s", m->cat->name, d->line, d->keyword, r.path,
-			   kind == TD_REL_PARTITION ? " (children adding up to an expression: children-sum PARENT = EXPR)"
-						    : "");
+			   kind == TD_REL_PARTITION
+				   ? " (children adding up to an expression: children-sum PARENT = EXPR)"
+				   : "");
 		goto out;
 	}
 	if (kind == TD_REL_SUM && !r.expr) {
-		td_err_set(err, "%s:%d: 'children-sum %s' needs '= EXPRESSION' (children adding up to the parent: "
-				"partition PARENT)", m->cat->name, d->line, r.path);
+		td_err_set(err,
+			   "%s:%d: 'children-sum %s' needs '= EXPRESSION' (children adding up to the parent: "
+			   "partition PARENT)",
+			   m->cat->name, d->line, r.path);
 		goto out;
 	}
 	if (kind == TD_REL_UNRELATED && (!r.note || !*r.note)) {
@@ -470,8 +488,9 @@ static int resolve_relation(struct td_model *m, struct td_relation *p, const str
 		return model_fail(m, err, d->line, "%s: '%s' is not a node", kw, path);
 	int prev = td_model_relation(m, parent);
 	if (prev >= 0)
-		return model_fail(m, err, d->line, "%s '%s': the node already has a relation (%s at line %d); a node has one", kw, path,
-		     rel_kinds[m->relations[prev].kind], m->relations[prev].line);
+		return model_fail(m, err, d->line,
+				  "%s '%s': the node already has a relation (%s at line %d); a node has one", kw, path,
+				  rel_kinds[m->relations[prev].kind], m->relations[prev].line);
 	p->node = parent;
 	for (int c = 0; c < m->nnodes; c++) {
 		if (m->nodes[c].parent != parent)
@@ -480,19 +499,21 @@ static int resolve_relation(struct td_model *m, struct td_relation *p, const str
 		 * with '= EXPR' the expression says what they are compared with */
 		if ((p->kind == TD_REL_PARTITION || p->kind == TD_REL_BOUND) && !p->text &&
 		    !same_domain(m->nodes[c].domain, m->nodes[parent].domain))
-			return model_fail(m, err, d->line, "%s '%s': child %s is in domain %s, the parent in %s (%s)", kw, path,
-			     m->nodes[c].name, m->nodes[c].domain, m->nodes[parent].domain,
-			     p->kind == TD_REL_PARTITION ? "they do not add up" : "they do not compare");
+			return model_fail(m, err, d->line, "%s '%s': child %s is in domain %s, the parent in %s (%s)",
+					  kw, path, m->nodes[c].name, m->nodes[c].domain, m->nodes[parent].domain,
+					  p->kind == TD_REL_PARTITION ? "they do not add up" : "they do not compare");
 		int *ch = push(m, err, d->line, &p->children, &p->nchildren, sizeof(*p->children));
 		if (!ch)
 			return -1;
 		*ch = c;
 	}
 	if (p->kind == TD_REL_PARTITION && p->nchildren < 2)
-		return model_fail(m, err, d->line, "partition '%s': it has %d child node(s), a partition needs at least two", path,
-		     p->nchildren);
+		return model_fail(m, err, d->line,
+				  "partition '%s': it has %d child node(s), a partition needs at least two", path,
+				  p->nchildren);
 	if (p->nchildren < 1)
-		return model_fail(m, err, d->line, "%s '%s': it has no child nodes (relations are declared for parents)", kw, path);
+		return model_fail(m, err, d->line,
+				  "%s '%s': it has no child nodes (relations are declared for parents)", kw, path);
 	if (!p->text)
 		return 0;
 	snprintf(what, sizeof(what), "%s %s", kw, path);
@@ -533,8 +554,9 @@ static int add_def(struct td_model *m, const struct td_cat_def *d, td_err *err)
 		return model_fail(m, err, d->line, "out of memory");
 	rc = split_def(m, d, text, node ? 2 : let ? 0 : 1, &p, err);
 	if (!rc)
-		rc = node ? add_node(m, d, &p, err) : !strcmp(d->keyword, "cpi") ? add_cpi(m, d, &p, err)
-							       : add_named(m, d, &p, err);
+		rc = node			  ? add_node(m, d, &p, err)
+		     : !strcmp(d->keyword, "cpi") ? add_cpi(m, d, &p, err)
+						  : add_named(m, d, &p, err);
 	free(text);
 	return rc;
 }
@@ -558,8 +580,10 @@ static int resolve(void *ctx, const char *name, td_err *why)
 	}
 	int slot = td_model_slot(rc->m, name);
 	if (slot < 0)
-		td_err_set(why, "'%s' is not defined (not an event alias, const, param, let, info, node path, "
-				"DURATION or NUM_CPUS)", name);
+		td_err_set(why,
+			   "'%s' is not defined (not an event alias, const, param, let, info, node path, "
+			   "DURATION or NUM_CPUS)",
+			   name);
 	return slot;
 }
 
@@ -604,8 +628,7 @@ static int compile_all(struct td_model *m, td_err *err)
 
 	for (int i = 0; i < m->nnodes; i++) {
 		snprintf(what, sizeof(what), "node %s", m->nodes[i].path);
-		if (compile_formula(m, what, &m->nodes[i].f, err) ||
-		    compile_threshold(m, &m->nodes[i], err))
+		if (compile_formula(m, what, &m->nodes[i].f, err) || compile_threshold(m, &m->nodes[i], err))
 			return -1;
 	}
 	for (int i = 0; i < m->ninfos; i++) {
@@ -636,10 +659,11 @@ static int check_cpi_complete(struct td_model *m, td_err *err)
 
 	m->has_cpi = c && i;
 	if (m->ncpis && !m->has_cpi)
-		return model_fail(m, err, m->cpis[0].f.line, "cpi components need both 'cpi-cycles' and 'cpi-instructions' lines");
+		return model_fail(m, err, m->cpis[0].f.line,
+				  "cpi components need both 'cpi-cycles' and 'cpi-instructions' lines");
 	if (c != i)
 		return model_fail(m, err, c ? m->cpi_cycles.line : m->cpi_instructions.line,
-		     "'cpi-cycles' and 'cpi-instructions' go together: the other one is missing");
+				  "'cpi-cycles' and 'cpi-instructions' go together: the other one is missing");
 	return 0;
 }
 

@@ -21,26 +21,26 @@
 
 /* One compiled expression with its source and what it reads. */
 struct td_formula {
-	char *text;              /* source text, for display */
+	char *text; /* source text, for display */
 	struct td_expr *expr;
-	int slot;                /* where its value goes */
+	int slot; /* where its value goes */
 	int line;
 	const struct td_cat_def *def; /* the definition it comes from, and where in its text */
 	int off;
-	int *events;             /* alias indices it needs transitively, ascending */
+	int *events; /* alias indices it needs transitively, ascending */
 	int nevents;
 };
 
 struct td_node {
-	char *path;              /* Backend_Bound.Memory_Bound */
-	const char *name;        /* last component, points into path */
-	int parent;              /* node index, -1 for level 1 */
-	int level;               /* 1 = top */
-	char domain[24];         /* Slots, Clocks, ...: one of model.c's domains (longest Clocks_Calculated) */
+	char *path;	  /* Backend_Bound.Memory_Bound */
+	const char *name; /* last component, points into path */
+	int parent;	  /* node index, -1 for level 1 */
+	int level;	  /* 1 = top */
+	char domain[24];  /* Slots, Clocks, ...: one of model.c's domains (longest Clocks_Calculated) */
 	struct td_formula f;
-	char *threshold;         /* source text as written, NULL if none */
-	int thr_off;             /* where in the definition's text */
-	struct td_expr *thr;     /* compiled ("> N" becomes "this > N"), NULL if none */
+	char *threshold;     /* source text as written, NULL if none */
+	int thr_off;	     /* where in the definition's text */
+	struct td_expr *thr; /* compiled ("> N" becomes "this > N"), NULL if none */
 	char *desc;
 };
 
@@ -64,35 +64,44 @@ struct td_let {
  *   children-sum PARENT = EXPR [| NOTE]  the children add up to EXPR
  *   bound        PARENT [= EXPR] [| NOTE] every child <= PARENT (or EXPR)
  *   unrelated    PARENT | WHY            no relation is documented (WHY required) */
-enum td_rel_kind { TD_REL_PARTITION, TD_REL_SUM, TD_REL_BOUND, TD_REL_UNRELATED };
+enum td_rel_kind {
+	TD_REL_PARTITION,
+	TD_REL_SUM,
+	TD_REL_BOUND,
+	TD_REL_UNRELATED
+};
 
 struct td_relation {
 	enum td_rel_kind kind;
-	int node;                /* the parent's node index */
-	int *children;           /* its direct children's node indices, declaration order */
+	int node;      /* the parent's node index */
+	int *children; /* its direct children's node indices, declaration order */
 	int nchildren;
-	char *text;              /* EXPR as written, NULL when the relation is to PARENT itself */
-	struct td_expr *expr;    /* compiled EXPR (reads the model's slots), NULL without one */
-	char *note;              /* the `| ...` text, NULL if none (always set for unrelated) */
+	char *text;	      /* EXPR as written, NULL when the relation is to PARENT itself */
+	struct td_expr *expr; /* compiled EXPR (reads the model's slots), NULL without one */
+	char *note;	      /* the `| ...` text, NULL if none (always set for unrelated) */
 	int line;
 };
 
-enum td_cpi_tag { TD_CPI_MEASURED, TD_CPI_DERIVED, TD_CPI_ESTIMATED };
+enum td_cpi_tag {
+	TD_CPI_MEASURED,
+	TD_CPI_DERIVED,
+	TD_CPI_ESTIMATED
+};
 
 struct td_cpi_comp {
 	char *name;
 	enum td_cpi_tag tag;
-	struct td_formula f;     /* fraction of cycles */
+	struct td_formula f; /* fraction of cycles */
 	char *desc;
 };
 
 struct td_model {
 	const struct td_catalog *cat; /* borrowed: must outlive the model */
 	int nslots;
-	int first_const;         /* = cat->nevents */
+	int first_const; /* = cat->nevents */
 	int slot_duration, slot_num_cpus;
-	double *defaults;        /* nslots values: consts and param defaults, NaN elsewhere */
-	char **slot_names;       /* nslots names, for messages and lookups */
+	double *defaults;  /* nslots values: consts and param defaults, NaN elsewhere */
+	char **slot_names; /* nslots names, for messages and lookups */
 
 	struct td_node *nodes;
 	int nnodes;
@@ -104,7 +113,7 @@ struct td_model {
 	int nrelations;
 	struct td_cpi_comp *cpis;
 	int ncpis;
-	bool has_cpi;            /* cpi-cycles and cpi-instructions given */
+	bool has_cpi; /* cpi-cycles and cpi-instructions given */
 	struct td_formula cpi_cycles, cpi_instructions;
 
 	const struct td_formula **order; /* every formula, dependencies first */

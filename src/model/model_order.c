@@ -8,16 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WHITE, GREY, BLACK };
+enum {
+	WHITE,
+	GREY,
+	BLACK
+};
 
 struct walk {
 	struct td_model *m;
-	struct td_formula **all;  /* every formula, by index */
+	struct td_formula **all; /* every formula, by index */
 	int nall;
-	int *owner;               /* slot -> formula index, -1 for inputs */
+	int *owner; /* slot -> formula index, -1 for inputs */
 	char *color;
-	int *stack, depth;        /* the path being walked, for cycle messages */
-	uint64_t *bits;           /* nall x words: events needed */
+	int *stack, depth; /* the path being walked, for cycle messages */
+	uint64_t *bits;	   /* nall x words: events needed */
 	int words;
 	td_err *err;
 	bool failed;

@@ -18,12 +18,12 @@ struct pl {
 	struct td_plan *p;
 	struct td_fit fit;
 	struct td_ev_class *cls;
-	int nev;                      /* catalog events */
-	double *known;                /* consts and params at planning values, NaN elsewhere */
+	int nev;			   /* catalog events */
+	double *known;			   /* consts and params at planning values, NaN elsewhere */
 	const struct td_formula **by_slot; /* slot -> formula, NULL for inputs */
-	unsigned char *live;          /* per slot: nev flags, filled on demand */
-	unsigned char *done;          /* per slot: live[] filled */
-	unsigned char **has;          /* per group: nev flags */
+	unsigned char *live;		   /* per slot: nev flags, filled on demand */
+	unsigned char *done;		   /* per slot: live[] filled */
+	unsigned char **has;		   /* per group: nev flags */
 	int *scratch;
 };
 
@@ -35,8 +35,10 @@ const char *td_plan_kind_name(enum td_plan_kind k)
 
 const char *td_plan_status_name(enum td_plan_status s)
 {
-	return s == TD_PLAN_OK ? "ok" : s == TD_PLAN_SPANS ? "spans groups"
-		: s == TD_PLAN_NOT_COLLECTABLE ? "not collectable" : "omitted";
+	return s == TD_PLAN_OK		      ? "ok"
+	       : s == TD_PLAN_SPANS	      ? "spans groups"
+	       : s == TD_PLAN_NOT_COLLECTABLE ? "not collectable"
+					      : "omitted";
 }
 
 int td_plan_budget_for(const struct td_catalog *cat, const struct td_plan_request *rq, struct td_plan_budget *b,
@@ -420,8 +422,8 @@ static int spread(struct pl *pl, struct td_plan_item *it, const char *why)
 				continue;
 			if (pass == 0 && !fits_with(pl, -1, unit, n, &r)) {
 				it->status = TD_PLAN_NOT_COLLECTABLE;
-				snprintf(it->reason, sizeof(it->reason), "%s %s: %s", td_plan_kind_name(it->kind), it->name,
-					 r.why);
+				snprintf(it->reason, sizeof(it->reason), "%s %s: %s", td_plan_kind_name(it->kind),
+					 it->name, r.why);
 				return 0;
 			}
 			if (pass == 1 && place(pl, unit, n) < 0)
@@ -621,8 +623,8 @@ static int check_spans(const struct td_model *m, td_err *err)
 		for (int k = 0; !ok && k < m->ncpis; k++)
 			ok = !strcmp(m->cpis[k].name, l->name);
 		if (!ok) {
-			td_err_set(err, "%s:%d: span: '%s' is not a node path, info metric or cpi component", m->cat->name,
-				   l->line, l->name);
+			td_err_set(err, "%s:%d: span: '%s' is not a node path, info metric or cpi component",
+				   m->cat->name, l->line, l->name);
 			return -1;
 		}
 	}
@@ -703,7 +705,8 @@ const char *td_plan_event_class(const struct td_plan *p, int alias, char *buf, s
 	if (c->metric || c->nocounter)
 		snprintf(buf, len, "%s", c->metric ? "topdown metric" : "no counter");
 	else if (c->fixed >= 0)
-		snprintf(buf, len, "fixed %d%s%s%s", c->fixed, c->gp ? " or gp" : " only", range, c->leader ? ", leader" : "");
+		snprintf(buf, len, "fixed %d%s%s%s", c->fixed, c->gp ? " or gp" : " only", range,
+			 c->leader ? ", leader" : "");
 	else
 		snprintf(buf, len, "gp%s", range);
 	if (c->reg) { /* an extra register it sets, and how many values a group may hold */

@@ -40,34 +40,41 @@
 
 /* Counters one group may use. */
 struct td_plan_budget {
-	int gp;                  /* general-purpose counters */
-	unsigned fixed_mask;     /* bit k: fixed counter k is free for us */
-	int nfixed;              /* fixed counters of the PMU */
-	char why[256];           /* how it was derived, one line */
+	int gp;		     /* general-purpose counters */
+	unsigned fixed_mask; /* bit k: fixed counter k is free for us */
+	int nfixed;	     /* fixed counters of the PMU */
+	char why[256];	     /* how it was derived, one line */
 };
 
-enum td_plan_kind { TD_PLAN_NODE, TD_PLAN_INFO, TD_PLAN_CPI, TD_PLAN_CPI_BASE };
+enum td_plan_kind {
+	TD_PLAN_NODE,
+	TD_PLAN_INFO,
+	TD_PLAN_CPI,
+	TD_PLAN_CPI_BASE
+};
 enum td_plan_status {
-	TD_PLAN_OK, TD_PLAN_SPANS, TD_PLAN_NOT_COLLECTABLE,
-	TD_PLAN_OMITTED,         /* internal: an extra that fits no group; never in a finished plan */
+	TD_PLAN_OK,
+	TD_PLAN_SPANS,
+	TD_PLAN_NOT_COLLECTABLE,
+	TD_PLAN_OMITTED, /* internal: an extra that fits no group; never in a finished plan */
 };
 
 struct td_plan_item {
 	enum td_plan_kind kind;
-	int index;               /* node/info/cpi index; CPI_BASE: 0 cycles, 1 instructions */
-	const char *name;        /* node path, info or cpi name, "cpi-cycles"... (borrowed from the model) */
-	int *events;             /* alias indices, ascending */
+	int index;	  /* node/info/cpi index; CPI_BASE: 0 cycles, 1 instructions */
+	const char *name; /* node path, info or cpi name, "cpi-cycles"... (borrowed from the model) */
+	int *events;	  /* alias indices, ascending */
 	int nevents;
 	enum td_plan_status status;
-	int group;               /* TD_PLAN_OK: the group computing it; else -1 */
-	char reason[512];        /* NOT_COLLECTABLE / SPANS: why (kind, name, the fit's why) */
+	int group;	  /* TD_PLAN_OK: the group computing it; else -1 */
+	char reason[512]; /* NOT_COLLECTABLE / SPANS: why (kind, name, the fit's why) */
 };
 
 struct td_plan_group {
-	int *events;             /* alias indices, leader first */
+	int *events; /* alias indices, leader first */
 	int nevents;
 	int gp_used, fixed_used; /* counters taken */
-	int *items;              /* indices into plan items it serves (spanning items included) */
+	int *items;		 /* indices into plan items it serves (spanning items included) */
 	int nitems;
 };
 
@@ -79,17 +86,17 @@ struct td_plan {
 	struct td_plan_group *groups;
 	int ngroups;
 	int nnot_collectable, nspans;
-	bool multiplex;          /* more than one group */
-	double share;            /* expected share of time of each group: 1 / ngroups */
+	bool multiplex; /* more than one group */
+	double share;	/* expected share of time of each group: 1 / ngroups */
 };
 
 struct td_plan_request {
-	int level;               /* > 0: nodes of level <= level */
+	int level;		  /* > 0: nodes of level <= level */
 	const char *const *nodes; /* else: these node names (path or unique last component) and their ancestors */
 	int nnodes;
-	bool smt;                /* SMT on: SMT_on = 1 and the file's smt-gp counters */
-	bool watchdog;           /* the NMI watchdog holds a counter (as the file says which) */
-	int counters;            /* > 0: general-purpose counters, overriding the file (before the watchdog) */
+	bool smt;      /* SMT on: SMT_on = 1 and the file's smt-gp counters */
+	bool watchdog; /* the NMI watchdog holds a counter (as the file says which) */
+	int counters;  /* > 0: general-purpose counters, overriding the file (before the watchdog) */
 };
 
 /* Budget from the file's counters line and the request. -1 with err when

@@ -15,8 +15,7 @@ static int popcount(unsigned v)
 	return __builtin_popcount(v);
 }
 
-int td_fit_budget(const struct td_catalog *cat, const struct td_plan_request *rq, struct td_plan_budget *b,
-		  td_err *err)
+int td_fit_budget(const struct td_catalog *cat, const struct td_plan_request *rq, struct td_plan_budget *b, td_err *err)
 {
 	const struct td_cat_counters *c = &cat->counters;
 
@@ -31,11 +30,12 @@ int td_fit_budget(const struct td_catalog *cat, const struct td_plan_request *rq
 	b->nfixed = c->given ? c->fixed : 0;
 	b->fixed_mask = b->nfixed ? (1u << b->nfixed) - 1 : 0;
 	int len = snprintf(b->why, sizeof(b->why), "%d general-purpose (%s%s)", b->gp,
-			   rq->counters > 0 ? "--counters" : "file", rq->smt && rq->counters < 1 && c->gp_smt != c->gp
-			   ? ", halved with SMT on" : "");
+			   rq->counters > 0 ? "--counters" : "file",
+			   rq->smt && rq->counters < 1 && c->gp_smt != c->gp ? ", halved with SMT on" : "");
 	if (rq->watchdog && c->watchdog_gp && b->gp > 0) {
 		b->gp--;
-		len += snprintf(b->why + len, sizeof(b->why) - (size_t)len, " - 1 held by the NMI watchdog = %d", b->gp);
+		len += snprintf(b->why + len, sizeof(b->why) - (size_t)len, " - 1 held by the NMI watchdog = %d",
+				b->gp);
 	}
 	len += snprintf(b->why + len, sizeof(b->why) - (size_t)len, ", %d fixed", b->nfixed);
 	if (rq->watchdog && c->watchdog_fixed >= 0) {
@@ -71,12 +71,23 @@ static void apply_limit(const struct td_catalog *cat, const struct td_cat_limit 
 		return; /* span lines name formulas */
 	c = &cls[e - cat->events];
 	switch (l->kind) {
-	case TD_LIMIT_FIXED: c->fixed = l->fixed; break;
-	case TD_LIMIT_GP: c->gp = l->gp_mask; break;
-	case TD_LIMIT_NOCOUNTER: c->nocounter = true; break;
-	case TD_LIMIT_TD_LEADER: c->leader = true; break;
-	case TD_LIMIT_TD_METRIC: c->metric = true; break;
-	case TD_LIMIT_SPAN: break;
+	case TD_LIMIT_FIXED:
+		c->fixed = l->fixed;
+		break;
+	case TD_LIMIT_GP:
+		c->gp = l->gp_mask;
+		break;
+	case TD_LIMIT_NOCOUNTER:
+		c->nocounter = true;
+		break;
+	case TD_LIMIT_TD_LEADER:
+		c->leader = true;
+		break;
+	case TD_LIMIT_TD_METRIC:
+		c->metric = true;
+		break;
+	case TD_LIMIT_SPAN:
+		break;
 	case TD_LIMIT_EXTRA:
 		c->reg = l->reg;
 		c->reg_values = l->reg_values;
@@ -104,9 +115,10 @@ int td_fit_classes(const struct td_catalog *cat, struct td_ev_class **out, int *
 		if (cls[i].leader)
 			*leader = i;
 		if (!cls[i].gp && cls[i].fixed < 0 && !cls[i].nocounter && !cls[i].metric) {
-			td_err_set(err, "%s:%d: event %s may use no general-purpose counter (counters=fixed) and no "
-				   "fixed counter (no 'fixed' line names it)", cat->name, cat->events[i].line,
-				   cat->events[i].alias);
+			td_err_set(err,
+				   "%s:%d: event %s may use no general-purpose counter (counters=fixed) and no "
+				   "fixed counter (no 'fixed' line names it)",
+				   cat->name, cat->events[i].line, cat->events[i].alias);
 			free(cls);
 			return -1;
 		}
@@ -164,8 +176,8 @@ static bool has_event(const int *ev, int n, int alias)
 }
 
 /* The events that need a GP counter, with the counters each may use. */
-static int gp_needs(const struct td_fit *ft, const int *ev, int n, const bool *on_fixed, unsigned *allowed,
-		    int *who, struct td_fit_result *r)
+static int gp_needs(const struct td_fit *ft, const int *ev, int n, const bool *on_fixed, unsigned *allowed, int *who,
+		    struct td_fit_result *r)
 {
 	unsigned gpmask = ft->b->gp >= 32 ? ~0u : (1u << ft->b->gp) - 1;
 	int m = 0;
@@ -174,7 +186,8 @@ static int gp_needs(const struct td_fit *ft, const int *ev, int n, const bool *o
 		const struct td_ev_class *c = &ft->cls[ev[i]];
 		const char *alias = ft->cat->events[ev[i]].alias;
 		if (c->metric && (ft->leader < 0 || !has_event(ev, n, ft->leader))) {
-			snprintf(r->why, sizeof(r->why), "topdown metric event %s needs its leader in the group", alias);
+			snprintf(r->why, sizeof(r->why), "topdown metric event %s needs its leader in the group",
+				 alias);
 			return -1;
 		}
 		if (on_fixed[i] || c->nocounter || c->metric)
@@ -187,11 +200,12 @@ static int gp_needs(const struct td_fit *ft, const int *ev, int n, const bool *o
 					snprintf(range, sizeof(range), "counter %d", lo);
 				else
 					snprintf(range, sizeof(range), "counters %d-%d", lo, hi);
-				snprintf(r->why, sizeof(r->why), "%s counts only on general-purpose %s, beyond the budget of %d",
-					 alias, range, ft->b->gp);
+				snprintf(r->why, sizeof(r->why),
+					 "%s counts only on general-purpose %s, beyond the budget of %d", alias, range,
+					 ft->b->gp);
 			} else {
-				snprintf(r->why, sizeof(r->why), "%s counts only on fixed counter %d, which is not free",
-					 alias, c->fixed);
+				snprintf(r->why, sizeof(r->why),
+					 "%s counts only on fixed counter %d, which is not free", alias, c->fixed);
 			}
 			return -1;
 		}
@@ -222,8 +236,10 @@ static bool extra_regs_fit(const struct td_fit *ft, const int *ev, int n, struct
 			distinct += !seen;
 		}
 		if (distinct > c->reg_values) {
-			snprintf(r->why, sizeof(r->why), "%s would be the %s register's value number %d, and it holds %d "
-				 "in one group", ft->cat->events[ev[i]].alias, c->reg, distinct, c->reg_values);
+			snprintf(r->why, sizeof(r->why),
+				 "%s would be the %s register's value number %d, and it holds %d "
+				 "in one group",
+				 ft->cat->events[ev[i]].alias, c->reg, distinct, c->reg_values);
 			return false;
 		}
 	}
@@ -257,9 +273,10 @@ bool td_fit(const struct td_fit *ft, const int *ev, int n, struct td_fit_result 
 	for (int i = 0; i < m; i++) {
 		unsigned seen = 0;
 		if (!augment(allowed, i, owner, &seen, ft->b->gp < 32 ? ft->b->gp : 32)) {
-			snprintf(r->why, sizeof(r->why), "needs %d general-purpose counters, budget %d, but %s and the "
-				 "events sharing its counter range cannot all be placed", m, ft->b->gp,
-				 ft->cat->events[who[i]].alias);
+			snprintf(r->why, sizeof(r->why),
+				 "needs %d general-purpose counters, budget %d, but %s and the "
+				 "events sharing its counter range cannot all be placed",
+				 m, ft->b->gp, ft->cat->events[who[i]].alias);
 			goto out;
 		}
 	}

@@ -101,7 +101,8 @@ int td_export(struct td_store *s, int64_t session, enum td_export_format fmt, FI
 		return -1;
 	if (fmt == TD_EXPORT_CSV) {
 		fputs("record,interval,start_ns,end_ns,target,name,alias,value,enabled,running,confidence,flagged,"
-		      "bottleneck,spans\n", out);
+		      "bottleneck,spans\n",
+		      out);
 		rc = td_session_rows_counts(r, put_count, &x, err) || td_session_rows_metrics(r, put_metric, &x, err);
 	} else {
 		td_json_init(&x.j, out, 2);

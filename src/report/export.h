@@ -26,7 +26,10 @@
 
 struct td_store;
 
-enum td_export_format { TD_EXPORT_CSV, TD_EXPORT_JSON };
+enum td_export_format {
+	TD_EXPORT_CSV,
+	TD_EXPORT_JSON
+};
 
 int td_export(struct td_store *s, int64_t session, enum td_export_format fmt, FILE *out, td_err *err);
 

@@ -29,7 +29,7 @@ static bool window_bad(const struct td_report_data *d, td_err *err)
 	else
 		snprintf(to, sizeof(to), "%.3f s", d->window.to);
 	td_err_set(err, "session %lld has no interval between %.3f s and %s: its intervals cover 0 to %.3f s",
-			   (long long)h->id, d->window.from, to, (double)(h->last_ns - h->first_ns) / 1e9);
+		   (long long)h->id, d->window.from, to, (double)(h->last_ns - h->first_ns) / 1e9);
 	return true;
 }
 
@@ -42,8 +42,8 @@ static int node_bad(const struct td_report_data *d, int64_t session, const char 
 	const char *tail;
 
 	if (!d->model) {
-		td_err_set(err, "session %lld has no top-down tree to show --node '%s' of: %s", (long long)session, node,
-			   d->why_no_model[0] ? d->why_no_model : "no events file serves its PMU model");
+		td_err_set(err, "session %lld has no top-down tree to show --node '%s' of: %s", (long long)session,
+			   node, d->why_no_model[0] ? d->why_no_model : "no events file serves its PMU model");
 		return -1;
 	}
 	for (int i = 0; i < d->model->nnodes; i++)
@@ -86,14 +86,18 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 			unlisted += r->v[TD_SUM_CPU_TIME];
 	}
 	if (unlisted > 0 && all > 0 && !strcmp(sum.counting, "bpf"))
-		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads not listed (too short "
-			     "to be listed, or no room in the BPF sums map):\n          counted by the BPF program's "
-			     "per-process sums, software events only; the tree above covers the listed threads\n",
+		fprintf(out,
+			"\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads not listed (too short "
+			"to be listed, or no room in the BPF sums map):\n          counted by the BPF program's "
+			"per-process sums, software events only; the tree above covers the listed threads\n",
 			unlisted, all, 100 * unlisted / all);
 	else if (unlisted > 0 && all > 0)
-		fprintf(out, "\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads too short to be listed "
-			     "(and in listed ones before they were):\n          counted by inherited software counters only; "
-			     "the tree above covers the listed threads\n", unlisted, all, 100 * unlisted / all);
+		fprintf(out,
+			"\nUnlisted: %.3f s of the %.3f s of CPU time (%.1f %%) ran in threads too short to be listed "
+			"(and in listed ones before they were):\n          counted by inherited software counters "
+			"only; "
+			"the tree above covers the listed threads\n",
+			unlisted, all, 100 * unlisted / all);
 	if (td_summary_cost(out, &sum, "\nOverhead: "))
 		fputc('\n', out);
 	td_summary_free(&sum);
@@ -121,7 +125,8 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 	if (td_model_spec_hybrid(d.h.pmu_model)) { /* a tree per core PMU */
 		td_report_data_free(&d);
 		if (o->node && o->node[0]) {
-			td_err_set(err, "--node: session %lld is a hybrid CPU's, with a tree per core PMU: leave out --node",
+			td_err_set(err,
+				   "--node: session %lld is a hybrid CPU's, with a tree per core PMU: leave out --node",
 				   (long long)session);
 			return -1;
 		}
@@ -138,10 +143,14 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		return -1;
 	}
 	/* the projection first: a bad --what-if is an error before anything is printed */
-	if (o->what_if && (!td_report_has_tree(&d) ? (td_err_set(err, "--what-if: session %lld has no CPI stack (no "
-								     "top-down tree)", (long long)session), -1)
-			   : td_what_if_parse(d.model, o->what_if, &wi, &nwi, err) ||
-				     td_what_if_project(d.model, &d.whole.v, wi, nwi, &wr, err))) {
+	if (o->what_if &&
+	    (!td_report_has_tree(&d) ? (td_err_set(err,
+						   "--what-if: session %lld has no CPI stack (no "
+						   "top-down tree)",
+						   (long long)session),
+					-1)
+				     : td_what_if_parse(d.model, o->what_if, &wi, &nwi, err) ||
+					       td_what_if_project(d.model, &d.whole.v, wi, nwi, &wr, err))) {
 		free(wi);
 		td_report_data_free(&d);
 		return -1;
@@ -151,8 +160,9 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		td_report_text(out, &d, o);
 		if (o->what_if)
 			td_report_what_if(out, d.model, wi, nwi, &wr);
-		if (td_report_has_tree(&d) ? print_unlisted(out, s, session, o, err)
-					   : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, 0, 0, err)) {
+		if (td_report_has_tree(&d)
+			    ? print_unlisted(out, s, session, o, err)
+			    : td_summary_print(out, s, session, o->events_dir, &o->filter, o->db_path, 0, 0, err)) {
 			td_report_data_free(&d);
 			return -1;
 		}

@@ -41,18 +41,23 @@
 
 #include "analysis/report_data.h"
 
-enum td_report_format { TD_REPORT_TEXT, TD_REPORT_CSV, TD_REPORT_JSON, TD_REPORT_HTML };
+enum td_report_format {
+	TD_REPORT_TEXT,
+	TD_REPORT_CSV,
+	TD_REPORT_JSON,
+	TD_REPORT_HTML
+};
 
 struct td_report_opts {
 	enum td_report_format format;
-	int level;               /* deepest level shown; 0 = all */
-	const char *node;        /* show only this node's subtree; NULL = all */
+	int level;	  /* deepest level shown; 0 = all */
+	const char *node; /* show only this node's subtree; NULL = all */
 	struct td_report_filter filter;
-	bool intervals;          /* CSV/JSON/text: per interval too */
-	bool color;              /* text: bars and colour */
-	const char *events_dir;  /* NULL: td_events_dir() */
-	const char *db_path;     /* for the software summary's hints */
-	const char *what_if;     /* text: --what-if COMPONENT=FACTOR[,...] projected from the CPI stack; NULL none */
+	bool intervals;		/* CSV/JSON/text: per interval too */
+	bool color;		/* text: bars and colour */
+	const char *events_dir; /* NULL: td_events_dir() */
+	const char *db_path;	/* for the software summary's hints */
+	const char *what_if;	/* text: --what-if COMPONENT=FACTOR[,...] projected from the CPI stack; NULL none */
 };
 
 int td_report(struct td_store *s, int64_t session, const struct td_report_opts *o, FILE *out, td_err *err);
@@ -75,8 +80,8 @@ struct td_combined_node;
 /* The same for a hybrid session's trees d[0..n-1] (names of d[k] prefixed by d[k].name_prefix),
  * then its combined level 1 (nc rows, node "combined:PATH", unit % Slots, no threshold, confidence
  * or bottleneck of its own; JSON scopes of a tree other than the first carry "tree": its PMU). */
-void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, const struct td_combined_node *c,
-			    int nc, const struct td_report_opts *o);
+void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, const struct td_combined_node *c, int nc,
+			    const struct td_report_opts *o);
 /* HTML (report_html.c). */
 void td_report_html(FILE *out, const struct td_report_data *d, const struct td_report_opts *o);
 

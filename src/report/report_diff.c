@@ -14,8 +14,8 @@
 
 struct drow {
 	const char *path;
-	int order;               /* A's tree order, then B's extra nodes */
-	double a, b, delta;      /* fractions; delta NaN when either is NA */
+	int order;	    /* A's tree order, then B's extra nodes */
+	double a, b, delta; /* fractions; delta NaN when either is NA */
 	bool bott_a, bott_b;
 };
 
@@ -91,8 +91,7 @@ static void text_val(FILE *out, double v)
 		fprintf(out, " %9.1f", 100 * v);
 }
 
-static void text(FILE *out, const struct td_report_data *a, const struct td_report_data *b, const struct drow *r,
-		 int n)
+static void text(FILE *out, const struct td_report_data *a, const struct td_report_data *b, const struct drow *r, int n)
 {
 	fprintf(out, "A: session %lld  %s\nB: session %lld  %s\n\n", (long long)a->h.id, a->h.command,
 		(long long)b->h.id, b->h.command);
@@ -134,19 +133,21 @@ static void html_val(FILE *out, double v, bool sign)
 			100 * v);
 }
 
-static void html(FILE *out, const struct td_report_data *a, const struct td_report_data *b, const struct drow *r,
-		 int n)
+static void html(FILE *out, const struct td_report_data *a, const struct td_report_data *b, const struct drow *r, int n)
 {
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	fprintf(out,
+		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		"<title>topdown diff %lld %lld</title>\n<style>\n%s</style></head>\n<body>\n<h1>Session %lld vs %lld</h1>\n"
-		"<pre class=\"hdr\">A: ", (long long)a->h.id, (long long)b->h.id, td_asset_report_css,
-		(long long)a->h.id, (long long)b->h.id);
+		"<title>topdown diff %lld %lld</title>\n<style>\n%s</style></head>\n<body>\n<h1>Session %lld vs "
+		"%lld</h1>\n"
+		"<pre class=\"hdr\">A: ",
+		(long long)a->h.id, (long long)b->h.id, td_asset_report_css, (long long)a->h.id, (long long)b->h.id);
 	esc(out, a->h.command);
 	fputs("\nB: ", out);
 	esc(out, b->h.command);
 	fputs("</pre>\n<div class=\"scroll\"><table class=\"sortable\" id=\"diff\"><thead><tr><th>Node</th><th>A %</th>"
-	      "<th>B %</th><th>B-A pts</th><th>Bottleneck</th></tr></thead><tbody>\n", out);
+	      "<th>B %</th><th>B-A pts</th><th>Bottleneck</th></tr></thead><tbody>\n",
+	      out);
 	for (int k = 0; k < n; k++) {
 		fputs("<tr><td>", out);
 		esc(out, r[k].path);

@@ -60,7 +60,8 @@ void td_report_header_text(FILE *out, const struct td_report_data *d, const char
 	fprintf(out, "\n%sKernel:   %s\n", p, or_unknown(h->kernel));
 	fprintf(out, "%sTarget:   %s\n", p, or_unknown(h->command));
 	if (d->whole.v.seconds > 0)
-		fprintf(out, "%sDuration: %.3f s in %d interval%s", p, d->whole.v.seconds, d->nivs, d->nivs == 1 ? "" : "s");
+		fprintf(out, "%sDuration: %.3f s in %d interval%s", p, d->whole.v.seconds, d->nivs,
+			d->nivs == 1 ? "" : "s");
 	else
 		fprintf(out, "%sDuration: n/a (not recorded) in %d interval%s", p, d->nivs, d->nivs == 1 ? "" : "s");
 	if (h->interval_ms > 0)
@@ -108,13 +109,19 @@ void td_report_no_such_target(const struct td_report_data *d, int64_t session, c
 
 	have[0] = '\0';
 	for (; shown < d->ncandidates && shown < 12 && used + 24 < sizeof(have); shown++)
-		used += (size_t)snprintf(have + used, sizeof(have) - used, "%s%ld", shown ? ", " : "", d->candidates[shown]);
+		used += (size_t)snprintf(have + used, sizeof(have) - used, "%s%ld", shown ? ", " : "",
+					 d->candidates[shown]);
 	if (d->ncandidates == 0)
 		td_err_set(err, "session %lld has no %s %ld: it has no %s at all (see 'tdctl export %lld')",
-			   (long long)session, what, f->id, f->kind == TD_RF_PROCESS ? "processes" : what[0] == 't' ?
-			   "threads" : "CPUs", (long long)session);
+			   (long long)session, what, f->id,
+			   f->kind == TD_RF_PROCESS ? "processes"
+			   : what[0] == 't'	    ? "threads"
+						    : "CPUs",
+			   (long long)session);
 	else
 		td_err_set(err, "session %lld has no %s %ld: its %s are %s%s", (long long)session, what, f->id,
-			   f->kind == TD_RF_PROCESS ? "processes" : what[0] == 't' ? "threads" : "CPUs", have,
-			   shown < d->ncandidates ? " and more ('tdctl export' lists them)" : "");
+			   f->kind == TD_RF_PROCESS ? "processes"
+			   : what[0] == 't'	    ? "threads"
+						    : "CPUs",
+			   have, shown < d->ncandidates ? " and more ('tdctl export' lists them)" : "");
 }

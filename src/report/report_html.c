@@ -18,8 +18,8 @@
 #define SVG_W 600
 #define SVG_H 200
 
-static const char *const palette[] = { "#4f7fbf", "#e0a030", "#c62828", "#43a047", "#8e24aa", "#00897b",
-				       "#6d4c41", "#546e7a" };
+static const char *const palette[] = { "#4f7fbf", "#e0a030", "#c62828", "#43a047",
+				       "#8e24aa", "#00897b", "#6d4c41", "#546e7a" };
 #define NPAL (sizeof(palette) / sizeof(palette[0]))
 
 /* CPI component i's colour; Other (i == ncpis) is grey. */
@@ -32,11 +32,20 @@ static void esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
 		}
 	}
 }
@@ -105,8 +114,7 @@ static void col_note(FILE *out, const struct td_report_data *d)
 			d->nivs, d->per_col);
 }
 
-static void series_column(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, double x,
-			  double w)
+static void series_column(FILE *out, const struct td_report_data *d, const struct td_report_eval *e, double x, double w)
 {
 	const struct td_model *m = d->model;
 	double cum = 0;
@@ -180,7 +188,9 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 	if (isnan(v))
 		fprintf(out, "</span><span class=\"val\">n/a %s</span>", unit);
 	else
-		fprintf(out, "</span><span class=\"val\">%.1f %s%s</span><span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>",
+		fprintf(out,
+			"</span><span class=\"val\">%.1f %s%s</span><span class=\"bar\"><i "
+			"style=\"width:%.1f%%\"></i></span>",
 			100 * v, unit, e->v.flagged[i] ? "" : " &lt;", 100 * fmax(0, fmin(1, v)));
 	if (i == e->v.bottleneck)
 		fputs("<span class=\"mark\">&lt;==</span>", out);
@@ -188,7 +198,8 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 		fprintf(out, "<span class=\"conf\">[conf %.0f%%]</span>", 100 * e->v.conf[i]);
 	if (!isnan(v) && e->v.spans && e->v.spans[i])
 		fputs("<span class=\"conf\" title=\"the formula read events counted in different perf groups, whose "
-		      "time windows differ\">[spans groups]</span>", out);
+		      "time windows differ\">[spans groups]</span>",
+		      out);
 	fputs("</summary>", out);
 }
 
@@ -262,13 +273,16 @@ static void cpi_stack(FILE *out, const struct td_model *m, const struct td_repor
 		cpi_part(out, m->cpis[i].name, e->v.cpi_comp[i], e->v.cpi, &x, cpi_color(m, i));
 	cpi_part(out, "Other", e->v.other, e->v.cpi, &x, cpi_color(m, m->ncpis));
 	fputs("</svg>\n<div class=\"scroll\"><table class=\"sortable\" id=\"cpi-table\"><thead><tr><th>Component</th>"
-	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n", out);
+	      "<th>Tag</th><th>CPI</th><th>% cycles</th></tr></thead><tbody>\n",
+	      out);
 	for (int i = 0; i < m->ncpis; i++)
 		cpi_legend_row(out, m->cpis[i].name, td_cpi_tag_name(m->cpis[i].tag), e->v.cpi_comp[i], e->v.cpi,
 			       cpi_color(m, i));
 	cpi_legend_row(out, "Other", "derived", e->v.other, e->v.cpi, cpi_color(m, m->ncpis));
-	fprintf(out, "</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
-		"</table></div>\n", e->v.cpi);
+	fprintf(out,
+		"</tbody><tfoot><tr><td>CPI</td><td>measured</td><td>%.3f</td><td>100.0</td></tr></tfoot>"
+		"</table></div>\n",
+		e->v.cpi);
 }
 
 /* The CPI stack over the intervals: one column (<g class="col">) per
@@ -356,7 +370,8 @@ static void targets(FILE *out, const struct td_report_data *d, const struct td_r
 		if (td_report_node_shown(m, order[k], o))
 			order[n++] = order[k];
 	fputs("<h2>Per target</h2>\n<p>Click a column to sort by it (again to reverse).</p>\n<div class=\"scroll\">"
-	      "<table class=\"sortable\" id=\"targets\"><thead><tr><th>Target</th>", out);
+	      "<table class=\"sortable\" id=\"targets\"><thead><tr><th>Target</th>",
+	      out);
 	for (int k = 0; k < n; k++) {
 		char unit[24];
 		td_report_unit(&m->nodes[order[k]], unit, sizeof(unit));
@@ -368,7 +383,8 @@ static void targets(FILE *out, const struct td_report_data *d, const struct td_r
 		esc(out, m->nodes[order[k]].name);
 		fputs(" %</th>", out);
 	}
-	fputs(ipc >= 0 ? "<th>IPC</th><th>Bottleneck</th></tr></thead><tbody>\n" : "<th>Bottleneck</th></tr></thead><tbody>\n",
+	fputs(ipc >= 0 ? "<th>IPC</th><th>Bottleneck</th></tr></thead><tbody>\n"
+		       : "<th>Bottleneck</th></tr></thead><tbody>\n",
 	      out);
 	for (int t = 0; t < d->ntargets; t++) {
 		const struct td_report_eval *e = &d->targets[t];
@@ -394,7 +410,8 @@ static void counts(FILE *out, const struct td_report_data *d)
 	fputs("<h2>Appendix: raw counts</h2>\n<p>Summed over the selected targets and intervals; a count is scaled "
 	      "by enabled/running.</p>\n<div class=\"scroll\"><table class=\"sortable\" id=\"counts\"><thead><tr>"
 	      "<th>Event</th><th>Alias</th><th>Value</th><th>Enabled ns</th><th>Running ns</th><th>Running %</th>"
-	      "</tr></thead><tbody>\n", out);
+	      "</tr></thead><tbody>\n",
+	      out);
 	for (int i = 0; i < d->ncounts; i++) {
 		const struct td_report_count *c = &d->counts[i];
 		fputs("<tr><td>", out);
@@ -403,14 +420,17 @@ static void counts(FILE *out, const struct td_report_data *d)
 		esc(out, c->alias[0] ? c->alias : "-");
 		if (c->failed || (c->running == 0 && c->enabled > 0)) {
 			/* never a 0 for what was not measured */
-			fprintf(out, "</td><td data-v=\"\">%s</td><td data-v=\"%" PRIu64 "\">%" PRIu64
+			fprintf(out,
+				"</td><td data-v=\"\">%s</td><td data-v=\"%" PRIu64 "\">%" PRIu64
 				"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>",
-				c->failed ? "not supported" : "not counted", c->enabled, c->enabled, c->running, c->running);
+				c->failed ? "not supported" : "not counted", c->enabled, c->enabled, c->running,
+				c->running);
 			pct_cell(out, c->failed ? NAN : 0.0);
 		} else {
-			fprintf(out, "</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%" PRIu64
-				"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", c->value, c->value, c->enabled, c->enabled,
-				c->running, c->running);
+			fprintf(out,
+				"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td><td data-v=\"%" PRIu64 "\">%" PRIu64
+				"</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>",
+				c->value, c->value, c->enabled, c->enabled, c->running, c->running);
 			pct_cell(out, c->enabled ? (double)c->running / (double)c->enabled : NAN);
 		}
 		fputs("</tr>\n", out);
@@ -422,7 +442,8 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 {
 	char why[600];
 
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	fprintf(out,
+		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		"<title>topdown session %lld</title>\n<style>\n%s</style></head>\n<body>\n",
 		(long long)d->h.id, td_asset_report_css);

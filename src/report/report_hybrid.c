@@ -38,8 +38,10 @@ int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report
 
 	*trees = false;
 	if (o->format == TD_REPORT_HTML || o->what_if) {
-		td_err_set(err, "session %lld is a hybrid CPU's (one tree per core PMU): --format text, csv or json "
-			   "only, without --what-if", (long long)session);
+		td_err_set(err,
+			   "session %lld is a hybrid CPU's (one tree per core PMU): --format text, csv or json "
+			   "only, without --what-if",
+			   (long long)session);
 		return -1;
 	}
 	memset(d, 0, sizeof(d));
@@ -76,7 +78,8 @@ int td_report_hybrid(struct td_store *s, int64_t session, const struct td_report
 			goto out;
 		}
 		if ((nc = td_combine_level1(ms, evs, n, comb, &slots)) < 0) {
-			td_err_set(err, "session %lld: an events file of '%s' has no SLOTS info metric to weigh its tree by",
+			td_err_set(err,
+				   "session %lld: an events file of '%s' has no SLOTS info metric to weigh its tree by",
 				   (long long)session, spec);
 			goto out;
 		}

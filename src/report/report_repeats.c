@@ -47,7 +47,8 @@ int td_report_repeats(struct td_store *s, int64_t session, const char *events_di
 		cell(out, m, m->st.trimmed_mean);
 		cell(out, m, m->st.stddev);
 		cell(out, m, m->st.max);
-		fprintf(out, "  [%.4g, %.4g] %.1f %%", shown(m, m->st.ci_low), shown(m, m->st.ci_high), 100 * m->st.ci_level);
+		fprintf(out, "  [%.4g, %.4g] %.1f %%", shown(m, m->st.ci_low), shown(m, m->st.ci_high),
+			100 * m->st.ci_level);
 		if (m->noisy)
 			fprintf(out, "  noisy: spread %.3g > %.3g from its threshold", shown(m, m->st.max - m->st.min),
 				shown(m, fabs(m->st.median - m->threshold)));
@@ -55,7 +56,8 @@ int td_report_repeats(struct td_store *s, int64_t session, const char *events_di
 	}
 	fputs("\n  trimmed: the mean without the lowest and highest 20 %; median's CI: between two order statistics,\n"
 	      "  with its exact coverage (at least 95 % where the repeats allow); noisy: whether the node passes its\n"
-	      "  threshold could be chance\n", out);
+	      "  threshold could be chance\n",
+	      out);
 	td_repeats_free(&r);
 	return 0;
 }
@@ -71,14 +73,17 @@ int td_report_diff_repeats(struct td_store *s, int64_t a, int64_t b, const char 
 		td_repeats_free(&ra);
 		return -1;
 	}
-	fprintf(out, "Repeat groups: A %d session%s (from %lld), B %d session%s (from %lld); Mann-Whitney U, two-sided\n\n",
+	fprintf(out,
+		"Repeat groups: A %d session%s (from %lld), B %d session%s (from %lld); Mann-Whitney U, two-sided\n\n",
 		ra.nsessions, ra.nsessions == 1 ? "" : "s", (long long)ra.sessions[0], rb.nsessions,
 		rb.nsessions == 1 ? "" : "s", (long long)rb.sessions[0]);
-	fprintf(out, "  %-36s %-10s %10s %10s %10s %8s %9s\n", "metric", "unit", "median A", "median B", "B-A", "U", "p");
+	fprintf(out, "  %-36s %-10s %10s %10s %10s %8s %9s\n", "metric", "unit", "median A", "median B", "B-A", "U",
+		"p");
 	for (int i = 0; i < ra.nm; i++) {
 		const struct td_repeat_metric *x = &ra.m[i], *y = td_repeats_find(&rb, x->kind, x->name);
 		double u, p;
-		if (!y || x->st.n == 0 || y->st.n == 0 || td_mann_whitney(x->values, ra.nsessions, y->values, rb.nsessions, &u, &p))
+		if (!y || x->st.n == 0 || y->st.n == 0 ||
+		    td_mann_whitney(x->values, ra.nsessions, y->values, rb.nsessions, &u, &p))
 			continue;
 		fprintf(out, "  %-36s %-10s", x->name, x->unit);
 		cell(out, x, x->st.median);

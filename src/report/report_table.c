@@ -18,7 +18,6 @@ static const char *threshold_word(const struct td_report_eval *e, int i)
 	return isnan(e->v.node[i]) ? NULL : e->v.flagged[i] ? "above" : "below";
 }
 
-
 static int spans(const struct td_report_eval *e, int i)
 {
 	return !isnan(e->v.node[i]) && e->v.spans && e->v.spans[i];
@@ -27,7 +26,9 @@ static int spans(const struct td_report_eval *e, int i)
 /* What the values cover: the filter's target ("all", "thread 4001", ...). */
 static void target_label(const struct td_report_opts *o, char *buf, size_t len)
 {
-	static const char *const kinds[] = { [TD_RF_THREAD] = "thread", [TD_RF_PROCESS] = "process", [TD_RF_CPU] = "cpu" };
+	static const char *const kinds[] = {
+		[TD_RF_THREAD] = "thread", [TD_RF_PROCESS] = "process", [TD_RF_CPU] = "cpu"
+	};
 
 	if (o->filter.kind == TD_RF_ALL)
 		snprintf(buf, len, "all");
@@ -108,7 +109,8 @@ static void csv_values(FILE *out, const struct td_report_data *d, const struct t
 		csv_value_row(out, d, e, "info", m->infos[i].name, m->infos[i].unit, e->v.info[i],
 			      e->v.info_conf ? e->v.info_conf[i] : NAN, target);
 	for (int i = 0; m->has_cpi && i < m->ncpis; i++)
-		csv_value_row(out, d, e, "cpi", m->cpis[i].name, "CPI", e->v.cpi_valid ? e->v.cpi_comp[i] : NAN, NAN, target);
+		csv_value_row(out, d, e, "cpi", m->cpis[i].name, "CPI", e->v.cpi_valid ? e->v.cpi_comp[i] : NAN, NAN,
+			      target);
 	if (m->has_cpi) {
 		csv_value_row(out, d, e, "cpi", "Other", "CPI", e->v.cpi_valid ? e->v.other : NAN, NAN, target);
 		csv_value_row(out, d, e, "cpi", "CPI", "CPI", e->v.cpi_valid ? e->v.cpi : NAN, NAN, target);
@@ -230,7 +232,8 @@ static void table_begin(FILE *out, struct td_json *j, const struct td_report_opt
 {
 	td_json_init(j, out, 2);
 	if (o->format == TD_REPORT_CSV) {
-		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,end_ns,seconds,target\n",
+		fputs("scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,end_ns,seconds,"
+		      "target\n",
 		      out);
 	} else {
 		td_json_object(j);
@@ -330,8 +333,8 @@ static void combined_row(FILE *out, struct td_json *j, const struct td_report_op
 	td_json_close(j);
 }
 
-void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, const struct td_combined_node *c,
-			    int nc, const struct td_report_opts *o)
+void td_report_table_hybrid(FILE *out, const struct td_report_data *d, int n, const struct td_combined_node *c, int nc,
+			    const struct td_report_opts *o)
 {
 	struct td_json j;
 

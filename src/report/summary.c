@@ -17,8 +17,8 @@ static void cell(FILE *f, int width, int prec, double v)
 
 static void print_header(FILE *f, bool hw)
 {
-	fprintf(f, "  %7s %-15s %8s %6s %9s %8s %8s %7s %9s %8s", "TID", "COMM", "CPU s", "util", "switch/s",
-		"vol/s", "invol/s", "migr/s", "faults/s", "major/s");
+	fprintf(f, "  %7s %-15s %8s %6s %9s %8s %8s %7s %9s %8s", "TID", "COMM", "CPU s", "util", "switch/s", "vol/s",
+		"invol/s", "migr/s", "faults/s", "major/s");
 	if (hw)
 		fprintf(f, " %6s", "IPC");
 	fprintf(f, " %8s\n", "alive s");
@@ -50,13 +50,18 @@ static void print_unlisted(FILE *f, const struct td_summary_row *all, const stru
 	if (isnan(cpu) || !(all->v[TD_SUM_CPU_TIME] > 0))
 		return;
 	if (bpf)
-		fprintf(f, "  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children not listed "
-			   "(too short to be listed, or no room in the BPF sums map);\n  counted by the BPF program's "
-			   "per-process sums: software events only, no switch counts\n", cpu, share);
+		fprintf(f,
+			"  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children not listed "
+			"(too short to be listed, or no room in the BPF sums map);\n  counted by the BPF program's "
+			"per-process sums: software events only, no switch counts\n",
+			cpu, share);
 	else
-		fprintf(f, "  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children too short to "
-			   "be listed (and in listed ones before they were);\n  counted by the kernel's inherited counters: "
-			   "software events only, no /proc switches or hardware events\n", cpu, share);
+		fprintf(f,
+			"  (unlisted): %.3f s CPU, %.1f %% of the process's, ran in threads and children too short to "
+			"be listed (and in listed ones before they were);\n  counted by the kernel's inherited "
+			"counters: "
+			"software events only, no /proc switches or hardware events\n",
+			cpu, share);
 }
 
 bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
@@ -75,7 +80,8 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 	if (sum->session.cost_intervals > 0) {
 		fprintf(f, ", %.0f counter reads", (double)sum->session.counter_reads / sum->session.cost_intervals);
 		if (sum->session.syscalls >= 0)
-			fprintf(f, " and %.0f read/write system calls", (double)sum->session.syscalls / sum->session.cost_intervals);
+			fprintf(f, " and %.0f read/write system calls",
+				(double)sum->session.syscalls / sum->session.cost_intervals);
 		fputs(" per interval", f);
 	}
 	/* every read assumed to land on a running target: an upper bound */
@@ -120,7 +126,7 @@ static void print_failed(FILE *f, const char *names, const char *error)
 /* A process's (or CPU set's, or cgroup's) rows: its total, then its members. */
 struct block {
 	int first, end; /* rows [first, end) */
-	double cpu;     /* CPU s, 0 when not counted */
+	double cpu;	/* CPU s, 0 when not counted */
 	bool shown;
 };
 
@@ -208,8 +214,7 @@ static void print_block(FILE *f, const struct td_summary *sum, int i, int j, int
 	free(members);
 }
 
-void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path, int max_processes,
-		      int max_threads)
+void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path, int max_processes, int max_threads)
 {
 	const struct td_session_row *sr = &sum->session;
 
@@ -225,8 +230,9 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 	if (sr->has_exit_code)
 		fprintf(f, ", exit status %d", sr->exit_code);
 	td_summary_cost(f, sum, "; ");
-	fprintf(f, "\n  rung: %s%s\n", sr->rung, !strcmp(sr->rung, "software-only") ?
-		" (top-down metrics need hardware counters: see 'tdctl doctor')" : "");
+	fprintf(f, "\n  rung: %s%s\n", sr->rung,
+		!strcmp(sr->rung, "software-only") ? " (top-down metrics need hardware counters: see 'tdctl doctor')"
+						   : "");
 	for (int i = 0; i < sum->nfailed; i++)
 		print_failed(f, sum->failed[i].names, sum->failed[i].error);
 	if (strstr(sr->message, "not counted"))
@@ -266,14 +272,16 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 		if (blocks[b].shown)
 			print_block(f, sum, blocks[b].first, blocks[b].end, max_threads, &hidden_threads);
 	if (shown_blocks < nblocks)
-		fprintf(f, "\n  %d more process%s not shown, with %.3f s CPU (%.1f %% of all): 'tdctl report %lld -d %s "
-			   "--process PID' shows any of them\n", nblocks - shown_blocks,
-			nblocks - shown_blocks == 1 ? "" : "es", hidden_cpu,
+		fprintf(f,
+			"\n  %d more process%s not shown, with %.3f s CPU (%.1f %% of all): 'tdctl report %lld -d %s "
+			"--process PID' shows any of them\n",
+			nblocks - shown_blocks, nblocks - shown_blocks == 1 ? "" : "es", hidden_cpu,
 			all_cpu > 0 ? 100 * hidden_cpu / all_cpu : 0.0, (long long)sr->id, db_path);
 	if (hidden_threads)
-		fprintf(f, "\n  %d more thread%s not shown, each process's beyond its %d with the most CPU: 'tdctl report "
-			   "%lld -d %s --thread TID' shows any of them\n", hidden_threads, hidden_threads == 1 ? "" : "s",
-			max_threads, (long long)sr->id, db_path);
+		fprintf(f,
+			"\n  %d more thread%s not shown, each process's beyond its %d with the most CPU: 'tdctl report "
+			"%lld -d %s --thread TID' shows any of them\n",
+			hidden_threads, hidden_threads == 1 ? "" : "s", max_threads, (long long)sr->id, db_path);
 	if (!nblocks)
 		fprintf(f, "\n  nothing was counted%s\n", sum->filtered ? " in what the filter kept" : "");
 	free(blocks);

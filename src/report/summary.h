@@ -21,8 +21,7 @@
 /* Print sum (db_path: named in the header line): at most max_processes
  * processes (or CPU sets, cgroups) and max_threads members of each, those
  * with the most CPU time (0: all). */
-void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path, int max_processes,
-		      int max_threads);
+void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path, int max_processes, int max_threads);
 /* PREFIX"topdown used 12.3 ms of CPU (0.6 % of the target's 2.05 s), 4 counter
  * reads and 69 read/write system calls per interval": what the collector's
  * intervals recorded, against the CPU time of what it counted. false (and

@@ -20,13 +20,13 @@
 /* One target's scaled counts and coverages in the current interval. */
 struct tgt {
 	int64_t id;
-	pid_t pid;               /* thread: its process (aggregate); 0 otherwise */
-	pid_t tid;               /* thread */
-	int cpu;                 /* CPU target: its number; -1 otherwise */
-	int64_t agg[2];          /* aggregate targets (CPU: core, socket), 0 none */
+	pid_t pid;	/* thread: its process (aggregate); 0 otherwise */
+	pid_t tid;	/* thread */
+	int cpu;	/* CPU target: its number; -1 otherwise */
+	int64_t agg[2]; /* aggregate targets (CPU: core, socket), 0 none */
 	char comm[32];
 	struct td_group_counts c; /* per group and alias; NaN: not delivered / not counted */
-	bool ready;              /* c allocated */
+	bool ready;		  /* c allocated */
 };
 
 struct live_file {
@@ -35,12 +35,12 @@ struct live_file {
 	struct td_evaluator *ev;
 	struct td_evaluation out;
 	struct td_metric_writer *w;
-	int n;                   /* aliases */
-	int ngroups;             /* the file's perf groups */
+	int n;	     /* aliases */
+	int ngroups; /* the file's perf groups */
 	struct tgt *t;
 	int nt, cap;
-	int *slot;               /* the interval's targets by id: index + 1 in t, 0 empty (open addressing) */
-	int nslots;              /* a power of two, at least twice nt; 0 before the first target */
+	int *slot;		    /* the interval's targets by id: index + 1 in t, 0 empty (open addressing) */
+	int nslots;		    /* a power of two, at least twice nt; 0 before the first target */
 	struct td_group_counts sum; /* aggregate scratch */
 };
 
@@ -58,14 +58,14 @@ struct td_live {
 	struct proc_target *procs;
 	int nprocs;
 	int spanning;
-	bool each_target;        /* write leaf targets (threads, CPUs) too */
-	td_live_print_fn print;  /* NULL: nothing printed */
+	bool each_target;	/* write leaf targets (threads, CPUs) too */
+	td_live_print_fn print; /* NULL: nothing printed */
 	void *print_ctx;
 	bool print_leaves;
-	bool print_tree;         /* hand over every process summed too */
-	int seq;                 /* the interval being flushed */
+	bool print_tree; /* hand over every process summed too */
+	int seq;	 /* the interval being flushed */
 	double seconds;
-	double elapsed;          /* every interval's length summed, this one's included (printed or not) */
+	double elapsed; /* every interval's length summed, this one's included (printed or not) */
 };
 
 struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target)
@@ -245,7 +245,8 @@ static struct tgt *target_of(struct live_file *f, int64_t id, pid_t pid, pid_t t
 	t->tid = tid;
 	t->cpu = cpu;
 	t->agg[0] = t->agg[1] = 0;
-	size_t len = comm ? strnlen(comm, sizeof(t->comm) - 1) : 0; /* as snprintf would cut it, at a fraction of its cost */
+	size_t len =
+		comm ? strnlen(comm, sizeof(t->comm) - 1) : 0; /* as snprintf would cut it, at a fraction of its cost */
 	memcpy(t->comm, comm ? comm : "", len);
 	t->comm[len] = '\0';
 	*slot = ++f->nt;
@@ -266,8 +267,8 @@ int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, pid_t 
 	return 0;
 }
 
-int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias,
-		      int group, const struct td_count *c)
+int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias, int group,
+		      const struct td_count *c)
 {
 	struct live_file *f = &l->f[file];
 	struct tgt *t;
@@ -309,9 +310,17 @@ static int write_one(struct td_live *l, struct live_file *f, int64_t interval, i
 	if (kind && l->print) {
 		const char *slash = strrchr(f->cat->path, '/');
 		struct td_live_value v = {
-			.seq = l->seq, .seconds = seconds, .elapsed = l->elapsed, .file = slash ? slash + 1 : f->cat->path,
-			.model = f->model, .ev = &f->out, .kind = kind, .pid = who ? who->pid : 0,
-			.tid = who ? who->tid : 0, .cpu = who ? who->cpu : -1, .comm = who ? who->comm : "",
+			.seq = l->seq,
+			.seconds = seconds,
+			.elapsed = l->elapsed,
+			.file = slash ? slash + 1 : f->cat->path,
+			.model = f->model,
+			.ev = &f->out,
+			.kind = kind,
+			.pid = who ? who->pid : 0,
+			.tid = who ? who->tid : 0,
+			.cpu = who ? who->cpu : -1,
+			.comm = who ? who->comm : "",
 		};
 		l->print(l->print_ctx, &v);
 	}

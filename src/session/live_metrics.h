@@ -28,16 +28,16 @@ struct td_evaluation;
  * while collecting (tdctl stat -I). kind: process, thread, cpu (one CPU),
  * cpus (every CPU counted, summed), cgroup, tree (every process summed). */
 struct td_live_value {
-	int seq;                      /* the interval */
-	double seconds;               /* its length */
-	double elapsed;               /* the session's time at its end: every interval's length summed, those
+	int seq;	  /* the interval */
+	double seconds;	  /* its length */
+	double elapsed;	  /* the session's time at its end: every interval's length summed, those
 				       * with nothing to print (no thread of the target ran) too */
-	const char *file;             /* the events file's name, e.g. software.td */
+	const char *file; /* the events file's name, e.g. software.td */
 	const struct td_model *model;
 	const struct td_evaluation *ev;
 	const char *kind;
-	pid_t pid, tid;               /* process, thread */
-	int cpu;                      /* cpu */
+	pid_t pid, tid; /* process, thread */
+	int cpu;	/* cpu */
 	const char *comm;
 };
 typedef void (*td_live_print_fn)(void *ctx, const struct td_live_value *v);
@@ -74,8 +74,8 @@ int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, pid_t 
 /* The same for a target that is not a thread (a CPU, cpu >= 0; a cgroup, -1): its counts are also
  * summed into up to two aggregate targets (e.g. its core and its socket;
  * 0: none), each evaluated once per interval. */
-int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias,
-		      int group, const struct td_count *c);
+int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias, int group,
+		      const struct td_count *c);
 /* Evaluate and write everything counted since the last flush for interval
  * (seq: its index; duration: its length), then forget it. -1 on a store
  * error. */

@@ -60,7 +60,8 @@ enum td_sampler_raised td_sampler_priority_raise(struct td_sampler_priority *p)
 	p->old_nice = getpriority(PRIO_PROCESS, 0);
 	policy = sched_getscheduler(0);
 	if (policy < 0 || (p->old_nice == -1 && errno) || sched_getparam(0, &p->old_param)) {
-		snprintf(p->said, sizeof(p->said), "sampler at its normal priority: cannot read it (%s)", strerror(errno));
+		snprintf(p->said, sizeof(p->said), "sampler at its normal priority: cannot read it (%s)",
+			 strerror(errno));
 		return p->raised = TD_RAISED_NONE;
 	}
 	p->old_policy = policy & ~SCHED_RESET_ON_FORK;
@@ -72,8 +73,10 @@ enum td_sampler_raised td_sampler_priority_raise(struct td_sampler_priority *p)
 		return p->raised = TD_RAISED_NONE;
 	}
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
-		snprintf(p->said, sizeof(p->said), "sampler at real-time priority SCHED_FIFO %d (the target does not inherit "
-			 "it; --no-priority leaves it)", TD_SAMPLER_RT_PRIORITY);
+		snprintf(p->said, sizeof(p->said),
+			 "sampler at real-time priority SCHED_FIFO %d (the target does not inherit "
+			 "it; --no-priority leaves it)",
+			 TD_SAMPLER_RT_PRIORITY);
 		return raised(p, TD_RAISED_FIFO);
 	}
 	fifo_errno = errno;
@@ -81,12 +84,16 @@ enum td_sampler_raised td_sampler_priority_raise(struct td_sampler_priority *p)
 	sp.sched_priority = 0;
 	if (sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &sp) == 0 &&
 	    lower_nice(p->old_nice, &nice_target) == 0) {
-		snprintf(p->said, sizeof(p->said), "sampler at nice %d (SCHED_FIFO not permitted: %s; the target does not "
-			 "inherit it; --no-priority leaves it)", nice_target, strerror(fifo_errno));
+		snprintf(p->said, sizeof(p->said),
+			 "sampler at nice %d (SCHED_FIFO not permitted: %s; the target does not "
+			 "inherit it; --no-priority leaves it)",
+			 nice_target, strerror(fifo_errno));
 		return raised(p, TD_RAISED_NICE);
 	}
-	snprintf(p->said, sizeof(p->said), "sampler at normal priority: raising it is not permitted (%s); run as root or "
-		 "with CAP_SYS_NICE, or intervals may be read late when the CPUs are saturated", strerror(fifo_errno));
+	snprintf(p->said, sizeof(p->said),
+		 "sampler at normal priority: raising it is not permitted (%s); run as root or "
+		 "with CAP_SYS_NICE, or intervals may be read late when the CPUs are saturated",
+		 strerror(fifo_errno));
 	return p->raised = TD_RAISED_NONE;
 }
 

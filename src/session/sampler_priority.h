@@ -18,11 +18,15 @@
 #define TD_SAMPLER_RT_PRIORITY 1
 #define TD_SAMPLER_NICE (-10)
 
-enum td_sampler_raised { TD_RAISED_NONE, TD_RAISED_FIFO, TD_RAISED_NICE };
+enum td_sampler_raised {
+	TD_RAISED_NONE,
+	TD_RAISED_FIFO,
+	TD_RAISED_NICE
+};
 
 struct td_sampler_priority {
 	enum td_sampler_raised raised;
-	char said[256];          /* one line for the user: what it got, or why nothing */
+	char said[256]; /* one line for the user: what it got, or why nothing */
 	/* what the thread had before, for td_sampler_priority_restore */
 	int old_policy, old_nice;
 	struct sched_param old_param;

@@ -145,8 +145,10 @@ static int check_attach_target(pid_t pid, td_err *err)
 		return -1;
 	}
 	if (td_proc_uid(pid, &owner) == 0 && geteuid() != 0 && owner != geteuid()) {
-		td_err_set(err, "not allowed to monitor PID %d: it belongs to uid %u; run tdctl as that user or as root "
-			   "(or with CAP_PERFMON and CAP_SYS_PTRACE)", (int)pid, (unsigned)owner);
+		td_err_set(err,
+			   "not allowed to monitor PID %d: it belongs to uid %u; run tdctl as that user or as root "
+			   "(or with CAP_PERFMON and CAP_SYS_PTRACE)",
+			   (int)pid, (unsigned)owner);
 		return -1;
 	}
 	return 0;
@@ -278,8 +280,8 @@ static int prepare(struct td_session *rs, td_err *err)
 	}
 	if (o->system || o->cgroup) {
 		char why[256];
-		if (td_syswide_refusal(rs->caps.is_root, rs->caps.cap_perfmon, rs->caps.cap_sys_admin, rs->caps.paranoid,
-				       why, sizeof(why))) {
+		if (td_syswide_refusal(rs->caps.is_root, rs->caps.cap_perfmon, rs->caps.cap_sys_admin,
+				       rs->caps.paranoid, why, sizeof(why))) {
 			td_err_set(err, "%s", why);
 			return -1;
 		}
@@ -356,7 +358,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return -1;
 	}
 	if (!o->system && !o->cgroup &&
-	    td_collector_set_counting(rs->col, o->open_as_owner || o->rotate_ms > 0 ? TD_COUNTING_PER_THREAD : o->counting,
+	    td_collector_set_counting(rs->col,
+				      o->open_as_owner || o->rotate_ms > 0 ? TD_COUNTING_PER_THREAD : o->counting,
 				      o->bpf_map_entries ? o->bpf_map_entries : TD_BPF_MAP_ENTRIES_DEFAULT, err))
 		return -1;
 	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
@@ -476,7 +479,8 @@ static void describe_missed(const struct td_session *rs, char *buf, size_t len)
 		snprintf(buf, len, "the intervals are longer");
 		return;
 	}
-	used = (size_t)snprintf(buf, len, "interval%s", rs->nmissed > 1 || rs->missed[0].first != rs->missed[0].last ? "s" : "");
+	used = (size_t)snprintf(buf, len, "interval%s",
+				rs->nmissed > 1 || rs->missed[0].first != rs->missed[0].last ? "s" : "");
 	for (int i = 0; i < said && used < len; i++) {
 		const struct missed_range *r = &rs->missed[i];
 		const char *sep = i == 0 ? " " : i == rs->nmissed - 1 ? " and " : ", ";
@@ -497,8 +501,9 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 {
 	struct td_collector_stats st;
 	bool ended;
-	char message[1024];   /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 400), the failed writes */
-	char lost[600];       /* what BPF counting lost, when it did */
+	char message
+		[1024]; /* the stop reason (< 128), the last open failure (< 300), the missed periods (< 400), the failed writes */
+	char lost[600]; /* what BPF counting lost, when it did */
 	int ret;
 
 	err->msg[0] = '\0';
@@ -514,9 +519,10 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 			rs->res.target_status = status_code(wstatus);
 	}
 	if (td_live_spanning(rs->live) > 0)
-		session_say(rs, TD_SAY_NOTE, "%d formula%s read events of several groups (different time windows): their "
-			    "confidence is the product of the groups' coverage", td_live_spanning(rs->live),
-			    td_live_spanning(rs->live) == 1 ? "" : "s");
+		session_say(rs, TD_SAY_NOTE,
+			    "%d formula%s read events of several groups (different time windows): their "
+			    "confidence is the product of the groups' coverage",
+			    td_live_spanning(rs->live), td_live_spanning(rs->live) == 1 ? "" : "s");
 	td_collector_stats(rs->col, &st);
 	/* said at the end of a session that ran (an error stays one line) */
 	if (!rs->write_failed && !rs->o.system && !rs->o.cgroup && st.threads_short)
@@ -535,12 +541,14 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	if (!rs->o.system && !rs->o.cgroup && td_collector_counting_lost(rs->col, lost, sizeof(lost)))
 		session_say(rs, TD_SAY_WARNING, "%s", lost);
 	if (st.tracker_lost)
-		session_say(rs, TD_SAY_WARNING, "the BPF thread tracker lost %llu event%s (its ring buffer or process map "
-			    "was full): threads may be missing from the list; their counts are in the unlisted remainder",
-			    (unsigned long long)st.tracker_lost, st.tracker_lost == 1 ? "" : "s");
+		session_say(
+			rs, TD_SAY_WARNING,
+			"the BPF thread tracker lost %llu event%s (its ring buffer or process map "
+			"was full): threads may be missing from the list; their counts are in the unlisted remainder",
+			(unsigned long long)st.tracker_lost, st.tracker_lost == 1 ? "" : "s");
 	if (st.open_failures)
-		snprintf(message, sizeof(message), "%s; %d thread%s not counted: %s", rs->res.stop_reason, st.open_failures,
-			 st.open_failures == 1 ? "" : "s", st.last_failure);
+		snprintf(message, sizeof(message), "%s; %d thread%s not counted: %s", rs->res.stop_reason,
+			 st.open_failures, st.open_failures == 1 ? "" : "s", st.last_failure);
 	else
 		snprintf(message, sizeof(message), "%s", rs->res.stop_reason);
 	if (rs->missed_periods) {
@@ -548,17 +556,20 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 		char what[400];
 		char which[160];
 		describe_missed(rs, which, sizeof(which));
-		snprintf(what, sizeof(what), "%llu interval period%s of %d ms not read on time (%s): topdown was held up "
+		snprintf(what, sizeof(what),
+			 "%llu interval period%s of %d ms not read on time (%s): topdown was held up "
 			 "(too little CPU, or slow writes; the sampler ran at %s)",
-			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms, which,
-			 rs->late_priority);
+			 (unsigned long long)rs->missed_periods, rs->missed_periods == 1 ? "" : "s", rs->o.interval_ms,
+			 which, rs->late_priority);
 		snprintf(message + len, sizeof(message) - len, "; %s", what);
 		session_say(rs, TD_SAY_WARNING, "%s", what);
 	}
 	if (rs->failed_writes && !rs->write_failed) {
 		size_t len = strlen(message);
-		snprintf(message + len, sizeof(message) - len, "; %d interval write%s failed, their counts went into the "
-			 "intervals written after them", rs->failed_writes, rs->failed_writes == 1 ? "" : "s");
+		snprintf(message + len, sizeof(message) - len,
+			 "; %d interval write%s failed, their counts went into the "
+			 "intervals written after them",
+			 rs->failed_writes, rs->failed_writes == 1 ? "" : "s");
 	}
 	ended = td_store_session_end(rs->store, rs->session, rs->write_failed ? "failed" : "completed",
 				     rs->o.argv ? rs->res.target_status : -1, message) == 0;
@@ -566,16 +577,21 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	if (!rs->write_failed && !ended) {
 		/* every interval is stored, only the session's end is not: it reads as still running */
 		const char *advice = td_store_disk_advice(rs->store);
-		td_err_set(err, "cannot record the end of session %lld in '%s' (%s); its intervals are all in the "
+		td_err_set(err,
+			   "cannot record the end of session %lld in '%s' (%s); its intervals are all in the "
 			   "database, the session left running (the next tdctl to open it marks it interrupted): %s",
 			   (long long)rs->session, rs->o.db_path, td_store_errmsg(rs->store),
 			   advice ? advice : "see 'tdctl sessions'");
 	}
 	if (rs->write_failed)
-		td_err_set(err, "the last %d interval write%s to '%s' failed (%s); the intervals before are in the "
-			   "database, the session %s: %s%s", rs->failed_streak, rs->failed_streak == 1 ? "" : "s",
-			   rs->o.db_path, rs->write_error, ended ? "marked failed" : "left running (the next tdctl to "
-			   "open it marks it interrupted)", rs->write_advice ? rs->write_advice : "see 'tdctl sessions'",
+		td_err_set(err,
+			   "the last %d interval write%s to '%s' failed (%s); the intervals before are in the "
+			   "database, the session %s: %s%s",
+			   rs->failed_streak, rs->failed_streak == 1 ? "" : "s", rs->o.db_path, rs->write_error,
+			   ended ? "marked failed"
+				 : "left running (the next tdctl to "
+				   "open it marks it interrupted)",
+			   rs->write_advice ? rs->write_advice : "see 'tdctl sessions'",
 			   rs->write_advice && !ended ? " and see 'tdctl sessions'" : "");
 	*res = rs->res;
 	cleanup(rs);

@@ -20,50 +20,53 @@
 /* What a session tells its user while it runs: notes (what the plan
  * multiplexes, formulas spanning groups: a quiet run drops them) and
  * warnings (a thread that cannot be counted, a write that failed). */
-enum td_say { TD_SAY_NOTE, TD_SAY_WARNING };
+enum td_say {
+	TD_SAY_NOTE,
+	TD_SAY_WARNING
+};
 /* One line, no trailing newline; the program decides where it goes. */
 typedef void (*td_say_fn)(void *ctx, enum td_say kind, const char *line);
 
 struct td_session_opts {
 	const char *db_path;
-	const char *events_dir;   /* NULL: td_events_dir() */
-	int interval_ms;          /* reading period */
-	int scan_ms;              /* thread discovery period */
-	enum td_tracker_mode tracker; /* how threads are found (AUTO: BPF where it loads, else /proc) */
+	const char *events_dir;		/* NULL: td_events_dir() */
+	int interval_ms;		/* reading period */
+	int scan_ms;			/* thread discovery period */
+	enum td_tracker_mode tracker;	/* how threads are found (AUTO: BPF where it loads, else /proc) */
 	enum td_counting_mode counting; /* how threads are counted (AUTO: BPF where it loads, else per-thread groups) */
-	int bpf_map_entries;      /* threads the BPF counting map holds (0: TD_BPF_MAP_ENTRIES_DEFAULT) */
-	int duration_ms;          /* 0: until the target ends or a signal */
-	pid_t attach_pid;         /* attach: the process; 0 for run */
-	bool attach_children;     /* attach --children: also the descendants it has now */
-	int repeats, warmups;     /* run -r N --warmup K (tdctl runs the sessions; 0: one run) */
-	td_live_print_fn print_fn; /* each interval's values as evaluated (tdctl stat -I), NULL none */
+	int bpf_map_entries;		/* threads the BPF counting map holds (0: TD_BPF_MAP_ENTRIES_DEFAULT) */
+	int duration_ms;		/* 0: until the target ends or a signal */
+	pid_t attach_pid;		/* attach: the process; 0 for run */
+	bool attach_children;		/* attach --children: also the descendants it has now */
+	int repeats, warmups;		/* run -r N --warmup K (tdctl runs the sessions; 0: one run) */
+	td_live_print_fn print_fn;	/* each interval's values as evaluated (tdctl stat -I), NULL none */
 	void *print_ctx;
-	bool print_leaves;        /* ... each thread's (CPU's) too */
-	bool print_tree;          /* ... and every process summed (kind "tree", td_live_print_tree) */
-	char *const *argv;        /* run: the command */
-	td_say_fn say;            /* NULL: nothing is said */
+	bool print_leaves; /* ... each thread's (CPU's) too */
+	bool print_tree;   /* ... and every process summed (kind "tree", td_live_print_tree) */
+	char *const *argv; /* run: the command */
+	td_say_fn say;	   /* NULL: nothing is said */
 	void *say_ctx;
-	uint64_t max_age_ns;      /* retention while running (0: none): see td_store_prune */
+	uint64_t max_age_ns; /* retention while running (0: none): see td_store_prune */
 	uint64_t max_bytes;
-	int counters;             /* > 0: at most this many events per group (counter_packing.h) */
-	int rotate_ms;            /* > 0: user-space rotation of the groups every MS (collector.h) */
-	int level;                /* -l LEVEL: the model file's tree to this level (0: the deepest that fits one group) */
-	const char *nodes;        /* --nodes LIST: these nodes and their ancestors instead, NULL none */
-	const char *pmu_model;    /* --pmu MODEL: the events file serving MODEL, encoded for it; NULL: the host's */
-	bool system;              /* record --system: every online CPU, no target process */
-	const char *cgroup;       /* record --cgroup PATH: that cgroup's tasks on every online CPU */
-	const char *cpus;         /* record --cpus LIST ("0-3,6"): only these CPUs; NULL every online one */
+	int counters;	       /* > 0: at most this many events per group (counter_packing.h) */
+	int rotate_ms;	       /* > 0: user-space rotation of the groups every MS (collector.h) */
+	int level;	       /* -l LEVEL: the model file's tree to this level (0: the deepest that fits one group) */
+	const char *nodes;     /* --nodes LIST: these nodes and their ancestors instead, NULL none */
+	const char *pmu_model; /* --pmu MODEL: the events file serving MODEL, encoded for it; NULL: the host's */
+	bool system;	       /* record --system: every online CPU, no target process */
+	const char *cgroup;    /* record --cgroup PATH: that cgroup's tasks on every online CPU */
+	const char *cpus;      /* record --cpus LIST ("0-3,6"): only these CPUs; NULL every online one */
 	const char *extra_events; /* -e LIST: perf events counted beside the tree (raw, and each as a count) */
-	bool has_owner;           /* topdownd: the session belongs to owner_uid (the client's uid) */
+	bool has_owner;		  /* topdownd: the session belongs to owner_uid (the client's uid) */
 	uid_t owner_uid;
 	gid_t owner_gid;
-	bool open_as_owner;       /* open every counter with owner_uid/owner_gid, so that the kernel decides
+	bool open_as_owner;	   /* open every counter with owner_uid/owner_gid, so that the kernel decides
 				   * what the owner may count (a client that is not an administrator) */
-	const char *schedule;     /* topdownd: the schedule entry that started it, NULL none */
-	bool user_only;           /* count user-space only, whatever this process may (a client's paranoid limit) */
-	bool thread_metrics;      /* --thread-metrics: store each thread's and CPU's metric values every
+	const char *schedule;	   /* topdownd: the schedule entry that started it, NULL none */
+	bool user_only;		   /* count user-space only, whatever this process may (a client's paranoid limit) */
+	bool thread_metrics;	   /* --thread-metrics: store each thread's and CPU's metric values every
 				   * interval too (by default only their process's, core's, socket's) */
-	bool no_priority;         /* --no-priority: the program leaves the scheduling priority of the thread
+	bool no_priority;	   /* --no-priority: the program leaves the scheduling priority of the thread
 				   * that runs the loop as it is (by default it raises it where permitted:
 				   * sampler_priority.h); the session itself only reports it */
 	const char *priority_said; /* what the program got (td_sampler_priority's said): a note at the end
@@ -72,9 +75,9 @@ struct td_session_opts {
 
 struct td_session_result {
 	int64_t session_id;
-	int target_status;        /* run: exit status as a shell reports it (128+N for signal N) */
+	int target_status; /* run: exit status as a shell reports it (128+N for signal N) */
 	char stop_reason[128];
-	int error_exit;           /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
+	int error_exit; /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
 };
 
 struct td_session;

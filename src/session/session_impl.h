@@ -27,12 +27,12 @@ struct cpu_aggregate {
 };
 
 struct td_session {
-	struct td_session_opts o;                      /* a copy: the caller's may go */
+	struct td_session_opts o; /* a copy: the caller's may go */
 	struct td_session_result res;
 	struct td_caps caps;
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
 	char spec_files[TD_MAX_SPECS][64];
-	char *extra_td;                               /* -e: the events file text live evaluation reads */
+	char *extra_td; /* -e: the events file text live evaluation reads */
 	char spec_events[TD_MAX_SPECS][TD_GROUP_MAX][256];
 	int nspecs;
 	struct td_store *store;
@@ -40,10 +40,10 @@ struct td_session {
 	struct td_sink sink;
 	int64_t session;
 	int64_t event_ids[TD_MAX_SPECS][TD_GROUP_MAX];
-	struct td_live *live;                          /* metric values per interval */
-	int spec_live[TD_MAX_SPECS];                   /* live file of a spec, -1 none */
-	int spec_group[TD_MAX_SPECS];                  /* the spec's group among its file's groups */
-	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX];    /* alias of each member in that file */
+	struct td_live *live;			    /* metric values per interval */
+	int spec_live[TD_MAX_SPECS];		    /* live file of a spec, -1 none */
+	int spec_group[TD_MAX_SPECS];		    /* the spec's group among its file's groups */
+	int spec_alias[TD_MAX_SPECS][TD_GROUP_MAX]; /* alias of each member in that file */
 	/* The perf group each member was counted in: the spec's unless the
 	 * kernel refused the spec whole and it is counted in parts (perf_group.h,
 	 * td_perf_group_split), each part then a group of its own: in the store
@@ -51,11 +51,11 @@ struct td_session {
 	 * others) and among its file's groups for live evaluation. */
 	int event_group[TD_MAX_SPECS][TD_GROUP_MAX];
 	int live_group[TD_MAX_SPECS][TD_GROUP_MAX];
-	int file_groups[TD_MAX_SPECS];                 /* the groups of spec g's file, its parts counted */
-	char split_note[TD_MAX_SPECS][400];            /* "group 3 of FILE split: ..." ("": not split) */
-	char **plan_notes;                             /* what the plan multiplexes or leaves out, one line each */
+	int file_groups[TD_MAX_SPECS];	    /* the groups of spec g's file, its parts counted */
+	char split_note[TD_MAX_SPECS][400]; /* "group 3 of FILE split: ..." ("": not split) */
+	char **plan_notes;		    /* what the plan multiplexes or leaves out, one line each */
 	int nplan_notes;
-	const char *encode_model;                      /* --pmu MODEL other than the host's, else NULL */
+	const char *encode_model; /* --pmu MODEL other than the host's, else NULL */
 	/* a hybrid host (run, attach without --pmu/--nodes): the second core PMU's events file,
 	 * its metric-name prefix ("cpu_atom:") and the session's model spec ("adl_glc+adl_grt") */
 	char hybrid_file[64], hybrid_prefix[40], hybrid_spec[140];
@@ -65,38 +65,40 @@ struct td_session {
 	uint64_t interval_start;
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */
-	bool final_write;                              /* the interval being written is the last */
-	bool write_failed;                             /* the last interval could not be written */
-	int failed_streak;                             /* attempts that failed since the last write */
-	uint64_t missed_periods;                       /* interval periods the sampler was too late to read */
+	bool final_write;				 /* the interval being written is the last */
+	bool write_failed;				 /* the last interval could not be written */
+	int failed_streak;				 /* attempts that failed since the last write */
+	uint64_t missed_periods;			 /* interval periods the sampler was too late to read */
 	/* the intervals that absorbed them, as ranges (consecutive ones merged):
 	 * the first TD_MISSED_RANGES_KEPT, which the end message names, and the
 	 * latest, which the next late period may extend; nmissed counts them all.
 	 * Bounded: a sampler late every few intervals for days adds a count, not memory. */
 #define TD_MISSED_RANGES_KEPT 4
-	struct missed_range { int first, last; } missed[TD_MISSED_RANGES_KEPT], missed_latest;
+	struct missed_range {
+		int first, last;
+	} missed[TD_MISSED_RANGES_KEPT], missed_latest;
 	int nmissed;
-	char late_priority[48];                        /* the sampler's priority when it was first late */
-	int failed_writes;                             /* in the whole session */
-	char write_error[512];                         /* what the last failed write said */
-	const char *write_advice;                      /* what to do about it (td_store_disk_advice), or NULL */
+	char late_priority[48];	  /* the sampler's priority when it was first late */
+	int failed_writes;	  /* in the whole session */
+	char write_error[512];	  /* what the last failed write said */
+	const char *write_advice; /* what to do about it (td_store_disk_advice), or NULL */
 	pid_t child;
 	int go_fd, exec_err_fd;
 	bool reported_failures;
 	FILE *raw_dump;
-	struct td_syswide *sys;                        /* record --system */
-	struct cpu_aggregate *aggs;                    /* aggregate targets of cores and sockets */
+	struct td_syswide *sys;	    /* record --system */
+	struct cpu_aggregate *aggs; /* aggregate targets of cores and sockets */
 	int naggs;
-	int cg_fd;                                     /* record --cgroup: the cgroup directory, else -1 */
-	bool cg_bpf;                                   /* ... summed by the BPF program (else perf's cgroup events) */
+	int cg_fd;   /* record --cgroup: the cgroup directory, else -1 */
+	bool cg_bpf; /* ... summed by the BPF program (else perf's cgroup events) */
 	char cg_path[512];
 	int64_t cg_target;
 	struct td_count cg_sum[TD_MAX_SPECS][TD_GROUP_MAX]; /* this interval, summed over CPUs */
 	bool cg_have[TD_MAX_SPECS];
 	/* the loop */
-	int tick, scan, rot, pidfd;                    /* timerfds and the target's pidfd, -1 none */
-	uint64_t deadline;                             /* --duration, monotonic ns; 0 none */
-	bool done;                                     /* stop_reason says why */
+	int tick, scan, rot, pidfd; /* timerfds and the target's pidfd, -1 none */
+	uint64_t deadline;	    /* --duration, monotonic ns; 0 none */
+	bool done;		    /* stop_reason says why */
 };
 
 /* session_say.c: say one line to the user (see td_say_fn) */

@@ -43,8 +43,10 @@ static int new_specs(struct td_session *rs, const char *file, const char *what, 
 	int first = rs->nspecs;
 
 	if (first + ngroups > TD_MAX_SPECS) {
-		td_err_set(err, "%s needs more perf groups than the %d tdctl can open: give a lower -l, fewer --nodes or "
-			   "a larger --counters", what, TD_MAX_SPECS);
+		td_err_set(err,
+			   "%s needs more perf groups than the %d tdctl can open: give a lower -l, fewer --nodes or "
+			   "a larger --counters",
+			   what, TD_MAX_SPECS);
 		return -1;
 	}
 	for (int g = 0; g < ngroups; g++) {
@@ -179,9 +181,10 @@ static int plan_notes(struct td_session *rs, const struct td_plan *p, const char
 {
 	int shown = 0;
 
-	if (p->multiplex && plan_note(rs, "%s needs %d perf groups: the kernel multiplexes them, each counts "
-				      "about %.0f%% of the time ('tdctl plan' shows them)", file, p->ngroups,
-				      100 * p->share))
+	if (p->multiplex && plan_note(rs,
+				      "%s needs %d perf groups: the kernel multiplexes them, each counts "
+				      "about %.0f%% of the time ('tdctl plan' shows them)",
+				      file, p->ngroups, 100 * p->share))
 		return -1;
 	for (int i = 0; i < p->nitems && shown < 3; i++)
 		if (p->items[i].status == TD_PLAN_NOT_COLLECTABLE) {
@@ -262,8 +265,8 @@ void session_number_groups(struct td_session *rs)
 		memcpy(rs->specs[g].sub, sub, sizeof(rs->specs[g].sub));
 		rs->split_note[g][0] = '\0';
 		if (why) {
-			snprintf(rs->split_note[g], sizeof(rs->split_note[g]), "group %d of %s split: %s", rs->spec_group[g] + 1,
-				 rs->spec_files[g], why);
+			snprintf(rs->split_note[g], sizeof(rs->split_note[g]), "group %d of %s split: %s",
+				 rs->spec_group[g] + 1, rs->spec_files[g], why);
 			session_say(rs, TD_SAY_NOTE, "%s", rs->split_note[g]);
 		}
 		/* the store: parts past the first numbered after every spec */
@@ -282,7 +285,8 @@ void session_number_groups(struct td_session *rs)
 			}
 		rs->file_groups[g] = specs + parts;
 		for (int i = 0; i < rs->specs[g].n; i++)
-			rs->live_group[g][i] = rs->specs[g].sub[i] ? specs + before + rs->specs[g].sub[i] - 1 : rs->spec_group[g];
+			rs->live_group[g][i] =
+				rs->specs[g].sub[i] ? specs + before + rs->specs[g].sub[i] - 1 : rs->spec_group[g];
 	}
 }
 
@@ -295,15 +299,20 @@ static int choose_hybrid(struct td_session *rs, const char *dir)
 	const struct td_core_pmu *second = &rs->caps.core_pmus[1];
 	const char *pmu = td_hybrid_pmu_of_model(second->model);
 
-	if (rs->caps.ncore_pmus != 2 || !rs->caps.events_file[0] || strcmp(rs->caps.core_pmus[0].model, rs->caps.pfm_model) ||
-	    !pmu || td_catalog_find(dir, second->model, rs->hybrid_file, sizeof(rs->hybrid_file)))
+	if (rs->caps.ncore_pmus != 2 || !rs->caps.events_file[0] ||
+	    strcmp(rs->caps.core_pmus[0].model, rs->caps.pfm_model) || !pmu ||
+	    td_catalog_find(dir, second->model, rs->hybrid_file, sizeof(rs->hybrid_file)))
 		return 0;
 	if (rs->o.system || rs->o.cgroup || rs->o.nodes) {
 		rs->hybrid_file[0] = '\0';
-		return plan_note(rs, "this hybrid CPU's %s (CPUs %s) is not counted %s: only %s's tree is; give --pmu %s for it",
+		return plan_note(rs,
+				 "this hybrid CPU's %s (CPUs %s) is not counted %s: only %s's tree is; give --pmu %s "
+				 "for it",
 				 second->name, second->cpus[0] ? second->cpus : "?",
 				 rs->o.nodes ? "with --nodes" : "system-wide or per cgroup", rs->caps.core_pmus[0].name,
-				 second->model) ? -1 : 0;
+				 second->model)
+			       ? -1
+			       : 0;
 	}
 	snprintf(rs->hybrid_prefix, sizeof(rs->hybrid_prefix), "%s:", pmu);
 	snprintf(rs->hybrid_spec, sizeof(rs->hybrid_spec), "%s+%s", rs->caps.pfm_model, second->model);
@@ -318,8 +327,10 @@ int session_choose_model(struct td_session *rs, td_err *err)
 
 	if (rs->o.pmu_model) {
 		if (td_catalog_find(dir, rs->o.pmu_model, rs->caps.events_file, sizeof(rs->caps.events_file))) {
-			td_err_set(err, "no events file in %s serves PMU model '%s': 'tdctl events --pmu MODEL' shows the "
-				   "models with files", dir, rs->o.pmu_model);
+			td_err_set(err,
+				   "no events file in %s serves PMU model '%s': 'tdctl events --pmu MODEL' shows the "
+				   "models with files",
+				   dir, rs->o.pmu_model);
 			return -1;
 		}
 		if (strcmp(rs->o.pmu_model, rs->caps.pfm_model) != 0)
@@ -331,7 +342,8 @@ int session_choose_model(struct td_session *rs, td_err *err)
 	if (!rs->o.pmu_model && choose_hybrid(rs, dir))
 		return -1;
 	if ((rs->o.level > 0 || rs->o.nodes) && !rs->caps.events_file[0]) {
-		td_err_set(err, "-l/--nodes need a model events file and none serves this CPU (PMU model '%s'): run without "
+		td_err_set(err,
+			   "-l/--nodes need a model events file and none serves this CPU (PMU model '%s'): run without "
 			   "them, or name a model with --pmu MODEL; 'tdctl doctor' says why",
 			   rs->caps.pfm_model[0] ? rs->caps.pfm_model : "none");
 		return -1;
@@ -396,7 +408,9 @@ static int load_extra(struct td_session *rs, td_err *err)
 		td_err e;
 		int g;
 		if (n == 0 || n >= sizeof(spell)) {
-			td_err_set(err, n ? "-e: event '%.40s...' is longer than %zu characters" : "-e: an empty event in '%s'",
+			td_err_set(err,
+				   n ? "-e: event '%.40s...' is longer than %zu characters"
+				     : "-e: an empty event in '%s'",
 				   n ? p : rs->o.extra_events, sizeof(spell) - 1);
 			return -1;
 		}
@@ -417,15 +431,17 @@ static int load_extra(struct td_session *rs, td_err *err)
 		char alias[16];
 		snprintf(alias, sizeof(alias), "E%d", i + 1);
 		if (strlen(spell) >= sizeof(rs->specs[g].names[0])) {
-			td_err_set(err, "-e %s: a name longer than %zu characters cannot be stored: give a shorter "
-				   "spelling (libpfm4's name, or a raw cpu/event=...,umask=.../)", spell,
-				   sizeof(rs->specs[g].names[0]) - 1);
+			td_err_set(err,
+				   "-e %s: a name longer than %zu characters cannot be stored: give a shorter "
+				   "spelling (libpfm4's name, or a raw cpu/event=...,umask=.../)",
+				   spell, sizeof(rs->specs[g].names[0]) - 1);
 			return -1;
 		}
 		/* the spelling names it (rows, messages); the events file reads it as E<i> */
 		if (td_perf_group_spec_add(&rs->specs[g], spell, &enc.attr) ||
-		    text_add(&rs->extra_td, &len, "event %s %s | -e %s\ninfo %s Count = %s | %s, counted in each interval\n",
-			     alias, spell, spell, name, alias, spell))
+		    text_add(&rs->extra_td, &len,
+			     "event %s %s | -e %s\ninfo %s Count = %s | %s, counted in each interval\n", alias, spell,
+			     spell, name, alias, spell))
 			goto oom;
 	}
 	return 0;
@@ -440,7 +456,8 @@ oom:
 int session_load_events(struct td_session *rs, td_err *err)
 {
 	if (load_spec(rs, "software.td", err) ||
-	    (rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err) : load_spec(rs, "generic.td", err)) ||
+	    (rs->caps.events_file[0] ? load_planned(rs, rs->caps.events_file, err)
+				     : load_spec(rs, "generic.td", err)) ||
 	    (rs->hybrid_file[0] && load_planned(rs, rs->hybrid_file, err)))
 		return -1;
 	return rs->o.extra_events && *rs->o.extra_events ? load_extra(rs, err) : 0;

@@ -61,8 +61,8 @@ static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
-		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->tid, t->comm, rs->spec_alias[spec][i],
-				  rs->live_group[spec][i], &c[i]))
+		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->tid, t->comm,
+				  rs->spec_alias[spec][i], rs->live_group[spec][i], &c[i]))
 			return -1;
 	}
 	/* the row's name (the collector keeps it current: tracker events, /proc in turn) and
@@ -116,8 +116,8 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (rs->live && rs->spec_live[spec] >= 0 &&
-		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, cpu->cpu, agg, rs->spec_alias[spec][i],
-				      rs->live_group[spec][i], &c[i]))
+		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, cpu->cpu, agg,
+				      rs->spec_alias[spec][i], rs->live_group[spec][i], &c[i]))
 			return -1;
 	}
 	return 0;
@@ -264,8 +264,10 @@ int session_write_interval(struct td_session *rs, bool final)
 	if (rs->sys)
 		td_syswide_commit(rs->sys);
 	if (rs->write_failed)
-		session_say(rs, TD_SAY_NOTE, "interval %d written: it holds the counts of the %d attempt%s that failed before "
-			    "it", rs->seq, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
+		session_say(rs, TD_SAY_NOTE,
+			    "interval %d written: it holds the counts of the %d attempt%s that failed before "
+			    "it",
+			    rs->seq, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
 	rs->write_failed = false;
 	rs->failed_streak = 0;
 	rs->seq++;
@@ -284,8 +286,10 @@ fail:
 said:
 	forget_interval(rs, above < 0 ? INT64_MAX : above);
 	if (!rs->write_failed)
-		session_say(rs, TD_SAY_WARNING, "cannot write interval %d to the database: %s; its counts are kept and "
-			    "go into the next interval written", rs->seq, why);
+		session_say(rs, TD_SAY_WARNING,
+			    "cannot write interval %d to the database: %s; its counts are kept and "
+			    "go into the next interval written",
+			    rs->seq, why);
 	snprintf(rs->write_error, sizeof(rs->write_error), "%s", why);
 	rs->write_advice = advice;
 	rs->write_failed = true;
@@ -299,18 +303,22 @@ int session_register_events(struct td_session *rs)
 	for (int g = 0; g < rs->nspecs; g++) {
 		const char *why = session_spec_disabled(rs, g);
 		for (int i = 0; i < rs->specs[g].n; i++) {
-			rs->event_ids[g][i] = td_store_event_add(rs->store, rs->session, rs->specs[g].names[i],
-								 rs->spec_events[g][i], rs->event_group[g][i],
-								 rs->specs[g].attrs[i].type, rs->specs[g].attrs[i].config,
-								 why ? "failed" : "counting", why ? why : rs->split_note[g][0] ? rs->split_note[g] : NULL,
-								 rs->spec_files[g]);
+			rs->event_ids[g][i] =
+				td_store_event_add(rs->store, rs->session, rs->specs[g].names[i], rs->spec_events[g][i],
+						   rs->event_group[g][i], rs->specs[g].attrs[i].type,
+						   rs->specs[g].attrs[i].config, why ? "failed" : "counting",
+						   why			  ? why
+						   : rs->split_note[g][0] ? rs->split_note[g]
+									  : NULL,
+						   rs->spec_files[g]);
 			if (rs->event_ids[g][i] < 0)
 				return -1;
 		}
 	}
 	for (int k = 0; k < 2; k++)
-		if ((rs->proc_event_ids[k] = td_store_event_add(rs->store, rs->session, proc_event_names[k],
-								proc_event_specs[k], -1, 0, 0, "counting", NULL, "proc")) < 0)
+		if ((rs->proc_event_ids[k] =
+			     td_store_event_add(rs->store, rs->session, proc_event_names[k], proc_event_specs[k], -1, 0,
+						0, "counting", NULL, "proc")) < 0)
 			return -1;
 	return 0;
 }
@@ -327,7 +335,8 @@ void session_record_read_cost(struct td_session *rs)
 		if (!any || td_read_cost_measure(&rs->specs[g], &rc))
 			continue;
 		if (!rc.measured) {
-			session_say(rs, TD_SAY_NOTE, "what topdown's reads add to the counts is not measured: %s", rc.why);
+			session_say(rs, TD_SAY_NOTE, "what topdown's reads add to the counts is not measured: %s",
+				    rc.why);
 			continue;
 		}
 		for (int i = 0; i < rs->specs[g].n; i++)
@@ -341,7 +350,7 @@ void session_record_read_cost(struct td_session *rs)
 int session_setup_live(struct td_session *rs, td_err *err)
 {
 	if (!(rs->live = td_live_new(rs->store, rs->session, rs->caps.smt_on, (int)sysconf(_SC_NPROCESSORS_ONLN),
-				    rs->o.thread_metrics))) {
+				     rs->o.thread_metrics))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}
@@ -366,8 +375,12 @@ int session_setup_live(struct td_session *rs, td_err *err)
 				rs->spec_live[g] = text ? td_live_add_text(rs->live, "-e", text, ngroups, err) : -1;
 				free(text);
 			} else {
-				rs->spec_live[g] = td_live_add_file_prefixed(rs->live, path, rs->hybrid_file[0] &&
-						   !strcmp(rs->spec_files[g], rs->hybrid_file) ? rs->hybrid_prefix : "", ngroups, err);
+				rs->spec_live[g] = td_live_add_file_prefixed(
+					rs->live, path,
+					rs->hybrid_file[0] && !strcmp(rs->spec_files[g], rs->hybrid_file)
+						? rs->hybrid_prefix
+						: "",
+					ngroups, err);
 			}
 			if (rs->spec_live[g] < 0)
 				return -1;
@@ -375,8 +388,9 @@ int session_setup_live(struct td_session *rs, td_err *err)
 		for (int i = 0; i < rs->specs[g].n; i++) {
 			char e_alias[16]; /* -e: the text names its event E<index + 1> (session_plan.c) */
 			snprintf(e_alias, sizeof(e_alias), "E%d", rs->spec_group[g] + 1);
-			rs->spec_alias[g][i] = td_live_alias(rs->live, rs->spec_live[g], strcmp(rs->spec_files[g], "-e") ?
-								     rs->specs[g].names[i] : e_alias);
+			rs->spec_alias[g][i] =
+				td_live_alias(rs->live, rs->spec_live[g],
+					      strcmp(rs->spec_files[g], "-e") ? rs->specs[g].names[i] : e_alias);
 		}
 	}
 	return 0;
@@ -404,4 +418,3 @@ int session_setup_rotation(struct td_session *rs, td_err *err)
 	}
 	return 0;
 }
-

@@ -29,8 +29,14 @@ static int resolve(struct td_store *s, int64_t *ids, int n, const char *(*name)(
 	return 0;
 }
 
-static const char *node_name(const struct td_model *m, int i) { return m->nodes[i].path; }
-static const char *info_name(const struct td_model *m, int i) { return m->infos[i].name; }
+static const char *node_name(const struct td_model *m, int i)
+{
+	return m->nodes[i].path;
+}
+static const char *info_name(const struct td_model *m, int i)
+{
+	return m->infos[i].name;
+}
 static const char *cpi_name(const struct td_model *m, int i)
 {
 	return i < m->ncpis ? m->cpis[i].name : i == m->ncpis ? "Other" : "CPI";
@@ -77,8 +83,8 @@ void td_metric_writer_free(struct td_metric_writer *w)
 	free(w);
 }
 
-int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target,
-			   const struct td_evaluation *e, int *spans)
+int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_evaluation *e,
+			   int *spans)
 {
 	const struct td_model *m = w->m;
 	int rc = 0, nspan = 0;
@@ -90,8 +96,8 @@ int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t
 	}
 	for (int i = 0; i < m->ninfos && !rc; i++) {
 		nspan += e->info_spans[i];
-		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], e->info[i], e->info_conf[i], false, false,
-					 e->info_spans[i]);
+		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], e->info[i], e->info_conf[i], false,
+					 false, e->info_spans[i]);
 	}
 	for (int i = 0; m->has_cpi && i < m->ncpis && !rc; i++) {
 		nspan += e->cpi_spans[i];
@@ -99,9 +105,11 @@ int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t
 					 false, e->cpi_spans[i]);
 	}
 	if (m->has_cpi && !rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], e->other, NAN, false, false, false);
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], e->other, NAN, false, false,
+					 false);
 	if (m->has_cpi && !rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], e->cpi, NAN, false, false, false);
+		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], e->cpi, NAN, false, false,
+					 false);
 	if (spans)
 		*spans = nspan;
 	return rc;

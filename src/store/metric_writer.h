@@ -24,7 +24,7 @@ void td_metric_writer_free(struct td_metric_writer *w);
  * confidence and spans flag; call inside the interval's transaction.
  * *spans (may be NULL) gets how many written formulas read several perf
  * groups. */
-int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target,
-			   const struct td_evaluation *e, int *spans);
+int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t target, const struct td_evaluation *e,
+			   int *spans);
 
 #endif

@@ -21,21 +21,25 @@
 #include "store_impl.h"
 
 static const char *const stmt_sql[ST_COUNT] = {
-	[ST_EVENT_ADD] = "INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error,config1,alias,file) "
-			 "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+	[ST_EVENT_ADD] =
+		"INSERT INTO events(session_id,name,spec,group_idx,type,config,status,error,config1,alias,file) "
+		"VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 	[ST_THREAD_ADD] = "INSERT INTO targets(session_id,kind,pid,tid,comm,first_seen_ns,last_seen_ns) "
 			  "VALUES(?,'thread',?,?,?,?,?)",
 	[ST_THREAD_SEEN] = "UPDATE targets SET comm=coalesce(?,comm), last_seen_ns=?, exited=? WHERE id=?",
 	[ST_INTERVAL_ADD] = "INSERT INTO intervals(session_id,seq,start_ns,end_ns) VALUES(?,?,?,?)",
 	[ST_INTERVAL_COST] = "UPDATE intervals SET collector_ns=?, counter_reads=?, syscalls=? WHERE id=?",
-	[ST_SAMPLE_ADD] = "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,?,?,?,?,?)",
-	[ST_TARGET_ADD] = "INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
+	[ST_SAMPLE_ADD] =
+		"INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES(?,?,?,?,?,?)",
+	[ST_TARGET_ADD] =
+		"INSERT INTO targets(session_id,kind,pid,comm,cpu,core,socket,cgroup) VALUES(?,?,?,?,?,?,?,?)",
 	[ST_METRIC_ADD] = "INSERT OR REPLACE INTO metrics(interval_id,target_id,metric_id,value,confidence,flagged,"
 			  "bottleneck,spans) VALUES(?,?,?,?,?,?,?,?)",
 #define SAMPLE_ROW "(?,?,?,?,?,?)"
 #define SAMPLE_ROWS4 SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW "," SAMPLE_ROW
-	[ST_SAMPLE_ADD_BATCH] = "INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES"
-				SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4,
+	[ST_SAMPLE_ADD_BATCH] =
+		"INSERT INTO samples(interval_id,target_id,event_id,enabled,running,vals) VALUES" SAMPLE_ROWS4
+		"," SAMPLE_ROWS4 "," SAMPLE_ROWS4 "," SAMPLE_ROWS4,
 #undef SAMPLE_ROWS4
 #undef SAMPLE_ROW
 	[ST_MAX_TARGET] = "SELECT coalesce(max(id), 0) FROM targets",
@@ -158,38 +162,51 @@ static void describe_unwritable(td_err *err, struct td_store *s, const char *wha
 
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
-	else if (snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path) >= (int)sizeof(dir)) {
-		td_err_set(err, "cannot %s database '%s': the path is longer than this system allows (%d): give a "
-			   "shorter -d FILE", what, path, PATH_MAX);
+	else if (snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path) >=
+		 (int)sizeof(dir)) {
+		td_err_set(err,
+			   "cannot %s database '%s': the path is longer than this system allows (%d): give a "
+			   "shorter -d FILE",
+			   what, path, PATH_MAX);
 		return;
 	}
 	if (access(dir, F_OK) != 0) {
-		td_err_set(err, "cannot %s database '%s': directory '%s' does not exist: create it or give another "
-			   "-d FILE", what, path, dir);
+		td_err_set(err,
+			   "cannot %s database '%s': directory '%s' does not exist: create it or give another "
+			   "-d FILE",
+			   what, path, dir);
 		return;
 	}
 	if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
-		td_err_set(err, "cannot %s database '%s': the file is not writable by this user: give a writable -d "
-			   "FILE or fix its permissions", what, path);
+		td_err_set(err,
+			   "cannot %s database '%s': the file is not writable by this user: give a writable -d "
+			   "FILE or fix its permissions",
+			   what, path);
 		return;
 	}
 	for (int i = 0; i < 2; i++) {
 		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
 		if (access(side, F_OK) == 0 && access(side, W_OK) != 0) {
-			td_err_set(err, "cannot %s database '%s': '%s' beside it is not writable by this user: give a "
-				   "writable -d FILE or fix that file's permissions", what, path, side);
+			td_err_set(err,
+				   "cannot %s database '%s': '%s' beside it is not writable by this user: give a "
+				   "writable -d FILE or fix that file's permissions",
+				   what, path, side);
 			return;
 		}
 	}
 	if (access(dir, W_OK | X_OK) != 0) {
-		td_err_set(err, "cannot %s database '%s': directory '%s' is not writable by this user (SQLite keeps "
+		td_err_set(err,
+			   "cannot %s database '%s': directory '%s' is not writable by this user (SQLite keeps "
 			   "FILE-wal and FILE-shm beside the database): give -d FILE in a writable directory or fix "
-			   "the directory's permissions", what, path, dir);
+			   "the directory's permissions",
+			   what, path, dir);
 		return;
 	}
 	/* nothing we can see forbids it (a passing I/O error, a security module): */
-	td_err_set(err, "cannot %s database '%s' (%s), though this user may write it and its directory: try again, "
-		   "or give another -d FILE", what, path, sqlite3_errstr(rc));
+	td_err_set(err,
+		   "cannot %s database '%s' (%s), though this user may write it and its directory: try again, "
+		   "or give another -d FILE",
+		   what, path, sqlite3_errstr(rc));
 }
 
 static void describe_open_error(td_err *err, struct td_store *s, int rc, const char *what)
@@ -201,13 +218,17 @@ static void describe_open_error(td_err *err, struct td_store *s, int rc, const c
 		return;
 
 	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
-		td_err_set(err, "'%s' is not a readable topdown database (%s): try 'sqlite3 %s .recover' to save what "
-			   "it holds, or give another -d file", path, sqlite3_errstr(rc), path);
+		td_err_set(err,
+			   "'%s' is not a readable topdown database (%s): try 'sqlite3 %s .recover' to save what "
+			   "it holds, or give another -d file",
+			   path, sqlite3_errstr(rc), path);
 	else if (cannot_write(rc) && writing)
 		describe_unwritable(err, s, what, rc);
 	else if (cannot_write(rc))
-		td_err_set(err, "cannot %s database '%s' (%s): check that the directory exists and is writable, "
-			    "or give another -d file", what, path, sqlite3_errstr(rc));
+		td_err_set(err,
+			   "cannot %s database '%s' (%s): check that the directory exists and is writable, "
+			   "or give another -d file",
+			   what, path, sqlite3_errstr(rc));
 	else if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
 		td_err_set(err, "database '%s' is locked by another program: wait for it or use another -d file", path);
 	else
@@ -254,8 +275,10 @@ static int upgrade_from_reader(struct td_store *s, td_err *err)
 	if (td_store_open(s->path, TD_STORE_WRITE, &w, err)) {
 		char why[sizeof(err->msg)];
 		snprintf(why, sizeof(why), "%s", err->msg);
-		td_err_set(err, "database '%s' has an older schema and cannot be migrated (%.300s): open it once with "
-			   "write access", s->path, why);
+		td_err_set(err,
+			   "database '%s' has an older schema and cannot be migrated (%.300s): open it once with "
+			   "write access",
+			   s->path, why);
 		return -1;
 	}
 	td_store_close(w);
@@ -290,8 +313,10 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 		return -1;
 	}
 	if (version > TD_SCHEMA_VERSION) {
-		td_err_set(err, "database '%s' has schema version %d, newer than this tdctl understands (%d): "
-			   "upgrade topdown", s->path, version, TD_SCHEMA_VERSION);
+		td_err_set(err,
+			   "database '%s' has schema version %d, newer than this tdctl understands (%d): "
+			   "upgrade topdown",
+			   s->path, version, TD_SCHEMA_VERSION);
 		return -1;
 	}
 	if (version < 1) {
@@ -354,8 +379,10 @@ static int open_unwritable(struct td_store *s, const char *path, td_err *err)
 		return 0;
 	snprintf(wal, sizeof(wal), "%s-wal", path);
 	if (access(wal, F_OK) == 0) {
-		td_err_set(err, "cannot read database '%s': its write-ahead log '%s' holds data and this user cannot "
-			   "create '%s-shm' to read it: read it as the user who writes it, or copy the files", path, wal, path);
+		td_err_set(err,
+			   "cannot read database '%s': its write-ahead log '%s' holds data and this user cannot "
+			   "create '%s-shm' to read it: read it as the user who writes it, or copy the files",
+			   path, wal, path);
 		return -1;
 	}
 	sqlite3_close(s->db);
@@ -499,7 +526,7 @@ static void batch_drop(struct td_store *s)
 void td_store_rollback(struct td_store *s)
 {
 	batch_drop(s);
-	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
+	s->target_id_pending = s->target_id_committed;	/* the rows inserted since are gone */
 	s->interval_id_last = s->interval_id_committed; /* SQLite may give a rolled-back id again */
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");
@@ -593,15 +620,13 @@ int64_t td_store_session_begin(struct td_store *s, const struct td_session_info 
 	return id;
 }
 
-int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code,
-			 const char *message)
+int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code, const char *message)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "UPDATE sessions SET status=?, ended_ns=?, exit_code=?, message=? WHERE id=?", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "UPDATE sessions SET status=?, ended_ns=?, exit_code=?, message=? WHERE id=?", -1,
+			       &st, NULL) != SQLITE_OK)
 		return -1;
 	td_store_bind_text(st, 1, status);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)td_wall_ns());
@@ -656,11 +681,12 @@ int td_store_recover(struct td_store *s)
 	}
 	sqlite3_finalize(st);
 	for (int i = 0; i < n; i++) {
-		if (sqlite3_prepare_v2(s->db,
-				       "UPDATE sessions SET status='interrupted', message='the collector stopped "
-				       "without closing the session (killed or crashed); the intervals written before are kept', "
-				       "ended_ns=(SELECT max(end_ns) FROM intervals WHERE session_id=?1) WHERE id=?1",
-				       -1, &st, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(
+			    s->db,
+			    "UPDATE sessions SET status='interrupted', message='the collector stopped "
+			    "without closing the session (killed or crashed); the intervals written before are kept', "
+			    "ended_ns=(SELECT max(end_ns) FROM intervals WHERE session_id=?1) WHERE id=?1",
+			    -1, &st, NULL) != SQLITE_OK)
 			return -1;
 		sqlite3_bind_int64(st, 1, ids[i]);
 		if (sqlite3_step(st) == SQLITE_DONE)
@@ -704,8 +730,14 @@ int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struc
 int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
 			   uint32_t type, uint64_t config, const char *status, const char *error, const char *file)
 {
-	struct td_event_row e = { .name = name, .spec = spec, .group = group, .type = type, .config = config,
-				  .status = status, .error = error, .file = file };
+	struct td_event_row e = { .name = name,
+				  .spec = spec,
+				  .group = group,
+				  .type = type,
+				  .config = config,
+				  .status = status,
+				  .error = error,
+				  .file = file };
 
 	return td_store_event_plan_add(s, session, &e);
 }
@@ -957,8 +989,8 @@ static int sample_add(struct td_store *s, int64_t interval, int64_t target, cons
 	/* A full batch is written at once (below): there is always a free row. */
 	assert(s->nbatch < TD_SAMPLE_BATCH);
 	r = &s->batch[s->nbatch++];
-	*r = (struct pending_sample){ interval, target, c[0].event, c[0].enabled, c[0].running, s->pack_len,
-				      len - s->pack_len };
+	*r = (struct pending_sample){ interval,	    target,	 c[0].event,	   c[0].enabled,
+				      c[0].running, s->pack_len, len - s->pack_len };
 	s->pack_len = len;
 	return !s->batching || s->nbatch == TD_SAMPLE_BATCH ? batch_write(s) : 0;
 }
@@ -967,7 +999,8 @@ int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, co
 {
 	for (int i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && c[j].event == c[j - 1].event + 1 && c[j].enabled == c[i].enabled &&
-				c[j].running == c[i].running; j++)
+				c[j].running == c[i].running;
+		     j++)
 			;
 		if (sample_add(s, interval, target, c + i, j - i))
 			return -1;
@@ -990,7 +1023,8 @@ int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kin
 
 	if (run_stmt(s, "INSERT OR IGNORE INTO metric_names(name, kind) SELECT ?2, ?3 WHERE ?1", 1, name, kind))
 		return -1;
-	if (sqlite3_prepare_v2(s->db, "SELECT id FROM metric_names WHERE name=? AND kind=?", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "SELECT id FROM metric_names WHERE name=? AND kind=?", -1, &st, NULL) !=
+	    SQLITE_OK)
 		return -1;
 	td_store_bind_text(st, 1, name);
 	td_store_bind_text(st, 2, kind);

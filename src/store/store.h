@@ -18,11 +18,15 @@
 
 struct td_store;
 
-enum td_store_mode { TD_STORE_READ, TD_STORE_WRITE, TD_STORE_QUERY };
+enum td_store_mode {
+	TD_STORE_READ,
+	TD_STORE_WRITE,
+	TD_STORE_QUERY
+};
 
 struct td_session_info {
-	const char *kind;       /* run, attach, import */
-	const char *command;    /* command line or target description */
+	const char *kind;    /* run, attach, import */
+	const char *command; /* command line or target description */
 	pid_t target_pid;
 	const char *host, *kernel;
 	const char *cpu_vendor, *cpu_name, *uarch, *pmu_model;
@@ -30,11 +34,11 @@ struct td_session_info {
 	const char *rung, *rung_reason, *events_file;
 	int interval_ms;
 	bool kernel_counted;
-	int smt;                /* 1 on, 0 off, -1 unknown */
-	int num_cpus;           /* online CPUs of the measured host, 0 unknown */
-	const char *source;     /* import: the file read; NULL otherwise */
-	int64_t owner_uid;      /* topdownd: the client's uid; -1 none (tdctl's own) */
-	const char *schedule;   /* topdownd: the schedule entry that started it, NULL none */
+	int smt;	      /* 1 on, 0 off, -1 unknown */
+	int num_cpus;	      /* online CPUs of the measured host, 0 unknown */
+	const char *source;   /* import: the file read; NULL otherwise */
+	int64_t owner_uid;    /* topdownd: the client's uid; -1 none (tdctl's own) */
+	const char *schedule; /* topdownd: the schedule entry that started it, NULL none */
 };
 
 /* Open (and in WRITE mode create) the database at path. An older schema is
@@ -53,8 +57,7 @@ void td_store_rollback(struct td_store *s);
 
 /* Sessions. status: running, completed, failed, interrupted. */
 int64_t td_store_session_begin(struct td_store *s, const struct td_session_info *info, td_err *err);
-int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code,
-			 const char *message);
+int td_store_session_end(struct td_store *s, int64_t session, const char *status, int exit_code, const char *message);
 /* How the session's threads are counted: mode 'bpf' or 'per-thread', and
  * the line saying why. 0 or -1. */
 int td_store_session_counting(struct td_store *s, int64_t session, const char *mode, const char *note);
@@ -70,15 +73,15 @@ int64_t td_store_latest_session(struct td_store *s);
 
 /* The event plan: one row per event opened (or imported). */
 struct td_event_row {
-	const char *name;       /* alias, or the event as written in an imported file */
-	const char *spec;       /* event string */
-	int group;              /* group index (import: occurrence of the same event, 0, 1, ...) */
+	const char *name; /* alias, or the event as written in an imported file */
+	const char *spec; /* event string */
+	int group;	  /* group index (import: occurrence of the same event, 0, 1, ...) */
 	uint32_t type;
 	uint64_t config, config1;
-	const char *status;     /* counting, failed */
+	const char *status; /* counting, failed */
 	const char *error;
-	const char *alias;      /* catalog alias its counts feed, NULL if none */
-	const char *file;       /* live collection: the events file (or "proc") that planned it; NULL for imports */
+	const char *alias; /* catalog alias its counts feed, NULL if none */
+	const char *file;  /* live collection: the events file (or "proc") that planned it; NULL for imports */
 };
 int64_t td_store_event_plan_add(struct td_store *s, int64_t session, const struct td_event_row *e);
 int64_t td_store_event_add(struct td_store *s, int64_t session, const char *name, const char *spec, int group,
@@ -92,9 +95,9 @@ int td_store_event_set_read_cost(struct td_store *s, int64_t event, double per_r
  * when no event has a read cost, -1 on error. */
 struct td_read_cost_row {
 	char event[64];
-	double per_read;         /* counts one read adds */
-	int64_t reads;           /* reads of its group (rows counted) */
-	double counted;          /* its count over the session */
+	double per_read; /* counts one read adds */
+	int64_t reads;	 /* reads of its group (rows counted) */
+	double counted;	 /* its count over the session */
 };
 int td_store_read_cost(struct td_store *s, int64_t session, struct td_read_cost_row *out);
 /* Forget which aliases a session's events fed (before recomputing them). */
@@ -176,14 +179,14 @@ struct td_session_row {
 	pid_t target_pid;
 	uint64_t started_ns, ended_ns;
 	int interval_ms, exit_code, nthreads, nintervals;
-	int ncpus;               /* CPU targets (system-wide and per-CPU imports) */
+	int ncpus; /* CPU targets (system-wide and per-CPU imports) */
 	bool has_exit_code;
-	bool kernel_counted;     /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
-	int64_t collector_ns;    /* the collector's CPU time over the intervals that recorded it, -1 none did */
-	int cost_intervals;      /* intervals that recorded it */
+	bool kernel_counted;		 /* kernel-mode activity was counted (root / CAP_PERFMON / paranoid <= 1) */
+	int64_t collector_ns;		 /* the collector's CPU time over the intervals that recorded it, -1 none did */
+	int cost_intervals;		 /* intervals that recorded it */
 	int64_t counter_reads, syscalls; /* summed over those intervals; syscalls -1 when not known */
-	int64_t owner_uid;       /* topdownd's client, -1 none */
-	char schedule[64];       /* the schedule entry that started it, "" none */
+	int64_t owner_uid;		 /* topdownd's client, -1 none */
+	char schedule[64];		 /* the schedule entry that started it, "" none */
 };
 typedef int (*td_session_fn)(const struct td_session_row *r, void *ctx);
 int td_store_sessions(struct td_store *s, td_session_fn fn, void *ctx);
@@ -201,8 +204,8 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
 
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];
-	char counting[16];      /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
-	int smt, num_cpus;      /* -1 / 0: unknown */
+	char counting[16]; /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
+	int smt, num_cpus; /* -1 / 0: unknown */
 };
 int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m);
 
@@ -230,8 +233,8 @@ int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, v
 struct td_event_info {
 	int64_t id;
 	const char *name, *spec, *status, *alias; /* alias NULL if none */
-	const char *error;       /* why it failed, or (counting) a note on how it was counted — its group split; NULL none */
-	const char *file;        /* the events file that planned it, NULL if not recorded (imports, schema < 3) */
+	const char *error; /* why it failed, or (counting) a note on how it was counted — its group split; NULL none */
+	const char *file;  /* the events file that planned it, NULL if not recorded (imports, schema < 3) */
 	int group;
 	uint32_t type;
 	uint64_t config, config1;
@@ -293,7 +296,7 @@ int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx,
 struct td_prune_result {
 	int sessions_deleted;
 	int64_t intervals_deleted;
-	uint64_t bytes_before, bytes_after;  /* file size (with its WAL) */
+	uint64_t bytes_before, bytes_after; /* file size (with its WAL) */
 };
 /* Delete sessions that ended more than max_age_ns ago (0: no age limit),
  * then, while the data exceeds max_bytes (0: no size limit), the oldest

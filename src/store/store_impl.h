@@ -22,9 +22,9 @@ enum stmt_id {
 	ST_INTERVAL_COST,
 	ST_TARGET_ADD,
 	ST_METRIC_ADD,
-	ST_SAMPLE_ADD_BATCH,     /* TD_SAMPLE_BATCH rows in one INSERT */
-	ST_MAX_TARGET,           /* td_store_max_target_id: every interval */
-	ST_BEGIN,                /* td_store_begin, td_store_commit: every interval (not parsed again each time) */
+	ST_SAMPLE_ADD_BATCH, /* TD_SAMPLE_BATCH rows in one INSERT */
+	ST_MAX_TARGET,	     /* td_store_max_target_id: every interval */
+	ST_BEGIN,	     /* td_store_begin, td_store_commit: every interval (not parsed again each time) */
 	ST_COMMIT,
 	ST_COUNT
 };
@@ -44,12 +44,12 @@ struct td_store {
 	sqlite3_stmt *stmt[ST_COUNT];
 	char *path;
 	enum td_store_mode mode;
-	char *pack;              /* td_store_counts_add's JSON text (a batch's rows', one after another), grown as needed */
+	char *pack; /* td_store_counts_add's JSON text (a batch's rows', one after another), grown as needed */
 	size_t pack_cap, pack_len;
-	bool batching;           /* between td_store_batch_begin and _end: rows wait in batch */
+	bool batching; /* between td_store_batch_begin and _end: rows wait in batch */
 	struct pending_sample batch[TD_SAMPLE_BATCH];
 	int nbatch;
-	char errmsg[256];        /* td_store_errmsg's text when it adds the system's reason */
+	char errmsg[256]; /* td_store_errmsg's text when it adds the system's reason */
 	/* td_store_max_target_id without a query each interval: the largest
 	 * target id known committed (-1: not asked yet) and the largest this
 	 * handle inserted since (it becomes committed with the transaction) */

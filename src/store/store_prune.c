@@ -111,9 +111,11 @@ static int prune_age(struct td_store *s, uint64_t max_age_ns, struct td_prune_re
 {
 	int64_t cutoff = (int64_t)(td_wall_ns() - max_age_ns), id;
 
-	while ((id = query_id(s, "SELECT id FROM sessions WHERE status != 'running' AND coalesce(ended_ns,"
+	while ((id = query_id(s,
+			      "SELECT id FROM sessions WHERE status != 'running' AND coalesce(ended_ns,"
 			      " (SELECT max(end_ns) FROM intervals WHERE session_id = sessions.id), started_ns) < ?1"
-			      " ORDER BY id LIMIT 1", cutoff)) > 0) {
+			      " ORDER BY id LIMIT 1",
+			      cutoff)) > 0) {
 		if (delete_session(s, id))
 			return -1;
 		res->sessions_deleted++;
@@ -192,8 +194,11 @@ static int retain_session_step(struct td_store *s, int64_t id, bool may_delete_r
 {
 	int64_t n = query_id(s, "SELECT count(*) FROM intervals WHERE session_id=?1", id);
 	int64_t oldest = query_id(s, "SELECT id FROM intervals WHERE session_id=?1 ORDER BY seq LIMIT 1", id);
-	int64_t rows = oldest > 0 ? query_id(s, "SELECT (SELECT count(*) FROM samples WHERE interval_id=?1) +"
-					     " (SELECT count(*) FROM metrics WHERE interval_id=?1)", oldest) : 0;
+	int64_t rows = oldest > 0 ? query_id(s,
+					     "SELECT (SELECT count(*) FROM samples WHERE interval_id=?1) +"
+					     " (SELECT count(*) FROM metrics WHERE interval_id=?1)",
+					     oldest)
+				  : 0;
 	int64_t k = rows > 0 ? TD_RETAIN_STEP_ROWS / rows : TD_RETAIN_STEP_INTERVALS;
 
 	if (n < 0 || oldest < 0 || rows < 0)
@@ -224,9 +229,11 @@ int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_b
 	td_store_exec(s, "PRAGMA foreign_keys=OFF");
 	if (max_age_ns) {
 		int64_t cutoff = (int64_t)(td_wall_ns() - max_age_ns);
-		id = query_id(s, "SELECT id FROM sessions WHERE status != 'running' AND coalesce(ended_ns,"
+		id = query_id(s,
+			      "SELECT id FROM sessions WHERE status != 'running' AND coalesce(ended_ns,"
 			      " (SELECT max(end_ns) FROM intervals WHERE session_id = sessions.id), started_ns) < ?1"
-			      " ORDER BY id LIMIT 1", cutoff);
+			      " ORDER BY id LIMIT 1",
+			      cutoff);
 		if (id > 0)
 			rc = retain_session_step(s, id, true, res);
 	}

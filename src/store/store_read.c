@@ -85,13 +85,13 @@ struct thread_sum {
 
 struct thread_totals {
 	struct td_thread_total *threads; /* in pid, tid, id order (the output order) */
-	int64_t *thread_ids;             /* sorted, with thread_pos: where each is in threads */
+	int64_t *thread_ids;		 /* sorted, with thread_pos: where each is in threads */
 	int *thread_pos;
 	int nthreads;
-	int64_t *event_ids;              /* sorted */
+	int64_t *event_ids; /* sorted */
 	char **event_names;
 	int nevents;
-	struct thread_sum *sum;          /* [thread position][event index] */
+	struct thread_sum *sum; /* [thread position][event index] */
 };
 
 static void thread_totals_free(struct thread_totals *t)
@@ -108,8 +108,10 @@ static void thread_totals_free(struct thread_totals *t)
 
 static int load_threads(struct td_store *s, int64_t session, struct thread_totals *t)
 {
-	sqlite3_stmt *st = prepare_session(s, "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
-					   " WHERE session_id=?1 ORDER BY pid, tid = 0, tid, id", session);
+	sqlite3_stmt *st = prepare_session(s,
+					   "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					   " WHERE session_id=?1 ORDER BY pid, tid = 0, tid, id",
+					   session);
 	int step;
 
 	if (!st)
@@ -208,8 +210,10 @@ int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_
 		goto out;
 	if (!(t.sum = calloc((size_t)t.nthreads * (size_t)t.nevents + 1, sizeof(*t.sum))))
 		goto out;
-	if (!(st = prepare_session(s, "SELECT c.target_id, c.event_id, c.enabled, c.running, c.vals FROM intervals i"
-				   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1", session)))
+	if (!(st = prepare_session(s,
+				   "SELECT c.target_id, c.event_id, c.enabled, c.running, c.vals FROM intervals i"
+				   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1",
+				   session)))
 		goto out;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW)
 		if (add_thread_sample(&t, st, &u))
@@ -244,10 +248,12 @@ int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT group_concat(name, ' '), error FROM (SELECT name, error, min(id) AS first FROM events"
-			       " WHERE session_id=? AND status='failed' GROUP BY error, name ORDER BY first)"
-			       " GROUP BY error ORDER BY min(first)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    s->db,
+		    "SELECT group_concat(name, ' '), error FROM (SELECT name, error, min(id) AS first FROM events"
+		    " WHERE session_id=? AND status='failed' GROUP BY error, name ORDER BY first)"
+		    " GROUP BY error ORDER BY min(first)",
+		    -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
@@ -370,8 +376,10 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 	int rc = -1;
 
 	memset(m, 0, sizeof(*m));
-	if (sqlite3_prepare_v2(s->db, "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
-			       " coalesce(num_cpus, 0), counting FROM sessions WHERE id=?", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
+			       " coalesce(num_cpus, 0), counting FROM sessions WHERE id=?",
+			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -522,8 +530,10 @@ static int event_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 
 int td_store_events(struct td_store *s, int64_t session, td_event_fn fn, void *ctx)
 {
-	return each_row(prepare_session(s, "SELECT id, name, spec, group_idx, type, config, config1, status, alias,"
-					" file, error FROM events WHERE session_id=?1 ORDER BY id", session),
+	return each_row(prepare_session(s,
+					"SELECT id, name, spec, group_idx, type, config, config1, status, alias,"
+					" file, error FROM events WHERE session_id=?1 ORDER BY id",
+					session),
 			event_row, (union row_fn){ .event = fn }, ctx);
 }
 
@@ -550,8 +560,10 @@ static int target_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 
 int td_store_targets(struct td_store *s, int64_t session, td_target_fn fn, void *ctx)
 {
-	return each_row(prepare_session(s, "SELECT id, kind, pid, tid, comm, cpu, core, socket, cgroup FROM targets"
-					" WHERE session_id=?1 ORDER BY id", session),
+	return each_row(prepare_session(s,
+					"SELECT id, kind, pid, tid, comm, cpu, core, socket, cgroup FROM targets"
+					" WHERE session_id=?1 ORDER BY id",
+					session),
 			target_row, (union row_fn){ .target = fn }, ctx);
 }
 
@@ -578,10 +590,12 @@ struct count_walk {
 
 int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx)
 {
-	sqlite3_stmt *st = prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, c.target_id, c.event_id,"
+	sqlite3_stmt *st = prepare_session(s,
+					   "SELECT i.id, i.seq, i.start_ns, i.end_ns, c.target_id, c.event_id,"
 					   " c.vals, c.enabled, c.running FROM intervals i"
 					   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1"
-					   " ORDER BY i.seq, c.target_id, c.event_id", session);
+					   " ORDER BY i.seq, c.target_id, c.event_id",
+					   session);
 	struct unpacked u = { 0 };
 	int rc = 0, step = SQLITE_DONE;
 
@@ -641,11 +655,14 @@ static int metric_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 
 int td_store_metrics(struct td_store *s, int64_t session, td_metric_fn fn, void *ctx)
 {
-	return each_row(prepare_session(s, "SELECT i.id, i.seq, i.start_ns, i.end_ns, m.target_id, n.name, n.kind,"
-					" m.value, m.confidence, m.flagged, m.bottleneck, m.spans FROM intervals i"
-					" JOIN metrics m ON m.interval_id = i.id JOIN metric_names n ON n.id = m.metric_id"
-					" WHERE i.session_id=?1 ORDER BY i.seq, m.target_id, m.metric_id", session),
-			metric_row, (union row_fn){ .metric = fn }, ctx);
+	return each_row(
+		prepare_session(s,
+				"SELECT i.id, i.seq, i.start_ns, i.end_ns, m.target_id, n.name, n.kind,"
+				" m.value, m.confidence, m.flagged, m.bottleneck, m.spans FROM intervals i"
+				" JOIN metrics m ON m.interval_id = i.id JOIN metric_names n ON n.id = m.metric_id"
+				" WHERE i.session_id=?1 ORDER BY i.seq, m.target_id, m.metric_id",
+				session),
+		metric_row, (union row_fn){ .metric = fn }, ctx);
 }
 
 static int confidence_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
@@ -661,10 +678,12 @@ static int confidence_row(sqlite3_stmt *st, const union row_fn *fn, void *ctx)
 
 int td_store_metric_confidence(struct td_store *s, int64_t session, td_confidence_fn fn, void *ctx)
 {
-	return each_row(prepare_session(s, "SELECT n.name, count(m.confidence), coalesce(sum(m.confidence < 1), 0),"
+	return each_row(prepare_session(s,
+					"SELECT n.name, count(m.confidence), coalesce(sum(m.confidence < 1), 0),"
 					" min(m.confidence) FROM intervals i JOIN metrics m ON m.interval_id = i.id"
 					" JOIN metric_names n ON n.id = m.metric_id WHERE i.session_id=?1"
-					" GROUP BY m.metric_id ORDER BY m.metric_id", session),
+					" GROUP BY m.metric_id ORDER BY m.metric_id",
+					session),
 			confidence_row, (union row_fn){ .confidence = fn }, ctx);
 }
 
@@ -675,8 +694,10 @@ int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx,
 	int rc = 0, step, n;
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, &tail) != SQLITE_OK || !st) {
-		td_err_set(err, "%s", st ? sqlite3_errmsg(s->db) : *sqlite3_errmsg(s->db) ? sqlite3_errmsg(s->db) :
-			   "empty statement");
+		td_err_set(err, "%s",
+			   st			    ? sqlite3_errmsg(s->db)
+			   : *sqlite3_errmsg(s->db) ? sqlite3_errmsg(s->db)
+						    : "empty statement");
 		if (!st && sqlite3_errcode(s->db) == SQLITE_OK)
 			td_err_set(err, "no SQL statement given");
 		sqlite3_finalize(st);
@@ -690,7 +711,8 @@ int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx,
 		return -1;
 	}
 	if (!sqlite3_stmt_readonly(st)) {
-		td_err_set(err, "the statement would change the database; tdctl query only reads (use sqlite3 to modify)");
+		td_err_set(err,
+			   "the statement would change the database; tdctl query only reads (use sqlite3 to modify)");
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -715,8 +737,10 @@ int td_store_query(struct td_store *s, const char *sql, td_row_fn fn, void *ctx,
 
 int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, int *warmups)
 {
-	sqlite3_stmt *st = prepare_session(s, "SELECT id, repeat_index FROM sessions WHERE repeat_group ="
-					   " (SELECT repeat_group FROM sessions WHERE id = ?1) ORDER BY repeat_index", session);
+	sqlite3_stmt *st = prepare_session(s,
+					   "SELECT id, repeat_index FROM sessions WHERE repeat_group ="
+					   " (SELECT repeat_group FROM sessions WHERE id = ?1) ORDER BY repeat_index",
+					   session);
 	int n = 0, step;
 
 	*ids = NULL;

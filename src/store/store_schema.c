@@ -133,7 +133,8 @@ static const char migrate_3_4[] =
 	" enabled INTEGER NOT NULL, running INTEGER NOT NULL,"
 	" vals TEXT NOT NULL,"
 	" PRIMARY KEY(interval_id, target_id, event_id)) WITHOUT ROWID;"
-	"INSERT INTO samples SELECT interval_id, thread_id, event_id, enabled, running, '[' || value || ']' FROM counts;"
+	"INSERT INTO samples SELECT interval_id, thread_id, event_id, enabled, running, '[' || value || ']' FROM "
+	"counts;"
 	"DROP TABLE counts;"
 	"CREATE VIEW counts AS"
 	" SELECT s.interval_id, s.target_id AS thread_id, s.event_id + v.key AS event_id, v.value AS value,"
@@ -167,22 +168,20 @@ static const char migrate_5_6[] =
 	"CREATE TABLE top_processes("
 	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
 	" rank INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT,"
-	" cpu_ns INTEGER NOT NULL,"                 /* user + system over the session */
-	" source TEXT NOT NULL,"                    /* where cpu_ns came from: 'proc' (/proc/PID/stat) or 'bpf' */
+	" cpu_ns INTEGER NOT NULL," /* user + system over the session */
+	" source TEXT NOT NULL,"    /* where cpu_ns came from: 'proc' (/proc/PID/stat) or 'bpf' */
 	" PRIMARY KEY(session_id, rank)) WITHOUT ROWID;";
 
 /* v6 -> v7: what one read of a group adds to a running target's count of
  * each event, measured at the session's start (collect/read_cost); NULL
  * where not measured (software events, user space only, imports). */
-static const char migrate_6_7[] =
-	"ALTER TABLE events ADD COLUMN read_cost REAL;";
+static const char migrate_6_7[] = "ALTER TABLE events ADD COLUMN read_cost REAL;";
 /* v7 -> v8: how the threads of a session were counted — 'bpf' (summed by
  * a BPF program at each context switch) or 'per-thread' (perf groups per
  * thread) — and the line that says why (BPF did not load: ...); NULL for
  * older sessions, imports and CPU-wide ones. */
-static const char migrate_7_8[] =
-	"ALTER TABLE sessions ADD COLUMN counting TEXT;"
-	"ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
+static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT;"
+				  "ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
 
 static int set_version(struct td_store *s, int version)
 {

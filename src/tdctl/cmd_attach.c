@@ -12,7 +12,7 @@
 static const char usage[] =
 	"usage: tdctl attach PID [OPTIONS]\n"
 	"  --duration SEC      stop after SEC seconds (default: until PID exits or Ctrl-C)\n" TDCTL_COLLECT_HELP
-	TDCTL_PROCESS_HELP TDCTL_ATTACH_HELP
+		TDCTL_PROCESS_HELP TDCTL_ATTACH_HELP
 	"  --socket PATH       ask topdownd on PATH to follow PID (default: $TOPDOWN_SOCKET, else\n"
 	"                      /run/topdown/topdownd.sock when it answers and no -d is given)\n"
 	"  --follow            through topdownd: print each interval until the session ends (Ctrl-C ends it)\n"
@@ -136,15 +136,22 @@ int cmd_attach(int argc, char **argv)
 				return 1;
 			}
 			if (no) {
-				tdctl_error("attach: %s is not available through topdownd: add --standalone (or -d DB) to count "
-					    "in this process", no);
+				tdctl_error("attach: %s is not available through topdownd: add --standalone (or -d DB) "
+					    "to count "
+					    "in this process",
+					    no);
 				return 2;
 			}
-			struct td_request r = { .op = TD_OP_ATTACH, .id = 1, .pid = o.attach_pid,
-						.children = o.attach_children, .interval_ms = o.interval_ms,
-						.duration_ms = o.duration_ms, .level = o.level };
+			struct td_request r = { .op = TD_OP_ATTACH,
+						.id = 1,
+						.pid = o.attach_pid,
+						.children = o.attach_children,
+						.interval_ms = o.interval_ms,
+						.duration_ms = o.duration_ms,
+						.level = o.level };
 			if (o.nodes && strlen(o.nodes) >= sizeof(r.nodes)) {
-				tdctl_error("attach: --nodes longer than %zu characters: use --standalone", sizeof(r.nodes) - 1);
+				tdctl_error("attach: --nodes longer than %zu characters: use --standalone",
+					    sizeof(r.nodes) - 1);
 				return 2;
 			}
 			if (o.nodes)

@@ -12,8 +12,7 @@
 
 /* --socket PATH and --json, the options these commands share; the index of
  * the first operand, or -1 after an error. */
-static int parse_common(const char *cmd, const char *usage, int argc, char **argv, const char **socket_path,
-			bool *json)
+static int parse_common(const char *cmd, const char *usage, int argc, char **argv, const char **socket_path, bool *json)
 {
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' },
@@ -28,10 +27,18 @@ static int parse_common(const char *cmd, const char *usage, int argc, char **arg
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': *socket_path = optarg; break;
-		case 'j': *json = true; break;
-		case 'h': printf("%s", usage); return -2;
-		default: tdctl_error("%s: %s", cmd, usage); return -1;
+		case 's':
+			*socket_path = optarg;
+			break;
+		case 'j':
+			*json = true;
+			break;
+		case 'h':
+			printf("%s", usage);
+			return -2;
+		default:
+			tdctl_error("%s: %s", cmd, usage);
+			return -1;
 		}
 	}
 	return optind;
@@ -126,12 +133,15 @@ int cmd_list(int argc, char **argv)
 		print_json(rep);
 	} else {
 		printf("%8s  %-8s  %-24s  %9s  %s\n", "SESSION", "KIND", "TARGET", "INTERVALS", "STARTED");
-		json_array_foreach(all, i, s) {
+		json_array_foreach(all, i, s)
+		{
 			char target[64], started[32];
 			if (json_object_get(s, "schedule"))
-				snprintf(target, sizeof(target), "schedule %s", json_string_value(json_object_get(s, "schedule")));
+				snprintf(target, sizeof(target), "schedule %s",
+					 json_string_value(json_object_get(s, "schedule")));
 			else
-				snprintf(target, sizeof(target), "PID %.0f (uid %.0f)", num(s, "pid"), num(s, "owner_uid"));
+				snprintf(target, sizeof(target), "PID %.0f (uid %.0f)", num(s, "pid"),
+					 num(s, "owner_uid"));
 			when((uint64_t)num(s, "started_ns"), started, sizeof(started));
 			printf("%8.0f  %-8s  %-24s  %9.0f  %s\n", num(s, "session"),
 			       json_string_value(json_object_get(s, "kind")), target, num(s, "intervals"), started);
@@ -175,8 +185,8 @@ int cmd_status(int argc, char **argv)
 	}
 	printf("topdownd %s, PID %.0f, up %.0f s, on %s\n", json_string_value(json_object_get(rep, "version")),
 	       num(rep, "pid"), num(rep, "uptime_s"), tdctl_daemon_socket(sock));
-	printf("sessions running (yours%s): %.0f\n", json_is_true(json_object_get(rep, "admin")) ? ", as admin: all" : "",
-	       num(rep, "sessions_running"));
+	printf("sessions running (yours%s): %.0f\n",
+	       json_is_true(json_object_get(rep, "admin")) ? ", as admin: all" : "", num(rep, "sessions_running"));
 	if (json_object_get(rep, "database"))
 		printf("database: %s; %.0f intervals written, %.0f sessions started, %.0f scheduled runs missed\n",
 		       json_string_value(json_object_get(rep, "database")), num(rep, "intervals_written"),
@@ -209,16 +219,17 @@ static void print_interval(json_t *ev)
 
 	printf("%5.0f  %-7s %-8.0f %-13s", num(ev, "seq"), json_string_value(json_object_get(ev, "kind")),
 	       num(ev, "pid"), json_string_value(json_object_get(ev, "file")));
-	json_object_foreach(nodes, k, v)
-		if (!strchr(k, '.')) {
-			if (json_is_number(v))
-				printf("  %s %.1f %%", k, 100 * json_number_value(v));
-			else
-				printf("  %s <not counted>", k);
-			shown++;
-		}
+	json_object_foreach(nodes, k, v) if (!strchr(k, '.'))
+	{
+		if (json_is_number(v))
+			printf("  %s %.1f %%", k, 100 * json_number_value(v));
+		else
+			printf("  %s <not counted>", k);
+		shown++;
+	}
 	if (!shown)
-		json_object_foreach(info, k, v) {
+		json_object_foreach(info, k, v)
+		{
 			if (json_is_number(v))
 				printf("  %s %.4g", k, json_number_value(v));
 			else

@@ -10,7 +10,9 @@
 #include "report/report.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]] [--repeats]"
+#define USAGE                                                                                                   \
+	"usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format " \
+	"text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]] [--repeats]"
 
 static int run(const char *db, int64_t a, int64_t b, const struct td_report_filter *f, enum td_report_format fmt,
 	       const char *events_dir, const char *what_if, const char *path)
@@ -36,12 +38,18 @@ static int run(const char *db, int64_t a, int64_t b, const struct td_report_filt
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "database", required_argument, NULL, 'd' }, { "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },   { "events-dir", required_argument, NULL, 'e' },
-		{ "thread", required_argument, NULL, 'T' },   { "process", required_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'C' },      { "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
-		{ "what-if", required_argument, NULL, 'w' },  { "repeats", no_argument, NULL, 'R' },
+		{ "database", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "events-dir", required_argument, NULL, 'e' },
+		{ "thread", required_argument, NULL, 'T' },
+		{ "process", required_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "what-if", required_argument, NULL, 'w' },
+		{ "repeats", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_filter filter = { .kind = TD_RF_ALL };
@@ -55,7 +63,9 @@ int cmd_diff(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
+		case 'd':
+			db = optarg;
+			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
 				fmt = TD_REPORT_TEXT;
@@ -66,15 +76,36 @@ int cmd_diff(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'o': path = optarg; break;
-		case 'e': events_dir = optarg; break;
-		case 'T': case 'P': case 'C': if (tdctl_filter_target("diff", c, optarg, &filter)) return 2; break;
-		case 'F': from = optarg; break;
-		case 'U': to = optarg; break;
-		case 'w': what_if = optarg; break;
-		case 'R': repeats = true; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("diff: %s", USAGE); return 2;
+		case 'o':
+			path = optarg;
+			break;
+		case 'e':
+			events_dir = optarg;
+			break;
+		case 'T':
+		case 'P':
+		case 'C':
+			if (tdctl_filter_target("diff", c, optarg, &filter))
+				return 2;
+			break;
+		case 'F':
+			from = optarg;
+			break;
+		case 'U':
+			to = optarg;
+			break;
+		case 'w':
+			what_if = optarg;
+			break;
+		case 'R':
+			repeats = true;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("diff: %s", USAGE);
+			return 2;
 		}
 	}
 	if (argc - optind != 2) {
@@ -89,7 +120,8 @@ int cmd_diff(int argc, char **argv)
 		td_err err;
 		int rc;
 		if (what_if || fmt != TD_REPORT_TEXT || filter.kind != TD_RF_ALL || filter.window || path) {
-			tdctl_error("diff: --repeats compares two repeat groups as text: leave out the other options (but -d "
+			tdctl_error("diff: --repeats compares two repeat groups as text: leave out the other options "
+				    "(but -d "
 				    "and --events-dir)");
 			return 2;
 		}

@@ -13,7 +13,10 @@
 #include "model/catalog.h"
 #include "tdctl.h"
 
-static const char *yesno(bool b) { return b ? "yes" : "no"; }
+static const char *yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
 
 /* How threads will be found here (as a session with --tracker=auto): the
  * BPF tracker is loaded for real when BTF and privileges allow (no feature
@@ -26,7 +29,8 @@ static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
 		return false;
 	}
 	if (!c->bpf_available) {
-		snprintf(why, len, "%s", !c->btf ? "the kernel has no BTF" : "loading BPF needs root or CAP_BPF and CAP_PERFMON");
+		snprintf(why, len, "%s",
+			 !c->btf ? "the kernel has no BTF" : "loading BPF needs root or CAP_BPF and CAP_PERFMON");
 		return false;
 	}
 	td_err err = { "" };
@@ -53,8 +57,10 @@ static bool counting_bpf(const struct td_caps *c, char *why, size_t len)
 		return false;
 	}
 	if (c->rung > TD_RUNG_SOFTWARE) {
-		snprintf(why, len, "hardware counters count here: a plan of at most %d events in all (software.td alone has "
-			 "6) is counted by BPF, a tree's plan has more and is opened per thread", TD_BPF_COUNT_MAX);
+		snprintf(why, len,
+			 "hardware counters count here: a plan of at most %d events in all (software.td alone has "
+			 "6) is counted by BPF, a tree's plan has more and is opened per thread",
+			 TD_BPF_COUNT_MAX);
 		return false;
 	}
 	if (td_bpf_counting_probe(&probe) != 0) {
@@ -70,11 +76,10 @@ static void print_text(const struct td_caps *c)
 	char why[600];
 
 	printf("CPU:            %s\n", c->cpu_name[0] ? c->cpu_name : "unknown");
-	printf("  vendor:       %s, family %d (%#x), model %d (%#x), stepping %d\n", c->vendor, c->family,
-	       c->family, c->model, c->model, c->stepping);
+	printf("  vendor:       %s, family %d (%#x), model %d (%#x), stepping %d\n", c->vendor, c->family, c->family,
+	       c->model, c->model, c->stepping);
 	printf("  microarch:    %s\n", c->uarch[0] ? c->uarch : "unknown to topdown");
-	printf("  online CPUs:  %d, SMT %s\n", c->online_cpus,
-	       c->smt_on < 0 ? "unknown" : c->smt_on ? "on" : "off");
+	printf("  online CPUs:  %d, SMT %s\n", c->online_cpus, c->smt_on < 0 ? "unknown" : c->smt_on ? "on" : "off");
 	if (c->cores > 0)
 		printf("  topology:     %d CPUs on %d cores in %d socket%s\n", c->online_cpus, c->cores, c->sockets,
 		       c->sockets == 1 ? "" : "s");
@@ -91,9 +96,8 @@ static void print_text(const struct td_caps *c)
 		td_cpu_id_words(c, id, sizeof(id));
 		printf("PMU model:      %s, from %s: %s\n", c->pfm_model, id,
 		       td_pfm_has_model(c->pfm_model) ? "libpfm4's tables for it encode the events"
-						     : "events files for it use raw encodings");
-	}
-	else if (c->model_source == TD_MODEL_LIBPFM)
+						      : "events files for it use raw encodings");
+	} else if (c->model_source == TD_MODEL_LIBPFM)
 		printf("PMU model:      %s, from libpfm4\n", c->pfm_model);
 	else
 		printf("PMU model:      none (neither libpfm4 nor topdown's CPUID table knows this CPU)\n");
@@ -106,15 +110,18 @@ static void print_text(const struct td_caps *c)
 	printf("  core PMU:     %s\n", c->kernel_pmu[0] ? c->kernel_pmu : "none in /sys/bus/event_source/devices");
 	for (int i = 0; i < c->ncore_pmus; i++) {
 		const struct td_core_pmu *p = &c->core_pmus[i];
-		printf("  %-13s %s (type %d), CPUs %s (%d), PMU model %s, events file %s\n", i ? "" : "hybrid PMUs:",
-		       p->name, p->type, p->cpus[0] ? p->cpus : "(list not shown)", p->ncpus,
+		printf("  %-13s %s (type %d), CPUs %s (%d), PMU model %s, events file %s\n",
+		       i ? "" : "hybrid PMUs:", p->name, p->type, p->cpus[0] ? p->cpus : "(list not shown)", p->ncpus,
 		       p->model[0] ? p->model : "none", p->events_file[0] ? p->events_file : "none");
 	}
 	if (c->ncore_pmus)
 		printf("  %-13s a thread is counted on each core PMU while it runs on that core type; reports show "
-		       "each tree and level 1 combined\n", "");
+		       "each tree and level 1 combined\n",
+		       "");
 	printf("  hypervisor:   %s\n", c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "yes") : "none");
-	printf("  NMI watchdog: %s\n", c->nmi_watchdog < 0 ? "unknown" : c->nmi_watchdog ? "on (takes a counter)" : "off");
+	printf("  NMI watchdog: %s\n", c->nmi_watchdog < 0 ? "unknown"
+				       : c->nmi_watchdog   ? "on (takes a counter)"
+							   : "off");
 	if (c->paranoid == -100)
 		printf("  perf_event_paranoid: unknown\n");
 	else
@@ -127,15 +134,17 @@ static void print_text(const struct td_caps *c)
 	else
 		printf("cgroup:         none mounted (record --cgroup unavailable)\n");
 	printf("BPF:            %s\n", c->bpf_available ? "available (BTF present)"
-				       : !c->btf           ? "not available (BTF missing)"
-							   : "not available (BTF present, needs root or CAP_BPF)");
+				       : !c->btf	? "not available (BTF missing)"
+							: "not available (BTF present, needs root or CAP_BPF)");
 	if (tracker_bpf(c, why, sizeof(why)))
 		printf("thread discovery: BPF tracker (%s; --tracker=proc rescans /proc instead)\n", why);
 	else
-		printf("thread discovery: /proc rescan every %d ms (BPF tracker not used: %s)\n", TD_TRACKER_SCAN_MS, why);
+		printf("thread discovery: /proc rescan every %d ms (BPF tracker not used: %s)\n", TD_TRACKER_SCAN_MS,
+		       why);
 	if (counting_bpf(c, why, sizeof(why)))
 		printf("thread counting: BPF at each context switch (%s; --counting=per-thread opens perf groups per "
-		       "thread instead)\n", why);
+		       "thread instead)\n",
+		       why);
 	else
 		printf("thread counting: perf groups per thread (%s)\n", why);
 	if (c->events_dir)
@@ -144,7 +153,8 @@ static void print_text(const struct td_caps *c)
 		printf("events files:   %s (%s) + %s (%s)\n", c->core_pmus[0].events_file, c->core_pmus[0].name,
 		       c->core_pmus[1].events_file, c->core_pmus[1].name);
 	else
-		printf("events file:    %s\n", c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
+		printf("events file:    %s\n",
+		       c->events_file[0] ? c->events_file : "none for this CPU (software.td only)");
 	printf("rung:           %s\n", td_rung_name(c->rung));
 	printf("  why:          %s\n", c->rung_reason);
 }
@@ -220,7 +230,8 @@ static void print_json(const struct td_caps *c)
 		td_json_close(&j);
 	}
 	td_json_close(&j);
-	td_json_kstring(&j, "hypervisor", c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "unknown") : NULL);
+	td_json_kstring(&j, "hypervisor",
+			c->hypervisor ? (c->hypervisor_name[0] ? c->hypervisor_name : "unknown") : NULL);
 	kflag(&j, "nmi_watchdog", c->nmi_watchdog);
 	kint_or_null(&j, "perf_event_paranoid", c->paranoid, c->paranoid != -100);
 	td_json_close(&j);
@@ -287,8 +298,12 @@ int cmd_doctor(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = true; break;
-		case 'E': events_dir = optarg; break;
+		case 'j':
+			json = true;
+			break;
+		case 'E':
+			events_dir = optarg;
+			break;
 		case 'h':
 			printf("usage: tdctl doctor [--json] [--events-dir DIR]\n");
 			return 0;

@@ -23,8 +23,8 @@ struct shown {
 	const char *model;
 	struct td_catalog *cat;
 	struct td_model *m;
-	int encode_failed;          /* events that cannot be encoded... */
-	char first_failure[600];    /* ...and the first one's FILE:LINE message */
+	int encode_failed;	 /* events that cannot be encoded... */
+	char first_failure[600]; /* ...and the first one's FILE:LINE message */
 };
 
 /* An event the output shows as not encodable: remembered for one stderr line at the end. */
@@ -35,8 +35,8 @@ static void encode_failure(struct shown *s, const struct td_cat_event *e, const 
 	if (s->encode_failed++ > 0)
 		return;
 	if (!strncmp(why, already, strlen(already))) /* libpfm4's own "cannot encode event '...' ..." */
-		snprintf(s->first_failure, sizeof(s->first_failure), "%s:%d: %s (alias %s)", s->cat->name, e->line,
-			 why, e->alias);
+		snprintf(s->first_failure, sizeof(s->first_failure), "%s:%d: %s (alias %s)", s->cat->name, e->line, why,
+			 e->alias);
 	else
 		snprintf(s->first_failure, sizeof(s->first_failure), "%s:%d: cannot encode %s: %s", s->cat->name,
 			 e->line, e->alias, why);
@@ -48,8 +48,7 @@ static void print_node_text(const struct td_model *m, int i)
 {
 	const struct td_node *n = &m->nodes[i];
 
-	printf("  %*s%-*s %-10s = %s", 2 * (n->level - 1), "", 40 - 2 * (n->level - 1), n->name, n->domain,
-	       n->f.text);
+	printf("  %*s%-*s %-10s = %s", 2 * (n->level - 1), "", 40 - 2 * (n->level - 1), n->name, n->domain, n->f.text);
 	if (n->threshold)
 		printf("  | %s", n->threshold);
 	putchar('\n');
@@ -215,8 +214,10 @@ static void print_json(struct shown *s)
 int cmd_events(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'p' },   { "json", no_argument, NULL, 'j' },
-		{ "events-dir", required_argument, NULL, 'E' }, { "help", no_argument, NULL, 'h' },
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "events-dir", required_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
 		{ "check", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -229,16 +230,27 @@ int cmd_events(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': model = optarg; break;
-		case 'j': json = true; break;
-		case 'E': dir = optarg; break;
-		case 'c': check = true; break;
+		case 'p':
+			model = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'E':
+			dir = optarg;
+			break;
+		case 'c':
+			check = true;
+			break;
 		case 'h':
 			printf("%s\n"
 			       "  --check  compare every event's encoding with libpfm4's for the model: ok, MISMATCH\n"
-			       "           (both configs) or unknown to libpfm4; exits 1 on a mismatch\n", USAGE);
+			       "           (both configs) or unknown to libpfm4; exits 1 on a mismatch\n",
+			       USAGE);
 			return 0;
-		default: tdctl_error("events: bad option; %s", USAGE); return 2;
+		default:
+			tdctl_error("events: bad option; %s", USAGE);
+			return 2;
 		}
 	}
 	if (optind < argc) {
@@ -264,16 +276,18 @@ int cmd_events(int argc, char **argv)
 		int rc = td_events_check(s.cat, s.model, &counts);
 		if (counts.mismatch)
 			tdctl_error("events: %d encoding%s of %s differ%s from libpfm4's (see MISMATCH above): fix the "
-				    "file's 'event' line%s or say in its description why libpfm4 is wrong", counts.mismatch,
-				    counts.mismatch == 1 ? "" : "s", s.cat->name, counts.mismatch == 1 ? "s" : "",
-				    counts.mismatch == 1 ? "" : "s");
+				    "file's 'event' line%s or say in its description why libpfm4 is wrong",
+				    counts.mismatch, counts.mismatch == 1 ? "" : "s", s.cat->name,
+				    counts.mismatch == 1 ? "s" : "", counts.mismatch == 1 ? "" : "s");
 		else if (counts.cannot_encode)
-			tdctl_error("events: %d event%s of %s cannot be encoded (see above): fix the file's 'event' lines",
-				    counts.cannot_encode, counts.cannot_encode == 1 ? "" : "s", s.cat->name);
+			tdctl_error(
+				"events: %d event%s of %s cannot be encoded (see above): fix the file's 'event' lines",
+				counts.cannot_encode, counts.cannot_encode == 1 ? "" : "s", s.cat->name);
 		else if (counts.perf_name_mismatch)
 			tdctl_error("events: %d perf-name line%s of %s name%s what perf parses as another event (see "
-				    "MISMATCH above): fix the 'perf-name' or the 'event' line", counts.perf_name_mismatch,
-				    counts.perf_name_mismatch == 1 ? "" : "s", s.cat->name, counts.perf_name_mismatch == 1 ? "s" : "");
+				    "MISMATCH above): fix the 'perf-name' or the 'event' line",
+				    counts.perf_name_mismatch, counts.perf_name_mismatch == 1 ? "" : "s", s.cat->name,
+				    counts.perf_name_mismatch == 1 ? "s" : "");
 		td_model_free(s.m);
 		td_catalog_free(s.cat);
 		return rc;

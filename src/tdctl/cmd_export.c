@@ -61,11 +61,23 @@ int cmd_export(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
-		case 'f': if (parse_format(optarg, &fmt)) return 2; have_fmt = true; break;
-		case 'o': path = optarg; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("export: %s", USAGE); return 2;
+		case 'd':
+			db = optarg;
+			break;
+		case 'f':
+			if (parse_format(optarg, &fmt))
+				return 2;
+			have_fmt = true;
+			break;
+		case 'o':
+			path = optarg;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("export: %s", USAGE);
+			return 2;
 		}
 	}
 	if (!have_fmt) {

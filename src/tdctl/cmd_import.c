@@ -26,11 +26,14 @@ static int parse_smt(const char *arg, int *smt)
 static void report(const struct td_import_opts *o, const struct td_import_result *r)
 {
 	printf("imported %s as session %lld: %d of %d lines used, %d skipped; %d interval%s, %d target%s, %d event%s\n",
-	       o->path, (long long)r->session, r->used, r->lines, r->skipped, r->intervals, r->intervals == 1 ? "" : "s",
-	       r->targets, r->targets == 1 ? "" : "s", r->events, r->events == 1 ? "" : "s");
+	       o->path, (long long)r->session, r->used, r->lines, r->skipped, r->intervals,
+	       r->intervals == 1 ? "" : "s", r->targets, r->targets == 1 ? "" : "s", r->events,
+	       r->events == 1 ? "" : "s");
 	if (o->no_metrics) {
-		printf("metrics: not stored (--no-metrics): reports compute them from the counts; 'tdctl recompute %lld' "
-		       "stores them\n", (long long)r->session);
+		printf("metrics: not stored (--no-metrics): reports compute them from the counts; 'tdctl recompute "
+		       "%lld' "
+		       "stores them\n",
+		       (long long)r->session);
 		return;
 	}
 	printf("metrics: %s (PMU model %s) reads %d of the events; %lld evaluation%s written\n", r->metrics.events_file,
@@ -43,14 +46,10 @@ static void report(const struct td_import_opts *o, const struct td_import_result
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "database", required_argument, NULL, 'd' },
-		{ "smt", required_argument, NULL, 's' },
-		{ "events-dir", required_argument, NULL, 'E' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "no-metrics", no_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "pmu", required_argument, NULL, 'p' }, { "database", required_argument, NULL, 'd' },
+		{ "smt", required_argument, NULL, 's' }, { "events-dir", required_argument, NULL, 'E' },
+		{ "quiet", no_argument, NULL, 'q' },	 { "no-metrics", no_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },	 { NULL, 0, NULL, 0 },
 	};
 	struct td_import_opts o = { .smt = -1, .diag = stderr };
 	struct td_import_result res;
@@ -64,14 +63,31 @@ int cmd_import(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': o.pmu_model = optarg; break;
-		case 'd': db = optarg; break;
-		case 's': if (parse_smt(optarg, &o.smt)) return 2; break;
-		case 'E': o.events_dir = optarg; break;
-		case 'q': quiet = true; break;
-		case 'M': o.no_metrics = true; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("import: %s", USAGE); return 2;
+		case 'p':
+			o.pmu_model = optarg;
+			break;
+		case 'd':
+			db = optarg;
+			break;
+		case 's':
+			if (parse_smt(optarg, &o.smt))
+				return 2;
+			break;
+		case 'E':
+			o.events_dir = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'M':
+			o.no_metrics = true;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("import: %s", USAGE);
+			return 2;
 		}
 	}
 	if (optind != argc - 1) {

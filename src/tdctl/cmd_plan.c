@@ -18,15 +18,16 @@
 #include "machine/pmu.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl plan [--pmu MODEL] [-l LEVEL | --nodes LIST] [--counters N] [--smt on|off] " \
-	      "[--watchdog on|off] [--events-dir DIR] [--json]"
+#define USAGE                                                                                      \
+	"usage: tdctl plan [--pmu MODEL] [-l LEVEL | --nodes LIST] [--counters N] [--smt on|off] " \
+	"[--watchdog on|off] [--events-dir DIR] [--json]"
 #define MAX_NODES 64
 
 struct plan_opts {
 	const char *model, *dir, *nodes;
 	char host[64];
-	int level;                 /* 0: not given */
-	int smt, watchdog;         /* 1, 0, or -1: default */
+	int level;	   /* 0: not given */
+	int smt, watchdog; /* 1, 0, or -1: default */
 	int counters;
 	bool json;
 	bool host_smt_known;
@@ -59,27 +60,52 @@ static int number(const char *opt, const char *v, long min, long max, int *out)
 static int parse_opts(int argc, char **argv, struct plan_opts *o)
 {
 	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'p' },      { "level", required_argument, NULL, 'l' },
-		{ "nodes", required_argument, NULL, 'n' },    { "counters", required_argument, NULL, 'c' },
-		{ "smt", required_argument, NULL, 's' },      { "watchdog", required_argument, NULL, 'w' },
-		{ "events-dir", required_argument, NULL, 'E' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },           { NULL, 0, NULL, 0 },
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "counters", required_argument, NULL, 'c' },
+		{ "smt", required_argument, NULL, 's' },
+		{ "watchdog", required_argument, NULL, 'w' },
+		{ "events-dir", required_argument, NULL, 'E' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
 
 	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "p:l:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': o->model = optarg; break;
-		case 'l': rc = number("-l", optarg, 1, 99, &o->level); break;
-		case 'n': o->nodes = optarg; break;
-		case 'c': rc = number("--counters", optarg, 1, 32, &o->counters); break;
-		case 's': rc = on_off("--smt", optarg, &o->smt); break;
-		case 'w': rc = on_off("--watchdog", optarg, &o->watchdog); break;
-		case 'E': o->dir = optarg; break;
-		case 'j': o->json = true; break;
-		case 'h': printf("%s\n", USAGE); return 1;
-		default: tdctl_error("plan: bad option; %s", USAGE); return -1;
+		case 'p':
+			o->model = optarg;
+			break;
+		case 'l':
+			rc = number("-l", optarg, 1, 99, &o->level);
+			break;
+		case 'n':
+			o->nodes = optarg;
+			break;
+		case 'c':
+			rc = number("--counters", optarg, 1, 32, &o->counters);
+			break;
+		case 's':
+			rc = on_off("--smt", optarg, &o->smt);
+			break;
+		case 'w':
+			rc = on_off("--watchdog", optarg, &o->watchdog);
+			break;
+		case 'E':
+			o->dir = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 1;
+		default:
+			tdctl_error("plan: bad option; %s", USAGE);
+			return -1;
 		}
 	}
 	if (rc)
@@ -206,12 +232,18 @@ static void print_left_out(const struct td_plan *p)
 
 	for (int i = 0; i < m->ninfos; i++)
 		if (!planned(p, TD_PLAN_INFO, i))
-			printf("%s info %s", n++ ? "," : "\nleft out (their events share no group the nodes open; a deeper "
-				"level or --nodes may bring them):\n ", m->infos[i].name);
+			printf("%s info %s",
+			       n++ ? ","
+				   : "\nleft out (their events share no group the nodes open; a deeper "
+				     "level or --nodes may bring them):\n ",
+			       m->infos[i].name);
 	for (int i = 0; i < m->ncpis; i++)
 		if (!planned(p, TD_PLAN_CPI, i))
-			printf("%s cpi %s", n++ ? "," : "\nleft out (their events share no group the nodes open; a deeper "
-				"level or --nodes may bring them):\n ", m->cpis[i].name);
+			printf("%s cpi %s",
+			       n++ ? ","
+				   : "\nleft out (their events share no group the nodes open; a deeper "
+				     "level or --nodes may bring them):\n ",
+			       m->cpis[i].name);
 	if (n)
 		putchar('\n');
 }
@@ -416,8 +448,9 @@ static int run_plan(const struct td_model *m, struct plan_opts *o, const char *m
 {
 	const char *names[MAX_NODES];
 	char *list = o->nodes ? strdup(o->nodes) : NULL;
-	struct td_plan_request rq = { .level = o->level, .smt = o->smt, .watchdog = o->watchdog,
-				      .counters = o->counters };
+	struct td_plan_request rq = {
+		.level = o->level, .smt = o->smt, .watchdog = o->watchdog, .counters = o->counters
+	};
 	int max = td_plan_max_level(m), levels[100] = { 0 }, rc = 1;
 	struct td_plan *p = NULL;
 	bool enc_failed = false;
@@ -472,9 +505,10 @@ static int plan_hybrid(struct plan_opts *o, const struct td_caps *caps)
 	int rc = 0;
 
 	if (o->json) {
-		tdctl_error("plan: this host has a core PMU per core type (%s, %s): with --json give --pmu %s or --pmu %s",
-			    caps->core_pmus[0].name, caps->core_pmus[1].name, caps->core_pmus[0].model,
-			    caps->core_pmus[1].model);
+		tdctl_error(
+			"plan: this host has a core PMU per core type (%s, %s): with --json give --pmu %s or --pmu %s",
+			caps->core_pmus[0].name, caps->core_pmus[1].name, caps->core_pmus[0].model,
+			caps->core_pmus[1].model);
 		return 2;
 	}
 	for (int i = 0; i < caps->ncore_pmus; i++) {

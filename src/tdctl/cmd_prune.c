@@ -14,12 +14,9 @@
 int cmd_prune(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "max-age", required_argument, NULL, 'a' },
-		{ "max-size", required_argument, NULL, 's' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "database", required_argument, NULL, 'd' }, { "max-age", required_argument, NULL, 'a' },
+		{ "max-size", required_argument, NULL, 's' }, { "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },	      { NULL, 0, NULL, 0 },
 	};
 	const char *db = "topdown.db";
 	uint64_t age = 0, size = 0;
@@ -32,12 +29,26 @@ int cmd_prune(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
-		case 'a': if (tdctl_parse_age("--max-age", optarg, &age)) return 2; break;
-		case 's': if (tdctl_parse_size("--max-size", optarg, &size)) return 2; break;
-		case 'n': dry_run = true; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("prune: %s", USAGE); return 2;
+		case 'd':
+			db = optarg;
+			break;
+		case 'a':
+			if (tdctl_parse_age("--max-age", optarg, &age))
+				return 2;
+			break;
+		case 's':
+			if (tdctl_parse_size("--max-size", optarg, &size))
+				return 2;
+			break;
+		case 'n':
+			dry_run = true;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("prune: %s", USAGE);
+			return 2;
 		}
 	}
 	if (optind < argc) {
@@ -54,7 +65,8 @@ int cmd_prune(int argc, char **argv)
 	if (rc)
 		tdctl_error("%s", err.msg);
 	else if (dry_run)
-		printf("would prune %s: %d session%s and %lld interval%s, %.1f KiB -> about %.1f KiB; nothing was deleted\n",
+		printf("would prune %s: %d session%s and %lld interval%s, %.1f KiB -> about %.1f KiB; nothing was "
+		       "deleted\n",
 		       db, res.sessions_deleted, res.sessions_deleted == 1 ? "" : "s", (long long)res.intervals_deleted,
 		       res.intervals_deleted == 1 ? "" : "s", res.bytes_before / 1024.0, res.bytes_after / 1024.0);
 	else

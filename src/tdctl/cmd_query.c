@@ -40,9 +40,15 @@ int cmd_query(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("query: %s", USAGE); return 2;
+		case 'd':
+			db = optarg;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("query: %s", USAGE);
+			return 2;
 		}
 	}
 	if (optind != argc - 1) {

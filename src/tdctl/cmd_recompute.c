@@ -28,11 +28,21 @@ int cmd_recompute(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
-		case 'E': dir = optarg; break;
-		case 'T': threads = true; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("recompute: %s", USAGE); return 2;
+		case 'd':
+			db = optarg;
+			break;
+		case 'E':
+			dir = optarg;
+			break;
+		case 'T':
+			threads = true;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("recompute: %s", USAGE);
+			return 2;
 		}
 	}
 	if (optind < argc - 1) {

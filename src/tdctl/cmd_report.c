@@ -14,9 +14,9 @@
 #include "tdctl.h"
 #include "base/util.h"
 
-#define USAGE                                                                                      \
+#define USAGE                                                                                             \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
-	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "                \
+	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "             \
 	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
@@ -75,7 +75,8 @@ static int run(const char *db, const char *arg, struct td_report_opts *o, int co
 		goto done;
 	o->color = o->format == TD_REPORT_TEXT && (color == 1 || (color == -1 && isatty(fileno(out))));
 	o->db_path = db;
-	if ((rc = repeats ? td_report_repeats(st, session, o->events_dir, out, &err) : td_report(st, session, o, out, &err)))
+	if ((rc = repeats ? td_report_repeats(st, session, o->events_dir, out, &err)
+			  : td_report(st, session, o, out, &err)))
 		tdctl_error("report: %s", err.msg);
 	rc = tdctl_close_output("report", out, path, rc);
 done:
@@ -97,7 +98,8 @@ static int through_daemon(const char *sock, const char *arg, const struct td_rep
 	}
 	if ((o->format != TD_REPORT_TEXT && o->format != TD_REPORT_JSON) || repeats || o->what_if || o->node ||
 	    o->level || o->intervals || o->filter.kind != TD_RF_ALL || o->filter.window) {
-		tdctl_error("report: through topdownd only the whole session as text or JSON: leave out the other options");
+		tdctl_error(
+			"report: through topdownd only the whole session as text or JSON: leave out the other options");
 		return 2;
 	}
 	if (tdctl_session_arg("report", arg, &r.session))
@@ -123,17 +125,15 @@ static int through_daemon(const char *sock, const char *arg, const struct td_rep
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "database", required_argument, NULL, 'd' }, { "level", required_argument, NULL, 'l' },
-		{ "node", required_argument, NULL, 'n' },     { "thread", required_argument, NULL, 'T' },
-		{ "process", required_argument, NULL, 'P' },  { "cpu", required_argument, NULL, 'C' },
-		{ "format", required_argument, NULL, 'f' },   { "intervals", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },   { "color", required_argument, NULL, 'c' },
+		{ "database", required_argument, NULL, 'd' },	{ "level", required_argument, NULL, 'l' },
+		{ "node", required_argument, NULL, 'n' },	{ "thread", required_argument, NULL, 'T' },
+		{ "process", required_argument, NULL, 'P' },	{ "cpu", required_argument, NULL, 'C' },
+		{ "format", required_argument, NULL, 'f' },	{ "intervals", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },	{ "color", required_argument, NULL, 'c' },
 		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'U' },       { "help", no_argument, NULL, 'h' },
-		{ "what-if", required_argument, NULL, 'w' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "repeats", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
+		{ "to", required_argument, NULL, 'U' },		{ "help", no_argument, NULL, 'h' },
+		{ "what-if", required_argument, NULL, 'w' },	{ "socket", required_argument, NULL, 's' },
+		{ "repeats", no_argument, NULL, 'R' },		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
 	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL;
@@ -144,7 +144,9 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:l:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
+		case 'd':
+			db = optarg;
+			break;
 		case 'l':
 			if (td_parse_long(optarg, 1, 9, &v)) {
 				tdctl_error("report: bad --level '%s': give 1 to 9", optarg);
@@ -152,20 +154,53 @@ int cmd_report(int argc, char **argv)
 			}
 			o.level = (int)v;
 			break;
-		case 'n': o.node = optarg; break;
-		case 'T': case 'P': case 'C': if (tdctl_filter_target("report", c, optarg, &o.filter)) return 2; break;
-		case 'f': if (parse_format(optarg, &o.format)) return 2; break;
-		case 'i': o.intervals = true; break;
-		case 'o': path = optarg; break;
-		case 'c': if (parse_color(optarg, &color)) return 2; break;
-		case 'e': o.events_dir = optarg; break;
-		case 'F': from = optarg; break;
-		case 'U': to = optarg; break;
-		case 'w': o.what_if = optarg; break;
-		case 'R': repeats = true; break;
-		case 's': sock = optarg; break;
-		case 'h': printf("%s\n", USAGE); return 0;
-		default: tdctl_error("report: %s", USAGE); return 2;
+		case 'n':
+			o.node = optarg;
+			break;
+		case 'T':
+		case 'P':
+		case 'C':
+			if (tdctl_filter_target("report", c, optarg, &o.filter))
+				return 2;
+			break;
+		case 'f':
+			if (parse_format(optarg, &o.format))
+				return 2;
+			break;
+		case 'i':
+			o.intervals = true;
+			break;
+		case 'o':
+			path = optarg;
+			break;
+		case 'c':
+			if (parse_color(optarg, &color))
+				return 2;
+			break;
+		case 'e':
+			o.events_dir = optarg;
+			break;
+		case 'F':
+			from = optarg;
+			break;
+		case 'U':
+			to = optarg;
+			break;
+		case 'w':
+			o.what_if = optarg;
+			break;
+		case 'R':
+			repeats = true;
+			break;
+		case 's':
+			sock = optarg;
+			break;
+		case 'h':
+			printf("%s\n", USAGE);
+			return 0;
+		default:
+			tdctl_error("report: %s", USAGE);
+			return 2;
 		}
 	}
 	if (optind < argc - 1) {

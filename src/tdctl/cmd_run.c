@@ -10,7 +10,7 @@
 static const char usage[] =
 	"usage: tdctl run [OPTIONS] -- CMD [ARGS...]\n"
 	"  --duration SEC      stop (and send SIGTERM to CMD) after SEC seconds\n" TDCTL_COLLECT_HELP TDCTL_PROCESS_HELP
-	TDCTL_RUN_HELP;
+		TDCTL_RUN_HELP;
 
 /* -r N --warmup K: K + N sessions, one group (its first session's id),
  * warm-ups indexed below 0; the group's statistics at the end. Stops at the
@@ -30,7 +30,8 @@ static int repeat(struct td_session_opts *o)
 		if (tdctl_open_store(o->db_path, TD_STORE_WRITE, &st))
 			return 1;
 		if (td_store_session_repeat(st, session, group, i)) {
-			tdctl_error("run: cannot mark session %lld as repeat %d: %s", (long long)session, i, td_store_errmsg(st));
+			tdctl_error("run: cannot mark session %lld as repeat %d: %s", (long long)session, i,
+				    td_store_errmsg(st));
 			td_store_close(st);
 			return 1;
 		}

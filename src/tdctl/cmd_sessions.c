@@ -39,9 +39,15 @@ int cmd_sessions(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db = optarg; break;
-		case 'h': printf("usage: tdctl sessions [-d DB]\n"); return 0;
-		default: tdctl_error("sessions: usage: tdctl sessions [-d DB]"); return 2;
+		case 'd':
+			db = optarg;
+			break;
+		case 'h':
+			printf("usage: tdctl sessions [-d DB]\n");
+			return 0;
+		default:
+			tdctl_error("sessions: usage: tdctl sessions [-d DB]");
+			return 2;
 		}
 	}
 	/* a listing never creates a database (a typo in -d is an error, not a new file); it

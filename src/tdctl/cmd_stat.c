@@ -21,22 +21,24 @@
 #include "tdctl.h"
 
 static const char usage[] =
-	"usage: tdctl stat [-I MS] [-x SEP] [--per-thread] [-A] (-p PID[,PID...] | -a | -G CGROUP | [--] CMD [ARGS...])\n"
+	"usage: tdctl stat [-I MS] [-x SEP] [--per-thread] [-A] (-p PID[,PID...] | -a | -G CGROUP | [--] CMD "
+	"[ARGS...])\n"
 	"                  [OPTIONS]\n"
 	"  -p, --pid PIDS      count these running processes (as tdctl attach)\n"
 	"  -a, --all-cpus      count every online CPU (as tdctl record --system)\n"
 	"  -G, --cgroup PATH   count one cgroup's tasks on every CPU (as tdctl record --cgroup)\n"
 	"  -C, --cpu LIST      with -a or -G: only these CPUs, e.g. 0-3,6 (as tdctl record --cpus)\n"
 	"  -I, --interval MS   read every MS milliseconds and print each interval's values as measured\n"
-	"  -x, --field-separator SEP  print interval values as lines TIME SEP TARGET SEP NAME SEP VALUE SEP UNIT (TIME in seconds, to the microsecond)\n"
+	"  -x, --field-separator SEP  print interval values as lines TIME SEP TARGET SEP NAME SEP VALUE SEP UNIT (TIME "
+	"in seconds, to the microsecond)\n"
 	"  --per-thread        print each thread's values too (evaluated from its counts)\n"
 	"  -A, --no-aggr       with -a: print each CPU's values too\n"
 	"  --duration SEC      stop after SEC seconds\n" TDCTL_COLLECT_HELP;
 
 struct printer {
-	const char *sep;         /* -x: machine-readable; NULL: aligned text */
-	const char *nodes;       /* --nodes LIST: print these nodes instead of level 1 */
-	double elapsed;          /* seconds since the start, at the end of the interval printed */
+	const char *sep;   /* -x: machine-readable; NULL: aligned text */
+	const char *nodes; /* --nodes LIST: print these nodes instead of level 1 */
+	double elapsed;	   /* seconds since the start, at the end of the interval printed */
 };
 
 static bool listed(const char *list, const char *path)
@@ -149,10 +151,11 @@ static int opt_value(int argc, char **argv, int *i, const char *s, const char *l
  * next argument? */
 static bool takes_value(const char *a)
 {
-	static const char *const with_value[] = { "-I", "-d", "-l", "-e", "--event", "--interval", "--database", "--level", "--duration",
-						  "--events-dir", "--scan-ms", "--max-age", "--max-size", "--counters",
-						  "--rotate", "--nodes", "--pmu", "--tracker", "--counting",
-						  "--bpf-map-entries" };
+	static const char *const with_value[] = { "-I",		"-d",		"-l",	      "-e",
+						  "--event",	"--interval",	"--database", "--level",
+						  "--duration", "--events-dir", "--scan-ms",  "--max-age",
+						  "--max-size", "--counters",	"--rotate",   "--nodes",
+						  "--pmu",	"--tracker",	"--counting", "--bpf-map-entries" };
 
 	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
 		if (!strcmp(a, with_value[k]))
@@ -170,8 +173,9 @@ static int translate(int argc, char **argv, char **out, const char **pids, struc
 	static const struct {
 		const char *s, *l, *why;
 	} refused[] = {
-		{ "-t", "--tid", "-t TID is not supported: topdown counts whole processes; give -p PID and select the "
-				 "thread in the report (tdctl report --thread TID)" },
+		{ "-t", "--tid",
+		  "-t TID is not supported: topdown counts whole processes; give -p PID and select the "
+		  "thread in the report (tdctl report --thread TID)" },
 	};
 	static char system_opt[] = "--system", cgroup_opt[] = "--cgroup", cpus_opt[] = "--cpus", dashdash[] = "--";
 	int n = 0;

@@ -149,13 +149,17 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				o->duration_ms = 1;
 			break;
 		}
-		case 'E': o->events_dir = optarg; break;
+		case 'E':
+			o->events_dir = optarg;
+			break;
 		case 'S':
 			if (int_arg(optarg, 1, 10000, &o->scan_ms,
 				    "bad '--scan-ms %s': give milliseconds between 1 and 10000"))
 				return -1;
 			break;
-		case 'q': quiet = true; break;
+		case 'q':
+			quiet = true;
+			break;
 		case 'a':
 			if (tdctl_parse_age("--max-age", optarg, &o->max_age_ns))
 				return -1;
@@ -166,7 +170,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			break;
 		case 'n':
 			if (td_parse_long(optarg, 1, TD_GROUP_MAX, &v)) {
-				tdctl_error("bad '--counters %s': give the events per group, 1 to %d", optarg, TD_GROUP_MAX);
+				tdctl_error("bad '--counters %s': give the events per group, 1 to %d", optarg,
+					    TD_GROUP_MAX);
 				return -1;
 			}
 			o->counters = (int)v;
@@ -185,7 +190,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				return -1;
 			break;
 		case 'p':
-			if (text_arg(optarg, &o->pmu_model, "empty PMU model: give --pmu MODEL (e.g. skl; 'tdctl events --pmu' lists them)"))
+			if (text_arg(optarg, &o->pmu_model,
+				     "empty PMU model: give --pmu MODEL (e.g. skl; 'tdctl events --pmu' lists them)"))
 				return -1;
 			break;
 		case 'y':
@@ -197,19 +203,24 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			break;
 		case 'g':
 			if (attach || !*optarg) {
-				tdctl_error(attach ? "--cgroup is an option of 'tdctl record': use 'tdctl record --cgroup PATH'"
+				tdctl_error(attach ? "--cgroup is an option of 'tdctl record': use 'tdctl record "
+						     "--cgroup PATH'"
 						   : "empty cgroup path: give --cgroup PATH");
 				return -1;
 			}
 			o->cgroup = optarg;
 			break;
-		case 'T': o->thread_metrics = true; break;
+		case 'T':
+			o->thread_metrics = true;
+			break;
 		case 'r':
-			if (int_arg(optarg, 1, 1000, &o->repeats, "bad '-r %s': give the number of measured runs, 1 to 1000"))
+			if (int_arg(optarg, 1, 1000, &o->repeats,
+				    "bad '-r %s': give the number of measured runs, 1 to 1000"))
 				return -1;
 			break;
 		case 'W':
-			if (int_arg(optarg, 0, 1000, &o->warmups, "bad '--warmup %s': give the runs to discard first, 0 to 1000"))
+			if (int_arg(optarg, 0, 1000, &o->warmups,
+				    "bad '--warmup %s': give the runs to discard first, 0 to 1000"))
 				return -1;
 			break;
 		case 'e':
@@ -218,7 +229,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			break;
 		case 'U':
 			if (attach || !*optarg) {
-				tdctl_error(attach ? "--cpus is an option of 'tdctl record': use 'tdctl record --system --cpus LIST'"
+				tdctl_error(attach ? "--cpus is an option of 'tdctl record': use 'tdctl record "
+						     "--system --cpus LIST'"
 						   : "empty CPU list: give --cpus LIST, e.g. 0-3,6");
 				return -1;
 			}
@@ -226,7 +238,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			break;
 		case 'C':
 			if (!attach) {
-				tdctl_error("--children is an option of 'tdctl attach' (run follows every child already)");
+				tdctl_error(
+					"--children is an option of 'tdctl attach' (run follows every child already)");
 				return -1;
 			}
 			o->attach_children = true;
@@ -236,7 +249,9 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				return -1;
 			tracker_given = true;
 			break;
-		case 'P': o->no_priority = true; break;
+		case 'P':
+			o->no_priority = true;
+			break;
 		case 'B':
 			if (counting_arg(optarg, "--counting=", &o->counting))
 				return -1;
@@ -244,11 +259,16 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			break;
 		case 'M':
 			if (int_arg(optarg, 1, TD_BPF_MAP_ENTRIES_MAX, &o->bpf_map_entries,
-				    "bad '--bpf-map-entries %s': give the number of threads the BPF sums map holds, 1 to 4194304"))
+				    "bad '--bpf-map-entries %s': give the number of threads the BPF sums map holds, 1 "
+				    "to 4194304"))
 				return -1;
 			break;
-		case 'h': printf("%s", usage); exit(0);
-		default: fprintf(stderr, "%s", usage); return -1;
+		case 'h':
+			printf("%s", usage);
+			exit(0);
+		default:
+			fprintf(stderr, "%s", usage);
+			return -1;
 		}
 	}
 	if (tracker_given && (o->system || o->cgroup)) {
@@ -257,8 +277,9 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		return -1;
 	}
 	if (counting_given && o->system) {
-		tdctl_error("--counting chooses how the threads of a process (or a cgroup) are counted: record --system "
-			    "counts CPUs; leave it out");
+		tdctl_error(
+			"--counting chooses how the threads of a process (or a cgroup) are counted: record --system "
+			"counts CPUs; leave it out");
 		return -1;
 	}
 	if (o->cpus && !o->system && !o->cgroup) {
@@ -306,12 +327,12 @@ static int collect_raised(const struct td_session_opts *o, bool summary, int *ex
 	if (!summary)
 		return 0;
 	if (td_store_open(o->db_path, TD_STORE_READ, &st, &err)) {
-		tdctl_error("session %lld is stored, but its summary cannot be read back: %s", (long long)res.session_id,
-			    err.msg);
+		tdctl_error("session %lld is stored, but its summary cannot be read back: %s",
+			    (long long)res.session_id, err.msg);
 		return 0;
 	}
-	if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path,
-				     TD_SUMMARY_END_PROCESSES, TD_SUMMARY_END_THREADS, &err))
+	if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, TD_SUMMARY_END_PROCESSES,
+			     TD_SUMMARY_END_THREADS, &err))
 		tdctl_error("%s", err.msg);
 	td_store_close(st);
 	return 0;

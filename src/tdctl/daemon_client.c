@@ -37,8 +37,10 @@ struct tdctl_daemon *tdctl_daemon_connect(const char *path, td_err *err)
 		return NULL;
 	}
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-		td_err_set(err, "topdownd does not answer on '%s': %s: start it (systemctl start topdownd), give "
-			   "--socket, or use --standalone", path, strerror(errno));
+		td_err_set(err,
+			   "topdownd does not answer on '%s': %s: start it (systemctl start topdownd), give "
+			   "--socket, or use --standalone",
+			   path, strerror(errno));
 		close(fd);
 		return NULL;
 	}
@@ -97,7 +99,8 @@ json_t *tdctl_daemon_read(struct tdctl_daemon *d, td_err *err)
 			d->len -= n + 1;
 			if (!o || !json_is_object(o)) {
 				json_decref(o);
-				td_err_set(err, "topdownd sent something that is not a reply: is it the same version as tdctl?");
+				td_err_set(err, "topdownd sent something that is not a reply: is it the same version "
+						"as tdctl?");
 				return NULL;
 			}
 			return o;
@@ -119,7 +122,8 @@ json_t *tdctl_daemon_read(struct tdctl_daemon *d, td_err *err)
 			return NULL;
 		}
 		if (r <= 0) {
-			td_err_set(err, "topdownd closed the connection%s%s", r < 0 ? ": " : "", r < 0 ? strerror(errno) : "");
+			td_err_set(err, "topdownd closed the connection%s%s", r < 0 ? ": " : "",
+				   r < 0 ? strerror(errno) : "");
 			return NULL;
 		}
 		d->len += (size_t)r;

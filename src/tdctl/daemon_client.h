@@ -10,7 +10,7 @@
 
 struct tdctl_daemon {
 	int fd;
-	char *buf;                /* received, not yet a whole line */
+	char *buf; /* received, not yet a whole line */
 	size_t len, cap;
 };
 

@@ -101,14 +101,17 @@ static int check_perf_names(const struct td_catalog *cat, const char *model)
 			printf("  perf-name %-44s unknown: %s\n", pn->name, err.msg);
 		} else if (perf.attr.config != ours.attr.config || perf.attr.config1 != ours.attr.config1) {
 			bool known = e->pfm_differs[0] != '\0';
-			printf("  perf-name %-44s %s perf makes config=0x%" PRIx64 " config1=0x%" PRIx64 " of it, %s is "
-			       "config=0x%" PRIx64 " config1=0x%" PRIx64 "%s\n", pn->name, known ? "known   " : "MISMATCH",
-			       (uint64_t)perf.attr.config, (uint64_t)perf.attr.config1, e->alias, (uint64_t)ours.attr.config,
-			       (uint64_t)ours.attr.config1, known ? " (libpfm4-differs: libpfm4 gave the name's encoding)" : "");
+			printf("  perf-name %-44s %s perf makes config=0x%" PRIx64 " config1=0x%" PRIx64
+			       " of it, %s is "
+			       "config=0x%" PRIx64 " config1=0x%" PRIx64 "%s\n",
+			       pn->name, known ? "known   " : "MISMATCH", (uint64_t)perf.attr.config,
+			       (uint64_t)perf.attr.config1, e->alias, (uint64_t)ours.attr.config,
+			       (uint64_t)ours.attr.config1,
+			       known ? " (libpfm4-differs: libpfm4 gave the name's encoding)" : "");
 			bad += !known;
 		} else {
-			printf("  perf-name %-44s ok       config=0x%" PRIx64 " = %s\n", pn->name, (uint64_t)perf.attr.config,
-			       e->alias);
+			printf("  perf-name %-44s ok       config=0x%" PRIx64 " = %s\n", pn->name,
+			       (uint64_t)perf.attr.config, e->alias);
 		}
 	}
 	return bad;
@@ -133,14 +136,15 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 			continue;
 		}
 		if (!ours.raw_form) {
-			printf("  %-20s ok             %s is a libpfm4 event: config=0x%" PRIx64 " is libpfm4's\n", e->alias,
-			       e->spec, (uint64_t)ours.attr.config);
+			printf("  %-20s ok             %s is a libpfm4 event: config=0x%" PRIx64 " is libpfm4's\n",
+			       e->alias, e->spec, (uint64_t)ours.attr.config);
 			counts->ok++;
 			continue;
 		}
 		if (!libpfm_name(e, name, sizeof(name))) {
 			printf("  %-20s unknown        raw %s (config=0x%" PRIx64 "): its description names no "
-			       "libpfm4 event; source: %s\n", e->alias, e->spec, (uint64_t)ours.attr.config, e->desc);
+			       "libpfm4 event; source: %s\n",
+			       e->alias, e->spec, (uint64_t)ours.attr.config, e->desc);
 			counts->unknown++;
 			continue;
 		}
@@ -153,7 +157,8 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 			found = td_encode(name, model, false, &theirs, &err) == 0;
 		}
 		if (!found) {
-			printf("  %-20s unknown        raw %s (config=0x%" PRIx64 "): libpfm4 has no %s::%s; source: %s\n",
+			printf("  %-20s unknown        raw %s (config=0x%" PRIx64
+			       "): libpfm4 has no %s::%s; source: %s\n",
 			       e->alias, e->spec, (uint64_t)ours.attr.config, model, name, e->desc);
 			counts->unknown++;
 			continue;
@@ -161,7 +166,8 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 		/* an extra register (offcore_rsp, frontend, ldlat: config1) libpfm4's table does not set for
 		 * an event it otherwise encodes alike: not comparable, so not a mismatch */
 		if (ours.attr.config1 && !theirs.attr.config1 && ours.attr.config == theirs.attr.config) {
-			printf("  %-20s unknown        raw %s (config=0x%" PRIx64 " config1=0x%" PRIx64 "): raw, not in "
+			printf("  %-20s unknown        raw %s (config=0x%" PRIx64 " config1=0x%" PRIx64
+			       "): raw, not in "
 			       "libpfm4: %s::%s has config=0x%" PRIx64 " but no extra register (config1); source: %s\n",
 			       e->alias, e->spec, (uint64_t)ours.attr.config, (uint64_t)ours.attr.config1, model, name,
 			       (uint64_t)theirs.attr.config, e->desc);
@@ -173,18 +179,21 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 			char ours1[40] = "", theirs1[40] = ""; /* the extra registers, where either has one */
 			if (ours.attr.config1 || theirs.attr.config1) {
 				snprintf(ours1, sizeof(ours1), " config1=0x%" PRIx64, (uint64_t)ours.attr.config1);
-				snprintf(theirs1, sizeof(theirs1), " config1=0x%" PRIx64, (uint64_t)theirs.attr.config1);
+				snprintf(theirs1, sizeof(theirs1), " config1=0x%" PRIx64,
+					 (uint64_t)theirs.attr.config1);
 			}
 			printf("  %-20s known          ours %s config=0x%" PRIx64 "%s, libpfm4 %s::%s config=0x%" PRIx64
-			       "%s: the file says why (libpfm4-differs): %s\n", e->alias, e->spec, (uint64_t)ours.attr.config,
-			       ours1, model, name, (uint64_t)theirs.attr.config, theirs1, e->pfm_differs);
+			       "%s: the file says why (libpfm4-differs): %s\n",
+			       e->alias, e->spec, (uint64_t)ours.attr.config, ours1, model, name,
+			       (uint64_t)theirs.attr.config, theirs1, e->pfm_differs);
 			counts->known++;
 			continue;
 		}
 		if (differs) {
-			printf("  %-20s MISMATCH       ours %s config=0x%" PRIx64 " config1=0x%" PRIx64 ", libpfm4 %s::%s "
-			       "config=0x%" PRIx64 " config1=0x%" PRIx64 "\n", e->alias, e->spec,
-			       (uint64_t)ours.attr.config, (uint64_t)ours.attr.config1, model, name,
+			printf("  %-20s MISMATCH       ours %s config=0x%" PRIx64 " config1=0x%" PRIx64
+			       ", libpfm4 %s::%s "
+			       "config=0x%" PRIx64 " config1=0x%" PRIx64 "\n",
+			       e->alias, e->spec, (uint64_t)ours.attr.config, (uint64_t)ours.attr.config1, model, name,
 			       (uint64_t)theirs.attr.config, (uint64_t)theirs.attr.config1);
 			counts->mismatch++;
 			continue;

@@ -18,7 +18,10 @@ int tdctl_filter_target(const char *cmd, int c, const char *arg, struct td_repor
 		return -1;
 	}
 	if (td_parse_long(arg, 0, 0x7fffffffL, &v)) {
-		tdctl_error("%s: bad %s '%s': give a number", cmd, c == 'T' ? "--thread" : c == 'P' ? "--process" : "--cpu",
+		tdctl_error("%s: bad %s '%s': give a number", cmd,
+			    c == 'T'   ? "--thread"
+			    : c == 'P' ? "--process"
+				       : "--cpu",
 			    arg);
 		return -1;
 	}
@@ -53,4 +56,3 @@ int tdctl_filter_window(const char *cmd, struct td_report_filter *f, const char 
 	}
 	return 0;
 }
-

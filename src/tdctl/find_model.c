@@ -16,7 +16,7 @@ static void add_known(char *known, size_t len, const char *model)
 	size_t n = strlen(known);
 	if (n + strlen(word) >= len)
 		return;
-	strcat(known, " ");  /* a trailing space makes every entry " name " */
+	strcat(known, " "); /* a trailing space makes every entry " name " */
 	if (strstr(known, word)) {
 		known[n] = '\0';
 		return;
@@ -59,7 +59,7 @@ int tdctl_find_catalog(const char *cmd, const char *dir, const char *model, stru
 	if (bad[0]) /* it may be the file that serves the model */
 		tdctl_error("%s", bad);
 	tdctl_error("%s: no file in %s serves PMU model '%s'; models with files:%s", cmd, dir, model,
-			    known[0] ? known : " none");
+		    known[0] ? known : " none");
 	return -1;
 }
 
@@ -69,8 +69,10 @@ int tdctl_host_model(const char *cmd, char *buf, size_t len)
 
 	td_caps_detect(&caps);
 	if (!caps.pfm_model[0]) {
-		tdctl_error("%s: neither libpfm4 nor CPUID names this host's PMU model (%s%s); name one with --pmu MODEL, "
-			    "e.g. --pmu skl", cmd, caps.hypervisor ? "a VM: " : "", caps.cpu_name[0] ? caps.cpu_name : "unknown CPU");
+		tdctl_error(
+			"%s: neither libpfm4 nor CPUID names this host's PMU model (%s%s); name one with --pmu MODEL, "
+			"e.g. --pmu skl",
+			cmd, caps.hypervisor ? "a VM: " : "", caps.cpu_name[0] ? caps.cpu_name : "unknown CPU");
 		return -1;
 	}
 	snprintf(buf, len, "%s", caps.pfm_model);

@@ -44,38 +44,39 @@ FILE *tdctl_open_output(const char *cmd, const char *path);
 int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 
 /* The options run, attach and record share, for their usage texts. */
-#define TDCTL_COLLECT_HELP \
-	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n" \
-	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n" \
-	"  -q, --quiet         no notes on stderr while running\n" \
-	"  -l, --level LEVEL   collect the top-down tree to LEVEL (default: the deepest level that needs no\n" \
-	"                      multiplexing; 'tdctl plan' shows the groups)\n" \
+#define TDCTL_COLLECT_HELP                                                                                           \
+	"  -I, --interval MS   read the counters every MS milliseconds (default 1000)\n"                             \
+	"  -d, --database DB   SQLite file to write (default ./topdown.db)\n"                                        \
+	"  -q, --quiet         no notes on stderr while running\n"                                                   \
+	"  -l, --level LEVEL   collect the top-down tree to LEVEL (default: the deepest level that needs no\n"       \
+	"                      multiplexing; 'tdctl plan' shows the groups)\n"                                       \
 	"  --nodes LIST        collect these nodes (and their ancestors) instead, e.g. Backend_Bound.Memory_Bound\n" \
-	"  --pmu MODEL         use the events file of libpfm4 model MODEL (e.g. when libpfm4 does not know this CPU)\n" \
-	"  --counters N        at most N general-purpose counters per group (the plan, and events files split)\n" \
-	"  --events-dir DIR    read events/*.td files from DIR\n" \
+	"  --pmu MODEL         use the events file of libpfm4 model MODEL (e.g. when libpfm4 does not know this "    \
+	"CPU)\n"                                                                                                     \
+	"  --counters N        at most N general-purpose counters per group (the plan, and events files split)\n"    \
+	"  --events-dir DIR    read events/*.td files from DIR\n"                                                    \
 	"  -e, --event LIST    also count these perf events (libpfm4 or perf spellings, comma separated), each as\n" \
-	"                      a count per interval\n" \
-	"  --thread-metrics    also store each thread's (CPU's) metric values every interval (by default\n" \
-	"                      per process, core, socket, cgroup; reports compute the rest from the counts)\n" \
-	"  --no-priority       sample at this process's priority (by default raised where permitted:\n" \
+	"                      a count per interval\n"                                                               \
+	"  --thread-metrics    also store each thread's (CPU's) metric values every interval (by default\n"          \
+	"                      per process, core, socket, cgroup; reports compute the rest from the counts)\n"       \
+	"  --no-priority       sample at this process's priority (by default raised where permitted:\n"              \
 	"                      SCHED_FIFO, else a negative nice value; the target never inherits it)\n"
 /* run and attach only. */
-#define TDCTL_PROCESS_HELP \
-	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n" \
-	"  --max-size MB       keep the database under MB megabytes the same way\n" \
-	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n" \
+#define TDCTL_PROCESS_HELP                                                                                            \
+	"  --max-age AGE       delete sessions older than AGE (7d, 12h) at start and every minute\n"                  \
+	"  --max-size MB       keep the database under MB megabytes the same way\n"                                   \
+	"  --rotate MS         enable one group at a time, switching every MS (the TASK_CLOCK group stays on)\n"      \
 	"  --tracker MODE      how threads are found: auto (default: BPF where it loads), bpf, proc (/proc rescan)\n" \
 	"  --counting MODE     how threads are counted: auto (default: BPF at each context switch where it loads),\n" \
-	"                      bpf, per-thread (perf groups per thread); TD_COUNTING sets the default\n" \
+	"                      bpf, per-thread (perf groups per thread); TD_COUNTING sets the default\n"              \
 	"  --bpf-map-entries N threads the BPF counting map holds (default 8192)\n"
 /* run only. */
-#define TDCTL_RUN_HELP \
+#define TDCTL_RUN_HELP                                                                                          \
 	"  -r, --repeat N      run CMD N times, each a session of one repeat group ('report --repeats' gives\n" \
-	"                      the statistics, 'diff --repeats' compares two groups)\n" \
+	"                      the statistics, 'diff --repeats' compares two groups)\n"                         \
 	"  --warmup K          run it K times more first, stored as warm-ups and left out of the statistics\n"
 /* attach only. */
-#define TDCTL_ATTACH_HELP \
+#define TDCTL_ATTACH_HELP                                                                                       \
 	"  --children          also follow the child processes PID has already (and theirs); by default only\n" \
 	"                      the threads and children it starts after attach are added\n"
 

@@ -82,7 +82,12 @@ static int try_open(pid_t pid, bool kernel)
 	return 0;
 }
 
-enum { ASK_FULL = 0, ASK_USER_ONLY = 1, ASK_NO_IDENTITY = 2, ASK_ERRNO = 16 };
+enum {
+	ASK_FULL = 0,
+	ASK_USER_ONLY = 1,
+	ASK_NO_IDENTITY = 2,
+	ASK_ERRNO = 16
+};
 
 static void child(const struct td_peer *p, pid_t pid)
 {
@@ -124,17 +129,21 @@ int td_auth_may_count(const struct td_peer *p, pid_t pid, bool *user_only, td_er
 		return 0;
 	}
 	if (code == ASK_NO_IDENTITY) {
-		td_err_set(err, "topdownd cannot take uid %u to ask the kernel (it needs CAP_SETUID and CAP_SETGID): "
-			   "ask the administrator", (unsigned)p->uid);
+		td_err_set(err,
+			   "topdownd cannot take uid %u to ask the kernel (it needs CAP_SETUID and CAP_SETGID): "
+			   "ask the administrator",
+			   (unsigned)p->uid);
 		return -1;
 	}
 	code -= ASK_ERRNO;
 	if (code == ESRCH)
 		td_err_set(err, "no process %d: give the PID of a running process (see 'ps')", (int)pid);
 	else if (code == EACCES || code == EPERM)
-		td_err_set(err, "uid %u may not count process %d: the kernel refuses (another user's process, one that "
+		td_err_set(err,
+			   "uid %u may not count process %d: the kernel refuses (another user's process, one that "
 			   "is not dumpable, or perf_event_paranoid forbids it): attach to your own processes or ask "
-			   "an administrator", (unsigned)p->uid, (int)pid);
+			   "an administrator",
+			   (unsigned)p->uid, (int)pid);
 	else
 		td_err_set(err, "the kernel refuses to let uid %u count process %d: %s", (unsigned)p->uid, (int)pid,
 			   code > 0 ? strerror(code) : "the check failed");

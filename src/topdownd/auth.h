@@ -18,7 +18,7 @@ struct td_peer {
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
-	bool admin;               /* root, or a member of the configured admin group */
+	bool admin; /* root, or a member of the configured admin group */
 };
 
 /* The client on connected socket fd; admin_group NULL: root only. 0 or -1

@@ -15,7 +15,7 @@
 struct td_auto_rules {
 	const struct td_auto_rule *rules;
 	int n;
-	char **cgroup;            /* per rule, NULL: the rule names none */
+	char **cgroup; /* per rule, NULL: the rule names none */
 };
 
 /* Resolve the rules' cgroups (the cgroups need not exist yet). 0, or -1

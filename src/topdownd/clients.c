@@ -24,9 +24,8 @@ struct td_clients {
 	uint64_t serial;
 };
 
-struct td_clients *td_clients_new(int listen_fd, int max_clients, size_t max_request, size_t max_output,
-				  int timeout_ms, const char *admin_group, td_line_fn on_line, td_log_fn log,
-				  void *ctx)
+struct td_clients *td_clients_new(int listen_fd, int max_clients, size_t max_request, size_t max_output, int timeout_ms,
+				  const char *admin_group, td_line_fn on_line, td_log_fn log, void *ctx)
 {
 	struct td_clients *cs = calloc(1, sizeof(*cs));
 
@@ -183,7 +182,8 @@ static void accept_one(struct td_clients *cs)
 	if (fd < 0)
 		return;
 	if (cs->n >= cs->max_clients) {
-		refuse(fd, "{\"v\":1,\"id\":0,\"ok\":false,\"error\":\"topdownd has too many clients: try again later\"}\n");
+		refuse(fd, "{\"v\":1,\"id\":0,\"ok\":false,\"error\":\"topdownd has too many clients: try again "
+			   "later\"}\n");
 		close(fd);
 		cs->log(cs->ctx, "client refused: %d connected already (max_clients)", cs->n);
 		return;
@@ -267,8 +267,10 @@ static void receive(struct td_clients *cs, struct td_client *c)
 		take_lines(cs, c);
 		if (c->inlen > cs->max_request) {
 			char msg[160];
-			snprintf(msg, sizeof(msg), "{\"v\":1,\"id\":0,\"ok\":false,\"error\":\"request longer than %zu bytes: "
-				 "send one JSON object per line\"}", cs->max_request);
+			snprintf(msg, sizeof(msg),
+				 "{\"v\":1,\"id\":0,\"ok\":false,\"error\":\"request longer than %zu bytes: "
+				 "send one JSON object per line\"}",
+				 cs->max_request);
 			td_client_send(cs, c, msg);
 			td_client_close_after(c);
 			c->inlen = 0;

@@ -19,16 +19,16 @@ struct pollfd;
 struct td_client {
 	int fd;
 	struct td_peer peer;
-	char *in;                 /* bytes received, not yet a whole line */
+	char *in; /* bytes received, not yet a whole line */
 	size_t inlen;
-	uint64_t partial_since;   /* monotonic ns when the pending partial line began; 0 none */
-	char *out;                /* queued replies */
+	uint64_t partial_since; /* monotonic ns when the pending partial line began; 0 none */
+	char *out;		/* queued replies */
 	size_t outlen, outoff;
-	bool closing;             /* close once the queue is written */
-	int64_t tail_session;     /* streaming this session's intervals (0 none) */
-	int64_t tail_id;          /* the request id of the tail */
-	uint64_t serial;          /* unique for the daemon's lifetime */
-	bool waiting;             /* its reply is being prepared elsewhere (a report): its next
+	bool closing;	      /* close once the queue is written */
+	int64_t tail_session; /* streaming this session's intervals (0 none) */
+	int64_t tail_id;      /* the request id of the tail */
+	uint64_t serial;      /* unique for the daemon's lifetime */
+	bool waiting;	      /* its reply is being prepared elsewhere (a report): its next
 				     lines wait, unread, so that replies keep the requests' order */
 };
 
@@ -38,9 +38,8 @@ typedef void (*td_line_fn)(void *ctx, struct td_client *c, const char *line, siz
 /* Something to log (a client dropped, refused). */
 typedef void (*td_log_fn)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-struct td_clients *td_clients_new(int listen_fd, int max_clients, size_t max_request, size_t max_output,
-				  int timeout_ms, const char *admin_group, td_line_fn on_line, td_log_fn log,
-				  void *ctx);
+struct td_clients *td_clients_new(int listen_fd, int max_clients, size_t max_request, size_t max_output, int timeout_ms,
+				  const char *admin_group, td_line_fn on_line, td_log_fn log, void *ctx);
 void td_clients_free(struct td_clients *cs);
 /* Limits changed by a reload (the admin group is copied). */
 void td_clients_set_limits(struct td_clients *cs, int max_clients, size_t max_request, size_t max_output,

@@ -45,15 +45,33 @@ static void on_line(void *ctx, struct td_client *c, const char *line, size_t len
 		return;
 	}
 	switch (r.op) {
-	case TD_OP_ATTACH: daemon_op_attach(d, c, &r); break;
-	case TD_OP_DETACH: daemon_op_detach(d, c, &r); break;
-	case TD_OP_LIST: daemon_op_list(d, c, &r); break;
-	case TD_OP_STATUS: daemon_op_status(d, c, &r); break;
-	case TD_OP_SESSIONS: daemon_op_sessions(d, c, &r); break;
-	case TD_OP_REPORT: daemon_op_report(d, c, &r); break;
-	case TD_OP_TAIL: daemon_op_tail(d, c, &r); break;
-	case TD_OP_PROFILE_NOW: daemon_op_profile_now(d, c, &r); break;
-	case TD_OP_RELOAD: daemon_op_reload(d, c, &r); break;
+	case TD_OP_ATTACH:
+		daemon_op_attach(d, c, &r);
+		break;
+	case TD_OP_DETACH:
+		daemon_op_detach(d, c, &r);
+		break;
+	case TD_OP_LIST:
+		daemon_op_list(d, c, &r);
+		break;
+	case TD_OP_STATUS:
+		daemon_op_status(d, c, &r);
+		break;
+	case TD_OP_SESSIONS:
+		daemon_op_sessions(d, c, &r);
+		break;
+	case TD_OP_REPORT:
+		daemon_op_report(d, c, &r);
+		break;
+	case TD_OP_TAIL:
+		daemon_op_tail(d, c, &r);
+		break;
+	case TD_OP_PROFILE_NOW:
+		daemon_op_profile_now(d, c, &r);
+		break;
+	case TD_OP_RELOAD:
+		daemon_op_reload(d, c, &r);
+		break;
 	}
 }
 
@@ -84,13 +102,14 @@ static int listen_on(const char *path, td_err *err)
 		}
 		if (alive) {
 			close(fd);
-			td_err_set(err, "another topdownd answers on '%s': stop it first, or give another --socket", path);
+			td_err_set(err, "another topdownd answers on '%s': stop it first, or give another --socket",
+				   path);
 			return -1;
 		}
 		/* a socket file nobody answers on: left by a topdownd that was killed */
 		if (e != EADDRINUSE || unlink(path) != 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-			td_err_set(err, "cannot listen on '%s': %s: check that its directory exists and is writable", path,
-				   strerror(e != EADDRINUSE ? e : errno));
+			td_err_set(err, "cannot listen on '%s': %s: check that its directory exists and is writable",
+				   path, strerror(e != EADDRINUSE ? e : errno));
 			close(fd);
 			return -1;
 		}
@@ -117,7 +136,8 @@ static int open_database(struct daemon *d, td_err *err)
 	n = td_store_recover(st);
 	td_store_close(st);
 	if (n > 0)
-		daemon_log(d, "%d session%s left running by a stopped collector marked interrupted", n, n == 1 ? "" : "s");
+		daemon_log(d, "%d session%s left running by a stopped collector marked interrupted", n,
+			   n == 1 ? "" : "s");
 	return 0;
 }
 
@@ -177,8 +197,8 @@ static void loop(struct daemon *d)
 	int cap = 0;
 
 	while (!d->stop) {
-		int need = 3 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS + 2 * TD_REPORT_JOBS_MAX, np = 0,
-		    timeout, nclient;
+		int need = 3 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS + 2 * TD_REPORT_JOBS_MAX,
+		    np = 0, timeout, nclient;
 		int exp_at = -1;
 		int *first = calloc((size_t)d->ns + 1, sizeof(int)), *count = calloc((size_t)d->ns + 1, sizeof(int));
 		int nsess = d->ns;
@@ -278,7 +298,8 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 	}
 	d.scrape_seconds = -1;
 	if (d.cfg.export_listen) {
-		if (!(d.exporter = td_exporter_start(d.cfg.export_listen, d.cfg.max_clients, daemon_fill_metrics, &d, err)))
+		if (!(d.exporter =
+			      td_exporter_start(d.cfg.export_listen, d.cfg.max_clients, daemon_fill_metrics, &d, err)))
 			goto out;
 		daemon_log(&d, "serving metrics on %s (port %d)", d.cfg.export_listen, td_exporter_port(d.exporter));
 	}
@@ -289,8 +310,9 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 		td_sampler_priority_raise(&prio);
 		daemon_log(&d, "%s", prio.said);
 	}
-	daemon_log(&d, "listening on %s, database %s, %d schedule entr%s, %d auto rule%s", d.cfg.socket_path, d.cfg.db_path,
-	     d.cfg.nschedule, d.cfg.nschedule == 1 ? "y" : "ies", d.cfg.nautos, d.cfg.nautos == 1 ? "" : "s");
+	daemon_log(&d, "listening on %s, database %s, %d schedule entr%s, %d auto rule%s", d.cfg.socket_path,
+		   d.cfg.db_path, d.cfg.nschedule, d.cfg.nschedule == 1 ? "y" : "ies", d.cfg.nautos,
+		   d.cfg.nautos == 1 ? "" : "s");
 	sd_notify(0, "READY=1");
 	daemon_notify_status(&d);
 	loop(&d);

@@ -11,11 +11,11 @@
 #include "daemon_config.h"
 
 struct td_daemon_opts {
-	const char *config_path;  /* NULL: the built-in defaults only */
-	bool config_given;        /* -c: a missing file is an error */
+	const char *config_path;			/* NULL: the built-in defaults only */
+	bool config_given;				/* -c: a missing file is an error */
 	const char *socket_path, *db_path, *events_dir; /* override the file's, NULL: keep */
-	bool log_stderr;          /* -f: log to stderr, else syslog (stderr under systemd) */
-	bool no_priority;         /* --no-priority: the loop runs at the priority it was started with (by
+	bool log_stderr;				/* -f: log to stderr, else syslog (stderr under systemd) */
+	bool no_priority; /* --no-priority: the loop runs at the priority it was started with (by
 				   * default raised where permitted: session/sampler_priority.h) */
 };
 

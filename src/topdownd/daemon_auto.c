@@ -43,13 +43,14 @@ static void start_auto(struct daemon *d, const struct td_auto_rule *r, const str
 		running += d->s[i]->rule && !strcmp(d->s[i]->rule, r->name);
 	if (running >= r->max_sessions) {
 		d->auto_missed++;
-		daemon_log(d, "auto %s: process %d (%s) not followed: this rule runs %d session%s already (max_sessions)",
-		     r->name, (int)e->pid, e->comm, running, running == 1 ? "" : "s");
+		daemon_log(d,
+			   "auto %s: process %d (%s) not followed: this rule runs %d session%s already (max_sessions)",
+			   r->name, (int)e->pid, e->comm, running, running == 1 ? "" : "s");
 		return;
 	}
 	snprintf(name, sizeof(name), "auto:%s", r->name);
-	if (!(ds = calloc(1, sizeof(*ds))) || daemon_dup_opt(&ds->entry_name, name) || daemon_dup_opt(&ds->rule, r->name) ||
-	    daemon_dup_opt(&ds->nodes, r->nodes)) {
+	if (!(ds = calloc(1, sizeof(*ds))) || daemon_dup_opt(&ds->entry_name, name) ||
+	    daemon_dup_opt(&ds->rule, r->name) || daemon_dup_opt(&ds->nodes, r->nodes)) {
 		if (ds)
 			daemon_session_free(ds);
 		d->auto_missed++;
@@ -70,8 +71,8 @@ static void start_auto(struct daemon *d, const struct td_auto_rule *r, const str
 		daemon_session_free(ds);
 		return;
 	}
-	daemon_log(d, "auto %s: session %lld follows process %d (%s, %s)", r->name, (long long)ds->id, (int)e->pid, e->comm,
-	     e->path[0] ? e->path : "file unknown");
+	daemon_log(d, "auto %s: session %lld follows process %d (%s, %s)", r->name, (long long)ds->id, (int)e->pid,
+		   e->comm, e->path[0] ? e->path : "file unknown");
 }
 
 /* Each exec against the rules: the first that matches starts a session. */

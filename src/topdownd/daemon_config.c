@@ -219,7 +219,8 @@ int td_config_parse_listen(const char *listen, struct sockaddr_storage *ss, td_e
 			return 0;
 	}
 bad:
-	td_err_set(err, "bad exporter address '%s': give HOST:PORT with a numeric address, e.g. 127.0.0.1:9464", listen);
+	td_err_set(err, "bad exporter address '%s': give HOST:PORT with a numeric address, e.g. 127.0.0.1:9464",
+		   listen);
 	return -1;
 }
 
@@ -298,7 +299,10 @@ struct key {
 	size_t off;
 };
 
-#define DKEY(n, fn, f) { n, fn, offsetof(struct td_config, f) }
+#define DKEY(n, fn, f)                               \
+	{                                            \
+		n, fn, offsetof(struct td_config, f) \
+	}
 static const struct key daemon_keys[] = {
 	DKEY("socket", parse_path, socket_path),
 	DKEY("database", parse_path, db_path),
@@ -315,7 +319,10 @@ static const struct key daemon_keys[] = {
 	DKEY("tracker", parse_tracker, tracker),
 };
 
-#define SKEY(n, fn, f) { n, fn, offsetof(struct td_schedule_entry, f) }
+#define SKEY(n, fn, f)                                       \
+	{                                                    \
+		n, fn, offsetof(struct td_schedule_entry, f) \
+	}
 static const struct key schedule_keys[] = {
 	SKEY("every", parse_duration_ns, every_ns),
 	SKEY("duration", parse_duration_ns, duration_ns),
@@ -326,14 +333,20 @@ static const struct key schedule_keys[] = {
 	SKEY("top", parse_top, top),
 };
 
-#define EKEY(n, fn, f) { n, fn, offsetof(struct td_config, f) }
+#define EKEY(n, fn, f)                               \
+	{                                            \
+		n, fn, offsetof(struct td_config, f) \
+	}
 static const struct key exporter_keys[] = {
 	EKEY("listen", parse_listen, export_listen),
 	EKEY("top", parse_top_n, export_top),
 	EKEY("labels", parse_labels, export_comm),
 };
 
-#define AKEY(n, fn, f) { n, fn, offsetof(struct td_auto_rule, f) }
+#define AKEY(n, fn, f)                                  \
+	{                                               \
+		n, fn, offsetof(struct td_auto_rule, f) \
+	}
 static const struct key auto_keys[] = {
 	AKEY("exec", parse_pattern, exec),
 	AKEY("comm", parse_pattern, comm),
@@ -353,11 +366,11 @@ struct parser {
 	int line;
 	td_err *err;
 	struct td_config *c;
-	struct td_schedule_entry *entry;    /* the [schedule] being read, NULL elsewhere */
-	struct td_auto_rule *rule;          /* the [auto] being read, NULL elsewhere */
-	bool exporter;                      /* in [exporter] */
+	struct td_schedule_entry *entry; /* the [schedule] being read, NULL elsewhere */
+	struct td_auto_rule *rule;	 /* the [auto] being read, NULL elsewhere */
+	bool exporter;			 /* in [exporter] */
 	bool in_section;
-	unsigned long long seen;            /* keys of this section given (a bit each) */
+	unsigned long long seen; /* keys of this section given (a bit each) */
 };
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -386,8 +399,10 @@ static int check_entry(struct parser *p, const struct td_schedule_entry *e)
 static int check_rule(struct parser *p, const struct td_auto_rule *r)
 {
 	if (!r->exec && !r->comm && !r->cgroup)
-		return fail(p, "[auto %s] needs 'exec', 'comm' or 'cgroup' to say which processes to follow "
-			    "(e.g. exec = /usr/sbin/nginx)", r->name);
+		return fail(p,
+			    "[auto %s] needs 'exec', 'comm' or 'cgroup' to say which processes to follow "
+			    "(e.g. exec = /usr/sbin/nginx)",
+			    r->name);
 	if (r->duration_ns && r->interval_ms && (uint64_t)r->interval_ms * 1000000ull > r->duration_ns)
 		return fail(p, "[auto %s]: 'interval' must not be longer than 'duration'", r->name);
 	return 0;
@@ -446,8 +461,10 @@ static int section(struct parser *p, char *s)
 		return 0;
 	}
 	if (strncmp(s, "schedule", 8) || !(isspace((unsigned char)s[8]) || !s[8]))
-		return fail(p, "unknown section [%.64s]: the sections are [daemon], [exporter], [schedule NAME] and "
-			    "[auto NAME]", s);
+		return fail(p,
+			    "unknown section [%.64s]: the sections are [daemon], [exporter], [schedule NAME] and "
+			    "[auto NAME]",
+			    s);
 	name = td_trim(s + 8);
 	if (section_name(p, "schedule", name))
 		return -1;
@@ -461,14 +478,19 @@ static int section(struct parser *p, char *s)
 static int assignment(struct parser *p, char *s)
 {
 	char *eq = strchr(s, '='), *key, *value, why[160];
-	const struct key *keys = p->entry ? schedule_keys : p->rule ? auto_keys : p->exporter ? exporter_keys : daemon_keys;
-	size_t nkeys = p->entry ? NELEM(schedule_keys) : p->rule ? NELEM(auto_keys) : p->exporter ? NELEM(exporter_keys)
-											      : NELEM(daemon_keys);
+	const struct key *keys = p->entry      ? schedule_keys
+				 : p->rule     ? auto_keys
+				 : p->exporter ? exporter_keys
+					       : daemon_keys;
+	size_t nkeys = p->entry	     ? NELEM(schedule_keys)
+		       : p->rule     ? NELEM(auto_keys)
+		       : p->exporter ? NELEM(exporter_keys)
+				     : NELEM(daemon_keys);
 	void *base = p->entry ? (void *)p->entry : p->rule ? (void *)p->rule : (void *)p->c;
 
 	if (!p->in_section)
 		return fail(p, "a setting before any section: start with [daemon], [exporter], [schedule NAME] or "
-			    "[auto NAME]");
+			       "[auto NAME]");
 	if (!eq)
 		return fail(p, "expected 'key = value'");
 	*eq = '\0';
@@ -490,9 +512,14 @@ static int assignment(struct parser *p, char *s)
 		char known[256] = "";
 		size_t used = 0;
 		for (size_t i = 0; i < nkeys && used < sizeof(known); i++)
-			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "", keys[i].name);
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "",
+						 keys[i].name);
 		return fail(p, "unknown key '%.64s' in [%s]: the keys are %s", key,
-			    p->entry ? "schedule" : p->rule ? "auto" : p->exporter ? "exporter" : "daemon", known);
+			    p->entry	  ? "schedule"
+			    : p->rule	  ? "auto"
+			    : p->exporter ? "exporter"
+					  : "daemon",
+			    known);
 	}
 }
 
@@ -530,7 +557,8 @@ int td_config_load(const char *path, struct td_config *c, td_err *err)
 
 	td_config_defaults(c);
 	if ((rc = td_slurp(path, &text, &len)) != 0) {
-		td_err_set(err, "cannot read configuration '%s': %s: give an existing file with -c", path, strerror(-rc));
+		td_err_set(err, "cannot read configuration '%s': %s: give an existing file with -c", path,
+			   strerror(-rc));
 		return -1;
 	}
 	if (strlen(text) != len) {

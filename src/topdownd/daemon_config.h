@@ -20,46 +20,46 @@ struct td_schedule_entry {
 	char *name;
 	uint64_t every_ns, duration_ns;
 	int interval_ms;
-	int level;                /* 0: the default depth */
-	char *nodes;              /* NULL: level */
-	char *cgroup;             /* NULL: every CPU, all tasks */
-	int top;                  /* the N processes that used most CPU time, attributed (0: none) */
+	int level;    /* 0: the default depth */
+	char *nodes;  /* NULL: level */
+	char *cgroup; /* NULL: every CPU, all tasks */
+	int top;      /* the N processes that used most CPU time, attributed (0: none) */
 };
 
 /* [auto NAME]: a session on every process that executes a matching program
  * (every given pattern must match). */
 struct td_auto_rule {
 	char *name;
-	char *exec;               /* fnmatch pattern on the executed file's path; NULL: any */
-	char *comm;               /* fnmatch pattern on the process's name; NULL: any */
-	char *cgroup;             /* the process is in this cgroup v2 path or below; NULL: any */
-	int interval_ms;          /* 0: [daemon] interval */
-	int level;                /* 0: the default depth */
-	char *nodes;              /* NULL: level */
-	bool children;            /* follow the processes it starts too */
-	uint64_t duration_ns;     /* 0: until the process ends */
-	int max_sessions;         /* this rule's sessions at once */
+	char *exec;	      /* fnmatch pattern on the executed file's path; NULL: any */
+	char *comm;	      /* fnmatch pattern on the process's name; NULL: any */
+	char *cgroup;	      /* the process is in this cgroup v2 path or below; NULL: any */
+	int interval_ms;      /* 0: [daemon] interval */
+	int level;	      /* 0: the default depth */
+	char *nodes;	      /* NULL: level */
+	bool children;	      /* follow the processes it starts too */
+	uint64_t duration_ns; /* 0: until the process ends */
+	int max_sessions;     /* this rule's sessions at once */
 };
 
 struct td_config {
 	char *socket_path, *db_path, *events_dir;   /* events_dir NULL: the built-in */
-	char *admin_group;        /* NULL: root only */
-	int interval_ms;          /* an attach's default */
-	int max_clients;          /* connected at once; more are refused */
-	size_t max_request;       /* bytes of one request line */
-	size_t max_output;        /* bytes queued to one client before it is dropped as too slow */
-	int max_sessions;         /* running at once (attach and schedule) */
-	int client_timeout_ms;    /* a request half-sent for this long closes the connection */
-	uint64_t retention_age_ns, retention_bytes;  /* 0: none */
-	enum td_tracker_mode tracker;  /* threads and execs: BPF where it loads (auto), bpf, or proc */
+	char *admin_group;			    /* NULL: root only */
+	int interval_ms;			    /* an attach's default */
+	int max_clients;			    /* connected at once; more are refused */
+	size_t max_request;			    /* bytes of one request line */
+	size_t max_output;			    /* bytes queued to one client before it is dropped as too slow */
+	int max_sessions;			    /* running at once (attach and schedule) */
+	int client_timeout_ms;			    /* a request half-sent for this long closes the connection */
+	uint64_t retention_age_ns, retention_bytes; /* 0: none */
+	enum td_tracker_mode tracker;		    /* threads and execs: BPF where it loads (auto), bpf, or proc */
 	struct td_schedule_entry *schedule;
 	int nschedule;
 	struct td_auto_rule *autos;
 	int nautos;
 	/* [exporter] */
-	char *export_listen;      /* HOST:PORT of GET /metrics; NULL: off (the default) */
-	int export_top;           /* followed processes exported at most (the newest) */
-	bool export_comm;         /* labels = comm: a comm label beside target="pid:PID" */
+	char *export_listen; /* HOST:PORT of GET /metrics; NULL: off (the default) */
+	int export_top;	     /* followed processes exported at most (the newest) */
+	bool export_comm;    /* labels = comm: a comm label beside target="pid:PID" */
 };
 
 /* Built-in defaults (the paths of the FHS install). */

@@ -33,7 +33,7 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 {
 	struct daemon *d = ctx;
 	struct td_export_target *t = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*t));
-	char (*names)[96] = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*names));
+	char(*names)[96] = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*names));
 	struct td_export_health h = { .scrape_seconds = d->scrape_seconds };
 	uint64_t t0 = td_now_ns();
 	struct rusage ru;
@@ -50,11 +50,12 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 		const struct dsession *run = st->running ? daemon_find_running(d, st->running) : NULL;
 		snprintf(names[n], sizeof(names[n]), "schedule:%s", d->cfg.schedule[k].name);
 		if (run && run->snap.seq >= 0)
-			t[n] = (struct td_export_target){ names[n], NULL, run->id, run->rung, run->model, run->events_file,
-							  &run->snap };
+			t[n] = (struct td_export_target){ names[n],	    NULL,      run->id, run->rung, run->model,
+							  run->events_file, &run->snap };
 		else if (st->last.seq >= 0)
-			t[n] = (struct td_export_target){ names[n], NULL, st->last_session, st->rung, st->model,
-							  st->events_file, &st->last };
+			t[n] = (struct td_export_target){ names[n], NULL,      st->last_session,
+							  st->rung, st->model, st->events_file,
+							  &st->last };
 		else
 			continue;
 		n++;
@@ -65,8 +66,10 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 			continue;
 		attached++;
 		snprintf(names[n], sizeof(names[n]), "pid:%d", (int)ds->pid);
-		t[n] = (struct td_export_target){ names[n], d->cfg.export_comm ? ds->comm : NULL, ds->id, ds->rung,
-						  ds->model, ds->events_file, &ds->snap };
+		t[n] = (struct td_export_target){ names[n],  d->cfg.export_comm ? ds->comm : NULL,
+						  ds->id,    ds->rung,
+						  ds->model, ds->events_file,
+						  &ds->snap };
 		n++;
 	}
 	for (int i = 0; i < d->ns; i++) {

@@ -36,24 +36,24 @@ struct dsession {
 	struct td_session *s;
 	int64_t id;
 	uid_t owner;
-	int entry;                /* schedule entry index, -1: an attach */
-	char *entry_name;         /* sessions.schedule: the schedule entry, or "auto:RULE" */
-	char *rule;               /* started by this [auto] rule, NULL: not */
-	pid_t pid;                /* attach: the process */
-	uint64_t started_ns;      /* wall */
+	int entry;	     /* schedule entry index, -1: an attach */
+	char *entry_name;    /* sessions.schedule: the schedule entry, or "auto:RULE" */
+	char *rule;	     /* started by this [auto] rule, NULL: not */
+	pid_t pid;	     /* attach: the process */
+	uint64_t started_ns; /* wall */
 	int last_seq, intervals;
 	char *db_path, *events_dir, *nodes, *cgroup; /* the session's options point here */
-	struct td_top_snapshot *top;  /* schedule with top N: CPU time at the start */
+	struct td_top_snapshot *top;		     /* schedule with top N: CPU time at the start */
 	int top_n;
-	struct td_snapshot snap;      /* the latest interval's values, for the exporter */
+	struct td_snapshot snap; /* the latest interval's values, for the exporter */
 	int interval_ms;
 	char comm[64];
 	char rung[32], model[64], events_file[64];
 };
 
 struct sched_state {
-	uint64_t next_ns;         /* monotonic */
-	int64_t running;          /* session id of its run, 0 none */
+	uint64_t next_ns; /* monotonic */
+	int64_t running;  /* session id of its run, 0 none */
 	int runs, missed;
 	/* the last run that ended, for the exporter */
 	struct td_snapshot last;
@@ -72,10 +72,10 @@ struct daemon {
 	uint64_t start_mono;
 	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
 	struct td_exporter *exporter;
-	double scrape_seconds;    /* the previous scrape's, < 0 none */
-	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
-	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
-	long long auto_missed;        /* processes a rule matched but no session followed */
+	double scrape_seconds;				/* the previous scrape's, < 0 none */
+	struct td_exec_watch *watch;			/* with [auto] rules: every exec on the system */
+	struct td_auto_rules autos;			/* d->cfg.autos, resolved */
+	long long auto_missed;				/* processes a rule matched but no session followed */
 	struct td_report_job *jobs[TD_REPORT_JOBS_MAX]; /* reports being rendered by child processes */
 	int njobs;
 	bool stop;

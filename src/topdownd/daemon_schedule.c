@@ -22,7 +22,8 @@ int daemon_start_scheduled(struct daemon *d, int k, td_err *err)
 	memset(&o, 0, sizeof(o));
 	ds->entry = k;
 	ds->top_n = e->top;
-	if (daemon_dup_opt(&ds->entry_name, e->name) || daemon_dup_opt(&ds->nodes, e->nodes) || daemon_dup_opt(&ds->cgroup, e->cgroup)) {
+	if (daemon_dup_opt(&ds->entry_name, e->name) || daemon_dup_opt(&ds->nodes, e->nodes) ||
+	    daemon_dup_opt(&ds->cgroup, e->cgroup)) {
 		daemon_session_free(ds);
 		td_err_set(err, "out of memory");
 		return -1;
@@ -40,7 +41,7 @@ int daemon_start_scheduled(struct daemon *d, int k, td_err *err)
 	d->sched[k].running = ds->id;
 	d->sched[k].runs++;
 	daemon_log(d, "schedule %s: session %lld started (%s, %.3g s)", e->name, (long long)ds->id,
-	     e->cgroup ? e->cgroup : "system-wide", (double)e->duration_ns / 1e9);
+		   e->cgroup ? e->cgroup : "system-wide", (double)e->duration_ns / 1e9);
 	return 0;
 }
 
@@ -61,13 +62,14 @@ void daemon_run_schedule(struct daemon *d)
 		if (behind > 0) {
 			st->missed += (int)behind;
 			d->missed_runs += (long long)behind;
-			daemon_log(d, "schedule %s: %llu run%s missed (the daemon was late)", e->name, (unsigned long long)behind,
-			     behind == 1 ? "" : "s");
+			daemon_log(d, "schedule %s: %llu run%s missed (the daemon was late)", e->name,
+				   (unsigned long long)behind, behind == 1 ? "" : "s");
 		}
 		if (st->running) {
 			st->missed++;
 			d->missed_runs++;
-			daemon_log(d, "schedule %s: run missed, session %lld still runs", e->name, (long long)st->running);
+			daemon_log(d, "schedule %s: run missed, session %lld still runs", e->name,
+				   (long long)st->running);
 			continue;
 		}
 		if (daemon_start_scheduled(d, k, &err)) {

@@ -76,11 +76,13 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	/* not available is null, never 0 */
 	nodes = json_object();
 	for (int i = 0; m && i < m->nnodes; i++)
-		json_object_set_new(nodes, m->nodes[i].path, isfinite(v->ev->node[i]) ? json_real(v->ev->node[i]) : json_null());
+		json_object_set_new(nodes, m->nodes[i].path,
+				    isfinite(v->ev->node[i]) ? json_real(v->ev->node[i]) : json_null());
 	json_object_set_new(ev, "nodes", nodes);
 	info = json_object();
 	for (int i = 0; m && i < m->ninfos; i++)
-		json_object_set_new(info, m->infos[i].name, isfinite(v->ev->info[i]) ? json_real(v->ev->info[i]) : json_null());
+		json_object_set_new(info, m->infos[i].name,
+				    isfinite(v->ev->info[i]) ? json_real(v->ev->info[i]) : json_null());
 	json_object_set_new(ev, "info", info);
 	for (int i = 0; i < td_clients_count(d->clients); i++) {
 		struct td_client *c = td_clients_at(d->clients, i);
@@ -110,7 +112,8 @@ int daemon_start_session(struct daemon *d, struct dsession *ds, struct td_sessio
 	struct dsession **grown;
 
 	if (d->ns >= d->cfg.max_sessions) {
-		td_err_set(err, "topdownd runs %d sessions already (max_sessions): detach one or raise the limit", d->ns);
+		td_err_set(err, "topdownd runs %d sessions already (max_sessions): detach one or raise the limit",
+			   d->ns);
 		return -1;
 	}
 	if (!(grown = realloc(d->s, (size_t)(d->ns + 1) * sizeof(*d->s)))) {
@@ -165,7 +168,8 @@ void daemon_reap(struct daemon *d, int i)
 	d->periods_missed += (long long)td_session_missed_periods(ds->s);
 	rc = td_session_finish(ds->s, &res, &err);
 
-	daemon_log(d, "session %lld ended: %s%s%s", (long long)ds->id, res.stop_reason, rc ? "; " : "", rc ? err.msg : "");
+	daemon_log(d, "session %lld ended: %s%s%s", (long long)ds->id, res.stop_reason, rc ? "; " : "",
+		   rc ? err.msg : "");
 	if (ds->top && ds->top_n > 0) {
 		td_err terr;
 		if (td_top_record(ds->db_path, ds->id, ds->top, ds->top_n, &terr))
@@ -175,9 +179,10 @@ void daemon_reap(struct daemon *d, int i)
 		struct td_client *c = td_clients_at(d->clients, k);
 		if (c->tail_session != ds->id)
 			continue;
-		daemon_send_json(d, c, json_pack("{s:i, s:I, s:s, s:I, s:s, s:i}", "v", TD_PROTOCOL_VERSION, "id",
-					  (json_int_t)c->tail_id, "event", "end", "session", (json_int_t)ds->id, "reason",
-					  res.stop_reason, "intervals", ds->intervals));
+		daemon_send_json(d, c,
+				 json_pack("{s:i, s:I, s:s, s:I, s:s, s:i}", "v", TD_PROTOCOL_VERSION, "id",
+					   (json_int_t)c->tail_id, "event", "end", "session", (json_int_t)ds->id,
+					   "reason", res.stop_reason, "intervals", ds->intervals));
 		c->tail_session = 0;
 	}
 	for (int k = 0; k < d->cfg.nschedule; k++) {

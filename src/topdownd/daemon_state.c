@@ -56,8 +56,9 @@ void daemon_send_json(struct daemon *d, struct td_client *c, json_t *o)
 
 void daemon_reply_error(struct daemon *d, struct td_client *c, int64_t id, const char *msg)
 {
-	daemon_send_json(d, c, json_pack("{s:i, s:I, s:b, s:s}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)id, "ok", 0,
-				  "error", msg));
+	daemon_send_json(d, c,
+			 json_pack("{s:i, s:I, s:b, s:s}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)id, "ok", 0,
+				   "error", msg));
 }
 
 json_t *daemon_reply_ok(int64_t id)

@@ -54,13 +54,28 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "c:fVh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': o.config_path = optarg; o.config_given = true; break;
-		case 'f': o.log_stderr = true; break;
-		case 's': o.socket_path = optarg; break;
-		case 'd': o.db_path = optarg; break;
-		case 'e': o.events_dir = optarg; break;
-		case 'C': check = true; break;
-		case 'P': o.no_priority = true; break;
+		case 'c':
+			o.config_path = optarg;
+			o.config_given = true;
+			break;
+		case 'f':
+			o.log_stderr = true;
+			break;
+		case 's':
+			o.socket_path = optarg;
+			break;
+		case 'd':
+			o.db_path = optarg;
+			break;
+		case 'e':
+			o.events_dir = optarg;
+			break;
+		case 'C':
+			check = true;
+			break;
+		case 'P':
+			o.no_priority = true;
+			break;
 		case 'R':
 			render = true;
 			session = strtoll(optarg, &end, 10);
@@ -76,9 +91,15 @@ int main(int argc, char **argv)
 			}
 			json = !strcmp(optarg, "json");
 			break;
-		case 'V': printf("topdownd %s\n", PACKAGE_VERSION); return 0;
-		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 2;
+		case 'V':
+			printf("topdownd %s\n", PACKAGE_VERSION);
+			return 0;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
 		}
 	}
 	if (optind < argc) {

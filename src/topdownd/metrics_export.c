@@ -39,7 +39,8 @@ static void health(struct td_om *om, const struct td_export_health *h)
 	td_om_sample(om, "topdown_sessions", TD_OM_GAUGE, sched, h->schedule_running);
 	td_om_family(om, "topdown_sessions_started", TD_OM_COUNTER, "", "Sessions started since topdownd started.");
 	td_om_sample(om, "topdown_sessions_started", TD_OM_COUNTER, NULL, (double)h->sessions_started);
-	td_om_family(om, "topdown_intervals_written", TD_OM_COUNTER, "", "Intervals evaluated and written, every session.");
+	td_om_family(om, "topdown_intervals_written", TD_OM_COUNTER, "",
+		     "Intervals evaluated and written, every session.");
 	td_om_sample(om, "topdown_intervals_written", TD_OM_COUNTER, NULL, (double)h->intervals_written);
 	td_om_family(om, "topdown_intervals_lost", TD_OM_COUNTER, "",
 		     "Interval writes that failed (their counts went into the next interval written).");
@@ -54,7 +55,8 @@ static void health(struct td_om *om, const struct td_export_health *h)
 		     "CPU time topdownd used, user and system, since it started.");
 	td_om_sample(om, "topdown_collector_cpu_seconds", TD_OM_COUNTER, NULL, h->cpu_seconds);
 	if (h->store_bytes >= 0) {
-		td_om_family(om, "topdown_store_bytes", TD_OM_GAUGE, "bytes", "Size of the database and its write-ahead log.");
+		td_om_family(om, "topdown_store_bytes", TD_OM_GAUGE, "bytes",
+			     "Size of the database and its write-ahead log.");
 		td_om_sample(om, "topdown_store_bytes", TD_OM_GAUGE, NULL, (double)h->store_bytes);
 	}
 	td_om_family(om, "topdown_clients", TD_OM_GAUGE, "", "Control socket clients connected.");
@@ -67,7 +69,17 @@ static void health(struct td_om *om, const struct td_export_health *h)
 }
 
 /* One family over every target's snapshot values: what picks the value. */
-enum which { NODE, NODE_CONF, INFO, IPC, CPI, CPI_COMP, SEQ, SECONDS, SESSION };
+enum which {
+	NODE,
+	NODE_CONF,
+	INFO,
+	IPC,
+	CPI,
+	CPI_COMP,
+	SEQ,
+	SECONDS,
+	SESSION
+};
 
 static void family(struct td_om *om, const struct td_export_target *t, int n, enum which w, const char *name,
 		   const char *unit, const char *help)
@@ -95,17 +107,19 @@ static void family(struct td_om *om, const struct td_export_target *t, int n, en
 			if (w == NODE || w == NODE_CONF)
 				for (int i = 0; i < sf->nnodes; i++) {
 					snprintf(level, sizeof(level), "%d", sf->nodes[i].level);
-					const char *extra[] = { "node", sf->nodes[i].name, "level", level, "parent",
-								sf->nodes[i].parent, "domain", sf->nodes[i].unit, NULL };
+					const char *extra[] = { "node",	  sf->nodes[i].name, "level",
+								level,	  "parent",	     sf->nodes[i].parent,
+								"domain", sf->nodes[i].unit, NULL };
 					labels(&t[k], l, extra);
-					td_om_sample(om, name, TD_OM_GAUGE, l, w == NODE ? sf->nodes[i].value : sf->nodes[i].conf);
+					td_om_sample(om, name, TD_OM_GAUGE, l,
+						     w == NODE ? sf->nodes[i].value : sf->nodes[i].conf);
 				}
 			if (w == INFO || w == IPC)
 				for (int i = 0; i < sf->ninfos; i++) {
 					if (w == IPC && strcmp(sf->infos[i].name, "IPC"))
 						continue;
-					const char *extra[] = { "metric", sf->infos[i].name, "unit", sf->infos[i].unit, "file",
-								sf->file, NULL };
+					const char *extra[] = { "metric", sf->infos[i].name, "unit", sf->infos[i].unit,
+								"file",	  sf->file,	     NULL };
 					labels(&t[k], l, w == INFO ? extra : NULL);
 					td_om_sample(om, name, TD_OM_GAUGE, l, sf->infos[i].value);
 				}
@@ -130,8 +144,10 @@ void td_export_render(struct td_om *om, const struct td_export_target *t, int n,
 	health(om, h);
 	td_om_family(om, "topdown", TD_OM_INFO, "", "What each exported target is measured with.");
 	for (int k = 0; k < n; k++) {
-		const char *extra[] = { "rung", t[k].rung ? t[k].rung : "", "model", t[k].model ? t[k].model : "",
-					"events_file", t[k].events_file ? t[k].events_file : "", NULL };
+		const char *extra[] = { "rung",	       t[k].rung ? t[k].rung : "",
+					"model",       t[k].model ? t[k].model : "",
+					"events_file", t[k].events_file ? t[k].events_file : "",
+					NULL };
 		labels(&t[k], l, extra);
 		td_om_sample(om, "topdown", TD_OM_INFO, l, 1);
 	}

@@ -12,8 +12,8 @@
 #include "snapshot.h"
 
 struct td_export_target {
-	const char *target;        /* label: "schedule:NAME" or "pid:PID" */
-	const char *comm;          /* label comm, NULL: not exported (the default) */
+	const char *target; /* label: "schedule:NAME" or "pid:PID" */
+	const char *comm;   /* label comm, NULL: not exported (the default) */
 	int64_t session;
 	const char *rung, *model, *events_file;
 	const struct td_snapshot *snap;
@@ -22,10 +22,10 @@ struct td_export_target {
 struct td_export_health {
 	int attach_running, schedule_running;
 	long long sessions_started, intervals_written, intervals_lost, runs_missed;
-	long long periods_missed;  /* interval periods read late (sampler starved) */
-	double cpu_seconds;        /* the daemon's user + system time */
-	long long store_bytes;     /* the database and its WAL; < 0 not known */
-	double scrape_seconds;     /* the previous scrape's rendering; < 0 none yet */
+	long long periods_missed; /* interval periods read late (sampler starved) */
+	double cpu_seconds;	  /* the daemon's user + system time */
+	long long store_bytes;	  /* the database and its WAL; < 0 not known */
+	double scrape_seconds;	  /* the previous scrape's rendering; < 0 none yet */
 	int clients;
 };
 

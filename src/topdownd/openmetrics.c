@@ -77,7 +77,10 @@ void td_om_family(struct td_om *om, const char *name, enum td_om_type type, cons
 {
 	/* Prometheus 0.0.4 names a counter's family with its _total, and has
 	 * no info type: an info family is a gauge of value 1 named _info */
-	const char *suffix = om->openmetrics ? "" : type == TD_OM_COUNTER ? "_total" : type == TD_OM_INFO ? "_info" : "";
+	const char *suffix = om->openmetrics	     ? ""
+			     : type == TD_OM_COUNTER ? "_total"
+			     : type == TD_OM_INFO    ? "_info"
+						     : "";
 
 	put(om, "# HELP %s%s ", name, suffix);
 	put_escaped(om, help, false);

@@ -10,13 +10,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum td_om_type { TD_OM_GAUGE, TD_OM_COUNTER, TD_OM_INFO };
+enum td_om_type {
+	TD_OM_GAUGE,
+	TD_OM_COUNTER,
+	TD_OM_INFO
+};
 
 struct td_om {
-	bool openmetrics;         /* else Prometheus text 0.0.4 */
+	bool openmetrics; /* else Prometheus text 0.0.4 */
 	char *text;
 	size_t len, cap;
-	bool failed;              /* out of memory: the text is not to be served */
+	bool failed; /* out of memory: the text is not to be served */
 };
 
 void td_om_init(struct td_om *om, bool openmetrics);

@@ -24,14 +24,14 @@
 #define ERROR_MAX 1024
 
 struct td_report_job {
-	pid_t pid;                /* -1 once reaped */
-	int out_fd, err_fd;       /* -1 once at end of file */
+	pid_t pid;	    /* -1 once reaped */
+	int out_fd, err_fd; /* -1 once at end of file */
 	char *out;
 	size_t outlen, max_output;
 	char err[ERROR_MAX];
 	size_t errlen;
 	bool too_large;
-	int status;               /* waitpid's */
+	int status; /* waitpid's */
 	uint64_t client;
 	int64_t request_id, session;
 	bool json;
@@ -223,8 +223,10 @@ int td_report_job_result(const struct td_report_job *j, const char **text, size_
 	struct td_report_job *w = (struct td_report_job *)j; /* why[] is filled on demand */
 
 	if (j->too_large) {
-		snprintf(w->why, sizeof(w->why), "the report is larger than the daemon sends (max_output %zu bytes): "
-			 "read it from the database with 'tdctl report'", j->max_output);
+		snprintf(w->why, sizeof(w->why),
+			 "the report is larger than the daemon sends (max_output %zu bytes): "
+			 "read it from the database with 'tdctl report'",
+			 j->max_output);
 	} else if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0) {
 		*text = j->out ? j->out : "";
 		*len = j->outlen;
@@ -256,7 +258,8 @@ void td_report_job_free(struct td_report_job *j)
 
 int td_report_job_render(const char *db_path, const char *events_dir, int64_t session, bool json)
 {
-	struct td_report_opts ro = { .format = json ? TD_REPORT_JSON : TD_REPORT_TEXT, .events_dir = events_dir,
+	struct td_report_opts ro = { .format = json ? TD_REPORT_JSON : TD_REPORT_TEXT,
+				     .events_dir = events_dir,
 				     .db_path = db_path };
 	struct td_store *st;
 	td_err err;

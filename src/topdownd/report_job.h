@@ -25,13 +25,13 @@ struct pollfd;
 #define TD_REPORT_JOBS_MAX 4
 
 struct td_report_job_spec {
-	const char *exe;          /* the program to run: "/proc/self/exe" */
+	const char *exe; /* the program to run: "/proc/self/exe" */
 	const char *db_path;
-	const char *events_dir;   /* NULL: the default */
+	const char *events_dir; /* NULL: the default */
 	int64_t session;
-	bool json;                /* else text */
-	size_t max_output;        /* bytes of report at most */
-	uint64_t client;          /* who asked (td_client.serial) */
+	bool json;	   /* else text */
+	size_t max_output; /* bytes of report at most */
+	uint64_t client;   /* who asked (td_client.serial) */
 	int64_t request_id;
 };
 

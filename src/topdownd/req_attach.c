@@ -50,8 +50,8 @@ void daemon_op_attach(struct daemon *d, struct td_client *c, const struct td_req
 		daemon_reply_error(d, c, r->id, err.msg);
 		return;
 	}
-	daemon_log(d, "session %lld: attached to %d for uid %u%s", (long long)ds->id, (int)r->pid, (unsigned)c->peer.uid,
-	     user_only ? " (user space only: perf_event_paranoid)" : "");
+	daemon_log(d, "session %lld: attached to %d for uid %u%s", (long long)ds->id, (int)r->pid,
+		   (unsigned)c->peer.uid, user_only ? " (user space only: perf_event_paranoid)" : "");
 	rep = daemon_reply_ok(r->id);
 	json_object_set_new(rep, "session", json_integer(ds->id));
 	json_object_set_new(rep, "user_only", json_boolean(user_only));

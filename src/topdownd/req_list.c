@@ -62,11 +62,13 @@ void daemon_op_status(struct daemon *d, struct td_client *c, const struct td_req
 	}
 	for (int k = 0; k < d->cfg.nschedule; k++) {
 		const struct td_schedule_entry *e = &d->cfg.schedule[k];
-		json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:i, s:i}", "name", e->name, "every_s",
-				      (double)e->every_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "next_in_s",
-				      d->sched[k].next_ns > now ? (double)(d->sched[k].next_ns - now) / 1e9 : 0.0,
-				      "runs", d->sched[k].runs, "missed", d->sched[k].missed);
-		json_object_set_new(o, "running", d->sched[k].running ? json_integer(d->sched[k].running) : json_null());
+		json_t *o =
+			json_pack("{s:s, s:f, s:f, s:f, s:i, s:i}", "name", e->name, "every_s",
+				  (double)e->every_ns / 1e9, "duration_s", (double)e->duration_ns / 1e9, "next_in_s",
+				  d->sched[k].next_ns > now ? (double)(d->sched[k].next_ns - now) / 1e9 : 0.0, "runs",
+				  d->sched[k].runs, "missed", d->sched[k].missed);
+		json_object_set_new(o, "running",
+				    d->sched[k].running ? json_integer(d->sched[k].running) : json_null());
 		json_array_append_new(sched, o);
 	}
 	json_object_set_new(rep, "schedule", sched);

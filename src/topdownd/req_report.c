@@ -39,10 +39,14 @@ void daemon_op_report(struct daemon *d, struct td_client *c, const struct td_req
 		daemon_reply_error(d, c, r->id, msg);
 		return;
 	}
-	struct td_report_job_spec spec = { .exe = "/proc/self/exe", .db_path = d->cfg.db_path,
-					   .events_dir = d->cfg.events_dir, .session = r->session,
-					   .json = !strcmp(r->format, "json"), .max_output = d->cfg.max_output,
-					   .client = c->serial, .request_id = r->id };
+	struct td_report_job_spec spec = { .exe = "/proc/self/exe",
+					   .db_path = d->cfg.db_path,
+					   .events_dir = d->cfg.events_dir,
+					   .session = r->session,
+					   .json = !strcmp(r->format, "json"),
+					   .max_output = d->cfg.max_output,
+					   .client = c->serial,
+					   .request_id = r->id };
 	if (td_report_job_start(&spec, &d->jobs[d->njobs], &err)) {
 		daemon_reply_error(d, c, r->id, err.msg);
 		return;

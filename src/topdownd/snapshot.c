@@ -96,19 +96,24 @@ void td_snapshot_update(struct td_snapshot *s, const struct td_live_value *v)
 	for (int i = 0; i < f->nnodes; i++) {
 		const struct td_node *n = &m->nodes[i];
 		f->nodes[i] = (struct td_snap_value){ .name = dup_or_fail(s, n->path),
-						      .parent = dup_or_fail(s, n->parent >= 0 ? m->nodes[n->parent].path : ""),
-						      .unit = dup_or_fail(s, n->domain), .level = n->level,
-						      .value = ev->node[i], .conf = ev->conf[i] };
+						      .parent = dup_or_fail(s, n->parent >= 0 ? m->nodes[n->parent].path
+											      : ""),
+						      .unit = dup_or_fail(s, n->domain),
+						      .level = n->level,
+						      .value = ev->node[i],
+						      .conf = ev->conf[i] };
 	}
 	if ((f->infos = values(s, m->ninfos)))
 		f->ninfos = m->ninfos;
 	for (int i = 0; i < f->ninfos; i++)
 		f->infos[i] = (struct td_snap_value){ .name = dup_or_fail(s, m->infos[i].name),
 						      .unit = dup_or_fail(s, m->infos[i].unit),
-						      .value = ev->info[i], .conf = ev->info_conf[i] };
+						      .value = ev->info[i],
+						      .conf = ev->info_conf[i] };
 	if (ev->cpi_valid && (f->cpis = values(s, m->ncpis)))
 		f->ncpis = m->ncpis;
 	for (int i = 0; i < f->ncpis; i++)
 		f->cpis[i] = (struct td_snap_value){ .name = dup_or_fail(s, m->cpis[i].name),
-						     .value = ev->cpi_comp[i], .conf = ev->cpi_conf[i] };
+						     .value = ev->cpi_comp[i],
+						     .conf = ev->cpi_conf[i] };
 }

@@ -12,27 +12,27 @@
 struct td_live_value;
 
 struct td_snap_value {
-	char *name;               /* node path, info metric or CPI component */
-	char *parent;             /* nodes: the parent's path, "" at level 1 */
-	char *unit;               /* nodes: the domain (Slots ...); info: its unit */
-	int level;                /* nodes */
-	double value, conf;       /* NaN: not available */
+	char *name;	    /* node path, info metric or CPI component */
+	char *parent;	    /* nodes: the parent's path, "" at level 1 */
+	char *unit;	    /* nodes: the domain (Slots ...); info: its unit */
+	int level;	    /* nodes */
+	double value, conf; /* NaN: not available */
 };
 
 struct td_snap_file {
 	char *file;
 	struct td_snap_value *nodes, *infos, *cpis;
 	int nnodes, ninfos, ncpis;
-	double cpi;               /* NaN: no CPI stack */
+	double cpi; /* NaN: no CPI stack */
 };
 
 struct td_snapshot {
-	int seq;                  /* -1: nothing yet */
+	int seq; /* -1: nothing yet */
 	double seconds;
-	uint64_t taken_ns;        /* wall clock when the interval was evaluated */
+	uint64_t taken_ns; /* wall clock when the interval was evaluated */
 	struct td_snap_file *files;
 	int nfiles;
-	bool failed;              /* out of memory: the snapshot is partial */
+	bool failed; /* out of memory: the snapshot is partial */
 };
 
 void td_snapshot_init(struct td_snapshot *s);

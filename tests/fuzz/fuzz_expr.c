@@ -66,8 +66,8 @@ static void run_compiled(const char *formula)
 
 static bool is_keyword(const char *w, size_t len)
 {
-	static const char *const kw[] = { "if", "else", "and", "or", "not", "min", "max", "available", "this",
-					  "DURATION", "NUM_CPUS", "SMT_on", "W", "F", "N", "I" };
+	static const char *const kw[] = { "if",	  "else",     "and",	  "or",	    "not", "min", "max", "available",
+					  "this", "DURATION", "NUM_CPUS", "SMT_on", "W",   "F",	  "N",	 "I" };
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strlen(kw[i]) == len && !strncmp(kw[i], w, len))
@@ -109,7 +109,8 @@ static char *events_file(const char *formula)
 		while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
 			p++;
 		size_t n = (size_t)(p - w);
-		bool seen = is_keyword(w, n) || n > 60 || (w > formula && (w[-1] == '.' || (w[-1] >= '0' && w[-1] <= '9')));
+		bool seen =
+			is_keyword(w, n) || n > 60 || (w > formula && (w[-1] == '.' || (w[-1] >= '0' && w[-1] <= '9')));
 		for (int i = 0; i < nnames && !seen; i++)
 			seen = lens[i] == n && !strncmp(names[i], w, n);
 		if (seen)

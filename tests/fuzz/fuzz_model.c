@@ -29,12 +29,12 @@ static void add_count(struct td_group_counts *c, int group, int alias, unsigned 
 	static const struct {
 		uint64_t value, enabled, running;
 	} kinds[] = {
-		{ 1000000, 1000, 1000 },        /* counted all the time */
-		{ 250000, 1000, 250 },          /* multiplexed: scaled by 4 */
-		{ 0, 1000, 0 },                 /* enabled, never running: not counted */
-		{ 0, 0, 0 },                    /* a thread that did not run: 0 */
-		{ 0, 1000, 1000 },              /* counted, zero */
-		{ UINT64_MAX, 1000, 1 },        /* huge after scaling */
+		{ 1000000, 1000, 1000 }, /* counted all the time */
+		{ 250000, 1000, 250 },	 /* multiplexed: scaled by 4 */
+		{ 0, 1000, 0 },		 /* enabled, never running: not counted */
+		{ 0, 0, 0 },		 /* a thread that did not run: 0 */
+		{ 0, 1000, 1000 },	 /* counted, zero */
+		{ UINT64_MAX, 1000, 1 }, /* huge after scaling */
 		{ 3, 7, 5 },
 		{ 123456789, 1000, 999 },
 	};

@@ -88,7 +88,7 @@ static int http_concurrent(int port, int n)
 	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	struct pollfd *p = calloc((size_t)n, sizeof(*p));
-	char (*head)[16] = calloc((size_t)n, sizeof(*head));
+	char(*head)[16] = calloc((size_t)n, sizeof(*head));
 	size_t *got = calloc((size_t)n, sizeof(*got));
 	int open_n = 0, ok = 0;
 
@@ -215,7 +215,8 @@ int main(int argc, char **argv)
 				for (size_t k = 0; k < len[i]; k++)
 					lines += in[i][k] == '\n';
 				if (r <= 0 || lines >= 2) {
-					if (lines >= 2 && strstr(in[i], "\"id\":7,\"ok\":true") && strstr(in[i], "\"id\":8,\"ok\":true"))
+					if (lines >= 2 && strstr(in[i], "\"id\":7,\"ok\":true") &&
+					    strstr(in[i], "\"id\":8,\"ok\":true"))
 						good++;
 					close(p[i].fd);
 					p[i].fd = -1;

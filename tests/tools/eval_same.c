@@ -60,8 +60,8 @@ static int keep_value(const struct td_metric_row *m, void *ctx)
 		if (!(vs->v = realloc(vs->v, (size_t)vs->cap * sizeof(*vs->v))))
 			abort();
 	}
-	vs->v[vs->n++] = (struct value){ m->interval, m->target, m->seq, strdup(m->name), strdup(m->kind), m->value,
-					 m->confidence, m->flagged, m->bottleneck, m->spans };
+	vs->v[vs->n++] = (struct value){ m->interval, m->target,     m->seq,	 strdup(m->name), strdup(m->kind),
+					 m->value,    m->confidence, m->flagged, m->bottleneck,	  m->spans };
 	return 0;
 }
 
@@ -102,12 +102,15 @@ static void compare_stored(const struct values *a, const struct values *b)
 			  x->flagged == y->flagged && x->bottleneck == y->bottleneck && x->spans == y->spans;
 		if (!eq) {
 			if (diff++ < 5)
-				fprintf(stderr, "differs: interval %d target %" PRId64 " %s %s: %.17g conf %.17g vs %.17g conf %.17g\n",
-					x->seq, x->target, x->kind, x->name, x->value, x->confidence, y->value, y->confidence);
+				fprintf(stderr,
+					"differs: interval %d target %" PRId64
+					" %s %s: %.17g conf %.17g vs %.17g conf %.17g\n",
+					x->seq, x->target, x->kind, x->name, x->value, x->confidence, y->value,
+					y->confidence);
 		}
 	}
-	tap(diff == 0 && a->n > 0, "the %d stored values equal the recomputed ones bit for bit (%d differ; %d recomputed)",
-	    a->n, diff, b->n);
+	tap(diff == 0 && a->n > 0,
+	    "the %d stored values equal the recomputed ones bit for bit (%d differ; %d recomputed)", a->n, diff, b->n);
 }
 
 /* The values of e against the stored values of target (seq -1: any interval). */
@@ -120,10 +123,11 @@ static int compare_eval(const struct td_model *m, const struct td_report_eval *e
 		const struct value *x = find(vs, target, seq, "node", m->nodes[i].path);
 		(*compared)++;
 		if (!x || !same(x->value, e->v.node[i]) || !same(x->confidence, e->v.conf[i]) ||
-		    x->flagged != e->v.flagged[i] || x->bottleneck != (e->v.bottleneck == i) || x->spans != e->v.spans[i]) {
+		    x->flagged != e->v.flagged[i] || x->bottleneck != (e->v.bottleneck == i) ||
+		    x->spans != e->v.spans[i]) {
 			if (diff++ < 5)
-				fprintf(stderr, "%s %s: report %.17g, stored %.17g\n", e->label, m->nodes[i].path, e->v.node[i],
-					x ? x->value : NAN);
+				fprintf(stderr, "%s %s: report %.17g, stored %.17g\n", e->label, m->nodes[i].path,
+					e->v.node[i], x ? x->value : NAN);
 		}
 	}
 	for (int i = 0; i < m->ninfos; i++) {
@@ -131,8 +135,8 @@ static int compare_eval(const struct td_model *m, const struct td_report_eval *e
 		(*compared)++;
 		if (!x || !same(x->value, e->v.info[i])) {
 			if (diff++ < 5)
-				fprintf(stderr, "%s %s: report %.17g, stored %.17g\n", e->label, m->infos[i].name, e->v.info[i],
-					x ? x->value : NAN);
+				fprintf(stderr, "%s %s: report %.17g, stored %.17g\n", e->label, m->infos[i].name,
+					e->v.info[i], x ? x->value : NAN);
 		}
 	}
 	for (int i = 0; m->has_cpi && i <= m->ncpis + 1; i++) {
@@ -232,12 +236,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bool each_target = false;
-	if (td_store_query(s, "SELECT count(*) FROM metrics m JOIN targets t ON t.id = m.target_id WHERE t.kind = 'thread'"
-			   " OR (t.kind = 'cpu' AND t.cpu IS NOT NULL)", leaf_rows, &each_target, &err)) {
+	if (td_store_query(s,
+			   "SELECT count(*) FROM metrics m JOIN targets t ON t.id = m.target_id WHERE t.kind = 'thread'"
+			   " OR (t.kind = 'cpu' AND t.cpu IS NOT NULL)",
+			   leaf_rows, &each_target, &err)) {
 		printf("Bail out! %s\n", err.msg);
 		return 1;
 	}
-	if (td_store_metrics(s, session, keep_value, &before) || td_recompute(s, session, dir, each_target, &res, &err) ||
+	if (td_store_metrics(s, session, keep_value, &before) ||
+	    td_recompute(s, session, dir, each_target, &res, &err) ||
 	    td_store_metrics(s, session, keep_value, &after)) {
 		printf("Bail out! cannot recompute session %" PRId64 ": %s\n", session, err.msg);
 		return 1;
@@ -253,8 +260,9 @@ int main(int argc, char **argv)
 		int diff = 0, compared = 0;
 		for (int k = 0; k < d.nivs; k++)
 			diff += compare_eval(d.model, &d.ivs[k], &after, target, d.ivs[k].seq, &compared);
-		tap(d.nivs > 0 && diff == 0, "report's %d intervals equal the stored values of %s bit for bit (%d values, %d differ)",
-		    d.nivs, label, compared, diff);
+		tap(d.nivs > 0 && diff == 0,
+		    "report's %d intervals equal the stored values of %s bit for bit (%d values, %d differ)", d.nivs,
+		    label, compared, diff);
 	}
 	if (d.nivs == 1) {
 		int diff = 0, compared = 0;
@@ -263,8 +271,9 @@ int main(int argc, char **argv)
 			td_store_targets(s, session, label_target, &b);
 			diff += compare_eval(d.model, &d.targets[k], &after, b.id, -1, &compared);
 		}
-		tap(d.ntargets > 0 && diff == 0, "report's %d targets equal their stored values bit for bit (%d values, %d differ)",
-		    d.ntargets, compared, diff);
+		tap(d.ntargets > 0 && diff == 0,
+		    "report's %d targets equal their stored values bit for bit (%d values, %d differ)", d.ntargets,
+		    compared, diff);
 	}
 	td_report_data_free(&d);
 	values_free(&before);

@@ -36,10 +36,14 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum kind { K_WRITE = 1, K_FSYNC = 2, K_OPEN = 4 };
+enum kind {
+	K_WRITE = 1,
+	K_FSYNC = 2,
+	K_OPEN = 4
+};
 
-static long counted;  /* calls counted so far in this process */
-static int failed;    /* faults injected so far */
+static long counted; /* calls counted so far in this process */
+static int failed;   /* faults injected so far */
 
 static const char *env(const char *name)
 {
@@ -292,7 +296,8 @@ int open64(const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	return inject_open("open64", AT_FDCWD, path, flags) ? -1 : ((open_fn *)next(&real, "open64"))(path, flags, mode);
+	return inject_open("open64", AT_FDCWD, path, flags) ? -1
+							    : ((open_fn *)next(&real, "open64"))(path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
@@ -305,12 +310,16 @@ int openat(int dirfd, const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	return inject_open("openat", dirfd, path, flags) ? -1 : ((openat_fn *)next(&real, "openat"))(dirfd, path, flags, mode);
+	return inject_open("openat", dirfd, path, flags)
+		       ? -1
+		       : ((openat_fn *)next(&real, "openat"))(dirfd, path, flags, mode);
 }
 
 int creat(const char *path, mode_t mode)
 {
 	static void *real;
 
-	return inject_open("creat", AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC) ? -1 : ((creat_fn *)next(&real, "creat"))(path, mode);
+	return inject_open("creat", AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC)
+		       ? -1
+		       : ((creat_fn *)next(&real, "creat"))(path, mode);
 }

@@ -131,10 +131,10 @@
 
 /* ---- the models' constraint tables (linux 6.12.117) ---- */
 
-#define IDX_FIXED 32       /* INTEL_PMC_IDX_FIXED, arch/x86/include/asm/perf_event.h:13 */
-#define IDX_METRIC 48      /* INTEL_PMC_IDX_METRIC_BASE, perf_event.h:364 */
+#define IDX_FIXED 32  /* INTEL_PMC_IDX_FIXED, arch/x86/include/asm/perf_event.h:13 */
+#define IDX_METRIC 48 /* INTEL_PMC_IDX_METRIC_BASE, perf_event.h:364 */
 #define EVSEL_EVENT 0xffULL
-#define ARCH_EVENT_MASK 0xffffULL  /* INTEL_ARCH_EVENT_MASK: event | umask */
+#define ARCH_EVENT_MASK 0xffffULL /* INTEL_ARCH_EVENT_MASK: event | umask */
 #define EVSEL_EDGE (1ULL << 18)
 #define EVSEL_PIN (1ULL << 19)
 #define EVSEL_ANY (1ULL << 21)
@@ -147,49 +147,100 @@
 #define FIXED_FLAGS (RAW_EVENT_MASK | HSW_IN_TX | HSW_IN_TX_CP)
 /* X86_ALL_EVENT_FLAGS, perf_event.h:95 */
 #define ALL_EVENT_FLAGS (EVSEL_EDGE | EVSEL_INV | EVSEL_CMASK | EVSEL_ANY | EVSEL_PIN | HSW_IN_TX | HSW_IN_TX_CP)
-#define TD_SLOTS 0x0400ULL          /* INTEL_TD_SLOTS, perf_event.h:386 */
-#define TD_METRIC_FIRST 0x8000ULL   /* INTEL_TD_METRIC_RETIRING, :388 */
-#define TD_METRIC_LAST 0x8700ULL    /* INTEL_TD_METRIC_MAX, :398 */
+#define TD_SLOTS 0x0400ULL	  /* INTEL_TD_SLOTS, perf_event.h:386 */
+#define TD_METRIC_FIRST 0x8000ULL /* INTEL_TD_METRIC_RETIRING, :388 */
+#define TD_METRIC_LAST 0x8700ULL  /* INTEL_TD_METRIC_MAX, :398 */
 
-enum ckind { C_FIXED, C_EVENT, C_UEVENT, C_RANGE, C_METRIC };
+enum ckind {
+	C_FIXED,
+	C_EVENT,
+	C_UEVENT,
+	C_RANGE,
+	C_METRIC
+};
 struct constraint {
 	enum ckind kind;
 	uint64_t code, end; /* end: C_RANGE's last event code */
-	uint64_t mask;      /* counter bits as the table gives them (fixed n: its index) */
+	uint64_t mask;	    /* counter bits as the table gives them (fixed n: its index) */
 };
-#define FIXED(c, n) { C_FIXED, c, 0, n }
-#define EVENT(c, m) { C_EVENT, c, 0, m }
-#define UEVENT(c, m) { C_UEVENT, c, 0, m }
-#define RANGE(s, e, m) { C_RANGE, s, e, m }
-#define METRIC(c, n) { C_METRIC, c, 0, n }
-#define END { C_EVENT, 0, 0, 0 }
+#define FIXED(c, n)              \
+	{                        \
+		C_FIXED, c, 0, n \
+	}
+#define EVENT(c, m)              \
+	{                        \
+		C_EVENT, c, 0, m \
+	}
+#define UEVENT(c, m)              \
+	{                         \
+		C_UEVENT, c, 0, m \
+	}
+#define RANGE(s, e, m)           \
+	{                        \
+		C_RANGE, s, e, m \
+	}
+#define METRIC(c, n)              \
+	{                         \
+		C_METRIC, c, 0, n \
+	}
+#define END                      \
+	{                        \
+		C_EVENT, 0, 0, 0 \
+	}
 
 /* intel_skl_event_constraints, arch/x86/events/intel/core.c:234-249 */
 static const struct constraint skl_constraints[] = {
-	FIXED(0x00c0, 0), FIXED(0x003c, 1), FIXED(0x0300, 2), UEVENT(0x1c0, 0x2),
-	EVENT(0xd0, 0xf), EVENT(0xd1, 0xf), EVENT(0xd2, 0xf), EVENT(0xcd, 0xf), EVENT(0xc6, 0xf), END,
+	FIXED(0x00c0, 0), FIXED(0x003c, 1), FIXED(0x0300, 2), UEVENT(0x1c0, 0x2), EVENT(0xd0, 0xf),
+	EVENT(0xd1, 0xf), EVENT(0xd2, 0xf), EVENT(0xcd, 0xf), EVENT(0xc6, 0xf),	  END,
 };
 /* intel_icl_event_constraints, intel/core.c:286-312 */
 static const struct constraint icl_constraints[] = {
-	FIXED(0x00c0, 0), FIXED(0x01c0, 0), FIXED(0x0100, 0), FIXED(0x003c, 1), FIXED(0x0300, 2), FIXED(0x0400, 3),
-	METRIC(0x8000, 0), METRIC(0x8100, 1), METRIC(0x8200, 2), METRIC(0x8300, 3),
-	RANGE(0x03, 0x0a, 0xf), RANGE(0x1f, 0x28, 0xf), EVENT(0x32, 0xf), RANGE(0x48, 0x56, 0xf),
-	RANGE(0x60, 0x8b, 0xf), UEVENT(0x04a3, 0xff), UEVENT(0x10a3, 0xff), UEVENT(0x14a3, 0xff), EVENT(0xa3, 0xf),
-	RANGE(0xa8, 0xb0, 0xf), RANGE(0xb7, 0xbd, 0xf), RANGE(0xd0, 0xe6, 0xf), EVENT(0xef, 0xf),
-	RANGE(0xf0, 0xf4, 0xf), END,
+	FIXED(0x00c0, 0),
+	FIXED(0x01c0, 0),
+	FIXED(0x0100, 0),
+	FIXED(0x003c, 1),
+	FIXED(0x0300, 2),
+	FIXED(0x0400, 3),
+	METRIC(0x8000, 0),
+	METRIC(0x8100, 1),
+	METRIC(0x8200, 2),
+	METRIC(0x8300, 3),
+	RANGE(0x03, 0x0a, 0xf),
+	RANGE(0x1f, 0x28, 0xf),
+	EVENT(0x32, 0xf),
+	RANGE(0x48, 0x56, 0xf),
+	RANGE(0x60, 0x8b, 0xf),
+	UEVENT(0x04a3, 0xff),
+	UEVENT(0x10a3, 0xff),
+	UEVENT(0x14a3, 0xff),
+	EVENT(0xa3, 0xf),
+	RANGE(0xa8, 0xb0, 0xf),
+	RANGE(0xb7, 0xbd, 0xf),
+	RANGE(0xd0, 0xe6, 0xf),
+	EVENT(0xef, 0xf),
+	RANGE(0xf0, 0xf4, 0xf),
+	END,
 };
 /* intel_glc_event_constraints, intel/core.c:332-370 (Sapphire Rapids: intel_pmu_init_glc, :6442) */
 static const struct constraint glc_constraints[] = {
-	FIXED(0x00c0, 0), FIXED(0x0100, 0), FIXED(0x003c, 1), FIXED(0x0300, 2), FIXED(0x013c, 2), FIXED(0x0400, 3),
-	METRIC(0x8000, 0), METRIC(0x8100, 1), METRIC(0x8200, 2), METRIC(0x8300, 3), METRIC(0x8400, 4),
-	METRIC(0x8500, 5), METRIC(0x8600, 6), METRIC(0x8700, 7),
-	EVENT(0x2e, 0xff), EVENT(0x3c, 0xff), RANGE(0x01, 0x8f, 0xf),
-	UEVENT(0x01a3, 0xf), UEVENT(0x02a3, 0xf), UEVENT(0x08a3, 0xf), UEVENT(0x04a4, 0x1), UEVENT(0x08a4, 0x1),
-	UEVENT(0x02cd, 0x1), EVENT(0xce, 0x1), RANGE(0xd0, 0xdf, 0xf), RANGE(0x90, 0xfe, 0xff), END,
+	FIXED(0x00c0, 0),	FIXED(0x0100, 0),	 FIXED(0x003c, 1),
+	FIXED(0x0300, 2),	FIXED(0x013c, 2),	 FIXED(0x0400, 3),
+	METRIC(0x8000, 0),	METRIC(0x8100, 1),	 METRIC(0x8200, 2),
+	METRIC(0x8300, 3),	METRIC(0x8400, 4),	 METRIC(0x8500, 5),
+	METRIC(0x8600, 6),	METRIC(0x8700, 7),	 EVENT(0x2e, 0xff),
+	EVENT(0x3c, 0xff),	RANGE(0x01, 0x8f, 0xf),	 UEVENT(0x01a3, 0xf),
+	UEVENT(0x02a3, 0xf),	UEVENT(0x08a3, 0xf),	 UEVENT(0x04a4, 0x1),
+	UEVENT(0x08a4, 0x1),	UEVENT(0x02cd, 0x1),	 EVENT(0xce, 0x1),
+	RANGE(0xd0, 0xdf, 0xf), RANGE(0x90, 0xfe, 0xff), END,
 };
 
 /* Extra registers: INTEL_UEVENT_EXTRA_REG(event, msr, valid_mask, idx). */
-enum xreg { X_RSP0, X_RSP1, X_LDLAT, X_FE };
+enum xreg {
+	X_RSP0,
+	X_RSP1,
+	X_LDLAT,
+	X_FE
+};
 struct extra_reg {
 	uint64_t event; /* event | umask */
 	uint64_t valid_mask;
@@ -197,26 +248,37 @@ struct extra_reg {
 };
 /* intel_skl_extra_regs, intel/core.c:274-284 */
 static const struct extra_reg skl_xregs[] = {
-	{ 0x01b7, 0x3fffff8fffULL, X_RSP0 }, { 0x01bb, 0x3fffff8fffULL, X_RSP1 }, { 0x01cd, 0xffff, X_LDLAT },
-	{ 0x01c6, 0x7fff17, X_FE }, { 0, 0, 0 },
+	{ 0x01b7, 0x3fffff8fffULL, X_RSP0 },
+	{ 0x01bb, 0x3fffff8fffULL, X_RSP1 },
+	{ 0x01cd, 0xffff, X_LDLAT },
+	{ 0x01c6, 0x7fff17, X_FE },
+	{ 0, 0, 0 },
 };
 /* intel_icl_extra_regs, intel/core.c:314-320 */
 static const struct extra_reg icl_xregs[] = {
-	{ 0x01b7, 0x3fffffbfffULL, X_RSP0 }, { 0x01bb, 0x3fffffbfffULL, X_RSP1 }, { 0x01cd, 0xffff, X_LDLAT },
-	{ 0x01c6, 0x7fff17, X_FE }, { 0, 0, 0 },
+	{ 0x01b7, 0x3fffffbfffULL, X_RSP0 },
+	{ 0x01bb, 0x3fffffbfffULL, X_RSP1 },
+	{ 0x01cd, 0xffff, X_LDLAT },
+	{ 0x01c6, 0x7fff17, X_FE },
+	{ 0, 0, 0 },
 };
 /* intel_glc_extra_regs, intel/core.c:322-330 */
 static const struct extra_reg glc_xregs[] = {
-	{ 0x012a, 0x3fffffffffULL, X_RSP0 }, { 0x012b, 0x3fffffffffULL, X_RSP1 }, { 0x01cd, 0xffff, X_LDLAT },
-	{ 0x01c6, 0x7fff1f, X_FE }, { 0x40ad, 0x7, X_FE }, { 0x04c2, 0x8, X_FE }, { 0, 0, 0 },
+	{ 0x012a, 0x3fffffffffULL, X_RSP0 },
+	{ 0x012b, 0x3fffffffffULL, X_RSP1 },
+	{ 0x01cd, 0xffff, X_LDLAT },
+	{ 0x01c6, 0x7fff1f, X_FE },
+	{ 0x40ad, 0x7, X_FE },
+	{ 0x04c2, 0x8, X_FE },
+	{ 0, 0, 0 },
 };
 
 struct model {
 	const char *name;
 	bool amd;
 	int gp_smt_on, gp_smt_off; /* general-purpose counters per thread */
-	int fixed;                 /* fixed counters */
-	int topdown_events;        /* x86_pmu.num_topdown_events (0: no PERF_METRICS) */
+	int fixed;		   /* fixed counters */
+	int topdown_events;	   /* x86_pmu.num_topdown_events (0: no PERF_METRICS) */
 	const struct constraint *constraints;
 	const struct extra_reg *xregs;
 };
@@ -241,10 +303,10 @@ struct sim_event;
 struct sim_group;
 struct sim_ctx {
 	bool cpu_wide;
-	int target;   /* tid, or CPU */
-	bool process; /* count the whole process (inherit on a thread-group leader) */
-	int64_t last_ns;      /* target's CPU time last advanced to */
-	int64_t slice_left_ns; /* CPU time until the next rotation */
+	int target;			  /* tid, or CPU */
+	bool process;			  /* count the whole process (inherit on a thread-group leader) */
+	int64_t last_ns;		  /* target's CPU time last advanced to */
+	int64_t slice_left_ns;		  /* CPU time until the next rotation */
 	int64_t sampled_wall, sampled_ns; /* the clock's last sample (now_ns) */
 	struct sim_group *groups[4096];
 	int ngroups;
@@ -259,17 +321,17 @@ struct sim_group {
 struct sim_event {
 	int fd;
 	struct perf_event_attr attr;
-	uint64_t config;   /* the hardware encoding */
+	uint64_t config; /* the hardware encoding */
 	uint64_t config1;
-	int metric;        /* -1, or its PERF_METRICS byte index */
+	int metric; /* -1, or its PERF_METRICS byte index */
 	bool slots;
 	bool enabled;
 	uint64_t id;
-	long double rate;  /* per cycle */
+	long double rate; /* per cycle */
 	unsigned metric_byte;
 	long double running_cycles; /* cycles this event was scheduled */
 	uint64_t enabled_ns, running_ns;
-	uint64_t base;     /* count at the last reset */
+	uint64_t base; /* count at the last reset */
 	struct sim_group *group;
 };
 
@@ -554,7 +616,8 @@ static void load_trace(const char *file)
 		if (t)
 			continue; /* toplev repeats an event in several groups: the first reading serves */
 		if (S.ntrace == MAX_TRACE) {
-			sim_log("trace %s: more than %d events; %s and the rest count nothing", file, MAX_TRACE, fields[2]);
+			sim_log("trace %s: more than %d events; %s and the rest count nothing", file, MAX_TRACE,
+				fields[2]);
 			break;
 		}
 		t = &S.trace[S.ntrace++];
@@ -628,8 +691,9 @@ static void load(void)
 	if (freq)
 		S.cycles_per_ns = strtold(freq, NULL) / 1e9L;
 	sim_log("host %s: %s, %d general-purpose counters, %d fixed, SMT %s, cpu type %d, paranoid %d, watchdog %d, "
-		"%.6Lf cycles/ns", host, S.model->name, S.smt ? S.model->gp_smt_on : S.model->gp_smt_off,
-		S.model->fixed, S.smt ? "on" : "off", S.pmu_type, S.paranoid, S.watchdog, S.cycles_per_ns);
+		"%.6Lf cycles/ns",
+		host, S.model->name, S.smt ? S.model->gp_smt_on : S.model->gp_smt_off, S.model->fixed,
+		S.smt ? "on" : "off", S.pmu_type, S.paranoid, S.watchdog, S.cycles_per_ns);
 }
 
 /* ---- the clock of a target ---- */
@@ -664,8 +728,8 @@ static int64_t cpu_busy_ns(int cpu)
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, want, strlen(want))) {
 			unsigned long long v[8] = { 0 };
-			sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-			       &v[4], &v[5], &v[6], &v[7]);
+			sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			       &v[3], &v[4], &v[5], &v[6], &v[7]);
 			unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 			ns = (int64_t)(busy * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
 			break;
@@ -1085,8 +1149,10 @@ static int hw_encoding(const struct perf_event_attr *a, uint64_t *config)
 		/* intel_perfmon_event_map (intel/core.c:32-42); Zen 4: amd_zen4_perfmon_event_map (amd/core.c:
 		 * 276-286, chosen by amd_pmu_event_map for X86_FEATURE_ZEN4, :288-292). An id the map leaves 0 is
 		 * -ENOENT, one beyond it -EINVAL (x86_setup_perfctr, arch/x86/events/core.c:499-510) */
-		static const uint64_t intel_map[] = { 0x003c, 0x00c0, 0x4f2e, 0x412e, 0x00c4, 0x00c5, 0x013c, 0, 0, 0x0300 };
-		static const uint64_t amd_map[] = { 0x0076, 0x00c0, 0xff60, 0x0964, 0x00c2, 0x00c3, 0, 0x00a9, 0, 0x100000120ULL };
+		static const uint64_t intel_map[] = { 0x003c, 0x00c0, 0x4f2e, 0x412e, 0x00c4,
+						      0x00c5, 0x013c, 0,      0,      0x0300 };
+		static const uint64_t amd_map[] = { 0x0076, 0x00c0, 0xff60, 0x0964, 0x00c2,
+						    0x00c3, 0,	    0x00a9, 0,	    0x100000120ULL };
 		uint64_t id = a->config & 0xffffffffULL;
 		if (id >= 10)
 			return -EINVAL;
@@ -1155,7 +1221,8 @@ static long sim_open(struct perf_event_attr *uattr, long pid, long cpu, long gro
 		if (config & ALL_EVENT_FLAGS)
 			return -EINVAL;
 		slots = (config & ARCH_EVENT_MASK) == TD_SLOTS;
-		if (!slots && (config & ARCH_EVENT_MASK) <= TD_METRIC_FIRST + ((uint64_t)(S.model->topdown_events - 1) << 8)) {
+		if (!slots &&
+		    (config & ARCH_EVENT_MASK) <= TD_METRIC_FIRST + ((uint64_t)(S.model->topdown_events - 1) << 8)) {
 			metric = true;
 			if (a.sample_period)
 				return -EINVAL;
@@ -1414,7 +1481,7 @@ ssize_t read(int fd, void *buf, size_t count)
 		return rc;
 	}
 	if (!real)
-		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+		real = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	return real(fd, buf, count);
 }
 

@@ -48,18 +48,17 @@ static void test_load_good(void **state)
 {
 	struct td_catalog *cat = NULL;
 	td_err err;
-	const char *p = write_td("good.td",
-				 "# a comment\n"
-				 "pmu  skl skx   clx\n"
-				 "title  Test file\n"
-				 "const W 4\n"
-				 "param SMT_on 0   # overridable\n"
-				 "\n"
-				 "event CLKS CPU_CLK_THREAD_UNHALTED:THREAD_P | unhalted cycles\n"
-				 "event RAW  cpu/event=0x9c,umask=0x1,cmask=4/\n"
-				 "info SLOTS Count = W * \\\n"
-				 "     CLKS | slots\n"
-				 "node Frontend_Bound Slots = RAW / SLOTS | > 0.15 | empty slots\n");
+	const char *p = write_td("good.td", "# a comment\n"
+					    "pmu  skl skx   clx\n"
+					    "title  Test file\n"
+					    "const W 4\n"
+					    "param SMT_on 0   # overridable\n"
+					    "\n"
+					    "event CLKS CPU_CLK_THREAD_UNHALTED:THREAD_P | unhalted cycles\n"
+					    "event RAW  cpu/event=0x9c,umask=0x1,cmask=4/\n"
+					    "info SLOTS Count = W * \\\n"
+					    "     CLKS | slots\n"
+					    "node Frontend_Bound Slots = RAW / SLOTS | > 0.15 | empty slots\n");
 
 	(void)state;
 	assert_int_equal(td_catalog_load(p, &cat, &err), 0);
@@ -118,32 +117,35 @@ static void test_perf_names(void **state)
 {
 	struct td_catalog *cat = NULL;
 	td_err err;
-	const char *p = write_td("names.td",
-				 "pmu amd64_fam1ah_zen5\n"
-				 "event CYC cpu/event=0x76/\n"
-				 "event LAT cpu/event=0x1a0,umask=0x1,cmask=0x8/\n"
-				 "perf-name CYC ls_not_halted_cyc\n"
-				 "perf-name LAT cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/ other_name\n");
+	const char *p = write_td(
+		"names.td", "pmu amd64_fam1ah_zen5\n"
+			    "event CYC cpu/event=0x76/\n"
+			    "event LAT cpu/event=0x1a0,umask=0x1,cmask=0x8/\n"
+			    "perf-name CYC ls_not_halted_cyc\n"
+			    "perf-name LAT cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/ other_name\n");
 
 	(void)state;
 	assert_int_equal(td_catalog_load(p, &cat, &err), 0);
 	assert_int_equal(cat->nperf_names, 3);
 	assert_string_equal(td_catalog_perf_name(cat, "ls_not_halted_cyc")->alias, "CYC");
-	assert_string_equal(td_catalog_perf_name(cat, "cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/")->alias,
-			    "LAT");
+	assert_string_equal(
+		td_catalog_perf_name(cat, "cpu/de_no_dispatch_per_slot.no_ops_from_frontend,cmask=0x8/")->alias, "LAT");
 	assert_string_equal(td_catalog_perf_name(cat, "other_name")->alias, "LAT");
 	assert_int_equal(cat->perf_names[2].line, 5);
-	assert_null(td_catalog_perf_name(cat, "ls_not_halted"));  /* exact names only */
-	assert_null(td_catalog_perf_name(cat, "CYC"));            /* an alias is not a perf name */
+	assert_null(td_catalog_perf_name(cat, "ls_not_halted")); /* exact names only */
+	assert_null(td_catalog_perf_name(cat, "CYC"));		 /* an alias is not a perf name */
 	td_catalog_free(cat);
 
-	expect_error("pmu x\nperf-name A a_name\nevent A cpu/event=0x1/\n", "bad.td:2: perf-name: 'A' is not an event declared above");
-	expect_error("pmu x\nevent A cpu/event=0x1/\nperf-name A\n", "bad.td:3: 'perf-name' needs an event alias and at least one name");
+	expect_error("pmu x\nperf-name A a_name\nevent A cpu/event=0x1/\n",
+		     "bad.td:2: perf-name: 'A' is not an event declared above");
+	expect_error("pmu x\nevent A cpu/event=0x1/\nperf-name A\n",
+		     "bad.td:3: 'perf-name' needs an event alias and at least one name");
 	expect_error("pmu x\nevent A cpu/event=0x1/\nevent B cpu/event=0x2/\nperf-name A n\nperf-name B n\n",
 		     "bad.td:5: perf-name 'n' already names event A");
 	char long_name[400];
 	snprintf(long_name, sizeof(long_name), "pmu x\nevent A cpu/event=0x1/\nperf-name A %0200d\n", 7);
-	expect_error(long_name, "bad.td:3: perf-name '0000000000000000000000000000000000000000...' is longer than 159 characters");
+	expect_error(long_name,
+		     "bad.td:3: perf-name '0000000000000000000000000000000000000000...' is longer than 159 characters");
 }
 
 static void test_missing_file(void **state)
@@ -193,9 +195,9 @@ static void test_shipped_files_load(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_load_good), cmocka_unit_test(test_errors), cmocka_unit_test(test_perf_names),
-		cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_find),      cmocka_unit_test(test_shipped_files_load),
+		cmocka_unit_test(test_load_good),  cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_perf_names), cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_find),	   cmocka_unit_test(test_shipped_files_load),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

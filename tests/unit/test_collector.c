@@ -176,7 +176,7 @@ static void test_threads_lifecycle(void **state)
 	td_collector_stats(c, &st);
 	assert_int_equal(st.threads_live, 1);
 	assert_int_equal(st.fds_open, no_pmu ? 4 : 5); /* the worker's descriptors are closed at once */
-	assert_int_equal(seen.gone, 0);                 /* ...and its last counts go with the next sample */
+	assert_int_equal(seen.gone, 0);		       /* ...and its last counts go with the next sample */
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	td_collector_commit(c);
 	assert_int_equal(seen.gone, 1);
@@ -271,15 +271,15 @@ static void test_failed_write_keeps_counts(void **state)
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	first = k.task_clock;
 	assert_true(first >= 15000000ull);
-	assert_int_equal(k.store_id, 7);              /* made in the first interval, kept by its commit */
+	assert_int_equal(k.store_id, 7); /* made in the first interval, kept by its commit */
 	k.store_id = 0;
-	td_collector_forget_ids(c, 6);                /* the write failed: no commit; ids above 6 were made in it */
+	td_collector_forget_ids(c, 6); /* the write failed: no commit; ids above 6 were made in it */
 
 	spin_ms(20);
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 	both = k.task_clock;
-	assert_true(both >= first + 15000000ull);     /* the failed interval's 20 ms come again, with these */
-	assert_int_equal(k.store_id, 0);              /* its handle was forgotten: made again */
+	assert_true(both >= first + 15000000ull); /* the failed interval's 20 ms come again, with these */
+	assert_int_equal(k.store_id, 0);	  /* its handle was forgotten: made again */
 	td_collector_commit(c);
 
 	spin_ms(20);
@@ -361,7 +361,8 @@ static void test_switch_reads_bounded(void **state)
 		assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
 		td_collector_commit(c);
 		assert_int_equal(seen.calls, k * TD_SWITCH_READS_PER_SCAN);
-		assert_int_equal(seen.ntids, k * TD_SWITCH_READS_PER_SCAN < threads ? k * TD_SWITCH_READS_PER_SCAN : threads);
+		assert_int_equal(seen.ntids,
+				 k * TD_SWITCH_READS_PER_SCAN < threads ? k * TD_SWITCH_READS_PER_SCAN : threads);
 	}
 	/* the final read takes every thread's */
 	seen.calls = 0;

@@ -19,7 +19,7 @@
 #include "machine/encode.h"
 
 struct seen {
-	pid_t tid;           /* the thread to watch */
+	pid_t tid; /* the thread to watch */
 	int born, gone;
 	char comm[32];
 	uint64_t task_clock, switches, runs; /* spec 0 as delivered for it */
@@ -152,10 +152,10 @@ static void test_brief_thread_listed(void **state)
 	assert_int_equal(bpf_seen.born, 1);
 	assert_int_equal(bpf_seen.gone, 1);
 	assert_string_equal(bpf_seen.comm, "brief-one");
-	assert_true(bpf_seen.task_clock + 500000 >= b.cpu_ns);  /* within 0.5 ms below what it measured ... */
-	assert_true(bpf_seen.task_clock <= b.cpu_ns + 500000);  /* ... or above (its last instructions) */
-	assert_true(bpf_seen.switches >= 1);                    /* the sleep */
-	assert_true(bpf_seen.runs >= bpf_seen.task_clock);      /* counted all its life */
+	assert_true(bpf_seen.task_clock + 500000 >= b.cpu_ns); /* within 0.5 ms below what it measured ... */
+	assert_true(bpf_seen.task_clock <= b.cpu_ns + 500000); /* ... or above (its last instructions) */
+	assert_true(bpf_seen.switches >= 1);		       /* the sleep */
+	assert_true(bpf_seen.runs >= bpf_seen.task_clock);     /* counted all its life */
 	td_collector_stats(bpf, &st);
 	assert_int_equal(st.threads_short, 1);
 	assert_int_equal(st.tracker_lost, 0);

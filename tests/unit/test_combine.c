@@ -23,7 +23,8 @@ static const char tree_a[] = "pmu a\nevent X perf::TASK-CLOCK\ninfo SLOTS Count 
 			     "unrelated Retiring | a test tree\n";
 static const char tree_b_no_retiring[] = "pmu b\nevent X perf::TASK-CLOCK\ninfo SLOTS Count = X\n"
 					 "node Frontend_Bound Slots = X\nnode Backend_Bound Slots = X\n";
-static const char tree_no_slots[] = "pmu c\nevent X perf::TASK-CLOCK\ninfo CLKS Count = X\nnode Frontend_Bound Slots = X\n";
+static const char tree_no_slots[] =
+	"pmu c\nevent X perf::TASK-CLOCK\ninfo CLKS Count = X\nnode Frontend_Bound Slots = X\n";
 
 static struct td_model *compile(const char *text, struct td_catalog **cat)
 {
@@ -103,7 +104,8 @@ static void test_weighted_by_slots(void **state)
 static void test_common_nodes_and_no_slots(void **state)
 {
 	struct td_catalog *ca, *cb, *cc;
-	struct td_model *a = compile(tree_a, &ca), *b = compile(tree_b_no_retiring, &cb), *n = compile(tree_no_slots, &cc);
+	struct td_model *a = compile(tree_a, &ca), *b = compile(tree_b_no_retiring, &cb),
+			*n = compile(tree_no_slots, &cc);
 	const double va[] = { 0.2, 0.1, 0.3, 0.4, 0.1 }, vb[] = { 0.5, 0.5 }, vn[] = { 0.5 };
 	struct td_evaluation ea, eb, en;
 	struct td_combined_node c[8];
@@ -142,7 +144,8 @@ static void test_model_spec(void **state)
 	assert_int_equal(td_model_spec_split("adl_glc+adl_grt", m), 2);
 	assert_string_equal(m[0], "adl_glc");
 	assert_string_equal(m[1], "adl_grt");
-	assert_true(td_model_spec_hybrid("adl_glc+adl_grt") && !td_model_spec_hybrid("skl") && !td_model_spec_hybrid(NULL));
+	assert_true(td_model_spec_hybrid("adl_glc+adl_grt") && !td_model_spec_hybrid("skl") &&
+		    !td_model_spec_hybrid(NULL));
 	assert_int_equal(td_model_spec_split("", m), -1);
 	assert_int_equal(td_model_spec_split("a+", m), -1);
 	assert_int_equal(td_model_spec_split("+a", m), -1);

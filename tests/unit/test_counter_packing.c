@@ -70,7 +70,8 @@ static void test_metric_kept_together(void **state)
 	fputs("pmu perf\ntitle t\n"
 	      "event A perf::TASK-CLOCK | a\nevent B perf::PAGE-FAULTS | b\nevent C perf::CPU-MIGRATIONS | c\n"
 	      "event D perf::MINOR-FAULTS | d\nevent E perf::MAJOR-FAULTS | e\n"
-	      "info X Metric = A / B | x\ninfo Y Metric = C / D | y\ninfo Z Metric = (A + C + E) / 3 | z\n", f);
+	      "info X Metric = A / B | x\ninfo Y Metric = C / D | y\ninfo Z Metric = (A + C + E) / 3 | z\n",
+	      f);
 	fclose(f);
 	m = load(path, &cat);
 	/* X in group 0; Y does not fit group 0 (2 + 2 > 3): together in group 1; Z's only unplaced

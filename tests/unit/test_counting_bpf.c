@@ -124,8 +124,9 @@ static void cpu_agrees(const struct td_bpf_counting *b, const struct td_bpf_thre
 
 	if (s->value[0] + half_ms + unseen < w->cpu_ns || s->value[0] > w->cpu_ns + half_ms + stolen)
 		fail_msg("thread %d: %llu ns counted, %llu ns of CPU measured by itself (%llu ns given to nobody, "
-			 "at most %llu ns stolen meanwhile)", (int)w->tid, (unsigned long long)s->value[0],
-			 (unsigned long long)w->cpu_ns, (unsigned long long)unseen, (unsigned long long)stolen);
+			 "at most %llu ns stolen meanwhile)",
+			 (int)w->tid, (unsigned long long)s->value[0], (unsigned long long)w->cpu_ns,
+			 (unsigned long long)unseen, (unsigned long long)stolen);
 }
 
 static void wait_gone(pid_t tid)
@@ -525,11 +526,14 @@ static void test_cgroup_sums(void **state)
 			 stolen = steal_ns() - steal0 + 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK);
 		/* the child's 20 ms (and its start: the fork's child half, its write to cgroup.procs) */
 		if (low_sums.value[0] + unseen < 19000000ull || low_sums.value[0] > 20000000ull + 2 * half_ms + stolen)
-			fail_msg("cgroup below: %llu ns counted; its process spun 20 ms (%llu ns given to nobody, at most "
-				 "%llu ns stolen)", (unsigned long long)low_sums.value[0], (unsigned long long)unseen,
+			fail_msg("cgroup below: %llu ns counted; its process spun 20 ms (%llu ns given to nobody, at "
+				 "most "
+				 "%llu ns stolen)",
+				 (unsigned long long)low_sums.value[0], (unsigned long long)unseen,
 				 (unsigned long long)stolen);
 		/* the upper cgroup holds the same: nothing else ran in it */
-		assert_true(top_sums.value[0] + half_ms >= low_sums.value[0] && top_sums.value[0] <= low_sums.value[0] + half_ms);
+		assert_true(top_sums.value[0] + half_ms >= low_sums.value[0] &&
+			    top_sums.value[0] <= low_sums.value[0] + half_ms);
 		/* this process's own 10 ms and more (mine) are not in it */
 		assert_true(mine >= 10000000ull);
 		assert_true(top_sums.enabled[0] == top_sums.running[0]);
@@ -570,12 +574,9 @@ int main(void)
 	char why[300];
 #else
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mode_names),
-		cmocka_unit_test(test_thread_sums),
-		cmocka_unit_test(test_thread_sums_grouped),
-		cmocka_unit_test(test_map_full),
-		cmocka_unit_test(test_slot_reuse),
-		cmocka_unit_test(test_shared_views),
+		cmocka_unit_test(test_mode_names),	    cmocka_unit_test(test_thread_sums),
+		cmocka_unit_test(test_thread_sums_grouped), cmocka_unit_test(test_map_full),
+		cmocka_unit_test(test_slot_reuse),	    cmocka_unit_test(test_shared_views),
 	};
 #endif
 

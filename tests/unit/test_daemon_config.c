@@ -34,50 +34,49 @@ static void test_defaults(void **state)
 
 static void test_every_key(void **state)
 {
-	static const char text[] =
-		"# comment\n"
-		"\n"
-		"[daemon]\n"
-		"socket = /tmp/x.sock\n"
-		"database=/tmp/x.db\n"
-		"  events_dir   =   /usr/share/topdown/events  \n"
-		"admin_group = perf-users\n"
-		"interval = 250ms\n"
-		"max_clients = 10\n"
-		"max_request = 8K\n"
-		"max_output = 2M\n"
-		"max_sessions = 3\n"
-		"client_timeout = 1.5s\n"
-		"retention_age = 7d\n"
-		"retention_size = 1G\n"
-		"tracker = proc\n"
-		"[schedule hourly]\n"
-		"every = 1h\n"
-		"duration = 10s\n"
-		"interval = 500ms\n"
-		"level = 2\n"
-		"top = 5\n"
-		"[schedule web.cg]\n"
-		"every = 30m\n"
-		"duration = 1m\n"
-		"nodes = Backend_Bound.Memory_Bound, Frontend_Bound\n"
-		"cgroup = /sys/fs/cgroup/web\n"
-		"[auto db]\n"
-		"exec = /usr/lib/postgresql/*/bin/postgres\n"
-		"comm = postgres\n"
-		"cgroup = /sys/fs/cgroup/system.slice/postgresql.service\n"
-		"interval = 2s\n"
-		"level = 3\n"
-		"children = yes\n"
-		"duration = 1h\n"
-		"max_sessions = 2\n"
-		"[auto java]\n"
-		"comm = java*\n"
-		"nodes = Backend_Bound\n"
-		"[exporter]\n"
-		"listen = [::1]:9464\n"
-		"top = 3\n"
-		"labels = comm\n";
+	static const char text[] = "# comment\n"
+				   "\n"
+				   "[daemon]\n"
+				   "socket = /tmp/x.sock\n"
+				   "database=/tmp/x.db\n"
+				   "  events_dir   =   /usr/share/topdown/events  \n"
+				   "admin_group = perf-users\n"
+				   "interval = 250ms\n"
+				   "max_clients = 10\n"
+				   "max_request = 8K\n"
+				   "max_output = 2M\n"
+				   "max_sessions = 3\n"
+				   "client_timeout = 1.5s\n"
+				   "retention_age = 7d\n"
+				   "retention_size = 1G\n"
+				   "tracker = proc\n"
+				   "[schedule hourly]\n"
+				   "every = 1h\n"
+				   "duration = 10s\n"
+				   "interval = 500ms\n"
+				   "level = 2\n"
+				   "top = 5\n"
+				   "[schedule web.cg]\n"
+				   "every = 30m\n"
+				   "duration = 1m\n"
+				   "nodes = Backend_Bound.Memory_Bound, Frontend_Bound\n"
+				   "cgroup = /sys/fs/cgroup/web\n"
+				   "[auto db]\n"
+				   "exec = /usr/lib/postgresql/*/bin/postgres\n"
+				   "comm = postgres\n"
+				   "cgroup = /sys/fs/cgroup/system.slice/postgresql.service\n"
+				   "interval = 2s\n"
+				   "level = 3\n"
+				   "children = yes\n"
+				   "duration = 1h\n"
+				   "max_sessions = 2\n"
+				   "[auto java]\n"
+				   "comm = java*\n"
+				   "nodes = Backend_Bound\n"
+				   "[exporter]\n"
+				   "listen = [::1]:9464\n"
+				   "top = 3\n"
+				   "labels = comm\n";
 	struct td_config c;
 	td_err err;
 
@@ -142,15 +141,19 @@ static void test_errors(void **state)
 	static const struct {
 		const char *text, *says;
 	} bad[] = {
-		{ "[daemon]\nintervl = 1s\n", "t.conf:2: unknown key 'intervl' in [daemon]: the keys are socket, database," },
+		{ "[daemon]\nintervl = 1s\n",
+		  "t.conf:2: unknown key 'intervl' in [daemon]: the keys are socket, database," },
 		{ "socket = /x\n", "t.conf:1: a setting before any section" },
 		{ "[daemons]\n", "t.conf:1: unknown section [daemons]" },
 		{ "[daemon\n", "t.conf:1: a section header is [daemon], [exporter], [schedule NAME] or [auto NAME]" },
-		{ "[exporter]\nlisten = localhost:9464\n", "t.conf:2: bad listen 'localhost:9464': give HOST:PORT with a numeric address" },
+		{ "[exporter]\nlisten = localhost:9464\n",
+		  "t.conf:2: bad listen 'localhost:9464': give HOST:PORT with a numeric address" },
 		{ "[exporter]\nlisten = 127.0.0.1:65536\n", "t.conf:2: bad listen '127.0.0.1:65536'" },
 		{ "[exporter]\nlisten = [::1\n", "t.conf:2: bad listen '[::1'" },
-		{ "[exporter]\nlabels = cmdline\n", "t.conf:2: bad labels 'cmdline': give comm (a comm label beside target) or none" },
-		{ "[exporter]\nport = 1\n", "t.conf:2: unknown key 'port' in [exporter]: the keys are listen, top, labels" },
+		{ "[exporter]\nlabels = cmdline\n",
+		  "t.conf:2: bad labels 'cmdline': give comm (a comm label beside target) or none" },
+		{ "[exporter]\nport = 1\n",
+		  "t.conf:2: unknown key 'port' in [exporter]: the keys are listen, top, labels" },
 		{ "[daemon] x\n", "t.conf:1: a section header is" },
 		{ "[daemon]\nsocket\n", "t.conf:2: expected 'key = value'" },
 		{ "[daemon]\nsocket =\n", "t.conf:2: 'socket' has no value" },
@@ -159,7 +162,8 @@ static void test_errors(void **state)
 		{ "[daemon]\ninterval = 5ms\n", "t.conf:2: bad interval '5ms': give a duration from 10ms to 1h" },
 		{ "[daemon]\ninterval = 1\n", "t.conf:2: bad interval '1'" },
 		{ "[daemon]\ninterval = -1s\n", "t.conf:2: bad interval '-1s'" },
-		{ "[daemon]\nmax_clients = 0\n", "t.conf:2: bad max_clients '0': give a whole number from 1 to 100000" },
+		{ "[daemon]\nmax_clients = 0\n",
+		  "t.conf:2: bad max_clients '0': give a whole number from 1 to 100000" },
 		{ "[daemon]\nmax_clients = 12x\n", "t.conf:2: bad max_clients '12x'" },
 		{ "[daemon]\nmax_request = 8Q\n", "t.conf:2: bad max_request '8Q': give a size in bytes" },
 		{ "[daemon]\nmax_request = 99999999999999999999T\n", "t.conf:2: bad max_request" },
@@ -174,13 +178,17 @@ static void test_errors(void **state)
 		{ "[auto x]\ncomm = a\ncgroup = rel\n", "t.conf:3: bad cgroup 'rel': give an absolute path" },
 		{ "[auto x]\ncomm = a\nduration = 1s\ninterval = 2s\n",
 		  "t.conf:4: [auto x]: 'interval' must not be longer than 'duration'" },
-		{ "[auto x]\ncomm = a\nevery = 1h\n", "t.conf:3: unknown key 'every' in [auto]: the keys are exec, comm," },
-		{ "[daemon]\ntracker = ebpf\n", "t.conf:2: bad tracker 'ebpf': give auto (BPF where it loads), bpf or proc" },
+		{ "[auto x]\ncomm = a\nevery = 1h\n",
+		  "t.conf:3: unknown key 'every' in [auto]: the keys are exec, comm," },
+		{ "[daemon]\ntracker = ebpf\n",
+		  "t.conf:2: bad tracker 'ebpf': give auto (BPF where it loads), bpf or proc" },
 		{ "[schedule a b]\n", "t.conf:1: schedule name 'a b': use letters" },
-		{ "[schedule a]\nevery = 1h\nduration = 1s\n[schedule a]\n", "t.conf:4: [schedule a] is defined twice" },
+		{ "[schedule a]\nevery = 1h\nduration = 1s\n[schedule a]\n",
+		  "t.conf:4: [schedule a] is defined twice" },
 		{ "[schedule a]\nevery = 1h\n[daemon]\n", "t.conf:3: [schedule a] needs 'every' and 'duration'" },
 		{ "[schedule a]\nevery = 1h\n", "t.conf:2: [schedule a] needs 'every' and 'duration'" },
-		{ "[schedule a]\nevery = 1s\nduration = 2s\n", "t.conf:3: [schedule a]: 'duration' must be shorter than 'every'" },
+		{ "[schedule a]\nevery = 1s\nduration = 2s\n",
+		  "t.conf:3: [schedule a]: 'duration' must be shorter than 'every'" },
 		{ "[schedule a]\nevery = 1h\nduration = 1s\ninterval = 2s\n",
 		  "t.conf:4: [schedule a]: 'interval' must not be longer than 'duration'" },
 		{ "[schedule a]\nlevel = 7\n", "t.conf:2: bad level '7': give a whole number from 1 to 6" },
@@ -193,7 +201,8 @@ static void test_errors(void **state)
 		struct td_config c;
 		td_config_defaults(&c);
 		err.msg[0] = '\0';
-		if (td_config_parse(bad[i].text, "t.conf", &c, &err) != -1 || strncmp(err.msg, bad[i].says, strlen(bad[i].says)))
+		if (td_config_parse(bad[i].text, "t.conf", &c, &err) != -1 ||
+		    strncmp(err.msg, bad[i].says, strlen(bad[i].says)))
 			fail_msg("%s: wanted \"%s...\", got \"%s\"", bad[i].text, bad[i].says, err.msg);
 		assert_null(strchr(err.msg, '\n'));
 		td_config_free(&c);

@@ -196,7 +196,8 @@ static void test_extra_register_terms(void **state)
 	char dir[1024];
 
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/icl-perfmetrics/sys/bus/event_source/devices", getenv("TD_SRCDIR"));
+	snprintf(dir, sizeof(dir), "%s/tests/data/hosts/icl-perfmetrics/sys/bus/event_source/devices",
+		 getenv("TD_SRCDIR"));
 	td_encode_set_sysfs_root(dir);
 	assert_int_equal(td_encode("cpu/event=0xb7,umask=0x1,offcore_rsp=0x10800/", NULL, false, &enc, &err), 0);
 	assert_true(enc.attr.config == 0x1b7ull);
@@ -283,8 +284,8 @@ static void test_repeated_terms(void **state)
 	assert_int_equal(enc.attr.config, 0x88a6ull);
 	assert_int_equal(td_encode("cpu/exe_activity.3_ports_util/", "icl", false, &enc, &err), 0);
 	assert_int_equal(enc.attr.config, 0x08a6ull);
-	assert_int_equal(td_encode("cpu/offcore_requests_outstanding.demand_data_rd,umask=0x0/", "icl", false, &enc,
-				   &err), 0);
+	assert_int_equal(
+		td_encode("cpu/offcore_requests_outstanding.demand_data_rd,umask=0x0/", "icl", false, &enc, &err), 0);
 	assert_int_equal(enc.attr.config, 0x0160ull);
 	assert_int_equal(td_encode("cpu/no_such_event.at_all,umask=0x80/", "icl", false, &enc, &err), -1);
 	assert_non_null(strstr(err.msg, "unknown term 'no_such_event.at_all'"));
@@ -304,10 +305,10 @@ static void test_rnnnn(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_software_events), cmocka_unit_test(test_other_model),
-		cmocka_unit_test(test_raw_form_builtin), cmocka_unit_test(test_raw_form_errors),
-		cmocka_unit_test(test_raw_form_sysfs),   cmocka_unit_test(test_rnnnn),
-		cmocka_unit_test(test_raw_form_amd_model), cmocka_unit_test(test_hybrid_pmus),
+		cmocka_unit_test(test_software_events),	     cmocka_unit_test(test_other_model),
+		cmocka_unit_test(test_raw_form_builtin),     cmocka_unit_test(test_raw_form_errors),
+		cmocka_unit_test(test_raw_form_sysfs),	     cmocka_unit_test(test_rnnnn),
+		cmocka_unit_test(test_raw_form_amd_model),   cmocka_unit_test(test_hybrid_pmus),
 		cmocka_unit_test(test_extra_register_terms), cmocka_unit_test(test_config2_format),
 		cmocka_unit_test(test_repeated_terms), /* last: it points the sysfs root away */
 	};

@@ -79,20 +79,20 @@ static void test_precedence(void **state)
 	(void)state;
 	EQ("a + b * c", 7);
 	EQ("(a + b) * c", 9);
-	EQ("d - b - a", 1);          /* left-assoc: (4-2)-1 */
-	EQ("d / b / b", 1);          /* (4/2)/2 */
-	EQ("e - d + c", 4);          /* (5-4)+3 */
+	EQ("d - b - a", 1); /* left-assoc: (4-2)-1 */
+	EQ("d / b / b", 1); /* (4/2)/2 */
+	EQ("e - d + c", 4); /* (5-4)+3 */
 	EQ("-b * c", -6);
 	EQ("- -b", 2);
 	EQ("a - -b", 3);
 	EQ("-(a + b) * 2", -6);
 	EQ("+c", 3);
-	EQ("a + b > c", 0);          /* (1+2) > 3 */
+	EQ("a + b > c", 0); /* (1+2) > 3 */
 	EQ("a + b >= c", 1);
-	EQ("not a + b > d", 1);      /* not ((1+2) > 4) */
+	EQ("not a + b > d", 1);		  /* not ((1+2) > 4) */
 	EQ("a > b or c > b and ZERO", 0); /* and binds tighter: 0 or (1 and 0) */
-	EQ("c > b or ZERO and a", 1);     /* 1 or (0 and 1) */
-	EQ("not ZERO and a", 1);          /* (not 0) and 1 */
+	EQ("c > b or ZERO and a", 1);	  /* 1 or (0 and 1) */
+	EQ("not ZERO and a", 1);	  /* (not 0) and 1 */
 }
 
 static void test_comparisons_and_logic(void **state)
@@ -157,9 +157,9 @@ static void test_available(void **state)
 {
 	(void)state;
 	EQ("available(a)", 1);
-	EQ("available(ZERO)", 1);             /* a counted zero is a value */
+	EQ("available(ZERO)", 1); /* a counted zero is a value */
 	EQ("available(NA)", 0);
-	EQ("available(a / ZERO)", 0);         /* division by zero is NA too */
+	EQ("available(a / ZERO)", 0); /* division by zero is NA too */
 	EQ("available(a + NA * b)", 0);
 	EQ("available(NA if ZERO else b)", 1); /* only the branch taken counts */
 	EQ("not available(NA)", 1);
@@ -178,17 +178,17 @@ static void test_na_propagation(void **state)
 	(void)state;
 	NA("a / ZERO");
 	NA("ZERO / ZERO");
-	NA("ZERO * NA");              /* 0 * NA is still NA */
+	NA("ZERO * NA"); /* 0 * NA is still NA */
 	NA("NA - NA");
 	NA("-NA");
 	NA("1 + a / (b - b)");
 	NA("NA > 1");
 	NA("NA == NA");
 	NA("not NA");
-	NA("ZERO and NA");            /* both sides are evaluated */
+	NA("ZERO and NA"); /* both sides are evaluated */
 	NA("e or NA");
 	NA("(a / ZERO) if e else b");
-	EQ("ZERO / a", 0);            /* a zero numerator is a real zero */
+	EQ("ZERO / a", 0); /* a zero numerator is a real zero */
 }
 
 static void test_errors_with_columns(void **state)
@@ -294,16 +294,16 @@ static void test_foreach_live_slot(void **state)
 		const char *src, *visits; /* visits: slots a b c d e NA ZERO Child */
 		double value;
 	} cases[] = {
-		{ "a if NA > 1 else b",                         "11000100", NAN },
-		{ "a if ZERO else b",                           "01000010", NAN },
-		{ "a + b if available(c / d) else e",           "11110000", NAN },
-		{ "a if not available(NA) else b",              "01000100", NAN },
+		{ "a if NA > 1 else b", "11000100", NAN },
+		{ "a if ZERO else b", "01000010", NAN },
+		{ "a + b if available(c / d) else e", "11110000", NAN },
+		{ "a if not available(NA) else b", "01000100", NAN },
 		{ "available(a) + (c if available(NA) else d)", "10100100", NAN },
-		{ "available(a / b)",                           "11000000", 1 },
-		{ "ZERO + 2 if available(NA) else a",           "00000110", 2 },
-		{ "a if ZERO else ZERO + 1",                    "00000010", 1 },
-		{ "ZERO if b else ZERO",                        "01000010", NAN }, /* both ways: unknown */
-		{ "available(a) * 3 + ZERO",                    "10000010", 3 },
+		{ "available(a / b)", "11000000", 1 },
+		{ "ZERO + 2 if available(NA) else a", "00000110", 2 },
+		{ "a if ZERO else ZERO + 1", "00000010", 1 },
+		{ "ZERO if b else ZERO", "01000010", NAN }, /* both ways: unknown */
+		{ "available(a) * 3 + ZERO", "10000010", 3 },
 	};
 	double known[8] = { NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN };
 
@@ -331,11 +331,17 @@ static void test_foreach_live_slot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_numbers_and_names), cmocka_unit_test(test_precedence),
-		cmocka_unit_test(test_comparisons_and_logic), cmocka_unit_test(test_conditional),
-		cmocka_unit_test(test_min_max), cmocka_unit_test(test_available), cmocka_unit_test(test_na_propagation),
-		cmocka_unit_test(test_errors_with_columns), cmocka_unit_test(test_nesting_limits),
-		cmocka_unit_test(test_foreach_slot), cmocka_unit_test(test_foreach_live_slot),
+		cmocka_unit_test(test_numbers_and_names),
+		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_comparisons_and_logic),
+		cmocka_unit_test(test_conditional),
+		cmocka_unit_test(test_min_max),
+		cmocka_unit_test(test_available),
+		cmocka_unit_test(test_na_propagation),
+		cmocka_unit_test(test_errors_with_columns),
+		cmocka_unit_test(test_nesting_limits),
+		cmocka_unit_test(test_foreach_slot),
+		cmocka_unit_test(test_foreach_live_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,12 +22,12 @@
 
 struct fixture {
 	const char *path;
-	const char *name;      /* base name, for messages */
+	const char *name; /* base name, for messages */
 	struct td_catalog *cat;
 	struct td_model *model;
 	struct td_metrics *mx;
 	double *counts;
-	double tol;            /* absolute tolerance from `tolerance`, or < 0 */
+	double tol;	       /* absolute tolerance from `tolerance`, or < 0 */
 	int relations_checked; /* checkable relations whose values were all available */
 	bool rel_checked[128]; /* per model relation: checked on this fixture */
 	char td_name[128];     /* the fixture's td line, as written */
@@ -318,7 +318,8 @@ static void check_relations(struct fixture *fx)
 		if (i < (int)(sizeof(fx->rel_checked) / sizeof(fx->rel_checked[0])))
 			fx->rel_checked[i] = true;
 		if (p->expr)
-			snprintf(rhs, sizeof(rhs), "%s %s = %s = %.12g", td_rel_kind_name(p->kind), path, p->text, want);
+			snprintf(rhs, sizeof(rhs), "%s %s = %s = %.12g", td_rel_kind_name(p->kind), path, p->text,
+				 want);
 		else
 			snprintf(rhs, sizeof(rhs), "%s = %.12g", path, want);
 		if (p->kind == TD_REL_BOUND) {
@@ -411,8 +412,9 @@ static void test_runner_reports_relation_kinds(void **state)
 	assert_int_equal(fx.relations_checked, 3);
 	if (!strstr(fx.report, "bad-relation-kinds.fix: relation relation-kinds.td:17: L1_Bound + DRAM_Bound = 0.45, "
 			       "but children-sum Backend_Bound.Memory_Bound = (STALLS_MEM + STORES) / CLKS = 0.4\n") ||
-	    !strstr(fx.report, "bad-relation-kinds.fix: relation relation-kinds.td:23: Microcode_Sequencer = 0.3, above "
-			       "its bound Retiring.Heavy_Operations = 0.2\n"))
+	    !strstr(fx.report,
+		    "bad-relation-kinds.fix: relation relation-kinds.td:23: Microcode_Sequencer = 0.3, above "
+		    "its bound Retiring.Heavy_Operations = 0.2\n"))
 		fail_msg("unexpected report:\n%s", fx.report);
 }
 
@@ -473,7 +475,8 @@ static void test_every_parent_declared(void **state)
 			bad++;
 			used += (size_t)snprintf(report + used, sizeof(report) - used,
 						 "%s: %d parent(s) with no relation line (partition, children-sum, "
-						 "bound or unrelated):%s\n", names[t], missing, list);
+						 "bound or unrelated):%s\n",
+						 names[t], missing, list);
 		}
 	}
 	td_free_names(names, n);
@@ -539,15 +542,17 @@ static void test_every_relation_exercised(void **state)
 			if (!seen[r]) {
 				missing++;
 				if (used < sizeof(unchecked))
-					used += (size_t)snprintf(unchecked + used, sizeof(unchecked) - used, " %s %s (line %d)",
-								 td_rel_kind_name(p->kind), m->nodes[p->node].path, p->line);
+					used += (size_t)snprintf(unchecked + used, sizeof(unchecked) - used,
+								 " %s %s (line %d)", td_rel_kind_name(p->kind),
+								 m->nodes[p->node].path, p->line);
 			}
 		}
 		td_model_free(m);
 		td_catalog_free(cat);
 		with_relations += want > 0;
 		if (missing)
-			fail_msg("%s: %d of %d relation(s) checked by no fixture:%s", names[t], missing, want, unchecked);
+			fail_msg("%s: %d of %d relation(s) checked by no fixture:%s", names[t], missing, want,
+				 unchecked);
 	}
 	assert_true(with_relations >= 5); /* skl, icl, spr, zen4, zen5 */
 	td_free_names(names, n);
@@ -604,8 +609,7 @@ static void mark_expected_nodes(const struct td_model *m, const char *td_name, c
 
 /* The nodes of events file td_dir/td_name that no fixture of paths[0..npaths) evaluates against a
  * number, as " PATH PATH ..." in *out (malloc'd, "" when none); returns how many, of *nnodes. */
-static int unevaluated_nodes(const char *td_dir, const char *td_name, char **paths, int npaths, char **out,
-			     int *nnodes)
+static int unevaluated_nodes(const char *td_dir, const char *td_name, char **paths, int npaths, char **out, int *nnodes)
 {
 	char path[1200];
 	struct td_catalog *cat;
@@ -655,8 +659,10 @@ static void test_every_node_evaluated(void **state)
 		nodes += nn;
 		if (missing) {
 			bad++;
-			snprintf(head, sizeof(head), "%s: %d of %d node(s) evaluated by no fixture (no expect line with a "
-				 "number):", names[t], missing, nn);
+			snprintf(head, sizeof(head),
+				 "%s: %d of %d node(s) evaluated by no fixture (no expect line with a "
+				 "number):",
+				 names[t], missing, nn);
 			report_add(&report, &rlen, head);
 			report_add(&report, &rlen, list);
 			report_add(&report, &rlen, "\n");
@@ -717,13 +723,17 @@ int main(void)
 	}
 	struct CMUnitTest *tests = calloc((size_t)n + 9, sizeof(*tests));
 	int nt = 0;
-	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
-	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation", .test_func = test_runner_reports_relation };
+	tests[nt++] =
+		(struct CMUnitTest){ .name = "runner_reports_file_line", .test_func = test_runner_reports_file_line };
+	tests[nt++] =
+		(struct CMUnitTest){ .name = "runner_reports_relation", .test_func = test_runner_reports_relation };
 	tests[nt++] = (struct CMUnitTest){ .name = "runner_reports_relation_kinds",
 					   .test_func = test_runner_reports_relation_kinds };
 	tests[nt++] = (struct CMUnitTest){ .name = "every_parent_declared", .test_func = test_every_parent_declared };
-	tests[nt++] = (struct CMUnitTest){ .name = "undeclared_parent_found", .test_func = test_undeclared_parent_found };
-	tests[nt++] = (struct CMUnitTest){ .name = "every_relation_exercised", .test_func = test_every_relation_exercised };
+	tests[nt++] =
+		(struct CMUnitTest){ .name = "undeclared_parent_found", .test_func = test_undeclared_parent_found };
+	tests[nt++] =
+		(struct CMUnitTest){ .name = "every_relation_exercised", .test_func = test_every_relation_exercised };
 	tests[nt++] = (struct CMUnitTest){ .name = "every_node_evaluated", .test_func = test_every_node_evaluated };
 	tests[nt++] = (struct CMUnitTest){ .name = "unevaluated_node_found", .test_func = test_unevaluated_node_found };
 	all_paths = paths;
@@ -731,7 +741,8 @@ int main(void)
 	if (!n)
 		tests[nt++] = (struct CMUnitTest){ .name = "no_fixtures", .test_func = test_no_fixtures };
 	for (int i = 0; i < n; i++)
-		tests[nt++] = (struct CMUnitTest){ .name = strrchr(paths[i], '/') + 1, .test_func = test_fixture,
+		tests[nt++] = (struct CMUnitTest){ .name = strrchr(paths[i], '/') + 1,
+						   .test_func = test_fixture,
 						   .initial_state = paths[i] };
 	int rc = _cmocka_run_group_tests("fixtures", tests, (size_t)nt, NULL, NULL);
 	td_free_names(paths, n);

@@ -28,8 +28,8 @@ static void test_scale(void **state)
 	assert_true(td_scale(100, 1000, 1000) == 100.0);
 	assert_true(td_scale(100, 1000, 250) == 400.0);
 	assert_true(td_scale(100, 1000, 2000) == 100.0); /* running > enabled: raw */
-	assert_true(isnan(td_scale(0, 1000, 0)));         /* enabled, never scheduled: not counted, not 0 */
-	assert_true(td_scale(0, 0, 0) == 0.0);            /* never enabled (a thread that did not run): 0 */
+	assert_true(isnan(td_scale(0, 1000, 0)));	 /* enabled, never scheduled: not counted, not 0 */
+	assert_true(td_scale(0, 0, 0) == 0.0);		 /* never enabled (a thread that did not run): 0 */
 	assert_true(td_coverage(1000, 250) == 0.25);
 	assert_true(td_coverage(1000, 1000) == 1.0);
 	assert_true(isnan(td_coverage(0, 0)));
@@ -43,15 +43,15 @@ static void test_rows(void **state)
 	assert_int_equal(td_group_counts_init(&c, 3, 2), 0);
 	for (int i = 0; i < 6; i++)
 		assert_true(isnan(c.val[i]) && isnan(c.cov[i]));
-	td_group_counts_add_row(&c, 0, 0, 100, 1000, 250);  /* counted a quarter of the time: 400 */
-	td_group_counts_add_row(&c, 0, 1, 0, 1000, 0);      /* enabled, never running: not counted */
-	td_group_counts_add_row(&c, 0, 2, 0, 0, 0);         /* never enabled (did not run): 0 */
-	td_group_counts_add_row(&c, 1, 0, 30, 100, 100);    /* group 1 */
-	td_group_counts_add_row(&c, 1, 0, 50, 100, 50);     /* the same alias again: mean of 30 and 100 */
+	td_group_counts_add_row(&c, 0, 0, 100, 1000, 250); /* counted a quarter of the time: 400 */
+	td_group_counts_add_row(&c, 0, 1, 0, 1000, 0);	   /* enabled, never running: not counted */
+	td_group_counts_add_row(&c, 0, 2, 0, 0, 0);	   /* never enabled (did not run): 0 */
+	td_group_counts_add_row(&c, 1, 0, 30, 100, 100);   /* group 1 */
+	td_group_counts_add_row(&c, 1, 0, 50, 100, 50);	   /* the same alias again: mean of 30 and 100 */
 	assert_true(c.val[0] == 400 && c.cov[0] == 0.25);
 	assert_true(isnan(c.val[1]) && isnan(c.cov[1]));
 	assert_true(c.val[2] == 0 && isnan(c.cov[2]));
-	assert_true(c.val[3] == 65 && c.cov[3] == 0.5);     /* least coverage of the two rows */
+	assert_true(c.val[3] == 65 && c.cov[3] == 0.5); /* least coverage of the two rows */
 	assert_true(isnan(c.val[4]) && isnan(c.val[5]));
 	td_group_counts_clear(&c);
 	assert_true(isnan(c.val[0]) && c.rows[3] == 0);
@@ -69,11 +69,11 @@ static void test_sums(void **state)
 	td_group_counts_zero(&sum);
 	td_group_counts_add_row(&a, 0, 0, 10, 10, 10);
 	td_group_counts_add_row(&a, 0, 1, 5, 10, 5);
-	td_group_counts_add_row(&b, 0, 0, 20, 10, 8);      /* 25 */
+	td_group_counts_add_row(&b, 0, 0, 20, 10, 8); /* 25 */
 	td_group_counts_add(&sum, &a);
-	td_group_counts_add(&sum, &b);                      /* b never counted alias 1 */
+	td_group_counts_add(&sum, &b); /* b never counted alias 1 */
 	assert_true(sum.val[0] == 35 && sum.cov[0] == 0.8);
-	assert_true(isnan(sum.val[1]));                     /* no honest total */
+	assert_true(isnan(sum.val[1])); /* no honest total */
 	assert_true(sum.cov[1] == 0.5);
 	td_group_counts_free(&sum);
 	td_group_counts_free(&a);
@@ -115,33 +115,34 @@ static void test_eval(void **state)
 	snprintf(path, sizeof(path), "%s/t.td", dir);
 	assert_non_null(f = fopen(path, "w"));
 	fputs("pmu x\nparam SMT_on 0\nevent A a\nevent B b\ninfo X Metric = A / B\n"
-	      "info Rate Metric = A / DURATION\ninfo Cpus Metric = NUM_CPUS\ninfo Smt Metric = SMT_on + 1\n", f);
+	      "info Rate Metric = A / DURATION\ninfo Cpus Metric = NUM_CPUS\ninfo Smt Metric = SMT_on + 1\n",
+	      f);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(td_catalog_load(path, &cat, &err), 0);
 	assert_int_equal(td_model_compile(cat, &m, &err), 0);
 	assert_int_equal(td_group_counts_init(&c, 2, 2), 0);
-	td_group_counts_add_row(&c, 0, 0, 10, 100, 20);     /* group 0: A 50, B 10 at 20 % */
+	td_group_counts_add_row(&c, 0, 0, 10, 100, 20); /* group 0: A 50, B 10 at 20 % */
 	td_group_counts_add_row(&c, 0, 1, 2, 100, 20);
-	td_group_counts_add_row(&c, 1, 0, 15, 100, 50);     /* group 1: A 30, B 10 at 50 % */
+	td_group_counts_add_row(&c, 1, 0, 15, 100, 50); /* group 1: A 30, B 10 at 50 % */
 	td_group_counts_add_row(&c, 1, 1, 5, 100, 50);
 
 	assert_non_null(ev = td_evaluator_new(m, 1, 8));
 	assert_int_equal(td_evaluation_init(&out, m), 0);
 	assert_int_equal(td_evaluate(ev, &c, 2.0, &out), 0);
-	assert_float_equal(out.info[0], 3.0, 1e-15);        /* group 1's window: 30 / 10 */
+	assert_float_equal(out.info[0], 3.0, 1e-15); /* group 1's window: 30 / 10 */
 	assert_float_equal(out.info_conf[0], 0.5, 1e-15);
 	assert_false(out.info_spans[0]);
-	assert_float_equal(out.info[1], 15.0, 1e-15);       /* A of the longest window (30) over 2 s */
+	assert_float_equal(out.info[1], 15.0, 1e-15); /* A of the longest window (30) over 2 s */
 	assert_float_equal(out.info[2], 8.0, 0);
-	assert_float_equal(out.info[3], 2.0, 0);            /* SMT on overrides the default 0 */
+	assert_float_equal(out.info[3], 2.0, 0); /* SMT on overrides the default 0 */
 	assert_int_equal(td_evaluate(ev, &c, 0, &out), 0);
-	assert_true(isnan(out.info[1]));                    /* no wall time: no rate, never a division by 0 */
+	assert_true(isnan(out.info[1])); /* no wall time: no rate, never a division by 0 */
 	td_evaluator_free(ev);
 
-	assert_non_null(ev = td_evaluator_new(m, -1, 0));   /* facts unknown */
+	assert_non_null(ev = td_evaluator_new(m, -1, 0)); /* facts unknown */
 	assert_int_equal(td_evaluate(ev, &c, 1.0, &out), 0);
 	assert_true(isnan(out.info[2]));
-	assert_float_equal(out.info[3], 1.0, 0);            /* the file's default */
+	assert_float_equal(out.info[3], 1.0, 0); /* the file's default */
 	td_evaluator_free(ev);
 
 	td_evaluation_free(&out);
@@ -177,12 +178,8 @@ static void test_asserts_on(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scale),
-		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_sums),
-		cmocka_unit_test(test_dense),
-		cmocka_unit_test(test_eval),
-		cmocka_unit_test(test_asserts_on),
+		cmocka_unit_test(test_scale), cmocka_unit_test(test_rows), cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_dense), cmocka_unit_test(test_eval), cmocka_unit_test(test_asserts_on),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

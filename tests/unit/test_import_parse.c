@@ -33,15 +33,14 @@ static void test_intervals_per_thread(void **state)
 {
 	/* 2 intervals x 2 threads; a not-counted line is used (running 0); a line with a
 	 * bad value is skipped; duration_time is used but is no event */
-	static const char text[] =
-		"# started on Wed Nov 25 10:00:00 2026\n"
-		"\n"
-		"1.0;main-10;100;;cycles;1000;100.00;;\n"
-		"1.0;main-10;<not counted>;;instructions;0;0.00;;\n"
-		"1.0;work-11;300;;cycles;1000;100.00;;\n"
-		"2.0;main-10;100;;cycles;1000;100.00;;\n"
-		"2.0;work-11;x7;;cycles;1000;100.00;;\n"
-		"2.0;work-11;1000000000;ns;duration_time;1000;100.00;;\n";
+	static const char text[] = "# started on Wed Nov 25 10:00:00 2026\n"
+				   "\n"
+				   "1.0;main-10;100;;cycles;1000;100.00;;\n"
+				   "1.0;main-10;<not counted>;;instructions;0;0.00;;\n"
+				   "1.0;work-11;300;;cycles;1000;100.00;;\n"
+				   "2.0;main-10;100;;cycles;1000;100.00;;\n"
+				   "2.0;work-11;x7;;cycles;1000;100.00;;\n"
+				   "2.0;work-11;1000000000;ns;duration_time;1000;100.00;;\n";
 	struct td_import_result res;
 	td_err err;
 

@@ -20,15 +20,14 @@
 
 static char dir[64], db[128], td[128];
 
-static const char model_text[] =
-	"pmu perf\n"
-	"title test\n"
-	"event A perf::TASK-CLOCK | a\n"
-	"event B perf::PAGE-FAULTS | b\n"
-	"event C perf::CPU-MIGRATIONS | c\n"
-	"info X Metric = A / B | same group\n"
-	"info Y Metric = A / C | two groups\n"
-	"info R Rate = B / DURATION | per second\n";
+static const char model_text[] = "pmu perf\n"
+				 "title test\n"
+				 "event A perf::TASK-CLOCK | a\n"
+				 "event B perf::PAGE-FAULTS | b\n"
+				 "event C perf::CPU-MIGRATIONS | c\n"
+				 "info X Metric = A / B | same group\n"
+				 "info Y Metric = A / C | two groups\n"
+				 "info R Rate = B / DURATION | per second\n";
 
 static int setup(void **state)
 {
@@ -136,11 +135,11 @@ static void test_spanning_confidence(void **state)
 	assert_int_equal(td_live_spanning(l), 1);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
 	assert_false(find(&g, th, "X", &v, &c));
-	assert_true(fabs(v - 3.0) < 1e-12);  /* 600 / 200 */
-	assert_true(fabs(c - 0.5) < 1e-12);  /* one group: its coverage */
+	assert_true(fabs(v - 3.0) < 1e-12);	/* 600 / 200 */
+	assert_true(fabs(c - 0.5) < 1e-12);	/* one group: its coverage */
 	assert_true(find(&g, th, "Y", &v, &c)); /* stored as spanning */
-	assert_true(fabs(v - 6.0) < 1e-12);  /* 600 / 100 */
-	assert_true(fabs(c - 0.2) < 1e-12);  /* two groups: 0.5 * 0.4 */
+	assert_true(fabs(v - 6.0) < 1e-12);	/* 600 / 100 */
+	assert_true(fabs(c - 0.2) < 1e-12);	/* two groups: 0.5 * 0.4 */
 	find(&g, th, "R", &v, &c);
 	assert_true(fabs(v - 400.0) < 1e-9); /* 200 faults in 0.5 s */
 	td_live_free(l);
@@ -185,7 +184,7 @@ static void test_process_sums_first(void **state)
 	/* process: (10 + 37.5) / (10 + 90) — counts summed, then the ratio */
 	find(&g, proc, "X", &v, &c);
 	assert_true(fabs(v - 47.5 / 100.0) < 1e-12);
-	assert_true(fabs(c - 0.8) < 1e-12);  /* least coverage over its threads */
+	assert_true(fabs(c - 0.8) < 1e-12); /* least coverage over its threads */
 	assert_int_equal(td_live_spanning(l), 0);
 	td_live_free(l);
 	td_store_close(s);
@@ -242,7 +241,7 @@ static void test_event_in_two_groups(void **state)
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
 	assert_false(find(&g, th, "X", &v, &c));
-	assert_true(fabs(v - 600.0 / 200.0) < 1e-12);  /* group 0's A and B */
+	assert_true(fabs(v - 600.0 / 200.0) < 1e-12); /* group 0's A and B */
 	assert_true(fabs(c - 0.5) < 1e-12);
 	assert_false(find(&g, th, "Y", &v, &c));
 	assert_true(fabs(v - 1250.0 / 100.0) < 1e-12); /* group 1's A and C, not the mean of the two A */
@@ -259,7 +258,9 @@ static void test_event_in_two_groups(void **state)
  * only: (10 + 10) / (4 + 4). */
 static void test_many_targets_interleaved(void **state)
 {
-	enum { N = 1000 };
+	enum {
+		N = 1000
+	};
 	static int64_t th[N];
 	struct td_store *s;
 	struct td_live *l;
@@ -274,10 +275,11 @@ static void test_many_targets_interleaved(void **state)
 		th[i] = td_store_thread_add(s, sess, 10, 11 + i, "w", 1000);
 	for (int i = 0; i < N; i++)
 		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 0, 0,
-					       &(struct td_count){ (uint64_t)i + 1, 100, 100 }), 0);
-	for (int i = N - 1; i >= 0; i--)
-		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 1, 0, &(struct td_count){ 1, 100, 100 }),
+					       &(struct td_count){ (uint64_t)i + 1, 100, 100 }),
 				 0);
+	for (int i = N - 1; i >= 0; i--)
+		assert_int_equal(
+			td_live_count(l, file, th[i], 10, 11 + i, "w", 1, 0, &(struct td_count){ 1, 100, 100 }), 0);
 	assert_int_equal(td_live_flush(l, iv, 0, 1.0), 0);
 	assert_int_equal(td_store_metrics(s, sess, collect, &g), 0);
 	assert_int_equal(g.n, 3);
@@ -289,11 +291,13 @@ static void test_many_targets_interleaved(void **state)
 	int64_t iv2 = td_store_interval_add(s, sess, 1, 2000, 3000);
 	for (int k = 0; k < 2; k++) {
 		int i = k ? 700 : 3;
-		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 0, 0, &(struct td_count){ 10, 50, 50 }), 0);
+		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 0, 0, &(struct td_count){ 10, 50, 50 }),
+				 0);
 	}
 	for (int k = 0; k < 2; k++) {
 		int i = k ? 3 : 700;
-		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 1, 0, &(struct td_count){ 4, 50, 50 }), 0);
+		assert_int_equal(td_live_count(l, file, th[i], 10, 11 + i, "w", 1, 0, &(struct td_count){ 4, 50, 50 }),
+				 0);
 	}
 	assert_int_equal(td_live_flush(l, iv2, 1, 1.0), 0);
 	assert_int_equal(td_store_commit(s), 0);
@@ -318,7 +322,8 @@ static void test_many_targets_interleaved(void **state)
 #endif
 #endif
 #ifdef UNDER_ASAN
-size_t __sanitizer_get_current_allocated_bytes(void); /* sanitizer/allocator_interface.h, not installed with every compiler */
+size_t __sanitizer_get_current_allocated_bytes(
+	void); /* sanitizer/allocator_interface.h, not installed with every compiler */
 #endif
 
 /* The process's anonymous resident memory (heap and stacks), kB. */
@@ -358,7 +363,8 @@ static void one_interval(struct td_live *l, struct td_store *s, int64_t sess, in
 	for (int64_t th = first; th < first + n; th++)
 		for (int a = 0; a < 3; a++)
 			assert_int_equal(td_live_count(l, file, th, 10, (pid_t)th, "t", a, a == 2,
-						       &(struct td_count){ 100, 100, 100 }), 0);
+						       &(struct td_count){ 100, 100, 100 }),
+					 0);
 	assert_int_equal(td_live_flush(l, iv, seq, 0.1), 0);
 	assert_int_equal(td_store_commit(s), 0);
 }
@@ -390,7 +396,8 @@ static void test_burst_given_back(void **state)
 		free(probe[i]);
 	if (burst < 32 * 1024) /* not exactly 64 kB: the count moves by chunks and their headers, not requests */
 		fail_msg("64 allocations of 1 kB added %lld bytes to the heap's count: the count does not measure this "
-			 "program (a sanitizer other than ASan replacing malloc?)", burst);
+			 "program (a sanitizer other than ASan replacing malloc?)",
+			 burst);
 	l = open_live_as(&s, &sess, &iv, &file, false);
 	assert_int_equal(td_store_commit(s), 0);
 	for (int i = 0; i < 20; i++, next += 16)
@@ -408,8 +415,10 @@ static void test_burst_given_back(void **state)
 		one_interval(l, s, sess, file, ++seq, next, 16);
 	after = heap_used() - base;
 	rss_after = rss_anon_kb();
-	print_message("heap over the base: %lld bytes after 3,200 threads in 200 intervals, %lld with %d threads in one, "
-		      "%lld 20 intervals later\n", churned, burst, BURST, after);
+	print_message(
+		"heap over the base: %lld bytes after 3,200 threads in 200 intervals, %lld with %d threads in one, "
+		"%lld 20 intervals later\n",
+		churned, burst, BURST, after);
 	/* 3,200 threads born and gone: not even 8 bytes kept for each */
 	assert_true(churned < 3200 * 8);
 	/* the burst's threads took at least their counts: 3 aliases x 2 groups x (2 doubles + an int) each */
@@ -462,12 +471,9 @@ static void test_double_burst_given_back(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spanning_confidence),
-		cmocka_unit_test(test_process_sums_first),
-		cmocka_unit_test(test_default_stores_processes_only),
-		cmocka_unit_test(test_event_in_two_groups),
-		cmocka_unit_test(test_many_targets_interleaved),
-		cmocka_unit_test(test_burst_given_back),
+		cmocka_unit_test(test_spanning_confidence),	      cmocka_unit_test(test_process_sums_first),
+		cmocka_unit_test(test_default_stores_processes_only), cmocka_unit_test(test_event_in_two_groups),
+		cmocka_unit_test(test_many_targets_interleaved),      cmocka_unit_test(test_burst_given_back),
 		cmocka_unit_test(test_double_burst_given_back),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

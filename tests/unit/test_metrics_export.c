@@ -18,8 +18,12 @@
 
 static struct td_snap_value node(const char *name, const char *parent, int level, double v, double conf)
 {
-	return (struct td_snap_value){ .name = (char *)name, .parent = (char *)parent, .unit = (char *)"Slots",
-				       .level = level, .value = v, .conf = conf };
+	return (struct td_snap_value){ .name = (char *)name,
+				       .parent = (char *)parent,
+				       .unit = (char *)"Slots",
+				       .level = level,
+				       .value = v,
+				       .conf = conf };
 }
 
 static struct td_snap_value nodes[4], infos[2], cpis[2];
@@ -32,21 +36,34 @@ static void build(void)
 	nodes[1] = node("Backend_Bound", "", 1, 0.5, 0.5);
 	nodes[2] = node("Backend_Bound.Memory_Bound", "Backend_Bound", 2, 0.125, 0.5);
 	nodes[3] = node("Bad_Speculation", "", 1, NAN, NAN); /* not counted */
-	infos[0] = (struct td_snap_value){ .name = (char *)"IPC", .unit = (char *)"Ratio", .value = 1.0 / 3.0, .conf = 1 };
+	infos[0] =
+		(struct td_snap_value){ .name = (char *)"IPC", .unit = (char *)"Ratio", .value = 1.0 / 3.0, .conf = 1 };
 	infos[1] = (struct td_snap_value){ .name = (char *)"CPU_Utilization", .unit = (char *)"CPUs", .value = 0.75 };
 	cpis[0] = (struct td_snap_value){ .name = (char *)"Base", .value = 0.5 };
 	cpis[1] = (struct td_snap_value){ .name = (char *)"DRAM", .value = 1.25 };
-	file = (struct td_snap_file){ .file = (char *)"intel-skl.td", .nodes = nodes, .nnodes = 4, .infos = infos,
-				      .ninfos = 2, .cpis = cpis, .ncpis = 2, .cpi = 3.0 };
+	file = (struct td_snap_file){ .file = (char *)"intel-skl.td",
+				      .nodes = nodes,
+				      .nnodes = 4,
+				      .infos = infos,
+				      .ninfos = 2,
+				      .cpis = cpis,
+				      .ncpis = 2,
+				      .cpi = 3.0 };
 	snap = (struct td_snapshot){ .seq = 7, .seconds = 0.5, .files = &file, .nfiles = 1 };
 }
 
 static char *render(bool openmetrics, const char *comm)
 {
 	struct td_export_target t = { "pid:42", comm, 12, "full", "skl", "intel-skl.td", &snap };
-	struct td_export_health h = { .attach_running = 1, .sessions_started = 3, .intervals_written = 99,
-				      .intervals_lost = 1, .runs_missed = 2, .cpu_seconds = 1.5, .store_bytes = 4096,
-				      .scrape_seconds = -1, .clients = 0 };
+	struct td_export_health h = { .attach_running = 1,
+				      .sessions_started = 3,
+				      .intervals_written = 99,
+				      .intervals_lost = 1,
+				      .runs_missed = 2,
+				      .cpu_seconds = 1.5,
+				      .store_bytes = 4096,
+				      .scrape_seconds = -1,
+				      .clients = 0 };
 	struct td_om om;
 
 	build();
@@ -72,14 +89,18 @@ static void test_prometheus_text(void **state)
 
 	(void)state;
 	has_line(t, "# TYPE topdown_node_ratio gauge");
-	has_line(t, "topdown_node_ratio{target=\"pid:42\",node=\"Frontend_Bound\",level=\"1\",parent=\"\",domain=\"Slots\"} 0.25");
-	has_line(t, "topdown_node_ratio{target=\"pid:42\",node=\"Backend_Bound.Memory_Bound\",level=\"2\",parent=\"Backend_Bound\",domain=\"Slots\"} 0.125");
-	has_line(t, "topdown_node_confidence_ratio{target=\"pid:42\",node=\"Backend_Bound\",level=\"1\",parent=\"\",domain=\"Slots\"} 0.5");
+	has_line(t, "topdown_node_ratio{target=\"pid:42\",node=\"Frontend_Bound\",level=\"1\",parent=\"\",domain="
+		    "\"Slots\"} 0.25");
+	has_line(t, "topdown_node_ratio{target=\"pid:42\",node=\"Backend_Bound.Memory_Bound\",level=\"2\",parent="
+		    "\"Backend_Bound\",domain=\"Slots\"} 0.125");
+	has_line(t, "topdown_node_confidence_ratio{target=\"pid:42\",node=\"Backend_Bound\",level=\"1\",parent=\"\","
+		    "domain=\"Slots\"} 0.5");
 	/* not counted: no sample, never 0 */
 	assert_null(strstr(t, "node=\"Bad_Speculation\""));
 	/* 1/3 with 17 significant digits */
 	has_line(t, "topdown_ipc{target=\"pid:42\"} 0.33333333333333331");
-	has_line(t, "topdown_metric{target=\"pid:42\",metric=\"IPC\",unit=\"Ratio\",file=\"intel-skl.td\"} 0.33333333333333331");
+	has_line(t, "topdown_metric{target=\"pid:42\",metric=\"IPC\",unit=\"Ratio\",file=\"intel-skl.td\"} "
+		    "0.33333333333333331");
 	has_line(t, "topdown_cpi{target=\"pid:42\"} 3");
 	has_line(t, "topdown_cpi_component{target=\"pid:42\",component=\"DRAM\"} 1.25");
 	has_line(t, "topdown_interval_seq{target=\"pid:42\"} 7");

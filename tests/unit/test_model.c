@@ -236,8 +236,9 @@ static void test_expression_error_positions(void **state)
 	expect_compile_error(HEAD "let   X = \\\n  INST + \\\n  CLKS CLKS\n",
 			     "t.td:6: let X: column 8: expected an operator or end of expression, got name 'CLKS'");
 	/* the end of an expression that ends on a continuation line: just after its last character */
-	expect_compile_error(HEAD "cpi-cycles \\\n    CLKS /\ncpi-instructions INST\n",
-			     "t.td:5: cpi-cycles: column 11: expected a number, a name, '(' or '-', got end of expression");
+	expect_compile_error(
+		HEAD "cpi-cycles \\\n    CLKS /\ncpi-instructions INST\n",
+		"t.td:5: cpi-cycles: column 11: expected a number, a name, '(' or '-', got end of expression");
 	/* a threshold on a continuation line ("> X" is read as "this > X"; the column is the file's) */
 	expect_compile_error(HEAD "node  Retiring Slots = INST / CLKS \\\n      | > BAD | retiring\n",
 			     "t.td:5: threshold of node Retiring (read as 'this ...'): column 11: 'BAD' " UNDEFINED);
@@ -346,18 +347,17 @@ static void test_arm_event_numbers(void **state)
 	free(table);
 }
 
-static const char *tree =
-	"pmu x\n"
-	"const K 2\n"
-	"param P 0\n"
-	"event A a\nevent B b\nevent C c\n"
-	"node  X  Slots = A | > 0.1\n"
-	"node  X.One Slots = B | > 0.1\n"
-	"node  X.Two Slots = C | > 0.1\n"
-	"node  X.Two.Deep Clocks = C / 2 | > 0.1\n"
-	"node  X.Three Slots = B\n"      /* no threshold: never flagged */
-	"node  Y  Slots = A | > 0.1\n"
-	"info  Ratio Metric = A / B * K if P else A / B\n";
+static const char *tree = "pmu x\n"
+			  "const K 2\n"
+			  "param P 0\n"
+			  "event A a\nevent B b\nevent C c\n"
+			  "node  X  Slots = A | > 0.1\n"
+			  "node  X.One Slots = B | > 0.1\n"
+			  "node  X.Two Slots = C | > 0.1\n"
+			  "node  X.Two.Deep Clocks = C / 2 | > 0.1\n"
+			  "node  X.Three Slots = B\n" /* no threshold: never flagged */
+			  "node  Y  Slots = A | > 0.1\n"
+			  "info  Ratio Metric = A / B * K if P else A / B\n";
 
 static void test_flags_and_bottleneck(void **state)
 {
@@ -372,14 +372,14 @@ static void test_flags_and_bottleneck(void **state)
 	assert_false(mx->flagged[three]);
 	assert_int_equal(mx->bottleneck, deep); /* X (tie with Y: first declared), X.Two (0.4 > 0.3), Deep */
 	td_metrics_eval(mx, (double[]){ 0.5, 0.3, 0.15 });
-	assert_false(mx->flagged[deep]);        /* 0.075 is under 0.1 */
-	assert_int_equal(mx->bottleneck, one);  /* X.One 0.3 beats X.Two 0.15 */
+	assert_false(mx->flagged[deep]);       /* 0.075 is under 0.1 */
+	assert_int_equal(mx->bottleneck, one); /* X.One 0.3 beats X.Two 0.15 */
 	td_metrics_eval(mx, (double[]){ 0.05, 0.3, 0.4 });
-	assert_false(mx->flagged[one]);         /* parent X is not flagged */
-	assert_int_equal(mx->bottleneck, -1);   /* Y = 0.05 too */
+	assert_false(mx->flagged[one]);	      /* parent X is not flagged */
+	assert_int_equal(mx->bottleneck, -1); /* Y = 0.05 too */
 	td_metrics_eval(mx, (double[]){ NAN, 0.3, 0.4 });
 	assert_true(td_is_na(mx->node[x]));
-	assert_false(mx->flagged[x]);           /* NA is never flagged */
+	assert_false(mx->flagged[x]); /* NA is never flagged */
 	assert_false(mx->flagged[two]);
 	assert_int_equal(mx->bottleneck, -1);
 	unload(&l);
@@ -398,7 +398,8 @@ static void test_params_and_aggregate(void **state)
 	td_metrics_eval(mx, (double[]){ 3, 4, 0 });
 	assert_float_equal(mx->info[0], 1.5, 1e-15);
 	assert_int_equal(td_metrics_set(mx, "K", 3, &err), -1);
-	assert_non_null(strstr(err.msg, "'K' is not a param of t.td or a built-in (DURATION, NUM_CPUS); a const cannot"));
+	assert_non_null(
+		strstr(err.msg, "'K' is not a param of t.td or a built-in (DURATION, NUM_CPUS); a const cannot"));
 	assert_int_equal(td_metrics_set(mx, "X", 3, &err), -1);
 	assert_null(strstr(err.msg, "const"));
 	assert_int_equal(td_metrics_set(mx, "NOPE", 3, &err), -1);
@@ -454,7 +455,8 @@ static void test_level4_names(void **state)
 				    "node L1 Slots = A / B\n"
 				    "node L1.4K_Part Clocks_Calculated = A / B / 2\n"
 				    "node L1.Other Core_Utilization = L1 - L1.4K_Part\n");
-	int top = td_model_node(l.m, "L1"), part = td_model_node(l.m, "L1.4K_Part"), other = td_model_node(l.m, "L1.Other");
+	int top = td_model_node(l.m, "L1"), part = td_model_node(l.m, "L1.4K_Part"),
+	    other = td_model_node(l.m, "L1.Other");
 	assert_true(top >= 0 && part >= 0 && other >= 0);
 	assert_string_equal(l.m->nodes[part].name, "4K_Part");
 	assert_string_equal(l.m->nodes[part].domain, "Clocks_Calculated");
@@ -486,7 +488,7 @@ static void test_cpi_edges(void **state)
 	assert_float_equal(s->comp[0] + s->comp[1] + s->other, 2, 1e-12);
 	assert_float_equal(s->comp[0] / s->comp[1], 6, 1e-12); /* proportions kept */
 	assert_true(fabs(s->other) < 1e-12);
-	td_metrics_eval(l.mx, (double[]){ 100, 0, 20 });   /* no instructions: no CPI */
+	td_metrics_eval(l.mx, (double[]){ 100, 0, 20 }); /* no instructions: no CPI */
 	assert_false(s->valid);
 	assert_true(td_is_na(s->cpi) && td_is_na(s->other) && td_is_na(s->comp[1]));
 	td_metrics_eval(l.mx, (double[]){ 100, 50, NAN }); /* an NA component goes to Other */
@@ -582,11 +584,16 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_structure),         cmocka_unit_test(test_event_sets_and_order),
-		cmocka_unit_test(test_bad_td_files),      cmocka_unit_test(test_long_line),      cmocka_unit_test(test_expression_error_positions),
+		cmocka_unit_test(test_structure),
+		cmocka_unit_test(test_event_sets_and_order),
+		cmocka_unit_test(test_bad_td_files),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_expression_error_positions),
 		cmocka_unit_test(test_every_events_file),
-		cmocka_unit_test(test_flags_and_bottleneck), cmocka_unit_test(test_params_and_aggregate),
-		cmocka_unit_test(test_cpi_edges),         cmocka_unit_test(test_arm_event_numbers),
+		cmocka_unit_test(test_flags_and_bottleneck),
+		cmocka_unit_test(test_params_and_aggregate),
+		cmocka_unit_test(test_cpi_edges),
+		cmocka_unit_test(test_arm_event_numbers),
 		cmocka_unit_test(test_level4_names),
 		cmocka_unit_test(test_eval_groups),
 	};

@@ -34,7 +34,8 @@ static void spin_ms(int ms)
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-	while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) < ms * 1000000LL); /* ns: ms would round up */
+	while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) <
+	       ms * 1000000LL); /* ns: ms would round up */
 }
 
 static void test_software_group_counts(void **state)
@@ -88,8 +89,8 @@ static void test_software_group_counts(void **state)
 	 * same faults, plus any a retried fault adds (none without memory
 	 * pressure; tolerance 0) */
 	if (r2.value[1] - r1.value[1] != (uint64_t)faults)
-		fail_msg("PAGE-FAULTS counted %llu where getrusage counted %ld", (unsigned long long)(r2.value[1] - r1.value[1]),
-			 faults);
+		fail_msg("PAGE-FAULTS counted %llu where getrusage counted %ld",
+			 (unsigned long long)(r2.value[1] - r1.value[1]), faults);
 	/* software events never multiplex: running == enabled */
 	assert_true(r2.enabled > r1.enabled);
 	assert_int_equal(r2.enabled, r2.running);
@@ -169,8 +170,10 @@ static void test_spec_full(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_software_group_counts), cmocka_unit_test(test_hardware_event_here),
-		cmocka_unit_test(test_dead_thread),           cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_software_group_counts),
+		cmocka_unit_test(test_hardware_event_here),
+		cmocka_unit_test(test_dead_thread),
+		cmocka_unit_test(test_messages),
 		cmocka_unit_test(test_spec_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

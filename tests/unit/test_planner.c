@@ -173,8 +173,8 @@ static void test_sapphire_rapids_levels(void **state)
 	for (int i = 0; i < p->nitems; i++)
 		for (int e = 0; e < p->items[i].nevents; e++) {
 			const char *a = l.cat->events[p->items[i].events[e]].alias;
-			assert_true(strcmp(a, "SLOTS_P") && strcmp(a, "BE_SLOTS") &&
-				    strcmp(a, "IDQ_BUBBLES") && strcmp(a, "IDQ_BUBBLES_0") && strcmp(a, "BR_MISP_SLOTS") &&
+			assert_true(strcmp(a, "SLOTS_P") && strcmp(a, "BE_SLOTS") && strcmp(a, "IDQ_BUBBLES") &&
+				    strcmp(a, "IDQ_BUBBLES_0") && strcmp(a, "BR_MISP_SLOTS") &&
 				    strcmp(a, "MEM_SLOTS") && strcmp(a, "RET_HEAVY"));
 		}
 	td_plan_free(p);
@@ -255,7 +255,7 @@ static void test_extra_registers(void **state)
 	p = plan_nodes(&l, "Three", false, false); /* a third value: not in one group */
 	assert_int_equal(item(p, "Three")->status, TD_PLAN_NOT_COLLECTABLE);
 	assert_non_null(strstr(item(p, "Three")->reason, "O3 would be the offcore_rsp register's value number 3, "
-						    "and it holds 2 in one group"));
+							 "and it holds 2 in one group"));
 	td_plan_free(p);
 	p = plan_nodes(&l, "SameFe", false, false); /* one frontend value (0x8) twice: shared */
 	assert_int_equal(item(p, "SameFe")->status, TD_PLAN_OK);
@@ -279,9 +279,11 @@ static void check_bad_extra(const char *line, const char *want)
 	assert_true(fd >= 0);
 	FILE *f = fdopen(fd, "w");
 	assert_non_null(f);
-	fprintf(f, "pmu      testextra\nevent    O1       cpu/event=0xb7,umask=0x1,offcore_rsp=0x1/\n"
-		   "event    O2       cpu/event=0xbb,umask=0x1,offcore_rsp=0x2/\ncounters gp=4\n"
-		   "extra    offcore_rsp 2 O1\n%s\nnode  N  Slots = O1 / O2\n", line);
+	fprintf(f,
+		"pmu      testextra\nevent    O1       cpu/event=0xb7,umask=0x1,offcore_rsp=0x1/\n"
+		"event    O2       cpu/event=0xbb,umask=0x1,offcore_rsp=0x2/\ncounters gp=4\n"
+		"extra    offcore_rsp 2 O1\n%s\nnode  N  Slots = O1 / O2\n",
+		line);
 	fclose(f);
 	assert_int_not_equal(td_catalog_load(path, &cat, &err), 0);
 	unlink(path);
@@ -293,7 +295,8 @@ static void check_bad_extra(const char *line, const char *want)
 static void test_extra_errors(void **state)
 {
 	(void)state;
-	check_bad_extra("extra    offcore 2 O2", "extra: expected 'extra offcore_rsp|frontend|ldlat N ALIAS...', got register 'offcore'");
+	check_bad_extra("extra    offcore 2 O2",
+			"extra: expected 'extra offcore_rsp|frontend|ldlat N ALIAS...', got register 'offcore'");
 	check_bad_extra("extra    frontend x O2", "extra: 'x' is not a number of values (1 to 32) for frontend");
 	check_bad_extra("extra    ldlat 0 O2", "extra: '0' is not a number of values");
 	check_bad_extra("extra    offcore_rsp 1 O2", "extra: offcore_rsp gets 1 per group here but 2 at line 5");
@@ -385,22 +388,24 @@ static void test_request_errors(void **state)
 	rq = (struct td_plan_request){ .level = 0 };
 	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), -1);
 	assert_string_equal(err.msg, "level 0: intel-skl.td has levels 1 to 6");
-	assert_int_equal(td_plan_find_node(l.m, "DRAM_Bound"), td_model_node(l.m, "Backend_Bound.Memory_Bound.DRAM_Bound"));
+	assert_int_equal(td_plan_find_node(l.m, "DRAM_Bound"),
+			 td_model_node(l.m, "Backend_Bound.Memory_Bound.DRAM_Bound"));
 
 	/* Level-6 paths are 86 characters: "Port_9" is one edit from the eight Port_N nodes; of the
 	 * five asked for, three whole paths (86 + 2 + 86 + 2 + 86 = 262) fit 320 with ", ..." and a
 	 * fourth would not (350), so the list ends in ", ..." and no path is cut. */
 	const char *p3 = "Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_3m.";
 	char nearby[320], want[320];
-	snprintf(want, sizeof(want), "%sALU_Op_Utilization.Port_0, %sALU_Op_Utilization.Port_1, %sALU_Op_Utilization.Port_5, ...",
-		 p3, p3, p3);
+	snprintf(want, sizeof(want),
+		 "%sALU_Op_Utilization.Port_0, %sALU_Op_Utilization.Port_1, %sALU_Op_Utilization.Port_5, ...", p3, p3,
+		 p3);
 	td_plan_near_nodes(l.m, "Port_9", nearby, sizeof(nearby), 5);
 	assert_string_equal(nearby, want);
 	names[0] = "Port_9";
 	rq = (struct td_plan_request){ .nodes = names, .nnodes = 1 };
 	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), -1);
 	assert_non_null(strstr(err.msg, want));
-	td_plan_near_nodes(l.m, "Port_9", nearby, 40, 5);   /* not even one path fits: none, not a cut one */
+	td_plan_near_nodes(l.m, "Port_9", nearby, 40, 5); /* not even one path fits: none, not a cut one */
 	assert_string_equal(nearby, "");
 	unload(&l);
 
@@ -439,8 +444,8 @@ static void test_counter_beyond_budget(void **state)
 	 * intel-spr.td had put on counter 3 after Lion Cove's table; Sapphire Rapids' kernel table gives it
 	 * any counter). Every group must serve an item. */
 	struct loaded l = load("events/intel-spr.td");
-	const char *found[] = { "Clears_Resteers", "FP_Vector_256b", "Serializing_Operation", "INT_Divider",
-				"Ports_Utilization", "Fetch_Bandwidth", "Ports_Utilized_0", "Other_Light_Ops" };
+	const char *found[] = { "Clears_Resteers",   "FP_Vector_256b",	"Serializing_Operation", "INT_Divider",
+				"Ports_Utilization", "Fetch_Bandwidth", "Ports_Utilized_0",	 "Other_Light_Ops" };
 	rq = (struct td_plan_request){ .nodes = found, .nnodes = 8, .counters = 2, .watchdog = true };
 	assert_int_equal(td_plan_make(l.m, &rq, &p, &err), 0);
 	assert_int_not_equal(item(p, "Retiring.Light_Operations.Other_Light_Ops")->status, TD_PLAN_OK);
@@ -636,7 +641,9 @@ static void check_random_sets(const char *rel, int sets)
 		int k = 1 + (int)(next_rand() % 8);
 		for (int i = 0; i < k; i++)
 			names[i] = l.m->nodes[next_rand() % (unsigned)l.m->nnodes].path;
-		struct td_plan_request rq = { .nodes = names, .nnodes = k, .smt = next_rand() & 1,
+		struct td_plan_request rq = { .nodes = names,
+					      .nnodes = k,
+					      .smt = next_rand() & 1,
 					      .watchdog = (next_rand() % 4) == 0,
 					      .counters = (next_rand() % 5) == 0 ? 2 + (int)(next_rand() % 7) : 0 };
 		struct td_plan *p, *q;

@@ -76,7 +76,8 @@ static void test_rung_vm_without_pmu(void **state)
 	(void)state;
 	td_caps_decide_rung(&c);
 	assert_int_equal(c.rung, TD_RUNG_SOFTWARE);
-	assert_non_null(strstr(c.rung_reason, "hardware counters are unavailable because this VM (KVM) exposes no PMU"));
+	assert_non_null(
+		strstr(c.rung_reason, "hardware counters are unavailable because this VM (KVM) exposes no PMU"));
 	assert_non_null(strstr(c.rung_reason, "only software metrics"));
 	assert_true(c.counting_allowed);
 	assert_false(c.kernel_allowed); /* paranoid 2, not root */
@@ -134,11 +135,12 @@ static void test_rung_cpuid_model(void **state)
 	td_caps_decide_rung(&c);
 	assert_int_equal(c.rung, TD_RUNG_IPC);
 	assert_non_null(strstr(c.rung_reason, "the installed libpfm4 does not know Zen 5 and no events file serves "
-					  "amd64_fam1ah_zen5 (its PMU model by CPUID family 0x1a model 0x44)"));
+					      "amd64_fam1ah_zen5 (its PMU model by CPUID family 0x1a model 0x44)"));
 	strcpy(c.events_file, "amd-zen5.td");
 	td_caps_decide_rung(&c);
 	assert_int_equal(c.rung, TD_RUNG_FULL_TREE);
-	assert_string_equal(c.rung_reason, "hardware counters available through the kernel's cpu PMU; the installed "
+	assert_string_equal(c.rung_reason,
+			    "hardware counters available through the kernel's cpu PMU; the installed "
 			    "libpfm4 does not know Zen 5, so CPUID (AuthenticAMD family 0x1a model 0x44) names it "
 			    "amd64_fam1ah_zen5, which amd-zen5.td serves with raw event encodings");
 	/* a name too long for one line: a shorter reason, nothing cut */
@@ -146,7 +148,8 @@ static void test_rung_cpuid_model(void **state)
 	c.kernel_pmu[sizeof(c.kernel_pmu) - 1] = '\0';
 	c.hypervisor = true;
 	td_caps_decide_rung(&c);
-	assert_string_equal(c.rung_reason, "amd-zen5.td serves amd64_fam1ah_zen5 (PMU model from CPUID, raw event encodings)");
+	assert_string_equal(c.rung_reason,
+			    "amd-zen5.td serves amd64_fam1ah_zen5 (PMU model from CPUID, raw event encodings)");
 }
 
 static void test_detect_host(void **state)
@@ -202,14 +205,10 @@ static void test_parse_cpu_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_cpu_list),
-		cmocka_unit_test(test_uarch_names),
-		cmocka_unit_test(test_cpuid_models),
-		cmocka_unit_test(test_rung_cpuid_model),
-		cmocka_unit_test(test_rung_vm_without_pmu),
-		cmocka_unit_test(test_rung_paranoid_3),
-		cmocka_unit_test(test_rung_with_pmu),
-		cmocka_unit_test(test_detect_host),
+		cmocka_unit_test(test_parse_cpu_list),	    cmocka_unit_test(test_uarch_names),
+		cmocka_unit_test(test_cpuid_models),	    cmocka_unit_test(test_rung_cpuid_model),
+		cmocka_unit_test(test_rung_vm_without_pmu), cmocka_unit_test(test_rung_paranoid_3),
+		cmocka_unit_test(test_rung_with_pmu),	    cmocka_unit_test(test_detect_host),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,8 +23,8 @@
 
 #include "../tools/pmu_sim.h"
 
-static int64_t fake_ns;     /* the CPU time of every thread */
-static int64_t cpu_ns[8];   /* the busy time of each CPU */
+static int64_t fake_ns;	  /* the CPU time of every thread */
+static int64_t cpu_ns[8]; /* the busy time of each CPU */
 
 static int64_t fake_clock(bool cpu_wide, bool process, int target)
 {
@@ -63,8 +63,8 @@ static int open_ev(uint32_t type, uint64_t config, uint64_t config1, int group)
 	a.config = config;
 	a.config1 = config1;
 	a.exclude_kernel = 1;
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
-			PERF_FORMAT_ID;
+	a.read_format =
+		PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
 }
 
@@ -95,8 +95,8 @@ static void test_rates(void **state)
 	assert_int_equal(v[0], 3);
 	assert_int_equal(v[1], 10000000);
 	assert_int_equal(v[2], 10000000);
-	assert_int_equal(v[3], 30000000);  /* 10e6 ns x 3 cycles/ns */
-	assert_int_equal(v[5], 60000000);  /* x 2 */
+	assert_int_equal(v[3], 30000000); /* 10e6 ns x 3 cycles/ns */
+	assert_int_equal(v[5], 60000000); /* x 2 */
 	assert_int_equal(v[7], 0);
 	uint64_t id;
 	assert_int_equal(ioctl(m, PERF_EVENT_IOC_ID, &id), 0);
@@ -358,9 +358,9 @@ static void test_cpu_wide(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rates),	 cmocka_unit_test(test_group_too_big), cmocka_unit_test(test_rotation),
+		cmocka_unit_test(test_rates),	cmocka_unit_test(test_group_too_big), cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_offcore), cmocka_unit_test(test_metrics),	      cmocka_unit_test(test_paranoid),
-		cmocka_unit_test(test_zen4),	 cmocka_unit_test(test_cpu_wide),
+		cmocka_unit_test(test_zen4),	cmocka_unit_test(test_cpu_wide),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

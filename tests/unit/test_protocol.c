@@ -25,7 +25,8 @@ static void test_attach_fields(void **state)
 	(void)state;
 	assert_int_equal(decode("{\"v\":1,\"id\":42,\"op\":\"attach\",\"pid\":1234,\"children\":true,"
 				"\"interval_ms\":250,\"duration_ms\":5000,\"level\":3,\"nodes\":\"Backend_Bound\"}",
-				&r, &err), 0);
+				&r, &err),
+			 0);
 	assert_int_equal(r.id, 42);
 	assert_int_equal(r.op, TD_OP_ATTACH);
 	assert_int_equal(r.pid, 1234);
@@ -98,11 +99,13 @@ static void test_refusals(void **state)
 		{ "{\"v\":1,\"op\":\"attach\",\"pid\":0}", "'pid' must be an integer from 1 to 4194304" },
 		{ "{\"v\":1,\"op\":\"attach\",\"pid\":4194305}", "'pid' must be an integer from 1 to 4194304" },
 		{ "{\"v\":1,\"op\":\"attach\",\"pid\":1.5}", "'pid' must be an integer" },
-		{ "{\"v\":1,\"op\":\"attach\",\"pid\":1,\"interval_ms\":9}", "'interval_ms' must be an integer from 10" },
+		{ "{\"v\":1,\"op\":\"attach\",\"pid\":1,\"interval_ms\":9}",
+		  "'interval_ms' must be an integer from 10" },
 		{ "{\"v\":1,\"op\":\"attach\",\"pid\":1,\"level\":7}", "'level' must be an integer from 1 to 6" },
 		{ "{\"v\":1,\"op\":\"attach\",\"pid\":1,\"children\":1}", "'children' must be true or false" },
 		{ "{\"v\":1,\"op\":\"report\",\"session\":1,\"format\":\"html\"}", "'format' must be text or json" },
-		{ "{\"v\":1,\"op\":\"report\",\"session\":1,\"format\":\"textual!\"}", "'format' must be a string of 0 to 7" },
+		{ "{\"v\":1,\"op\":\"report\",\"session\":1,\"format\":\"textual!\"}",
+		  "'format' must be a string of 0 to 7" },
 		{ "{\"v\":1,\"op\":\"detach\",\"session\":0}", "'session' must be an integer from 1" },
 		{ "{\"v\":1,\"op\":\"list\",\"op\":\"status\"}", "malformed request" },
 		{ "{\"v\":1,\"id\":-1,\"op\":\"list\"}", "'id' must be a non-negative integer" },
@@ -136,8 +139,14 @@ static void test_refusals(void **state)
 
 static void test_encode_roundtrip(void **state)
 {
-	struct td_request in = { .id = 3, .op = TD_OP_ATTACH, .pid = 99, .children = true, .interval_ms = 100,
-				 .duration_ms = 2000, .level = 2 }, out;
+	struct td_request in = { .id = 3,
+				 .op = TD_OP_ATTACH,
+				 .pid = 99,
+				 .children = true,
+				 .interval_ms = 100,
+				 .duration_ms = 2000,
+				 .level = 2 },
+			  out;
 	char *line;
 	td_err err;
 

@@ -121,8 +121,8 @@ static void hand_build(struct hand *h, const struct fix *f)
 		h->node[i] = 0.01 * i;
 		h->conf[i] = 1;
 	}
-	h->node[h->fe] = NAN;          /* not available: n/a, never 0 */
-	h->spans[h->fe] = true;        /* ...and then not marked as spanning either */
+	h->node[h->fe] = NAN;	/* not available: n/a, never 0 */
+	h->spans[h->fe] = true; /* ...and then not marked as spanning either */
 	h->node[h->be] = 0.5;
 	h->flagged[h->be] = h->flagged[h->mem] = true;
 	h->node[h->mem] = 0.3;
@@ -133,11 +133,19 @@ static void hand_build(struct hand *h, const struct fix *f)
 		h->info[i] = NAN;
 		h->comp[i] = 0.1;
 	}
-	h->d.whole = (struct td_report_eval){ .label = "session", .seq = -1,
-					      .v = { .node = h->node, .conf = h->conf, .spans = h->spans,
-						     .flagged = h->flagged, .info = h->info, .bottleneck = h->mem,
-						     .cpi_valid = true, .cpi = 2.0, .other = 2.0 - 0.1 * m->ncpis,
-						     .cpi_comp = h->comp, .nvalid = 3 } };
+	h->d.whole = (struct td_report_eval){ .label = "session",
+					      .seq = -1,
+					      .v = { .node = h->node,
+						     .conf = h->conf,
+						     .spans = h->spans,
+						     .flagged = h->flagged,
+						     .info = h->info,
+						     .bottleneck = h->mem,
+						     .cpi_valid = true,
+						     .cpi = 2.0,
+						     .other = 2.0 - 0.1 * m->ncpis,
+						     .cpi_comp = h->comp,
+						     .nvalid = 3 } };
 }
 
 static int count(const char *buf, const char *needle)
@@ -173,8 +181,10 @@ static void test_text(void **state)
 	char *buf = write_report(&h, &o);
 	assert_non_null(strstr(buf, "  Frontend_Bound                                   n/a % Slots       \n"));
 	assert_non_null(strstr(buf, "  Backend_Bound                                   50.0 % Slots       \n"));
-	assert_non_null(strstr(buf, "    Memory_Bound                                  30.0 % Slots        <== [conf 62%]\n"));
-	assert_non_null(strstr(buf, "    Core_Bound                                    20.0 % Slots      < [spans groups]\n"));
+	assert_non_null(
+		strstr(buf, "    Memory_Bound                                  30.0 % Slots        <== [conf 62%]\n"));
+	assert_non_null(
+		strstr(buf, "    Core_Bound                                    20.0 % Slots      < [spans groups]\n"));
 	assert_int_equal(count(buf, "[spans groups]"), 1);
 	assert_non_null(strstr(buf, "  Other                            derived        1.200      60.0\n"));
 	assert_non_null(strstr(buf, "  CPI                              measured       2.000     100.0\n"));
@@ -194,8 +204,8 @@ static void test_table_spans(void **state)
 
 	hand_build(&h, *state);
 	char *buf = write_report(&h, &o);
-	static const char header[] =
-		"scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,end_ns,seconds,target\n";
+	static const char header[] = "scope,node,level,value,unit,threshold,bottleneck,confidence,spans,kind,start_ns,"
+				     "end_ns,seconds,target\n";
 	assert_true(strncmp(buf, header, strlen(header)) == 0);
 	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Core_Bound,2,20.0000,% Slots,below,0,100.0,1,node,"));
 	assert_non_null(strstr(buf, "\nsession,Backend_Bound.Memory_Bound,2,30.0000,% Slots,above,1,62.5,0,node,"));
@@ -205,9 +215,10 @@ static void test_table_spans(void **state)
 	free(buf);
 	o.format = TD_REPORT_JSON;
 	buf = write_report(&h, &o);
-	assert_non_null(strstr(buf, "{\"scope\":\"session\",\"node\":\"Backend_Bound.Core_Bound\",\"level\":2,\"value\":20,"
-				    "\"unit\":\"% Slots\",\"threshold\":\"below\",\"bottleneck\":false,\"confidence\":100.0,"
-				    "\"spans\":true}"));
+	assert_non_null(strstr(buf,
+			       "{\"scope\":\"session\",\"node\":\"Backend_Bound.Core_Bound\",\"level\":2,\"value\":20,"
+			       "\"unit\":\"% Slots\",\"threshold\":\"below\",\"bottleneck\":false,\"confidence\":100.0,"
+			       "\"spans\":true}"));
 	assert_non_null(strstr(buf, "\"node\":\"Frontend_Bound\",\"level\":1,\"value\":null,"));
 	assert_non_null(strstr(strstr(buf, "\"node\":\"Frontend_Bound\","), "\"spans\":false}"));
 	assert_int_equal(count(buf, "\"spans\":true"), 1);

@@ -52,8 +52,13 @@ static int teardown(void **state)
 
 static struct td_report_job *start(const char *what, size_t max_output)
 {
-	struct td_report_job_spec spec = { .exe = fake, .db_path = what, .session = 7, .json = false,
-					   .max_output = max_output, .client = 42, .request_id = 9 };
+	struct td_report_job_spec spec = { .exe = fake,
+					   .db_path = what,
+					   .session = 7,
+					   .json = false,
+					   .max_output = max_output,
+					   .client = 42,
+					   .request_id = 9 };
 	struct td_report_job *j = NULL;
 	td_err err;
 

@@ -179,24 +179,29 @@ static void test_three_sessions_one_loop(void **state)
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM threads WHERE session_id = %lld AND pid != %d",
 			 (long long)r[i].session_id, (int)target);
 		assert_int_equal(query(sql), 0);
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM threads WHERE session_id = %lld", (long long)r[i].session_id);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM threads WHERE session_id = %lld",
+			 (long long)r[i].session_id);
 		assert_true(query(sql) >= (i == 0 ? 3 : i == 1 ? 4 : 2));
-		snprintf(sql, sizeof(sql), "SELECT sum(c.value) FROM counts c JOIN events e ON e.id = c.event_id"
-			 " WHERE e.session_id = %lld AND e.name = 'TASK_CLOCK'", (long long)r[i].session_id);
+		snprintf(sql, sizeof(sql),
+			 "SELECT sum(c.value) FROM counts c JOIN events e ON e.id = c.event_id"
+			 " WHERE e.session_id = %lld AND e.name = 'TASK_CLOCK'",
+			 (long long)r[i].session_id);
 		assert_true(query(sql) > 100000000); /* busy workers: well over 0.1 s of CPU */
 	}
 	/* 1.5 s at 200 ms: about 7 periods each, stored as intervals or, those a saturated machine
 	 * held the sampler up for, read late into the interval after them (the session says how many) */
 	for (int i = 0; i < 2; i++) {
-		snprintf(sql, sizeof(sql), "SELECT count(*) FROM intervals WHERE session_id = %lld", (long long)r[i].session_id);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM intervals WHERE session_id = %lld",
+			 (long long)r[i].session_id);
 		long long stored = query(sql), late = missed_periods(r[i].session_id);
 		if (stored + late < 5)
-			fail_msg("session %lld: %lld intervals stored and %lld periods read late, of about 7", (long long)r[i].session_id,
-				 stored, late);
+			fail_msg("session %lld: %lld intervals stored and %lld periods read late, of about 7",
+				 (long long)r[i].session_id, stored, late);
 	}
 	/* and the sessions ran at once */
 	assert_int_equal(query("SELECT count(*) FROM sessions x JOIN sessions y ON x.id < y.id"
-			       " WHERE x.started_ns < y.ended_ns AND y.started_ns < x.ended_ns"), 3);
+			       " WHERE x.started_ns < y.ended_ns AND y.started_ns < x.ended_ns"),
+			 3);
 }
 
 static void test_signal_reaches_every_session(void **state)

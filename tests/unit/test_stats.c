@@ -22,8 +22,8 @@ static void test_describe(void **state)
 	assert_int_equal(s.n, 5);
 	assert_true(s.min == 1 && s.max == 5 && s.median == 3 && s.mean == 3);
 	assert_true(fabs(s.stddev - sqrt(2.5)) < 1e-12);
-	assert_int_equal(s.trimmed, 1);          /* 20 % of 5, each end */
-	assert_true(s.trimmed_mean == 3);        /* (2 + 3 + 4) / 3 */
+	assert_int_equal(s.trimmed, 1);	  /* 20 % of 5, each end */
+	assert_true(s.trimmed_mean == 3); /* (2 + 3 + 4) / 3 */
 	/* five values cannot give 95 %: [min, max] covers the median with 1 - 2 / 32 */
 	assert_true(s.ci_low == 1 && s.ci_high == 5 && fabs(s.ci_level - (1 - 2.0 / 32)) < 1e-12);
 	for (int i = 0; i < 10; i++)

@@ -47,9 +47,20 @@ static void raw_sql(const char *file, const char *sql)
 }
 
 static const struct td_session_info info = {
-	.kind = "run", .command = "demo", .target_pid = 42, .host = "h", .kernel = "k", .cpu_vendor = "v",
-	.cpu_name = "n", .uarch = "Zen 5", .pmu_model = "", .rung = "software-only", .rung_reason = "why",
-	.events_file = "", .interval_ms = 100, .kernel_counted = true,
+	.kind = "run",
+	.command = "demo",
+	.target_pid = 42,
+	.host = "h",
+	.kernel = "k",
+	.cpu_vendor = "v",
+	.cpu_name = "n",
+	.uarch = "Zen 5",
+	.pmu_model = "",
+	.rung = "software-only",
+	.rung_reason = "why",
+	.events_file = "",
+	.interval_ms = 100,
+	.kernel_counted = true,
 };
 
 struct totals {
@@ -250,8 +261,9 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(err.msg, "no database"));
 
 	assert_int_equal(td_store_open("/nonexistent-dir/x.db", TD_STORE_WRITE, &s, &err), -1);
-	assert_string_equal(err.msg, "cannot create database '/nonexistent-dir/x.db': directory '/nonexistent-dir' does "
-				     "not exist: create it or give another -d FILE");
+	assert_string_equal(err.msg,
+			    "cannot create database '/nonexistent-dir/x.db': directory '/nonexistent-dir' does "
+			    "not exist: create it or give another -d FILE");
 	assert_null(s);
 }
 
@@ -327,11 +339,8 @@ static void test_recover(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_packing),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_max_target_id),
-		cmocka_unit_test(test_recover),
+		cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_packing), cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_max_target_id), cmocka_unit_test(test_recover),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

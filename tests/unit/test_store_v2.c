@@ -39,8 +39,14 @@ static int teardown(void **state)
 }
 
 static const struct td_session_info info = {
-	.kind = "import", .command = "import x.csv", .pmu_model = "skl", .events_file = "intel-skl.td",
-	.interval_ms = 1000, .smt = 1, .num_cpus = 8, .source = "x.csv",
+	.kind = "import",
+	.command = "import x.csv",
+	.pmu_model = "skl",
+	.events_file = "intel-skl.td",
+	.interval_ms = 1000,
+	.smt = 1,
+	.num_cpus = 8,
+	.source = "x.csv",
 };
 
 static int sql_int(const char *file, const char *sql);
@@ -107,8 +113,14 @@ static void test_counts_bits(void **state)
 	assert_true(cpu > 0 && iv > 0);
 	for (int i = 0; i < NBIG; i++) {
 		char name[16];
-		struct td_event_row e = { .name = name, .spec = name, .group = i, .type = 4, .config = big[i],
-					  .config1 = big[NBIG - 1 - i], .status = "counting", .alias = "X",
+		struct td_event_row e = { .name = name,
+					  .spec = name,
+					  .group = i,
+					  .type = 4,
+					  .config = big[i],
+					  .config1 = big[NBIG - 1 - i],
+					  .status = "counting",
+					  .alias = "X",
 					  .file = i % 2 ? "t.td" : NULL };
 		snprintf(name, sizeof(name), "e%d", i);
 		assert_true((ev[i] = td_store_event_plan_add(s, sess, &e)) > 0);
@@ -152,8 +164,9 @@ static void test_counts_packed(void **state)
 	for (int i = 0; i < NBIG; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "p%d", i);
-		c[i] = (struct td_store_count){ td_store_event_add(s, sess, name, name, 0, 1, 0, "counting", NULL, NULL),
-						big[i], 7, 5 };
+		c[i] = (struct td_store_count){
+			td_store_event_add(s, sess, name, name, 0, 1, 0, "counting", NULL, NULL), big[i], 7, 5
+		};
 		assert_true(c[i].event > 0 && (i == 0 || c[i].event == c[i - 1].event + 1));
 	}
 	assert_int_equal(td_store_counts_add(s, iv, cpu, c, NBIG), 0);
@@ -162,7 +175,8 @@ static void test_counts_packed(void **state)
 
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples"), 1);
 	assert_int_equal(sql_int(path, "SELECT vals = '[0,1,9223372036854775807,-9223372036854775808,"
-				       "-9223372036854775807,-1]' FROM samples"), 1);
+				       "-9223372036854775807,-1]' FROM samples"),
+			 1);
 	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
 	assert_int_equal(td_store_counts(s, sess, on_count, &seen), 0);
 	assert_int_equal(seen.n, NBIG);
@@ -195,7 +209,9 @@ static int check_batched(const struct td_count_row *c, void *ctx)
  * 0..36 has value 1000 + t, enabled 2t + 1, running t. */
 static void test_counts_batched(void **state)
 {
-	enum { N = 37 };
+	enum {
+		N = 37
+	};
 	struct td_store *s;
 	td_err err;
 	int64_t sess, iv, ev, tg[N];
@@ -214,8 +230,8 @@ static void test_counts_batched(void **state)
 	assert_int_equal(td_store_begin(s), 0);
 	td_store_batch_begin(s);
 	for (int t = 0; t < N; t++)
-		assert_int_equal(td_store_count_add(s, iv, tg[t], ev, 1000 + (uint64_t)t, 2 * (uint64_t)t + 1,
-						    (uint64_t)t), 0);
+		assert_int_equal(
+			td_store_count_add(s, iv, tg[t], ev, 1000 + (uint64_t)t, 2 * (uint64_t)t + 1, (uint64_t)t), 0);
 	assert_int_equal(td_store_commit(s), 0); /* ends the batch: the last 5 rows too */
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples"), N);
 
@@ -248,7 +264,8 @@ static void test_counts_batched(void **state)
 	assert_int_equal(b.rows, N);
 	td_store_close(s);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM samples WHERE vals = '[' || (1000 + target_id - (SELECT "
-				       "min(id) FROM targets WHERE kind = 'cpu')) || ']'"), N);
+				       "min(id) FROM targets WHERE kind = 'cpu')) || ']'"),
+			 N);
 }
 
 static int check_event(const struct td_event_info *e, void *ctx)
@@ -358,7 +375,7 @@ static void test_metrics_bits(void **state)
 	assert_int_equal(td_store_metric_add(s, iv, th, m2, NAN, NAN, false, false, false), 0);
 	assert_int_equal(td_store_metric_add(s, iv, th, m3, v2, 1.0, false, false, true), 0);
 	assert_int_equal(td_store_metric_add(s, iv, th, m3, -v2, 0.0, false, false, false), 0); /* replaces */
-	assert_int_equal(td_store_metric_add(s, iv, th, m2, 1, 1.5, false, false, false), -1);  /* confidence > 1 */
+	assert_int_equal(td_store_metric_add(s, iv, th, m2, 1, 1.5, false, false, false), -1);	/* confidence > 1 */
 	assert_int_equal(td_store_commit(s), 0);
 	td_store_close(s);
 
@@ -473,7 +490,8 @@ static void test_migration_v1(void **state)
 	int64_t cpu = td_store_cpu_add(s, 2, 0, 0, 0);
 	assert_true(cpu > 0);
 	assert_int_equal(td_store_count_add(s, sql_int(p, "SELECT id FROM intervals WHERE session_id = 2"), cpu,
-					    sql_int(p, "SELECT min(id) FROM events WHERE session_id = 2"), 5, 5, 5), 0);
+					    sql_int(p, "SELECT min(id) FROM events WHERE session_id = 2"), 5, 5, 5),
+			 0);
 	td_store_close(s);
 }
 
@@ -539,7 +557,8 @@ static void test_prune_age(void **state)
 	{
 		sqlite3 *db;
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-		assert_int_equal(sqlite3_exec(db, "UPDATE sessions SET ended_ns = 1 WHERE id = 1", NULL, NULL, NULL), 0);
+		assert_int_equal(sqlite3_exec(db, "UPDATE sessions SET ended_ns = 1 WHERE id = 1", NULL, NULL, NULL),
+				 0);
 		sqlite3_close(db);
 	}
 	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
@@ -553,16 +572,11 @@ static void test_prune_age(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts_bits),
-		cmocka_unit_test(test_events_bits),
-		cmocka_unit_test(test_counts_packed),
-		cmocka_unit_test(test_counts_batched),
-		cmocka_unit_test(test_targets),
-		cmocka_unit_test(test_metrics_bits),
-		cmocka_unit_test(test_migration_v1),
-		cmocka_unit_test(test_migration_v2),
-		cmocka_unit_test(test_query_only),
-		cmocka_unit_test(test_prune_age),
+		cmocka_unit_test(test_counts_bits),   cmocka_unit_test(test_events_bits),
+		cmocka_unit_test(test_counts_packed), cmocka_unit_test(test_counts_batched),
+		cmocka_unit_test(test_targets),	      cmocka_unit_test(test_metrics_bits),
+		cmocka_unit_test(test_migration_v1),  cmocka_unit_test(test_migration_v2),
+		cmocka_unit_test(test_query_only),    cmocka_unit_test(test_prune_age),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

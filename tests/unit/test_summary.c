@@ -18,8 +18,11 @@
  * (its counting mode recorded when given), open for writing. */
 static struct td_store *new_session(char *path, int64_t *sess, const char *counting)
 {
-	struct td_session_info info = { .kind = "attach", .command = "demo (PID 7)", .rung = "software-only",
-					.interval_ms = 1000, .kernel_counted = true };
+	struct td_session_info info = { .kind = "attach",
+					.command = "demo (PID 7)",
+					.rung = "software-only",
+					.interval_ms = 1000,
+					.kernel_counted = true };
 	int fd = mkstemp(path);
 	struct td_store *s;
 	td_err err;
@@ -103,8 +106,9 @@ static void test_summary_values(void **state)
 static struct td_summary_row row(enum td_summary_kind kind, int64_t thread, pid_t pid, pid_t tid, const char *comm,
 				 double cpu)
 {
-	struct td_summary_row r = { .kind = kind, .thread = thread, .pid = pid, .tid = tid, .counted = true,
-				    .seconds = 1 };
+	struct td_summary_row r = {
+		.kind = kind, .thread = thread, .pid = pid, .tid = tid, .counted = true, .seconds = 1
+	};
 	snprintf(r.comm, sizeof(r.comm), "%s", comm);
 	for (int k = 0; k < TD_SUM_NCOLS; k++)
 		r.v[k] = 0;
@@ -121,9 +125,17 @@ static void test_summary_cut(void **state)
 		row(TD_SUM_PROCESS, 0, 30, 0, "p30", 0.5), row(TD_SUM_THREAD, 5, 30, 30, "p30", 0.5),
 		row(TD_SUM_PROCESS, 0, 40, 0, "p40", 2.0), row(TD_SUM_THREAD, 6, 40, 40, "p40", 2.0),
 	};
-	struct td_summary sum = { .session = { .id = 3, .kind = "run", .status = "completed", .command = "x",
-					       .rung = "software-only", .collector_ns = -1, .nthreads = 6 },
-				  .rows = rows, .nrows = 10, .nprocesses = 4, .nthreads = 6 };
+	struct td_summary sum = { .session = { .id = 3,
+					       .kind = "run",
+					       .status = "completed",
+					       .command = "x",
+					       .rung = "software-only",
+					       .collector_ns = -1,
+					       .nthreads = 6 },
+				  .rows = rows,
+				  .nrows = 10,
+				  .nprocesses = 4,
+				  .nthreads = 6 };
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
@@ -185,7 +197,8 @@ static char *summary_with_remainder(const char *counting)
 	td_store_session_end(s, sess, "completed", -1, "target exited");
 	td_store_close(s);
 	out = summary_of(path, sess);
-	assert_non_null(strstr(out, "  (unlisted): 0.500 s CPU, 20.0 % of the process's, ran in threads and children "));
+	assert_non_null(
+		strstr(out, "  (unlisted): 0.500 s CPU, 20.0 % of the process's, ran in threads and children "));
 	return out;
 }
 
@@ -195,14 +208,16 @@ static void test_remainder_per_mode(void **state)
 	     *older = summary_with_remainder(NULL);
 
 	(void)state;
-	assert_non_null(strstr(bpf, "not listed (too short to be listed, or no room in the BPF sums map);\n"
-				    "  counted by the BPF program's per-process sums: software events only, no switch counts\n"));
+	assert_non_null(strstr(
+		bpf, "not listed (too short to be listed, or no room in the BPF sums map);\n"
+		     "  counted by the BPF program's per-process sums: software events only, no switch counts\n"));
 	assert_null(strstr(bpf, "inherited"));
 	for (int i = 0; i < 2; i++) {
 		const char *out = i ? older : groups;
-		assert_non_null(strstr(out, "too short to be listed (and in listed ones before they were);\n"
-					    "  counted by the kernel's inherited counters: software events only, no /proc "
-					    "switches or hardware events\n"));
+		assert_non_null(strstr(out,
+				       "too short to be listed (and in listed ones before they were);\n"
+				       "  counted by the kernel's inherited counters: software events only, no /proc "
+				       "switches or hardware events\n"));
 		assert_null(strstr(out, "BPF"));
 	}
 	free(bpf);

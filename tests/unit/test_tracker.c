@@ -207,7 +207,8 @@ static void test_short_thread(void **state)
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(ev[i].tid, tid);
 		assert_int_equal(ev[i].pid, getpid());
-		assert_true(ev[i].time_ns >= before - 5000000 && ev[i].time_ns <= after + 5000000); /* clocks read apart */
+		assert_true(ev[i].time_ns >= before - 5000000 &&
+			    ev[i].time_ns <= after + 5000000); /* clocks read apart */
 		if (i)
 			assert_true(ev[i].time_ns >= ev[i - 1].time_ns);
 	}
@@ -259,12 +260,10 @@ static void test_exec_and_unfollowed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_threads_born_and_gone),
-		cmocka_unit_test(test_follow_child),
+		cmocka_unit_test(test_threads_born_and_gone), cmocka_unit_test(test_follow_child),
 		cmocka_unit_test(test_no_such_process),
 #ifdef TD_TEST_BPF
-		cmocka_unit_test(test_short_thread),
-		cmocka_unit_test(test_exec_and_unfollowed),
+		cmocka_unit_test(test_short_thread),	      cmocka_unit_test(test_exec_and_unfollowed),
 #endif
 	};
 #ifdef TD_TEST_BPF

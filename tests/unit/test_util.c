@@ -148,7 +148,8 @@ static void test_json(void **state)
 	td_json_array(&j);
 	assert_int_equal(td_json_finish(&j), 0);
 	fclose(f);
-	assert_string_equal(buf, "{\n  \"rows\":[\n    {\"i\":0,\"j\":0},\n    {\"i\":1,\"j\":-1}\n  ],\n  \"empty\":[]\n}\n");
+	assert_string_equal(
+		buf, "{\n  \"rows\":[\n    {\"i\":0,\"j\":0},\n    {\"i\":1,\"j\":-1}\n  ],\n  \"empty\":[]\n}\n");
 	free(buf);
 }
 
@@ -194,12 +195,31 @@ static void test_parse_duration(void **state)
 		const char *text;
 		uint64_t ns;
 	} good[] = {
-		{ "500ms", 500000000ull }, { "2s", 2000000000ull }, { "1.5s", 1500000000ull },
-		{ "10m", 600000000000ull }, { "12h", 43200000000000ull }, { "7d", 604800000000000ull },
-		{ "1e10s", 10000000000000000000ull }, { "0.000001ms", 1 },
+		{ "500ms", 500000000ull },
+		{ "2s", 2000000000ull },
+		{ "1.5s", 1500000000ull },
+		{ "10m", 600000000000ull },
+		{ "12h", 43200000000000ull },
+		{ "7d", 604800000000000ull },
+		{ "1e10s", 10000000000000000000ull },
+		{ "0.000001ms", 1 },
 	};
-	static const char *const bad[] = { "", "s", "5", "5x", "-1s", "0s", "+1s", " 1s", "1 s", "1sec",
-					   "1777001152060.6197s", "10000000001s", "116000000d", "0.0000001ms", "nan s", "infs" };
+	static const char *const bad[] = { "",
+					   "s",
+					   "5",
+					   "5x",
+					   "-1s",
+					   "0s",
+					   "+1s",
+					   " 1s",
+					   "1 s",
+					   "1sec",
+					   "1777001152060.6197s",
+					   "10000000001s",
+					   "116000000d",
+					   "0.0000001ms",
+					   "nan s",
+					   "infs" };
 	uint64_t ns;
 
 	(void)state;
@@ -217,8 +237,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_find_by_id),
-		cmocka_unit_test(test_array_push), cmocka_unit_test(test_parse_long), cmocka_unit_test(test_trim), cmocka_unit_test(test_files),
-		cmocka_unit_test(test_clocks),     cmocka_unit_test(test_json), cmocka_unit_test(test_err),
+		cmocka_unit_test(test_array_push),
+		cmocka_unit_test(test_parse_long),
+		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_clocks),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_err),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,8 +37,8 @@
 #define BAD_EVENT 0xff /* an event this fake PMU does not have: refused as a leader too */
 
 struct fake_pmu {
-	int gp;      /* general-purpose counters */
-	int opens;   /* perf_event_open calls made */
+	int gp;	   /* general-purpose counters */
+	int opens; /* perf_event_open calls made */
 };
 
 /* The counters an event may take (its constraint's idxmsk). */
@@ -47,13 +47,22 @@ static uint64_t counters_of(const struct fake_pmu *pmu, uint64_t config)
 	uint64_t gp = (1ull << pmu->gp) - 1;
 
 	switch (config) {
-	case 0x00c0: return FIXED(0) | gp;
-	case 0x003c: return FIXED(1) | gp;
-	case 0x0300: return FIXED(2) | gp;
+	case 0x00c0:
+		return FIXED(0) | gp;
+	case 0x003c:
+		return FIXED(1) | gp;
+	case 0x0300:
+		return FIXED(2) | gp;
 	}
 	switch (config & 0xff) {
-	case 0xd0: case 0xd1: case 0xd2: case 0xcd: case 0xc6: return 0xf & gp;
-	case BAD_EVENT: return 0;
+	case 0xd0:
+	case 0xd1:
+	case 0xd2:
+	case 0xcd:
+	case 0xc6:
+		return 0xf & gp;
+	case BAD_EVENT:
+		return 0;
 	}
 	return gp;
 }
@@ -278,8 +287,9 @@ static void test_why(void **state)
 	add(&s, 0x00c5);
 	assert_int_equal(td_perf_group_split(&s, fake_try, &pmu, &failed), 2);
 	td_perf_group_split_why(&s, EINVAL, 4, why, sizeof(why));
-	assert_string_equal(why, "the kernel refused it: Invalid argument (EINVAL at its event 5 of 7, r05d1: its events "
-				 "cannot all have counters at once); counted as 2 groups of 4 and 3 events");
+	assert_string_equal(why,
+			    "the kernel refused it: Invalid argument (EINVAL at its event 5 of 7, r05d1: its events "
+			    "cannot all have counters at once); counted as 2 groups of 4 and 3 events");
 }
 
 /* A spec opened in parts on this thread (the real kernel, software
@@ -341,9 +351,9 @@ static void test_parts_open_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bottom_four),        cmocka_unit_test(test_even_parts),
-		cmocka_unit_test(test_fixed_counters),     cmocka_unit_test(test_uncountable_member),
-		cmocka_unit_test(test_fewest_random),      cmocka_unit_test(test_why),
+		cmocka_unit_test(test_bottom_four),	cmocka_unit_test(test_even_parts),
+		cmocka_unit_test(test_fixed_counters),	cmocka_unit_test(test_uncountable_member),
+		cmocka_unit_test(test_fewest_random),	cmocka_unit_test(test_why),
 		cmocka_unit_test(test_parts_open_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
