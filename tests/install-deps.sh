@@ -4,13 +4,14 @@
 # systemd and man-db: systemd-analyze verify checks topdownd.service and its man pages;
 # dpkg-dev, debhelper, lintian: check-all.sh builds and checks the Debian packages;
 # bpftool, clang, llvm: the BPF thread tracker, src/collect/tracker.bpf.c;
+# clang-format: tests/format.sh checks the code is as .clang-format writes it;
 # curl and prometheus: tests/integration/exporter.sh scrapes /metrics with both).
 # Run as root (or with sudo available). Safe to run again.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config \
 libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev zlib1g-dev \
 libjansson-dev libsystemd-dev libmicrohttpd-dev \
-bpftool clang llvm \
+bpftool clang llvm clang-format \
 sqlite3 util-linux systemd man-db chromium curl prometheus \
 dpkg-dev debhelper fakeroot lintian"
 SUDO=
