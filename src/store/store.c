@@ -508,7 +508,6 @@ int td_store_commit(struct td_store *s)
 	assert(!s->batching && s->nbatch == 0 && s->pack_len == 0);
 	if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
 		s->target_id_committed = s->target_id_pending;
-	s->interval_id_committed = s->interval_id_last;
 	return 0;
 }
 
@@ -526,8 +525,7 @@ static void batch_drop(struct td_store *s)
 void td_store_rollback(struct td_store *s)
 {
 	batch_drop(s);
-	s->target_id_pending = s->target_id_committed;	/* the rows inserted since are gone */
-	s->interval_id_last = s->interval_id_committed; /* SQLite may give a rolled-back id again */
+	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");
 }
@@ -850,13 +848,10 @@ int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint
 	sqlite3_bind_int(st, 2, seq);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)start_ns);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)end_ns);
+	/* No order of ids is asserted: a rowid is the largest + 1, and another
+	 * writer (tdctl prune beside a live run) may have deleted the largest,
+	 * so a smaller id than this handle's last may come (store_cmds.sh). */
 	id = td_store_step_insert(s, st);
-	/* Interval ids only grow on a handle (a rowid is the largest + 1, inside
-	 * a write transaction): the rows of an interval and the reader's order
-	 * of intervals rest on it. A rolled-back id may come again (rollback). */
-	assert(id < 0 || id > s->interval_id_last);
-	if (id > s->interval_id_last)
-		s->interval_id_last = id;
 	return id;
 }
 

@@ -54,10 +54,6 @@ struct td_store {
 	 * target id known committed (-1: not asked yet) and the largest this
 	 * handle inserted since (it becomes committed with the transaction) */
 	int64_t target_id_committed, target_id_pending;
-	/* the largest interval id this handle inserted and did not roll back,
-	 * and the largest it committed (0: none): the next is larger (asserted
-	 * in td_store_interval_add) */
-	int64_t interval_id_last, interval_id_committed;
 };
 
 /* store_sql.c: the SQLite helpers */
