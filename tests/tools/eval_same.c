@@ -90,10 +90,31 @@ static const struct value *find(const struct values *vs, int64_t target, int seq
 	return NULL;
 }
 
+/* The first few values of one side that the other lacks (by interval,
+ * target, kind and name), so that a count that differs says where. */
+static void say_missing(const struct values *from, const struct values *in, const char *what)
+{
+	int said = 0;
+
+	for (int i = 0; i < from->n && said < 5; i++) {
+		const struct value *x = &from->v[i];
+		if (!find(in, x->target, x->seq, x->kind, x->name)) {
+			fprintf(stderr, "%s: interval %d target %" PRId64 " %s %s = %.17g\n", what, x->seq, x->target,
+				x->kind, x->name, x->value);
+			said++;
+		}
+	}
+}
+
 /* 1: stored values against recomputed ones. */
 static void compare_stored(const struct values *a, const struct values *b)
 {
 	int diff = a->n == b->n ? 0 : -1;
+
+	if (diff < 0) {
+		say_missing(a, b, "stored, not recomputed");
+		say_missing(b, a, "recomputed, not stored");
+	}
 
 	for (int i = 0; diff >= 0 && i < a->n; i++) {
 		const struct value *x = &a->v[i], *y = &b->v[i];
