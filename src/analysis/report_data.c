@@ -29,7 +29,12 @@ int td_report_header_read(struct td_store *s, int64_t session, struct td_session
 /* ---- accumulation --------------------------------------------------------------- */
 
 struct acc {
-	struct td_group_counts c; /* summed scaled counts per group (NA sticky), least coverage */
+	/* summed scaled counts per group (NA sticky), least coverage; a target's total (tgt.total) sums
+	 * its intervals over time: an interval in which the kernel ran an event's group not at all is a
+	 * gap the rest is extrapolated over (td_group_counts_add_time), not a hole making the
+	 * session's value n/a — with many groups multiplexed and short intervals (the first, or a
+	 * thread that runs little) most groups have such intervals */
+	struct td_group_counts c;
 	double secs;
 	bool used;
 };
@@ -166,7 +171,9 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 
 	if (t && t->selected) {
 		acc_add(&L->iv, c, 0);
-		acc_add(&t->total, c, iv_secs(r));
+		td_group_counts_add_time(&t->total.c, c);
+		t->total.secs += iv_secs(r);
+		t->total.used = true;
 	}
 	return 0;
 }
@@ -218,7 +225,8 @@ static int on_interval_end(void *ctx, const struct td_count_row *r)
 		snprintf(e->label, sizeof(e->label), "%d", r->seq);
 		if (evaluate(L, &L->iv, e))
 			return -1;
-		acc_add(&L->whole, &L->iv.c, L->iv.secs);
+		L->whole.secs += L->iv.secs; /* its counts: the targets' totals (finish_targets) */
+		L->whole.used = true;
 		if (d->per_col > 1 && d->model && add_to_col(L, r))
 			return -1;
 	}
@@ -382,6 +390,8 @@ static int finish_targets(struct load *L)
 		struct tgt *t = &L->tg[i];
 		if (!t->selected || !t->total.used)
 			continue;
+		td_group_counts_extrapolate(&t->total.c);
+		td_group_counts_add(&L->whole.c, &t->total.c); /* across targets: NA sticky */
 		struct td_report_eval *e = &d->targets[d->ntargets++];
 		e->v.bottleneck = -1;
 		snprintf(e->label, sizeof(e->label), "%s", t->label);

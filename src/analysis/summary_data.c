@@ -226,7 +226,7 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 	}
 	if (t) {
 		L->sum->rows[t->row].counted = true;
-		td_group_counts_add(&t->c[L->file], c);
+		td_group_counts_add_time(&t->c[L->file], c); /* one thread's intervals: multiplexed-out ones are gaps */
 		if (L->file == SOFTWARE)
 			t->window_ns += span; /* one call per (interval, target) */
 		t->counted[L->file] = true;
@@ -329,6 +329,8 @@ static int evaluate_rows(struct load *L, struct file *files)
 				continue;
 			if (!th->counted[k])
 				td_group_counts_clear(&th->c[k]); /* no interval delivered its counts: not counted */
+			else
+				td_group_counts_extrapolate(&th->c[k]);
 			for (int i = 0; k == GENERIC && i < th->c[k].n * th->c[k].ngroups; i++)
 				sum->hw |= !isnan(th->c[k].val[i]);
 			td_group_counts_add(&total[k], &th->c[k]);

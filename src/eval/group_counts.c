@@ -30,7 +30,9 @@ int td_group_counts_init(struct td_group_counts *c, int n, int ngroups)
 	c->val = malloc(k * sizeof(double));
 	c->cov = malloc(k * sizeof(double));
 	c->rows = malloc(k * sizeof(int));
-	if (!c->val || !c->cov || !c->rows) {
+	c->en = malloc(k * sizeof(double));
+	c->gap = malloc(k * sizeof(double));
+	if (!c->val || !c->cov || !c->rows || !c->en || !c->gap) {
 		td_group_counts_free(c);
 		return -1;
 	}
@@ -43,7 +45,9 @@ void td_group_counts_free(struct td_group_counts *c)
 	free(c->val);
 	free(c->cov);
 	free(c->rows);
-	c->val = c->cov = NULL;
+	free(c->en);
+	free(c->gap);
+	c->val = c->cov = c->en = c->gap = NULL;
 	c->rows = NULL;
 }
 
@@ -52,6 +56,7 @@ void td_group_counts_clear(struct td_group_counts *c)
 	for (int i = 0; i < c->n * c->ngroups; i++) {
 		c->val[i] = c->cov[i] = NAN;
 		c->rows[i] = 0;
+		c->en[i] = c->gap[i] = 0;
 	}
 }
 
@@ -62,8 +67,12 @@ void td_group_counts_add_row(struct td_group_counts *c, int group, int alias, ui
 	double v = td_scale(value, enabled, running), cov = td_coverage(enabled, running);
 
 	assert(group >= 0 && group < c->ngroups && alias >= 0 && alias < c->n);
-	if (isnan(v))
+	if (isnan(v)) {
+		if (!c->rows[i]) /* not counted so far: how long it was enabled without running */
+			c->en[i] = fmax(c->en[i], (double)enabled);
 		return;
+	}
+	c->en[i] = c->rows[i] ? (c->en[i] * c->rows[i] + (double)enabled) / (c->rows[i] + 1) : (double)enabled;
 	c->val[i] = c->rows[i] ? (c->val[i] * c->rows[i] + v) / (c->rows[i] + 1) : v;
 	c->rows[i]++;
 	if (!isnan(cov))
@@ -76,6 +85,7 @@ void td_group_counts_zero(struct td_group_counts *c)
 		c->val[i] = 0;
 		c->cov[i] = NAN;
 		c->rows[i] = 0;
+		c->en[i] = c->gap[i] = 0;
 	}
 }
 
@@ -84,8 +94,43 @@ void td_group_counts_add(struct td_group_counts *sum, const struct td_group_coun
 	assert(sum->n == part->n && sum->ngroups == part->ngroups);
 	for (int i = 0; i < sum->n * sum->ngroups; i++) {
 		sum->val[i] += part->val[i]; /* NaN + x is NaN */
+		sum->en[i] += part->en[i];
+		sum->gap[i] += part->gap[i];
 		if (!isnan(part->cov[i]))
 			sum->cov[i] = isnan(sum->cov[i]) ? part->cov[i] : fmin(sum->cov[i], part->cov[i]);
+	}
+}
+
+void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part)
+{
+	assert(sum->n == part->n && sum->ngroups == part->ngroups);
+	for (int i = 0; i < sum->n * sum->ngroups; i++) {
+		if (isnan(part->val[i]) && part->en[i] > 0) { /* multiplexed out the whole part */
+			sum->gap[i] += part->en[i] + part->gap[i];
+			continue;
+		}
+		sum->val[i] += part->val[i]; /* no row (NaN, nothing enabled): NaN + x is NaN */
+		sum->en[i] += part->en[i];
+		sum->gap[i] += part->gap[i];
+		if (!isnan(part->cov[i]))
+			sum->cov[i] = isnan(sum->cov[i]) ? part->cov[i] : fmin(sum->cov[i], part->cov[i]);
+	}
+}
+
+void td_group_counts_extrapolate(struct td_group_counts *c)
+{
+	for (int i = 0; i < c->n * c->ngroups; i++) {
+		if (c->gap[i] <= 0)
+			continue;
+		if (c->en[i] > 0 && !isnan(c->val[i])) {
+			double share = c->en[i] / (c->en[i] + c->gap[i]);
+			c->val[i] /= share;
+			c->cov[i] = isnan(c->cov[i]) ? share : fmin(c->cov[i], share);
+		} else {
+			c->val[i] = NAN; /* counted in no part */
+		}
+		c->en[i] += c->gap[i];
+		c->gap[i] = 0;
 	}
 }
 

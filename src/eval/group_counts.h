@@ -23,6 +23,9 @@ struct td_group_counts {
 	double *val; /* ngroups * n: scaled count; NaN not counted */
 	double *cov; /* ngroups * n: running / enabled; NaN unknown */
 	int *rows;   /* ngroups * n: rows averaged into val */
+	double *en;  /* ngroups * n: enabled ns behind val — of the rows counted, or (val NaN) of the rows enabled
+		      * but never running; summed over time (td_group_counts_add_time): of the parts counted */
+	double *gap; /* ngroups * n: summed over time, enabled ns of the parts in which it was not counted */
 };
 
 /* -1 when out of memory. The counts start cleared. */
@@ -42,6 +45,19 @@ void td_group_counts_zero(struct td_group_counts *c);
 /* sum += part, value by value: an alias not counted in part makes the sum
  * not counted (no honest total); coverage is the least seen. */
 void td_group_counts_add(struct td_group_counts *sum, const struct td_group_counts *part);
+
+/* sum += part, where part is the same target's next interval (a thread's,
+ * CPU's ...): an alias multiplexed out for the whole part (enabled, never
+ * running: the kernel ran its group in none of the part's time) is not a hole
+ * in the total but time the estimate covers less of: its enabled time goes to
+ * gap and td_group_counts_extrapolate scales the rest over it, as scaling by
+ * enabled / running does within an interval. An alias with no row in part
+ * (nothing enabled) makes the sum not counted, as td_group_counts_add. */
+void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part);
+/* After add_time: each value with a gap scaled by (en + gap) / en — the
+ * counted parts' sum over all the enabled time — its coverage at most en /
+ * (en + gap); not counted when no part was. */
+void td_group_counts_extrapolate(struct td_group_counts *c);
 
 /* Perf group numbers as stored (events.group_idx) -> 0..k-1 in ascending
  * order, in place. Returns k (at least 1), or -1 when out of memory. */
