@@ -30,7 +30,7 @@ machine/procfs.h td_proc_tasks td_proc_pids td_proc_stat td_proc_identity td_pro
 machine/procfs.h td_proc_schedstat td_proc_ctxt_switches td_proc_starttime td_self_syscalls td_proc_uids
 machine/procfs.h td_proc_uid td_proc_cpu_time
 machine/host.h td_host_online_cpus
-collect/perf_group.h td_perf_group_open td_perf_group_read td_perf_group_enable td_perf_group_split
+collect/perf_group.h td_perf_group_open td_perf_group_read td_perf_group_enable td_perf_group_split td_perf_group_try_part
 collect/tracker.h td_tracker_add_process td_tracker_add_descendants td_tracker_poll
 collect/tracker_backend.h td_proc_descendants
 collect/exec_watch.h td_exec_watch_poll

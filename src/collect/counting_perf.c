@@ -172,26 +172,14 @@ static int try_part(void *ctx, const struct td_perf_group_spec *s, int first, in
 {
 	const struct try_ctx *c = ctx;
 	const struct td_counting_plan *plan = c->p->base.plan;
-	struct td_perf_group_spec *part = calloc(1, sizeof(*part));
-	struct td_perf_group pg;
 	td_err err;
 	int rc;
 
-	if (!part)
-		return -ENOMEM;
-	part->n = n;
-	memcpy(part->names, s->names + first, (size_t)n * sizeof(s->names[0]));
-	memcpy(part->attrs, s->attrs + first, (size_t)n * sizeof(s->attrs[0]));
-	if (plan->open_as && td_creds_enter(plan->as_uid, plan->as_gid, &err)) {
-		free(part);
+	if (plan->open_as && td_creds_enter(plan->as_uid, plan->as_gid, &err))
 		return -EPERM;
-	}
-	rc = td_perf_group_open(&pg, part, c->tid, -1, TD_OPEN_DISABLED, failed);
+	rc = td_perf_group_try_part(s, first, n, c->tid, -1, 0, failed);
 	if (plan->open_as)
 		td_creds_leave();
-	if (rc == 0)
-		td_perf_group_close(&pg);
-	free(part);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -274,4 +275,23 @@ void td_perf_strerror(int err, const char *event, int paranoid, char *buf, size_
 	default:
 		snprintf(buf, len, "cannot open event %s: %s", event, strerror(err));
 	}
+}
+
+int td_perf_group_try_part(const struct td_perf_group_spec *s, int first, int n, pid_t tid, int cpu, unsigned flags,
+			   int *failed)
+{
+	struct td_perf_group_spec *part = calloc(1, sizeof(*part)); /* TD_GROUP_MAX attrs: not on the stack */
+	struct td_perf_group pg;
+	int rc;
+
+	if (!part)
+		return -ENOMEM;
+	part->n = n;
+	memcpy(part->names, s->names + first, (size_t)n * sizeof(s->names[0]));
+	memcpy(part->attrs, s->attrs + first, (size_t)n * sizeof(s->attrs[0]));
+	rc = td_perf_group_open(&pg, part, tid, cpu, flags | TD_OPEN_DISABLED, failed);
+	if (rc == 0)
+		td_perf_group_close(&pg);
+	free(part);
+	return rc;
 }

@@ -112,6 +112,13 @@ typedef int (*td_group_try_fn)(void *ctx, const struct td_perf_group_spec *s, in
  * then unchanged): perf_event_open's own, passed on as by a thin wrapper of
  * the system call, for its caller to tell apart (td_perf_strerror). */
 int td_perf_group_split(struct td_perf_group_spec *s, td_group_try_fn try_open, void *ctx, int *failed);
+/* A td_group_try_fn's work: members [first, first + n) of s as one group
+ * on tid (pid semantics of perf_event_open) and cpu, opened disabled
+ * (nothing counts; flags beside TD_OPEN_DISABLED as for td_perf_group_open)
+ * and closed again. 0, or -errno with *failed the member refused, as
+ * td_perf_group_open (a thin wrapper of the system call). */
+int td_perf_group_try_part(const struct td_perf_group_spec *s, int first, int n, pid_t tid, int cpu, unsigned flags,
+			   int *failed);
 
 /* Why s (split: its sub set) is counted in parts, in one line: "the kernel
  * refused it: Invalid argument (EINVAL) at its event 5 of 8, NAME (...);

@@ -90,21 +90,9 @@ struct try_ctx {
 static int try_part(void *ctx, const struct td_perf_group_spec *s, int first, int n, int *failed)
 {
 	const struct try_ctx *c = ctx;
-	struct td_perf_group_spec *part = calloc(1, sizeof(*part));
-	struct td_perf_group pg;
-	int rc;
 
-	if (!part)
-		return -ENOMEM;
-	part->n = n;
-	memcpy(part->names, s->names + first, (size_t)n * sizeof(s->names[0]));
-	memcpy(part->attrs, s->attrs + first, (size_t)n * sizeof(s->attrs[0]));
-	rc = td_perf_group_open(&pg, part, c->w->cgroup_fd, c->cpu,
-				TD_OPEN_DISABLED | (c->w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0), failed);
-	if (rc == 0)
-		td_perf_group_close(&pg);
-	free(part);
-	return rc;
+	return td_perf_group_try_part(s, first, n, c->w->cgroup_fd, c->cpu, c->w->cgroup_fd >= 0 ? TD_OPEN_CGROUP : 0,
+				      failed);
 }
 
 /* Open spec g on every CPU; the first CPU decides whether an optional group
