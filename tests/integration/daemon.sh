@@ -230,10 +230,13 @@ elif [ -n "${USERPID:-}" ]; then
 		skip "a setuid program run by a user's process is not counted for the user" \
 			"setuid programs do not run as root here ($D is on a nosuid file system?)"
 	else
-		printf '#!/bin/sh\nsleep 1\n"%s" -t 1 -l 0 -e 0 -s 1\n"%s" -t 1 -l 0 -e 0 -s 1\n' \
-			"$D/plain-demo" "$D/suid-demo" >"$D/user.sh"
+		# the script starts its programs once the attach has returned (the file go), not after a
+		# second: on a saturated host the attach alone took longer, and the script had ended
+		printf '#!/bin/sh\nwhile [ ! -e "%s" ]; do sleep 0.05; done\n"%s" -t 1 -l 0 -e 0 -s 1\n"%s" -t 1 -l 0 -e 0 -s 1\n' \
+			"$D/go" "$D/plain-demo" "$D/suid-demo" >"$D/user.sh"
 		chmod 755 "$D/user.sh"
 		for who in user root; do
+			rm -f "$D/go"
 			$NOBODY "$D/user.sh" >/dev/null 2>&1 &
 			SCRIPT=$!
 			if [ $who = user ]; then
@@ -241,6 +244,7 @@ elif [ -n "${USERPID:-}" ]; then
 			else
 				S=$("$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>/dev/null)
 			fi
+			touch "$D/go"
 			wait "$SCRIPT"
 			ended() { test "$(sql "$DB" "select status from sessions where id = ${S:-0}")" = completed; }
 			check "$who's session of a script running a setuid program ends" wait_for 10 ended
