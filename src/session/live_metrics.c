@@ -439,11 +439,40 @@ static void shrink_targets(struct live_file *f, int used)
 #endif
 }
 
+/* A file that no target of the interval delivered a count to (every group of
+ * the unlisted remainder's or the listed threads' left out: the final read
+ * after the last thread went, an interval in which no thread was read) is
+ * still evaluated: each target the other files had is handed over with no
+ * counts (every value n/a), as analysis/session_counts.c hands the interval's
+ * targets to recompute and the reports when none has a row the file reads
+ * (the interval still happened). A file some target delivered to leaves the
+ * others out, there as here. */
+static int hand_over_empty(struct td_live *l)
+{
+	bool had[LIVE_MAX_FILES];
+
+	for (int fi = 0; fi < l->nf; fi++)
+		had[fi] = l->f[fi].nt > 0;
+	for (int fi = 0; fi < l->nf; fi++)
+		for (int fj = 0; !had[fi] && fj < l->nf; fj++)
+			for (int i = 0; had[fj] && i < l->f[fj].nt; i++) {
+				const struct tgt *o = &l->f[fj].t[i];
+				struct tgt *t = target_of(&l->f[fi], o->id, o->pid, o->tid, o->cpu, o->comm);
+				if (!t)
+					return -1;
+				t->agg[0] = o->agg[0];
+				t->agg[1] = o->agg[1];
+			}
+	return 0;
+}
+
 int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 {
 	l->seq = seq;
 	l->seconds = seconds;
 	l->elapsed += seconds;
+	if (hand_over_empty(l))
+		return -1;
 	for (int fi = 0; fi < l->nf; fi++) {
 		struct live_file *f = &l->f[fi];
 		/* in target order, as recompute and reports read them back: sums in the same order are the same bits */

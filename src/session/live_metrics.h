@@ -77,8 +77,9 @@ int td_live_count(struct td_live *l, int file, int64_t thread, pid_t pid, pid_t 
 int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, const int64_t agg[2], int alias, int group,
 		      const struct td_count *c);
 /* Evaluate and write everything counted since the last flush for interval
- * (seq: its index; duration: its length), then forget it. -1 on a store
- * error. */
+ * (seq: its index; duration: its length), then forget it. A file no target
+ * counted for in the interval is written for the other files' targets, all
+ * n/a (as recompute and reports evaluate it). -1 on a store error. */
 int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds);
 /* The interval's transaction failed: forget what was counted since the last
  * flush (it is delivered again with the next interval) and the process
