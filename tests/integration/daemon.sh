@@ -154,8 +154,16 @@ check "S1 kept sampling: $((after - before)) intervals over the window (>= $expe
 
 "$TDCTL" detach "$S1" --socket "$SOCK" >"$D/out" 2>&1
 check_eq "tdctl detach exits 0" 0 "$?"
-detached() { test "$(sql "$DB" "select status || ':' || message from sessions where id = $S1")" = "completed:detached by uid 0"; }
-check "the session ends completed, detached by uid 0" wait_for 10 detached
+# the message may go on with what else the session met ("; N interval periods of 100 ms not read
+# on time ...": the ASan build, held up by the abuse above, once was)
+detached() {
+	case "$(sql "$DB" "select status || ':' || message from sessions where id = $S1")" in
+	"completed:detached by uid 0" | "completed:detached by uid 0; "*) true ;;
+	*) false ;;
+	esac
+}
+wait_for 10 detached
+check "the session ends completed, detached by uid 0 (status: message '$(sql "$DB" "select status || ': ' || message from sessions where id = $S1")')" detached
 "$TDCTL" report "$S1" --socket "$SOCK" >"$D/report" 2>&1
 check_match "tdctl report through the daemon" "^Session $S1 \(attach, completed\)" "$(head -1 "$D/report")"
 "$TDCTL" report "$S1" -d "$DB" >"$D/report.direct" 2>&1
@@ -343,7 +351,7 @@ S5=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>/dev/null)
 kill -TERM "$DAEMON"
 wait "$DAEMON"
 check_eq "SIGTERM: exit 0" 0 "$?"
-check_eq "... the session closed as stopped" "completed:stopped: topdownd shut down" \
+check_match "... the session closed as stopped (what else it met may follow)" '^completed:stopped: topdownd shut down(; .*)?$' \
 	"$(sql "$DB" "select status || ':' || message from sessions where id = ${S5:-0}")"
 check "... the socket removed" test ! -e "$SOCK"
 "$TDCTL" status --socket "$SOCK" >/dev/null 2>"$D/err"
