@@ -138,7 +138,8 @@ done
 # calls, but a run makes as many calls as it writes intervals, which a loaded machine changes
 # (periods read late are absorbed); its opens are as many in every run, and the read-back's is
 # the last open of the database itself. With a sampler held up for 200 ms (SIGSTOP, as a
-# saturated machine does), the one warning about late periods comes before the line.
+# saturated machine does, once the first interval is committed), the one warning about late
+# periods comes before the line.
 faulted_run "$WORK/opens.log" TD_FAULT_CALLS=open
 readback=$(awk -v db="$DB" '$3 == db { n = $1 } END { print n + 0 }' "$WORK/opens.log")
 rm -f "$DB" "$DB-wal" "$DB-shm" "$DB-journal" "$WORK/run.log"
@@ -148,7 +149,10 @@ rm -rf "$SNAP" && mkdir "$SNAP"
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" TD_FAULT_CALLS=open TD_FAULT_N="$readback" \
 	TD_FAULT_STICKY=1 TD_FAULT_ERRNO=EIO "$TDCTL" run -I 20 -d "$DB" -- "$DEMO" -t 1 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err") &
 run=$!
-wait_for 20 test -s "$DB-wal"
+# held up once an interval is committed (the sampler's periods have begun: a WAL alone is the
+# session's row, written before them, and a stop then is before any period is due)
+committed() { [ "$(sql "$DB" "select count(*) from intervals" 2>/dev/null)" -ge 1 ] 2>/dev/null; }
+wait_for 20 committed
 kill -STOP $run 2>/dev/null
 sleep 0.2
 kill -CONT $run 2>/dev/null
