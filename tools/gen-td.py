@@ -523,7 +523,7 @@ class Gen:
            eh.get('Version'), eh.get('DatePublished'), commit[:12]))
         w('note     Generated: tools/gen-td.py --perfmon PERFMON --model %s --pmu %s --class %s%s%s -o %s'
           % (a.model, ' '.join(a.pmu), a.cls, ' --metrics ' + a.metrics if a.metrics else '',
-             ' --events ' + a.events if a.events else '', out))
+             ' --events ' + a.events if a.events else '', os.path.normpath(out)))
         w('note     Nodes, parents, levels, count domains and thresholds are the metrics file\'s (MetricName,')
         w('note     ParentCategory, Level, CountDomain, Threshold; formulas from BaseFormula, percent thresholds / 100,')
         w('note     an ancestor\'s own test left to the rule that every ancestor must be flagged); events are perf raw')
@@ -643,6 +643,12 @@ class Gen:
                 if body in [list(f) for f in forms] and DOMAINS[a['m']['CountDomain']][:4] == DOMAINS[t['m']['CountDomain']][:4] \
                         and DOMAINS[b['m']['CountDomain']][:4] == DOMAINS[t['m']['CountDomain']][:4]:
                     return 'partition %s   # perfmon: %s = %s' % (t['name'], b['m']['MetricName'], self.render_expr(b['body']))
+        # PARENT = CHILD1 + CHILD2 + ... (every child once, perfmon's FP_Arith)
+        body = [x for x in t['body'] if x not in ('(', ')')]
+        refs = ['@@' + k['m']['MetricName'].lower() for k in kids]
+        if body[0::2] and sorted(body[0::2]) == sorted(refs) and all(x == '+' for x in body[1::2]) and \
+                all(DOMAINS[k['m']['CountDomain']][:4] == DOMAINS[t['m']['CountDomain']][:4] for k in kids):
+            return 'partition %s   # perfmon: %s is the sum of its children' % (t['name'], t['m']['MetricName'])
         return 'unrelated %s | perfmon gives each child\'s formula, no relation to its parent (generated)' % t['name']
 
     def spans(self, evs):
