@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/gen-all.sh PERFMON [COMMIT] — regenerates events/generated/*.td from an intel/perfmon
+# tools/gen-all.sh PERFMON [COMMIT] — (PERFMON51_EMR=DIR PERFMON51_ICX=DIR for tma-5.1/) regenerates events/generated/*.td from an intel/perfmon
 # checkout (or `git archive` of it) with tools/gen-td.py; each file's .untranslated list says
 # what the generator could not translate. Maintainer's script: not run at build or test time.
 set -e
@@ -20,3 +20,13 @@ g --model SPR --metrics sapphirerapids_metrics.json --pmu spr --title "Intel Sap
 g --model EMR --pmu emr --title "Intel Emerald Rapids" --class glc -o "$O/intel-emr.td"
 g --model GNR --pmu gnr --title "Intel Granite Rapids" --class glc -o "$O/intel-gnr.td"
 g --model SRF --pmu srf --title "Intel Sierra Forest" --class cmt -o "$O/intel-srf.td"
+# TMA 5.1 versions (the version of toplev 5.1-full, pmu-tools' model for the oracle cases): perfmon
+# fb93def (2025-09-24) has EMR's emeraldrapids_metrics.json V1.2 TMA 5.1, c07091a (2025-07-01)
+# ICX's icelakex_metrics.json V1.1 TMA 5.1. Give a second checkout at those commits as PERFMON51.
+if [ -n "${PERFMON51_EMR:-}" ] && [ -n "${PERFMON51_ICX:-}" ]; then
+	mkdir -p "$O/tma-5.1"
+	python3 "$D/gen-td.py" --perfmon "$PERFMON51_EMR" --commit fb93def --model EMR --pmu emr \
+		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$O/tma-5.1/intel-emr.td"
+	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
+		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$O/tma-5.1/intel-icx.td"
+fi

@@ -646,7 +646,7 @@ class Gen:
         # PARENT = CHILD1 + CHILD2 + ... (every child once, perfmon's FP_Arith)
         body = [x for x in t['body'] if x not in ('(', ')')]
         refs = ['@@' + k['m']['MetricName'].lower() for k in kids]
-        if body[0::2] and sorted(body[0::2]) == sorted(refs) and all(x == '+' for x in body[1::2]) and \
+        if len(kids) >= 2 and sorted(body[0::2]) == sorted(refs) and all(x == '+' for x in body[1::2]) and \
                 all(DOMAINS[k['m']['CountDomain']][:4] == DOMAINS[t['m']['CountDomain']][:4] for k in kids):
             return 'partition %s   # perfmon: %s is the sum of its children' % (t['name'], t['m']['MetricName'])
         return 'unrelated %s | perfmon gives each child\'s formula, no relation to its parent (generated)' % t['name']

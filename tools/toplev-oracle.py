@@ -28,7 +28,7 @@ PM_L1 = ['topdown-retiring', 'topdown-bad-spec', 'topdown-fe-bound', 'topdown-be
 
 def toplev(a, extra, env):
     cmd = [sys.executable, os.path.join(a.tools, 'toplev.py'), '--force-cpu', a.cpu, '-v',
-           '-l%d' % a.level, '--nodes', '+IPC,+CPI,+CLKS,+SLOTS', '-x,'] + extra
+           '-l%d' % a.level, '--nodes', a.info, '-x,'] + extra
     return subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=a.tools)
 
 
@@ -54,6 +54,7 @@ def main():
     p.add_argument('--metrics', default='0')
     p.add_argument('--level', type=int, default=3)
     p.add_argument('--seed', type=int, required=True)
+    p.add_argument('--info', default='+IPC,+CPI,+CLKS,+SLOTS', help="toplev --nodes (info metrics to add)")
     p.add_argument('-o', required=True)
     p.add_argument('name')
     a = p.parse_args()
@@ -97,7 +98,7 @@ def main():
         elif name == 'event=0x0,umask=0x3':
             val[e] = int(clk * rnd.uniform(0.7, 0.95))
         else:
-            val[e] = int(clk * rnd.uniform(0.0005, 0.3))
+            val[e] = int(clk * rnd.uniform(0.0005, 0.08))
     os.makedirs(os.path.join(a.o, 'inputs'), exist_ok=True)
     os.makedirs(os.path.join(a.o, 'expected'), exist_ok=True)
     inp = os.path.join(a.o, 'inputs', a.name + '.perf.csv')

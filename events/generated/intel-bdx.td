@@ -495,7 +495,7 @@ node  Retiring.Light_Operations.FP_Arith.FP_Vector.FP_Vector_256b Uops = (FP_ARI
       | > 0.1 | L5. This metric approximates arithmetic FP vector uops fraction the CPU has retired for 256-bit wide vectors.
 node  Retiring.Heavy_Operations Slots = Retiring.Heavy_Operations.Microcode_Sequencer \
       | > 0.1 | L2. This metric represents fraction of slots where the CPU was retiring heavy-weight operations , instructions that require two or more uops or micro-coded sequences.
-partition Retiring.Heavy_Operations   # perfmon: Heavy_Operations is the sum of its children
+unrelated Retiring.Heavy_Operations | perfmon gives each child's formula, no relation to its parent (generated)
 node  Retiring.Heavy_Operations.Microcode_Sequencer Slots = ((UOPS_RETIRED_RETIRE_SLOTS) / UOPS_ISSUED_ANY) * IDQ_MS_UOPS / SLOTS \
       | > 0.05 | L3. This metric represents fraction of slots the CPU was retiring uops fetched by the Microcode Sequencer (MS) unit.
 partition Retiring.Heavy_Operations.Microcode_Sequencer   # perfmon: CISC = max(0, Retiring.Heavy_Operations.Microcode_Sequencer - Retiring.Heavy_Operations.Microcode_Sequencer.Assists)
