@@ -19,7 +19,8 @@ g --model TGL --pmu tgl --title "Intel Tiger Lake" --class icl -o "$O/intel-tgl.
 g --model SPR --metrics sapphirerapids_metrics.json --pmu spr --title "Intel Sapphire Rapids" --class glc -o "$O/intel-spr.td"
 g --model EMR --pmu emr --title "Intel Emerald Rapids" --class glc -o "$O/intel-emr.td"
 g --model GNR --pmu gnr --title "Intel Granite Rapids" --class glc -o "$O/intel-gnr.td"
-g --model SRF --pmu srf --title "Intel Sierra Forest" --class cmt -o "$O/intel-srf.td"
+# served (events/intel-srf.td: CPUID family 6 model 0xAF), checked by fixture oracle-srf-l3.fix
+g --model SRF --pmu srf --title "Intel Sierra Forest" --class cmt -o "$D/../events/intel-srf.td"
 # TMA 5.1 versions (the version of toplev 5.1-full, pmu-tools' model for the oracle cases): perfmon
 # fb93def (2025-09-24) has EMR's emeraldrapids_metrics.json V1.2 TMA 5.1, c07091a (2025-07-01)
 # ICX's icelakex_metrics.json V1.1 TMA 5.1. Give a second checkout at those commits as PERFMON51.

@@ -55,6 +55,8 @@ def main():
     p.add_argument('--level', type=int, default=3)
     p.add_argument('--seed', type=int, required=True)
     p.add_argument('--info', default='+IPC,+CPI,+CLKS,+SLOTS', help="toplev --nodes (info metrics to add)")
+    p.add_argument('--slot-codes', help='E-core slot event codes, e.g. 0x71,0x72,0x73,0x74')
+    p.add_argument('--width', type=int, default=6, help='slots per cycle for --slot-codes')
     p.add_argument('-o', required=True)
     p.add_argument('name')
     a = p.parse_args()
@@ -77,6 +79,27 @@ def main():
     l1['topdown-be-bound'] = slots - sum(v for k, v in l1.items() if k != 'topdown-be-bound')
     sub = {'topdown-heavy-ops': 'topdown-retiring', 'topdown-br-mispredict': 'topdown-bad-spec',
            'topdown-fetch-lat': 'topdown-fe-bound', 'topdown-mem-bound': 'topdown-be-bound'}
+    # E-core slot events (--slot-codes, Atom TMA: TOPDOWN_FE_BOUND 0x71, _RETIRING 0x72,
+    # _BAD_SPECULATION 0x73, _BE_BOUND 0x74): the umask-0 (ALL_P) events split slots = --width x
+    # cycles, and each umask bit gets a random share of its code's ALL_P, so an event with
+    # several bits counts the sum of its bits' shares (as the hardware's umask subsets do)
+    a.slot_codes = [int(x, 16) for x in a.slot_codes.split(',')] if a.slot_codes else []
+    share = {}
+    if a.slot_codes:
+        slots = a.width * clk
+        cut = sorted(rnd.sample(range(1, 1000), len(a.slot_codes) - 1))
+        bounds = [0] + cut + [1000]
+        for i, c in enumerate(a.slot_codes):
+            total = slots * (bounds[i + 1] - bounds[i]) // 1000
+            w = [rnd.uniform(0.1, 1) for _ in range(8)]
+            share[c] = [total * x / sum(w) for x in w]
+
+    def slot_event(name):
+        code, umask = [int(x.split('=')[1], 16) for x in name.split(',')]
+        if umask == 0:
+            return int(round(sum(share[code])))
+        return int(round(sum(share[code][b] for b in range(8) if umask >> b & 1)))
+
     for e in evs:
         if e in val:
             continue
@@ -97,6 +120,9 @@ def main():
             val[e] = 2000000000
         elif name == 'event=0x0,umask=0x3':
             val[e] = int(clk * rnd.uniform(0.7, 0.95))
+        elif a.slot_codes and re.fullmatch(r'event=(0x[0-9a-f]+),umask=(0x[0-9a-f]+)', name) and \
+                int(name.split(',')[0][6:], 16) in a.slot_codes:
+            val[e] = slot_event(name)
         else:
             val[e] = int(clk * rnd.uniform(0.0005, 0.08))
     os.makedirs(os.path.join(a.o, 'inputs'), exist_ok=True)

@@ -16,7 +16,7 @@ GEN="$TD_SRCDIR/events/generated"
 ORACLE="$TD_SRCDIR/tests/data/oracle"
 EV="$WORK/ev"
 mkdir -p "$EV"
-cp "$TD_SRCDIR/events/software.td" "$TD_SRCDIR/events/generic.td" "$GEN"/*.td "$EV/"
+cp "$TD_SRCDIR/events/software.td" "$TD_SRCDIR/events/generic.td" "$TD_SRCDIR/events/intel-srf.td" "$GEN"/*.td "$EV/"
 
 # compare EXPORT EXPECTED: "MATCHED ROWS", and "missing AREA" / "mismatch AREA" lines on stderr
 compare() {
