@@ -725,11 +725,17 @@ def main():
     p.add_argument('--metrics', help='metrics file name when the model has several')
     p.add_argument('--events', help='core events file name when the model has several')
     p.add_argument('--commit', help='perfmon commit the files were read at')
+    p.add_argument('--compare', metavar='OLD.td', help='after writing, say what changed since OLD.td '
+                   '(the file generated from the older vendor file): tools/td-diff.py')
     p.add_argument('-o', required=True)
     a = p.parse_args()
     g = Gen(a)
     g.run()
     g.write(a.o)
+    if a.compare:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        td_diff = __import__('td-diff')
+        td_diff.diff(a.compare, a.o)
 
 
 if __name__ == '__main__':

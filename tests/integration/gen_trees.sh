@@ -153,4 +153,23 @@ else
 	skip "plans of the generated models" "python3 (runs tests/tools/sched_check.py) is not installed"
 fi
 
+# 4. what changed upstream between two generated files (tools/td-diff.py, used by gen-td.py --compare):
+# perfmon's EMR from TMA 5.1 (fb93def) to 5.2 (6dadedf3aa48) renames DRAM_Bound L3_Miss_Bound
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$TD_SRCDIR/tools/td-diff.py" "$GEN/tma-5.1/intel-emr.td" "$GEN/intel-emr.td" >"$WORK/diff.txt" 2>&1
+	check_grep "td-diff: the old file's source version" "old: TMA 5.1-full (intel/perfmon EMR/metrics/emeraldrapids_metrics.json V1.2" "$WORK/diff.txt"
+	check_grep "td-diff: the new file's source version" "new: TMA 5.2-full (intel/perfmon EMR/metrics/emeraldrapids_metrics.json V1.4" "$WORK/diff.txt"
+	check_grep "td-diff: DRAM_Bound removed" "- node Backend_Bound.Memory_Bound.DRAM_Bound" "$WORK/diff.txt"
+	check_grep "td-diff: L3_Miss_Bound added" "+ node Backend_Bound.Memory_Bound.L3_Miss_Bound" "$WORK/diff.txt"
+	check_grep "td-diff: Split_Loads' formula changed" \
+		"~ node Backend_Bound.Memory_Bound.L1_Bound.Split_Loads formula: Load_Miss_Real_Latency * LD_BLOCKS_NO_SR / CLKS -> MEM_INST_RETIRED_SPLIT_LOADS * Load_Miss_Real_Latency / CLKS" \
+		"$WORK/diff.txt"
+	python3 "$TD_SRCDIR/tools/td-diff.py" "$GEN/intel-emr.td" "$GEN/intel-emr.td" >"$WORK/same.txt" 2>&1
+	check_eq "td-diff: a file against itself has no change" "0 changes" "$(tail -1 "$WORK/same.txt")"
+fi
+# 5. tdctl events --check names the vendor source of each file
+"$TDCTL" events --pmu srf --check >"$WORK/check.txt" 2>&1
+check_grep "events --check says intel-srf.td's source version" \
+	"intel-srf.td: source TMA 3.6-public (intel/perfmon SRF/metrics/sierraforest_metrics.json V1.02, 05/28/2025" "$WORK/check.txt"
+
 finish
