@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/gen-all.sh PERFMON [COMMIT] — (PERFMON51_EMR=DIR PERFMON51_ICX=DIR for tma-5.1/) regenerates events/generated/*.td from an intel/perfmon
+# tools/gen-all.sh PERFMON [COMMIT] — (PERFMON51_EMR=DIR PERFMON51_ICX=DIR for tma-5.1/, KERNEL=DIR for AMD/Arm) regenerates events/generated/*.td from an intel/perfmon
 # checkout (or `git archive` of it) with tools/gen-td.py; each file's .untranslated list says
 # what the generator could not translate. Maintainer's script: not run at build or test time.
 set -e
@@ -30,4 +30,16 @@ if [ -n "${PERFMON51_EMR:-}" ] && [ -n "${PERFMON51_ICX:-}" ]; then
 		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$O/tma-5.1/intel-emr.td"
 	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
 		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$O/tma-5.1/intel-icx.td"
+fi
+# AMD and Arm from Linux perf's pmu-events (KERNEL: an extracted kernel source tree; Debian's
+# linux-source-6.12 6.12.117-1~deb12u1 for the committed files)
+if [ -n "${KERNEL:-}" ]; then
+	A=$KERNEL/tools/perf/pmu-events/arch
+	S="Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1"
+	gp() { python3 "$D/gen-td-perf.py" --arch "$A" --source "$S" "$@"; }
+	gp --dir x86/amdzen2 --pmu amd64_fam17h_zen2 --title "AMD Zen 2" -o "$O/amd-zen2.td"
+	gp --dir x86/amdzen4 --pmu amd64_fam19h_zen4 --title "AMD Zen 4" -o "$O/amd-zen4.td"
+	gp --dir x86/amdzen5 --pmu amd64_fam1ah_zen5 --title "AMD Zen 5" -o "$O/amd-zen5.td"
+	gp --dir arm/neoverse-n1 --slots 4 --pmu arm_n1 --title "Arm Neoverse N1" -o "$O/arm-neoverse-n1.td"
+	gp --dir arm/neoverse-v1 --slots 8 --pmu arm_v1 --title "Arm Neoverse V1" -o "$O/arm-neoverse-v1.td"
 fi

@@ -1,5 +1,6 @@
 #!/bin/sh
-# gen_trees.sh — the trees tools/gen-td.py generated from Intel perfmon (events/generated/, perfmon
+# gen_trees.sh — the trees tools/gen-td.py generated from Intel perfmon and tools/gen-td-perf.py from
+# Linux perf (AMD Zen 4/5, Arm Neoverse V1) (events/generated/, perfmon
 # commit 6dadedf3aa48) against what we trust:
 #  1. toplev 5.1-full's values on the oracle cases (tests/data/oracle/toplev, toplev-deep): every row
 #     the generated SKL/ICL/SPR file computes agrees within 1e-6 percentage points (info metrics 1e-6
@@ -115,14 +116,16 @@ oracle_case toplev-gen emr-l3 emr off 41 44 Backend_Bound.Memory_Bound.CXL_Mem_B
 	Retiring.Light_Operations.FP_Arith Retiring.Light_Operations.Other_Light_Ops
 EV=$EV_SAVED
 
-# 2. hand GNR fixtures -> perf stat lines (one 1 s interval; the hand file's raw forms) -> generated GNR
-gnr_fixture() {
-	fx=$1 want=$2
+# 2. hand fixtures -> perf stat lines (one 1 s interval; the hand file's event strings) -> the generated
+# file: every hand-derived node value the generated tree computes agrees (1e-9 relative), and WANT do
+# hand_fixture HAND.td PMU SMT FIXTURE WANT
+hand_fixture() {
+	hand=$1 pmu=$2 smt=$3 fx=$4 want=$5
 	awk 'FNR == NR { if ($1 == "event") ev[$2] = $3; next }
 	$1 == "count" && $3 != "missing" { printf "1.000000000;%s;;%s;1000000000;100.00;;\n", $3, ev[$2] }' \
-		"$TD_SRCDIR/events/intel-gnr.td" "$TD_SRCDIR/tests/data/fixtures/$fx.fix" >"$WORK/$fx.csv"
-	"$TDCTL" import -q --pmu gnr --smt off --events-dir "$EV" -d "$WORK/$fx.db" "$WORK/$fx.csv" 2>"$WORK/$fx.err"
-	check_eq "$fx: import into the generated GNR reads every count" "" "$(cat "$WORK/$fx.err")"
+		"$TD_SRCDIR/events/$hand" "$TD_SRCDIR/tests/data/fixtures/$fx.fix" >"$WORK/$fx.csv"
+	"$TDCTL" import -q --pmu "$pmu" --smt "$smt" --events-dir "$EV" -d "$WORK/$fx.db" "$WORK/$fx.csv" 2>"$WORK/$fx.err"
+	check_eq "$fx: import into the generated $pmu file reads every count" "" "$(cat "$WORK/$fx.err")"
 	"$TDCTL" export 1 -d "$WORK/$fx.db" --format csv -o "$WORK/$fx.out.csv"
 	got=$(awk 'FNR == NR { split($0, f, ","); if (f[5] == "whole" && f[1] == "node" && f[8] != "") v[f[6]] = f[8]; next }
 	$1 == "expect" && $3 != "na" && ($2 in v) {
@@ -130,11 +133,18 @@ gnr_fixture() {
 		if (d > 1e-9 * ($3 < 0 ? -$3 : $3) + 1e-12) { bad++; print "# mismatch " $2 ": " v[$2] " vs " $3 > "/dev/stderr" } else ok++
 	}
 	END { print ok + 0, bad + 0 }' "$WORK/$fx.out.csv" "$TD_SRCDIR/tests/data/fixtures/$fx.fix")
-	check_eq "$fx: $want hand-derived node values matched by the generated GNR, none off" "$want 0" "$got"
+	check_eq "$fx: $want hand-derived node values matched by the generated $pmu file, none off" "$want 0" "$got"
 }
-gnr_fixture gnr-l3-l6-counting 73
-gnr_fixture gnr-retire-latency 30
-gnr_fixture gnr-core-ports 39
+# Intel GNR (perfmon): every node of the hand fixtures
+hand_fixture intel-gnr.td gnr off gnr-l3-l6-counting 73
+hand_fixture intel-gnr.td gnr off gnr-retire-latency 30
+hand_fixture intel-gnr.td gnr off gnr-core-ports 39
+# AMD Zen 4/5 and Arm Neoverse V1 (Linux perf's pmu-events, tools/gen-td-perf.py): every node
+hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-frontend-smt 13
+hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-memory-heavy 13
+hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-backend-smt 13
+hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-frontend-ucode 13
+hand_fixture arm-neoverse.td arm_v1 off arm-v1-backend 4
 
 # 3. plans of the new generated models, deepest level, SMT on and off, checked against the kernel's rules
 if command -v python3 >/dev/null 2>&1; then
