@@ -57,6 +57,7 @@ def main():
     p.add_argument('--info', default='+IPC,+CPI,+CLKS,+SLOTS', help="toplev --nodes (info metrics to add)")
     p.add_argument('--slot-codes', help='E-core slot event codes, e.g. 0x71,0x72,0x73,0x74')
     p.add_argument('--width', type=int, default=6, help='slots per cycle for --slot-codes')
+    p.add_argument('--scale', type=float, default=0.08, help='other events: at most this fraction of cycles')
     p.add_argument('-o', required=True)
     p.add_argument('name')
     a = p.parse_args()
@@ -124,7 +125,7 @@ def main():
                 int(name.split(',')[0][6:], 16) in a.slot_codes:
             val[e] = slot_event(name)
         else:
-            val[e] = int(clk * rnd.uniform(0.0005, 0.08))
+            val[e] = int(clk * rnd.uniform(a.scale / 160, a.scale))
     os.makedirs(os.path.join(a.o, 'inputs'), exist_ok=True)
     os.makedirs(os.path.join(a.o, 'expected'), exist_ok=True)
     inp = os.path.join(a.o, 'inputs', a.name + '.perf.csv')
