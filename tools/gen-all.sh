@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/gen-all.sh PERFMON [COMMIT] — (PERFMON51_EMR=DIR PERFMON51_ICX=DIR for tma-5.1/, KERNEL=DIR for AMD/Arm) regenerates events/generated/*.td from an intel/perfmon
+# tools/gen-all.sh PERFMON [COMMIT] — (PERFMON51_EMR=DIR PERFMON51_ICX=DIR for tma-5.1/, KERNEL=DIR for AMD/Arm, PMU_TOOLS=DIR for MTL) regenerates events/generated/*.td from an intel/perfmon
 # checkout (or `git archive` of it) with tools/gen-td.py; each file's .untranslated list says
 # what the generator could not translate. Maintainer's script: not run at build or test time.
 set -e
@@ -21,6 +21,13 @@ g --model EMR --pmu emr --title "Intel Emerald Rapids" --class glc -o "$O/intel-
 g --model GNR --pmu gnr --title "Intel Granite Rapids" --class glc -o "$O/intel-gnr.td"
 # served (events/intel-srf.td: CPUID family 6 model 0xAF), checked by fixture oracle-srf-l3.fix
 g --model SRF --pmu srf --title "Intel Sierra Forest" --class cmt -o "$D/../events/intel-srf.td"
+# Meteor Lake's P-core (Redwood Cove, cpu_core PMU): perfmon has no retire-latency file for MTL;
+# pmu-tools' mtl-retlat.json (same format) gives the means (PMU_TOOLS: a pmu-tools checkout)
+if [ -n "${PMU_TOOLS:-}" ]; then
+	g --model MTL --metrics meteorlake_metrics_redwoodcove_core.json --events meteorlake_redwoodcove_core.json \
+		--retire-latency "$PMU_TOOLS/mtl-retlat.json" --pmu-name cpu_core --pmu mtl_rwc \
+		--title "Intel Meteor Lake P-core (Redwood Cove)" --class glc -o "$O/intel-mtl-rwc.td"
+fi
 # TMA 5.1 versions (the version of toplev 5.1-full, pmu-tools' model for the oracle cases): perfmon
 # fb93def (2025-09-24) has EMR's emeraldrapids_metrics.json V1.2 TMA 5.1, c07091a (2025-07-01)
 # ICX's icelakex_metrics.json V1.1 TMA 5.1. Give a second checkout at those commits as PERFMON51.

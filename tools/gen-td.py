@@ -37,7 +37,8 @@ CLASSES = {
                 init='intel_pmu_init() case INTEL_ICELAKE*/INTEL_TIGERLAKE*'),
     # Golden Cove / Raptor Cove / Redwood Cove servers: 8 PERF_METRICS
     'glc': dict(gp=8, smt_gp=8, fixed=4, pm=8, table='intel_glc_event_constraints',
-                init='intel_pmu_init() case INTEL_SAPPHIRERAPIDS_X/INTEL_EMERALDRAPIDS_X/INTEL_GRANITERAPIDS_*'),
+                init='intel_pmu_init() case INTEL_SAPPHIRERAPIDS_X/INTEL_EMERALDRAPIDS_X/INTEL_GRANITERAPIDS_*, '
+                'and the P-core PMU of INTEL_METEORLAKE* (intel/core.c:7215-7217: glc, intel_rwc_extra_regs)'),
     # Crestmont E-core servers (Sierra Forest): 8 GP counters, 3 fixed, no PERF_METRICS
     'cmt': dict(gp=8, smt_gp=8, fixed=3, pm=0, table='intel_grt_event_constraints',
                 init='intel_pmu_init() case INTEL_ATOM_CRESTMONT'),
@@ -90,7 +91,8 @@ class Gen:
         self.epath = efiles[0]
         self.edoc = json.load(open(self.epath))
         self.ev = {e['EventName'].upper(): e for e in self.edoc['Events']}
-        rl = glob.glob(os.path.join(a.perfmon, a.model, 'metrics', '*_retire_latency.json'))
+        rl = [a.retire_latency] if a.retire_latency else \
+            glob.glob(os.path.join(a.perfmon, a.model, 'metrics', '*_retire_latency.json'))
         self.rl = {}
         self.rlpath = rl[0] if rl else None
         if rl:
@@ -216,7 +218,7 @@ class Gen:
         if umask != hexnum(e['UMask']) and fixed is None:
             terms.append('umask=0x%x' % umask)
         if not any(m.startswith('ocr') for m in mods):
-            perf.append('cpu/%s,%s/' % (pname, ','.join(terms)) if terms else pname)
+            perf.append('%s/%s,%s/' % (self.a.pmu_name, pname, ','.join(terms)) if terms else pname)
         if fixed is None:
             fixed = 'gp'
         return self.add_event(key, alias, name, desc, perf, fixed, tok, counter)
@@ -263,7 +265,7 @@ class Gen:
             t.append('offcore_rsp=0x%x' % off)
         if fe is not None:
             t.append(('frontend=0x%x' if '3F7' in ent['desc'] else 'ldlat=0x%x') % fe)
-        return 'cpu/%s/' % ','.join(t)
+        return '%s/%s/' % (self.a.pmu_name, ','.join(t))
 
     # ---- names ------------------------------------------------------------------------------
     def is_node(self, m):
@@ -521,9 +523,12 @@ class Gen:
         w('version  TMA %s-%s (intel/perfmon %s V%s, %s; events %s V%s, %s; perfmon commit %s)' %
           (h.get('TmaVersion'), h.get('TmaFlavor', '').lower(), rel, h.get('Version'), h.get('DatePublished'), erel,
            eh.get('Version'), eh.get('DatePublished'), commit[:12]))
-        w('note     Generated: tools/gen-td.py --perfmon PERFMON --model %s --pmu %s --class %s%s%s -o %s'
+        w('note     Generated: tools/gen-td.py --perfmon PERFMON --model %s --pmu %s --class %s%s%s%s%s -o %s'
           % (a.model, ' '.join(a.pmu), a.cls, ' --metrics ' + a.metrics if a.metrics else '',
-             ' --events ' + a.events if a.events else '', os.path.normpath(out)))
+             ' --events ' + a.events if a.events else '',
+             ' --pmu-name ' + a.pmu_name if a.pmu_name != 'cpu' else '',
+             ' --retire-latency PMU_TOOLS/' + os.path.basename(a.retire_latency) if a.retire_latency else '',
+             os.path.normpath(out)))
         w('note     Nodes, parents, levels, count domains and thresholds are the metrics file\'s (MetricName,')
         w('note     ParentCategory, Level, CountDomain, Threshold; formulas from BaseFormula, percent thresholds / 100,')
         w('note     an ancestor\'s own test left to the rule that every ancestor must be flagged); events are perf raw')
@@ -531,8 +536,8 @@ class Gen:
         w('note     %d nodes, %d info metrics; %d metrics not translated (listed in the .untranslated file).'
           % (len(nodes), len(infos), len(self.untranslated)))
         if self.rl:
-            w('note     EVENT:retire_latency is perfmon\'s mean (%s), rounded, as Linux perf stat uses without'
-              % os.path.basename(self.rlpath))
+            w('note     EVENT:retire_latency is %s mean (%s), rounded, as Linux perf stat uses without'
+              % ('the given' if a.retire_latency else 'perfmon\'s', os.path.basename(self.rlpath)))
             w('note     timed-PEBS samples (tools/perf/util/intel-tpebs.c): the RL_* constants.')
         w('')
         w('param    SMT_on 0')
@@ -725,6 +730,9 @@ def main():
     p.add_argument('--metrics', help='metrics file name when the model has several')
     p.add_argument('--events', help='core events file name when the model has several')
     p.add_argument('--commit', help='perfmon commit the files were read at')
+    p.add_argument('--pmu-name', default='cpu', help='the core PMU of the raw forms (cpu_core, cpu_atom on hybrids)')
+    p.add_argument('--retire-latency', help='retire-latency means (perfmon\'s *_retire_latency.json format) when '
+                   'perfmon has none for the model, e.g. pmu-tools\' mtl-retlat.json')
     p.add_argument('--compare', metavar='OLD.td', help='after writing, say what changed since OLD.td '
                    '(the file generated from the older vendor file): tools/td-diff.py')
     p.add_argument('-o', required=True)

@@ -442,7 +442,7 @@ perf-name UOPS_RETIRED_SLOTS_c1           cpu/uops_retired.slots,cmask=1/
 perf-name XQ_FULL_CYCLES                  xq.full_cycles
 
 # --- counters (planner): the kernel's rules for this core class, linux 6.12.117 arch/x86/events/intel/core.c
-# intel_pmu_init() case INTEL_SAPPHIRERAPIDS_X/INTEL_EMERALDRAPIDS_X/INTEL_GRANITERAPIDS_*, intel_glc_event_constraints; a limit is perfmon's "Counter" field
+# intel_pmu_init() case INTEL_SAPPHIRERAPIDS_X/INTEL_EMERALDRAPIDS_X/INTEL_GRANITERAPIDS_*, and the P-core PMU of INTEL_METEORLAKE* (intel/core.c:7215-7217: glc, intel_rwc_extra_regs), intel_glc_event_constraints; a limit is perfmon's "Counter" field
 counters  gp=8 fixed=4 watchdog=fixed:1
 fixed     0 INST_RETIRED_ANY
 fixed     1 CPU_CLK_UNHALTED_THREAD

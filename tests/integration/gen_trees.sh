@@ -148,7 +148,9 @@ hand_fixture arm-neoverse.td arm_v1 off arm-v1-backend 4
 
 # 3. plans of the new generated models, deepest level, SMT on and off, checked against the kernel's rules
 if command -v python3 >/dev/null 2>&1; then
-	for pair in emr:spr:6 icx:icl:6; do
+	# Meteor Lake's P-core PMU (cpu_core): intel_pmu_init_glc() with intel_rwc_extra_regs
+	# (intel/core.c:7215-7217), the rules sched_check.py's gnr model has
+	for pair in emr:spr:6 icx:icl:6 mtl_rwc:gnr:6; do
 		p=${pair%%:*} rest=${pair#*:}
 		m=${rest%%:*} l=${rest#*:}
 		for smt in on off; do
