@@ -9,7 +9,7 @@
 #  2. the hand-derived Granite Rapids fixtures (tests/data/fixtures/gnr-*.fix, values worked by hand
 #     from perfmon's formulas): their counts, spelled as intel-gnr.td's raw forms, imported into the
 #     generated GNR file, give every expected node value (1e-9 relative).
-#  3. `tdctl plan` plans the generated new models Emerald Rapids and Ice Lake-SP to
+#  3. `tdctl plan` plans the generated new models (EMR, ICX, MTL P-core, SKX, TGL) to
 #     their deepest level with groups tests/tools/sched_check.py (the kernel's rules) accepts.
 . "$(dirname "$0")/lib.sh"
 
@@ -176,7 +176,7 @@ hand_fixture arm-neoverse.td arm_v1 off arm-v1-backend 4
 if command -v python3 >/dev/null 2>&1; then
 	# Meteor Lake's P-core PMU (cpu_core): intel_pmu_init_glc() with intel_rwc_extra_regs
 	# (intel/core.c:7215-7217), the rules sched_check.py's gnr model has
-	for pair in emr:spr:6 icx:icl:6 mtl_rwc:gnr:6; do
+	for pair in emr:spr:6 icx:icl:6 mtl_rwc:gnr:6 skx:skl:6 tgl:icl:6; do
 		p=${pair%%:*} rest=${pair#*:}
 		m=${rest%%:*} l=${rest#*:}
 		for smt in on off; do
