@@ -256,6 +256,14 @@ static int encode_terms(const char *pmu, char *terms, struct perf_event_attr *a,
 				return -1;
 			}
 		}
+		/* perf's own terms, valid for every PMU: config, config1, config2 set the attr's field
+		 * (config_attr(), tools/perf/util/parse-events.c:911-923, lexer parse-events.l:310-313;
+		 * linux 6.12.117); toplev writes an offcore event's MSR value as config1= */
+		if (eq && (!strcmp(t, "config") || !strcmp(t, "config1") || !strcmp(t, "config2")) &&
+		    lookup_format(pmu, t, fmt, sizeof(fmt), builtin) != 0) {
+			*(t[6] == '1' ? &a->config1 : t[6] == '2' ? &a->config2 : &a->config) = v;
+			continue;
+		}
 		if (lookup_format(pmu, t, fmt, sizeof(fmt), builtin) == 0 ||
 		    (other_intel_model && intel_extra_term(t) && lookup_format(pmu, t, fmt, sizeof(fmt), true) == 0)) {
 			if (apply_format(a, fmt, v, err, t))

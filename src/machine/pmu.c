@@ -70,6 +70,9 @@ static const struct uarch_row uarch_table[] = {
 	 * (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
 	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "spr" },
 	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", "gnr" },
+	/* Sierra Forest (Crestmont E-cores, perfmon mapfile GenuineIntel-6-AF; Linux INTEL_ATOM_CRESTMONT_X):
+	 * libpfm4 4.13 has no table, intel-srf.td (generated from perfmon, tools/gen-td.py) is raw */
+	{ "GenuineIntel", 6, 0xaf, 0xaf, 0, "Sierra Forest", "srf" },
 	{ "GenuineIntel", 6, 0x97, 0x97, 0, "Alder Lake (hybrid)", "adl_glc" },
 	{ "GenuineIntel", 6, 0x9a, 0x9a, 0, "Alder Lake (hybrid)", "adl_glc" },
 	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", "adl_glc" },

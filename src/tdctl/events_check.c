@@ -124,6 +124,9 @@ int td_events_check(const struct td_catalog *cat, const char *model, struct td_c
 	memset(counts, 0, sizeof(*counts));
 	printf("%s: encodings checked against libpfm4 for PMU model %s%s\n", cat->name, model,
 	       model_known ? "" : " (this libpfm4 has no tables for that model: raw events are unknown to it)");
+	/* the vendor source the file follows: a generated file's version line names the perfmon files,
+	 * their versions and commit (tools/gen-td.py --compare says what changed upstream since) */
+	printf("%s: source %s\n", cat->name, cat->version[0] ? cat->version : "not stated (no version line)");
 	for (int i = 0; i < cat->nevents; i++) {
 		const struct td_cat_event *e = &cat->events[i];
 		struct td_encoding ours, theirs;

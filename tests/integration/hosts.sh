@@ -183,6 +183,14 @@ check_grep "gnr-2s: the reason says CPUID named gnr and the encodings are raw" \
 	"so CPUID (GenuineIntel family 0x6 model 0xad) names it gnr, which intel-gnr.td serves with raw event encodings" \
 	"$WORK/gnr-2s.json"
 groups 1
+# Intel Sierra Forest (family 6 model 175 = 0xAF, perfmon mapfile GenuineIntel-6-AF), 2 x 144 E-cores,
+# no SMT: libpfm4 4.13 has no table, CPUID names it srf and intel-srf.td (generated from perfmon) serves
+# it with raw encodings. Level 1 reads TOPDOWN_{FE_BOUND,BAD_SPECULATION,BE_BOUND,RETIRING}.ALL_P and the
+# core clocks (fixed counter 1 taken by the NMI watchdog): 5 GP events on 8 counters, one group.
+on srf-2s none
+is cpu.family=6 cpu.model=175 "cpu.microarch=Sierra Forest" cpu.online_cpus=288 cpu.sockets=2 cpu.smt=0 \
+	libpfm4.model= pmu_model.name=srf pmu_model.source=cpuid events_file=intel-srf.td rung=full-tree
+groups 1
 # Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it spr (perfmon's
 # EMR TMA 5.2 metrics are SPR's), libpfm4's spr tables encode intel-spr.td's events
 on emr-vm none

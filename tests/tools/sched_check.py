@@ -52,7 +52,7 @@
 # Lake, Sapphire Rapids, Granite Rapids: 8 either way; fixed counters 0-2
 # (SKL), 0-3 (ICL/SPR/GNR: 3 = SLOTS).
 #
-# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr zen4 zen5;
+# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf zen4 zen5;
 #        SMT; NMI watchdog). Prints one line per group; exits 1 if any group
 #        cannot be scheduled, or an event's counters as the plan states them
 #        are not among those the kernel allows.
@@ -118,6 +118,9 @@ GLC = [fix(0x00c0, 0), fix(0x0100, 0), fix(0x003c, 1), fix(0x0300, 2), fix(0x013
        ev(0x2e, 0xff), ev(0x3c, 0xff), rng(0x01, 0x8f, 0xf),
        uev(0x01a3, 0xf), uev(0x02a3, 0xf), uev(0x08a3, 0xf), uev(0x04a4, 0x1), uev(0x08a4, 0x1),
        uev(0x02cd, 0x1), ev(0xce, 0x1), rng(0xd0, 0xdf, 0xf), rng(0x90, 0xfe, 0xff)]
+# intel/core.c:215-221 (intel_grt_event_constraints: Sierra Forest, INTEL_ATOM_CRESTMONT_X,
+# intel_pmu_init_grt() from intel_pmu_init(), intel/core.c:6785-6787, 6468-6487)
+GRT = [fix(0x00c0, 0), fix(0x003c, 1), fix(0x0300, 2), fix(0x013c, 2)]
 
 # Extra registers: (event|umask, register name, valid config1 mask).
 # intel_skl_extra_regs, intel/core.c:274-284; intel_icl_extra_regs, :314-320;
@@ -130,6 +133,9 @@ ICL_ER = [(0x01b7, 'RSP_0', 0x3fffffbfff), (0x01bb, 'RSP_1', 0x3fffffbfff), (0x0
           (0x01c6, 'FE', 0x7fff17)]
 GLC_ER = [(0x012a, 'RSP_0', 0x3fffffffff), (0x012b, 'RSP_1', 0x3fffffffff), (0x01cd, 'LDLAT', 0xffff),
           (0x01c6, 'FE', 0x7fff1f), (0x40ad, 'FE', 0x7), (0x04c2, 'FE', 0x8)]
+# intel_cmt_extra_regs (Sierra Forest, intel/core.c:6788), :2218-2226
+CMT_ER = [(0x01b7, 'RSP_0', 0x800ff3ffffffffff), (0x02b7, 'RSP_1', 0xff3ffffffffff), (0x05d0, 'LDLAT', 0xffff),
+          (0x0127, 'SNOOP_0', 0xffffffffffffffff), (0x0227, 'SNOOP_1', 0xffffffffffffffff)]
 RWC_ER = [(0x012a, 'RSP_0', 0x3fffffffff), (0x012b, 'RSP_1', 0x3fffffffff), (0x01cd, 'LDLAT', 0xffff),
           (0x02c6, 'FE', 0x9), (0x03c6, 'FE', 0x7fff1f), (0x40ad, 'FE', 0x7), (0x04c2, 'FE', 0x8)]
 
@@ -139,6 +145,9 @@ MODELS = {
     'icl': ('intel', (8, 8), 4, ICL, ICL_ER, 4),     # intel/core.c:7097
     'spr': ('intel', (8, 8), 4, GLC, GLC_ER, 8),     # intel/core.c:6454
     'gnr': ('intel', (8, 8), 4, GLC, RWC_ER, 8),
+    # Sierra Forest: 8 GP and 3 fixed counters (CPUID 0xA; Linux perf's sierraforest/counter.json
+    # "CountersNumGeneric": "8", "CountersNumFixed": "3"), no SMT, no PERF_METRICS
+    'srf': ('intel', (8, 8), 3, GRT, CMT_ER, 0),
     'zen4': ('amd', (6, 6), 0, [], [], 0),
     'zen5': ('amd', (6, 6), 0, [], [], 0),
 }

@@ -234,6 +234,11 @@ static void test_extra_register_terms(void **state)
 	assert_int_equal(td_encode("cpu/event=0xad,umask=0x40,frontend=0x7/", NULL, false, &enc, &err), 0);
 	assert_true(enc.attr.config == 0x40adull);
 	assert_true(enc.attr.config1 == 0x7);
+	/* perf's own config1= term (tools/perf/util/parse-events.c:916-918, linux 6.12.117), as toplev
+	 * writes an OCR event's MSR value: ICX OCR.DEMAND_RFO.L3_MISS with TMA's 0x103B800002 (perfmon) */
+	assert_int_equal(td_encode("cpu/event=0xb7,umask=0x1,config1=0x103b800002/", NULL, false, &enc, &err), 0);
+	assert_true(enc.attr.config == 0x1b7ull);
+	assert_true(enc.attr.config1 == 0x103b800002ull);
 	td_encode_set_sysfs_root("/sys/bus/event_source/devices");
 }
 

@@ -134,6 +134,17 @@ intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,um
 	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
 	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
 
+tree srf-2s
+readme "2-socket Intel Xeon 6780E (Sierra Forest-SP, Crestmont E-cores, family 6 model 175 = 0xAF), bare metal: 2 x 144 cores, no SMT = 288 CPUs." \
+	"libpfm4 4.13 has no Sierra Forest model (TD_PFM_MODEL=none): CPUID names it srf (intel-srf.td, generated from perfmon, raw encodings)." \
+	"cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_ATOM_CRESTMONT_X (:6785-6797): cmt_events_attrs (:2170-2216)," \
+	"cmt_format_attr offcore_rsp, ldlat, snoop_rsp (:5339-5344, snoop_rsp config1:0-63 :5307); no frontend format, no PERF_METRICS."
+x86 "Intel(R) Xeon(R) 6780E" GenuineIntel 6 175 3 0; cpus 2 144 1; kernel 6.12.0-amd64 2 0; mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 topdown-fe-bound=event=0x71,umask=0x0 \
+	topdown-retiring=event=0x72,umask=0x0 topdown-bad-spec=event=0x73,umask=0x0 topdown-be-bound=event=0x74,umask=0x0
+f="$T/sys/bus/event_source/devices/cpu/format"; echo "config1:0-63" >"$f/offcore_rsp"; echo "config1:0-15" >"$f/ldlat"
+echo "config1:0-63" >"$f/snoop_rsp"
+
 tree emr-vm
 readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cloud VM under KVM with a virtual PMU, 8 vCPUs (4 cores x SMT 2)." \
 	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it spr, whose tables and intel-spr.td serve it."

@@ -1,0 +1,213 @@
+#!/bin/sh
+# gen_trees.sh — the trees tools/gen-td.py generated from Intel perfmon and tools/gen-td-perf.py from
+# Linux perf (AMD Zen 4/5, Arm Neoverse V1) (events/generated/, perfmon
+# commit 6dadedf3aa48) against what we trust:
+#  1. toplev 5.1-full's values on the oracle cases (tests/data/oracle/toplev, toplev-deep): every row
+#     the generated SKL/ICL/SPR file computes agrees within 1e-6 percentage points (info metrics 1e-6
+#     relative); the rows it does not compute are listed here, each a TMA-version difference (perfmon's
+#     SKL file is TMA 5.01, SPR's 5.2; toplev's oracle is 5.1).
+#  2. the hand-derived Granite Rapids fixtures (tests/data/fixtures/gnr-*.fix, values worked by hand
+#     from perfmon's formulas): their counts, spelled as intel-gnr.td's raw forms, imported into the
+#     generated GNR file, give every expected node value (1e-9 relative).
+#  3. `tdctl plan` plans the generated new models (EMR, ICX, MTL P-core, SKX, TGL) to
+#     their deepest level with groups tests/tools/sched_check.py (the kernel's rules) accepts.
+. "$(dirname "$0")/lib.sh"
+
+GEN="$TD_SRCDIR/events/generated"
+ORACLE="$TD_SRCDIR/tests/data/oracle"
+EV="$WORK/ev"
+mkdir -p "$EV"
+cp "$TD_SRCDIR/events/software.td" "$TD_SRCDIR/events/generic.td" "$TD_SRCDIR/events/intel-srf.td" "$GEN"/*.td "$EV/"
+
+# compare EXPORT EXPECTED: "MATCHED ROWS", and "missing AREA" / "mismatch AREA" lines on stderr
+compare() {
+	awk -F, '
+	FNR == NR { if ($5 == "whole" && ($1 == "node" || $1 == "info") && $8 != "") v[$1 SUBSEP $6] = $8; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "Area") a = i; next }
+	/^#/ { next }
+	{
+		area = $a; val = $(a + 1); unit = $(a + 2)
+		if (area == "MUX") next
+		rows++
+		k = (unit ~ /^%/ ? "node" : "info") SUBSEP area
+		if (!(k in v)) { print "missing " area > "/dev/stderr"; next }
+		if (unit ~ /^%/) { d = v[k] * 100 - val; tol = 1e-6 } else { d = v[k] - val; tol = 1e-6 * (val < 0 ? -val : val) }
+		if (d < 0) d = -d
+		if (d > tol) { print "mismatch " area ": " v[k] " vs " val > "/dev/stderr"; next }
+		matched++
+	}
+	END { printf "%d %d\n", matched, rows }' "$1" "$2"
+}
+
+# oracle_case DIR CASE MODEL SMT MATCHED ROWS [UNMATCHED...]: MATCHED of toplev's ROWS agree within
+# 1e-6 and the rows that do not (absent from the generated tree, or off) are exactly UNMATCHED
+oracle_case() {
+	d=$1 c=$2 m=$3 smt=$4 want="$5 $6"
+	shift 6
+	db="$WORK/$c.$m.db"
+	rm -f "$db"
+	"$TDCTL" import -q --pmu "$m" --smt "$smt" --events-dir "$EV" -d "$db" "$ORACLE/$d/inputs/$c.perf.csv" 2>"$WORK/$c.err"
+	"$TDCTL" export 1 -d "$db" --format csv -o "$WORK/$c.csv"
+	got=$(compare "$WORK/$c.csv" "$ORACLE/$d/expected/$c.csv" 2>"$WORK/$c.diff")
+	sed 's/^/# /' "$WORK/$c.diff"
+	check_eq "$c (generated $m, $(basename "$EV")): $want rows of toplev's match within 1e-6" "$want" "$got"
+	check_eq "$c: the rows not matched are the listed TMA-version differences" "$*" \
+		"$(sed 's/^[a-z]* //; s/:.*//' "$WORK/$c.diff" | sort | tr '\n' ' ' | sed 's/ $//')"
+}
+
+oracle_case toplev skl-l1 skl off 4 4
+oracle_case toplev skl-l2 skl off 12 12
+oracle_case toplev skl-l3 skl off 37 38 Frontend_Bound.Fetch_Bandwidth.LSD
+oracle_case toplev skl-smt-l2 skl on 12 12
+oracle_case toplev icl-l2-perfmetrics icl off 12 12
+oracle_case toplev spr-l2-perfmetrics spr off 12 12
+oracle_case toplev-deep icl-l3-pm-fe-icache icl off 42 42
+# SKL (skl-l3 and below): perfmon's TMA 5.01 skylake_metrics.json has no LSD node (toplev 5.1 does) and computes
+# CPU_Utilization from NUM_CPUS (the import has no host: NA); toplev 5.1's Slow_Pause is not in 5.01
+oracle_case toplev skl-l3-info skl off 49 51 CPU_Utilization Frontend_Bound.Fetch_Bandwidth.LSD
+oracle_case toplev-deep skl-l4-core-ports skl off 75 77 Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause \
+	Frontend_Bound.Fetch_Bandwidth.LSD
+# SPR: TMA 5.2 names toplev 5.1's DRAM_Bound L3_Miss_Bound (matched under that name by the hand file only)
+# and drops CXL_Mem_Bound; its FP_Arith (and so Other_Light_Ops) reads FP_ARITH_INST_RETIRED2
+# (half precision), which toplev 5.1 did not count
+oracle_case toplev-deep spr-l3-pm-badspec-ms spr off 40 44 Backend_Bound.Memory_Bound.CXL_Mem_Bound \
+	Backend_Bound.Memory_Bound.DRAM_Bound Retiring.Light_Operations.FP_Arith Retiring.Light_Operations.Other_Light_Ops
+# spr-l2-events (toplev's general-purpose TOPDOWN.* path): perfmon publishes the PERF_METRICS formulas
+# only, so the generated SPR file computes none of its 12 rows (the hand-written intel-spr.td does)
+oracle_case toplev spr-l2-events spr off 0 12 Backend_Bound Backend_Bound.Core_Bound Backend_Bound.Memory_Bound \
+	Bad_Speculation Bad_Speculation.Branch_Mispredicts Bad_Speculation.Machine_Clears Frontend_Bound \
+	Frontend_Bound.Fetch_Bandwidth Frontend_Bound.Fetch_Latency Retiring Retiring.Heavy_Operations \
+	Retiring.Light_Operations
+
+# New models: toplev 5.1-full oracle cases made offline by tools/toplev-oracle.py (tests/data/oracle/
+# toplev-gen/README.md), level 3, against the generated trees of perfmon 6dadedf3aa48 (TMA 5.01/5.2)
+# TGL (TMA 5.1 like toplev) and SRF (E-core TMA): every row
+oracle_case toplev-gen tgl-l3 tgl off 42 42
+oracle_case toplev-gen srf-l3 srf off 28 28
+# BDX (perfmon TMA 5.01, toplev 5.1-full bdx_server_ratios.py): every row
+oracle_case toplev-gen bdx-l3 bdx off 33 33
+# SKX/CLX (perfmon 5.01): Serializing_Operation sits under Ports_Utilized_0 (level 5) in 5.01, under
+# Core_Bound in toplev 5.1; toplev's CLX DRAM_Bound is 5.1's MEM_Bound_Ratio (5.01: the SKL formula),
+# and its CXL_Mem_Bound is a toplev node perfmon does not publish
+oracle_case toplev-gen skx-l3 skx off 40 41 Backend_Bound.Core_Bound.Serializing_Operation
+oracle_case toplev-gen clx-l3 clx off 39 42 Backend_Bound.Core_Bound.Serializing_Operation \
+	Backend_Bound.Memory_Bound.CXL_Mem_Bound Backend_Bound.Memory_Bound.DRAM_Bound
+# ICX, EMR (toplev serves model 207 with its spr model), GNR: perfmon 5.2 renames DRAM_Bound
+# L3_Miss_Bound; CXL_Mem_Bound is toplev's only; 5.2's FP_Arith reads FP_ARITH_INST_RETIRED2 (half
+# precision), which toplev does not count; GNR 5.2's five Branch_Mispredicts children are not in 5.1
+oracle_case toplev-gen icx-l3 icx off 40 42 Backend_Bound.Memory_Bound.CXL_Mem_Bound Backend_Bound.Memory_Bound.DRAM_Bound
+oracle_case toplev-gen emr-l3 emr off 40 44 Backend_Bound.Memory_Bound.CXL_Mem_Bound \
+	Backend_Bound.Memory_Bound.DRAM_Bound Retiring.Light_Operations.FP_Arith Retiring.Light_Operations.Other_Light_Ops
+oracle_case toplev-gen gnr-l3 gnr off 40 49 Backend_Bound.Memory_Bound.CXL_Mem_Bound \
+	Backend_Bound.Memory_Bound.DRAM_Bound Bad_Speculation.Branch_Mispredicts.Cond_NT_Mispredicts \
+	Bad_Speculation.Branch_Mispredicts.Cond_TK_Mispredicts Bad_Speculation.Branch_Mispredicts.Ind_Call_Mispredicts \
+	Bad_Speculation.Branch_Mispredicts.Ind_Jump_Mispredicts Bad_Speculation.Branch_Mispredicts.Ret_Mispredicts \
+	Retiring.Light_Operations.FP_Arith Retiring.Light_Operations.Other_Light_Ops
+# the same EMR and ICX cases against trees generated from perfmon at its TMA 5.1 commits
+# (events/generated/tma-5.1: fb93def, c07091a): only the toplev-only CXL_Mem_Bound and EMR's
+# half-precision FP_Arith remain
+EV51="$WORK/ev51"
+mkdir -p "$EV51"
+cp "$TD_SRCDIR/events/software.td" "$TD_SRCDIR/events/generic.td" "$GEN"/tma-5.1/*.td "$EV51/"
+EV_SAVED=$EV
+EV=$EV51
+oracle_case toplev-gen icx-l3 icx off 41 42 Backend_Bound.Memory_Bound.CXL_Mem_Bound
+oracle_case toplev-gen emr-l3 emr off 41 44 Backend_Bound.Memory_Bound.CXL_Mem_Bound \
+	Retiring.Light_Operations.FP_Arith Retiring.Light_Operations.Other_Light_Ops
+EV=$EV_SAVED
+
+# 2. hand fixtures -> perf stat lines (one interval of the fixture's DURATION; the hand file's event
+# strings) -> the generated file: WANT hand-derived node values the generated tree computes agree
+# (1e-9 relative), and the ones that do not are exactly MISMATCH...
+# hand_fixture HAND.td PMU SMT FIXTURE WANT [MISMATCH...]
+hand_fixture() {
+	hand=$1 pmu=$2 smt=$3 fx=$4 want=$5
+	shift 5
+	awk 'FNR == NR { if ($1 == "event") ev[$2] = $3; next }
+	$1 == "builtin" && $2 == "DURATION" { d = $3 }
+	$1 == "count" && $3 != "missing" { l[++n] = $3 ";;" ev[$2] }
+	END { if (d == "") d = 1; for (i = 1; i <= n; i++) printf "%.9f;%s;1000000000;100.00;;\n", d, l[i] }' \
+		"$TD_SRCDIR/events/$hand" "$TD_SRCDIR/tests/data/fixtures/$fx.fix" >"$WORK/$fx.csv"
+	"$TDCTL" import -q --pmu "$pmu" --smt "$smt" --events-dir "$EV" -d "$WORK/$fx.db" "$WORK/$fx.csv" 2>"$WORK/$fx.err"
+	check_eq "$fx: import into the generated $pmu file reads every count" "" "$(cat "$WORK/$fx.err")"
+	"$TDCTL" export 1 -d "$WORK/$fx.db" --format csv -o "$WORK/$fx.out.csv"
+	got=$(awk 'FNR == NR { split($0, f, ","); if (f[5] == "whole" && f[1] == "node" && f[8] != "") v[f[6]] = f[8]; next }
+	$1 == "expect" && $3 != "na" && ($2 in v) {
+		d = v[$2] - $3; if (d < 0) d = -d
+		if (d > 1e-9 * ($3 < 0 ? -$3 : $3) + 1e-12) { print "# mismatch " $2 ": " v[$2] " vs " $3 > "/dev/stderr"; bad = bad " " $2 } else ok++
+	}
+	END { print ok + 0 bad }' "$WORK/$fx.out.csv" "$TD_SRCDIR/tests/data/fixtures/$fx.fix")
+	check_eq "$fx: $want hand-derived node values matched by the generated $pmu file, the others listed" \
+		"$(echo $want "$@")" "$got"
+}
+# Intel GNR (perfmon 5.2 both): every node of the hand fixtures
+hand_fixture intel-gnr.td gnr off gnr-l3-l6-counting 73
+hand_fixture intel-gnr.td gnr off gnr-retire-latency 30
+hand_fixture intel-gnr.td gnr off gnr-core-ports 39
+# SKL (both TMA 5.01 up to level 3; the hand file's levels 4-6 follow toplev 5.1, perfmon's 5.01 has
+# the same formulas for the nodes both have)
+hand_fixture intel-skl.td skl off skl-l6-smt-off 31
+hand_fixture intel-skl.td skl on skl-l6-smt-on 31
+hand_fixture intel-skl.td skl off skl-memory-heavy 47
+hand_fixture intel-skl.td skl off skl-frontend-heavy 47
+# ICL: the fixture counts IDQ.MITE_CYCLES_OK and IDQ.MITE_UOPS:c5, one encoding (0x79/0x04 c=5), with
+# two different values (360760793, 129000000); the generated file has one event for both
+hand_fixture intel-icl.td icl off icl-l6-smt-off 53 Frontend_Bound.Fetch_Bandwidth.MITE.MITE_4wide
+hand_fixture intel-icl.td icl on icl-l6-smt-on 53 Frontend_Bound.Fetch_Bandwidth.MITE.MITE_4wide
+hand_fixture intel-icl.td icl off icl-branchy 23
+# SPR: the hand file's level-4 memory costs are toplev 5.1's (L2 hit 3 ns, ...), perfmon 5.2's differ
+# (L2 hit 4.4 ns; Contested_Accesses, Data_Sharing, False_Sharing costs)
+hand_fixture intel-spr.td spr off spr-l6-smt-off 53 Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency \
+	Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency
+hand_fixture intel-spr.td spr on spr-l6-smt-on 53 Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency \
+	Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency
+hand_fixture intel-spr.td spr off spr-microcode 21
+hand_fixture intel-spr.td spr off spr-tma52-amx-mba-fp512 10
+hand_fixture intel-spr.td spr off spr-ocr-snoop 4 Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses \
+	Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Backend_Bound.Memory_Bound.Store_Bound.False_Sharing
+# AMD Zen 4/5 and Arm Neoverse V1 (Linux perf's pmu-events, tools/gen-td-perf.py): every node
+hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-frontend-smt 13
+hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-memory-heavy 13
+hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-backend-smt 13
+hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-frontend-ucode 13
+hand_fixture arm-neoverse.td arm_v1 off arm-v1-backend 4
+
+# 3. plans of the new generated models, deepest level, SMT on and off, checked against the kernel's rules
+if command -v python3 >/dev/null 2>&1; then
+	# Meteor Lake's P-core PMU (cpu_core): intel_pmu_init_glc() with intel_rwc_extra_regs
+	# (intel/core.c:7215-7217), the rules sched_check.py's gnr model has
+	for pair in emr:spr:6 icx:icl:6 mtl_rwc:gnr:6 skx:skl:6 tgl:icl:6; do
+		p=${pair%%:*} rest=${pair#*:}
+		m=${rest%%:*} l=${rest#*:}
+		for smt in on off; do
+			"$TDCTL" plan --pmu "$p" -l "$l" --smt "$smt" --watchdog on --events-dir "$EV" --json >"$WORK/plan.json" 2>"$WORK/plan.err"
+			check_eq "plan $p level $l SMT $smt exits 0" "" "$(cat "$WORK/plan.err")"
+			r=$(python3 "$TD_SRCDIR/tests/tools/sched_check.py" "$m" "$smt" on <"$WORK/plan.json" 2>&1 | tail -1)
+			check_match "plan $p (generated) level $l SMT $smt: every group schedulable ($m's kernel rules)" \
+				"^groups [0-9]+ unschedulable 0\$" "$r"
+		done
+	done
+else
+	skip "plans of the generated models" "python3 (runs tests/tools/sched_check.py) is not installed"
+fi
+
+# 4. what changed upstream between two generated files (tools/td-diff.py, used by gen-td.py --compare):
+# perfmon's EMR from TMA 5.1 (fb93def) to 5.2 (6dadedf3aa48) renames DRAM_Bound L3_Miss_Bound
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$TD_SRCDIR/tools/td-diff.py" "$GEN/tma-5.1/intel-emr.td" "$GEN/intel-emr.td" >"$WORK/diff.txt" 2>&1
+	check_grep "td-diff: the old file's source version" "old: TMA 5.1-full (intel/perfmon EMR/metrics/emeraldrapids_metrics.json V1.2" "$WORK/diff.txt"
+	check_grep "td-diff: the new file's source version" "new: TMA 5.2-full (intel/perfmon EMR/metrics/emeraldrapids_metrics.json V1.4" "$WORK/diff.txt"
+	check_grep "td-diff: DRAM_Bound removed" "- node Backend_Bound.Memory_Bound.DRAM_Bound" "$WORK/diff.txt"
+	check_grep "td-diff: L3_Miss_Bound added" "+ node Backend_Bound.Memory_Bound.L3_Miss_Bound" "$WORK/diff.txt"
+	check_grep "td-diff: Split_Loads' formula changed" \
+		"~ node Backend_Bound.Memory_Bound.L1_Bound.Split_Loads formula: Load_Miss_Real_Latency * LD_BLOCKS_NO_SR / CLKS -> MEM_INST_RETIRED_SPLIT_LOADS * Load_Miss_Real_Latency / CLKS" \
+		"$WORK/diff.txt"
+	python3 "$TD_SRCDIR/tools/td-diff.py" "$GEN/intel-emr.td" "$GEN/intel-emr.td" >"$WORK/same.txt" 2>&1
+	check_eq "td-diff: a file against itself has no change" "0 changes" "$(tail -1 "$WORK/same.txt")"
+fi
+# 5. tdctl events --check names the vendor source of each file
+"$TDCTL" events --pmu srf --check >"$WORK/check.txt" 2>&1
+check_grep "events --check says intel-srf.td's source version" \
+	"intel-srf.td: source TMA 3.6-public (intel/perfmon SRF/metrics/sierraforest_metrics.json V1.02, 05/28/2025" "$WORK/check.txt"
+
+finish
