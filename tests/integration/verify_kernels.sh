@@ -61,4 +61,98 @@ floor independent_adds 0.0125 # at most 8 ALUs
 ratio "code footprint" code_footprint small_code 3
 floor small_code 0.05 # at most 2 taken jumps a cycle
 
+# ---- tdctl verify on this host. Whether it has a hardware PMU is read from sysfs here, not
+# from tdctl: a core PMU is one of the kernel's event sources cpu, cpu_core, cpu_atom or
+# armv8_* (arch/x86/events/core.c registers "cpu"; the hybrid ones cpu_core/cpu_atom;
+# drivers/perf/arm_pmuv3.c armv8_*)
+hw_pmu=
+for d in /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/cpu_core \
+	/sys/bus/event_source/devices/cpu_atom /sys/bus/event_source/devices/armv8_*; do
+	[ -e "$d" ] && hw_pmu=$d
+done
+NKERNELS=$("$KERNELS" list | wc -l)
+check "td-kernels lists six kernels" [ "$NKERNELS" = 6 ]
+if [ -n "$hw_pmu" ]; then
+	skip "tdctl verify without a PMU" "this host has a hardware PMU ($hw_pmu)"
+	skip "live-pmu.sh without a PMU" "this host has a hardware PMU ($hw_pmu)"
+else
+	"$TDCTL" verify -d "$WORK/nopmu.db" >"$WORK/nopmu.out" 2>"$WORK/nopmu.err"
+	check_eq "no PMU: tdctl verify exits 0" 0 "$?"
+	sed 's/^/# /' "$WORK/nopmu.out"
+	check_eq "no PMU: every kernel is a SKIP saying 'no hardware PMU'" "$NKERNELS" \
+		"$(grep -c '^[a-z0-9_]* *SKIP: no hardware PMU$' "$WORK/nopmu.out")"
+	check_grep "no PMU: the output says so with tdctl doctor's reason" "no hardware PMU here: " "$WORK/nopmu.out"
+	check_grep "no PMU: perf's comparison is said not done" "perf stat: not compared: " "$WORK/nopmu.out"
+	"$TDCTL" verify --json -d "$WORK/nopmu.db" >"$WORK/nopmu.json" 2>/dev/null
+	check_eq "no PMU: --json gives every kernel SKIP, no session" "$NKERNELS SKIP none" "$(python3 -c '
+import json, sys
+k = json.load(open(sys.argv[1]))["kernels"]
+print(len(k), "/".join(sorted(set(x["result"] for x in k))), "none" if all(x["session"] is None for x in k) else "some")' \
+		"$WORK/nopmu.json")"
+	sh "$TD_SRCDIR/tests/device/live-pmu.sh" -b "$TD_BUILDDIR" -o "$WORK/nopmu-live" >"$WORK/live.out" 2>&1
+	check_eq "no PMU: live-pmu.sh exits 0" 0 "$?"
+	check_eq "no PMU: live-pmu.sh says so in one line" "1" "$(wc -l <"$WORK/live.out" | tr -d ' ')"
+	check_grep "no PMU: ... that there is no hardware PMU" "no hardware PMU here" "$WORK/live.out"
+fi
+
+# ---- the real-host script whole, on the emulated PMU (a Skylake tree, counts at the rates of toplev's
+# skl-l4-core-ports case, the same for every kernel: tests/integration/pmu_sim_live.sh). Level 1
+# keeps it cheap (one group: no multiplexing). What is asserted comes from toplev's output for the
+# case and from events/verify.kernels, not from tdctl: every kernel's measured bottleneck is
+# the level-1 node of toplev's bottleneck (its "<==" row), with toplev's value; a kernel
+# passes exactly when its expected node (the first line of verify.kernels matching
+# intel-skl.td) is that node at level 1.
+SIM="$TD_BUILDDIR/tests/tools/pmu_sim.so"
+ORACLE="$TD_SRCDIR/tests/data/oracle/toplev-deep/expected/skl-l4-core-ports.csv"
+if [ ! -f "$SIM" ]; then
+	skip "live-pmu.sh --emulated" "tests/tools/pmu_sim.so is not built"
+	finish
+	exit
+fi
+sh "$TD_SRCDIR/tests/device/live-pmu.sh" -b "$TD_BUILDDIR" -o "$WORK/emu" -l 1 --emulated >"$WORK/emu.out" 2>&1
+check_eq "emulated: live-pmu.sh exits 0 (no step failed)" 0 "$?"
+sed 's/^/# /' "$WORK/emu.out"
+S="$WORK/emu/summary.txt"
+check_grep "emulated: the summary is written to one file and says it shows the plumbing" \
+	"this shows the plumbing, not the hardware truth" "$S"
+for step in "doctor" "verify -l 1" "run -l 1 td-demo" "attach -l 1 td-demo"; do
+	check "emulated: step '$step' passed" grep -q "^PASS $step: " "$S"
+done
+if [ "$(id -u)" = 0 ]; then
+	check "emulated: step 'record --system' passed" grep -q "^PASS record --system 1s: " "$S"
+else
+	check "emulated: step 'record --system' is a SKIP (not root)" grep -q "^SKIP record --system: not root" "$S"
+fi
+# the emulator's descriptors are not the kernel's: the BPF program cannot read them
+check "emulated: the BPF step ran and said why it cannot count on the emulator" \
+	grep -q "^SKIP BPF counting: the BPF counting mode does not load: " "$S"
+toplev_l1=$(awk -F, '$8 == "<==" { split($1, p, "."); print p[1] }' "$ORACLE")
+toplev_val=$(awk -F, -v n="$toplev_l1" '$1 == n { print $2 }' "$ORACLE")
+echo "# toplev's bottleneck at level 1: $toplev_l1 $toplev_val %"
+ok_lines=0 bad=
+for k in $("$KERNELS" list); do
+	want=$(awk -v k="$k" '$1 == k { n = split($2, g, ""); print $2 " " $3 }' "$TD_SRCDIR/events/verify.kernels" |
+		while read -r pat node; do
+			case intel-skl.td in $pat) echo "${node%%.*}"; break ;; esac
+		done)
+	[ "$want" = "$toplev_l1" ] && verdict=PASS || verdict=FAIL
+	line=$(grep "^    $k " "$S")
+	case $line in
+	*" $verdict  expected $want; measured $toplev_l1 "*" % [conf 100%]; session "*)
+		v=$(echo "$line" | sed 's/.*measured [A-Za-z_]* \([0-9.]*\) %.*/\1/')
+		if awk -v a="$v" -v b="$toplev_val" 'BEGIN { d = a - b; exit !(d < 0.05 && d > -0.05) }'; then
+			ok_lines=$((ok_lines + 1))
+		else
+			bad="$bad $k(value $v)"
+		fi ;;
+	*) bad="$bad $k($verdict expected)" ;;
+	esac
+done
+check_eq "emulated: every kernel's verdict, bottleneck and value are what toplev's case and verify.kernels give${bad:+ (not:$bad)}" \
+	"$NKERNELS" "$ok_lines"
+check_eq "emulated: verify stored a session per kernel, and run and attach one each" "$((NKERNELS + 2))" \
+	"$(sql "$WORK/emu/topdown.db" "SELECT count(*) FROM sessions WHERE command LIKE '%td-kernels run %' OR command LIKE '%td-demo%'")"
+check_eq "emulated: run and attach show toplev's level 1 beside perf's (none here)" 2 \
+	"$(grep -c "^    $toplev_l1 *topdown $(printf '%.4f' "$toplev_val") %" "$S")"
+
 finish
