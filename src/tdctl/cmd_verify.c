@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/report_data.h"
@@ -87,11 +88,14 @@ static const char *kernels_path(char *buf, size_t len)
 	return TOPDOWN_KERNELS;
 }
 
-/* The kernels td-kernels has, in its order. -1 after an error. */
+/* The kernels td-kernels has, in its order ('td-kernels list', run without a
+ * shell). -1 after an error. */
 static int list_kernels(const char *prog, char (*names)[32], int max, int *n)
 {
-	char cmd[PATH_MAX + 16], line[64];
+	char line[64];
+	int fds[2], status;
 	FILE *p;
+	pid_t pid;
 
 	*n = 0;
 	if (access(prog, X_OK)) {
@@ -99,25 +103,38 @@ static int list_kernels(const char *prog, char (*names)[32], int max, int *n)
 			    strerror(errno));
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' list", prog);
-	p = popen(cmd, "r");
+	if (pipe(fds)) {
+		tdctl_error("verify: cannot run %s: %s", prog, strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execl(prog, prog, "list", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	p = pid > 0 ? fdopen(fds[0], "r") : NULL;
 	if (!p) {
 		tdctl_error("verify: cannot run %s: %s", prog, strerror(errno));
+		close(fds[0]);
+		if (pid > 0)
+			waitpid(pid, &status, 0);
 		return -1;
 	}
 	while (fgets(line, sizeof(line), p)) {
 		char *s = td_trim(line);
-		if (!*s)
+		if (!*s || *n == max) /* more than max: an error below */
 			continue;
-		if (*n == max) {
-			pclose(p);
-			tdctl_error("verify: %s lists more than %d kernels", prog, max);
-			return -1;
-		}
 		snprintf(names[(*n)++], 32, "%s", s);
 	}
-	if (pclose(p) != 0 || *n == 0) {
-		tdctl_error("verify: '%s list' failed: reinstall topdown (or set TD_KERNELS=PATH)", prog);
+	fclose(p);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || *n == 0 || *n == max) {
+		tdctl_error("verify: '%s list' failed or listed no (or over %d) kernels: reinstall topdown (or set "
+			    "TD_KERNELS=PATH)",
+			    prog, max - 1);
 		return -1;
 	}
 	return 0;
