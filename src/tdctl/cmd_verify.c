@@ -65,11 +65,13 @@ static const char *const level1_names[4] = { "Frontend_Bound", "Bad_Speculation"
 
 /* The td-kernels program: $TD_KERNELS, the build tree's when this tdctl is
  * the build tree's (as the events files: catalog.c), else the installed one. */
-static const char *kernels_path(char *buf, size_t len)
+static char *kernels_path(char *buf, size_t len)
 {
 	const char *env = getenv("TD_KERNELS");
-	if (env && *env)
-		return env;
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return buf;
+	}
 #ifdef TOPDOWN_BUILD_DIR
 	{
 		char exe[PATH_MAX];
@@ -84,8 +86,8 @@ static const char *kernels_path(char *buf, size_t len)
 		}
 	}
 #endif
-	(void)buf, (void)len;
-	return TOPDOWN_KERNELS;
+	snprintf(buf, len, "%s", TOPDOWN_KERNELS);
+	return buf;
 }
 
 /* The kernels td-kernels has, in its order ('td-kernels list', run without a
@@ -473,10 +475,13 @@ int cmd_verify(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *level = NULL, *db = "topdown.db", *counting = NULL, *events_dir = NULL, *secs = "2";
+	static char default_db[] = "topdown.db", default_secs[] = "2", a_verify[] = "verify", a_quiet[] = "-q",
+		    a_interval[] = "-I", a_ms[] = "250", a_db[] = "-d", a_level[] = "-l", a_events[] = "--events-dir",
+		    a_run[] = "run";
+	char *level = NULL, *db = default_db, *counting = NULL, *events_dir = NULL, *secs = default_secs;
 	const char *sysroot = getenv("TD_SYSROOT");
 	char names[32][32], prog_buf[PATH_MAX], perf_note[512] = "";
-	const char *prog;
+	char *prog;
 	struct kernel_result *rs;
 	bool json = false, use_perf = true, failed = false;
 	td_err why, perr;
@@ -554,28 +559,28 @@ int cmd_verify(int argc, char **argv)
 		snprintf(perf_note, sizeof(perf_note), "--no-perf");
 	for (int i = 0; i < n; i++) {
 		struct kernel_result *r = &rs[i];
-		char *opt_argv[16], *kargv[] = { (char *)prog, (char *)"run", r->name, (char *)secs, NULL };
+		char *opt_argv[16], *kargv[] = { prog, a_run, r->name, secs, NULL };
 		char count_opt[64];
 		struct td_session_opts o;
 		int oc = 0, code = 0;
 
-		opt_argv[oc++] = (char *)"verify";
-		opt_argv[oc++] = (char *)"-q";
-		opt_argv[oc++] = (char *)"-I";
-		opt_argv[oc++] = (char *)"250";
-		opt_argv[oc++] = (char *)"-d";
-		opt_argv[oc++] = (char *)db;
+		opt_argv[oc++] = a_verify;
+		opt_argv[oc++] = a_quiet;
+		opt_argv[oc++] = a_interval;
+		opt_argv[oc++] = a_ms;
+		opt_argv[oc++] = a_db;
+		opt_argv[oc++] = db;
 		if (level) {
-			opt_argv[oc++] = (char *)"-l";
-			opt_argv[oc++] = (char *)level;
+			opt_argv[oc++] = a_level;
+			opt_argv[oc++] = level;
 		}
 		if (counting) {
 			snprintf(count_opt, sizeof(count_opt), "--counting=%s", counting);
 			opt_argv[oc++] = count_opt;
 		}
 		if (events_dir) {
-			opt_argv[oc++] = (char *)"--events-dir";
-			opt_argv[oc++] = (char *)events_dir;
+			opt_argv[oc++] = a_events;
+			opt_argv[oc++] = events_dir;
 		}
 		opt_argv[oc] = NULL;
 		if (tdctl_parse_collect_opts(oc, opt_argv, usage, false, &o) < 0) {
