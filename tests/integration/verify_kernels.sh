@@ -109,7 +109,38 @@ if [ ! -f "$SIM" ]; then
 	finish
 	exit
 fi
-sh "$TD_SRCDIR/tests/device/live-pmu.sh" -b "$TD_BUILDDIR" -o "$WORK/emu" -l 1 --emulated >"$WORK/emu.out" 2>&1
+# perf on the emulated host: a stand-in that runs the command (or waits for -p PID) and then prints
+# what perf stat -x ';' -M TopdownL1 prints, in perf's format: an event line "VALUE;UNIT;EVENT;RUN;PCT"
+# then the metric's ";VALUE;UNIT" with UNIT "%  tma_NAME" (linux 6.12 tools/perf/util/stat-display.c:
+# print_counter_value_csv 685-703, print_metric_csv 442-461; the unit from stat-shadow.c 520-524), to
+# -o FILE or stderr. Its level 1 (fixed here) is what verify and live-pmu.sh must print beside ours.
+mkdir -p "$WORK/bin"
+cat >"$WORK/bin/perf" <<'PERF'
+#!/bin/sh
+out= pid=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) out=$2; shift 2 ;;
+	-p) pid=$2; shift 2 ;;
+	-x | -M) shift 2 ;;
+	--) shift; break ;;
+	*) shift ;;
+	esac
+done
+if [ -n "$pid" ]; then
+	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+else
+	"$@" >/dev/null 2>&1
+fi
+lines='1000;;TOPDOWN.SLOTS;100;100.00;;
+200;;topdown-fe-bound;100;100.00;12.5;%  tma_frontend_bound
+50;;topdown-bad-spec;100;100.00;2.5;%  tma_bad_speculation
+400;;topdown-be-bound;100;100.00;50.0;%  tma_backend_bound
+350;;topdown-retiring;100;100.00;35.0;%  tma_retiring'
+if [ -n "$out" ]; then echo "$lines" >"$out"; else echo "$lines" >&2; fi
+PERF
+chmod +x "$WORK/bin/perf"
+PATH="$WORK/bin:$PATH" sh "$TD_SRCDIR/tests/device/live-pmu.sh" -b "$TD_BUILDDIR" -o "$WORK/emu" -l 1 --emulated >"$WORK/emu.out" 2>&1
 check_eq "emulated: live-pmu.sh exits 0 (no step failed)" 0 "$?"
 sed 's/^/# /' "$WORK/emu.out"
 S="$WORK/emu/summary.txt"
@@ -152,7 +183,15 @@ check_eq "emulated: every kernel's verdict, bottleneck and value are what toplev
 	"$NKERNELS" "$ok_lines"
 check_eq "emulated: verify stored a session per kernel, and run and attach one each" "$((NKERNELS + 2))" \
 	"$(sql "$WORK/emu/topdown.db" "SELECT count(*) FROM sessions WHERE command LIKE '%td-kernels run %' OR command LIKE '%td-demo%'")"
-check_eq "emulated: run and attach show toplev's level 1 beside perf's (none here)" 2 \
-	"$(grep -c "^    $toplev_l1 *topdown $(printf '%.4f' "$toplev_val") %" "$S")"
+# level 1 beside perf's: toplev's value, the stand-in's, and their difference, for every kernel
+# and for run and attach
+for node in Frontend_Bound:12.5 Bad_Speculation:2.5 Backend_Bound:50.0 Retiring:35.0; do
+	n=${node%%:*} pv=${node#*:}
+	tv=$(awk -F, -v n="$n" '$1 == n { print $2 }' "$ORACLE")
+	want=$(awk -v t="$tv" -v p="$pv" -v n="$n" 'BEGIN { printf "  %-15s %8.1f %% %8.1f %% %+7.1f pts\n", n, t, p, t - p }')
+	check_eq "emulated: verify prints $n beside perf's with the difference, for every kernel ($want)" "$NKERNELS" \
+		"$(grep -cxF "$want" "$WORK/emu/verify.txt")"
+	check_eq "emulated: run and attach show $n beside perf's" 2 "$(grep -c "^    $n *topdown $(printf '%.4f' "$tv") %  perf *$pv %  difference $(awk -v t="$tv" -v p="$pv" 'BEGIN { printf "%+.1f", t - p }')\$" "$S")"
+done
 
 finish
