@@ -326,21 +326,19 @@ static const char *code_build(struct code *c, size_t bytes)
 		b[10] = 0xE9;
 		memcpy(b + 11, &rel_next, 4);
 #else
-		/* subs x0, x0, #1; b.eq ret; b next */
-		uint32_t ins[3];
+		/* subs x0, x0, #1; b.eq +8 (to the ret); b next; ret — b.eq reaches 1 MiB only, b 128 MiB,
+		 * so each block returns by itself */
+		uint32_t ins[4];
 		ins[0] = 0xF1000400u;
-		ins[1] = 0x54000000u | ((uint32_t)(((ret - (b + 4)) / 4) & 0x7FFFF) << 5);
+		ins[1] = 0x54000040u;
 		ins[2] = 0x14000000u | (uint32_t)(((next - (b + 8)) / 4) & 0x3FFFFFF);
+		ins[3] = 0xD65F03C0u;
+		(void)ret;
 		memcpy(b, ins, sizeof(ins));
 #endif
 	}
 #if defined(__x86_64__)
 	c->mem[ret_at * LINE] = 0xC3; /* ret (rax: whatever it held; the count escapes instead) */
-#else
-	{
-		uint32_t ret = 0xD65F03C0u; /* ret */
-		memcpy(c->mem + ret_at * LINE, &ret, 4);
-	}
 #endif
 	free(order);
 	__builtin___clear_cache((char *)c->mem, (char *)c->mem + c->bytes);
