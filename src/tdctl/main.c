@@ -17,6 +17,7 @@ static const struct subcommand subcommands[] = {
 	{ "attach", cmd_attach, "count every thread of a running process" },
 	{ "record", cmd_record, "count every online CPU (--system)" },
 	{ "stat", cmd_stat, "perf stat's options (-p, -a, -G, -I, -x): count and print each interval" },
+	{ "verify", cmd_verify, "run known-answer kernels: is the tree right on this CPU?" },
 	{ "sessions", cmd_sessions, "list the recorded sessions" },
 	{ "events", cmd_events, "the metric tree, events and encodings for a PMU model" },
 	{ "plan", cmd_plan, "the perf groups a level or node list needs, and multiplexing" },

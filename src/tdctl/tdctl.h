@@ -16,6 +16,7 @@ int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_recompute(int argc, char **argv);
