@@ -44,6 +44,7 @@ struct td_auto_rule {
 struct td_config {
 	char *socket_path, *db_path, *events_dir;   /* events_dir NULL: the built-in */
 	char *admin_group;			    /* NULL: root only */
+	char *user; /* the front and the exporter run as this user; NULL: "topdown", else nobody (said) */
 	int interval_ms;			    /* an attach's default */
 	int max_clients;			    /* connected at once; more are refused */
 	size_t max_request;			    /* bytes of one request line */
