@@ -19,7 +19,7 @@
 #include "sandbox.h"
 
 #define START_WAIT_MS 30000	     /* for a process's ready at start */
-#define RESTART_SOON_NS 1000000000ull /* a process that failed to start is tried again after this */
+#define RESTART_SOON_NS 1000000000ull /* a process that failed or crashed within this is tried again after this */
 
 static void dispatch(struct daemon *d, struct td_client *c, const struct td_request *r)
 {
@@ -76,14 +76,14 @@ static void lost(struct daemon *d, struct td_child *k, const char *why)
 {
 	char how[96];
 	pid_t pid = k->pid;
-	bool was_ready = k->ready;
+	/* at once after a crash in service; one that cannot start, or crashes as it starts, later */
+	bool soon = k->ready && td_now_ns() - k->started_ns >= RESTART_SOON_NS;
 
 	td_child_end(k, how, sizeof(how));
 	if (k == &d->front)
 		td_rclients_set_chan(d->clients, NULL);
 	k->restarts++;
-	/* at once after a crash in service; a process that cannot start is tried again later */
-	k->restart_ns = td_now_ns() + (was_ready ? 0 : RESTART_SOON_NS);
+	k->restart_ns = td_now_ns() + (soon ? 0 : RESTART_SOON_NS);
 	daemon_log(d, "the %s (pid %d) %s%s%s: starting it again; the sessions go on", k->role, (int)pid,
 		   how[0] ? how : "ended", why ? ": " : "", why ? why : "");
 }
@@ -98,7 +98,7 @@ static void on_request(struct daemon *d, struct td_child *k, const struct td_ims
 	if (fd >= 0)
 		close(fd);
 	if (!c) {
-		daemon_log(d, "a %s request from the front refused: %s", td_op_name(m->u.request.r.op), err.msg);
+		daemon_log(d, "a request (%s) from the front refused: %s", td_op_name(m->u.request.r.op), err.msg);
 		td_rclients_refuse(d->clients, m->u.request.conn, m->u.request.r.id, err.msg);
 	} else {
 		dispatch(d, c, &m->u.request.r);
@@ -153,8 +153,11 @@ static int on_message(struct daemon *d, struct td_child *k, const struct td_imsg
 		k->port = m->u.ready.port;
 		if (front)
 			d->socket_ours = true;
-		if (k->restarts)
-			daemon_log(d, "the %s started again (pid %d)", k->role, (int)k->pid);
+		if (k->restarts && front)
+			daemon_log(d, "the front started again (pid %d)", (int)k->pid);
+		else if (k->restarts)
+			daemon_log(d, "the exporter started again (pid %d), serving metrics on %s (port %d)", (int)k->pid,
+				   d->cfg.export_listen, k->port);
 		break;
 	case TD_IMSG_FAILED:
 		if (k->ready)

@@ -94,7 +94,12 @@ int td_export_proc_main(int chan_fd, uid_t uid, gid_t gid)
 	td_err err;
 	int fd, rc;
 
+	/* it ends with the monitor (its channel closed), never before: a signal to the whole group
+	 * (Ctrl-C, systemd's stop) is the monitor's to act on */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	if (!(pr.ch = td_chan_new(chan_fd)))
 		return 1;
 	/* the first message: the configuration */

@@ -256,7 +256,12 @@ int td_front_main(int chan_fd, uid_t uid, gid_t gid)
 	int listen_fd, cap = 0;
 	td_err err;
 
+	/* it ends with the monitor (its channel closed), never before: a signal to the whole group
+	 * (Ctrl-C, systemd's stop) is the monitor's to act on */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	if (!(f.ch = td_chan_new(chan_fd)))
 		return 1;
 	if (wait_config(f.ch, TD_IMSG_FRONT_CONFIG, &cfg)) {

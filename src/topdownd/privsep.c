@@ -56,6 +56,7 @@ int td_child_spawn(struct td_child *k, const char *exe, uid_t uid, gid_t gid, td
 	k->ready = false;
 	k->port = 0;
 	k->restart_ns = 0;
+	k->started_ns = td_now_ns();
 	return 0;
 }
 

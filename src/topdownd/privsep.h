@@ -21,6 +21,7 @@ struct td_child {
 	struct td_chan *ch;
 	bool ready;	     /* it said so */
 	int port;	     /* the exporter's */
+	uint64_t started_ns; /* monotonic: when it was started */
 	uint64_t restart_ns; /* monotonic: start it again then (0: not due) */
 	int restarts;
 };

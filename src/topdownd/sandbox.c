@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sandbox.h"
@@ -125,6 +126,8 @@ int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err)
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct data[2];
 
+	/* the time zone read now (libmicrohttpd dates its replies): no file is opened once confined */
+	tzset();
 	/* the bounding set first, while CAP_SETPCAP is still ours */
 	for (int cap = 0; cap <= 63; cap++)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM)
