@@ -28,6 +28,8 @@ static const char usage[] =
 	"  --render-report SESSION [--format text|json]\n"
 	"                        print one session's report from --database and exit: what the daemon\n"
 	"                        runs, in a child process, for a client's report request\n"
+	"  --privsep-front-exe PATH\n"
+	"                        tests: run PATH in the front's place (a compromised front)\n"
 	"  -V, --version         print the version\n"
 	"  -h, --help            this text\n";
 
