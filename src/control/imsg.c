@@ -325,14 +325,16 @@ int td_imsg_decode(const unsigned char *buf, size_t len, struct td_imsg *m, td_e
 		if (f->kind == F_BOOL) {
 			bool b = v == 1;
 			if (v > 1) {
-				td_err_set(err, "%s: field %s is %llu, not 0 or 1", name, f->name, (unsigned long long)v);
+				td_err_set(err, "%s: field %s is %llu, not 0 or 1", name, f->name,
+					   (unsigned long long)v);
 				return -1;
 			}
 			memcpy(base + f->off, &b, sizeof(b));
 		} else if (f->kind == F_I32) {
 			int32_t i = (int32_t)(uint32_t)v;
 			if (i < f->min || i > f->max) {
-				td_err_set(err, "%s: field %s is %d: %lld to %lld", name, f->name, (int)i, f->min, f->max);
+				td_err_set(err, "%s: field %s is %d: %lld to %lld", name, f->name, (int)i, f->min,
+					   f->max);
 				return -1;
 			}
 			memcpy(base + f->off, &i, sizeof(i));
@@ -346,8 +348,8 @@ int td_imsg_decode(const unsigned char *buf, size_t len, struct td_imsg *m, td_e
 		} else if (f->kind == F_I64) {
 			int64_t i = (int64_t)v;
 			if (i < f->min || i > f->max) {
-				td_err_set(err, "%s: field %s is %lld: %lld to %lld", name, f->name, (long long)i, f->min,
-					   f->max);
+				td_err_set(err, "%s: field %s is %lld: %lld to %lld", name, f->name, (long long)i,
+					   f->min, f->max);
 				return -1;
 			}
 			memcpy(base + f->off, &i, sizeof(i));

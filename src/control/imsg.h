@@ -20,10 +20,10 @@
 #include "control/protocol.h"
 
 #define TD_IMSG_VERSION 1
-#define TD_IMSG_HEADER 8	       /* u32 length, u16 version, u16 type */
-#define TD_IMSG_MAX 32768	       /* a whole message, header included */
-#define TD_IMSG_TEXT_MAX 32000	       /* a reply's or metrics' chunk of text */
-#define TD_IMSG_LINE_MAX 1024	       /* a log line, a failure's reason */
+#define TD_IMSG_HEADER 8       /* u32 length, u16 version, u16 type */
+#define TD_IMSG_MAX 32768      /* a whole message, header included */
+#define TD_IMSG_TEXT_MAX 32000 /* a reply's or metrics' chunk of text */
+#define TD_IMSG_LINE_MAX 1024  /* a log line, a failure's reason */
 
 enum td_imsg_type {
 	TD_IMSG_REQUEST = 1, /* front -> monitor, the client's socket attached (SCM_RIGHTS) */
@@ -50,8 +50,8 @@ struct td_imsg {
 	enum td_imsg_type type;
 	union {
 		struct {
-			uint64_t conn;	  /* the front's name for the connection */
-			int32_t clients;  /* connected to the front now */
+			uint64_t conn;	 /* the front's name for the connection */
+			int32_t clients; /* connected to the front now */
 			struct td_request r;
 		} request;
 		struct {

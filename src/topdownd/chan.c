@@ -192,7 +192,8 @@ int td_chan_recv(struct td_chan *ch, struct td_imsg *m, int *fd, td_err *err)
 	ch->refused = true;
 	if (h.msg_flags & (MSG_TRUNC | MSG_CTRUNC) || nfds > 1) {
 		td_err_set(err, "a datagram of %s refused",
-			   h.msg_flags & MSG_TRUNC ? "more than the most a message may be" : "more than one descriptor");
+			   h.msg_flags & MSG_TRUNC ? "more than the most a message may be"
+						   : "more than one descriptor");
 	} else if (td_imsg_decode(ch->in, (size_t)r, m, err) == 0) {
 		ch->refused = false;
 		*fd = nfds ? fds[0] : -1;

@@ -16,7 +16,7 @@ struct td_daemon_opts {
 	const char *socket_path, *db_path, *events_dir; /* override the file's, NULL: keep */
 	bool log_stderr;				/* -f: log to stderr, else syslog (stderr under systemd) */
 	const char *front_exe; /* tests: run this as the front (a "compromised front"), NULL: topdownd */
-	bool no_priority; /* --no-priority: the loop runs at the priority it was started with (by
+	bool no_priority;      /* --no-priority: the loop runs at the priority it was started with (by
 				   * default raised where permitted: session/sampler_priority.h) */
 };
 

@@ -18,7 +18,7 @@
 #include "metrics_export.h"
 #include "sandbox.h"
 
-#define START_WAIT_MS 30000	     /* for a process's ready at start */
+#define START_WAIT_MS 30000	      /* for a process's ready at start */
 #define RESTART_SOON_NS 1000000000ull /* a process that failed or crashed within this is tried again after this */
 
 static void dispatch(struct daemon *d, struct td_client *c, const struct td_request *r)
@@ -156,8 +156,8 @@ static int on_message(struct daemon *d, struct td_child *k, const struct td_imsg
 		if (k->restarts && front)
 			daemon_log(d, "the front started again (pid %d)", (int)k->pid);
 		else if (k->restarts)
-			daemon_log(d, "the exporter started again (pid %d), serving metrics on %s (port %d)", (int)k->pid,
-				   d->cfg.export_listen, k->port);
+			daemon_log(d, "the exporter started again (pid %d), serving metrics on %s (port %d)",
+				   (int)k->pid, d->cfg.export_listen, k->port);
 		break;
 	case TD_IMSG_FAILED:
 		if (k->ready)
@@ -181,9 +181,9 @@ static int on_message(struct daemon *d, struct td_child *k, const struct td_imsg
 		on_scrape(d, k, m->u.scrape.openmetrics);
 		return k->pid > 0 ? 0 : -1;
 	default:
-	unexpected:
-		daemon_log(d, "a %s message from the %s refused: not one it may send now", td_imsg_type_name((int)m->type),
-			   k->role);
+unexpected:
+		daemon_log(d, "a %s message from the %s refused: not one it may send now",
+			   td_imsg_type_name((int)m->type), k->role);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -240,7 +240,8 @@ static int wait_ready(struct daemon *d, struct td_child *k, td_err *err)
 			if (rc < 0) {
 				char how[96];
 				td_child_end(k, how, sizeof(how));
-				td_err_set(err, "the %s ended as it started (%s)", k->role, how[0] ? how : "channel closed");
+				td_err_set(err, "the %s ended as it started (%s)", k->role,
+					   how[0] ? how : "channel closed");
 				return -1;
 			}
 			if (m.type == TD_IMSG_FAILED) {
@@ -307,7 +308,8 @@ int daemon_privsep_pollfds(const struct daemon *d, struct pollfd *p)
 	for (int i = 0; i < 2; i++)
 		if (ks[i]->pid > 0)
 			p[n++] = (struct pollfd){ .fd = td_chan_fd(ks[i]->ch),
-						  .events = (short)(POLLIN | (td_chan_pending(ks[i]->ch) ? POLLOUT : 0)) };
+						  .events = (short)(POLLIN |
+								    (td_chan_pending(ks[i]->ch) ? POLLOUT : 0)) };
 	return n;
 }
 

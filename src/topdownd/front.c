@@ -72,8 +72,8 @@ static void clients_log(void *ctx, const char *fmt, ...)
 
 static void reply_error(struct front *f, struct td_client *c, int64_t id, const char *msg)
 {
-	json_t *o = json_pack("{s:i, s:I, s:b, s:s}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)id, "ok", 0,
-			      "error", msg);
+	json_t *o = json_pack("{s:i, s:I, s:b, s:s}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)id, "ok", 0, "error",
+			      msg);
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
 	if (text)
@@ -277,9 +277,9 @@ int td_front_main(int chan_fd, uid_t uid, gid_t gid)
 			close(listen_fd);
 		return 1;
 	}
-	f.clients = td_clients_new(listen_fd, cfg.u.front.max_clients, (size_t)cfg.u.front.max_request,
-				   (size_t)cfg.u.front.max_output, cfg.u.front.timeout_ms, NULL, on_line, clients_log,
-				   &f);
+	f.clients =
+		td_clients_new(listen_fd, cfg.u.front.max_clients, (size_t)cfg.u.front.max_request,
+			       (size_t)cfg.u.front.max_output, cfg.u.front.timeout_ms, NULL, on_line, clients_log, &f);
 	if (!f.clients || td_chan_send(f.ch, &ready, -1, &err)) {
 		td_clients_free(f.clients);
 		td_chan_free(f.ch);

@@ -93,15 +93,15 @@ static int accepted_on(int fd, const char *path, td_err *err)
 	memset(&a, 0, sizeof(a));
 	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_STREAM ||
 	    getsockname(fd, (struct sockaddr *)&a, &len) < 0 || a.sun_family != AF_UNIX) {
-		td_err_set(err, "the descriptor that came with the request is not a stream socket of the control socket");
+		td_err_set(err,
+			   "the descriptor that came with the request is not a stream socket of the control socket");
 		return -1;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &v, &vl) < 0 || v) {
 		td_err_set(err, "the socket that came with the request is the listening socket, not a client's");
 		return -1;
 	}
-	if (len <= offsetof(struct sockaddr_un, sun_path) ||
-	    strncmp(a.sun_path, path, sizeof(a.sun_path)) != 0) {
+	if (len <= offsetof(struct sockaddr_un, sun_path) || strncmp(a.sun_path, path, sizeof(a.sun_path)) != 0) {
 		td_err_set(err, "the socket that came with the request is not a connection to the control socket");
 		return -1;
 	}
@@ -175,8 +175,8 @@ void td_rclients_send(struct td_rclients *rc, struct td_client *c, const char *t
 
 void td_rclients_refuse(struct td_rclients *rc, uint64_t conn, int64_t id, const char *why)
 {
-	json_t *o = json_pack("{s:i, s:I, s:b, s:s+}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)id, "ok", 0,
-			      "error", "refused: ", why);
+	json_t *o = json_pack("{s:i, s:I, s:b, s:s+}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)id, "ok", 0, "error",
+			      "refused: ", why);
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 
 	if (text)

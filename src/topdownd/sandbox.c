@@ -30,8 +30,7 @@
 #define TD_AUDIT_ARCH AUDIT_ARCH_I386
 #endif
 
-int td_sandbox_resolve(const char *user, int fallback, uid_t *uid, gid_t *gid, char *said, size_t saidlen,
-		       td_err *err)
+int td_sandbox_resolve(const char *user, int fallback, uid_t *uid, gid_t *gid, char *said, size_t saidlen, td_err *err)
 {
 	struct passwd *pw = getpwnam(user);
 
@@ -57,22 +56,27 @@ int td_sandbox_resolve(const char *user, int fallback, uid_t *uid, gid_t *gid, c
 
 /* The system calls a front or an exporter makes once confined. */
 static const int allowed[] = {
-	SYS_read, SYS_write, SYS_writev, SYS_readv, SYS_close, SYS_ppoll,
+	SYS_read,	  SYS_write,	    SYS_writev,		 SYS_readv,
+	SYS_close,	  SYS_ppoll,
 #ifdef SYS_poll
 	SYS_poll,
 #endif
 #ifdef SYS_epoll_wait
 	SYS_epoll_wait,
 #endif
-	SYS_epoll_pwait, SYS_epoll_ctl, SYS_recvmsg, SYS_sendmsg, SYS_recvfrom, SYS_sendto,
+	SYS_epoll_pwait,  SYS_epoll_ctl,    SYS_recvmsg,	 SYS_sendmsg,
+	SYS_recvfrom,	  SYS_sendto,
 #ifdef SYS_accept
 	SYS_accept,
 #endif
-	SYS_accept4, SYS_getsockopt, SYS_setsockopt, SYS_getsockname, SYS_getpeername, SYS_shutdown, SYS_fcntl,
-	SYS_brk, SYS_mmap, SYS_munmap, SYS_mremap, SYS_madvise, SYS_mprotect, SYS_futex, SYS_clock_gettime,
-	SYS_clock_getres, SYS_gettimeofday, SYS_nanosleep, SYS_clock_nanosleep, SYS_exit, SYS_exit_group,
-	SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_getpid, SYS_gettid, SYS_getrandom, SYS_restart_syscall, SYS_fstat,
-	SYS_newfstatat, SYS_lseek, SYS_sched_yield,
+	SYS_accept4,	  SYS_getsockopt,   SYS_setsockopt,	 SYS_getsockname,
+	SYS_getpeername,  SYS_shutdown,	    SYS_fcntl,		 SYS_brk,
+	SYS_mmap,	  SYS_munmap,	    SYS_mremap,		 SYS_madvise,
+	SYS_mprotect,	  SYS_futex,	    SYS_clock_gettime,	 SYS_clock_getres,
+	SYS_gettimeofday, SYS_nanosleep,    SYS_clock_nanosleep, SYS_exit,
+	SYS_exit_group,	  SYS_rt_sigreturn, SYS_rt_sigprocmask,	 SYS_getpid,
+	SYS_gettid,	  SYS_getrandom,    SYS_restart_syscall, SYS_fstat,
+	SYS_newfstatat,	  SYS_lseek,	    SYS_sched_yield,
 #ifdef SYS_time
 	SYS_time,
 #endif

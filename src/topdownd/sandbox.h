@@ -19,8 +19,7 @@
 /* Who to become: user's uid and gid; when user does not exist and
  * fallback is set, nobody (65534) — said in said (for the log). 0, or -1
  * with err. */
-int td_sandbox_resolve(const char *user, int fallback, uid_t *uid, gid_t *gid, char *said, size_t saidlen,
-		       td_err *err);
+int td_sandbox_resolve(const char *user, int fallback, uid_t *uid, gid_t *gid, char *said, size_t saidlen, td_err *err);
 
 /* Become uid/gid with no capability, no new privileges and the filter.
  * 0, or -1 with err (the caller must then exit). */

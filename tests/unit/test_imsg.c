@@ -351,12 +351,9 @@ static void test_encoder_refuses_what_decoder_would(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_request_layout),
-		cmocka_unit_test(test_reply_layout),
-		cmocka_unit_test(test_every_type_roundtrips),
-		cmocka_unit_test(test_header_lies),
-		cmocka_unit_test(test_fields_out_of_range),
-		cmocka_unit_test(test_encoder_refuses_what_decoder_would),
+		cmocka_unit_test(test_request_layout),	      cmocka_unit_test(test_reply_layout),
+		cmocka_unit_test(test_every_type_roundtrips), cmocka_unit_test(test_header_lies),
+		cmocka_unit_test(test_fields_out_of_range),   cmocka_unit_test(test_encoder_refuses_what_decoder_would),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
