@@ -94,7 +94,7 @@ static void on_request(struct daemon *d, struct td_child *k, const struct td_ims
 	td_err err;
 
 	c = td_rclients_request(d->clients, m->u.request.conn, fd, d->cfg.socket_path, d->cfg.admin_group,
-				m->u.request.clients, &err);
+				m->u.request.clients, d->cfg.max_clients, &err);
 	if (fd >= 0)
 		close(fd);
 	if (!c) {

@@ -10,8 +10,16 @@
 #include "control/protocol.h"
 #include "rclients.h"
 
+/* A client's serial here is its front's name for it (conn, below 2^40)
+ * with the front's generation above: a reply due to a client of a front
+ * that has since been restarted (a report rendered meanwhile) finds no
+ * client, never the new front's client of the same conn. */
+#define CONN_BITS 40
+#define CONN_MASK ((1ull << CONN_BITS) - 1)
+
 struct td_rclients {
 	struct td_chan *ch;
+	uint64_t generation;
 	struct td_client **c;
 	int n, front_clients;
 	bool failed;
@@ -45,6 +53,7 @@ void td_rclients_set_chan(struct td_rclients *rc, struct td_chan *ch)
 	forget_all(rc);
 	rc->ch = ch;
 	rc->failed = false;
+	rc->generation++;
 }
 
 const char *td_rclients_failed(const struct td_rclients *rc)
@@ -67,12 +76,17 @@ struct td_client *td_rclients_at(struct td_rclients *rc, int i)
 	return rc->c[i];
 }
 
-struct td_client *td_rclients_find(struct td_rclients *rc, uint64_t conn)
+struct td_client *td_rclients_find(struct td_rclients *rc, uint64_t serial)
 {
 	for (int i = 0; i < rc->n; i++)
-		if (rc->c[i]->serial == conn)
+		if (rc->c[i]->serial == serial)
 			return rc->c[i];
 	return NULL;
+}
+
+static uint64_t serial_of(const struct td_rclients *rc, uint64_t conn)
+{
+	return rc->generation << CONN_BITS | (conn & CONN_MASK);
 }
 
 /* Is fd a connection accepted on the control socket at path? Not the
@@ -109,14 +123,22 @@ static int accepted_on(int fd, const char *path, td_err *err)
 }
 
 struct td_client *td_rclients_request(struct td_rclients *rc, uint64_t conn, int fd, const char *socket_path,
-				      const char *admin_group, int front_clients, td_err *err)
+				      const char *admin_group, int front_clients, int max_clients, td_err *err)
 {
-	struct td_client *c = td_rclients_find(rc, conn), **grown;
+	struct td_client *c = td_rclients_find(rc, serial_of(rc, conn)), **grown;
 	struct td_peer peer;
 
 	rc->front_clients = front_clients;
+	if (conn > CONN_MASK) {
+		td_err_set(err, "a connection numbered %llu: the front's are below 2^40", (unsigned long long)conn);
+		return NULL;
+	}
 	if (accepted_on(fd, socket_path, err) || td_peer_identify(fd, admin_group, &peer, err))
 		return NULL;
+	if (!c && rc->n >= max_clients) {
+		td_err_set(err, "more clients than max_clients (%d) at once", max_clients);
+		return NULL;
+	}
 	if (!c) {
 		if (!(c = calloc(1, sizeof(*c))) || !(grown = realloc(rc->c, (size_t)(rc->n + 1) * sizeof(*grown)))) {
 			free(c);
@@ -126,7 +148,7 @@ struct td_client *td_rclients_request(struct td_rclients *rc, uint64_t conn, int
 		rc->c = grown;
 		rc->c[rc->n++] = c;
 		c->fd = -1; /* the connection is the front's */
-		c->serial = conn;
+		c->serial = serial_of(rc, conn);
 	}
 	/* who asks is who the kernel says, now, whatever an earlier request of conn said */
 	c->peer = peer;
@@ -137,7 +159,7 @@ struct td_client *td_rclients_request(struct td_rclients *rc, uint64_t conn, int
 void td_rclients_gone(struct td_rclients *rc, uint64_t conn)
 {
 	for (int i = 0; i < rc->n; i++)
-		if (rc->c[i]->serial == conn) {
+		if (rc->c[i]->serial == serial_of(rc, conn)) {
 			free(rc->c[i]);
 			rc->c[i] = rc->c[--rc->n];
 			return;
@@ -170,7 +192,7 @@ void td_rclients_send(struct td_rclients *rc, struct td_client *c, const char *t
 	bool done = c->waiting;
 
 	c->waiting = false;
-	send_text(rc, c->serial, done, text);
+	send_text(rc, c->serial & CONN_MASK, done, text);
 }
 
 void td_rclients_refuse(struct td_rclients *rc, uint64_t conn, int64_t id, const char *why)

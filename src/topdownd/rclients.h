@@ -25,9 +25,10 @@ void td_rclients_set_chan(struct td_rclients *rc, struct td_chan *ch);
 
 /* A request for conn, with fd (the socket that came with it, -1 none; not
  * taken). The client as the kernel says it is, marked as awaiting its
- * reply; NULL with err when fd is not a client's connection on socket_path. */
+ * reply; NULL with err when fd is not a client's connection on socket_path,
+ * or when max_clients are known already (a front has no more). */
 struct td_client *td_rclients_request(struct td_rclients *rc, uint64_t conn, int fd, const char *socket_path,
-				      const char *admin_group, int front_clients, td_err *err);
+				      const char *admin_group, int front_clients, int max_clients, td_err *err);
 /* Send an error reply to conn for a request refused before any client was
  * known (the request's id). */
 void td_rclients_refuse(struct td_rclients *rc, uint64_t conn, int64_t id, const char *why);
@@ -38,7 +39,9 @@ int td_rclients_count(const struct td_rclients *rc);
 /* The clients known (those that asked something), for tails. */
 int td_rclients_known(const struct td_rclients *rc);
 struct td_client *td_rclients_at(struct td_rclients *rc, int i);
-struct td_client *td_rclients_find(struct td_rclients *rc, uint64_t conn);
+/* The client of this serial (td_client.serial: the front's conn and the
+ * front's generation), NULL when gone or of a front since restarted. */
+struct td_client *td_rclients_find(struct td_rclients *rc, uint64_t serial);
 
 /* A line of text (JSON, no newline) for c. A front that does not take it
  * (its queue full, gone) is to be ended: td_rclients_failed says so. */
