@@ -127,6 +127,14 @@ int td_export_proc_main(int chan_fd, uid_t uid, gid_t gid)
 	m.u.ready.port = td_exporter_port(e);
 	if (td_chan_send(pr.ch, &m, -1, &err))
 		pr.stop = true;
+	if (!td_sandbox_has_filter()) {
+		static const char note[] = "exporter: no seccomp filter for this architecture: confined without one";
+		m = (struct td_imsg){ .type = TD_IMSG_LOG };
+		m.u.line.prio = 4; /* LOG_WARNING */
+		m.u.line.text = note;
+		m.u.line.len = sizeof(note) - 1;
+		td_chan_send(pr.ch, &m, -1, &err);
+	}
 	while (!pr.stop) {
 		p[0] = (struct pollfd){ .fd = td_chan_fd(pr.ch),
 					.events = (short)(POLLIN | (td_chan_pending(pr.ch) ? POLLOUT : 0)) };

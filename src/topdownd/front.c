@@ -287,6 +287,8 @@ int td_front_main(int chan_fd, uid_t uid, gid_t gid)
 		return 1;
 	}
 	td_clients_on_gone(f.clients, on_gone);
+	if (!td_sandbox_has_filter())
+		say(&f, LOG_WARNING, "front: no seccomp filter for this architecture: confined without one");
 	while (!f.stop) {
 		int need = 1 + td_clients_nfds(f.clients), n;
 		if (need > cap) {

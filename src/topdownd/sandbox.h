@@ -9,6 +9,7 @@
 #ifndef TD_SANDBOX_H
 #define TD_SANDBOX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -20,6 +21,10 @@
  * fallback is set, nobody (65534) — said in said (for the log). 0, or -1
  * with err. */
 int td_sandbox_resolve(const char *user, int fallback, uid_t *uid, gid_t *gid, char *said, size_t saidlen, td_err *err);
+
+/* Is there a seccomp filter for this architecture (x86-64, arm64)? Where
+ * not, the processes are confined but for it, and say so. */
+bool td_sandbox_has_filter(void);
 
 /* Become uid/gid with no capability, no new privileges and the filter.
  * 0, or -1 with err (the caller must then exit). */
