@@ -84,7 +84,8 @@ check "... and writes intervals" wait_for 10 three
 CONC=$!
 kill -9 "$FRONT"
 wait "$CONC"
-newfront() { n=$(child front); test -n "$n" && test "$n" != "$FRONT"; }
+# started again once it said it serves (its socket bound), not once its pid exists
+newfront() { n=$(child front); test -n "$n" && test "$n" != "$FRONT" && grep -q "the front started again (pid $n)" "$LOG"; }
 check "the front killed with SIGKILL is started again" wait_for 10 newfront
 check_match "... said in the log" "the front \(pid $FRONT\) killed by signal 9 .*: starting it again; the sessions go on" \
 	"$(cat "$LOG")"
