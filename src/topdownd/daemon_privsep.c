@@ -208,6 +208,11 @@ static void from_child(struct daemon *d, struct td_child *k)
 			lost(d, k, NULL);
 			return;
 		}
+		/* a descriptor comes only with a request: any other is closed unread */
+		if (m.type != TD_IMSG_REQUEST && fd >= 0) {
+			close(fd);
+			fd = -1;
+		}
 		if (on_message(d, k, &m, fd))
 			return;
 	}
