@@ -18,6 +18,7 @@ struct td_clients {
 	char *admin_group;
 	td_line_fn on_line;
 	td_log_fn log;
+	td_gone_fn gone;
 	void *ctx;
 	struct td_client **c;
 	int n;
@@ -57,6 +58,11 @@ static void client_free(struct td_client *c)
 	free(c->in);
 	free(c->out);
 	free(c);
+}
+
+void td_clients_on_gone(struct td_clients *cs, td_gone_fn gone)
+{
+	cs->gone = gone;
 }
 
 void td_clients_free(struct td_clients *cs)
@@ -303,10 +309,13 @@ static void sweep(struct td_clients *cs)
 	int kept = 0;
 
 	for (int i = 0; i < cs->n; i++) {
-		if (cs->c[i]->fd < 0)
+		if (cs->c[i]->fd < 0) {
+			if (cs->gone)
+				cs->gone(cs->ctx, cs->c[i]);
 			client_free(cs->c[i]);
-		else
+		} else {
 			cs->c[kept++] = cs->c[i];
+		}
 	}
 	cs->n = kept;
 }

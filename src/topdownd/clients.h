@@ -38,9 +38,14 @@ typedef void (*td_line_fn)(void *ctx, struct td_client *c, const char *line, siz
 /* Something to log (a client dropped, refused). */
 typedef void (*td_log_fn)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A client closed and is about to be freed. */
+typedef void (*td_gone_fn)(void *ctx, const struct td_client *c);
+
 struct td_clients *td_clients_new(int listen_fd, int max_clients, size_t max_request, size_t max_output, int timeout_ms,
 				  const char *admin_group, td_line_fn on_line, td_log_fn log, void *ctx);
 void td_clients_free(struct td_clients *cs);
+/* Be told of each client that closed (the front tells the monitor). */
+void td_clients_on_gone(struct td_clients *cs, td_gone_fn gone);
 /* Limits changed by a reload (the admin group is copied). */
 void td_clients_set_limits(struct td_clients *cs, int max_clients, size_t max_request, size_t max_output,
 			   int timeout_ms, const char *admin_group);

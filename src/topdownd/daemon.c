@@ -1,10 +1,11 @@
-/* daemon: topdownd's one loop (see daemon.h and docs/protocol.md). One
- * thread: poll() over the signalfd, the listening socket and clients, the
- * report jobs' pipes, the exporter, the exec watcher and every running
- * session's timers; the schedule's next run bounds the sleep. A request line
- * is decoded here and handed to its handler (req_*.c), answered at once — a
- * report is rendered by a child process, an attach opens counters — and
- * never waits on a client. Start (socket, database, exporter) and stop. */
+/* daemon: the monitor's one loop (see daemon.h and docs/protocol.md). One
+ * thread: poll() over the signalfd, the channels to the front and the
+ * exporter (daemon_privsep.c: the clients and the network are theirs, never
+ * the monitor's), the report jobs' pipes, the exec watcher and every
+ * running session's timers; the schedule's next run bounds the sleep. A
+ * request is answered at once — a report is rendered by a child process, an
+ * attach opens counters — and never waits on a client. Start (database,
+ * front, exporter) and stop. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,115 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <syslog.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include "daemon_impl.h"
 #include "session/sampler_priority.h"
-
-static void clients_log(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void clients_log(void *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	daemon_vlog(ctx, LOG_NOTICE, fmt, ap);
-	va_end(ap);
-}
-
-static void on_line(void *ctx, struct td_client *c, const char *line, size_t len)
-{
-	struct daemon *d = ctx;
-	struct td_request r;
-	td_err err;
-
-	if (td_request_decode(line, len, &r, &err)) {
-		daemon_reply_error(d, c, r.id, err.msg);
-		return;
-	}
-	switch (r.op) {
-	case TD_OP_ATTACH:
-		daemon_op_attach(d, c, &r);
-		break;
-	case TD_OP_DETACH:
-		daemon_op_detach(d, c, &r);
-		break;
-	case TD_OP_LIST:
-		daemon_op_list(d, c, &r);
-		break;
-	case TD_OP_STATUS:
-		daemon_op_status(d, c, &r);
-		break;
-	case TD_OP_SESSIONS:
-		daemon_op_sessions(d, c, &r);
-		break;
-	case TD_OP_REPORT:
-		daemon_op_report(d, c, &r);
-		break;
-	case TD_OP_TAIL:
-		daemon_op_tail(d, c, &r);
-		break;
-	case TD_OP_PROFILE_NOW:
-		daemon_op_profile_now(d, c, &r);
-		break;
-	case TD_OP_RELOAD:
-		daemon_op_reload(d, c, &r);
-		break;
-	}
-}
-
-/* Listen on path; a socket file nobody answers on is stale and replaced,
- * one that answers means another topdownd runs. */
-static int listen_on(const char *path, td_err *err)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int fd;
-
-	if (strlen(path) >= sizeof(a.sun_path)) {
-		td_err_set(err, "socket path '%s' is longer than %zu bytes: give a shorter one", path,
-			   sizeof(a.sun_path) - 1);
-		return -1;
-	}
-	memcpy(a.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0) {
-		td_err_set(err, "cannot create a socket: %s", strerror(errno));
-		return -1;
-	}
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-		int probe, e = errno;
-		bool alive = false;
-		if (e == EADDRINUSE && (probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
-			alive = connect(probe, (struct sockaddr *)&a, sizeof(a)) == 0;
-			close(probe);
-		}
-		if (alive) {
-			close(fd);
-			td_err_set(err, "another topdownd answers on '%s': stop it first, or give another --socket",
-				   path);
-			return -1;
-		}
-		/* a socket file nobody answers on: left by a topdownd that was killed */
-		if (e != EADDRINUSE || unlink(path) != 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-			td_err_set(err, "cannot listen on '%s': %s: check that its directory exists and is writable",
-				   path, strerror(e != EADDRINUSE ? e : errno));
-			close(fd);
-			return -1;
-		}
-	}
-	/* anyone may connect; what they may do is decided per request */
-	if (chmod(path, 0666) < 0 || listen(fd, 128) < 0) {
-		td_err_set(err, "cannot listen on '%s': %s", path, strerror(errno));
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	return fd;
-}
 
 /* The database exists and is ours; sessions a killed topdownd left
  * 'running' are marked interrupted. */
@@ -197,9 +95,7 @@ static void loop(struct daemon *d)
 	int cap = 0;
 
 	while (!d->stop) {
-		int need = 3 + td_clients_nfds(d->clients) + d->ns * TD_SESSION_POLLFDS + 2 * TD_REPORT_JOBS_MAX,
-		    np = 0, timeout, nclient;
-		int exp_at = -1;
+		int need = 3 + 2 + d->ns * TD_SESSION_POLLFDS + 2 * TD_REPORT_JOBS_MAX, np = 0, timeout, nkids;
 		int *first = calloc((size_t)d->ns + 1, sizeof(int)), *count = calloc((size_t)d->ns + 1, sizeof(int));
 		int nsess = d->ns;
 		if (need > cap) {
@@ -216,14 +112,9 @@ static void loop(struct daemon *d)
 			break;
 		}
 		p[np++] = (struct pollfd){ .fd = d->sigfd, .events = POLLIN };
-		nclient = td_clients_pollfds(d->clients, p + np);
-		np += nclient;
-		timeout = min_timeout(td_clients_timeout_ms(d->clients), daemon_schedule_timeout_ms(d));
-		if (d->exporter) {
-			exp_at = np;
-			p[np++] = (struct pollfd){ .fd = td_exporter_fd(d->exporter), .events = POLLIN };
-			timeout = min_timeout(timeout, td_exporter_timeout_ms(d->exporter));
-		}
+		nkids = daemon_privsep_pollfds(d, p + np);
+		np += nkids;
+		timeout = min_timeout(daemon_privsep_timeout_ms(d), daemon_schedule_timeout_ms(d));
 		int watch_at = -1;
 		if (d->watch) {
 			watch_at = np;
@@ -257,10 +148,8 @@ static void loop(struct daemon *d)
 				daemon_reap(d, i);
 		if (p[0].revents & POLLIN)
 			handle_signal(d);
-		td_clients_dispatch(d->clients, p + 1, nclient);
+		daemon_privsep_dispatch(d, p + 1, nkids);
 		reports(d, p + jobs_at, job_fds, njobs);
-		if (d->exporter && (p[exp_at].revents || td_exporter_timeout_ms(d->exporter) == 0))
-			td_exporter_run(d->exporter);
 		/* the watcher of before a reload (watch_at) is the one polled; a new one is read next time */
 		if (d->watch && watch_at >= 0 && p[watch_at].revents)
 			daemon_watch_execs(d);
@@ -271,7 +160,7 @@ static void loop(struct daemon *d)
 
 int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 {
-	struct daemon d = { .o = o, .listen_fd = -1, .sigfd = -1 };
+	struct daemon d = { .o = o, .sigfd = -1 };
 	sigset_t old;
 	int rc = -1;
 
@@ -288,21 +177,10 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 	/* the rules before the socket: a client never finds a daemon whose watcher then fails */
 	if (daemon_setup_auto(&d, err))
 		goto out;
-	if ((d.listen_fd = listen_on(d.cfg.socket_path, err)) < 0)
-		goto out;
-	d.clients = td_clients_new(d.listen_fd, d.cfg.max_clients, d.cfg.max_request, d.cfg.max_output,
-				   d.cfg.client_timeout_ms, d.cfg.admin_group, on_line, clients_log, &d);
-	if (!d.clients) {
-		td_err_set(err, "out of memory");
-		goto out;
-	}
 	d.scrape_seconds = -1;
-	if (d.cfg.export_listen) {
-		if (!(d.exporter =
-			      td_exporter_start(d.cfg.export_listen, d.cfg.max_clients, daemon_fill_metrics, &d, err)))
-			goto out;
-		daemon_log(&d, "serving metrics on %s (port %d)", d.cfg.export_listen, td_exporter_port(d.exporter));
-	}
+	/* the front binds the socket, the exporter its port; both then give up every privilege */
+	if (daemon_privsep_start(&d, err))
+		goto out;
 	d.start_mono = td_now_ns();
 	/* the loop samples every session: raised, it keeps their clocks on a saturated machine */
 	if (!o->no_priority) {
@@ -322,14 +200,9 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 out:
 	for (int i = 0; i < d.njobs; i++)
 		td_report_job_free(d.jobs[i]); /* nobody will read them now */
-	td_exporter_stop(d.exporter);
+	daemon_privsep_stop(&d);
 	td_exec_watch_free(d.watch);
 	td_auto_rules_free(&d.autos);
-	td_clients_free(d.clients);
-	if (d.listen_fd >= 0) {
-		close(d.listen_fd);
-		unlink(d.cfg.socket_path);
-	}
 	if (d.sigfd >= 0) {
 		close(d.sigfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -15,7 +15,8 @@ struct td_daemon_opts {
 	bool config_given;				/* -c: a missing file is an error */
 	const char *socket_path, *db_path, *events_dir; /* override the file's, NULL: keep */
 	bool log_stderr;				/* -f: log to stderr, else syslog (stderr under systemd) */
-	bool no_priority; /* --no-priority: the loop runs at the priority it was started with (by
+	const char *front_exe; /* tests: run this as the front (a "compromised front"), NULL: topdownd */
+	bool no_priority;      /* --no-priority: the loop runs at the priority it was started with (by
 				   * default raised where permitted: session/sampler_priority.h) */
 };
 

@@ -55,6 +55,7 @@ void td_config_free(struct td_config *c)
 	free(c->db_path);
 	free(c->events_dir);
 	free(c->admin_group);
+	free(c->user);
 	free(c->export_listen);
 	for (int i = 0; i < c->nschedule; i++)
 		free_entry(&c->schedule[i]);
@@ -317,6 +318,7 @@ static const struct key daemon_keys[] = {
 	DKEY("retention_age", parse_duration_ns, retention_age_ns),
 	DKEY("retention_size", parse_bytes, retention_bytes),
 	DKEY("tracker", parse_tracker, tracker),
+	DKEY("user", parse_word, user),
 };
 
 #define SKEY(n, fn, f)                                       \

@@ -42,14 +42,15 @@ struct td_auto_rule {
 };
 
 struct td_config {
-	char *socket_path, *db_path, *events_dir;   /* events_dir NULL: the built-in */
-	char *admin_group;			    /* NULL: root only */
-	int interval_ms;			    /* an attach's default */
-	int max_clients;			    /* connected at once; more are refused */
-	size_t max_request;			    /* bytes of one request line */
-	size_t max_output;			    /* bytes queued to one client before it is dropped as too slow */
-	int max_sessions;			    /* running at once (attach and schedule) */
-	int client_timeout_ms;			    /* a request half-sent for this long closes the connection */
+	char *socket_path, *db_path, *events_dir; /* events_dir NULL: the built-in */
+	char *admin_group;			  /* NULL: root only */
+	char *user;	       /* the front and the exporter run as this user; NULL: "topdown", else nobody (said) */
+	int interval_ms;       /* an attach's default */
+	int max_clients;       /* connected at once; more are refused */
+	size_t max_request;    /* bytes of one request line */
+	size_t max_output;     /* bytes queued to one client before it is dropped as too slow */
+	int max_sessions;      /* running at once (attach and schedule) */
+	int client_timeout_ms; /* a request half-sent for this long closes the connection */
 	uint64_t retention_age_ns, retention_bytes; /* 0: none */
 	enum td_tracker_mode tracker;		    /* threads and execs: BPF where it loads (auto), bpf, or proc */
 	struct td_schedule_entry *schedule;

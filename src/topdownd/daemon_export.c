@@ -91,7 +91,7 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 		h.cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 				((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
 	h.store_bytes = store_bytes(d->cfg.db_path);
-	h.clients = td_clients_count(d->clients);
+	h.clients = td_rclients_count(d->clients);
 	td_export_render(om, t, n, &h);
 	d->scrape_seconds = (double)(td_now_ns() - t0) / 1e9;
 	free(t);

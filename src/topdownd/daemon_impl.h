@@ -2,10 +2,12 @@
  * daemon), a running session as the daemon knows it (struct dsession), a
  * schedule entry's state, and the functions each file gives the others.
  * The files call one another one way only (a DAG):
- *   daemon.c (the loop, the dispatch) -> req_*.c (one concern of requests
+ *   daemon.c (the loop) -> daemon_privsep.c (the front's and the exporter's
+ *   messages, a request dispatched) -> req_*.c (one concern of requests
  *   each) -> daemon_reload.c -> daemon_schedule.c, daemon_auto.c ->
- *   daemon_sessions.c -> daemon_state.c; daemon_export.c (a scrape) ->
- *   daemon_sessions.c. Nothing calls back into daemon.c.
+ *   daemon_sessions.c -> daemon_state.c; daemon_privsep.c ->
+ *   daemon_export.c (a scrape) -> daemon_sessions.c. Nothing calls back
+ *   into daemon.c.
  * Not for use outside src/topdownd. */
 #ifndef TD_DAEMON_IMPL_H
 #define TD_DAEMON_IMPL_H
@@ -19,6 +21,8 @@
 #include "auto_attach.h"
 #include "base/util.h"
 #include "clients.h"
+#include "privsep.h"
+#include "rclients.h"
 #include "collect/exec_watch.h"
 #include "control/protocol.h"
 #include "daemon.h"
@@ -65,13 +69,16 @@ struct daemon {
 	const struct td_daemon_opts *o;
 	struct td_config cfg;
 	struct sched_state *sched;
-	int listen_fd, sigfd;
-	struct td_clients *clients;
+	int sigfd;
+	struct td_rclients *clients; /* the front's, as the monitor knows them */
+	struct td_child front, exporter;
+	uid_t run_uid; /* the front's and the exporter's */
+	gid_t run_gid;
+	bool socket_ours; /* a front of ours bound the socket: removed at the end */
 	struct dsession **s;
 	int ns;
 	uint64_t start_mono;
 	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
-	struct td_exporter *exporter;
 	double scrape_seconds;				/* the previous scrape's, < 0 none */
 	struct td_exec_watch *watch;			/* with [auto] rules: every exec on the system */
 	struct td_auto_rules autos;			/* d->cfg.autos, resolved */
@@ -89,6 +96,9 @@ void daemon_notify_status(const struct daemon *d);
 void daemon_send_json(struct daemon *d, struct td_client *c, json_t *o);
 void daemon_reply_error(struct daemon *d, struct td_client *c, int64_t id, const char *msg);
 json_t *daemon_reply_ok(int64_t id);
+/* The front's limits (at its start, after a reload); a front that cannot
+ * take them is ended (and started again). */
+void daemon_privsep_configure(struct daemon *d);
 
 /* daemon_sessions.c: the running sessions */
 int daemon_dup_opt(char **dst, const char *src);
@@ -112,6 +122,16 @@ void daemon_watch_execs(struct daemon *d);
 
 /* daemon_export.c: the exporter's td_export_fill_fn (ctx: the daemon) */
 void daemon_fill_metrics(void *ctx, struct td_om *om);
+
+/* daemon_privsep.c: the front and the exporter, from the monitor's side */
+/* Start them and wait until they serve. 0, or -1 with err. */
+int daemon_privsep_start(struct daemon *d, td_err *err);
+void daemon_privsep_stop(struct daemon *d);
+/* Their channels to poll (at most 2), what poll said, when one is due to
+ * start again. */
+int daemon_privsep_pollfds(const struct daemon *d, struct pollfd *p);
+void daemon_privsep_dispatch(struct daemon *d, const struct pollfd *p, int n);
+int daemon_privsep_timeout_ms(const struct daemon *d);
 
 /* daemon_reload.c (td_daemon_read_config is in daemon.h) */
 int daemon_reload(struct daemon *d, td_err *err);

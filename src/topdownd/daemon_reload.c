@@ -51,10 +51,11 @@ int daemon_reload(struct daemon *d, td_err *err)
 		sd_notify(0, "READY=1");
 		return -1;
 	}
-	td_clients_set_limits(d->clients, c.max_clients, c.max_request, c.max_output, c.client_timeout_ms,
-			      c.admin_group);
+	if ((c.user == NULL) != (d->cfg.user == NULL) || (c.user && strcmp(c.user, d->cfg.user)))
+		daemon_log(d, "the front and the exporter change user at the next start only");
 	td_config_free(&d->cfg);
 	d->cfg = c;
+	daemon_privsep_configure(d);
 	if (daemon_setup_auto(d, err))
 		daemon_log(d, "auto-attach stopped: %s", err->msg);
 	daemon_log(d, "configuration reloaded: %d schedule entr%s, %d auto rule%s", c.nschedule,

@@ -59,15 +59,15 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	/* exported: the attached process with what it started (--children), or
 	 * all the profile's CPUs; not the sliver a session's final read leaves
 	 * after its last full interval */
-	if (d->exporter && v->seconds * 2000 >= ds->interval_ms &&
+	if (d->cfg.export_listen && v->seconds * 2000 >= ds->interval_ms &&
 	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu") : !strcmp(v->kind, "tree")))
 		td_snapshot_update(&ds->snap, v);
 	if (ds->entry < 0 && !strcmp(v->kind, "process") && v->pid == ds->pid && v->comm)
 		snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
 	/* the event is built only when a client tails this session */
 	bool tailed = false;
-	for (int i = 0; i < td_clients_count(d->clients) && !tailed; i++)
-		tailed = td_clients_at(d->clients, i)->tail_session == ds->id;
+	for (int i = 0; i < td_rclients_known(d->clients) && !tailed; i++)
+		tailed = td_rclients_at(d->clients, i)->tail_session == ds->id;
 	if (!tailed)
 		return;
 	ev = json_pack("{s:i, s:I, s:s, s:I, s:i, s:f, s:s, s:s, s:i}", "v", TD_PROTOCOL_VERSION, "id", (json_int_t)0,
@@ -84,13 +84,13 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 		json_object_set_new(info, m->infos[i].name,
 				    isfinite(v->ev->info[i]) ? json_real(v->ev->info[i]) : json_null());
 	json_object_set_new(ev, "info", info);
-	for (int i = 0; i < td_clients_count(d->clients); i++) {
-		struct td_client *c = td_clients_at(d->clients, i);
+	for (int i = 0; i < td_rclients_known(d->clients); i++) {
+		struct td_client *c = td_rclients_at(d->clients, i);
 		if (c->tail_session == ds->id) {
 			json_object_set_new(ev, "id", json_integer(c->tail_id));
 			char *text = json_dumps(ev, JSON_COMPACT);
 			if (text)
-				td_client_send(d->clients, c, text);
+				td_rclients_send(d->clients, c, text);
 			free(text);
 		}
 	}
@@ -175,8 +175,8 @@ void daemon_reap(struct daemon *d, int i)
 		if (td_top_record(ds->db_path, ds->id, ds->top, ds->top_n, &terr))
 			daemon_log(d, "session %lld: top processes not recorded: %s", (long long)ds->id, terr.msg);
 	}
-	for (int k = 0; k < td_clients_count(d->clients); k++) {
-		struct td_client *c = td_clients_at(d->clients, k);
+	for (int k = 0; k < td_rclients_known(d->clients); k++) {
+		struct td_client *c = td_rclients_at(d->clients, k);
 		if (c->tail_session != ds->id)
 			continue;
 		daemon_send_json(d, c,

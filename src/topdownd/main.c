@@ -11,6 +11,8 @@
 
 #include "daemon_config.h"
 #include "daemon.h"
+#include "export_proc.h"
+#include "front.h"
 #include "report_job.h"
 
 static const char usage[] =
@@ -26,6 +28,8 @@ static const char usage[] =
 	"  --render-report SESSION [--format text|json]\n"
 	"                        print one session's report from --database and exit: what the daemon\n"
 	"                        runs, in a child process, for a client's report request\n"
+	"  --privsep-front-exe PATH\n"
+	"                        tests: run PATH in the front's place (a compromised front)\n"
 	"  -V, --version         print the version\n"
 	"  -h, --help            this text\n";
 
@@ -41,6 +45,9 @@ int main(int argc, char **argv)
 		{ "no-priority", no_argument, NULL, 'P' },
 		{ "render-report", required_argument, NULL, 'R' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "privsep-front", required_argument, NULL, 'X' },
+		{ "privsep-exporter", required_argument, NULL, 'Y' },
+		{ "privsep-front-exe", required_argument, NULL, 'Z' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -90,6 +97,22 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			json = !strcmp(optarg, "json");
+			break;
+		case 'X':
+		case 'Y': {
+			/* the monitor starts its front and exporter so, their channel on fd 3 */
+			unsigned uid, gid;
+			char tail;
+			if (sscanf(optarg, "%u:%u%c", &uid, &gid, &tail) != 2 || !uid || !gid) {
+				fprintf(stderr, "topdownd: --privsep-%s is topdownd's own, not to be run by hand\n",
+					c == 'X' ? "front" : "exporter");
+				return 2;
+			}
+			return c == 'X' ? td_front_main(TD_PRIVSEP_FD, (uid_t)uid, (gid_t)gid)
+					: td_export_proc_main(TD_PRIVSEP_FD, (uid_t)uid, (gid_t)gid);
+		}
+		case 'Z':
+			o.front_exe = optarg;
 			break;
 		case 'V':
 			printf("topdownd %s\n", PACKAGE_VERSION);

@@ -55,7 +55,7 @@ void daemon_op_status(struct daemon *d, struct td_client *c, const struct td_req
 	json_object_set_new(rep, "uid", json_integer(c->peer.uid));
 	if (c->peer.admin) {
 		json_object_set_new(rep, "database", json_string(d->cfg.db_path));
-		json_object_set_new(rep, "clients", json_integer(td_clients_count(d->clients)));
+		json_object_set_new(rep, "clients", json_integer(td_rclients_count(d->clients)));
 		json_object_set_new(rep, "intervals_written", json_integer(d->intervals_written));
 		json_object_set_new(rep, "sessions_started", json_integer(d->sessions_started));
 		json_object_set_new(rep, "missed_runs", json_integer(d->missed_runs));

@@ -58,7 +58,7 @@ void daemon_op_report(struct daemon *d, struct td_client *c, const struct td_req
 /* A finished report: its reply to the client that asked, if still there. */
 void daemon_report_done(struct daemon *d, struct td_report_job *j)
 {
-	struct td_client *c = td_clients_find(d->clients, td_report_job_client(j));
+	struct td_client *c = td_rclients_find(d->clients, td_report_job_client(j));
 	int64_t id = td_report_job_request(j);
 	const char *text = NULL, *why = NULL;
 	size_t len = 0;
@@ -81,5 +81,4 @@ void daemon_report_done(struct daemon *d, struct td_report_job *j)
 		}
 		daemon_send_json(d, c, rep);
 	}
-	td_clients_resume(d->clients, c);
 }
