@@ -21,8 +21,8 @@ struct pool {
 	pthread_cond_t not_empty, not_full;
 	unsigned *queue; /* a ring of cap places */
 	int cap, head, count;
-	int done;	 /* no more tasks */
-	unsigned work;	 /* iterations per task */
+	int done;      /* no more tasks */
+	unsigned work; /* iterations per task */
 	unsigned long sink;
 };
 

@@ -34,7 +34,8 @@ pool="$build/bench/bench_pool"
 bpfrun="$build/bench/bench_bpf_run"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-target.XXXXXX")
 bpid=
-trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; rm -rf "$dir"' EXIT
+tpid=
+trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 events=$(awk '$1 == "event" { printf "%s%s", sep, tolower($3); sep = "," }' "$src/events/software.td" |
 	sed 's/perf:://g')
 pool_args=${TD_BENCH_POOL_ARGS:--t 4 -n 10000 -w 50000}
@@ -147,12 +148,22 @@ else
 		grep -q ready "$dir/bpfrun.out" 2>/dev/null && break
 		sleep 0.1
 	done
-	$(wrap bpf bpfstats) taskset -c 0 perf bench sched pipe -l "$loops" >/dev/null 2>&1 || :
+	# shellcheck disable=SC2046
+	$(wrap bpf bpfstats) taskset -c 0 perf bench sched pipe -l "$loops" >/dev/null 2>&1 &
+	tpid=$!
+	# this tdctl's programs (others may run on this machine): the prog_id of its descriptors
+	while [ -d "/proc/$tpid" ]; do
+		grep -h '^prog_id:' /proc/"$tpid"/fdinfo/* 2>/dev/null | awk '{ print $2 }' >>"$dir/ids"
+		sleep 0.05
+	done
+	wait "$tpid" || :
+	tpid=
 	kill -TERM "$bpid"
 	wait "$bpid" || :
 	bpid=
 	echo "bpf run time per invocation (run_time_ns / run_cnt, every switch on every CPU during one tdctl run):"
-	awk '$1 == "prog" { printf "  %-16s %12s ns over %s runs\n", $2, $10, $6 }' "$dir/bpfrun.out"
+	awk -v ids="$(sort -u "$dir/ids" | tr '\n' ' ')" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
+		$1 == "prog" && ($2 == "td_empty_switch" || $4 in mine) { printf "  %-16s %12s ns over %s runs\n", $2, $10, $6 }' "$dir/bpfrun.out"
 	[ -s "$dir/bpfrun.err" ] && sed 's/^/  /' "$dir/bpfrun.err"
 fi
 echo "  load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

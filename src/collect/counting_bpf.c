@@ -69,8 +69,8 @@ static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, td_err *why,
-				 int *err)
+static struct counting_bpf *load(bool btf, unsigned what, int nevents, __u32 value_only, int ncpus, int map_entries,
+				 td_err *why, int *err)
 {
 	struct counting_bpf *skel;
 	int rc;
@@ -91,6 +91,7 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	skel->rodata->follow_children = (what & TD_BPF_FOLLOW_CHILDREN) != 0;
 	skel->rodata->sum_cgroups = (what & TD_BPF_SUM_CGROUPS) != 0;
 	skel->rodata->nevents = (__u32)nevents;
+	skel->rodata->value_only = value_only;
 	skel->rodata->nslots = (__u32)map_entries;
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.slots, (__u32)map_entries)) == 0 &&
@@ -104,19 +105,43 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	return NULL;
 }
 
+/* The events the program reads without their times (a bit each): those of
+ * groups made of software events only, which the kernel never multiplexes
+ * (a software PMU's event always goes on: perf_swevent_add(),
+ * task_clock_event_add() never fail, kernel/events/core.c), so that their
+ * enabled and running times are the time between two readings, which the
+ * program takes from its own clock. Reading a counter's times costs two
+ * clock reads in the kernel (perf_event_read_local(): calc_timer_values()). */
+static __u32 value_only_events(const struct instance *b)
+{
+	__u32 mask = 0;
+
+	for (int k = 0; k < b->nevents;) {
+		int end = k + 1;
+		bool soft = b->attrs[k].type == PERF_TYPE_SOFTWARE;
+		while (end < b->nevents && !b->leads[end])
+			soft = soft && b->attrs[end++].type == PERF_TYPE_SOFTWARE;
+		for (; k < end; k++)
+			if (soft)
+				mask |= 1u << k;
+	}
+	return mask;
+}
+
 static int load_either(struct instance *b, td_err *why)
 {
 	td_err why_btf = { "" }, why_raw = { "" };
 	int err_btf = 0, err_raw = 0;
+	__u32 value_only = getenv("TD_COUNTING_BPF_TIMES") ? 0 : value_only_events(b);
 
 	td_bpf_quiet();
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
 	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf))
-		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, &why_btf, &err_btf);
+		b->skel = load(true, b->what, b->nevents, value_only, b->ncpus, b->map_entries, &why_btf, &err_btf);
 	if (!b->skel) {
 		b->flavour = "raw_tp";
-		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, &why_raw, &err_raw);
+		b->skel = load(false, b->what, b->nevents, value_only, b->ncpus, b->map_entries, &why_raw, &err_raw);
 	}
 	if (b->skel)
 		return 0;
@@ -342,6 +367,43 @@ static int slots_used(const struct instance *in)
 	return n < (__u32)in->map_entries ? (int)n : in->map_entries;
 }
 
+/* Process key's sums (proc_sums holds one copy per possible CPU, which
+ * the program adds to without atomics): their sum, named by the owner any
+ * copy names. 0, or -errno (-ENOENT: no such process). */
+static int proc_sums_get(const struct instance *in, __u32 key, struct td_bpf_thread_sums *out)
+{
+	struct td_bpf_thread_sums *per = calloc((size_t)in->ncpus, sizeof(*per));
+	int rc = 0;
+
+	if (!per)
+		return -ENOMEM;
+	memset(out, 0, sizeof(*out));
+	if (bpf_map_lookup_elem(bpf_map__fd(in->skel->maps.proc_sums), &key, per)) {
+		rc = -errno;
+	} else {
+		for (int c = 0; c < in->ncpus; c++) {
+			if (per[c].owner)
+				out->owner = per[c].owner;
+			if (per[c].pid)
+				out->pid = per[c].pid;
+			out->oncpu_ns += per[c].oncpu_ns;
+			for (int k = 0; k < TD_BPF_COUNT_MAX; k++) {
+				out->value[k] += per[c].value[k];
+				out->enabled[k] += per[c].enabled[k];
+				out->running[k] += per[c].running[k];
+			}
+		}
+	}
+	free(per);
+	return rc;
+}
+
+/* `followed` changed: the program looks its owners up again. */
+static void followed_changed(struct instance *in)
+{
+	__atomic_add_fetch(&in->skel->bss->followed_gen, 1, __ATOMIC_RELEASE);
+}
+
 /* Take b off its instance, and everything of its owner off the maps; the
  * instance goes with its last view. */
 static void view_detach(struct td_bpf_counting *b)
@@ -367,7 +429,7 @@ static void view_detach(struct td_bpf_counting *b)
 				struct td_bpf_thread_sums v;
 				__u32 owner = 0;
 				int got = m == 0 ? bpf_map_lookup_elem(maps[m], &next, &owner)
-						 : bpf_map_lookup_elem(maps[m], &next, &v);
+						 : proc_sums_get(in, next, &v);
 				if (m > 0)
 					owner = v.owner;
 				if (got == 0 && owner == b->owner && bpf_map_delete_elem(maps[m], &next) == 0)
@@ -375,8 +437,10 @@ static void view_detach(struct td_bpf_counting *b)
 				first = false;
 				key = next;
 			}
-			if (m == 0)
+			if (m == 0) {
+				followed_changed(in);
 				flush_cpus(in); /* a program that found one of them followed has ended */
+			}
 		}
 		for (int i = 0, n = slots_used(in); i < n; i++) {
 			struct td_bpf_thread_sums v;
@@ -484,7 +548,10 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	if (bpf_map_lookup_elem(fd, &key, &owner) == 0)
 		return owner == b->owner ? 0 : -EEXIST; /* followed already (a thread of it listed before), or another
 							 * view's: its sums are that view's */
-	return bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY) ? -errno : 0;
+	if (bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY))
+		return -errno;
+	followed_changed(b->in);
+	return 0;
 }
 
 int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level)
@@ -541,7 +608,10 @@ static int read_totals(struct td_bpf_counting *b)
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &v) || v.owner != b->owner)
+		int rc = proc_sums_get(b->in, key, &v);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc || v.owner != b->owner)
 			continue; /* deleted meanwhile (another view's, going), or another view's */
 		for (int k = 0; k < b->in->nevents; k++)
 			b->totals[k] += v.value[k];
