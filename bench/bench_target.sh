@@ -75,8 +75,8 @@ wrap() {
 	esac
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# the summary's estimate of the cost to the target: "cost to the target: ~X s" (absent: n/a)
-estimate_of() { sed -n 's/.*cost to the target: ~\([0-9.]*\) s.*/\1/p' "$1" | head -n 1; }
+# the summary's estimate of the cost to the target, ms: "cost to the target: ~X ms of CPU" (absent: none)
+estimate_of() { sed -n 's/.*cost to the target: ~\([0-9.]*\) ms.*/\1/p' "$1" | head -n 1; }
 
 echo "bench_target: perf bench sched pipe -l $loops pinned to CPU 0, $repeats runs each, interleaved; events: $events"
 echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
@@ -91,7 +91,7 @@ for r in $(seq "$repeats"); do
 		if [ -f "$dir/$tag.perf" ]; then
 			awk -F, '$3 == "context-switches" { print $1 }' "$dir/$tag.perf" >>"$dir/pipe.switches"
 		fi
-		e=$(estimate_of "$dir/$tag.out")
+		e=$(estimate_of "$dir/$tag.err")
 		[ -z "$e" ] || echo "$e" >>"$dir/pipe-$m.est"
 		tag="pool-$m-$r"
 		# shellcheck disable=SC2046,SC2086
@@ -107,7 +107,7 @@ alone=$(median <"$dir/pipe-alone.us")
 perf_us=$(median <"$dir/pipe-perf.us")
 echo
 echo "pipe: $sw_op context switches per operation (perf stat's context-switches / loops, median)"
-printf '  %-16s %12s %16s %14s %22s\n' "how it ran" "µs per op" "added ns/switch" "vs perf stat" "tdctl's estimate (s)"
+printf '  %-16s %12s %16s %14s %22s\n' "how it ran" "µs per op" "added ns/switch" "vs perf stat" "tdctl's estimate (ms)"
 for m in $modes; do
 	us=$(median <"$dir/pipe-$m.us")
 	ref=$perf_us
@@ -117,7 +117,7 @@ for m in $modes; do
 	awk -v m="$m" -v us="$us" -v a="$alone" -v p="$ref" -v s="$sw_op" -v est="$est" -v l="$loops" 'BEGIN {
 		added = (us == "n/a" || s == "n/a" || m == "alone") ? "-" : sprintf("%.0f", (us - a) * 1000 / s)
 		ratio = (added == "-" || p == "n/a" || p - a <= 0) ? "-" : sprintf("%.2f", (us - a) / (p - a))
-		meas = (est == "n/a" || us == "n/a") ? "" : sprintf(" (bench: %.3f)", (us - a) * l / 1e6)
+		meas = (est == "n/a" || us == "n/a") ? "" : sprintf(" (bench: %.1f)", (us - a) * l / 1e3)
 		printf "  %-16s %12s %16s %14s %22s\n", m, us, added, ratio, est meas
 	}'
 done
