@@ -314,16 +314,18 @@ static __always_inline bool account(struct cpu_state *cs, __u32 tid, __u32 tgid,
 	struct td_bpf_thread_sums *s = NULL, *p = NULL;
 	bool full = false;
 
+	/* a thread with a slot counts there only: user space adds its process's
+	 * slots up (counting_bpf.c's read); proc_sums takes what has no slot */
 	if (tid && owner) {
-		if ((p = bpf_map_lookup_elem(&proc_sums, &tgid)) == NULL) {
+		s = slot_for(tid, tgid, owner, &full);
+		if (!s && (p = bpf_map_lookup_elem(&proc_sums, &tgid)) == NULL) {
 			/* from a global: the stack has no room for it beside the rest */
 			bpf_map_update_elem(&proc_sums, &tgid, &zero_sums, BPF_NOEXIST);
 			p = bpf_map_lookup_elem(&proc_sums, &tgid);
 		}
-		s = slot_for(tid, tgid, owner, &full);
 	} else if (tid && dead) {
-		p = bpf_map_lookup_elem(&proc_sums, &tgid);
-		s = slot_of_tid(tid);
+		if (!(s = slot_of_tid(tid)))
+			p = bpf_map_lookup_elem(&proc_sums, &tgid);
 	}
 	if (s && !(s->flags & TD_BPF_SUMS_EXITED)) { /* exited: final (never: a thread has one last switch) */
 		write_begin(s);

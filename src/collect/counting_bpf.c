@@ -61,7 +61,8 @@ struct td_bpf_counting {
 	struct td_bpf_thread_sums *copy; /* ncopy slots */
 	int ncopy;
 	struct td_tid_map index;	   /* its threads' slots + 1, by tid */
-	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts, read before the threads' */
+	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts: its slots, retired and proc_sums */
+	uint64_t retired[TD_BPF_COUNT_MAX]; /* the final counts of its slots given back */
 	struct td_bpf_counting *next;
 };
 
@@ -596,7 +597,9 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 	return 0;
 }
 
-/* Sum the view's processes' counts into b->totals (a few processes: one lookup each). */
+/* Sum the view's processes' counts into b->totals: what the program put in
+ * proc_sums (threads that had no slot; a few processes: one lookup each),
+ * the slots given back and, by the caller, the slots read. */
 static int read_totals(struct td_bpf_counting *b)
 {
 	int fd = bpf_map__fd(b->in->skel->maps.proc_sums);
@@ -604,7 +607,7 @@ static int read_totals(struct td_bpf_counting *b)
 	struct td_bpf_thread_sums v;
 	bool first = true;
 
-	memset(b->totals, 0, sizeof(b->totals));
+	memcpy(b->totals, b->retired, sizeof(b->totals));
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;
@@ -641,7 +644,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 
 	td_bpf_counting_note_read();
 	flush_cpus(in);
-	/* the totals first: the threads read after never have less than their part of it */
+	/* the totals hold the threads' counts as read here: never less than their part of it */
 	if ((rc = read_totals(b)) < 0)
 		return rc;
 	n = slots_used(in);
@@ -664,6 +667,10 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 			mine->seq = v.seq;
 		}
 	}
+	for (int i = 0; i < n; i++)
+		if (b->copy[i].tid && b->copy[i].owner == b->owner)
+			for (int k = 0; k < in->nevents; k++)
+				b->totals[k] += b->copy[i].value[k];
 	return (int)b->index.n;
 }
 
@@ -688,7 +695,9 @@ int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ct
 		__u32 tid = mine->tid;
 		if (!tid || !(mine->flags & TD_BPF_SUMS_EXITED) || keep(ctx, (pid_t)tid))
 			continue;
-		/* final since its exit (counting.bpf.c), and read */
+		/* final since its exit (counting.bpf.c), and read: the totals keep it */
+		for (int k = 0; k < b->in->nevents; k++)
+			b->retired[k] += mine->value[k];
 		slot_give_back(b->in, (__u32)i, tid);
 		td_tid_map_del(&b->index, tid);
 		memset(mine, 0, sizeof(*mine));
