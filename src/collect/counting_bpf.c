@@ -60,8 +60,8 @@ struct td_bpf_counting {
 	bool shared;			 /* it joined an instance that had a view already */
 	struct td_bpf_thread_sums *copy; /* ncopy slots */
 	int ncopy;
-	struct td_tid_map index;	   /* its threads' slots + 1, by tid */
-	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts: its slots, retired and proc_sums */
+	struct td_tid_map index;	    /* its threads' slots + 1, by tid */
+	uint64_t totals[TD_BPF_COUNT_MAX];  /* its processes' counts: its slots, retired and proc_sums */
 	uint64_t retired[TD_BPF_COUNT_MAX]; /* the final counts of its slots given back */
 	struct td_bpf_counting *next;
 };
