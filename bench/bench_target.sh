@@ -38,7 +38,7 @@ tpid=
 trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 events=$(awk '$1 == "event" { printf "%s%s", sep, tolower($3); sep = "," }' "$src/events/software.td" |
 	sed 's/perf:://g')
-pool_args=${TD_BENCH_POOL_ARGS:--t 4 -n 10000 -w 50000}
+pool_args=${TD_BENCH_POOL_ARGS:--t 4 -n 10000 -w 50000} # bench_pool's defaults, said in full
 
 if ! command -v perf >/dev/null || ! perf bench sched pipe -l 10 >/dev/null 2>&1; then
 	echo "bench_target: SKIP: 'perf bench sched pipe' is missing (Debian: apt-get install linux-perf)"
