@@ -314,25 +314,43 @@ static int note_file(const struct td_event_info *e, void *ctx)
 	return 0;
 }
 
-/* Events rows no pass matched: their names, for the message; alias NULL. */
-static int note_unmatched(const struct td_event_info *e, void *ctx)
+/* Append word to the space- (or sep-) separated list *list, grown as needed:
+ * -1 when out of memory. */
+static int list_append(char **list, const char *sep, const char *word)
 {
-	struct td_recompute_result *res = ctx;
-	size_t len = strlen(res->unmatched);
+	size_t len = *list ? strlen(*list) : 0, add = (len ? strlen(sep) : 0) + strlen(word);
+	char *grown = realloc(*list, len + add + 1);
 
-	if (e->alias || e->group < 0) /* group -1: /proc's counts, read by no events file */
-		return 0;
-	res->events_unmatched++;
-	if (len + strlen(e->name) + 2 < sizeof(res->unmatched))
-		snprintf(res->unmatched + len, sizeof(res->unmatched) - len, "%s%s", len ? " " : "", e->name);
+	if (!grown)
+		return -1;
+	snprintf(grown + len, add + 1, "%s%s", len ? sep : "", word);
+	*list = grown;
 	return 0;
 }
 
-static void add_file_name(struct td_recompute_result *res, const char *file)
-{
-	size_t len = strlen(res->events_file);
+struct unmatched {
+	struct td_recompute_result *res;
+	bool out_of_memory;
+};
 
-	snprintf(res->events_file + len, sizeof(res->events_file) - len, "%s%s", len ? " + " : "", file);
+/* Events rows no pass matched: their names, for the message; alias NULL. */
+static int note_unmatched(const struct td_event_info *e, void *ctx)
+{
+	struct unmatched *u = ctx;
+
+	if (e->alias || e->group < 0) /* group -1: /proc's counts, read by no events file */
+		return 0;
+	u->res->events_unmatched++;
+	u->out_of_memory = list_append(&u->res->unmatched, " ", e->name) != 0;
+	return u->out_of_memory ? -1 : 0;
+}
+
+static int add_file_name(struct td_recompute_result *res, const char *file, td_err *err)
+{
+	if (!list_append(&res->events_file, " + ", file))
+		return 0;
+	td_err_set(err, "out of memory naming the events files recomputed: free some memory and try again");
+	return -1;
 }
 
 /* A hybrid spec (adl_glc+adl_grt): can each model's file be found? -1 with err if not. */
@@ -374,7 +392,8 @@ static int run_hybrid(struct td_store *s, int64_t session, const struct td_sessi
 		snprintf(prefix, sizeof(prefix), "%s%s", i && pmu ? pmu : "", i && pmu ? ":" : "");
 		if (run_file(s, session, meta, dir, file, models[i], prefix, each_target, res, err))
 			return -1;
-		add_file_name(res, file);
+		if (add_file_name(res, file, err))
+			return -1;
 	}
 	return 0;
 }
@@ -386,6 +405,7 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 	struct files_seen seen = { 0 };
 	const char *dir = td_events_dir(events_dir);
 	char model_file[64] = "";
+	struct unmatched unmatched = { .res = res };
 	bool live, hybrid;
 	int rc = 0;
 
@@ -424,20 +444,26 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 	/* the model file, then (live sessions) the files every run opens */
 	if (model_file[0]) {
 		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, "", each_target, res, err);
-		add_file_name(res, model_file);
+		if (!rc)
+			rc = add_file_name(res, model_file, err);
 	}
 	if (hybrid)
 		rc = run_hybrid(s, session, &meta, dir, each_target, res, err);
 	if (!rc && live && seen.software) {
 		rc = run_file(s, session, &meta, dir, "software.td", NULL, "", each_target, res, err);
-		add_file_name(res, "software.td");
+		if (!rc)
+			rc = add_file_name(res, "software.td", err);
 	}
 	if (!rc && live && seen.generic) {
 		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, "", each_target, res, err);
-		add_file_name(res, "generic.td");
+		if (!rc)
+			rc = add_file_name(res, "generic.td", err);
 	}
-	if (!rc && td_store_events(s, session, note_unmatched, res))
+	if (!rc && td_store_events(s, session, note_unmatched, &unmatched)) {
+		if (unmatched.out_of_memory)
+			td_err_set(err, "out of memory listing the events not read: free some memory and try again");
 		rc = -1;
+	}
 	if (rc || td_store_commit(s)) {
 		if (!err->msg[0])
 			td_err_set(err, "cannot recompute session %lld: %s", (long long)session, td_store_errmsg(s));
@@ -448,4 +474,11 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 db_error:
 	td_err_set(err, "cannot recompute session %lld: %s", (long long)session, td_store_errmsg(s));
 	return -1;
+}
+
+void td_recompute_result_free(struct td_recompute_result *res)
+{
+	free(res->events_file);
+	free(res->unmatched);
+	res->events_file = res->unmatched = NULL;
 }

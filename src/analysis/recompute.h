@@ -21,14 +21,17 @@
 #include "store/store.h"
 
 struct td_recompute_result {
-	char events_file[128]; /* the files evaluated: "intel-skl.td", "soft-tree.td + software.td" */
+	char *events_file; /* the files evaluated: "intel-skl.td", "soft-tree.td + software.td"; NULL: none */
 	int events_matched, events_unmatched;
-	char unmatched[512]; /* names of unmatched events, space separated (truncated) */
+	char *unmatched;     /* names of every unmatched event, space separated; NULL: none */
 	int64_t evaluations; /* interval x target evaluations written */
 };
 
-/* s must be open for writing; runs in one transaction. */
+/* s must be open for writing; runs in one transaction. res is filled from
+ * empty (its strings allocated): td_recompute_result_free it after, whatever
+ * the return. */
 int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
 		 struct td_recompute_result *res, td_err *err);
+void td_recompute_result_free(struct td_recompute_result *res);
 
 #endif

@@ -37,6 +37,7 @@ struct acc {
 	struct td_group_counts c;
 	double secs;
 	bool used;
+	bool any; /* a row of the file in some interval (td_group_counts_any): else no part of the totals */
 };
 
 struct tgt {
@@ -58,6 +59,7 @@ struct load {
 	struct acc col; /* the chart column being summed (per_col > 1) */
 	int col_n, col_seq;
 	uint64_t col_start;
+	bool no_row_is_zero; /* BPF counting: a quiet thread's interval has no row (td_group_counts_add_time) */
 };
 
 static int acc_init(struct acc *a, int n, int ngroups)
@@ -171,9 +173,10 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 
 	if (t && t->selected) {
 		acc_add(&L->iv, c, 0);
-		td_group_counts_add_time(&t->total.c, c);
+		td_group_counts_add_time(&t->total.c, c, L->no_row_is_zero);
 		t->total.secs += iv_secs(r);
 		t->total.used = true;
+		t->total.any |= td_group_counts_any(c);
 	}
 	return 0;
 }
@@ -384,14 +387,17 @@ static int finish_targets(struct load *L)
 {
 	struct td_report_data *d = L->d;
 
+	int summed = 0;
+
 	if (!(d->targets = calloc((size_t)L->ntg + 1, sizeof(*d->targets))))
 		return -1;
 	for (int i = 0; i < L->ntg; i++) {
 		struct tgt *t = &L->tg[i];
-		if (!t->selected || !t->total.used)
+		if (!t->selected || !t->total.used || !t->total.any)
 			continue;
 		td_group_counts_extrapolate(&t->total.c);
 		td_group_counts_add(&L->whole.c, &t->total.c); /* across targets: NA sticky */
+		summed++;
 		struct td_report_eval *e = &d->targets[d->ntargets++];
 		e->v.bottleneck = -1;
 		snprintf(e->label, sizeof(e->label), "%s", t->label);
@@ -399,6 +405,8 @@ static int finish_targets(struct load *L)
 		if (evaluate(L, &t->total, e))
 			return -1;
 	}
+	if (summed == 0) /* no target counted any of the file's events: not counted, never 0 */
+		td_group_counts_clear(&L->whole.c);
 	return 0;
 }
 
@@ -483,6 +491,8 @@ int td_report_data_load_model(struct td_store *s, int64_t session, const struct 
 	memset(&L, 0, sizeof(L));
 	L.d = d;
 	L.f = f;
+	struct td_session_meta meta;
+	L.no_row_is_zero = td_store_session_meta(s, session, &meta) == 0 && !strcmp(meta.counting, "bpf");
 	err->msg[0] = '\0';
 	rc = run(&L, s, session, err);
 	if (rc && !err->msg[0])

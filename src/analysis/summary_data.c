@@ -226,10 +226,12 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 	}
 	if (t) {
 		L->sum->rows[t->row].counted = true;
-		td_group_counts_add_time(&t->c[L->file], c); /* one thread's intervals: multiplexed-out ones are gaps */
+		/* one thread's intervals: multiplexed-out ones are gaps; BPF counting leaves out a quiet one */
+		td_group_counts_add_time(&t->c[L->file], c, !strcmp(L->meta.counting, "bpf"));
 		if (L->file == SOFTWARE)
 			t->window_ns += span; /* one call per (interval, target) */
-		t->counted[L->file] = true;
+		t->counted[L->file] |=
+			td_group_counts_any(c); /* handed over empty in every interval: counted nothing */
 	}
 	return 0;
 }

@@ -6,6 +6,8 @@
  * scans and at the end. Owns the descriptors and their budget. */
 #include "counting_backend.h"
 #include "credentials.h"
+#include "group_probe.h"
+#include "machine/host.h"
 #include "machine/procfs.h"
 
 #include <assert.h>
@@ -40,6 +42,7 @@ struct perf_counting {
 	int live;      /* threads with their groups open */
 	struct root_total *roots;
 	int nroots;
+	bool probed; /* the hardware groups were run on a thread of ours (group_probe.h) */
 };
 
 /* Descriptors kept free for the database, timers, /proc reads and the rest. */
@@ -199,6 +202,33 @@ static int split_spec(struct perf_counting *p, int g, pid_t tid, int rc, int *fa
 	return 0;
 }
 
+/* Before the first thread's groups are opened: run the hardware ones on a
+ * thread of ours (group_probe.h); a spec one part of which the kernel never
+ * ran is opened, on every thread, in the parts the probe found. A spec the
+ * probe cannot open is left to the first open (refused there as it was
+ * here, or split: perf_thread_open); a probe that cannot run at all
+ * changes nothing. TD_GROUP_PROBE=0 leaves it out (the suite shows what it
+ * prevents). */
+static void probe_groups(struct perf_counting *p)
+{
+	struct td_counting_plan *plan = p->base.plan;
+	bool probe[TD_MAX_SPECS] = { false }, any = false;
+	char(*why)[TD_GROUP_PROBE_WHY];
+	const char *env = getenv("TD_GROUP_PROBE");
+	int split = 0;
+
+	p->probed = true;
+	for (int g = 0; g < plan->nspecs; g++)
+		any |= probe[g] = !plan->decided[g] && !plan->disabled[g][0] && td_group_probe_wanted(&plan->specs[g]);
+	if (!any || (env && !strcmp(env, "0")) || !(why = calloc(TD_MAX_SPECS, sizeof(*why))))
+		return;
+	if (td_group_probe(plan->specs, plan->nspecs, probe, td_host_mux_interval_ms(), why, &split) == 0)
+		for (int g = 0; g < plan->nspecs && split > 0; g++)
+			if (why[g][0])
+				snprintf(plan->split[g], sizeof(plan->split[g]), "%s", why[g]);
+	free(why);
+}
+
 /* Open every enabled group on a new thread; a group that fails on the
  * first thread because the machine cannot count it (ENOENT, EOPNOTSUPP,
  * EINVAL) is disabled for all threads; one the kernel refuses as not
@@ -208,10 +238,13 @@ static int perf_thread_open(struct td_counting *b, struct td_thread *t, unsigned
 	struct perf_counting *p = (struct perf_counting *)b;
 	struct td_counting_plan *plan = b->plan;
 	struct perf_thread *s = state(t);
+	int rc;
 
 	(void)adding;
+	if (!p->probed)
+		probe_groups(p);
 	for (int g = 0; g < plan->nspecs; g++) {
-		int failed = 0, rc;
+		int failed = 0;
 		char why[300] = "";
 
 		if (plan->disabled[g][0])

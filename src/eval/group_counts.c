@@ -101,14 +101,18 @@ void td_group_counts_add(struct td_group_counts *sum, const struct td_group_coun
 	}
 }
 
-void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part)
+void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part, bool no_row_is_zero)
 {
 	assert(sum->n == part->n && sum->ngroups == part->ngroups);
 	for (int i = 0; i < sum->n * sum->ngroups; i++) {
 		if (isnan(part->val[i]) && part->en[i] > 0) { /* multiplexed out the whole part */
 			sum->gap[i] += part->en[i] + part->gap[i];
+			sum->rows[i]++;
 			continue;
 		}
+		if (isnan(part->val[i]) && no_row_is_zero && part->rows[i] == 0 && part->gap[i] == 0)
+			continue; /* no row: the target counted nothing in it */
+		sum->rows[i]++;
 		sum->val[i] += part->val[i]; /* no row (NaN, nothing enabled): NaN + x is NaN */
 		sum->en[i] += part->en[i];
 		sum->gap[i] += part->gap[i];
@@ -120,6 +124,8 @@ void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group
 void td_group_counts_extrapolate(struct td_group_counts *c)
 {
 	for (int i = 0; i < c->n * c->ngroups; i++) {
+		if (c->rows[i] == 0) /* no part had a row of it (add_time, no_row_is_zero) */
+			c->val[i] = NAN;
 		if (c->gap[i] <= 0)
 			continue;
 		if (c->en[i] > 0 && !isnan(c->val[i])) {
@@ -132,6 +138,14 @@ void td_group_counts_extrapolate(struct td_group_counts *c)
 		c->en[i] += c->gap[i];
 		c->gap[i] = 0;
 	}
+}
+
+bool td_group_counts_any(const struct td_group_counts *c)
+{
+	for (int i = 0; i < c->n * c->ngroups; i++)
+		if (c->rows[i] > 0 || c->en[i] > 0 || c->gap[i] > 0)
+			return true;
+	return false;
 }
 
 static int cmp_int(const void *a, const void *b)

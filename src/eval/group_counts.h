@@ -7,6 +7,7 @@
 #ifndef TD_GROUP_COUNTS_H
 #define TD_GROUP_COUNTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* value * enabled / running; NaN when running == 0 while enabled > 0 (the
@@ -52,12 +53,23 @@ void td_group_counts_add(struct td_group_counts *sum, const struct td_group_coun
  * in the total but time the estimate covers less of: its enabled time goes to
  * gap and td_group_counts_extrapolate scales the rest over it, as scaling by
  * enabled / running does within an interval. An alias with no row in part
- * (nothing enabled) makes the sum not counted, as td_group_counts_add. */
-void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part);
+ * (nothing enabled) makes the sum not counted, as td_group_counts_add —
+ * unless no_row_is_zero: where the counting leaves out the rows of a target
+ * that counted nothing (the BPF mode's quiet threads), such a part adds
+ * nothing, and the sum is not counted only when no part had a row of it
+ * (td_group_counts_extrapolate decides). */
+void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part, bool no_row_is_zero);
 /* After add_time: each value with a gap scaled by (en + gap) / en — the
  * counted parts' sum over all the enabled time — its coverage at most en /
- * (en + gap); not counted when no part was. */
+ * (en + gap); not counted when no part was, or (no_row_is_zero) when no
+ * part had a row of it. */
 void td_group_counts_extrapolate(struct td_group_counts *c);
+
+/* Has c a row of any alias (counted, or enabled without running)? A target
+ * handed over with none in every interval counted nothing of this file
+ * (the BPF mode's unlisted remainder under a tree of hardware or tree
+ * events): it is not part of the file's totals. */
+bool td_group_counts_any(const struct td_group_counts *c);
 
 /* Perf group numbers as stored (events.group_idx) -> 0..k-1 in ascending
  * order, in place. Returns k (at least 1), or -1 when out of memory. */

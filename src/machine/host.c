@@ -27,6 +27,23 @@ int td_host_path(char *buf, size_t len, const char *path)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+int td_host_mux_interval_ms(void)
+{
+	char dir[4096], path[4096 + 300], **names;
+	long v, longest = 0;
+	int n;
+
+	if (td_host_path(dir, sizeof(dir), "/sys/bus/event_source/devices") || (n = td_list_dir(dir, "", &names)) < 0)
+		return TD_MUX_INTERVAL_UNKNOWN_MS;
+	for (int i = 0; i < n; i++)
+		if (snprintf(path, sizeof(path), "%s/%s/perf_event_mux_interval_ms", dir, names[i]) <
+			    (int)sizeof(path) &&
+		    td_read_long(path, &v) == 0 && v > longest)
+			longest = v;
+	td_free_names(names, n);
+	return longest > 0 && longest < 1000000 ? (int)longest : TD_MUX_INTERVAL_UNKNOWN_MS;
+}
+
 const char *td_host_forced_pfm_model(void)
 {
 	const char *m = getenv("TD_PFM_MODEL");

@@ -24,6 +24,14 @@ int td_host_path(char *buf, size_t len, const char *path);
  * without TD_PFM_MODEL the model is "none": the real CPU is not the tree's. */
 const char *td_host_forced_pfm_model(void);
 
+/* The longest perf_event_mux_interval_ms of the host's PMUs: how much of a
+ * context's time passes between two rotations of its flexible groups; the
+ * kernel's default is 1000 / HZ (PERF_CPU_HRTIMER, linux 6.12.117
+ * kernel/events/core.c). Unreadable: TD_MUX_INTERVAL_UNKNOWN_MS, HZ=100's,
+ * the longest default. */
+#define TD_MUX_INTERVAL_UNKNOWN_MS 10
+int td_host_mux_interval_ms(void);
+
 /* The online CPUs (sysfs list syntax, e.g. "0-3,5") as a malloc'd array in
  * *cpus. Returns their number, or -errno: a thin wrapper of the system call
  * (reading /sys/devices/system/cpu/online; -EINVAL if it is no CPU list). */

@@ -47,6 +47,8 @@ struct live_file {
 struct proc_target {
 	pid_t pid;
 	int64_t id;
+	char comm[32]; /* a thread's of its own, once one delivered ("(unlisted)" until then) */
+	bool named;
 };
 
 struct td_live {
@@ -283,16 +285,30 @@ int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, cons
 	return 0;
 }
 
-static int64_t process_target(struct td_live *l, pid_t pid, const char *comm)
+/* The process target of pid, added to the store when first seen; named by
+ * t, or by a thread of its own when t is its unlisted remainder (tid 0). */
+static struct proc_target *process_target(struct td_live *l, pid_t pid, const struct tgt *t)
 {
-	for (int i = 0; i < l->nprocs; i++)
+	struct proc_target *p = NULL;
+
+	for (int i = 0; i < l->nprocs && !p; i++)
 		if (l->procs[i].pid == pid)
-			return l->procs[i].id;
-	struct proc_target *p = td_array_push(&l->procs, &l->nprocs, sizeof(*l->procs));
-	if (!p)
-		return -1;
-	p->pid = pid;
-	return p->id = td_store_target_add(l->s, l->session, "process", pid, comm, NULL);
+			p = &l->procs[i];
+	if (!p) {
+		if (!(p = td_array_push(&l->procs, &l->nprocs, sizeof(*l->procs))))
+			return NULL;
+		p->pid = pid;
+		snprintf(p->comm, sizeof(p->comm), "%s", t->comm);
+		p->named = t->tid != 0;
+		if ((p->id = td_store_target_add(l->s, l->session, "process", pid, p->comm, NULL)) < 0) {
+			l->nprocs--;
+			return NULL;
+		}
+	} else if (!p->named && t->tid != 0) {
+		snprintf(p->comm, sizeof(p->comm), "%s", t->comm);
+		p->named = true;
+	}
+	return p;
 }
 
 /* Evaluate c; write it for target (unless 0) and print it as kind (unless NULL). */
@@ -337,7 +353,7 @@ static int64_t key_of(const struct tgt *t, int k)
  * evaluate once; coverage is the least over them. */
 static int write_aggregate(struct td_live *l, struct live_file *f, int64_t interval, double seconds, int i, int k)
 {
-	int64_t key = key_of(&f->t[i], k), id;
+	int64_t key = key_of(&f->t[i], k);
 
 	if (key == 0)
 		return 0;
@@ -348,10 +364,20 @@ static int write_aggregate(struct td_live *l, struct live_file *f, int64_t inter
 	for (int j = i; j < f->nt; j++)
 		if (key_of(&f->t[j], k) == key)
 			td_group_counts_add(&f->sum, &f->t[j].c);
-	id = k == 0 ? process_target(l, (pid_t)key, f->t[i].comm) : key;
-	if (id < 0)
+	if (k != 0)
+		return write_one(l, f, interval, key, &f->sum, seconds, NULL, &f->t[i]);
+	/* a process is named by a thread of its own, not by the remainder of its unlisted threads
+	 * (tid 0, "(unlisted)"), which may be all an interval delivered */
+	int named = i;
+	for (int j = i; j < f->nt && f->t[named].tid == 0; j++)
+		if (key_of(&f->t[j], k) == key && f->t[j].tid != 0)
+			named = j;
+	struct proc_target *p = process_target(l, (pid_t)key, &f->t[named]);
+	if (!p)
 		return -1;
-	return write_one(l, f, interval, id, &f->sum, seconds, k == 0 ? "process" : NULL, &f->t[i]);
+	struct tgt who = { .pid = p->pid, .tid = 0, .cpu = -1 };
+	memcpy(who.comm, p->comm, sizeof(who.comm));
+	return write_one(l, f, interval, p->id, &f->sum, seconds, "process", &who);
 }
 
 /* A target no aggregate covers (a cgroup; a CPU of unknown socket): its

@@ -198,6 +198,12 @@ static int plan_notes(struct td_session *rs, const struct td_plan *p, const char
 	return 0;
 }
 
+/* The parts spec g is opened in past its first (a split at open or by the probe). */
+static int extra_parts(const struct td_session *rs, int g)
+{
+	return rs->specs[g].n ? rs->specs[g].sub[rs->specs[g].n - 1] : 0;
+}
+
 void session_print_plan_notes(const struct td_session *rs)
 {
 	bool counting = false;
@@ -207,6 +213,16 @@ void session_print_plan_notes(const struct td_session *rs)
 	for (int i = 0; counting && i < rs->nplan_notes; i++)
 		if (rs->plan_notes[i])
 			session_say(rs, TD_SAY_NOTE, "%s", rs->plan_notes[i]);
+	/* the kernel's groups, where the model file's were split (session_number_groups) */
+	int planned = 0, opened = 0;
+	for (int g = 0; counting && g < rs->nspecs; g++)
+		if (!strcmp(rs->spec_files[g], rs->caps.events_file) && !session_spec_disabled(rs, g)) {
+			planned++;
+			opened += 1 + extra_parts(rs, g);
+		}
+	if (opened > planned)
+		session_say(rs, TD_SAY_NOTE, "%s is counted in %d perf groups after the splits above (planned: %d)",
+			    rs->caps.events_file, opened, planned);
 }
 
 /* The model events file's tree as the planner packs it: one spec per group. */
@@ -249,10 +265,6 @@ const char *session_spec_disabled(const struct td_session *rs, int g)
 }
 
 /* The parts spec g is counted in past its first (0: one group). */
-static int extra_parts(const struct td_session *rs, int g)
-{
-	return rs->specs[g].n ? rs->specs[g].sub[rs->specs[g].n - 1] : 0;
-}
 
 void session_number_groups(struct td_session *rs)
 {

@@ -36,9 +36,9 @@ static void report(const struct td_import_opts *o, const struct td_import_result
 		       (long long)r->session);
 		return;
 	}
-	printf("metrics: %s (PMU model %s) reads %d of the events; %lld evaluation%s written\n", r->metrics.events_file,
-	       o->pmu_model, r->metrics.events_matched, (long long)r->metrics.evaluations,
-	       r->metrics.evaluations == 1 ? "" : "s");
+	printf("metrics: %s (PMU model %s) reads %d of the events; %lld evaluation%s written\n",
+	       r->metrics.events_file ? r->metrics.events_file : "no events file", o->pmu_model,
+	       r->metrics.events_matched, (long long)r->metrics.evaluations, r->metrics.evaluations == 1 ? "" : "s");
 	if (r->metrics.events_unmatched)
 		printf("not read by %s: %s\n", r->metrics.events_file, r->metrics.unmatched);
 }
@@ -106,6 +106,7 @@ int cmd_import(int argc, char **argv)
 		tdctl_error("import: %s", err.msg);
 	else if (!quiet)
 		report(&o, &res);
+	td_recompute_result_free(&res.metrics);
 	td_store_close(st);
 	return rc ? 1 : 0;
 }

@@ -58,8 +58,10 @@ int cmd_recompute(int argc, char **argv)
 		tdctl_error("recompute: %s", err.msg);
 	else
 		printf("session %lld: %lld evaluation%s with %s (%d event%s read, %d not)\n", (long long)session,
-		       (long long)res.evaluations, res.evaluations == 1 ? "" : "s", res.events_file, res.events_matched,
+		       (long long)res.evaluations, res.evaluations == 1 ? "" : "s",
+		       res.events_file ? res.events_file : "no events file", res.events_matched,
 		       res.events_matched == 1 ? "" : "s", res.events_unmatched);
+	td_recompute_result_free(&res);
 	td_store_close(st);
 	return rc ? 1 : 0;
 }

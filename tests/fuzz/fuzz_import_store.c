@@ -90,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.path = path;
 	o.diag = diag;
 	td_import(s, &o, &res, &err);
+	td_recompute_result_free(&res.metrics);
 	td_store_close(s);
 	return 0;
 }

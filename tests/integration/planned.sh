@@ -52,11 +52,18 @@ sql "$DB" "create view g as select c.interval_id iv, c.thread_id th, e.group_idx
 	from metric_values where target_kind = 'thread'"
 share() { sql "$DB" "select round(avg(cov), 2) from grp where grp = $1 and th in (select id from threads
 	where comm like 'compute%' or comm like 'memory%')"; }
+# One rotated group is enabled at a time: the two share the time each thread ran, whatever the host's
+# load does to how much of each 50 ms turn a thread runs (a loaded host gave one group 72 % on average)
 for k in 1 2; do
 	s=$(share "$k")
-	check "group $k counted the busy threads about half the time (mean coverage $s, 0.5 +- 0.2)" \
-		awk -v s="$s" 'BEGIN { exit !(s >= 0.3 && s <= 0.7) }'
+	check "group $k counted the busy threads part of the time (mean coverage $s)" \
+		awk -v s="$s" 'BEGIN { exit !(s > 0 && s < 1) }'
 done
+split=$(sql "$DB" "select round(1.0 * sum(run) / sum(en), 4) from (select c.interval_id, c.thread_id th, max(c.enabled) en,
+	sum(c.running) run from counts c join events e on e.id = c.event_id where e.group_idx in (1, 2) and e.name = 'TC'
+	group by c.interval_id, c.thread_id) where th in (select id from threads where comm like 'compute%' or comm like 'memory%')")
+check "the two groups' running times add up to the time the busy threads ran ($split of it, 0.97 to 1.01)" \
+	awk -v s="$split" 'BEGIN { exit !(s >= 0.97 && s <= 1.01) }'
 for k in 1 2; do
 	n=$(sql "$DB" "select count(*) from grp where grp = $k")
 	check "group $k has counted thread intervals to check ($n)" test "$n" -ge 5

@@ -58,6 +58,16 @@ check_eq "-p A,B: one attach session per PID" "attach $A|attach $B" \
 check_eq "-p A,B: interval lines for both" "1 1" \
 	"$(grep -c "process $A (" "$WORK/p.out" | awk '{ print ($1 >= 3) }') $(grep -c "process $B (" "$WORK/p.out" | awk '{ print ($1 >= 3) }')"
 kill "$A" "$B" 2>/dev/null
+
+# A process whose one thread never runs: every interval's line names it by its own name (from
+# /proc), though all an interval may deliver is the remainder of its unlisted threads
+sleep 30 &
+S=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $S"
+"$TDCTL" stat -p "$S" -I 200 --duration 1 -d "$WORK/s.db" >"$WORK/s.out" 2>"$WORK/s.err"
+check_eq "-p of a sleeping process: its lines, each naming it '$(cat /proc/$S/comm)'" "1 0" \
+	"$(grep -c "process $S ($(cat /proc/$S/comm))" "$WORK/s.out" | awk '{ print ($1 >= 4) }') $(grep -vc "process $S ($(cat /proc/$S/comm))" "$WORK/s.out")"
+kill "$S" 2>/dev/null
 wait "$A" "$B" 2>/dev/null
 CLEANUP_PIDS=
 

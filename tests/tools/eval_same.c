@@ -270,6 +270,7 @@ int main(int argc, char **argv)
 		printf("Bail out! cannot recompute session %" PRId64 ": %s\n", session, err.msg);
 		return 1;
 	}
+	td_recompute_result_free(&res);
 	compare_stored(&before, &after);
 
 	if (td_report_data_load(s, session, &all, dir, &d, &err) || !d.model) {
