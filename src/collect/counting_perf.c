@@ -506,6 +506,7 @@ static int perf_probe_attach(struct td_counting *b, const pid_t pids[2], void **
 {
 	const struct td_counting_plan *plan = b->plan;
 	struct perf_probe *pr = calloc(1, sizeof(*pr));
+	bool opened = false;
 
 	if (!pr) {
 		td_err_set(err, "out of memory");
@@ -524,7 +525,13 @@ static int perf_probe_attach(struct td_counting *b, const pid_t pids[2], void **
 				return -1;
 			}
 			pr->open[p][g] = true;
+			opened = true;
 		}
+	if (!opened) { /* nothing counts: a difference would be noise alone */
+		td_err_set(err, "no group of the plan counts");
+		perf_probe_detach(b, pr);
+		return -1;
+	}
 	*probe = pr;
 	return 0;
 }
