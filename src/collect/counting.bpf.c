@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* counting.bpf.c: the BPF half of the BPF-aggregated counting mode
  * (counting_bpf.c is the user-space half), after bperf. User space opens
- * one counter per CPU per event and puts it in `counters`; at every
- * context switch this program reads the counters of the CPU
- * (bpf_perf_event_read_value) and adds what they counted since the last
- * switch on that CPU to the sums of the thread switched out, when that
- * thread belongs to a followed process. The thread's time on the CPU and
+ * one counter per CPU per event and puts it in `counters`; at a context
+ * switch from or to a thread of a followed process this program reads the
+ * counters of the CPU once (bpf_perf_event_read_value, or the value alone
+ * for groups of software events: `value_only`) and adds what they counted
+ * since the followed thread switched in to its sums; a switch between
+ * threads nobody follows reads nothing. The thread's time on the CPU and
  * its switches (voluntary or not) are summed too. Before each interval's
  * read user space runs `flush` on each CPU, which does the same for the
  * thread running there, so a thread that never switches is counted up to
- * the read.
+ * the read. The owner looked up for the thread switched in is kept in the
+ * CPU's state for its switch out while `followed_gen` stays.
  *
  * A thread's sums are a slot of `slots`, an array user space maps and
  * reads in place (no copy, no system call: counting_event.h has the
@@ -22,10 +24,10 @@
  * both with interrupts off, one at a time on a CPU (a sched_process_exit
  * program could be preempted, or interrupted by the flush, in the middle
  * of them). A
- * process's sums (`proc_sums`) take every thread's counts, with room or
- * not: several CPUs add to them at once, with atomic adds. So do a
- * followed cgroup's (`cgroup_sums`, record --cgroup): whatever ran in it or
- * in a cgroup below it (the thread's ancestor at the cgroup's level, as
+ * process's sums (`proc_sums`, per CPU) take what its threads without a
+ * slot ran (none free); user space adds the slots up for the rest. A
+ * followed cgroup's sums (`cgroup_sums`, record --cgroup) take, with
+ * atomic adds from every CPU, whatever ran in it or in a cgroup below it (the thread's ancestor at the cgroup's level, as
  * perf's cgroup events count), followed process or not. The last thread
  * of a process (signal->live 0 at its last switch) takes the process out
  * of `followed`.
