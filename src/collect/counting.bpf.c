@@ -27,8 +27,9 @@
  * process's sums (`proc_sums`, per CPU) take what its threads without a
  * slot ran (none free); user space adds the slots up for the rest. A
  * followed cgroup's sums (`cgroup_sums`, record --cgroup) take, with
- * atomic adds from every CPU, whatever ran in it or in a cgroup below it (the thread's ancestor at the cgroup's level, as
- * perf's cgroup events count), followed process or not. The last thread
+ * atomic adds from every CPU, whatever ran in it or in a cgroup below it
+ * (the thread's ancestor at the cgroup's level, as perf's cgroup events
+ * count), followed process or not. The last thread
  * of a process (signal->live 0 at its last switch) takes the process out
  * of `followed`.
  *
