@@ -427,6 +427,7 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 		goto out;
 	sum->has_read_cost = td_store_read_cost(s, session, &sum->read_cost) == 1;
 	snprintf(sum->counting, sizeof(sum->counting), "%s", L.meta.counting);
+	sum->switch_cost_ns = L.meta.switch_cost_ns;
 	L.first_ns = h.first_ns;
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
@@ -487,4 +488,18 @@ void td_summary_free(struct td_summary *sum)
 	free(sum->failed);
 	free(sum->rows);
 	memset(sum, 0, sizeof(*sum));
+}
+
+double td_summary_switches(const struct td_summary *sum)
+{
+	double n = -1;
+
+	for (int i = 0; i < sum->nrows; i++) {
+		const struct td_summary_row *r = &sum->rows[i];
+		double rate = r->v[TD_SUM_SWITCHES];
+		if (r->kind != TD_SUM_PROCESS || r->thread != 0 || !r->counted || isnan(rate) || isinf(rate))
+			continue;
+		n = (n < 0 ? 0 : n) + rate * r->seconds; /* the rate is over the row's seconds */
+	}
+	return n;
 }

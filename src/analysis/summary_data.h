@@ -79,8 +79,13 @@ struct td_summary {
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
 	bool has_read_cost; /* read_cost: the event topdown's reads may have added most to */
 	struct td_read_cost_row read_cost;
-	char counting[16]; /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
+	char counting[16];     /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
+	double switch_cost_ns; /* what counting added to a switch of the target, measured at start; NAN: not */
 };
+/* The target's context switches as counted (its processes' totals: the
+ * CONTEXT_SWITCHES event, or /proc's where kernel mode is not counted),
+ * -1 when none was counted. */
+double td_summary_switches(const struct td_summary *sum);
 
 /* events_dir NULL: td_events_dir(). Rows: each process and its threads, then
  * every CPU (system-wide sessions, per-CPU imports), then a cgroup or the

@@ -797,3 +797,27 @@ void td_collector_dump_raw(struct td_collector *c, FILE *f)
 {
 	c->raw_dump = f;
 }
+
+static int switch_probe_attach(void *ctx, const pid_t pids[2], void **probe, td_err *err)
+{
+	struct td_collector *c = ctx;
+
+	return c->be->ops->probe_attach(c->be, pids, probe, err);
+}
+
+static void switch_probe_detach(void *ctx, void *probe)
+{
+	struct td_collector *c = ctx;
+
+	c->be->ops->probe_detach(c->be, probe);
+}
+
+int td_collector_switch_cost(struct td_collector *c, struct td_switch_cost *out)
+{
+	if (!c->be->ops->probe_attach) {
+		memset(out, 0, sizeof(*out));
+		snprintf(out->why, sizeof(out->why), "this counting mode cannot count a measuring pair");
+		return 0;
+	}
+	return td_switch_cost_measure(switch_probe_attach, switch_probe_detach, c, out);
+}

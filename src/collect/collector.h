@@ -34,6 +34,7 @@
 
 #include "perf_group.h"
 #include "interval.h"
+#include "switch_cost.h"
 #include "counting.h"
 #include "tracker.h"
 #include "base/util.h"
@@ -130,6 +131,10 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
  * loaded without them leaves that code out and loads twice as fast. */
 void td_collector_sum_cgroups(struct td_collector *c);
 bool td_collector_counting_bpf(const struct td_collector *c);
+/* What counting adds to each context switch of a counted thread, measured
+ * now with the session's counting mode and events (switch_cost.h): 0 with
+ * out filled (measured or why not), -1 out of memory. */
+int td_collector_switch_cost(struct td_collector *c, struct td_switch_cost *out);
 /* One line: the counting mode and why. */
 const char *td_collector_counting(const struct td_collector *c);
 /* record --cgroup with BPF counting (after td_collector_set_counting

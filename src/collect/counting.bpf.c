@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* counting.bpf.c: the BPF half of the BPF-aggregated counting mode
  * (counting_bpf.c is the user-space half), after bperf. User space opens
- * one counter per CPU per event and puts it in `counters`; at every
- * context switch this program reads the counters of the CPU
- * (bpf_perf_event_read_value) and adds what they counted since the last
- * switch on that CPU to the sums of the thread switched out, when that
- * thread belongs to a followed process. The thread's time on the CPU and
+ * one counter per CPU per event and puts it in `counters`; at a context
+ * switch from or to a thread of a followed process this program reads the
+ * counters of the CPU once (bpf_perf_event_read_value, or the value alone
+ * for groups of software events: `value_only`) and adds what they counted
+ * since the followed thread switched in to its sums; a switch between
+ * threads nobody follows reads nothing. The thread's time on the CPU and
  * its switches (voluntary or not) are summed too. Before each interval's
  * read user space runs `flush` on each CPU, which does the same for the
  * thread running there, so a thread that never switches is counted up to
- * the read.
+ * the read. The owner looked up for the thread switched in is kept in the
+ * CPU's state for its switch out while `followed_gen` stays.
  *
  * A thread's sums are a slot of `slots`, an array user space maps and
  * reads in place (no copy, no system call: counting_event.h has the
@@ -22,11 +24,12 @@
  * both with interrupts off, one at a time on a CPU (a sched_process_exit
  * program could be preempted, or interrupted by the flush, in the middle
  * of them). A
- * process's sums (`proc_sums`) take every thread's counts, with room or
- * not: several CPUs add to them at once, with atomic adds. So do a
- * followed cgroup's (`cgroup_sums`, record --cgroup): whatever ran in it or
- * in a cgroup below it (the thread's ancestor at the cgroup's level, as
- * perf's cgroup events count), followed process or not. The last thread
+ * process's sums (`proc_sums`, per CPU) take what its threads without a
+ * slot ran (none free); user space adds the slots up for the rest. A
+ * followed cgroup's sums (`cgroup_sums`, record --cgroup) take, with
+ * atomic adds from every CPU, whatever ran in it or in a cgroup below it
+ * (the thread's ancestor at the cgroup's level, as perf's cgroup events
+ * count), followed process or not. The last thread
  * of a process (signal->live 0 at its last switch) takes the process out
  * of `followed`.
  *
@@ -49,6 +52,10 @@ const volatile bool follow_children = false;
  * dead for the verifier, which then takes half the time to load the program */
 const volatile bool sum_cgroups = false;
 const volatile __u32 nevents = 0;
+/* events read without their enabled and running times, a bit each (set by
+ * user space: software groups, never multiplexed): those are the time
+ * between readings, bpf_ktime_get_ns's */
+const volatile __u32 value_only = 0;
 const volatile __u32 nslots = 0; /* the size of slots, slot_of and free_slots (set by user space) */
 
 /* switches out of followed threads that had no slot (none free), and the
@@ -75,6 +82,10 @@ __u32 cgroup_levels = 0;
 /* slots handed out from the array's start: the most in use at once (free
  * ones are taken first) */
 __u32 next_slot = 0;
+
+/* moved on after every change of `followed` (by user space, at a fork, at a
+ * process's end): an owner looked up under another value is looked up again */
+__u64 followed_gen = 0;
 
 /* an empty entry, copied into proc_sums for a new process */
 const struct td_bpf_thread_sums zero_sums = { 0 };
@@ -130,7 +141,7 @@ struct {
  * slot or not): the collector's total, of which the threads it lists are a
  * part (the rest is its unlisted remainder). Deleted by user space. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, TD_BPF_COUNT_PROCS);
 	__type(key, __u32); /* tgid */
 	__type(value, struct td_bpf_thread_sums);
@@ -143,7 +154,8 @@ struct cpu_state {
 	__u32 valid;   /* last[] was read: the next read gives deltas */
 	__u32 known;   /* running is set */
 	__u32 running; /* tid of the thread switched to (0: idle) */
-	__u32 pad;
+	__u32 owner;   /* its process's owner when it switched in (0: not followed), as of gen */
+	__u64 gen;     /* followed_gen then */
 	struct bpf_perf_event_value last[TD_BPF_COUNT_MAX];
 	struct bpf_perf_event_value delta[TD_BPF_COUNT_MAX]; /* last - the reading before: account()'s */
 };
@@ -175,22 +187,6 @@ static __always_inline void write_end(struct td_bpf_thread_sums *s)
 {
 	if (!(__sync_fetch_and_add(&s->seq, 1) & 1))
 		__sync_fetch_and_add(&seq_errors, 1);
-}
-
-/* The sums of process tgid (created on first use), NULL when full. */
-static __always_inline struct td_bpf_thread_sums *proc_sums_of(__u32 tgid, __u32 owner)
-{
-	struct td_bpf_thread_sums *p = bpf_map_lookup_elem(&proc_sums, &tgid);
-
-	if (p)
-		return p;
-	/* from a global: the stack has no room for it beside the rest */
-	bpf_map_update_elem(&proc_sums, &tgid, &zero_sums, BPF_NOEXIST);
-	if ((p = bpf_map_lookup_elem(&proc_sums, &tgid))) {
-		p->pid = tgid;
-		p->owner = owner;
-	}
-	return p;
 }
 
 /* The slot of thread tid, NULL when it has none. */
@@ -245,16 +241,8 @@ enum {
 	SW_INVOLUNTARY
 };
 
-/* Read this CPU's counters and give what they counted since the last read
- * to `task` (the thread that ran meanwhile) and its process when it is
- * followed; count its switch sw. Its last switch (dead) marks its sums
- * final, even when its process has just been taken out of `followed` by
- * another thread's last switch. Returns true when the thread had no slot
- * (none free). Run with interrupts off, one at a time on a CPU. What the
- * counters counted since a switch the program did not see is nobody's
- * (unseen_switches). */
-/* Add this CPU's deltas (cs->delta, ran ns on it) to a process's or a
- * cgroup's sums, which several CPUs add to at once. */
+/* Add this CPU's deltas (cs->delta, ran ns on it) to a cgroup's sums, which
+ * several CPUs add to at once. */
 static __always_inline void add_shared(struct td_bpf_thread_sums *t, const struct cpu_state *cs, __u64 ran)
 {
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
@@ -267,34 +255,44 @@ static __always_inline void add_shared(struct td_bpf_thread_sums *t, const struc
 	__sync_fetch_and_add(&t->oncpu_ns, ran);
 }
 
-static __always_inline bool account(struct task_struct *task, int sw, bool dead)
+/* Add this CPU's deltas to this CPU's copy of a process's sums (proc_sums
+ * is per CPU: no atomic add, user space sums the copies). */
+static __always_inline void add_local(struct td_bpf_thread_sums *t, const struct cpu_state *cs, __u64 ran, __u32 tgid,
+				      __u32 owner)
 {
-	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
-	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
-	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid), owner = 0;
-	struct td_bpf_thread_sums *s = NULL, *p = NULL;
-	__u64 now = bpf_ktime_get_ns(), ran = 0;
-	bool full = false, have;
-
-	if (!cs)
-		return false;
-	if (cs->known && cs->running != tid) {
-		if (cs->valid && cs->since_ns) {
-			__sync_fetch_and_add(&unseen_switches, 1);
-			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
-		}
-		cs->valid = 0; /* a new start: this reading is the base of the next */
-		cs->since_ns = 0;
+	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
+		if (k >= nevents)
+			break;
+		t->value[k] += cs->delta[k].counter;
+		t->enabled[k] += cs->delta[k].enabled;
+		t->running[k] += cs->delta[k].running;
 	}
-	/* what the CPU's counters counted since its last reading, and for how long (each
-	 * target below in a block of its own: the verifier sees one pointer at a time) */
-	have = cs->valid;
+	t->oncpu_ns += ran;
+	t->pid = tgid;
+	if (owner)
+		t->owner = owner; /* each CPU's copy names it (user space takes any that does) */
+}
+
+/* Read this CPU's counters once: cs->delta is what they counted since
+ * cs->last when `have` (else zero), and cs->last the new reading. */
+static __always_inline void read_counters(struct cpu_state *cs, __u32 cpu, bool have, __u64 now)
+{
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
 		struct bpf_perf_event_value v;
 		if (k >= nevents)
 			break;
 		cs->delta[k] = (struct bpf_perf_event_value){ 0 };
-		if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
+		if (value_only & (1u << k)) {
+			/* its times are the time between two readings (counting_bpf.c's
+			 * value_only_events()): the value alone, one clock read less or two */
+			__u64 c = bpf_perf_event_read(&counters, cpu * TD_BPF_COUNT_MAX + k);
+			if (c >= (__u64)-4095) { /* -errno */
+				__sync_fetch_and_add(&read_errors, 1);
+				continue;
+			}
+			v.counter = c;
+			v.enabled = v.running = now;
+		} else if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
 			__sync_fetch_and_add(&read_errors, 1);
 			continue; /* the next reading's delta covers this one's */
 		}
@@ -305,28 +303,45 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 		}
 		cs->last[k] = v;
 	}
-	if (cs->since_ns)
-		ran = now - cs->since_ns;
-	cs->since_ns = now;
-	cs->valid = 1;
+}
 
-	if (tid && (owner = owner_of(tgid))) {
-		p = proc_sums_of(tgid, owner);
+/* Give cs->delta (what the counters counted while thread tid ran, ran ns) to
+ * the thread and its process when the process is followed (owner), and
+ * count its switch sw. Its last switch (dead) marks its sums final, even when
+ * its process has just been taken out of `followed` by another thread's last
+ * switch. Returns true when the thread had no slot (none free). Run with
+ * interrupts off, one at a time on a CPU. */
+static __always_inline bool account(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
+				    __u64 ran, bool have)
+{
+	struct td_bpf_thread_sums *s = NULL, *p = NULL;
+	bool full = false;
+
+	/* a thread with a slot counts there only: user space adds its process's
+	 * slots up (counting_bpf.c's read); proc_sums takes what has no slot */
+	if (tid && owner) {
 		s = slot_for(tid, tgid, owner, &full);
+		if (!s && (p = bpf_map_lookup_elem(&proc_sums, &tgid)) == NULL) {
+			/* from a global: the stack has no room for it beside the rest */
+			bpf_map_update_elem(&proc_sums, &tgid, &zero_sums, BPF_NOEXIST);
+			p = bpf_map_lookup_elem(&proc_sums, &tgid);
+		}
 	} else if (tid && dead) {
-		p = bpf_map_lookup_elem(&proc_sums, &tgid);
-		s = slot_of_tid(tid);
+		if (!(s = slot_of_tid(tid)))
+			p = bpf_map_lookup_elem(&proc_sums, &tgid);
 	}
 	if (s && !(s->flags & TD_BPF_SUMS_EXITED)) { /* exited: final (never: a thread has one last switch) */
 		write_begin(s);
-		for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
-			if (k >= nevents)
-				break;
-			s->value[k] += cs->delta[k].counter;
-			s->enabled[k] += cs->delta[k].enabled;
-			s->running[k] += cs->delta[k].running;
+		if (have) {
+			for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
+				if (k >= nevents)
+					break;
+				s->value[k] += cs->delta[k].counter;
+				s->enabled[k] += cs->delta[k].enabled;
+				s->running[k] += cs->delta[k].running;
+			}
+			s->oncpu_ns += ran;
 		}
-		s->oncpu_ns += ran;
 		if (sw == SW_VOLUNTARY)
 			s->voluntary++;
 		else if (sw == SW_INVOLUNTARY)
@@ -337,8 +352,8 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 	} else if (full) {
 		__sync_fetch_and_add(&lost_oncpu_ns, ran);
 	}
-	if (p)
-		add_shared(p, cs, ran);
+	if (p && have)
+		add_local(p, cs, ran, tgid, owner);
 	/* the followed cgroups the running thread is in (current is the task: a switch runs
 	 * before the context does, the flush on the CPU): its ancestor at each level followed */
 	if (sum_cgroups && cgroup_levels && have) {
@@ -354,22 +369,83 @@ static __always_inline bool account(struct task_struct *task, int sw, bool dead)
 	return full;
 }
 
-static __always_inline int on_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
-				     unsigned int prev_state)
+/* The owner of the process of thread tid (tgid) about to be accounted on
+ * this CPU: the one looked up when it switched in, while nothing changed
+ * `followed` since, else looked up now. */
+static __always_inline __u32 owner_now(const struct cpu_state *cs, __u32 tid, __u32 tgid, __u64 gen)
+{
+	if (!tid)
+		return 0;
+	if (cs->known && cs->running == tid && cs->gen == gen)
+		return cs->owner;
+	return owner_of(tgid);
+}
+
+/* Thread tid leaves the CPU (or, from the flush, is read where it runs):
+ * read the counters when it or the thread after it is followed (or when
+ * cgroups are summed: whatever runs counts), never otherwise; give it
+ * what it counted since its base. Leaves the CPU's state as the thread
+ * after it (ntid, nowner) starts: a base taken when that one is followed. */
+static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
+				 __u32 ntid, __u32 nowner, __u64 gen)
+{
+	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next = nowner || all, full = false;
+	__u64 now = 0, ran = 0;
+
+	mine = cs->known && cs->running == tid;
+	if (owner || all || (dead && tid)) {
+		if (!mine && cs->known && cs->valid && cs->since_ns && (owner || all)) {
+			/* a switch the program did not see: who ran since is not known */
+			now = bpf_ktime_get_ns();
+			__sync_fetch_and_add(&unseen_switches, 1);
+			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
+		}
+		have = mine && cs->valid;
+		if (have || need_next) {
+			now = now ? now : bpf_ktime_get_ns();
+			read_counters(cs, bpf_get_smp_processor_id(), have, now);
+			if (have)
+				ran = now - cs->since_ns;
+		}
+		full = account(cs, tid, tgid, owner, sw, dead, ran, have);
+	} else if (need_next) {
+		now = bpf_ktime_get_ns();
+		read_counters(cs, bpf_get_smp_processor_id(), false, now);
+	}
+	cs->valid = need_next;
+	cs->since_ns = need_next ? now : 0;
+	cs->running = ntid;
+	cs->known = 1;
+	cs->owner = nowner;
+	cs->gen = gen;
+	return full;
+}
+
+/* A switch from thread tid of process tgid to thread ntid of ntgid; last:
+ * prev's process has no live thread left (read only for its last switch). */
+static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u32 tid, __u32 tgid, __u32 ntid,
+				     __u32 ntgid, struct task_struct *prev, bool btf)
 {
 	bool dead = !preempt && (prev_state & TD_TASK_DEAD);
-	__u32 tgid, zero = 0;
-	struct cpu_state *cs;
+	__u32 zero = 0, nowner;
+	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
+	__u64 gen = followed_gen; /* before any lookup of followed: a change after it moves it on */
+	int live;
 
-	if (account(prev, !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY, dead))
+	if (!cs)
+		return 0;
+	nowner = ntid ? owner_of(ntgid) : 0;
+	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
+		 dead, ntid, nowner, gen))
 		__sync_fetch_and_add(&lost_switches, 1);
-	if ((cs = bpf_map_lookup_elem(&cpu_states, &zero))) {
-		cs->running = BPF_CORE_READ(next, pid);
-		cs->known = 1;
-	}
+	if (!dead)
+		return 0;
 	/* the process's last thread gone: its room in followed is free (its sums stay) */
-	if (dead && BPF_CORE_READ(prev, signal, live.counter) == 0 && owner_of(tgid = BPF_CORE_READ(prev, tgid)))
+	live = btf ? prev->signal->live.counter : BPF_CORE_READ(prev, signal, live.counter);
+	if (live == 0 && owner_of(tgid)) {
 		bpf_map_delete_elem(&followed, &tgid);
+		__sync_fetch_and_add(&followed_gen, 1);
+	}
 	return 0;
 }
 
@@ -378,14 +454,16 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), tgid = BPF_CORE_READ(child, tgid), owner;
 
 	if (follow_children && tgid != ptgid && (owner = owner_of(ptgid)))
-		bpf_map_update_elem(&followed, &tgid, &owner, BPF_ANY);
+		if (bpf_map_update_elem(&followed, &tgid, &owner, BPF_ANY) == 0)
+			__sync_fetch_and_add(&followed_gen, 1);
 	return 0;
 }
 
+/* tp_btf: prev and next read directly (BTF pointers), no helper call */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev, next, prev_state);
+	return on_switch(preempt, prev_state, prev->pid, prev->tgid, next->pid, next->tgid, prev, true);
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -397,7 +475,8 @@ int BPF_PROG(fork_btf, struct task_struct *parent, struct task_struct *child)
 SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev, next, prev_state);
+	return on_switch(preempt, prev_state, BPF_CORE_READ(prev, pid), BPF_CORE_READ(prev, tgid),
+			 BPF_CORE_READ(next, pid), BPF_CORE_READ(next, tgid), prev, false);
 }
 
 SEC("raw_tp/sched_process_fork")
@@ -411,7 +490,15 @@ int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
 SEC("raw_tp")
 int flush(void *ctx)
 {
-	account((struct task_struct *)bpf_get_current_task(), SW_NONE, false);
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	__u32 zero = 0, tid = BPF_CORE_READ(t, pid), tgid = BPF_CORE_READ(t, tgid), owner;
+	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
+	__u64 gen = followed_gen;
+
+	if (!cs)
+		return 0;
+	owner = owner_now(cs, tid, tgid, gen);
+	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen);
 	return 0;
 }
 

@@ -116,6 +116,10 @@ struct td_counting_ops {
 	int (*unseen)(const struct td_counting *b, char *buf, size_t len);
 	int (*cgroup_follow)(struct td_counting *b, uint64_t id, int level, td_err *err);
 	int (*cgroup_sample)(struct td_counting *b, td_cgroup_counts_fn fn, void *ctx);
+	/* Count processes pids (switch_cost's measuring pair) as a target is
+	 * counted: 0 with *probe, or -1 with err; then stop (probe_detach). */
+	int (*probe_attach)(struct td_counting *b, const pid_t pids[2], void **probe, td_err *err);
+	void (*probe_detach)(struct td_counting *b, void *probe);
 };
 
 /* Every backend's state begins with this. */

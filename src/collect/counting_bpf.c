@@ -60,8 +60,9 @@ struct td_bpf_counting {
 	bool shared;			 /* it joined an instance that had a view already */
 	struct td_bpf_thread_sums *copy; /* ncopy slots */
 	int ncopy;
-	struct td_tid_map index;	   /* its threads' slots + 1, by tid */
-	uint64_t totals[TD_BPF_COUNT_MAX]; /* its processes' counts, read before the threads' */
+	struct td_tid_map index;	    /* its threads' slots + 1, by tid */
+	uint64_t totals[TD_BPF_COUNT_MAX];  /* its processes' counts: its slots, retired and proc_sums */
+	uint64_t retired[TD_BPF_COUNT_MAX]; /* the final counts of its slots given back */
 	struct td_bpf_counting *next;
 };
 
@@ -69,8 +70,8 @@ static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus, int map_entries, td_err *why,
-				 int *err)
+static struct counting_bpf *load(bool btf, unsigned what, int nevents, __u32 value_only, int ncpus, int map_entries,
+				 td_err *why, int *err)
 {
 	struct counting_bpf *skel;
 	int rc;
@@ -91,6 +92,7 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	skel->rodata->follow_children = (what & TD_BPF_FOLLOW_CHILDREN) != 0;
 	skel->rodata->sum_cgroups = (what & TD_BPF_SUM_CGROUPS) != 0;
 	skel->rodata->nevents = (__u32)nevents;
+	skel->rodata->value_only = value_only;
 	skel->rodata->nslots = (__u32)map_entries;
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.slots, (__u32)map_entries)) == 0 &&
@@ -104,19 +106,43 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, int ncpus
 	return NULL;
 }
 
+/* The events the program reads without their times (a bit each): those of
+ * groups made of software events only, which the kernel never multiplexes
+ * (a software PMU's event always goes on: perf_swevent_add(),
+ * task_clock_event_add() never fail, kernel/events/core.c), so that their
+ * enabled and running times are the time between two readings, which the
+ * program takes from its own clock. Reading a counter's times costs two
+ * clock reads in the kernel (perf_event_read_local(): calc_timer_values()). */
+static __u32 value_only_events(const struct instance *b)
+{
+	__u32 mask = 0;
+
+	for (int k = 0; k < b->nevents;) {
+		int end = k + 1;
+		bool soft = b->attrs[k].type == PERF_TYPE_SOFTWARE;
+		while (end < b->nevents && !b->leads[end])
+			soft = soft && b->attrs[end++].type == PERF_TYPE_SOFTWARE;
+		for (; k < end; k++)
+			if (soft)
+				mask |= 1u << k;
+	}
+	return mask;
+}
+
 static int load_either(struct instance *b, td_err *why)
 {
 	td_err why_btf = { "" }, why_raw = { "" };
 	int err_btf = 0, err_raw = 0;
+	__u32 value_only = getenv("TD_COUNTING_BPF_TIMES") ? 0 : value_only_events(b);
 
 	td_bpf_quiet();
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
 	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf))
-		b->skel = load(true, b->what, b->nevents, b->ncpus, b->map_entries, &why_btf, &err_btf);
+		b->skel = load(true, b->what, b->nevents, value_only, b->ncpus, b->map_entries, &why_btf, &err_btf);
 	if (!b->skel) {
 		b->flavour = "raw_tp";
-		b->skel = load(false, b->what, b->nevents, b->ncpus, b->map_entries, &why_raw, &err_raw);
+		b->skel = load(false, b->what, b->nevents, value_only, b->ncpus, b->map_entries, &why_raw, &err_raw);
 	}
 	if (b->skel)
 		return 0;
@@ -342,6 +368,43 @@ static int slots_used(const struct instance *in)
 	return n < (__u32)in->map_entries ? (int)n : in->map_entries;
 }
 
+/* Process key's sums (proc_sums holds one copy per possible CPU, which
+ * the program adds to without atomics): their sum, named by the owner any
+ * copy names. 0, or -errno (-ENOENT: no such process). */
+static int proc_sums_get(const struct instance *in, __u32 key, struct td_bpf_thread_sums *out)
+{
+	struct td_bpf_thread_sums *per = calloc((size_t)in->ncpus, sizeof(*per));
+	int rc = 0;
+
+	if (!per)
+		return -ENOMEM;
+	memset(out, 0, sizeof(*out));
+	if (bpf_map_lookup_elem(bpf_map__fd(in->skel->maps.proc_sums), &key, per)) {
+		rc = -errno;
+	} else {
+		for (int c = 0; c < in->ncpus; c++) {
+			if (per[c].owner)
+				out->owner = per[c].owner;
+			if (per[c].pid)
+				out->pid = per[c].pid;
+			out->oncpu_ns += per[c].oncpu_ns;
+			for (int k = 0; k < TD_BPF_COUNT_MAX; k++) {
+				out->value[k] += per[c].value[k];
+				out->enabled[k] += per[c].enabled[k];
+				out->running[k] += per[c].running[k];
+			}
+		}
+	}
+	free(per);
+	return rc;
+}
+
+/* `followed` changed: the program looks its owners up again. */
+static void followed_changed(struct instance *in)
+{
+	__atomic_add_fetch(&in->skel->bss->followed_gen, 1, __ATOMIC_RELEASE);
+}
+
 /* Take b off its instance, and everything of its owner off the maps; the
  * instance goes with its last view. */
 static void view_detach(struct td_bpf_counting *b)
@@ -367,7 +430,7 @@ static void view_detach(struct td_bpf_counting *b)
 				struct td_bpf_thread_sums v;
 				__u32 owner = 0;
 				int got = m == 0 ? bpf_map_lookup_elem(maps[m], &next, &owner)
-						 : bpf_map_lookup_elem(maps[m], &next, &v);
+						 : proc_sums_get(in, next, &v);
 				if (m > 0)
 					owner = v.owner;
 				if (got == 0 && owner == b->owner && bpf_map_delete_elem(maps[m], &next) == 0)
@@ -375,8 +438,10 @@ static void view_detach(struct td_bpf_counting *b)
 				first = false;
 				key = next;
 			}
-			if (m == 0)
+			if (m == 0) {
+				followed_changed(in);
 				flush_cpus(in); /* a program that found one of them followed has ended */
+			}
 		}
 		for (int i = 0, n = slots_used(in); i < n; i++) {
 			struct td_bpf_thread_sums v;
@@ -484,7 +549,10 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	if (bpf_map_lookup_elem(fd, &key, &owner) == 0)
 		return owner == b->owner ? 0 : -EEXIST; /* followed already (a thread of it listed before), or another
 							 * view's: its sums are that view's */
-	return bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY) ? -errno : 0;
+	if (bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY))
+		return -errno;
+	followed_changed(b->in);
+	return 0;
 }
 
 int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level)
@@ -529,7 +597,9 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 	return 0;
 }
 
-/* Sum the view's processes' counts into b->totals (a few processes: one lookup each). */
+/* Sum the view's processes' counts into b->totals: what the program put in
+ * proc_sums (threads that had no slot; a few processes: one lookup each),
+ * the slots given back and, by the caller, the slots read. */
 static int read_totals(struct td_bpf_counting *b)
 {
 	int fd = bpf_map__fd(b->in->skel->maps.proc_sums);
@@ -537,11 +607,14 @@ static int read_totals(struct td_bpf_counting *b)
 	struct td_bpf_thread_sums v;
 	bool first = true;
 
-	memset(b->totals, 0, sizeof(b->totals));
+	memcpy(b->totals, b->retired, sizeof(b->totals));
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &v) || v.owner != b->owner)
+		int rc = proc_sums_get(b->in, key, &v);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc || v.owner != b->owner)
 			continue; /* deleted meanwhile (another view's, going), or another view's */
 		for (int k = 0; k < b->in->nevents; k++)
 			b->totals[k] += v.value[k];
@@ -571,7 +644,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 
 	td_bpf_counting_note_read();
 	flush_cpus(in);
-	/* the totals first: the threads read after never have less than their part of it */
+	/* the totals hold the threads' counts as read here: never less than their part of it */
 	if ((rc = read_totals(b)) < 0)
 		return rc;
 	n = slots_used(in);
@@ -594,6 +667,10 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 			mine->seq = v.seq;
 		}
 	}
+	for (int i = 0; i < n; i++)
+		if (b->copy[i].tid && b->copy[i].owner == b->owner)
+			for (int k = 0; k < in->nevents; k++)
+				b->totals[k] += b->copy[i].value[k];
 	return (int)b->index.n;
 }
 
@@ -618,7 +695,9 @@ int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ct
 		__u32 tid = mine->tid;
 		if (!tid || !(mine->flags & TD_BPF_SUMS_EXITED) || keep(ctx, (pid_t)tid))
 			continue;
-		/* final since its exit (counting.bpf.c), and read */
+		/* final since its exit (counting.bpf.c), and read: the totals keep it */
+		for (int k = 0; k < b->in->nevents; k++)
+			b->retired[k] += mine->value[k];
 		slot_give_back(b->in, (__u32)i, tid);
 		td_tid_map_del(&b->index, tid);
 		memset(mine, 0, sizeof(*mine));

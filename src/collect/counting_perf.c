@@ -482,6 +482,60 @@ const struct td_perf_group *td_counting_perf_group(const struct td_thread *t, in
 	return s && s->g[g].open ? &s->g[g].pg : NULL;
 }
 
+/* switch_cost's measuring pair, counted as a run's threads are: each
+ * process a group per spec, and spec 0 again inherited (every thread of a
+ * run carries a copy of its root's). */
+struct perf_probe {
+	struct td_perf_group pg[2][TD_MAX_SPECS + 1];
+	bool open[2][TD_MAX_SPECS + 1];
+};
+
+static void perf_probe_detach(struct td_counting *b, void *probe)
+{
+	struct perf_probe *pr = probe;
+
+	(void)b;
+	for (int p = 0; p < 2; p++)
+		for (int g = 0; g <= TD_MAX_SPECS; g++)
+			if (pr->open[p][g])
+				td_perf_group_close(&pr->pg[p][g]);
+	free(pr);
+}
+
+static int perf_probe_attach(struct td_counting *b, const pid_t pids[2], void **probe, td_err *err)
+{
+	const struct td_counting_plan *plan = b->plan;
+	struct perf_probe *pr = calloc(1, sizeof(*pr));
+	bool opened = false;
+
+	if (!pr) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	for (int p = 0; p < 2; p++)
+		for (int g = 0; g <= plan->nspecs; g++) {
+			int spec = g < plan->nspecs ? g : 0, failed = 0, rc;
+			if (plan->disabled[spec][0] || plan->specs[spec].n == 0)
+				continue;
+			rc = td_perf_group_open(&pr->pg[p][g], &plan->specs[spec], pids[p], -1,
+						g < plan->nspecs ? 0 : TD_OPEN_INHERIT, &failed);
+			if (rc) {
+				td_err_set(err, "%s: %s", plan->specs[spec].names[failed], strerror(-rc));
+				perf_probe_detach(b, pr);
+				return -1;
+			}
+			pr->open[p][g] = true;
+			opened = true;
+		}
+	if (!opened) { /* nothing counts: a difference would be noise alone */
+		td_err_set(err, "no group of the plan counts");
+		perf_probe_detach(b, pr);
+		return -1;
+	}
+	*probe = pr;
+	return 0;
+}
+
 static const struct td_counting_ops perf_ops = {
 	.mode = TD_COUNTING_PER_THREAD,
 	.thread_size = perf_thread_size,
@@ -501,6 +555,8 @@ static const struct td_counting_ops perf_ops = {
 	.thread_commit = perf_thread_commit,
 	.commit = perf_commit,
 	.enable = perf_enable,
+	.probe_attach = perf_probe_attach,
+	.probe_detach = perf_probe_detach,
 };
 
 struct td_counting *td_counting_perf_new(struct td_counting_plan *plan)

@@ -36,7 +36,12 @@ struct sums_counting {
 	struct td_bpf_counting *bpf;
 	int base_event[TD_MAX_SPECS]; /* spec g's first event in the program's list */
 	int events;		      /* events in that list */
-	uint64_t now;		      /* the sample's time and how (TD_SAMPLE_*) */
+	/* what the program was loaded with: a measuring pair's view joins it */
+	struct perf_event_attr attrs[TD_BPF_COUNT_MAX];
+	bool leads[TD_BPF_COUNT_MAX];
+	unsigned what;
+	int map_entries;
+	uint64_t now; /* the sample's time and how (TD_SAMPLE_*) */
 	unsigned how;
 	/* record --cgroup: the cgroup summed, and its sums as of the last sample
 	 * committed (prev) and the last sample (pending, committed with it) */
@@ -416,6 +421,33 @@ static void sums_free(struct td_counting *b)
 	free(s);
 }
 
+/* switch_cost's measuring pair: followed by a view of its own on the
+ * same program (its sums apart from the session's, gone with the view). */
+static int sums_probe_attach(struct td_counting *b, const pid_t pids[2], void **probe, td_err *err)
+{
+	struct sums_counting *s = (struct sums_counting *)b;
+	struct td_bpf_counting *v = td_bpf_counting_new(s->attrs, s->leads, s->events, s->what, s->map_entries, err);
+
+	if (!v)
+		return -1;
+	for (int p = 0; p < 2; p++) {
+		int rc = td_bpf_counting_follow(v, pids[p]);
+		if (rc) {
+			td_err_set(err, "process %d could not be followed: %s", (int)pids[p], strerror(-rc));
+			td_bpf_counting_free(v);
+			return -1;
+		}
+	}
+	*probe = v;
+	return 0;
+}
+
+static void sums_probe_detach(struct td_counting *b, void *probe)
+{
+	(void)b;
+	td_bpf_counting_free(probe);
+}
+
 static const struct td_counting_ops sums_ops = {
 	.mode = TD_COUNTING_BPF,
 	.from_birth = true,
@@ -441,6 +473,8 @@ static const struct td_counting_ops sums_ops = {
 	.unseen = sums_unseen,
 	.cgroup_follow = sums_cgroup_follow,
 	.cgroup_sample = sums_cgroup_sample,
+	.probe_attach = sums_probe_attach,
+	.probe_detach = sums_probe_detach,
 };
 
 static bool only_software(const struct td_perf_group_spec *s)
@@ -502,10 +536,11 @@ struct td_counting *td_counting_sums_new(struct td_counting_plan *plan, int map_
 		leads[n] = true; /* each spec one group per CPU: its events are counted together */
 		n += plan->specs[g].n;
 	}
-	if (!(s->bpf = td_bpf_counting_new(attrs, leads, n,
-					   (plan->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) |
-						   (plan->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0),
-					   map_entries, err)))
+	s->what = (plan->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) | (plan->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0);
+	s->map_entries = map_entries;
+	memcpy(s->attrs, attrs, sizeof(attrs));
+	memcpy(s->leads, leads, sizeof(leads));
+	if (!(s->bpf = td_bpf_counting_new(attrs, leads, n, s->what, map_entries, err)))
 		goto fail;
 	s->base.ops = &sums_ops;
 	s->base.plan = plan;

@@ -84,6 +84,19 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 				(double)sum->session.syscalls / sum->session.cost_intervals);
 		fputs(" per interval", f);
 	}
+	/* what the target paid: its switches x what counting added to each (measured at the start) */
+	if (sum->counting[0] && isnan(sum->switch_cost_ns)) {
+		fputs("; its cost to the target not measured", f);
+	} else if (sum->counting[0]) {
+		double n = td_summary_switches(sum);
+		if (n < 0)
+			fputs("; its cost to the target not known (the target's context switches not counted)", f);
+		else
+			fprintf(f,
+				"; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, measured at "
+				"start)",
+				n * sum->switch_cost_ns / 1e6, n, sum->switch_cost_ns);
+	}
 	/* every read assumed to land on a running target: an upper bound */
 	if (sum->has_read_cost && sum->read_cost.counted > 0)
 		fprintf(f, "; its reads added at most %.2g %% to %s (%.0f per read of a running target, measured)",

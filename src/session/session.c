@@ -407,6 +407,8 @@ static int begin(struct td_session *rs, td_err *err)
 		return -1;
 	}
 	session_record_read_cost(rs);
+	if (!o->system && !o->cgroup)
+		session_record_switch_cost(rs);
 	session_enforce_retention(rs);
 	rs->interval_start = td_wall_ns();
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's

@@ -122,6 +122,9 @@ int session_register_events(struct td_session *s);
  * that counts hardware events in kernel mode (collect/read_cost), into the
  * events rows; a measurement the kernel refuses is said as a note. */
 void session_record_read_cost(struct td_session *s);
+/* What counting adds to each context switch of the target, measured now
+ * (collect/switch_cost) and stored with the session; a note when it is not. */
+void session_record_switch_cost(struct td_session *s);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);

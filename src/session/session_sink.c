@@ -345,6 +345,20 @@ void session_record_read_cost(struct td_session *rs)
 	}
 }
 
+void session_record_switch_cost(struct td_session *rs)
+{
+	struct td_switch_cost sc;
+
+	if (td_collector_switch_cost(rs->col, &sc))
+		return;
+	if (!sc.measured) {
+		session_say(rs, TD_SAY_NOTE, "what counting adds to the target's context switches is not measured: %s",
+			    sc.why);
+		return;
+	}
+	td_store_session_switch_cost(rs->store, rs->session, sc.ns);
+}
+
 /* The models evaluated every interval: each events file with a group that
  * counts (software.td always; hardware files only where their groups open). */
 int session_setup_live(struct td_session *rs, td_err *err)

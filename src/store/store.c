@@ -646,6 +646,20 @@ int td_store_session_counting(struct td_store *s, int64_t session, const char *m
 	return run_stmt(s, "UPDATE sessions SET counting=?2, counting_note=?3 WHERE id=?1", session, mode, note);
 }
 
+int td_store_session_switch_cost(struct td_store *s, int64_t session, double ns)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE sessions SET switch_cost_ns=?2 WHERE id=?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_double(st, 2, ns);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Is the writer of a 'running' session still alive on this machine? */
 static bool writer_alive(pid_t pid, const char *boot, long long start)
 {

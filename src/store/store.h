@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 8
+#define TD_SCHEMA_VERSION 9
 
 struct td_store;
 
@@ -61,6 +61,9 @@ int td_store_session_end(struct td_store *s, int64_t session, const char *status
 /* How the session's threads are counted: mode 'bpf' or 'per-thread', and
  * the line saying why. 0 or -1. */
 int td_store_session_counting(struct td_store *s, int64_t session, const char *mode, const char *note);
+/* What counting added to each context switch of a counted thread, ns,
+ * measured at the session's start (collect/switch_cost). */
+int td_store_session_switch_cost(struct td_store *s, int64_t session, double ns);
 /* Mark sessions left 'running' by a writer that no longer exists as
  * 'interrupted'. Returns how many were marked, or -1. */
 int td_store_recover(struct td_store *s);
@@ -204,8 +207,9 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
 
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];
-	char counting[16]; /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
-	int smt, num_cpus; /* -1 / 0: unknown */
+	char counting[16];     /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
+	int smt, num_cpus;     /* -1 / 0: unknown */
+	double switch_cost_ns; /* what counting added to a switch of a counted thread; NAN: not measured */
 };
 int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m);
 

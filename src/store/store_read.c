@@ -378,7 +378,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 	memset(m, 0, sizeof(*m));
 	if (sqlite3_prepare_v2(s->db,
 			       "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
-			       " coalesce(num_cpus, 0), counting FROM sessions WHERE id=?",
+			       " coalesce(num_cpus, 0), counting, switch_cost_ns FROM sessions WHERE id=?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -390,6 +390,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 		m->smt = sqlite3_column_int(st, 4);
 		m->num_cpus = sqlite3_column_int(st, 5);
 		snprintf(m->counting, sizeof(m->counting), "%s", td_store_col_text(st, 6));
+		m->switch_cost_ns = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 7);
 		rc = 0;
 	}
 	sqlite3_finalize(st);

@@ -183,6 +183,10 @@ static const char migrate_6_7[] = "ALTER TABLE events ADD COLUMN read_cost REAL;
 static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT;"
 				  "ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
 
+/* v8 -> v9: what counting added to a context switch of the target, measured
+ * at the session's start; NULL for every older session and when not measured. */
+static const char migrate_8_9[] = "ALTER TABLE sessions ADD COLUMN switch_cost_ns REAL;";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -237,6 +241,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_7_8) || set_version(s, 8))
 			return -1;
 		version = 8;
+	}
+	if (version == 8) {
+		if (td_store_exec(s, migrate_8_9) || set_version(s, 9))
+			return -1;
+		version = 9;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

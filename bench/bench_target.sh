@@ -1,0 +1,169 @@
+#!/bin/bash
+# bench_target: what the monitored program pays (issue 37). In one run,
+# interleaved, REPEATS times each (medians printed), pinned to CPU 0 so that
+# both tasks of the benchmark share a CPU (unpinned, a VM's cross-CPU
+# wake-ups swamp everything):
+#   taskset -c 0 perf bench sched pipe -l LOOPS                 alone
+#   perf stat -e <software.td's events> -- (the same)           inherited, as perf counts a command
+#   tdctl run --counting=bpf -- (the same)                      the BPF counting program
+#   tdctl run --counting=per-thread -- (the same)               perf groups per thread
+# and, where a PMU counts cycles, the same with a hardware group added
+# (perf stat -e '{cycles,instructions}' and tdctl -e cycles,instructions);
+# SKIP with the reason otherwise. For each: µs per operation, the context
+# switches per operation (perf stat's context-switches count / LOOPS), the
+# ns each switch gained over the benchmark alone, and that as a ratio of
+# perf stat's. tdctl's own estimate of its cost to the target (the summary's
+# "cost to the target" line) is printed beside what this bench measured.
+# Then an everyday workload, bench_pool (a thread pool handing small tasks
+# through a queue, pinned the same way), alone and under each tool: its
+# switches a second and how much slower it ran (%). Last, the BPF counting
+# program's run time per invocation (kernel.bpf_stats_enabled, through
+# bench_bpf_run) against an empty tp_btf program on the same tracepoint
+# (bench/empty_switch.bpf.c), both attached during one tdctl run.
+# The figures are the medians of REPEATS; the load average at the start and
+# the end says how busy the machine was. Never fails on a missing tool: says
+# what is missing and skips what needs it. Needs root (perf, BPF).
+# Usage: bench/bench_target.sh BUILDDIR [LOOPS] [REPEATS]
+set -eu
+build=${1:?usage: bench_target.sh BUILDDIR [LOOPS] [REPEATS]}
+loops=${2:-200000}
+repeats=${3:-3}
+src=$(cd "$(dirname "$0")/.." && pwd)
+tdctl="$build/src/tdctl/tdctl"
+pool="$build/bench/bench_pool"
+bpfrun="$build/bench/bench_bpf_run"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-target.XXXXXX")
+bpid=
+tpid=
+trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; rm -rf "$dir"' EXIT
+events=$(awk '$1 == "event" { printf "%s%s", sep, tolower($3); sep = "," }' "$src/events/software.td" |
+	sed 's/perf:://g')
+pool_args=${TD_BENCH_POOL_ARGS:--t 4 -n 10000 -w 50000} # bench_pool's defaults, said in full
+
+if ! command -v perf >/dev/null || ! perf bench sched pipe -l 10 >/dev/null 2>&1; then
+	echo "bench_target: SKIP: 'perf bench sched pipe' is missing (Debian: apt-get install linux-perf)"
+	exit 0
+fi
+[ -x "$pool" ] && [ -x "$bpfrun" ] || make -C "$build" -s bench/bench_pool bench/bench_bpf_run >/dev/null
+bpf_ok=1
+"$tdctl" run -q --counting=bpf -d "$dir/probe.db" -- true >/dev/null 2>"$dir/probe.err" || bpf_ok=0
+hw_ok=1
+hw_why=
+if ! perf stat -x, -e cycles,instructions -o "$dir/hw.csv" -- true 2>/dev/null ||
+	grep -q "not supported\|not counted" "$dir/hw.csv"; then
+	hw_ok=0
+	hw_why="no PMU counts cycles here (perf stat -e cycles: not supported)"
+fi
+
+modes="alone perf"
+[ $bpf_ok = 1 ] && modes="$modes bpf"
+modes="$modes per-thread"
+[ $hw_ok = 1 ] && modes="$modes hw-perf"
+[ $hw_ok = 1 ] && [ $bpf_ok = 1 ] && modes="$modes hw-bpf"
+[ $hw_ok = 1 ] && modes="$modes hw-per-thread"
+
+# wrap MODE TAG: the command prefix that runs a workload under MODE (a database per run: TAG)
+wrap() {
+	case $1 in
+	alone) ;;
+	perf) echo "perf stat -x, -o $dir/$2.perf -e $events --" ;;
+	hw-perf) echo "perf stat -x, -o $dir/$2.perf -e {cycles,instructions},$events --" ;;
+	bpf) echo "$tdctl run -q --counting=bpf -d $dir/$2.db --" ;;
+	per-thread) echo "$tdctl run -q --counting=per-thread -d $dir/$2.db --" ;;
+	hw-bpf) echo "$tdctl run -q --counting=bpf -e cycles,instructions -d $dir/$2.db --" ;;
+	hw-per-thread) echo "$tdctl run -q --counting=per-thread -e cycles,instructions -d $dir/$2.db --" ;;
+	esac
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# the summary's estimate of the cost to the target, ms: "cost to the target: ~X ms of CPU" (absent: none)
+estimate_of() { sed -n 's/.*cost to the target: ~\([0-9.]*\) ms.*/\1/p' "$1" | head -n 1; }
+
+echo "bench_target: perf bench sched pipe -l $loops pinned to CPU 0, $repeats runs each, interleaved; events: $events"
+echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+[ $bpf_ok = 1 ] || echo "  bpf: SKIP: tdctl --counting=bpf did not start: $(head -n 1 "$dir/probe.err")"
+[ $hw_ok = 1 ] || echo "  hardware group: SKIP: $hw_why"
+for r in $(seq "$repeats"); do
+	for m in $modes; do
+		tag="pipe-$m-$r"
+		# shellcheck disable=SC2046
+		$(wrap "$m" "$tag") taskset -c 0 perf bench sched pipe -l "$loops" >"$dir/$tag.out" 2>"$dir/$tag.err" || :
+		awk '/usecs\/op/ { print $1 }' "$dir/$tag.out" >>"$dir/pipe-$m.us"
+		if [ -f "$dir/$tag.perf" ]; then
+			awk -F, '$3 == "context-switches" { print $1 }' "$dir/$tag.perf" >>"$dir/pipe.switches"
+		fi
+		e=$(estimate_of "$dir/$tag.err")
+		[ -z "$e" ] || echo "$e" >>"$dir/pipe-$m.est"
+		tag="pool-$m-$r"
+		# shellcheck disable=SC2046,SC2086
+		$(wrap "$m" "$tag") taskset -c 0 "$pool" $pool_args >"$dir/$tag.out" 2>"$dir/$tag.err" || :
+		awk '$1 == "tasks" { print $4 }' "$dir/$tag.out" >>"$dir/pool-$m.s"
+		awk '$1 == "tasks" { print $6 / $4 }' "$dir/$tag.out" >>"$dir/pool-$m.rate"
+	done
+done
+
+sw=$(median <"$dir/pipe.switches")
+sw_op=$(awk -v s="$sw" -v l="$loops" 'BEGIN { if (s == "n/a") print "n/a"; else printf "%.3f", s / l }')
+alone=$(median <"$dir/pipe-alone.us")
+perf_us=$(median <"$dir/pipe-perf.us")
+echo
+echo "pipe: $sw_op context switches per operation (perf stat's context-switches / loops, median)"
+printf '  %-16s %12s %16s %14s %22s\n' "how it ran" "µs per op" "added ns/switch" "vs perf stat" "tdctl's estimate (ms)"
+for m in $modes; do
+	us=$(median <"$dir/pipe-$m.us")
+	ref=$perf_us
+	case $m in hw-*) ref=$(median <"$dir/pipe-hw-perf.us") ;; esac
+	est=n/a
+	[ -f "$dir/pipe-$m.est" ] && est=$(median <"$dir/pipe-$m.est")
+	awk -v m="$m" -v us="$us" -v a="$alone" -v p="$ref" -v s="$sw_op" -v est="$est" -v l="$loops" 'BEGIN {
+		added = (us == "n/a" || s == "n/a" || m == "alone") ? "-" : sprintf("%.0f", (us - a) * 1000 / s)
+		ratio = (added == "-" || p == "n/a" || p - a <= 0) ? "-" : sprintf("%.2f", (us - a) / (p - a))
+		meas = (est == "n/a" || us == "n/a") ? "" : sprintf(" (bench: %.1f)", (us - a) * l / 1e3)
+		printf "  %-16s %12s %16s %14s %22s\n", m, us, added, ratio, est meas
+	}'
+done
+
+pa=$(median <"$dir/pool-alone.s")
+echo
+echo "everyday: bench_pool $pool_args pinned to CPU 0 ($(median <"$dir/pool-alone.rate" | awk '{ printf "%.0f", $1 }') switches/s alone)"
+printf '  %-16s %12s %14s %12s\n' "how it ran" "seconds" "switches/s" "slower %"
+for m in $modes; do
+	s=$(median <"$dir/pool-$m.s")
+	rate=$(median <"$dir/pool-$m.rate")
+	awk -v m="$m" -v s="$s" -v a="$pa" -v r="$rate" 'BEGIN {
+		printf "  %-16s %12s %14.0f %12s\n", m, s, r, (m == "alone" || s == "n/a") ? "-" : sprintf("%.2f", 100 * (s - a) / a)
+	}'
+done
+
+echo
+if [ $bpf_ok = 0 ]; then
+	echo "bpf run time: SKIP: tdctl --counting=bpf did not start"
+elif ! command -v "${BPF_CLANG:-clang}" >/dev/null; then
+	echo "bpf run time: SKIP: clang is missing (it compiles bench/empty_switch.bpf.c)"
+else
+	"${BPF_CLANG:-clang}" -target bpf -mcpu=v3 -g -O2 -I"$build/src/collect" -c "$src/bench/empty_switch.bpf.c" \
+		-o "$dir/empty.o"
+	"$bpfrun" "$dir/empty.o" td_empty_switch switch_btf >"$dir/bpfrun.out" 2>"$dir/bpfrun.err" &
+	bpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$dir/bpfrun.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	# shellcheck disable=SC2046
+	$(wrap bpf bpfstats) taskset -c 0 perf bench sched pipe -l "$loops" >/dev/null 2>&1 &
+	tpid=$!
+	# this tdctl's programs (others may run on this machine): the prog_id of its descriptors
+	while [ -d "/proc/$tpid" ]; do
+		grep -h '^prog_id:' /proc/"$tpid"/fdinfo/* 2>/dev/null | awk '{ print $2 }' >>"$dir/ids"
+		sleep 0.05
+	done
+	wait "$tpid" || :
+	tpid=
+	kill -TERM "$bpid"
+	wait "$bpid" || :
+	bpid=
+	echo "bpf run time per invocation (run_time_ns / run_cnt, every switch on every CPU during one tdctl run):"
+	awk -v ids="$(sort -u "$dir/ids" | tr '\n' ' ')" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
+		$1 == "prog" && ($2 == "td_empty_switch" || $4 in mine) { printf "  %-16s %12s ns over %s runs\n", $2, $10, $6 }' "$dir/bpfrun.out"
+	[ -s "$dir/bpfrun.err" ] && sed 's/^/  /' "$dir/bpfrun.err"
+fi
+echo "  load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,58 @@
+#!/bin/sh
+# The cost to the target the summary and report state (issue 37): "cost to
+# the target: ~X ms of CPU (N context switches x Y ns, measured at start)",
+# N being the target's context switches as the database holds them (the
+# CONTEXT_SWITCHES counts of its threads and unlisted remainder, summed here
+# by sqlite3 from the rows) and Y the per-switch cost stored with the session
+# (sessions.switch_cost_ns, measured at the start by collect/switch_cost on
+# this host: whatever it measured, the line must be N x Y). Where the host's
+# noise hid it the line says it is not measured and prints no figure. The
+# report reads the same: a cost written into the row is multiplied the same
+# way, and a NULL one prints no figure.
+. "$(dirname "$0")/lib.sh"
+
+# switches_of DB: the session's context switches, from the stored counts
+switches_of() { sql "$1" "select coalesce(sum(c.value), 0) from counts c join events e on e.id = c.event_id
+	join targets t on t.id = c.thread_id where e.session_id = 1 and e.name = 'CONTEXT_SWITCHES' and t.kind = 'thread'"; }
+# agrees FILE N COST_NS: FILE has the line "cost to the target: ~X ms of CPU (N context switches
+# x Y ns, measured at start)" with N the given switches, Y the cost rounded, and X = N x COST_NS
+# to the 0.01 ms it is printed to (half a unit either way: C and this awk may round a last 5
+# differently)
+agrees() {
+	sed -n 's/.*cost to the target: ~\([0-9.]*\) ms of CPU (\([0-9]*\) context switches x \([0-9]*\) ns, measured at start).*/\1 \2 \3/p' "$1" |
+		head -n 1 | awk -v n="$2" -v c="$3" '
+		{ found = 1; ms = $1 - n * c / 1e6; ok = $2 == n && $3 == sprintf("%.0f", c) && ms <= 0.0051 && ms >= -0.0051 }
+		END { exit !(found && ok) }'
+}
+for mode in per-thread bpf; do
+	DB="$WORK/$mode.db"
+	"$TDCTL" run --counting=$mode -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/$mode.err"
+	rc=$?
+	if [ $mode = bpf ] && [ $rc != 0 ] && grep -q "BPF" "$WORK/$mode.err"; then
+		skip "bpf: the summary's cost to the target" "the BPF counting program does not load here: $(head -n 1 "$WORK/$mode.err")"
+		continue
+	fi
+	check_eq "$mode: a run exits 0" 0 "$rc"
+	n=$(switches_of "$DB")
+	check "$mode: the target switched ($n context switches stored)" test "$n" -gt 0
+	cost=$(sql "$DB" "select switch_cost_ns from sessions where id = 1")
+	if [ -n "$cost" ]; then
+		check "$mode: the cost stored is positive ($cost ns)" awk -v c="$cost" 'BEGIN { exit !(c > 0) }'
+		check "$mode: the summary states the stored switches ($n) x the stored cost ($cost ns)" agrees "$WORK/$mode.err" "$n" "$cost"
+	else
+		check_match "$mode: not measured, the run says why" "context switches is not measured: " "$(cat "$WORK/$mode.err")"
+		check_match "$mode: ... and the summary prints no figure" "its cost to the target not measured" \
+			"$(cat "$WORK/$mode.err")"
+	fi
+done
+
+DB="$WORK/per-thread.db"
+sql "$DB" "update sessions set switch_cost_ns = 2500 where id = 1"
+"$TDCTL" report 1 -d "$DB" >"$WORK/report" 2>&1
+n=$(switches_of "$DB")
+check "the report states the stored switches ($n) x a cost written into the row (2500 ns)" agrees "$WORK/report" "$n" 2500
+sql "$DB" "update sessions set switch_cost_ns = null where id = 1"
+"$TDCTL" report 1 -d "$DB" >"$WORK/report" 2>&1
+check "a session without a measured cost: the report prints no figure" \
+	sh -c "! grep -q 'cost to the target:' '$WORK/report' && grep -q 'its cost to the target not measured' '$WORK/report'"
+finish
