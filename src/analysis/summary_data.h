@@ -80,6 +80,10 @@ struct td_summary {
 	bool has_read_cost; /* read_cost: the event topdown's reads may have added most to */
 	struct td_read_cost_row read_cost;
 	char counting[16]; /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
+	/* the end of `tdctl run`/`attach` only (0: not shown): the whole command's CPU
+	 * time from its start to this summary read, of which its start (up to the first
+	 * interval) and reading this summary back */
+	uint64_t whole_ns, start_ns, summary_ns;
 };
 
 /* events_dir NULL: td_events_dir(). Rows: each process and its threads, then
