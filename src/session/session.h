@@ -77,7 +77,7 @@ struct td_session_result {
 	int64_t session_id;
 	int target_status; /* run: exit status as a shell reports it (128+N for signal N) */
 	char stop_reason[128];
-	int error_exit; /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
+	int error_exit;	       /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
 	uint64_t start_cpu_ns; /* the process's CPU time when sampling began (its set-up: the cost of a start) */
 };
 

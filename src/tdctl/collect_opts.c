@@ -321,8 +321,7 @@ static uint64_t self_cpu_ns(void)
 /* The end-of-run summary of the session res names, with what the whole
  * command cost up to it: getrusage once the summary is read, before it is
  * written out. */
-static int end_summary(const struct td_session_opts *o, const struct td_session_result *res,
-		       td_err *err)
+static int end_summary(const struct td_session_opts *o, const struct td_session_result *res, td_err *err)
 {
 	struct td_summary sum;
 	struct td_store *st;
@@ -330,8 +329,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 	int rc = 0;
 
 	if (td_store_open(o->db_path, TD_STORE_READ, &st, err)) {
-		tdctl_error("session %lld is stored, but its summary cannot be read back: %s", (long long)res->session_id,
-			    err->msg);
+		tdctl_error("session %lld is stored, but its summary cannot be read back: %s",
+			    (long long)res->session_id, err->msg);
 		return 0;
 	}
 	if (td_summary_load(st, res->session_id, o->events_dir, NULL, &sum, err))

@@ -442,7 +442,8 @@ static char *schema_of(const char *file)
 			 SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW)
 		for (int c = 0; c < 4; c++)
-			fprintf(f, "%s%c", sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) : "NULL",
+			fprintf(f, "%s%c",
+				sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) : "NULL",
 				c == 3 ? '\n' : '|');
 	sqlite3_finalize(st);
 	sqlite3_close(db);
