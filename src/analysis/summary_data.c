@@ -69,6 +69,7 @@ struct load {
 	struct td_session_meta meta;
 	struct thread *threads; /* in the order of their rows (pid, tid) */
 	struct thread *by_id;	/* id and index into threads, sorted by id */
+	struct thread *last;	/* the last found by thread_of (each walk's rows come target by target) */
 	int nthreads;
 	int pass;	 /* add_other: CPUs first, then the rest */
 	bool system_row; /* the group row of the CPUs is made */
@@ -89,7 +90,7 @@ static struct td_summary_row *new_row(struct td_summary *sum, pid_t pid, const c
 	return n;
 }
 
-/* One callback per (thread, event), threads in pid, tid order: a row for each
+/* One callback per thread with counts, in pid, tid order: a row for each
  * process (its total) before the rows of its threads. */
 static int add_thread(const struct td_thread_total *t, void *ctx)
 {
@@ -199,9 +200,12 @@ struct file_walk {
 
 static struct thread *thread_of(struct load *L, int64_t id)
 {
-	struct thread *t = td_find_by_id(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), id);
+	struct thread *t;
 
-	return t ? &L->threads[t->row] : NULL;
+	if (L->last && L->last->id == id)
+		return L->last;
+	t = td_find_by_id(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), id);
+	return t ? (L->last = &L->threads[t->row]) : NULL;
 }
 
 static int on_row(void *ctx, const struct td_count_row *r, const struct td_session_event *e)
@@ -210,10 +214,10 @@ static int on_row(void *ctx, const struct td_count_row *r, const struct td_sessi
 	struct load *L = fw->L;
 	struct thread *t;
 
-	if (fw->file != SOFTWARE || !e || !(t = thread_of(L, r->target)))
+	if (fw->file != SOFTWARE || !e)
 		return 0;
 	for (int k = 0; k < 2; k++)
-		if (!strcmp(e->name, proc_event[k])) {
+		if (!strcmp(e->name, proc_event[k]) && (t = thread_of(L, r->target))) {
 			t->proc[k] += td_scale(r->value, r->enabled, r->running); /* NaN sticks */
 			t->proc_rows[k]++;
 		}
@@ -464,7 +468,7 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
 	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
-	if (td_store_thread_totals(s, session, add_thread, &L) || td_store_targets(s, session, add_other, &L) ||
+	if (td_store_counted_threads(s, session, add_thread, &L) || td_store_targets(s, session, add_other, &L) ||
 	    (L.pass = 1, td_store_targets(s, session, add_other, &L)) || index_threads(&L))
 		goto out;
 	for (int i = 0; i < sum->nrows; i++) /* a CPU, a cgroup, `whole`: there all the session */
