@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/bin/sh
 # bench_vs_perf: what the whole command costs, tdctl against perf stat, start
 # and end included (issue 32's measure). For 13, 100 and 1,000 busy threads
 # (td-demo -t N), on one target, at the same time and both at real-time
@@ -58,6 +58,7 @@ for n in $counts; do
 	timed "$dir/td.time" "$tdctl" attach "$pid" -I 100 --duration "$seconds" \
 		-d "$dir/td.db" >/dev/null 2>"$dir/td.err" || :
 	[ -z "$ppid" ] || wait "$ppid" || :
+	kill -0 "$pid" 2>/dev/null || echo "    the target (td-demo, PID $pid) ended before both tools did: intervals are missing"
 	kill "$pid" 2>/dev/null || :
 	wait "$pid" 2>/dev/null || :
 	pid=
@@ -75,6 +76,8 @@ for n in $counts; do
 	printf '  %8s %10s %10s %12s %10s %10s %8s\n' "$n" "$td" "$pf" "$ratio" "$stored" "$printed" "$per"
 	# tdctl's own account of the same run (its summary's cost line), and its peak RSS
 	sed -n 's/^.*topdown used/    tdctl says: topdown used/p' "$dir/td.err" | head -n 1 | cut -c1-300
+	sed -n 's/^  the whole command used/    the whole command used/p' "$dir/td.err" | head -n 1
+	[ -n "$(sed -n '/topdown session/p' "$dir/td.err")" ] || echo "    tdctl printed no summary: $(tail -n 2 "$dir/td.err" | head -c 300)"
 	echo "    tdctl max RSS $td_rss MB"
 	[ "$printed" -gt 0 ] || [ $have_perf = 0 ] || echo "    perf stat printed nothing: $(head -c 200 "$dir/perf.err")"
 	grep -h '^tdctl: ' "$dir/td.err" | grep -v '^tdctl: note: ' | sed 's/^/    /' | cut -c1-200 || :
