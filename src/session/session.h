@@ -31,7 +31,7 @@ struct td_session_opts {
 	const char *db_path;
 	const char *events_dir;		/* NULL: td_events_dir() */
 	int interval_ms;		/* reading period */
-	int scan_ms;			/* thread discovery period */
+	int scan_ms;			/* thread discovery period (0: the session's choice, session_loop.c) */
 	enum td_tracker_mode tracker;	/* how threads are found (AUTO: BPF where it loads, else /proc) */
 	enum td_counting_mode counting; /* how threads are counted (AUTO: BPF where it loads, else per-thread groups) */
 	int bpf_map_entries;		/* threads the BPF counting map holds (0: TD_BPF_MAP_ENTRIES_DEFAULT) */

@@ -118,7 +118,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->db_path = "topdown.db";
 	o->say = say;
 	o->interval_ms = 1000;
-	o->scan_ms = TD_TRACKER_SCAN_MS;
+	o->scan_ms = 0; /* the session chooses (session_loop.c: the interval with BPF, else TD_TRACKER_SCAN_MS) */
 	/* TD_TRACKER sets the default, so that a test suite can run everything with either backend */
 	if (getenv("TD_TRACKER") && tracker_arg(getenv("TD_TRACKER"), "TD_TRACKER=", &o->tracker))
 		return -1;
