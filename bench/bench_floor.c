@@ -28,7 +28,9 @@ struct sums {
 	uint32_t pid, tid; /* as the program's entries: a key beside the sums */
 };
 
-static const struct td_session_info info = { .kind = "attach", .command = "bench_floor", .interval_ms = 100, .smt = -1 };
+static const struct td_session_info info = {
+	.kind = "attach", .command = "bench_floor", .interval_ms = 100, .smt = -1
+};
 
 /* One number from a query of db, -1 when it cannot be read. */
 static double real_number(const char *db, const char *sql)
@@ -80,7 +82,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the session, its threads and events, as a session's start writes them (not timed) */
-	int64_t sess = td_store_session_begin(s, &info, &err), ev0 = 0, *tid_ids = calloc((size_t)threads, sizeof(int64_t));
+	int64_t sess = td_store_session_begin(s, &info, &err), ev0 = 0,
+		*tid_ids = calloc((size_t)threads, sizeof(int64_t));
 	struct sums *map = calloc((size_t)threads, sizeof(*map)), *copy = calloc((size_t)threads, sizeof(*copy));
 	if (sess < 0 || !tid_ids || !map || !copy || td_store_begin(s))
 		return 1;
