@@ -2,10 +2,11 @@
  * part 3) — what an interval must do at the least: copy the sums of the
  * threads that changed out of a mapped table laid out as the counting
  * program's (a thread's sums: per event a value, plus its enabled and
- * running), compare them with the last copy, and write one transaction
- * through the store API: the interval's row, its cost, one packed samples
- * row per changed thread (td_store_counts_add, batched as the session's sink
- * does), commit. Nothing else (no tracker, no live metrics, no poll loop).
+ * running, and its voluntary and involuntary switches), compare them with
+ * the last copy, and write one transaction through the store API: the
+ * interval's row, its cost, per changed thread the packed samples rows a
+ * session writes (its group of EVENTS values, its two switch counts;
+ * td_store_counts_add, batched as the session's sink does), commit. Nothing else (no tracker, no live metrics, no poll loop).
  * Prints the CPU time of that per interval; given the database of a real
  * `tdctl attach -I 100` run (bench_vs_perf.sh keeps none; make one with
  * tdctl), it takes the threads and the rows per interval from it and prints
@@ -24,7 +25,7 @@
 #define EVENTS 6
 
 struct sums {
-	uint64_t value[EVENTS], enabled, running;
+	uint64_t value[EVENTS], enabled, running, switches[2];
 	uint32_t pid, tid; /* as the program's entries: a key beside the sums */
 };
 
@@ -61,7 +62,11 @@ int main(int argc, char **argv)
 
 	if (real) {
 		real_ns = real_number(real, "select avg(collector_ns) from intervals where seq > 10");
-		real_rows = real_number(real, "select 1.0 * count(*) / (select count(*) from intervals) from samples");
+		real_rows = real_number(
+			real,
+			"select 1.0 * count(*) / (select count(*) from intervals) from samples where target_id in "
+			"(select id from targets where kind = 'thread' and tid > 0) and event_id = (select min(id) "
+			"from events)");
 		double t = real_number(real, "select count(*) from targets where kind = 'thread' and tid > 0");
 		if (real_ns < 0 || real_rows < 0 || t <= 0) {
 			fprintf(stderr, "bench_floor: %s holds no attach session with intervals\n", real);
@@ -82,7 +87,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* the session, its threads and events, as a session's start writes them (not timed) */
-	int64_t sess = td_store_session_begin(s, &info, &err), ev0 = 0,
+	int64_t sess = td_store_session_begin(s, &info, &err), ev0 = 0, sw0 = 0,
 		*tid_ids = calloc((size_t)threads, sizeof(int64_t));
 	struct sums *map = calloc((size_t)threads, sizeof(*map)), *copy = calloc((size_t)threads, sizeof(*copy));
 	if (sess < 0 || !tid_ids || !map || !copy || td_store_begin(s))
@@ -91,6 +96,12 @@ int main(int argc, char **argv)
 		int64_t id = td_store_event_add(s, sess, "E", "perf::E", 0, 1, (uint64_t)e, "counting", NULL, NULL);
 		if (e == 0)
 			ev0 = id;
+	}
+	for (int k = 0; k < 2; k++) {
+		int64_t id = td_store_event_add(s, sess, k ? "INVOLUNTARY_SWITCHES" : "VOLUNTARY_SWITCHES", "proc", -1,
+						0, 0, "counting", NULL, NULL);
+		if (k == 0)
+			sw0 = id;
 	}
 	for (int t = 0; t < threads; t++) {
 		tid_ids[t] = td_store_thread_add(s, sess, 1000, 1000 + t, "busy", td_wall_ns());
@@ -109,6 +120,7 @@ int main(int argc, char **argv)
 				map[next].value[e] += 1000 + (uint64_t)e;
 			map[next].enabled += 100000000;
 			map[next].running += 100000000;
+			map[next].switches[next % 2]++;
 		}
 		if (td_store_begin(s))
 			return 1;
@@ -124,8 +136,12 @@ int main(int argc, char **argv)
 				c[e] = (struct td_store_count){ ev0 + e, now.value[e] - copy[t].value[e],
 								now.enabled - copy[t].enabled,
 								now.running - copy[t].running };
+			struct td_store_count sw[2];
+			for (int k = 0; k < 2; k++)
+				sw[k] = (struct td_store_count){ sw0 + k, now.switches[k] - copy[t].switches[k], 1, 1 };
 			copy[t] = now;
-			if (td_store_counts_add(s, iv, tid_ids[t], c, EVENTS))
+			if (td_store_counts_add(s, iv, tid_ids[t], c, EVENTS) ||
+			    td_store_counts_add(s, iv, tid_ids[t], sw, 2))
 				return 1;
 		}
 		if (iv < 0 || td_store_batch_end(s) || td_store_interval_cost(s, iv, 0, 1, 0) || td_store_commit(s))
@@ -134,7 +150,7 @@ int main(int argc, char **argv)
 	double floor_ms = (double)(td_process_cpu_ns() - cpu0) / 1e6 / intervals;
 
 	printf("bench_floor: %d threads, %d of them changed per interval, %d events, %d intervals: "
-	       "%.3f ms of CPU per interval (copy, compare, one transaction)\n",
+	       "%.3f ms of CPU per interval (copy, compare, one transaction of 2 rows a changed thread)\n",
 	       threads, changed, EVENTS, intervals, floor_ms);
 	if (real)
 		printf("  %s: tdctl recorded %.3f ms per interval (after its 10th) for %.0f rows an interval: "
