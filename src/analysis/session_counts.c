@@ -182,13 +182,42 @@ static int walk_row(const struct td_count_row *r, void *ctx)
 int td_session_counts_walk(const struct td_session_counts *sc, struct td_store *s, int64_t session,
 			   const struct td_count_walk *w, void *ctx)
 {
-	struct walk k = { .sc = sc, .w = w, .ctx = ctx };
-	int rc;
+	return td_session_counts_walk_n(&sc, 1, s, session, &w, &ctx);
+}
 
-	if (td_group_counts_init(&k.cur, sc->cat ? sc->cat->nevents : 0, sc->ngroups))
-		return -1;
-	rc = td_store_counts(s, session, walk_row, &k) || end_interval(&k) ? -1 : 0;
-	td_group_counts_free(&k.cur);
-	free(k.unbound);
+struct walks {
+	struct walk *k;
+	int n;
+};
+
+static int walk_rows(const struct td_count_row *r, void *ctx)
+{
+	struct walks *ks = ctx;
+
+	for (int i = 0; i < ks->n; i++)
+		if (walk_row(r, &ks->k[i]))
+			return -1;
+	return 0;
+}
+
+int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, struct td_store *s, int64_t session,
+			     const struct td_count_walk *const *w, void *const *ctx)
+{
+	struct walks ks = { .k = calloc((size_t)n + 1, sizeof(*ks.k)), .n = n };
+	int rc = ks.k ? 0 : -1;
+
+	for (int i = 0; rc == 0 && i < n; i++) {
+		ks.k[i] = (struct walk){ .sc = sc[i], .w = w[i], .ctx = ctx[i] };
+		rc = td_group_counts_init(&ks.k[i].cur, sc[i]->cat ? sc[i]->cat->nevents : 0, sc[i]->ngroups);
+	}
+	if (rc == 0 && td_store_counts(s, session, walk_rows, &ks))
+		rc = -1;
+	for (int i = 0; rc == 0 && i < n; i++)
+		rc = end_interval(&ks.k[i]);
+	for (int i = 0; ks.k && i < n; i++) {
+		td_group_counts_free(&ks.k[i].cur);
+		free(ks.k[i].unbound);
+	}
+	free(ks.k);
 	return rc;
 }

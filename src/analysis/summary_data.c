@@ -69,8 +69,8 @@ struct load {
 	struct td_session_meta meta;
 	struct thread *threads; /* in the order of their rows (pid, tid) */
 	struct thread *by_id;	/* id and index into threads, sorted by id */
+	struct thread *last;	/* the last found by thread_of (each walk's rows come target by target) */
 	int nthreads;
-	int file;	 /* the file being walked */
 	int pass;	 /* add_other: CPUs first, then the rest */
 	bool system_row; /* the group row of the CPUs is made */
 };
@@ -90,7 +90,7 @@ static struct td_summary_row *new_row(struct td_summary *sum, pid_t pid, const c
 	return n;
 }
 
-/* One callback per (thread, event), threads in pid, tid order: a row for each
+/* One callback per thread with counts, in pid, tid order: a row for each
  * process (its total) before the rows of its threads. */
 static int add_thread(const struct td_thread_total *t, void *ctx)
 {
@@ -192,22 +192,32 @@ static int index_threads(struct load *L)
 
 /* ---- walking counts ------------------------------------------------------------ */
 
+/* One file's walk: the load and which file it reads. */
+struct file_walk {
+	struct load *L;
+	int file;
+};
+
 static struct thread *thread_of(struct load *L, int64_t id)
 {
-	struct thread *t = td_find_by_id(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), id);
+	struct thread *t;
 
-	return t ? &L->threads[t->row] : NULL;
+	if (L->last && L->last->id == id)
+		return L->last;
+	t = td_find_by_id(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), id);
+	return t ? (L->last = &L->threads[t->row]) : NULL;
 }
 
 static int on_row(void *ctx, const struct td_count_row *r, const struct td_session_event *e)
 {
-	struct load *L = ctx;
+	const struct file_walk *fw = ctx;
+	struct load *L = fw->L;
 	struct thread *t;
 
-	if (L->file != SOFTWARE || !e || !(t = thread_of(L, r->target)))
+	if (fw->file != SOFTWARE || !e)
 		return 0;
 	for (int k = 0; k < 2; k++)
-		if (!strcmp(e->name, proc_event[k])) {
+		if (!strcmp(e->name, proc_event[k]) && (t = thread_of(L, r->target))) {
 			t->proc[k] += td_scale(r->value, r->enabled, r->running); /* NaN sticks */
 			t->proc_rows[k]++;
 		}
@@ -216,22 +226,22 @@ static int on_row(void *ctx, const struct td_count_row *r, const struct td_sessi
 
 static int on_target(void *ctx, const struct td_count_row *r, int64_t target, const struct td_group_counts *c)
 {
-	struct load *L = ctx;
+	const struct file_walk *fw = ctx;
+	struct load *L = fw->L;
 	struct thread *t = thread_of(L, target);
 	uint64_t span = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 
-	if (L->file == SOFTWARE && L->last_interval != r->interval) {
+	if (fw->file == SOFTWARE && L->last_interval != r->interval) {
 		L->window_ns += span;
 		L->last_interval = r->interval;
 	}
 	if (t) {
 		L->sum->rows[t->row].counted = true;
 		/* one thread's intervals: multiplexed-out ones are gaps; BPF counting leaves out a quiet one */
-		td_group_counts_add_time(&t->c[L->file], c, !strcmp(L->meta.counting, "bpf"));
-		if (L->file == SOFTWARE)
+		td_group_counts_add_time(&t->c[fw->file], c, !strcmp(L->meta.counting, "bpf"));
+		if (fw->file == SOFTWARE)
 			t->window_ns += span; /* one call per (interval, target) */
-		t->counted[L->file] |=
-			td_group_counts_any(c); /* handed over empty in every interval: counted nothing */
+		t->counted[fw->file] |= td_group_counts_any(c); /* handed over empty in every interval: counted nothing */
 	}
 	return 0;
 }
@@ -239,7 +249,7 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 /* --from/--to: the intervals whose midpoint lies in the window. */
 static bool keep_interval(void *ctx, uint64_t start_ns, uint64_t end_ns)
 {
-	const struct load *L = ctx;
+	const struct load *L = ((const struct file_walk *)ctx)->L;
 
 	return !L->f || td_report_filter_keeps_interval(L->f, L->first_ns, start_ns, end_ns);
 }
@@ -254,40 +264,67 @@ static int info_index(const struct td_model *m, const char *name)
 	return -1;
 }
 
-/* Read file k, bind the session's rows to it and walk them into the threads' sums.
- * A file that cannot be read leaves its columns n/c and says why. */
-static int walk_file(struct load *L, struct td_store *s, int64_t session, const char *dir, int k, struct file *f,
-		     td_err *err)
+/* Read file k and bind the session's rows to it (sc: bound, 1; or 0 when the
+ * file cannot be read: its columns stay n/c, and the summary says why).
+ * -1 with err on a store error or out of memory. */
+static int bind_file(struct load *L, struct td_store *s, int64_t session, const char *dir, int k, struct file *f,
+		     struct td_session_counts *sc, td_err *err)
 {
-	static const struct td_count_walk walk = { .keep_interval = keep_interval, .row = on_row, .target = on_target };
 	struct td_summary *sum = L->sum;
-	struct td_session_counts sc;
 	char path[1024];
 	td_err why;
-	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file_name[k]);
 	if (td_catalog_load(path, &f->cat, &why) || td_model_compile(f->cat, &f->model, &why)) {
 		snprintf(sum->why_not_evaluated, sizeof(sum->why_not_evaluated), "%s", why.msg);
 		return 0;
 	}
-	if (td_session_counts_bind(&sc, s, session, f->cat, file_name[k], k == GENERIC ? L->meta.pmu_model : NULL, err))
+	if (td_session_counts_bind(sc, s, session, f->cat, file_name[k], k == GENERIC ? L->meta.pmu_model : NULL, err))
 		return -1;
-	f->ngroups = sc.ngroups;
+	f->ngroups = sc->ngroups;
 	for (int c = 0; c < TD_SUM_NCOLS; c++)
 		f->col_index[c] = col_info[c].file == k ? info_index(f->model, col_info[c].info) : -1;
 	if (!(f->ev = td_evaluator_new(f->model, L->meta.smt, L->meta.num_cpus)) ||
 	    td_evaluation_init(&f->out, f->model))
-		goto out;
+		return -1;
 	for (int i = 0; i < L->nthreads; i++) {
-		if (td_group_counts_init(&L->threads[i].c[k], f->cat->nevents, sc.ngroups))
-			goto out;
+		if (td_group_counts_init(&L->threads[i].c[k], f->cat->nevents, sc->ngroups))
+			return -1;
 		td_group_counts_zero(&L->threads[i].c[k]);
 	}
-	L->file = k;
-	rc = td_session_counts_walk(&sc, s, session, &walk, L);
-out:
-	td_session_counts_free(&sc);
+	return 1;
+}
+
+/* Bind every file that reads, then walk the session's counts once into the
+ * threads' sums of each. */
+static int walk_files(struct load *L, struct td_store *s, int64_t session, const char *dir, struct file *files,
+		      td_err *err)
+{
+	static const struct td_count_walk walk = { .keep_interval = keep_interval, .row = on_row, .target = on_target };
+	struct td_session_counts sc[NFILES];
+	const struct td_session_counts *bound[NFILES];
+	const struct td_count_walk *walks[NFILES];
+	struct file_walk fw[NFILES];
+	void *ctx[NFILES];
+	int n = 0, rc = 0;
+
+	memset(sc, 0, sizeof(sc));
+	for (int k = 0; k < NFILES && rc == 0; k++) {
+		int b = bind_file(L, s, session, dir, k, &files[k], &sc[k], err);
+		if (b < 0)
+			rc = -1;
+		else if (b) {
+			fw[n] = (struct file_walk){ L, k };
+			bound[n] = &sc[k];
+			walks[n] = &walk;
+			ctx[n] = &fw[n];
+			n++;
+		}
+	}
+	if (rc == 0 && n)
+		rc = td_session_counts_walk_n(bound, n, s, session, walks, ctx);
+	for (int k = 0; k < NFILES; k++)
+		td_session_counts_free(&sc[k]);
 	return rc;
 }
 
@@ -432,15 +469,14 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
 	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
-	if (td_store_thread_totals(s, session, add_thread, &L) || td_store_targets(s, session, add_other, &L) ||
+	if (td_store_counted_threads(s, session, add_thread, &L) || td_store_targets(s, session, add_other, &L) ||
 	    (L.pass = 1, td_store_targets(s, session, add_other, &L)) || index_threads(&L))
 		goto out;
 	for (int i = 0; i < sum->nrows; i++) /* a CPU, a cgroup, `whole`: there all the session */
 		if (sum->rows[i].kind == TD_SUM_CPU || sum->rows[i].kind == TD_SUM_MEMBER)
 			sum->rows[i].seconds = sum->duration;
-	for (int k = 0; k < NFILES; k++)
-		if (walk_file(&L, s, session, dir, k, &files[k], err))
-			goto out;
+	if (walk_files(&L, s, session, dir, files, err))
+		goto out;
 	for (int i = 0; i < sum->nrows; i++)
 		sum->nthreads += sum->rows[i].kind == TD_SUM_THREAD;
 	sum->filtered = f && (f->kind != TD_RF_ALL || f->window);

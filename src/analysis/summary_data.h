@@ -81,6 +81,10 @@ struct td_summary {
 	struct td_read_cost_row read_cost;
 	char counting[16];     /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
 	double switch_cost_ns; /* what counting added to a switch of the target, measured at start; NAN: not */
+	/* the end of `tdctl run`/`attach` only (0: not shown): the whole command's CPU
+	 * time from its start to this summary read, of which its start (up to the first
+	 * interval) and reading this summary back */
+	uint64_t whole_ns, start_ns, summary_ns;
 };
 /* The target's context switches as counted (its processes' totals: the
  * CONTEXT_SWITCHES event, or /proc's where kernel mode is not counted),

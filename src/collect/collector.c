@@ -124,6 +124,11 @@ const char *td_collector_tracker(const struct td_collector *c)
 	return td_tracker_describe(c->tracker);
 }
 
+bool td_collector_tracker_bpf(const struct td_collector *c)
+{
+	return c->tracker && td_tracker_mode(c->tracker) == TD_TRACKER_BPF;
+}
+
 const char *td_collector_disabled(const struct td_collector *c, int spec)
 {
 	return c->plan.disabled[spec][0] ? c->plan.disabled[spec] : NULL;

@@ -109,6 +109,8 @@ void td_collector_free(struct td_collector *c);
  * remainder), and names and parents come from the kernel's events. */
 int td_collector_set_tracker(struct td_collector *c, enum td_tracker_mode mode, td_err *err);
 const char *td_collector_tracker(const struct td_collector *c);
+/* Threads are tracked by the BPF backend (not the /proc rescan). */
+bool td_collector_tracker_bpf(const struct td_collector *c);
 
 /* Open every counter from now on with uid and gid as this thread's
  * credentials (credentials.h), so that the kernel's own rules decide what

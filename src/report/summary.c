@@ -243,6 +243,11 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 	if (sr->has_exit_code)
 		fprintf(f, ", exit status %d", sr->exit_code);
 	td_summary_cost(f, sum, "; ");
+	if (sum->whole_ns)
+		fprintf(f,
+			"\n  the whole command used %.1f ms of CPU: %.1f ms to its first interval, %.1f ms for this "
+			"summary",
+			(double)sum->whole_ns / 1e6, (double)sum->start_ns / 1e6, (double)sum->summary_ns / 1e6);
 	fprintf(f, "\n  rung: %s%s\n", sr->rung,
 		!strcmp(sr->rung, "software-only") ? " (top-down metrics need hardware counters: see 'tdctl doctor')"
 						   : "");

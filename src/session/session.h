@@ -31,7 +31,7 @@ struct td_session_opts {
 	const char *db_path;
 	const char *events_dir;		/* NULL: td_events_dir() */
 	int interval_ms;		/* reading period */
-	int scan_ms;			/* thread discovery period */
+	int scan_ms;			/* thread discovery period (0: the session's choice, session_loop.c) */
 	enum td_tracker_mode tracker;	/* how threads are found (AUTO: BPF where it loads, else /proc) */
 	enum td_counting_mode counting; /* how threads are counted (AUTO: BPF where it loads, else per-thread groups) */
 	int bpf_map_entries;		/* threads the BPF counting map holds (0: TD_BPF_MAP_ENTRIES_DEFAULT) */
@@ -77,7 +77,8 @@ struct td_session_result {
 	int64_t session_id;
 	int target_status; /* run: exit status as a shell reports it (128+N for signal N) */
 	char stop_reason[128];
-	int error_exit; /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
+	int error_exit;	       /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
+	uint64_t start_cpu_ns; /* the process's CPU time when sampling began (its set-up: the cost of a start) */
 };
 
 struct td_session;

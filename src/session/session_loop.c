@@ -63,12 +63,29 @@ static int new_timer(int ms)
 	return fd;
 }
 
+/* The scan period unless one was given: with threads both tracked and
+ * counted by BPF, once an interval (the program counts a thread from its
+ * birth and the tracker's events wait in its 1 MiB ring buffer: scanning
+ * sooner lists nothing sooner that counts, and cost four wake-ups an
+ * interval); else TD_TRACKER_SCAN_MS (a thread's groups are opened by the
+ * scan that finds it; the /proc rescan lists only threads that live
+ * through one). */
+static int scan_ms(const struct td_session *s)
+{
+	if (s->o.scan_ms > 0)
+		return s->o.scan_ms;
+	if (s->col && !s->sys && td_collector_counting_bpf(s->col) && td_collector_tracker_bpf(s->col) &&
+	    s->o.interval_ms > TD_TRACKER_SCAN_MS)
+		return s->o.interval_ms;
+	return TD_TRACKER_SCAN_MS;
+}
+
 int session_loop_arm(struct td_session *s, td_err *err)
 {
 	pid_t target = s->child ? s->child : s->o.attach_pid;
 
 	s->tick = new_timer(s->o.interval_ms);
-	s->scan = new_timer(s->o.scan_ms);
+	s->scan = new_timer(scan_ms(s));
 	s->rot = s->o.rotate_ms > 0 ? new_timer(s->o.rotate_ms) : -1;
 	if (s->tick < 0 || s->scan < 0 || (s->o.rotate_ms > 0 && s->rot < 0)) {
 		td_err_set(err, "cannot create timers: %s", strerror(errno));

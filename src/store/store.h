@@ -170,6 +170,9 @@ struct td_thread_total {
 };
 typedef int (*td_thread_total_fn)(const struct td_thread_total *t, void *ctx);
 int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
+/* The threads td_store_thread_totals names (those with counts), in its order,
+ * one callback each (event NULL, no sums): without reading their counts. */
+int td_store_counted_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
 
 /* Events of a session that could not be counted, one callback per distinct
  * error: the names (space separated, each once, in plan order) and the error. */

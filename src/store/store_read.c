@@ -243,6 +243,35 @@ out:
 	return rc;
 }
 
+int td_store_counted_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = prepare_session(s,
+					   "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					   " WHERE session_id=?1 AND id IN (SELECT c.target_id FROM intervals i"
+					   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1)"
+					   " ORDER BY pid, tid = 0, tid, id",
+					   session);
+	int rc = 0, step = SQLITE_DONE;
+
+	if (!st)
+		return -1;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct td_thread_total x = {
+			.thread = sqlite3_column_int64(st, 0),
+			.pid = sqlite3_column_int(st, 1),
+			.tid = sqlite3_column_int(st, 2),
+			.first_seen_ns = (uint64_t)sqlite3_column_int64(st, 4),
+			.last_seen_ns = (uint64_t)sqlite3_column_int64(st, 5),
+		};
+		snprintf(x.comm, sizeof(x.comm), "%s", td_store_col_text(st, 3));
+		rc = fn(&x, ctx);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx)
 {
 	sqlite3_stmt *st;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "session/sampler_priority.h"
 #include "collect/perf_group.h"
@@ -117,7 +118,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	o->db_path = "topdown.db";
 	o->say = say;
 	o->interval_ms = 1000;
-	o->scan_ms = TD_TRACKER_SCAN_MS;
+	o->scan_ms = 0; /* the session chooses (session_loop.c: the interval with BPF, else TD_TRACKER_SCAN_MS) */
 	/* TD_TRACKER sets the default, so that a test suite can run everything with either backend */
 	if (getenv("TD_TRACKER") && tracker_arg(getenv("TD_TRACKER"), "TD_TRACKER=", &o->tracker))
 		return -1;
@@ -306,13 +307,55 @@ void tdctl_priority_raise(struct td_session_opts *o, struct td_sampler_priority 
 	o->priority_said = p->said; /* the session says it at its end (an error stays one line) */
 }
 
+/* The whole process's CPU time so far (user + system of every thread). */
+static uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+}
+
+/* The end-of-run summary of the session res names, with what the whole
+ * command cost up to it: getrusage once the summary is read, before it is
+ * written out. */
+static int end_summary(const struct td_session_opts *o, const struct td_session_result *res, td_err *err)
+{
+	struct td_summary sum;
+	struct td_store *st;
+	uint64_t before = td_process_cpu_ns();
+	int rc = 0;
+
+	if (td_store_open(o->db_path, TD_STORE_READ, &st, err)) {
+		tdctl_error("session %lld is stored, but its summary cannot be read back: %s",
+			    (long long)res->session_id, err->msg);
+		return 0;
+	}
+	if (td_summary_load(st, res->session_id, o->events_dir, NULL, &sum, err))
+		rc = -1;
+	else if (td_summary_load_confidence(st, res->session_id, &sum, err)) {
+		td_summary_free(&sum);
+		rc = -1;
+	}
+	if (!rc) {
+		sum.summary_ns = td_process_cpu_ns() - before;
+		sum.whole_ns = self_cpu_ns();
+		sum.start_ns = res->start_cpu_ns;
+		td_summary_write(stderr, &sum, o->db_path, TD_SUMMARY_END_PROCESSES, TD_SUMMARY_END_THREADS);
+		td_summary_free(&sum);
+	}
+	td_store_close(st);
+	return rc;
+}
+
 /* One session and its summary, at the raised priority: the final read and
  * the summary are as starved as the intervals on a saturated machine. */
 static int collect_raised(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
 {
 	struct td_session_result res;
 	td_err err;
-	struct td_store *st;
 
 	*session = 0;
 	if (td_session_execute(o, &res, &err)) {
@@ -326,15 +369,8 @@ static int collect_raised(const struct td_session_opts *o, bool summary, int *ex
 	*session = res.session_id;
 	if (!summary)
 		return 0;
-	if (td_store_open(o->db_path, TD_STORE_READ, &st, &err)) {
-		tdctl_error("session %lld is stored, but its summary cannot be read back: %s",
-			    (long long)res.session_id, err.msg);
-		return 0;
-	}
-	if (td_summary_print(stderr, st, res.session_id, o->events_dir, NULL, o->db_path, TD_SUMMARY_END_PROCESSES,
-			     TD_SUMMARY_END_THREADS, &err))
+	if (end_summary(o, &res, &err))
 		tdctl_error("%s", err.msg);
-	td_store_close(st);
 	return 0;
 }
 

@@ -29,6 +29,19 @@ check_match "default: the summary gives reads and system calls per interval, fro
 check_match "default: the summary says what topdown used: the intervals' sum" \
 	"topdown used $(sql "$DB" "select printf('%.1f', sum(collector_ns) / 1e6) from intervals") ms of CPU \([0-9.]+ % of the target's" \
 	"$(cat "$WORK/err")"
+# the whole command (getrusage once the summary is read) holds its start (to the first interval's
+# start), the sampling the intervals recorded (from there to the last interval's write) and the
+# summary's read, one after the other (each printed to 0.1 ms)
+whole=$(sed -n 's/^  the whole command used \([0-9.]*\) ms of CPU: \([0-9.]*\) ms to its first interval, \([0-9.]*\) ms for this summary$/\1 \2 \3/p' "$WORK/err")
+check "default: the summary gives the whole command's CPU, at least its start, sampling and summary ($whole)" \
+	awk -v w="$whole" -v c="$(sql "$DB" "select sum(collector_ns) / 1e6 from intervals")" \
+	'BEGIN { if (split(w, a, " ") != 3) exit 1; exit !(a[2] > 0 && a[3] > 0 && a[1] + 0.2 >= a[2] + c + a[3]) }'
+# the end-of-run summary is what 'tdctl report' prints of the stored session (its summary part),
+# but for the line on the whole command, which only the end of the run knows
+sed -n '/^topdown session /,$p' "$WORK/err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
+"$TDCTL" report -d "$DB" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
+check "default: the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
+	sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
 
 DB="$WORK/m.db"
 "$TDCTL" run -q -I 200 --thread-metrics -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"

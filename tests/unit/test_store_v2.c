@@ -423,6 +423,34 @@ static int sql_int(const char *file, const char *sql)
 	return v;
 }
 
+/* file's schema as text: each object's type, name, table and SQL, by name, with a
+ * renamed table's quotes (SQLite writes ALTER TABLE x RENAME TO "y") left out; caller frees */
+static char *schema_of(const char *file)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT type, name, tbl_name, replace(sql, '\"', '') FROM sqlite_master "
+					    "ORDER BY type, name",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (int c = 0; c < 4; c++)
+			fprintf(f, "%s%c",
+				sqlite3_column_text(st, c) ? (const char *)sqlite3_column_text(st, c) : "NULL",
+				c == 3 ? '\n' : '|');
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	fclose(f);
+	return text;
+}
+
 struct totals {
 	int n;
 	long long task_clock[8];
@@ -485,6 +513,20 @@ static void test_migration_v1(void **state)
 	assert_int_equal(sql_int(p, "SELECT count(*) FROM events"), 20);
 	assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0);
+	/* a new file gets in one step the schema the migrations leave (every table, column,
+	 * index, view and trigger, as SQLite keeps their text) */
+	char fresh[160], *migrated_schema, *fresh_schema;
+	snprintf(fresh, sizeof(fresh), "%s/fresh.db", dir);
+	assert_int_equal(td_store_open(fresh, TD_STORE_WRITE, &s, &err), 0);
+	td_store_close(s);
+	assert_int_equal(sql_int(fresh, "PRAGMA user_version"), TD_SCHEMA_VERSION);
+	assert_int_equal(sql_int(fresh, "PRAGMA application_id"), sql_int(p, "PRAGMA application_id"));
+	migrated_schema = schema_of(p);
+	fresh_schema = schema_of(fresh);
+	assert_true(strlen(migrated_schema) > 1000);
+	assert_string_equal(fresh_schema, migrated_schema);
+	free(migrated_schema);
+	free(fresh_schema);
 	/* the migrated file takes v2 writes: a CPU target with counts */
 	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), 0);
 	int64_t cpu = td_store_cpu_add(s, 2, 0, 0, 0);
