@@ -183,6 +183,26 @@ static const char migrate_6_7[] = "ALTER TABLE events ADD COLUMN read_cost REAL;
 static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT;"
 				  "ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
 
+/* v8 -> v9: hotspots (tdctl run/attach --hotspots). A session's sampling:
+ * the event, the tree node it locates (NULL: time-based, no node), its
+ * period, the note said about it, and the samples taken and lost so far;
+ * and the samples of each interval per thread and code location (function,
+ * module, source file and line: NULL where the binary has no line
+ * information), counted. */
+static const char migrate_8_9[] =
+	"CREATE TABLE sampling("
+	" session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,"
+	" event TEXT NOT NULL, node TEXT, period INTEGER NOT NULL, note TEXT,"
+	" samples INTEGER NOT NULL DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0,"
+	" throttled INTEGER NOT NULL DEFAULT 0, unresolved INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE samples_hot("
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
+	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"
+	" function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER,"
+	" count INTEGER NOT NULL CHECK(count > 0));"
+	"CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);";
+
 static int set_version(struct td_store *s, int version)
 {
 	char sql[64];
@@ -237,6 +257,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_7_8) || set_version(s, 8))
 			return -1;
 		version = 8;
+	}
+	if (version == 8) {
+		if (td_store_exec(s, migrate_8_9) || set_version(s, 9))
+			return -1;
+		version = 9;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

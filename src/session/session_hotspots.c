@@ -1,0 +1,246 @@
+/* session_hotspots: a session's hotspots (--hotspots): the sampled event
+ * chosen (the one given; by default cpu-clock, said plainly as time-based
+ * when no PMU can sample), opened beside the counting before the command
+ * runs (collect/sampling), the ring buffers drained at every scan and
+ * interval, each sample's address resolved (symbols/) and counted per
+ * thread and location, the counts written with the interval's transaction
+ * (kept for the next one when it fails), and what was lost said. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/sampling.h"
+#include "machine/encode.h"
+#include "session_impl.h"
+#include "symbols/symbols.h"
+
+/* One thread's samples at one location this interval; the strings are the
+ * symbol cache's. */
+struct hot_row {
+	pid_t pid, tid;
+	struct td_symbol sym;
+	uint64_t count;
+	bool used;
+};
+
+struct session_hot {
+	struct td_sampling *smp;
+	struct td_symbols *sym;
+	char event[128];
+	const char *node; /* the tree node the event locates; NULL: none (time-based) */
+	uint64_t period;
+	struct hot_row *rows; /* open addressing, power-of-two capacity */
+	size_t cap, used;
+	uint64_t unresolved; /* samples at "[unknown]" */
+};
+
+static uint64_t str_hash(const char *s, uint64_t h)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static size_t row_hash(pid_t tid, const struct td_symbol *y)
+{
+	uint64_t h = str_hash(y->function, 0xcbf29ce484222325ull ^ (uint64_t)(uint32_t)tid);
+	h = str_hash(y->module, h);
+	h = str_hash(y->file, h);
+	return (size_t)((h ^ (uint64_t)y->line) * 0x9e3779b97f4a7c15ull >> 7);
+}
+
+static struct hot_row *row_slot(struct hot_row *rows, size_t cap, pid_t tid, const struct td_symbol *y)
+{
+	size_t i = row_hash(tid, y) & (cap - 1);
+
+	while (rows[i].used && !(rows[i].tid == tid && rows[i].sym.line == y->line &&
+				 same_str(rows[i].sym.function, y->function) && same_str(rows[i].sym.file, y->file) &&
+				 same_str(rows[i].sym.module, y->module)))
+		i = (i + 1) & (cap - 1);
+	return &rows[i];
+}
+
+static int grow(struct session_hot *h)
+{
+	size_t cap = h->cap ? h->cap * 2 : 256;
+	struct hot_row *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->rows[i].used)
+			*row_slot(n, cap, h->rows[i].tid, &h->rows[i].sym) = h->rows[i];
+	free(h->rows);
+	h->rows = n;
+	h->cap = cap;
+	return 0;
+}
+
+static void on_sample(void *ctx, const struct td_sample *smp)
+{
+	struct session_hot *h = ctx;
+	struct td_symbol y;
+	struct hot_row *r;
+
+	td_symbols_resolve(h->sym, smp->pid, smp->ip, smp->kernel, &y);
+	if (!strcmp(y.function, "[unknown]"))
+		h->unresolved++;
+	if ((h->used + 1) * 2 > h->cap && grow(h) && h->used + 1 >= h->cap)
+		return; /* out of memory with the table full: counted as a sample, not as a row */
+	r = row_slot(h->rows, h->cap, smp->tid, &y);
+	if (!r->used) {
+		*r = (struct hot_row){ .pid = smp->pid, .tid = smp->tid, .sym = y, .used = true };
+		h->used++;
+	}
+	r->count++;
+}
+
+/* The event of --hotspots=EVENT into o: cpu-clock and task-clock as the
+ * kernel's software timers, anything else through the encoder (a
+ * hardware event, sampled at the rate given in samples a second). */
+static int choose_event(struct td_session *rs, struct session_hot *h, struct td_sampling_opts *so, td_err *err)
+{
+	const char *ev = rs->o.hotspots;
+	int hz = rs->o.hotspots_hz > 0 ? rs->o.hotspots_hz : TD_HOTSPOTS_HZ;
+
+	if (!*ev || !strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock")) {
+		so->type = PERF_TYPE_SOFTWARE;
+		so->config = !strcmp(ev, "task-clock") ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
+		so->period = 1000000000ull / (uint64_t)hz; /* nanoseconds of CPU time */
+		snprintf(h->event, sizeof(h->event), "%s", *ev ? ev : "cpu-clock");
+		h->period = so->period;
+		if (!*ev)
+			session_say(rs, TD_SAY_NOTE,
+				    "time-based hotspots: %s (cpu-clock, %d samples a second per busy CPU); "
+				    "'tdctl report --hotspots' shows where the time goes, not a node's event",
+				    rs->caps.rung <= TD_RUNG_SOFTWARE ? "no PMU"
+								      : "no locate-with event chosen by default yet",
+				    hz);
+		return 0;
+	}
+	struct td_encoding enc;
+	if (td_encode(ev, rs->encode_model, rs->caps.kernel_allowed, &enc, err))
+		return -1;
+	so->type = enc.attr.type;
+	so->config = enc.attr.config;
+	so->config1 = enc.attr.config1;
+	so->freq = true;
+	so->period = (uint64_t)hz;
+	snprintf(h->event, sizeof(h->event), "%s", ev);
+	h->period = 0; /* a frequency: the kernel chose the periods */
+	return 0;
+}
+
+int session_hotspots_open(struct td_session *rs, td_err *err)
+{
+	struct td_sampling_opts so = { .exclude_kernel = !rs->caps.kernel_allowed };
+	struct session_hot *h;
+	pid_t pid = rs->o.argv ? rs->child : rs->o.attach_pid;
+
+	if (!rs->o.hotspots)
+		return 0;
+	if (rs->o.system || rs->o.cgroup || pid <= 0) {
+		td_err_set(err, "--hotspots samples a process (tdctl run or attach): leave it out of record");
+		return -1;
+	}
+	if (!(h = calloc(1, sizeof(*h))) || !(h->sym = td_symbols_new(getenv("TD_PERF_MAP_DIR")))) {
+		free(h);
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	rs->hot = h;
+	if (choose_event(rs, h, &so, err))
+		return -1;
+	so.enable_on_exec = rs->o.argv != NULL;
+	if (td_sampling_open(&so, pid, rs->o.argv == NULL, &h->smp, err))
+		return -1;
+	if (td_store_sampling_add(rs->store, rs->session, h->event, h->node, h->period,
+				  h->node ? NULL : "time-based: no node's locate-with event")) {
+		td_store_describe_write_error(rs->store, "write to", err);
+		return -1;
+	}
+	return 0;
+}
+
+void session_hotspots_drain(struct td_session *rs)
+{
+	if (rs->hot) {
+		td_sampling_drain(rs->hot->smp, on_sample, rs->hot);
+		td_symbols_epoch(rs->hot->sym);
+	}
+}
+
+int session_hotspots_write(struct td_session *rs)
+{
+	struct session_hot *h = rs->hot;
+	struct td_sampling_stats st;
+
+	if (!h)
+		return 0;
+	session_hotspots_drain(rs);
+	for (size_t i = 0; i < h->cap; i++) {
+		const struct hot_row *r = &h->rows[i];
+		if (!r->used)
+			continue;
+		struct td_hot_row w = { .pid = r->pid,
+					.tid = r->tid,
+					.node = h->node,
+					.function = r->sym.function,
+					.module = r->sym.module,
+					.file = r->sym.file,
+					.line = r->sym.line,
+					.count = r->count };
+		if (td_store_hot_add(rs->store, rs->session, rs->interval_id, &w))
+			return -1;
+	}
+	td_sampling_stats(h->smp, &st);
+	return td_store_sampling_totals(rs->store, rs->session, st.samples, st.lost, st.throttled, h->unresolved);
+}
+
+void session_hotspots_commit(struct td_session *rs)
+{
+	if (rs->hot && rs->hot->used) {
+		memset(rs->hot->rows, 0, rs->hot->cap * sizeof(*rs->hot->rows));
+		rs->hot->used = 0;
+	}
+}
+
+void session_hotspots_say_end(struct td_session *rs)
+{
+	struct td_sampling_stats st;
+
+	if (!rs->hot)
+		return;
+	td_sampling_stats(rs->hot->smp, &st);
+	if (st.lost)
+		session_say(rs, TD_SAY_WARNING,
+			    "hotspots: %llu sample%s lost (a ring buffer of %d KiB per CPU was full between two "
+			    "reads); %llu stored: shares are of those",
+			    (unsigned long long)st.lost, st.lost == 1 ? "" : "s", (int)(TD_SAMPLING_PAGES * sysconf(_SC_PAGESIZE) / 1024),
+			    (unsigned long long)st.samples);
+	if (st.throttled)
+		session_say(rs, TD_SAY_WARNING,
+			    "hotspots: the kernel throttled the sampled event %llu time%s "
+			    "(kernel.perf_cpu_time_max_percent): fewer samples than the rate asked",
+			    (unsigned long long)st.throttled, st.throttled == 1 ? "" : "s");
+	session_say(rs, TD_SAY_NOTE, "hotspots: %llu sample%s of %s, %llu at an address without a symbol%s",
+		    (unsigned long long)st.samples, st.samples == 1 ? "" : "s", rs->hot->event,
+		    (unsigned long long)rs->hot->unresolved,
+		    st.samples ? "; see 'tdctl report --hotspots'" : "");
+}
+
+void session_hotspots_free(struct td_session *rs)
+{
+	if (!rs->hot)
+		return;
+	td_sampling_free(rs->hot->smp);
+	td_symbols_free(rs->hot->sym);
+	free(rs->hot->rows);
+	free(rs->hot);
+	rs->hot = NULL;
+}
