@@ -403,8 +403,7 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_describe_write_error(rs->store, "write to", err);
 	else if (session_register_events(rs))
 		td_store_describe_write_error(rs->store, "write to", err);
-	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err) ||
-	    session_hotspots_open(rs, err)) {
+	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err) || session_hotspots_open(rs, err)) {
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}

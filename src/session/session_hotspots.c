@@ -58,9 +58,9 @@ static struct hot_row *row_slot(struct hot_row *rows, size_t cap, pid_t tid, con
 {
 	size_t i = row_hash(tid, y) & (cap - 1);
 
-	while (rows[i].used && !(rows[i].tid == tid && rows[i].sym.line == y->line &&
-				 same_str(rows[i].sym.function, y->function) && same_str(rows[i].sym.file, y->file) &&
-				 same_str(rows[i].sym.module, y->module)))
+	while (rows[i].used &&
+	       !(rows[i].tid == tid && rows[i].sym.line == y->line && same_str(rows[i].sym.function, y->function) &&
+		 same_str(rows[i].sym.file, y->file) && same_str(rows[i].sym.module, y->module)))
 		i = (i + 1) & (cap - 1);
 	return &rows[i];
 }
@@ -221,8 +221,8 @@ void session_hotspots_say_end(struct td_session *rs)
 		session_say(rs, TD_SAY_WARNING,
 			    "hotspots: %llu sample%s lost (a ring buffer of %d KiB per CPU was full between two "
 			    "reads); %llu stored: shares are of those",
-			    (unsigned long long)st.lost, st.lost == 1 ? "" : "s", (int)(TD_SAMPLING_PAGES * sysconf(_SC_PAGESIZE) / 1024),
-			    (unsigned long long)st.samples);
+			    (unsigned long long)st.lost, st.lost == 1 ? "" : "s",
+			    (int)(TD_SAMPLING_PAGES * sysconf(_SC_PAGESIZE) / 1024), (unsigned long long)st.samples);
 	if (st.throttled)
 		session_say(rs, TD_SAY_WARNING,
 			    "hotspots: the kernel throttled the sampled event %llu time%s "
@@ -230,8 +230,7 @@ void session_hotspots_say_end(struct td_session *rs)
 			    (unsigned long long)st.throttled, st.throttled == 1 ? "" : "s");
 	session_say(rs, TD_SAY_NOTE, "hotspots: %llu sample%s of %s, %llu at an address without a symbol%s",
 		    (unsigned long long)st.samples, st.samples == 1 ? "" : "s", rs->hot->event,
-		    (unsigned long long)rs->hot->unresolved,
-		    st.samples ? "; see 'tdctl report --hotspots'" : "");
+		    (unsigned long long)rs->hot->unresolved, st.samples ? "; see 'tdctl report --hotspots'" : "");
 }
 
 void session_hotspots_free(struct td_session *rs)

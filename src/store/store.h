@@ -342,8 +342,8 @@ void td_store_describe_write_error(struct td_store *s, const char *what, td_err 
  * (node NULL: time-based), then its totals so far, written with each interval. */
 int td_store_sampling_add(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
 			  const char *note);
-int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost,
-			     uint64_t throttled, uint64_t unresolved);
+int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
+			     uint64_t unresolved);
 struct td_hot_row {
 	pid_t pid, tid;
 	const char *comm; /* reading: the thread's name as the session's targets have it, "" none */

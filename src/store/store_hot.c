@@ -24,15 +24,15 @@ int td_store_sampling_add(struct td_store *s, int64_t session, const char *event
 	return rc;
 }
 
-int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost,
-			     uint64_t throttled, uint64_t unresolved)
+int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
+			     uint64_t unresolved)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "UPDATE sampling SET samples=?2, lost=?3, throttled=?4, unresolved=?5 WHERE session_id=?1",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    s->db, "UPDATE sampling SET samples=?2, lost=?3, throttled=?4, unresolved=?5 WHERE session_id=?1",
+		    -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)samples);

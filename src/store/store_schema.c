@@ -189,19 +189,18 @@ static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT
  * and the samples of each interval per thread and code location (function,
  * module, source file and line: NULL where the binary has no line
  * information), counted. */
-static const char migrate_8_9[] =
-	"CREATE TABLE sampling("
-	" session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,"
-	" event TEXT NOT NULL, node TEXT, period INTEGER NOT NULL, note TEXT,"
-	" samples INTEGER NOT NULL DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0,"
-	" throttled INTEGER NOT NULL DEFAULT 0, unresolved INTEGER NOT NULL DEFAULT 0);"
-	"CREATE TABLE samples_hot("
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
-	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
-	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"
-	" function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER,"
-	" count INTEGER NOT NULL CHECK(count > 0));"
-	"CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);";
+static const char migrate_8_9[] = "CREATE TABLE sampling("
+				  " session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,"
+				  " event TEXT NOT NULL, node TEXT, period INTEGER NOT NULL, note TEXT,"
+				  " samples INTEGER NOT NULL DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0,"
+				  " throttled INTEGER NOT NULL DEFAULT 0, unresolved INTEGER NOT NULL DEFAULT 0);"
+				  "CREATE TABLE samples_hot("
+				  " session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+				  " interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
+				  " pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"
+				  " function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER,"
+				  " count INTEGER NOT NULL CHECK(count > 0));"
+				  "CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);";
 
 static int set_version(struct td_store *s, int version)
 {

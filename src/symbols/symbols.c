@@ -10,8 +10,8 @@
 
 struct proc {
 	pid_t pid;
-	Dwfl *dwfl;	     /* NULL: never listed (or listing failed) */
-	unsigned listed_at;  /* the epoch it was last listed in */
+	Dwfl *dwfl;	    /* NULL: never listed (or listing failed) */
+	unsigned listed_at; /* the epoch it was last listed in */
 	struct td_perf_map *jit;
 };
 

@@ -1,0 +1,215 @@
+/* report_hotspots: hotspots_data as text, CSV or JSON (report_hotspots.h). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/hotspots_data.h"
+#include "base/json.h"
+#include "report_hotspots.h"
+
+#define LINES_SHOWN 3 /* text: a function's hottest lines, then how many more */
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static void text_header(FILE *out, int64_t session, const struct td_hotspots *h)
+{
+	const struct td_sampling_row *s = &h->s;
+
+	if (s->period)
+		fprintf(out, "Hotspots of session %lld: %s, a sample every %" PRIu64 "%s", (long long)session, s->event,
+			s->period,
+			!strcmp(s->event, "cpu-clock") || !strcmp(s->event, "task-clock") ? " ns" : " events");
+	else
+		fprintf(out, "Hotspots of session %lld: %s", (long long)session, s->event);
+	fprintf(out, "%s%s\n", s->note[0] ? " — " : "", s->note);
+	fprintf(out,
+		"%" PRIu64 " samples, %" PRIu64 " lost (ring buffer full), %" PRIu64 " at an address without a symbol",
+		s->samples, s->lost, s->unresolved);
+	if (s->throttled)
+		fprintf(out, ", throttled %" PRIu64 " times by the kernel", s->throttled);
+	fprintf(out, "\n");
+}
+
+static void text_group(FILE *out, const struct td_hot_group *g, int top)
+{
+	int shown = g->nfns < top ? g->nfns : top;
+	uint64_t rest = 0;
+
+	fprintf(out, "\n%s", g->node ? g->node : "time-based (every node: where the CPU time goes)");
+	if (g->tid)
+		fprintf(out, " — thread %d %s", (int)g->tid, g->comm[0] ? g->comm : "?");
+	fprintf(out, ": %" PRIu64 " samples\n", g->samples);
+	fprintf(out, "   share  samples  function (module)  hottest lines\n");
+	for (int i = 0; i < shown; i++) {
+		const struct td_hot_function *f = &g->fns[i];
+		fprintf(out, "  %5.1f%% %8" PRIu64 "  %s (%s) ", share(f->samples, g->samples), f->samples, f->function,
+			f->module);
+		int nl = f->nlines < LINES_SHOWN ? f->nlines : LINES_SHOWN;
+		for (int k = 0; k < nl; k++) {
+			if (f->lines[k].file)
+				fprintf(out, " %s:%d", base_name(f->lines[k].file), f->lines[k].line);
+			else
+				fprintf(out, " (no line information)");
+			fprintf(out, " %.0f%%", share(f->lines[k].samples, f->samples));
+		}
+		if (f->nlines > nl)
+			fprintf(out, " +%d more", f->nlines - nl);
+		fprintf(out, "\n");
+	}
+	for (int i = shown; i < g->nfns; i++)
+		rest += g->fns[i].samples;
+	if (g->nfns > shown)
+		fprintf(out, "  %5.1f%% %8" PRIu64 "  %d more functions (--format csv lists all)\n",
+			share(rest, g->samples), rest, g->nfns - shown);
+}
+
+static void csv_int_or_empty(FILE *out, long v, bool have)
+{
+	if (have)
+		fprintf(out, "%ld", v);
+}
+
+static void csv(FILE *out, const struct td_hotspots *h)
+{
+	fprintf(out, "node,pid,tid,comm,function,module,function_samples,function_share,file,line,line_samples\n");
+	for (int i = 0; i < h->ngroups; i++) {
+		const struct td_hot_group *g = &h->groups[i];
+		for (int k = 0; k < g->nfns; k++) {
+			const struct td_hot_function *f = &g->fns[k];
+			for (int j = 0; j < f->nlines; j++) {
+				const struct td_hot_line *ln = &f->lines[j];
+				td_csv_field(out, g->node ? g->node : "");
+				fputc(',', out);
+				csv_int_or_empty(out, g->pid, g->tid != 0);
+				fputc(',', out);
+				csv_int_or_empty(out, g->tid, g->tid != 0);
+				fputc(',', out);
+				td_csv_field(out, g->tid ? g->comm : "");
+				fputc(',', out);
+				td_csv_field(out, f->function);
+				fputc(',', out);
+				td_csv_field(out, f->module);
+				fprintf(out, ",%" PRIu64 ",%.2f,", f->samples, share(f->samples, g->samples));
+				td_csv_field(out, ln->file ? ln->file : "");
+				fputc(',', out);
+				csv_int_or_empty(out, ln->line, ln->file != NULL);
+				fprintf(out, ",%" PRIu64 "\n", ln->samples);
+			}
+		}
+	}
+}
+
+static int json(FILE *out, int64_t session, const struct td_hotspots *h)
+{
+	struct td_json j;
+
+	td_json_init(&j, out, 0);
+	td_json_object(&j);
+	td_json_kint(&j, "session", session);
+	td_json_kstring(&j, "event", h->s.event);
+	td_json_kstring(&j, "node", h->s.node[0] ? h->s.node : NULL);
+	td_json_key(&j, "period");
+	if (h->s.period)
+		td_json_uint(&j, h->s.period);
+	else
+		td_json_null(&j);
+	td_json_kuint(&j, "samples", h->s.samples);
+	td_json_kuint(&j, "lost", h->s.lost);
+	td_json_kuint(&j, "throttled", h->s.throttled);
+	td_json_kuint(&j, "unresolved", h->s.unresolved);
+	td_json_key(&j, "groups");
+	td_json_array(&j);
+	for (int i = 0; i < h->ngroups; i++) {
+		const struct td_hot_group *g = &h->groups[i];
+		td_json_object(&j);
+		td_json_kstring(&j, "node", g->node);
+		td_json_key(&j, "pid");
+		g->tid ? td_json_int(&j, g->pid) : td_json_null(&j);
+		td_json_key(&j, "tid");
+		g->tid ? td_json_int(&j, g->tid) : td_json_null(&j);
+		td_json_kstring(&j, "comm", g->tid ? g->comm : NULL);
+		td_json_kuint(&j, "samples", g->samples);
+		td_json_key(&j, "functions");
+		td_json_array(&j);
+		for (int k = 0; k < g->nfns; k++) {
+			const struct td_hot_function *f = &g->fns[k];
+			td_json_object(&j);
+			td_json_kstring(&j, "function", f->function);
+			td_json_kstring(&j, "module", f->module);
+			td_json_kuint(&j, "samples", f->samples);
+			td_json_kdouble(&j, "share", share(f->samples, g->samples));
+			td_json_key(&j, "lines");
+			td_json_array(&j);
+			for (int n = 0; n < f->nlines; n++) {
+				td_json_object(&j);
+				td_json_kstring(&j, "file", f->lines[n].file);
+				td_json_key(&j, "line");
+				f->lines[n].file ? td_json_int(&j, f->lines[n].line) : td_json_null(&j);
+				td_json_kuint(&j, "samples", f->lines[n].samples);
+				td_json_close(&j);
+			}
+			td_json_close(&j);
+			td_json_close(&j);
+		}
+		td_json_close(&j);
+		td_json_close(&j);
+	}
+	td_json_close(&j);
+	td_json_close(&j);
+	return td_json_finish(&j);
+}
+
+int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hotspots_opts *o, FILE *out, td_err *err)
+{
+	struct td_hotspots h;
+	int rc = 0;
+
+	if (o->format == TD_REPORT_HTML) {
+		td_err_set(err, "--hotspots is reported as text, CSV or JSON: give --format text, csv or json");
+		return -1;
+	}
+	if (td_hotspots_load(s, session, o->per_thread || o->tid > 0, o->tid, &h, err))
+		return -1;
+	if (!h.sampled) {
+		td_err_set(err,
+			   "session %lld has no hotspots: it was recorded without sampling; record one with "
+			   "'tdctl run --hotspots' (or attach --hotspots)",
+			   (long long)session);
+		return -1;
+	}
+	if (o->tid > 0 && h.ngroups == 0) {
+		td_err_set(err,
+			   "session %lld has no samples of thread %ld: 'tdctl report --hotspots --thread 0' lists "
+			   "the threads sampled",
+			   (long long)session, o->tid);
+		td_hotspots_free(&h);
+		return -1;
+	}
+	switch (o->format) {
+	case TD_REPORT_CSV:
+		csv(out, &h);
+		break;
+	case TD_REPORT_JSON:
+		rc = json(out, session, &h);
+		break;
+	default:
+		text_header(out, session, &h);
+		if (!h.ngroups)
+			fprintf(out, "\nno samples stored (the target ran too briefly, or on no CPU while sampled)\n");
+		for (int i = 0; i < h.ngroups; i++)
+			text_group(out, &h.groups[i], o->top > 0 ? o->top : 10);
+		break;
+	}
+	td_hotspots_free(&h);
+	if (rc)
+		td_err_set(err, "cannot write the hotspots report");
+	return rc ? -1 : 0;
+}
