@@ -11,6 +11,7 @@
 
 #include "collect/sampling.h"
 #include "machine/encode.h"
+#include "model/catalog.h"
 #include "session_impl.h"
 #include "symbols/symbols.h"
 
@@ -26,8 +27,9 @@ struct hot_row {
 struct session_hot {
 	struct td_sampling *smp;
 	struct td_symbols *sym;
-	char event[128];
-	const char *node; /* the tree node the event locates; NULL: none (time-based) */
+	char event[256];
+	char node_buf[128];
+	const char *node; /* the tree node the event locates (node_buf); NULL: none */
 	uint64_t period;
 	struct hot_row *rows; /* open addressing, power-of-two capacity */
 	size_t cap, used;
@@ -100,13 +102,54 @@ static void on_sample(void *ctx, const struct td_sample *smp)
 	r->count++;
 }
 
+/* --hotspots=NODE: the locate line of NODE in the session's events file
+ * into h (node) and spec; 1 when there is one, 0 when ev names no node of
+ * it (an event then), -1 with err when NODE is a node without one. */
+static int node_locate(struct td_session *rs, struct session_hot *h, const char *ev, char *spec, size_t len,
+		       td_err *err)
+{
+	struct td_catalog *cat;
+	const struct td_cat_locate *l;
+	char path[1024];
+	int rc = 0;
+
+	if (!rs->caps.events_file[0] || !strchr(ev, '_'))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), rs->caps.events_file);
+	if (td_catalog_load(path, &cat, err))
+		return -1;
+	if ((l = td_catalog_locate(cat, ev)) != NULL) {
+		snprintf(h->node_buf, sizeof(h->node_buf), "%s", l->node);
+		h->node = h->node_buf;
+		snprintf(spec, len, "%s", l->spec);
+		rc = 1;
+	} else {
+		for (int i = 0; i < cat->ndefs && !rc; i++)
+			if (!strcmp(cat->defs[i].keyword, "node") && !strncmp(cat->defs[i].text, ev, strlen(ev)) &&
+			    cat->defs[i].text[strlen(ev)] == ' ') {
+				td_err_set(
+					err,
+					"--hotspots=%s: %s names no event that locates this node (no 'locate' line): "
+					"give an event, or a node that has one (the file's locate lines), or "
+					"--hotspots alone for time-based hotspots",
+					ev, rs->caps.events_file);
+				rc = -1;
+			}
+	}
+	td_catalog_free(cat);
+	return rc;
+}
+
 /* The event of --hotspots=EVENT into o: cpu-clock and task-clock as the
- * kernel's software timers, anything else through the encoder (a
- * hardware event, sampled at the rate given in samples a second). */
+ * kernel's software timers; a node of the tree, its locate line's event;
+ * anything else through the encoder (a hardware event, sampled at the rate
+ * given in samples a second). */
 static int choose_event(struct td_session *rs, struct session_hot *h, struct td_sampling_opts *so, td_err *err)
 {
 	const char *ev = rs->o.hotspots;
 	int hz = rs->o.hotspots_hz > 0 ? rs->o.hotspots_hz : TD_HOTSPOTS_HZ;
+	char spec[256];
+	int located;
 
 	if (!*ev || !strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock")) {
 		so->type = PERF_TYPE_SOFTWARE;
@@ -123,15 +166,24 @@ static int choose_event(struct td_session *rs, struct session_hot *h, struct td_
 				    hz);
 		return 0;
 	}
+	if ((located = node_locate(rs, h, ev, spec, sizeof(spec), err)) < 0)
+		return -1;
+	if (located && rs->caps.rung <= TD_RUNG_SOFTWARE) {
+		td_err_set(err,
+			   "--hotspots=%s samples %s, a hardware event, and this host has no PMU to sample it (%s): "
+			   "give --hotspots alone for time-based hotspots",
+			   ev, spec, td_rung_name(rs->caps.rung));
+		return -1;
+	}
 	struct td_encoding enc;
-	if (td_encode(ev, rs->encode_model, rs->caps.kernel_allowed, &enc, err))
+	if (td_encode(located ? spec : ev, rs->encode_model, rs->caps.kernel_allowed, &enc, err))
 		return -1;
 	so->type = enc.attr.type;
 	so->config = enc.attr.config;
 	so->config1 = enc.attr.config1;
 	so->freq = true;
 	so->period = (uint64_t)hz;
-	snprintf(h->event, sizeof(h->event), "%s", ev);
+	snprintf(h->event, sizeof(h->event), "%s", located ? spec : ev);
 	h->period = 0; /* a frequency: the kernel chose the periods */
 	return 0;
 }
@@ -160,7 +212,8 @@ int session_hotspots_open(struct td_session *rs, td_err *err)
 	if (td_sampling_open(&so, pid, rs->o.argv == NULL, &h->smp, err))
 		return -1;
 	if (td_store_sampling_add(rs->store, rs->session, h->event, h->node, h->period,
-				  h->node ? NULL : "time-based: no node's locate-with event")) {
+				  h->node ? "the node's locate event (events file's locate line)"
+					  : "time-based: no node's locate-with event")) {
 		td_store_describe_write_error(rs->store, "write to", err);
 		return -1;
 	}

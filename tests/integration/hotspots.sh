@@ -128,6 +128,21 @@ check_grep "... and says how to record one" "record one with 'tdctl run --hotspo
 "$TDCTL" run -d "$WORK/n.db" --hotspots-hz 50 -- true 2>"$WORK/hz.err"
 check_eq "--hotspots-hz without --hotspots is refused" 2 "$?"
 check_grep "... saying to give --hotspots" "give --hotspots too" "$WORK/hz.err"
+# --hotspots=NODE samples the node's locate line's event (events/intel-skl.td): a hardware
+# event, which a host without a PMU cannot sample; a node without a locate line is refused
+"$TDCTL" doctor --json >"$WORK/doctor.json"
+rung=$(sql ":memory:" "select json_extract(readfile('$WORK/doctor.json'), '\$.rung')")
+if [ "$rung" = software-only ]; then
+	"$TDCTL" run -q -d "$WORK/n.db" --pmu skl --hotspots=Backend_Bound.Memory_Bound.DRAM_Bound -- true 2>"$WORK/node.err"
+	check_eq "--hotspots=NODE without a PMU exits 1" 1 "$?"
+	check_grep "... naming the node's locate event and what to do" \
+		"samples MEM_LOAD_RETIRED:L3_MISS, a hardware event, and this host has no PMU to sample it" "$WORK/node.err"
+else
+	skip "--hotspots=NODE refused without a PMU" "this host has a PMU (rung $rung)"
+fi
+"$TDCTL" run -q -d "$WORK/n.db" --pmu skl --hotspots=Backend_Bound.Memory_Bound -- true 2>"$WORK/node2.err"
+check_eq "--hotspots=NODE of a node without a locate line exits 1" 1 "$?"
+check_grep "... and says so" "names no event that locates this node" "$WORK/node2.err"
 "$TDCTL" report -d "$DB" --hotspots --format html -o "$WORK/x.html" 2>"$WORK/html.err"
 check_eq "report --hotspots --format html is refused (not written yet)" 2 "$?"
 
