@@ -1,5 +1,7 @@
 /* report_hotspots: hotspots_data as text, CSV or JSON (report_hotspots.h). */
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/hotspots_data.h"
@@ -212,4 +214,99 @@ int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hots
 	if (rc)
 		td_err_set(err, "cannot write the hotspots report");
 	return rc ? -1 : 0;
+}
+
+/* One function of the diff: its share of the node's samples in A and B. */
+struct diff_fn {
+	const char *function, *module;
+	double a, b; /* percent */
+};
+
+static int by_change(const void *x, const void *y)
+{
+	const struct diff_fn *p = x, *q = y;
+	double dp = fabs(p->b - p->a), dq = fabs(q->b - q->a);
+
+	if (dp != dq)
+		return dp < dq ? 1 : -1;
+	return strcmp(p->function, q->function);
+}
+
+static const struct td_hot_group *group_named(const struct td_hotspots *h, const char *node)
+{
+	for (int i = 0; i < h->ngroups; i++)
+		if (h->groups[i].node == node || (h->groups[i].node && node && !strcmp(h->groups[i].node, node)))
+			return &h->groups[i];
+	return NULL;
+}
+
+static int diff_group(FILE *out, const struct td_hot_group *ga, const struct td_hot_group *gb, int top)
+{
+	struct diff_fn *d = calloc((size_t)(ga->nfns + gb->nfns) + 1, sizeof(*d));
+	int n = 0;
+
+	if (!d)
+		return -1;
+	for (int i = 0; i < ga->nfns; i++)
+		d[n++] = (struct diff_fn){ ga->fns[i].function, ga->fns[i].module,
+					   share(ga->fns[i].samples, ga->samples), 0 };
+	for (int i = 0; i < gb->nfns; i++) {
+		int k = 0;
+		while (k < n &&
+		       !(!strcmp(d[k].function, gb->fns[i].function) && !strcmp(d[k].module, gb->fns[i].module)))
+			k++;
+		if (k == n)
+			d[n++] = (struct diff_fn){ gb->fns[i].function, gb->fns[i].module, 0, 0 };
+		d[k].b = share(gb->fns[i].samples, gb->samples);
+	}
+	qsort(d, (size_t)n, sizeof(*d), by_change);
+	fprintf(out, "\n%s: %" PRIu64 " samples in A, %" PRIu64 " in B\n",
+		ga->node ? ga->node : "time-based (every node: where the CPU time goes)", ga->samples, gb->samples);
+	fprintf(out, "       A       B  change  function (module)\n");
+	for (int i = 0; i < n && i < top; i++)
+		fprintf(out, "  %5.1f%%  %5.1f%%  %+5.1f  %s (%s)\n", d[i].a, d[i].b, d[i].b - d[i].a, d[i].function,
+			d[i].module);
+	if (n > top)
+		fprintf(out, "  %d more functions changed less\n", n - top);
+	free(d);
+	return 0;
+}
+
+int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, int top, FILE *out, td_err *err)
+{
+	struct td_hotspots ha, hb;
+	int rc = 0;
+
+	if (td_hotspots_load(s, a, false, 0, &ha, err))
+		return -1;
+	if (td_hotspots_load(s, b, false, 0, &hb, err)) {
+		td_hotspots_free(&ha);
+		return -1;
+	}
+	if (!ha.sampled || !hb.sampled) {
+		td_err_set(err,
+			   "session %lld has no hotspots: it was recorded without sampling; record it with "
+			   "'tdctl run --hotspots'",
+			   (long long)(ha.sampled ? b : a));
+		rc = -1;
+		goto done;
+	}
+	fprintf(out, "Hotspots: session %lld (A, %s) against session %lld (B, %s): share of each node's samples\n",
+		(long long)a, ha.s.event, (long long)b, hb.s.event);
+	for (int i = 0; i < ha.ngroups && !rc; i++) {
+		const struct td_hot_group *gb = group_named(&hb, ha.groups[i].node);
+		if (gb)
+			rc = diff_group(out, &ha.groups[i], gb, top > 0 ? top : 15);
+		else
+			fprintf(out, "\n%s: sampled in A only\n", ha.groups[i].node ? ha.groups[i].node : "time-based");
+	}
+	for (int i = 0; i < hb.ngroups; i++)
+		if (!group_named(&ha, hb.groups[i].node))
+			fprintf(out, "\n%s: sampled in B only\n", hb.groups[i].node ? hb.groups[i].node : "time-based");
+	if (rc)
+		td_err_set(err, "out of memory");
+done:
+	td_hotspots_free(&ha);
+	td_hotspots_free(&hb);
+	return rc;
 }

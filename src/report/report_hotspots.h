@@ -31,5 +31,10 @@ struct td_hotspots_opts {
 };
 
 int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hotspots_opts *o, FILE *out, td_err *err);
+/* `tdctl diff A B --hotspots` (text): per node both sessions sampled, each
+ * function's share of the node's samples in A and in B and the change,
+ * biggest change first (top functions, then how many more); a node only
+ * one session sampled is said so. */
+int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, int top, FILE *out, td_err *err);
 
 #endif

@@ -64,6 +64,16 @@ check_eq "CSV: line samples sum to samples_hot's" "$(sql "$DB" "select sum(count
 check_grep "text report: the time-based group" "time-based (every node" "$WORK/hot.txt"
 check_grep "text report names compute_chunk with its file" "compute_chunk (td-demo)  td-demo.c:" "$WORK/hot.txt"
 
+# diff --hotspots: a second session with a compute thread only; memory_chunk's share goes to 0
+"$TDCTL" run -q -d "$DB" --hotspots --hotspots-hz $HZ -- "$DEMO" -t 1 -l 0 -e 0 -s 1 >/dev/null 2>&1
+"$TDCTL" diff 1 2 -d "$DB" --hotspots >"$WORK/diff.txt"
+check_eq "diff --hotspots exits 0" 0 "$?"
+total=$(sql "$DB" "select sum(count) from samples_hot where session_id = 1")
+mem=$(sql "$DB" "select sum(count) from samples_hot where session_id = 1 and function = 'memory_chunk'")
+want=$(awk -v m="$mem" -v t="$total" 'BEGIN { printf "%.1f%% 0.0%% -%.1f", 100 * m / t, 100 * m / t }')
+check_eq "diff: memory_chunk's share in A (samples_hot's), 0 in B, and the change" "$want" \
+	"$(awk '$NF == "(td-demo)" && $(NF - 1) == "memory_chunk" { print $1, $2, $3 }' "$WORK/diff.txt")"
+
 # ---- 2. PIE + separate debug file, shared library, JIT perf map
 F="$WORK/fx"
 mkdir -p "$F"
