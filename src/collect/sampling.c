@@ -12,7 +12,10 @@
  *    children born later) write to their parent's buffer;
  *  - include/uapi/linux/perf_event.h:898 PERF_RECORD_LOST {id, lost},
  *    :1112 PERF_RECORD_LOST_SAMPLES {lost}, :931 PERF_RECORD_THROTTLE;
- *    :1042 PERF_RECORD_SAMPLE with sample_type IP|TID: {u64 ip; u32 pid, tid}. */
+ *    :1042 PERF_RECORD_SAMPLE with sample_type IP|TID[|CALLCHAIN]: {u64 ip;
+ *    u32 pid, tid; [u64 nr; u64 ips[nr]]}, the callchain's entries at or
+ *    above PERF_CONTEXT_MAX (:1266) marking where kernel and user frames
+ *    begin. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -41,6 +44,8 @@ struct td_sampling {
 	size_t map_len;
 	struct td_sampling_stats st;
 	unsigned char *scratch; /* a record that wraps round the end of the buffer, copied whole */
+	bool callchain;
+	uint64_t chain[TD_SAMPLING_MAX_STACK];
 };
 
 /* thin wrapper of the system call: the descriptor or -errno */
@@ -59,7 +64,12 @@ static void fill_attr(const struct td_sampling_opts *o, struct perf_event_attr *
 	a->config1 = o->config1;
 	a->sample_period = o->period; /* a union with sample_freq */
 	a->freq = o->freq;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | (o->callchain > 0 ? PERF_SAMPLE_CALLCHAIN : 0);
+	if (o->callchain > 0) {
+		a->sample_max_stack =
+			(uint16_t)(o->callchain < TD_SAMPLING_MAX_STACK ? o->callchain : TD_SAMPLING_MAX_STACK);
+		a->exclude_callchain_kernel = o->exclude_kernel;
+	}
 	a->disabled = o->enable_on_exec;
 	a->enable_on_exec = o->enable_on_exec;
 	a->inherit = 1;
@@ -183,10 +193,36 @@ int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threa
 		td_sampling_free(s);
 		return -1;
 	}
+	s->callchain = o->callchain > 0;
 	s->st.cpus = s->nrings;
 	s->st.events = s->nfds;
 	*out = s;
 	return 0;
+}
+
+/* The callchain at p (u64 nr, then nr entries) into smp: the frames
+ * without the context markers, leaf first, kernel ones flagged. */
+static void chain_of(struct td_sampling *s, const unsigned char *p, size_t len, struct td_sample *smp)
+{
+	uint64_t nr, v;
+	bool kernel = false;
+	int n = 0;
+
+	memcpy(&nr, p, 8);
+	if (nr > (len - 8) / 8)
+		return;
+	for (uint64_t i = 0; i < nr && n < TD_SAMPLING_MAX_STACK; i++) {
+		memcpy(&v, p + 8 + 8 * i, 8);
+		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+			kernel = v == (uint64_t)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		if (kernel)
+			smp->kernel_frames |= 1ull << n;
+		s->chain[n++] = v;
+	}
+	smp->chain = s->chain;
+	smp->nchain = n;
 }
 
 /* One record of the ring at offset off (its header read), copied whole
@@ -227,6 +263,11 @@ static void drain_ring(struct td_sampling *s, struct ring *r, td_sample_fn fn, v
 				smp.pid = (pid_t)pt[0];
 				smp.tid = (pid_t)pt[1];
 				smp.kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+				smp.chain = NULL;
+				smp.nchain = 0;
+				smp.kernel_frames = 0;
+				if (s->callchain && blen >= 24)
+					chain_of(s, body + 16, blen - 16, &smp);
 				s->st.samples++;
 				fn(ctx, &smp);
 			}

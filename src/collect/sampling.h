@@ -23,14 +23,25 @@ struct td_sampling_opts {
 	bool freq;	     /* ... or PERIOD samples a second, the kernel adjusting the period */
 	bool exclude_kernel; /* user-space IPs only (perf_event_paranoid, or a client's limit) */
 	bool enable_on_exec; /* run: the events start when the command is executed */
+	int callchain;	     /* > 0: each sample's call stack too, at most this many frames (frame
+			      * pointers in user space: a binary built without them gives its leaf
+			      * and what the walk finds) */
 	int pages;	     /* data pages per CPU ring buffer, a power of two (0: TD_SAMPLING_PAGES) */
 };
-#define TD_SAMPLING_PAGES 64 /* 256 KiB a CPU: seconds of samples at the default rate */
+#define TD_SAMPLING_PAGES 64
+#define TD_SAMPLING_MAX_STACK \
+	64 /* frames kept: kernel_frames has a bit each */ /* 256 KiB a CPU: seconds of samples at the default rate */
 
 struct td_sample {
 	pid_t pid, tid;
 	uint64_t ip;
 	bool kernel; /* the IP is in the kernel (PERF_RECORD_MISC_KERNEL) */
+	/* with callchain: the frames, leaf first (chain[0] is the sampled IP),
+	 * kernel frames flagged in kernel_frames (bit i: chain[i]); valid
+	 * during the callback only */
+	const uint64_t *chain;
+	int nchain;
+	uint64_t kernel_frames;
 };
 typedef void (*td_sample_fn)(void *ctx, const struct td_sample *s);
 

@@ -169,6 +169,26 @@ static int json(FILE *out, int64_t session, const struct td_hotspots *h)
 	return td_json_finish(&j);
 }
 
+struct folded {
+	FILE *out;
+	long tid; /* > 0: this thread's only */
+};
+
+static int folded_line(const char *node, pid_t tid, const char *comm, const char *stack, uint64_t count, void *ctx)
+{
+	const struct folded *f = ctx;
+	FILE *out = f->out;
+
+	if (f->tid > 0 && tid != f->tid)
+		return 0;
+	if (node)
+		fprintf(out, "%s;", node);
+	if (tid)
+		fprintf(out, "%s-%d;", comm[0] ? comm : "?", (int)tid);
+	fprintf(out, "%s %" PRIu64 "\n", stack, count);
+	return 0;
+}
+
 int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hotspots_opts *o, FILE *out, td_err *err)
 {
 	struct td_hotspots h;
@@ -186,6 +206,16 @@ int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hots
 			   "'tdctl run --hotspots' (or attach --hotspots)",
 			   (long long)session);
 		return -1;
+	}
+	if (o->folded) {
+		td_hotspots_free(&h);
+		struct folded f = { out, o->tid };
+		if (td_store_hot_stacks(s, session, o->per_thread || o->tid > 0, folded_line, &f) < 0) {
+			td_err_set(err, "cannot read the call stacks of session %lld: %s", (long long)session,
+				   td_store_errmsg(s));
+			return -1;
+		}
+		return 0;
 	}
 	if (o->tid > 0 && h.ngroups == 0) {
 		td_err_set(err,

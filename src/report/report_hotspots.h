@@ -26,8 +26,11 @@
 struct td_hotspots_opts {
 	enum td_report_format format; /* text, CSV or JSON */
 	bool per_thread;
-	long tid; /* > 0: that thread only (per_thread implied) */
-	int top;  /* text: functions shown per group (0: 10) */
+	long tid;    /* > 0: that thread only (per_thread implied) */
+	int top;     /* text: functions shown per group (0: 10) */
+	bool folded; /* instead of format: the call stacks in the folded form flamegraph.pl and speedscope
+		      * read, one "FRAME;FRAME;... COUNT" line per stack (outermost first), prefixed by
+		      * the node where the samples locate one and by "COMM-TID" per thread */
 };
 
 int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hotspots_opts *o, FILE *out, td_err *err);

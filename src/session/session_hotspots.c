@@ -24,6 +24,14 @@ struct hot_row {
 	bool used;
 };
 
+/* One thread's samples with one call stack this interval (folded: the
+ * functions from the outermost to the sampled one, joined by ';'). */
+struct stack_row {
+	pid_t pid, tid;
+	char *stack; /* NULL: a free slot */
+	uint64_t count;
+};
+
 struct session_hot {
 	struct td_sampling *smp;
 	struct td_symbols *sym;
@@ -33,7 +41,11 @@ struct session_hot {
 	uint64_t period;
 	struct hot_row *rows; /* open addressing, power-of-two capacity */
 	size_t cap, used;
-	uint64_t unresolved; /* samples at "[unknown]" */
+	uint64_t unresolved;	  /* samples at "[unknown]" */
+	struct stack_row *stacks; /* open addressing, power-of-two capacity */
+	size_t scap, sused;
+	char *fold; /* the stack being folded, grown as needed */
+	size_t fold_cap;
 };
 
 static uint64_t str_hash(const char *s, uint64_t h)
@@ -83,12 +95,98 @@ static int grow(struct session_hot *h)
 	return 0;
 }
 
+static size_t stack_hash(pid_t tid, const char *s)
+{
+	return (size_t)(str_hash(s, 0xcbf29ce484222325ull ^ (uint64_t)(uint32_t)tid) * 0x9e3779b97f4a7c15ull >> 7);
+}
+
+static struct stack_row *stack_slot(struct stack_row *rows, size_t cap, pid_t tid, const char *s)
+{
+	size_t i = stack_hash(tid, s) & (cap - 1);
+
+	while (rows[i].stack && !(rows[i].tid == tid && !strcmp(rows[i].stack, s)))
+		i = (i + 1) & (cap - 1);
+	return &rows[i];
+}
+
+static int grow_stacks(struct session_hot *h)
+{
+	size_t cap = h->scap ? h->scap * 2 : 256;
+	struct stack_row *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < h->scap; i++)
+		if (h->stacks[i].stack)
+			*stack_slot(n, cap, h->stacks[i].tid, h->stacks[i].stack) = h->stacks[i];
+	free(h->stacks);
+	h->stacks = n;
+	h->scap = cap;
+	return 0;
+}
+
+static int fold_append(struct session_hot *h, size_t *len, const char *name)
+{
+	size_t n = strlen(name) + 2;
+
+	if (*len + n > h->fold_cap) {
+		size_t cap = h->fold_cap ? h->fold_cap * 2 : 256;
+		while (cap < *len + n)
+			cap *= 2;
+		char *p = realloc(h->fold, cap);
+		if (!p)
+			return -1;
+		h->fold = p;
+		h->fold_cap = cap;
+	}
+	if (*len)
+		h->fold[(*len)++] = ';';
+	for (const char *c = name; *c; c++) /* ';' separates frames; a newline ends a folded line */
+		h->fold[(*len)++] = *c == ';' || *c == '\n' ? ':' : *c;
+	h->fold[*len] = '\0';
+	return 0;
+}
+
+/* The sample's stack, folded and counted (outermost frame first; a run
+ * of kernel frames is one "[kernel]"; a caller's frame is looked up at its
+ * return address - 1, inside the call). */
+static void count_stack(struct session_hot *h, const struct td_sample *smp)
+{
+	size_t len = 0;
+	struct stack_row *r;
+	bool in_kernel = false;
+
+	for (int i = smp->nchain - 1; i >= 0; i--) {
+		struct td_symbol y;
+		bool kernel = (smp->kernel_frames >> i) & 1;
+		if (kernel && in_kernel)
+			continue;
+		in_kernel = kernel;
+		td_symbols_resolve(h->sym, smp->pid, i > 0 && !kernel ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
+		if (fold_append(h, &len, y.function))
+			return;
+	}
+	if (!len || ((h->sused + 1) * 2 > h->scap && grow_stacks(h) && h->sused + 1 >= h->scap))
+		return;
+	r = stack_slot(h->stacks, h->scap, smp->tid, h->fold);
+	if (!r->stack) {
+		if (!(r->stack = strdup(h->fold)))
+			return;
+		r->pid = smp->pid;
+		r->tid = smp->tid;
+		h->sused++;
+	}
+	r->count++;
+}
+
 static void on_sample(void *ctx, const struct td_sample *smp)
 {
 	struct session_hot *h = ctx;
 	struct td_symbol y;
 	struct hot_row *r;
 
+	if (smp->nchain > 0)
+		count_stack(h, smp);
 	td_symbols_resolve(h->sym, smp->pid, smp->ip, smp->kernel, &y);
 	if (!strcmp(y.function, "[unknown]"))
 		h->unresolved++;
@@ -209,6 +307,7 @@ int session_hotspots_open(struct td_session *rs, td_err *err)
 	if (choose_event(rs, h, &so, err))
 		return -1;
 	so.enable_on_exec = rs->o.argv != NULL;
+	so.callchain = TD_SAMPLING_MAX_STACK;
 	if (td_sampling_open(&so, pid, rs->o.argv == NULL, &h->smp, err))
 		return -1;
 	if (td_store_sampling_add(rs->store, rs->session, h->event, h->node, h->period,
@@ -251,6 +350,12 @@ int session_hotspots_write(struct td_session *rs)
 		if (td_store_hot_add(rs->store, rs->session, rs->interval_id, &w))
 			return -1;
 	}
+	for (size_t i = 0; i < h->scap; i++) {
+		const struct stack_row *r = &h->stacks[i];
+		if (r->stack && td_store_hot_stack_add(rs->store, rs->session, rs->interval_id, r->pid, r->tid, h->node,
+						       r->stack, r->count))
+			return -1;
+	}
 	td_sampling_stats(h->smp, &st);
 	return td_store_sampling_totals(rs->store, rs->session, st.samples, st.lost, st.throttled, h->unresolved);
 }
@@ -260,6 +365,12 @@ void session_hotspots_commit(struct td_session *rs)
 	if (rs->hot && rs->hot->used) {
 		memset(rs->hot->rows, 0, rs->hot->cap * sizeof(*rs->hot->rows));
 		rs->hot->used = 0;
+	}
+	if (rs->hot && rs->hot->sused) {
+		for (size_t i = 0; i < rs->hot->scap; i++)
+			free(rs->hot->stacks[i].stack);
+		memset(rs->hot->stacks, 0, rs->hot->scap * sizeof(*rs->hot->stacks));
+		rs->hot->sused = 0;
 	}
 }
 
@@ -293,6 +404,10 @@ void session_hotspots_free(struct td_session *rs)
 	td_sampling_free(rs->hot->smp);
 	td_symbols_free(rs->hot->sym);
 	free(rs->hot->rows);
+	for (size_t i = 0; i < rs->hot->scap; i++)
+		free(rs->hot->stacks[i].stack);
+	free(rs->hot->stacks);
+	free(rs->hot->fold);
 	free(rs->hot);
 	rs->hot = NULL;
 }

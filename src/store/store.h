@@ -367,5 +367,13 @@ int td_store_sampling(struct td_store *s, int64_t session, struct td_sampling_ro
  * most samples first. */
 typedef int (*td_hot_fn)(const struct td_hot_row *r, void *ctx);
 int td_store_hot_rows(struct td_store *s, int64_t session, int first, int last, td_hot_fn fn, void *ctx);
+/* One interval's samples with one folded call stack of one thread (samples_stack). */
+int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval, pid_t pid, pid_t tid,
+			   const char *node, const char *stack, uint64_t count);
+/* A session's stacks summed over its intervals (per thread when per_thread;
+ * comm as in td_hot_row), most samples first. */
+typedef int (*td_hot_stack_fn)(const char *node, pid_t tid, const char *comm, const char *stack, uint64_t count,
+			       void *ctx);
+int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td_hot_stack_fn fn, void *ctx);
 
 #endif

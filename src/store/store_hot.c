@@ -1,6 +1,6 @@
 /* store_hot: hotspots in the database — a session's sampling row (event,
  * node, period, samples and what was lost) and its samples per interval,
- * thread and code location (samples_hot), written and read back. */
+ * thread and code location (samples_hot) and its folded call stacks (samples_stack), written and read back. */
 #include <stdio.h>
 
 #include "store_impl.h"
@@ -133,6 +133,53 @@ int td_store_hot_rows(struct td_store *s, int64_t session, int first, int last, 
 			.last_seq = sqlite3_column_int(st, 10),
 		};
 		if (fn(&r, ctx)) {
+			sqlite3_finalize(st);
+			return 1;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval, pid_t pid, pid_t tid,
+			   const char *node, const char *stack, uint64_t count)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO samples_stack VALUES(?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int64(st, 2, interval);
+	sqlite3_bind_int(st, 3, (int)pid);
+	sqlite3_bind_int(st, 4, (int)tid);
+	td_store_bind_text(st, 5, node);
+	td_store_bind_text(st, 6, stack);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)count);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td_hot_stack_fn fn, void *ctx)
+{
+	static const char sql[] =
+		"SELECT h.node, CASE WHEN ?2 THEN h.tid ELSE 0 END AS t,"
+		" CASE WHEN ?2 THEN coalesce((SELECT c.comm FROM targets c WHERE c.session_id = h.session_id"
+		"  AND c.kind = 'thread' AND c.tid = h.tid ORDER BY c.id DESC LIMIT 1), '') ELSE '' END,"
+		" h.stack, sum(h.count) FROM samples_stack h WHERE h.session_id = ?1"
+		" GROUP BY h.node, t, h.stack ORDER BY sum(h.count) DESC, t, h.stack";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int(st, 2, per_thread);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (fn(sqlite3_column_type(st, 0) == SQLITE_NULL ? NULL : td_store_col_text(st, 0),
+		       (pid_t)sqlite3_column_int(st, 1), td_store_col_text(st, 2), td_store_col_text(st, 3),
+		       (uint64_t)sqlite3_column_int64(st, 4), ctx)) {
 			sqlite3_finalize(st);
 			return 1;
 		}

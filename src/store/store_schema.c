@@ -200,7 +200,14 @@ static const char migrate_8_9[] = "CREATE TABLE sampling("
 				  " pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"
 				  " function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER,"
 				  " count INTEGER NOT NULL CHECK(count > 0));"
-				  "CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);";
+				  "CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);"
+				  "CREATE TABLE samples_stack("
+				  " session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+				  " interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"
+				  " pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"
+				  " stack TEXT NOT NULL," /* folded: outermost function first, ';' between */
+				  " count INTEGER NOT NULL CHECK(count > 0));"
+				  "CREATE INDEX samples_stack_by_session ON samples_stack(session_id, interval_id);";
 
 static int set_version(struct td_store *s, int version)
 {

@@ -19,7 +19,7 @@
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
 	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "             \
 	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]\n"    \
-	"       tdctl report [SESSION] --hotspots [--thread TID|0] [--format text|csv|json] [-o FILE]"
+	"       tdctl report [SESSION] --hotspots [--thread TID|0] [--format text|csv|json|folded] [-o FILE]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -62,9 +62,10 @@ static int pick_session(struct td_store *st, const char *arg, int64_t *session)
 }
 
 /* --hotspots: the session's hot functions (report_hotspots.h). */
-static int run_hotspots(const char *db, const char *arg, const struct td_report_opts *o, const char *path)
+static int run_hotspots(const char *db, const char *arg, const struct td_report_opts *o, const char *path, bool folded)
 {
 	struct td_hotspots_opts ho = { .format = o->format,
+				       .folded = folded,
 				       .per_thread = o->filter.kind == TD_RF_THREAD,
 				       .tid = o->filter.kind == TD_RF_THREAD ? o->filter.id : 0 };
 	struct td_store *st;
@@ -176,7 +177,7 @@ int cmd_report(int argc, char **argv)
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
 	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL;
 	int c, color = -1;
-	bool repeats = false, hotspots = false;
+	bool repeats = false, hotspots = false, folded = false;
 	long v;
 
 	optind = 1;
@@ -202,7 +203,9 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			break;
 		case 'f':
-			if (parse_format(optarg, &o.format))
+			if (!strcmp(optarg, "folded"))
+				folded = true; /* --hotspots only */
+			else if (parse_format(optarg, &o.format))
 				return 2;
 			break;
 		case 'i':
@@ -270,8 +273,12 @@ int cmd_report(int argc, char **argv)
 			    "with --thread: leave out the other options (but -d, -o and --format)");
 		return 2;
 	}
+	if (folded && !hotspots) {
+		tdctl_error("report: --format folded gives the call stacks of --hotspots: add --hotspots");
+		return 2;
+	}
 	if (hotspots)
-		return run_hotspots(db, optind < argc ? argv[optind] : NULL, &o, path);
+		return run_hotspots(db, optind < argc ? argv[optind] : NULL, &o, path, folded);
 	if (sock)
 		return through_daemon(sock, optind < argc ? argv[optind] : NULL, &o, repeats);
 	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path, repeats);

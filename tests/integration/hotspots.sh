@@ -77,8 +77,8 @@ check_eq "diff: memory_chunk's share in A (samples_hot's), 0 in B, and the chang
 # ---- 2. PIE + separate debug file, shared library, JIT perf map
 F="$WORK/fx"
 mkdir -p "$F"
-if ! "$CC" -g -O1 -fPIC -shared -o "$F/libhot.so" "$TD_SRCDIR/tests/tools/hot_lib.c" 2>"$WORK/cc.err" ||
-	! "$CC" -g -O1 -fPIE -pie -o "$F/hot.full" "$TD_SRCDIR/tests/tools/hot_fixture.c" -L"$F" -lhot \
+if ! "$CC" -g -O1 -fno-omit-frame-pointer -fPIC -shared -o "$F/libhot.so" "$TD_SRCDIR/tests/tools/hot_lib.c" 2>"$WORK/cc.err" ||
+	! "$CC" -g -O1 -fno-omit-frame-pointer -fPIE -pie -o "$F/hot.full" "$TD_SRCDIR/tests/tools/hot_fixture.c" -L"$F" -lhot \
 		-Wl,-rpath,"$F" -pthread 2>>"$WORK/cc.err" ||
 	! objcopy --only-keep-debug "$F/hot.full" "$F/hot.debug" 2>>"$WORK/cc.err" ||
 	! objcopy --strip-all --add-gnu-debuglink="$F/hot.debug" "$F/hot.full" "$F/hot" 2>>"$WORK/cc.err"; then
@@ -97,6 +97,13 @@ else
 	check_eq "pie_spin's line is in hot_fixture.c" "hot_fixture.c" \
 		"$(awk -F, '$5 == "pie_spin" { n = split($9, p, "/"); print p[n]; exit }' "$WORK/fx.csv")"
 	check_eq "shared library: hot_lib_spin in libhot.so" "hot_lib_spin|libhot.so" "$(topof lib)"
+	# call stacks (frame pointers: the fixture is built with them): folded, outermost first
+	"$TDCTL" report -d "$FDB" --hotspots --thread 0 --format folded >"$WORK/fx.folded"
+	check_eq "report --format folded exits 0" 0 "$?"
+	check_eq "folded: the pie thread's commonest stack ends in its caller, then pie_spin" "pie_thread;pie_spin" \
+		"$(awk '$1 ~ /^pie-/ { n = split($1, f, ";"); print f[n - 1] ";" f[n]; exit }' "$WORK/fx.folded")"
+	check_eq "folded: its counts sum to samples_stack's" "$(sql "$FDB" "select sum(count) from samples_stack")" \
+		"$(awk '{ s += $NF } END { print s }' "$WORK/fx.folded")"
 	if grep -q "no jit" "$WORK/fx.out"; then
 		skip "JIT perf map" "the fixture's JIT code is x86-64 only"
 	else

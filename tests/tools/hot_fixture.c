@@ -1,6 +1,7 @@
 /* hot_fixture: the workload of tests/integration/hotspots.sh, built by the
  * test as a PIE executable whose symbols are stripped into a separate debug
- * file (.gnu_debuglink), linked with a shared library (hot_lib.c). Three
+ * file (.gnu_debuglink), linked with a shared library (hot_lib.c), both with
+ * frame pointers (call stacks). Three
  * threads spin for SECONDS of wall time each in one place:
  *   "pie"  in pie_spin(), a static function of this executable (named only
  *          by the debug file);
