@@ -152,8 +152,39 @@ int td_hotspots_load(struct td_store *st, int64_t session, bool per_thread, long
 	return 0;
 }
 
+static int add_stack(const char *node, pid_t tid, const char *comm, const char *stack, uint64_t count, void *ctx)
+{
+	struct td_hotspots *h = ctx;
+	struct td_hot_stack *s = td_array_push(&h->stacks, &h->nstacks, sizeof(*s));
+	bool oom = false;
+
+	(void)tid;
+	(void)comm;
+	if (!s)
+		return 1;
+	s->node = dup_or_null(node, &oom);
+	s->stack = dup_or_null(stack, &oom);
+	s->samples = count;
+	return oom;
+}
+
+int td_hotspots_load_stacks(struct td_store *st, int64_t session, struct td_hotspots *h, td_err *err)
+{
+	if (td_store_hot_stacks(st, session, false, add_stack, h)) {
+		td_err_set(err, "cannot read the call stacks of session %lld: %s", (long long)session,
+			   td_store_errmsg(st));
+		return -1;
+	}
+	return 0;
+}
+
 void td_hotspots_free(struct td_hotspots *h)
 {
+	for (int i = 0; i < h->nstacks; i++) {
+		free(h->stacks[i].node);
+		free(h->stacks[i].stack);
+	}
+	free(h->stacks);
 	for (int i = 0; i < h->ngroups; i++) {
 		struct td_hot_group *g = &h->groups[i];
 		for (int k = 0; k < g->nfns; k++) {

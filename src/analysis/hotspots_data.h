@@ -35,18 +35,29 @@ struct td_hot_group {
 	int nfns;
 };
 
+/* A folded call stack and its samples, summed over the session's threads. */
+struct td_hot_stack {
+	char *node;  /* NULL: time-based */
+	char *stack; /* outermost frame first, ';' between */
+	uint64_t samples;
+};
+
 struct td_hotspots {
 	bool sampled; /* false: the session was recorded without --hotspots */
 	struct td_sampling_row s;
 	uint64_t stored;	     /* samples in the groups (the selected threads') */
 	struct td_hot_group *groups; /* node by node (time-based first), threads by samples */
 	int ngroups;
+	struct td_hot_stack *stacks; /* with_stacks: most samples first */
+	int nstacks;
 };
 
 /* Load session's hotspots; per_thread: a group per thread; tid > 0: only
  * that thread's samples. -1 with a line in err. */
 int td_hotspots_load(struct td_store *st, int64_t session, bool per_thread, long tid, struct td_hotspots *h,
 		     td_err *err);
+/* The session's call stacks too (for a flame graph), into h->stacks. */
+int td_hotspots_load_stacks(struct td_store *st, int64_t session, struct td_hotspots *h, td_err *err);
 void td_hotspots_free(struct td_hotspots *h);
 
 #endif

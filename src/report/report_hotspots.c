@@ -340,3 +340,193 @@ done:
 	td_hotspots_free(&hb);
 	return rc;
 }
+
+/* ---- HTML --------------------------------------------------------------------------- */
+
+static void html_esc(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+static void html_table(FILE *out, const struct td_hot_group *g)
+{
+	fprintf(out, "<div class=\"scroll\"><table class=\"hot\"><tr><th>function</th><th>module</th><th>share</th>"
+		     "<th>samples</th><th>hottest lines</th></tr>\n");
+	for (int i = 0; i < g->nfns; i++) {
+		const struct td_hot_function *f = &g->fns[i];
+		fputs("<tr><td>", out);
+		html_esc(out, f->function);
+		fputs("</td><td>", out);
+		html_esc(out, f->module);
+		fprintf(out, "</td><td>%.1f %%</td><td>%" PRIu64 "</td><td>", share(f->samples, g->samples),
+			f->samples);
+		for (int k = 0; k < f->nlines && k < LINES_SHOWN; k++) {
+			if (!f->lines[k].file) {
+				fputs("no line information", out);
+				continue;
+			}
+			html_esc(out, base_name(f->lines[k].file));
+			fprintf(out, ":%d (%.0f %%) ", f->lines[k].line, share(f->lines[k].samples, f->samples));
+		}
+		if (f->nlines > LINES_SHOWN)
+			fprintf(out, "+%d more", f->nlines - LINES_SHOWN);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table></div>\n", out);
+}
+
+static void flame_graph(FILE *out, const struct td_hotspots *h, const char *node);
+
+void td_report_html_hot_node(FILE *out, const struct td_hotspots *h, const char *node)
+{
+	for (int i = 0; h && node && i < h->ngroups; i++)
+		if (h->groups[i].node && !strcmp(h->groups[i].node, node)) {
+			fprintf(out, "<div class=\"hotnode\" data-hot=\"");
+			html_esc(out, node);
+			fprintf(out, "\"><p>Hot functions (%s, %" PRIu64 " samples)</p>\n", h->s.event,
+				h->groups[i].samples);
+			html_table(out, &h->groups[i]);
+			flame_graph(out, h, node);
+			fputs("</div>\n", out);
+		}
+}
+
+/* A frame of the flame graph: its name, samples and callees. */
+struct frame_node {
+	char *name;
+	uint64_t samples;
+	struct frame_node *kids;
+	int nkids;
+};
+
+static void frames_free(struct frame_node *f)
+{
+	for (int i = 0; i < f->nkids; i++)
+		frames_free(&f->kids[i]);
+	free(f->kids);
+	free(f->name);
+}
+
+/* stack (modified: split at ';') added under root. */
+static int frames_add(struct frame_node *root, char *stack, uint64_t n)
+{
+	struct frame_node *cur = root;
+
+	root->samples += n;
+	for (char *name = strtok(stack, ";"); name; name = strtok(NULL, ";")) {
+		struct frame_node *k = NULL;
+		for (int i = 0; i < cur->nkids; i++)
+			if (!strcmp(cur->kids[i].name, name))
+				k = &cur->kids[i];
+		if (!k) {
+			if (!(k = td_array_push(&cur->kids, &cur->nkids, sizeof(*k))) || !(k->name = strdup(name)))
+				return -1;
+		}
+		k->samples += n;
+		cur = k;
+	}
+	return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct frame_node *x = a, *y = b;
+	return x->samples != y->samples ? (x->samples < y->samples ? 1 : -1) : strcmp(x->name, y->name);
+}
+
+/* An icicle graph: each frame as wide as its share of its caller's samples, callees below. */
+static void frames_html(FILE *out, struct frame_node *f, uint64_t total, int depth)
+{
+	qsort(f->kids, (size_t)f->nkids, sizeof(*f->kids), by_samples);
+	for (int i = 0; i < f->nkids; i++) {
+		struct frame_node *k = &f->kids[i];
+		fprintf(out, "<div class=\"fg\" style=\"width:%.3f%%\"><div class=\"fgf\" title=\"",
+			100.0 * (double)k->samples / (double)f->samples);
+		html_esc(out, k->name);
+		fprintf(out, ": %" PRIu64 " samples, %.1f %%\">", k->samples, share(k->samples, total));
+		html_esc(out, k->name);
+		fputs("</div>", out);
+		if (k->nkids && depth < 128) {
+			fputs("<div class=\"fgk\">", out);
+			frames_html(out, k, total, depth + 1);
+			fputs("</div>", out);
+		}
+		fputs("</div>", out);
+	}
+}
+
+static void flame_graph(FILE *out, const struct td_hotspots *h, const char *node)
+{
+	struct frame_node root = { 0 };
+	bool oom = false;
+
+	for (int i = 0; i < h->nstacks && !oom; i++) {
+		const char *sn = h->stacks[i].node;
+		if (!(sn == node || (sn && node && !strcmp(sn, node))))
+			continue;
+		char *copy = strdup(h->stacks[i].stack);
+		oom = !copy || frames_add(&root, copy, h->stacks[i].samples);
+		free(copy);
+	}
+	if (oom)
+		fputs("<p class=\"unavailable\">Flame graph: out of memory</p>\n", out);
+	else if (!root.samples)
+		fputs("<p>No call stacks sampled.</p>\n", out);
+	else {
+		fprintf(out,
+			"<p>Flame graph of %" PRIu64
+			" sampled call stacks (outermost frame on top; hover for the samples):</p>\n"
+			"<div class=\"flame\" id=\"flame\">",
+			root.samples);
+		frames_html(out, &root, root.samples, 0);
+		fputs("</div>\n", out);
+	}
+	frames_free(&root);
+}
+
+void td_report_html_hotspots(FILE *out, const struct td_hotspots *h)
+{
+	if (!h || !h->sampled)
+		return;
+	fputs("<h2>Hotspots</h2>\n<section id=\"hotspots\">\n<p>", out);
+	html_esc(out, h->s.event);
+	fprintf(out,
+		": %" PRIu64 " samples, %" PRIu64 " lost (ring buffer full), %" PRIu64
+		" at an address without a symbol",
+		h->s.samples, h->s.lost, h->s.unresolved);
+	if (h->s.note[0]) {
+		fputs(" &mdash; ", out);
+		html_esc(out, h->s.note);
+	}
+	fputs(".</p>\n", out);
+	for (int i = 0; i < h->ngroups; i++) {
+		if (h->groups[i].node) {
+			fputs("<p>Samples of ", out);
+			html_esc(out, h->groups[i].node);
+			fputs(": under the node in the tree above.</p>\n", out);
+			continue;
+		}
+		fprintf(out, "<h3>Where the CPU time goes (time-based, every node: %" PRIu64 " samples)</h3>\n",
+			h->groups[i].samples);
+		html_table(out, &h->groups[i]);
+		flame_graph(out, h, NULL);
+	}
+	fputs("</section>\n", out);
+}

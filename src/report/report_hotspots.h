@@ -38,6 +38,12 @@ int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hots
  * function's share of the node's samples in A and in B and the change,
  * biggest change first (top functions, then how many more); a node only
  * one session sampled is said so. */
+/* The HTML report's parts (report_html.c calls them): a node's hot
+ * functions inside its <details> (shown when it is opened), and the
+ * section of time-based samples with a flame graph of the call stacks. */
+struct td_hotspots;
+void td_report_html_hot_node(FILE *out, const struct td_hotspots *h, const char *node);
+void td_report_html_hotspots(FILE *out, const struct td_hotspots *h);
 int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, int top, FILE *out, td_err *err);
 
 #endif

@@ -104,6 +104,14 @@ else
 		"$(awk '$1 ~ /^pie-/ { n = split($1, f, ";"); print f[n - 1] ";" f[n]; exit }' "$WORK/fx.folded")"
 	check_eq "folded: its counts sum to samples_stack's" "$(sql "$FDB" "select sum(count) from samples_stack")" \
 		"$(awk '{ s += $NF } END { print s }' "$WORK/fx.folded")"
+	# the HTML report: the section, its table and the flame graph, each frame titled with its samples
+	"$TDCTL" report -d "$FDB" --format html -o "$WORK/fx.html"
+	check_eq "report --format html of a sampled session exits 0" 0 "$?"
+	check_grep "HTML: the hotspots section" '<section id="hotspots">' "$WORK/fx.html"
+	check_grep "HTML: pie_spin's row in the function table" "<tr><td>pie_spin</td><td>hot</td>" "$WORK/fx.html"
+	pie=$(sql "$FDB" "select sum(count) from samples_stack where stack like '%pie_thread;pie_spin%'")
+	check_grep "HTML: the flame graph's pie_spin frame under pie_thread has its $pie samples" \
+		"title=\"pie_spin: $pie samples" "$WORK/fx.html"
 	if grep -q "no jit" "$WORK/fx.out"; then
 		skip "JIT perf map" "the fixture's JIT code is x86-64 only"
 	else
