@@ -10,7 +10,7 @@
 #     separate debug file (.gnu_debuglink), a shared library, and JIT code
 #     named in a perf map: each thread's samples name its function.
 #  3. attach --hotspots to a running process (every thread it has).
-#  4. The reports (text, CSV, JSON) agree with the samples stored, and the
+#  4. The reports (text, CSV, JSON, folded, HTML, diff) agree with the samples stored, and the
 #     errors a user can cause say what to do.
 . "$(dirname "$0")/lib.sh"
 
@@ -64,16 +64,6 @@ check_eq "CSV: line samples sum to samples_hot's" "$(sql "$DB" "select sum(count
 check_grep "text report: the time-based group" "time-based (every node" "$WORK/hot.txt"
 check_grep "text report names compute_chunk with its file" "compute_chunk (td-demo)  td-demo.c:" "$WORK/hot.txt"
 
-# diff --hotspots: a second session with a compute thread only; memory_chunk's share goes to 0
-"$TDCTL" run -q -d "$DB" --hotspots --hotspots-hz $HZ -- "$DEMO" -t 1 -l 0 -e 0 -s 1 >/dev/null 2>&1
-"$TDCTL" diff 1 2 -d "$DB" --hotspots >"$WORK/diff.txt"
-check_eq "diff --hotspots exits 0" 0 "$?"
-total=$(sql "$DB" "select sum(count) from samples_hot where session_id = 1")
-mem=$(sql "$DB" "select sum(count) from samples_hot where session_id = 1 and function = 'memory_chunk'")
-want=$(awk -v m="$mem" -v t="$total" 'BEGIN { printf "%.1f%% 0.0%% -%.1f", 100 * m / t, 100 * m / t }')
-check_eq "diff: memory_chunk's share in A (samples_hot's), 0 in B, and the change" "$want" \
-	"$(awk '$NF == "(td-demo)" && $(NF - 1) == "memory_chunk" { print $1, $2, $3 }' "$WORK/diff.txt")"
-
 # ---- 2. PIE + separate debug file, shared library, JIT perf map
 F="$WORK/fx"
 mkdir -p "$F"
@@ -87,7 +77,7 @@ if ! "$CC" -g -O1 -fno-omit-frame-pointer -fPIC -shared -o "$F/libhot.so" "$TD_S
 else
 	check_eq "the fixture is PIE (ELF type DYN)" "DYN" "$(readelf -h "$F/hot" | awk '/Type:/ { print $2 }')"
 	check_eq "the stripped fixture has no symbol pie_spin of its own" 0 "$(readelf -s "$F/hot" | grep -c pie_spin)"
-	FDB="$WORK/f.db"
+	FDB="$DB" # session 2, after td-demo's: diff compares them below
 	TD_PERF_MAP_DIR="$F" "$TDCTL" run -q -d "$FDB" --hotspots --hotspots-hz 1000 -- "$F/hot" 1 "$F" \
 		>"$WORK/fx.out" 2>"$WORK/fx.err"
 	check_eq "run --hotspots on the fixture exits 0" 0 "$?"
@@ -102,16 +92,24 @@ else
 	check_eq "report --format folded exits 0" 0 "$?"
 	check_eq "folded: the pie thread's commonest stack ends in its caller, then pie_spin" "pie_thread;pie_spin" \
 		"$(awk '$1 ~ /^pie-/ { n = split($1, f, ";"); print f[n - 1] ";" f[n]; exit }' "$WORK/fx.folded")"
-	check_eq "folded: its counts sum to samples_stack's" "$(sql "$FDB" "select sum(count) from samples_stack")" \
+	check_eq "folded: its counts sum to samples_stack's" "$(sql "$FDB" "select sum(count) from samples_stack where session_id = 2")" \
 		"$(awk '{ s += $NF } END { print s }' "$WORK/fx.folded")"
 	# the HTML report: the section, its table and the flame graph, each frame titled with its samples
 	"$TDCTL" report -d "$FDB" --format html -o "$WORK/fx.html"
 	check_eq "report --format html of a sampled session exits 0" 0 "$?"
 	check_grep "HTML: the hotspots section" '<section id="hotspots">' "$WORK/fx.html"
 	check_grep "HTML: pie_spin's row in the function table" "<tr><td>pie_spin</td><td>hot</td>" "$WORK/fx.html"
-	pie=$(sql "$FDB" "select sum(count) from samples_stack where stack like '%pie_thread;pie_spin%'")
+	pie=$(sql "$FDB" "select sum(count) from samples_stack where session_id = 2 and stack like '%pie_thread;pie_spin%'")
 	check_grep "HTML: the flame graph's pie_spin frame under pie_thread has its $pie samples" \
 		"title=\"pie_spin: $pie samples" "$WORK/fx.html"
+	# diff --hotspots: td-demo's session against the fixture's, which runs no memory_chunk
+	"$TDCTL" diff 1 2 -d "$DB" --hotspots >"$WORK/diff.txt"
+	check_eq "diff --hotspots exits 0" 0 "$?"
+	total=$(sql "$DB" "select sum(count) from samples_hot where session_id = 1")
+	mem=$(sql "$DB" "select sum(count) from samples_hot where session_id = 1 and function = 'memory_chunk'")
+	want=$(awk -v m="$mem" -v t="$total" 'BEGIN { printf "%.1f%% 0.0%% -%.1f", 100 * m / t, 100 * m / t }')
+	check_eq "diff: memory_chunk's share in A (samples_hot's), 0 in B, and the change" "$want" \
+		"$(awk '$NF == "(td-demo)" && $(NF - 1) == "memory_chunk" { print $1, $2, $3 }' "$WORK/diff.txt")"
 	if grep -q "no jit" "$WORK/fx.out"; then
 		skip "JIT perf map" "the fixture's JIT code is x86-64 only"
 	else
