@@ -2,7 +2,9 @@
  * (pid, address) (symbols.h). */
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "perf_map.h"
@@ -196,7 +198,27 @@ void td_symbols_resolve(struct td_symbols *s, pid_t pid, uint64_t ip, bool kerne
 
 void td_symbols_epoch(struct td_symbols *s)
 {
+	char path[32];
+
 	s->epoch++;
+	for (int i = 0; i < s->nprocs; i++) {
+		struct proc *p = &s->procs[i];
+		snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
+		if (p->dwfl && access(path, F_OK) != 0) {
+			dwfl_end(p->dwfl);
+			p->dwfl = NULL;
+			p->listed_at = 0;
+		}
+	}
+}
+
+int td_symbols_processes(const struct td_symbols *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nprocs; i++)
+		n += s->procs[i].dwfl != NULL;
+	return n;
 }
 
 uint64_t td_symbols_lookups(const struct td_symbols *s)

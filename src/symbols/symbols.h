@@ -30,8 +30,13 @@ struct td_symbol {
 struct td_symbols *td_symbols_new(const char *perf_map_dir);
 /* Resolve ip of pid (kernel: a kernel address, not looked up: "[kernel]"). */
 void td_symbols_resolve(struct td_symbols *s, pid_t pid, uint64_t ip, bool kernel, struct td_symbol *out);
-/* A new period: a process whose address fell in no module may be listed again. */
+/* A new period: a process whose address fell in no module may be listed
+ * again, and the modules of a process that is gone (no /proc/PID: exited
+ * and reaped) are let go — call it after every address of a period was
+ * resolved (a process's last samples are then resolved before it goes). */
 void td_symbols_epoch(struct td_symbols *s);
+/* Processes whose modules are held now. */
+int td_symbols_processes(const struct td_symbols *s);
 /* Addresses resolved so far (not cached ones asked again). */
 uint64_t td_symbols_lookups(const struct td_symbols *s);
 void td_symbols_free(struct td_symbols *s);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "machine/encode.h"
@@ -190,16 +191,55 @@ static void test_symbols_self(void **state)
 	assert_string_equal(y.function, "[unknown]");
 	assert_string_equal(y.module, "[unknown]");
 	assert_null(y.file);
+	assert_int_equal(td_symbols_processes(s), 1); /* this process: alive, kept */
+	td_symbols_epoch(s);
+	assert_int_equal(td_symbols_processes(s), 1);
+	td_symbols_free(s);
+}
+
+/* A process that has gone (exited and reaped) is let go at the next epoch,
+ * after its addresses were resolved; what they resolved to stays. */
+static void test_symbols_gone(void **state)
+{
+	struct td_symbols *s = td_symbols_new(dir);
+	struct td_symbol y;
+	uint64_t ip = (uint64_t)(uintptr_t)&td_test_hot_marker + 1;
+	int go[2], status;
+	pid_t child;
+	char c = 0;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) { /* the same executable: td_test_hot_marker at the same address */
+		close(go[1]);
+		if (read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(go[0]);
+	td_symbols_resolve(s, child, ip, false, &y);
+	assert_string_equal(y.function, "td_test_hot_marker");
+	td_symbols_epoch(s);
+	assert_int_equal(td_symbols_processes(s), 1); /* alive */
+	assert_int_equal(write(go[1], &c, 1), 1);
+	close(go[1]);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	td_symbols_epoch(s);
+	assert_int_equal(td_symbols_processes(s), 0);
+	td_symbols_resolve(s, child, ip, false, &y); /* cached */
+	assert_string_equal(y.function, "td_test_hot_marker");
 	td_symbols_free(s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_locate_lines),
-		cmocka_unit_test(test_shipped_locates_encode),
-		cmocka_unit_test(test_perf_map),
-		cmocka_unit_test(test_symbols_self),
+		cmocka_unit_test(test_locate_lines), cmocka_unit_test(test_shipped_locates_encode),
+		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_symbols_self),
+		cmocka_unit_test(test_symbols_gone),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
