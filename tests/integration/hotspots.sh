@@ -143,6 +143,25 @@ else
 	not_ok "workload started for attach"
 fi
 
+# ---- a node's samples: a Skylake level-3 import (toplev's oracle input) given, by SQL, samples
+# of DRAM_Bound's locate event (what --hotspots=Backend_Bound.Memory_Bound.DRAM_Bound stores on a PMU)
+KDB="$WORK/k.db"
+(cd "$TD_SRCDIR/tests/data/oracle/toplev/inputs" && "$TDCTL" import -q --pmu skl --smt off -d "$KDB" skl-l3.perf.csv)
+check_eq "skl-l3 import exits 0" 0 "$?"
+N=Backend_Bound.Memory_Bound.DRAM_Bound
+sql "$KDB" "insert into sampling(session_id, event, node, period, note, samples) values(1, 'MEM_LOAD_RETIRED:L3_MISS', '$N', 0, 'test', 40);
+	insert into samples_hot select 1, min(id), 7, 7, '$N', 'chase_list', 'app', 'list.c', 12, 30 from intervals where session_id = 1;
+	insert into samples_hot select 1, min(id), 7, 7, '$N', 'main', 'app', 'main.c', 5, 10 from intervals where session_id = 1;"
+"$TDCTL" report -d "$KDB" --hotspots >"$WORK/k.txt"
+check_grep "text: the node's group" "$N: 40 samples" "$WORK/k.txt"
+"$TDCTL" report -d "$KDB" --format html -o "$WORK/k.html"
+check_eq "HTML report of the node's samples exits 0" 0 "$?"
+# the node's <details>, up to the next node's: its function table, shown when the node is opened
+awk -v n="data-node=\"$N\">" 'index($0, n) { f = 1; print; next } f && /<details/ { exit } f' "$WORK/k.html" >"$WORK/k.node"
+check_grep "HTML: the table is inside the node's details" "data-hot=\"$N\"" "$WORK/k.node"
+check_grep "HTML: chase_list with 75 % of the node's samples" \
+	"<tr><td>chase_list</td><td>app</td><td>75.0 %</td><td>30</td>" "$WORK/k.node"
+
 # ---- 4. what a user can get wrong
 "$TDCTL" run -q -d "$WORK/n.db" -- true 2>/dev/null
 "$TDCTL" report -d "$WORK/n.db" --hotspots >/dev/null 2>"$WORK/none.err"
