@@ -185,11 +185,19 @@ int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threa
 	fill_attr(o, &a);
 	rc = all_threads ? open_threads(s, &a, pid) : open_on(s, &a, pid);
 	if (rc < 0) {
-		td_err_set(err,
-			   "cannot sample process %d for --hotspots: %s (perf_event_paranoid and the "
-			   "ptrace permission decide who may sample; give the event of another PMU or leave out "
-			   "--hotspots)",
-			   (int)pid, strerror(-rc));
+		if (rc == -ENOENT || rc == -ENODEV || rc == -EOPNOTSUPP || rc == -EINVAL)
+			td_err_set(err,
+				   "cannot sample process %d for --hotspots: %s: this machine has no PMU that samples "
+				   "the event; give --hotspots alone for time-based hotspots (cpu-clock)",
+				   (int)pid, strerror(-rc));
+		else if (rc == -EACCES || rc == -EPERM)
+			td_err_set(err,
+				   "cannot sample process %d for --hotspots: %s: perf_event_paranoid or the ptrace "
+				   "permission forbids it; run as the process's owner, lower "
+				   "/proc/sys/kernel/perf_event_paranoid, or grant CAP_PERFMON",
+				   (int)pid, strerror(-rc));
+		else
+			td_err_set(err, "cannot sample process %d for --hotspots: %s", (int)pid, strerror(-rc));
 		td_sampling_free(s);
 		return -1;
 	}

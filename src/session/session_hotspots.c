@@ -211,7 +211,7 @@ static int node_locate(struct td_session *rs, struct session_hot *h, const char 
 	char path[1024];
 	int rc = 0;
 
-	if (!rs->caps.events_file[0] || !strchr(ev, '_'))
+	if (!rs->caps.events_file[0] || strchr(ev, ':') || strchr(ev, '/')) /* an event string */
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), rs->caps.events_file);
 	if (td_catalog_load(path, &cat, err))

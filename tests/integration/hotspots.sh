@@ -179,10 +179,14 @@ if [ "$rung" = software-only ]; then
 	check_eq "--hotspots=NODE without a PMU exits 1" 1 "$?"
 	check_grep "... naming the node's locate event and what to do" \
 		"samples MEM_LOAD_RETIRED:L3_MISS, a hardware event, and this host has no PMU to sample it" "$WORK/node.err"
+	"$TDCTL" run -q -d "$WORK/n.db" --hotspots=cycles -- true 2>"$WORK/cycles.err"
+	check_eq "--hotspots=cycles without a PMU exits 1" 1 "$?"
+	check_grep "... saying so and what to do" "this machine has no PMU that samples the event; give --hotspots alone" \
+		"$WORK/cycles.err"
 else
-	skip "--hotspots=NODE refused without a PMU" "this host has a PMU (rung $rung)"
+	skip "--hotspots=NODE and =cycles refused without a PMU" "this host has a PMU (rung $rung)"
 fi
-"$TDCTL" run -q -d "$WORK/n.db" --pmu skl --hotspots=Backend_Bound.Memory_Bound -- true 2>"$WORK/node2.err"
+"$TDCTL" run -q -d "$WORK/n.db" --pmu skl --hotspots=Bad_Speculation -- true 2>"$WORK/node2.err"
 check_eq "--hotspots=NODE of a node without a locate line exits 1" 1 "$?"
 check_grep "... and says so" "names no event that locates this node" "$WORK/node2.err"
 "$TDCTL" report -d "$DB" --hotspots --format html -o "$WORK/x.html" 2>"$WORK/html.err"
