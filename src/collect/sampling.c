@@ -12,6 +12,12 @@
  *    children born later) write to their parent's buffer;
  *  - include/uapi/linux/perf_event.h:898 PERF_RECORD_LOST {id, lost},
  *    :1112 PERF_RECORD_LOST_SAMPLES {lost}, :931 PERF_RECORD_THROTTLE;
+ *  - kernel/events/ring_buffer.c:160-181, 262-264: a sample that finds the
+ *    buffer full is counted in the (parent) event's lost_samples, and the
+ *    PERF_RECORD_LOST saying so is written only at the next sample that
+ *    finds room — after the last drain, never; so the loss is read from
+ *    each event with read_format PERF_FORMAT_LOST (core.c:5816, Linux 6.0;
+ *    on older kernels the records alone count it);
  *    :1042 PERF_RECORD_SAMPLE with sample_type IP|TID[|CALLCHAIN]: {u64 ip;
  *    u32 pid, tid; [u64 nr; u64 ips[nr]]}, the callchain's entries at or
  *    above PERF_CONTEXT_MAX (:1266) marking where kernel and user frames
@@ -45,6 +51,8 @@ struct td_sampling {
 	struct td_sampling_stats st;
 	unsigned char *scratch; /* a record that wraps round the end of the buffer, copied whole */
 	bool callchain;
+	bool lost_readable;    /* the events were opened with PERF_FORMAT_LOST */
+	uint64_t lost_records; /* what PERF_RECORD_LOST and _LOST_SAMPLES said */
 	uint64_t chain[TD_SAMPLING_MAX_STACK];
 };
 
@@ -76,6 +84,7 @@ static void fill_attr(const struct td_sampling_opts *o, struct perf_event_attr *
 	a->exclude_kernel = o->exclude_kernel;
 	a->exclude_hv = 1;
 	a->exclude_guest = 1;
+	a->read_format = PERF_FORMAT_LOST;
 }
 
 static int open_on(struct td_sampling *s, struct perf_event_attr *a, pid_t tid)
@@ -83,8 +92,13 @@ static int open_on(struct td_sampling *s, struct perf_event_attr *a, pid_t tid)
 	for (int r = 0; r < s->nrings; r++) {
 		struct ring *ring = &s->rings[r];
 		int fd = event_open(a, tid, ring->cpu, -1);
+		if (fd == -EINVAL && a->read_format) { /* before Linux 6.0: no PERF_FORMAT_LOST */
+			a->read_format = 0;
+			fd = event_open(a, tid, ring->cpu, -1);
+		}
 		if (fd < 0)
 			return fd;
+		s->lost_readable = a->read_format != 0;
 		int *slot = td_array_push(&s->fds, &s->nfds, sizeof(int));
 		if (!slot) {
 			close(fd);
@@ -112,15 +126,18 @@ static bool opened(const pid_t *done, int n, pid_t tid)
 	return false;
 }
 
-/* Every thread of pid, rescanned until a scan finds none new (a thread born
- * between two scans from a thread already opened inherits the event). */
+/* Every thread of pid, rescanned until a scan finds none new, at most
+ * OPEN_ROUNDS times (a thread born from a thread already opened inherits
+ * the event: a second scan finds those born from the others meanwhile; the
+ * bound keeps a process that makes threads all the time from holding us). */
+#define OPEN_ROUNDS 4
 static int open_threads(struct td_sampling *s, struct perf_event_attr *a, pid_t pid)
 {
 	pid_t *done = NULL;
 	int ndone = 0, rc = 0;
 	bool added = true;
 
-	while (added && rc == 0) {
+	for (int round = 0; added && rc == 0 && round < OPEN_ROUNDS; round++) {
 		pid_t *tids = NULL;
 		int n = td_proc_tasks(pid, &tids);
 		added = false;
@@ -283,13 +300,13 @@ static void drain_ring(struct td_sampling *s, struct ring *r, td_sample_fn fn, v
 		case PERF_RECORD_LOST: /* {u64 id; u64 lost} */
 			if (blen >= 16) {
 				memcpy(&v, body + 8, 8);
-				s->st.lost += v;
+				s->lost_records += v;
 			}
 			break;
 		case PERF_RECORD_LOST_SAMPLES: /* {u64 lost} */
 			if (blen >= 8) {
 				memcpy(&v, body, 8);
-				s->st.lost += v;
+				s->lost_records += v;
 			}
 			break;
 		case PERF_RECORD_THROTTLE:
@@ -312,9 +329,17 @@ void td_sampling_drain(struct td_sampling *s, td_sample_fn fn, void *ctx)
 
 void td_sampling_stats(const struct td_sampling *s, struct td_sampling_stats *st)
 {
+	uint64_t lost = 0, v[2];
+
 	memset(st, 0, sizeof(*st));
-	if (s)
-		*st = s->st;
+	if (!s)
+		return;
+	*st = s->st;
+	/* each event's lost_samples (an inherited thread's count in its parent's) */
+	for (int i = 0; s->lost_readable && i < s->nfds; i++)
+		if (read(s->fds[i], v, sizeof(v)) == (ssize_t)sizeof(v))
+			lost += v[1];
+	st->lost = lost > s->lost_records ? lost : s->lost_records;
 }
 
 void td_sampling_free(struct td_sampling *s)

@@ -47,7 +47,8 @@ typedef void (*td_sample_fn)(void *ctx, const struct td_sample *s);
 
 struct td_sampling_stats {
 	uint64_t samples;   /* handed to the callback */
-	uint64_t lost;	    /* samples the kernel could not write: a ring buffer was full */
+	uint64_t lost;	    /* samples the kernel could not write: a ring buffer was full (read from
+			     * each event, PERF_FORMAT_LOST; its records alone before Linux 6.0) */
 	uint64_t throttled; /* times the kernel throttled the event (too many samples a tick) */
 	int cpus, events;   /* ring buffers, and events opened (threads x CPUs) */
 };

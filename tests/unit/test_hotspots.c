@@ -17,7 +17,10 @@
 #include <unistd.h>
 
 #include "machine/encode.h"
+#include "collect/sampling.h"
 #include "machine/pmu.h"
+#include <linux/perf_event.h>
+#include <sys/mman.h>
 #include "model/catalog.h"
 #include "symbols/perf_map.h"
 #include "symbols/symbols.h"
@@ -234,12 +237,61 @@ static void test_symbols_gone(void **state)
 	td_symbols_free(s);
 }
 
+static void count_sample(void *ctx, const struct td_sample *s)
+{
+	int *n = ctx;
+
+	(void)s;
+	(*n)++;
+}
+
+/* A ring buffer of one page and a sample at every page fault of this
+ * process while it touches 4096 fresh pages (no huge pages): far more
+ * samples than the page holds before the drain (a record is 32 bytes), so
+ * the kernel writes PERF_RECORD_LOST; each fault is either a sample read
+ * or counted lost. */
+static void test_sampling_lost(void **state)
+{
+	struct td_sampling_opts o = { .type = PERF_TYPE_SOFTWARE,
+				      .config = PERF_COUNT_SW_PAGE_FAULTS,
+				      .period = 1,
+				      .exclude_kernel = true,
+				      .pages = 1 };
+	struct td_sampling *s;
+	struct td_sampling_stats st;
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t npages = 4096;
+	volatile char *mem;
+	td_err err;
+	int seen = 0;
+
+	(void)state;
+	mem = mmap(NULL, npages * (size_t)psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(mem != MAP_FAILED);
+	madvise((void *)mem, npages * (size_t)psz, MADV_NOHUGEPAGE);
+	if (td_sampling_open(&o, getpid(), true, &s, &err)) {
+		munmap((void *)mem, npages * (size_t)psz);
+		skip(); /* perf_event_open refused (paranoid, no perf events): err says why */
+	}
+	for (size_t i = 0; i < npages; i++)
+		mem[i * (size_t)psz] = 1;
+	td_sampling_drain(s, count_sample, &seen);
+	td_sampling_stats(s, &st);
+	assert_int_equal(st.samples, (uint64_t)seen);
+	assert_true(seen > 0);
+	assert_true(st.lost > 0);
+	assert_true(st.samples + st.lost >= npages);
+	assert_true(seen <= (int)(psz / 32) * st.cpus); /* what one page a CPU holds at most */
+	td_sampling_free(s);
+	munmap((void *)mem, npages * (size_t)psz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locate_lines), cmocka_unit_test(test_shipped_locates_encode),
 		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_symbols_self),
-		cmocka_unit_test(test_symbols_gone),
+		cmocka_unit_test(test_symbols_gone), cmocka_unit_test(test_sampling_lost),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
