@@ -46,12 +46,8 @@ int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t sampl
 
 int td_store_hot_add(struct td_store *s, int64_t session, int64_t interval, const struct td_hot_row *r)
 {
-	sqlite3_stmt *st;
-	int rc;
+	sqlite3_stmt *st = s->stmt[ST_HOT_ADD];
 
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO samples_hot VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_int64(st, 2, interval);
 	sqlite3_bind_int(st, 3, (int)r->pid);
@@ -65,9 +61,7 @@ int td_store_hot_add(struct td_store *s, int64_t session, int64_t interval, cons
 	else
 		sqlite3_bind_null(st, 9);
 	sqlite3_bind_int64(st, 10, (sqlite3_int64)r->count);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
 int td_store_sampling(struct td_store *s, int64_t session, struct td_sampling_row *out)
@@ -144,11 +138,8 @@ int td_store_hot_rows(struct td_store *s, int64_t session, int first, int last, 
 int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval, pid_t pid, pid_t tid,
 			   const char *node, const char *stack, uint64_t count)
 {
-	sqlite3_stmt *st;
-	int rc;
+	sqlite3_stmt *st = s->stmt[ST_HOT_STACK_ADD];
 
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO samples_stack VALUES(?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_int64(st, 2, interval);
 	sqlite3_bind_int(st, 3, (int)pid);
@@ -156,9 +147,7 @@ int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval
 	td_store_bind_text(st, 5, node);
 	td_store_bind_text(st, 6, stack);
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)count);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
 int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td_hot_stack_fn fn, void *ctx)
