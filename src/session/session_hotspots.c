@@ -149,23 +149,31 @@ static int fold_append(struct session_hot *h, size_t *len, const char *name)
 
 /* The sample's stack, folded and counted (outermost frame first; a run
  * of kernel frames is one "[kernel]"; a caller's frame is looked up at its
- * return address - 1, inside the call). */
+ * return address - 1, inside the call). The walk from the leaf stops at the
+ * first frame no symbol covers, kept as "[unknown]": past it, in a binary
+ * built without frame pointers, the frame-pointer walk reads garbage. */
 static void count_stack(struct session_hot *h, const struct td_sample *smp)
 {
+	const char *names[TD_SAMPLING_MAX_STACK];
+	int n = 0;
 	size_t len = 0;
 	struct stack_row *r;
 	bool in_kernel = false;
 
-	for (int i = smp->nchain - 1; i >= 0; i--) {
+	for (int i = 0; i < smp->nchain && n < TD_SAMPLING_MAX_STACK; i++) {
 		struct td_symbol y;
 		bool kernel = (smp->kernel_frames >> i) & 1;
 		if (kernel && in_kernel)
 			continue;
 		in_kernel = kernel;
 		td_symbols_resolve(h->sym, smp->pid, i > 0 && !kernel ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
-		if (fold_append(h, &len, y.function))
-			return;
+		names[n++] = y.function;
+		if (!strcmp(y.function, "[unknown]"))
+			break;
 	}
+	for (int i = n - 1; i >= 0; i--)
+		if (fold_append(h, &len, names[i]))
+			return;
 	if (!len || ((h->sused + 1) * 2 > h->scap && grow_stacks(h) && h->sused + 1 >= h->scap))
 		return;
 	r = stack_slot(h->stacks, h->scap, smp->tid, h->fold);
