@@ -662,3 +662,30 @@ cpi   Serializing         measured  = CORE_SCALE * Backend_Bound.Core_Bound.Seri
       | Serializing-operation stall cycles (share of core bound)
 cpi   Ports_ILP           derived   = CORE_SCALE * Backend_Bound.Core_Bound.Ports_Utilization \
       | Dependency and port-contention cycles (Eyerman base ILP part; share of core bound)
+
+# --- locate: the event whose samples point at the code behind a node ------------------------------
+# toplev 5.1-full skl_client_ratios.py's sample events (its `sample = [...]`, the first where it lists
+# several; :pp there is PEBS, precise IPs where the event has them). Nodes toplev gives none lack a line
+# (Bad_Speculation, Backend_Bound, Memory_Bound, Core_Bound ...). `tdctl run --hotspots=NODE` samples it.
+# The FRONTEND_RETIRED latency events are libpfm4's IDQ_*_BUBBLE(S):fe_thres=N: MSR_PEBS_FRONTEND
+# 0x400406 (LATENCY_GE_4), 0x401006 (LATENCY_GE_16), 0x100206 (LATENCY_GE_2_BUBBLES_GE_1), as perfmon's.
+locate Frontend_Bound                                 FRONTEND_RETIRED:IDQ_4_BUBBLES:fe_thres=4  | FRONTEND_RETIRED.LATENCY_GE_4:pp
+locate Frontend_Bound.Fetch_Latency                   FRONTEND_RETIRED:IDQ_4_BUBBLES:fe_thres=16 | FRONTEND_RETIRED.LATENCY_GE_16:pp
+locate Frontend_Bound.Fetch_Latency.ICache_Misses     FRONTEND_RETIRED:L2_MISS                   | FRONTEND_RETIRED.L2_MISS:pp
+locate Frontend_Bound.Fetch_Latency.ITLB_Misses       FRONTEND_RETIRED:STLB_MISS                 | FRONTEND_RETIRED.STLB_MISS:pp
+locate Frontend_Bound.Fetch_Latency.Branch_Resteers   BR_MISP_RETIRED:ALL_BRANCHES               | BR_MISP_RETIRED.ALL_BRANCHES
+locate Frontend_Bound.Fetch_Latency.MS_Switches       IDQ:MS_SWITCHES                            | IDQ.MS_SWITCHES
+locate Frontend_Bound.Fetch_Latency.DSB_Switches      FRONTEND_RETIRED:DSB_MISS                  | FRONTEND_RETIRED.DSB_MISS:pp
+locate Frontend_Bound.Fetch_Bandwidth                 FRONTEND_RETIRED:IDQ_1_BUBBLE:fe_thres=2   | FRONTEND_RETIRED.LATENCY_GE_2_BUBBLES_GE_1
+locate Frontend_Bound.Fetch_Bandwidth.MITE            FRONTEND_RETIRED:ANY_DSB_MISS              | FRONTEND_RETIRED.ANY_DSB_MISS
+locate Bad_Speculation.Branch_Mispredicts             BR_MISP_RETIRED:ALL_BRANCHES               | BR_MISP_RETIRED.ALL_BRANCHES:pp
+locate Bad_Speculation.Machine_Clears                 MACHINE_CLEARS:COUNT                       | MACHINE_CLEARS.COUNT
+locate Backend_Bound.Memory_Bound.L1_Bound            MEM_LOAD_RETIRED:L1_HIT                    | MEM_LOAD_RETIRED.L1_HIT
+locate Backend_Bound.Memory_Bound.L2_Bound            MEM_LOAD_RETIRED:L2_HIT                    | MEM_LOAD_RETIRED.L2_HIT
+locate Backend_Bound.Memory_Bound.L3_Bound            MEM_LOAD_RETIRED:L3_HIT                    | MEM_LOAD_RETIRED.L3_HIT:pp
+locate Backend_Bound.Memory_Bound.DRAM_Bound          MEM_LOAD_RETIRED:L3_MISS                   | MEM_LOAD_RETIRED.L3_MISS
+locate Backend_Bound.Memory_Bound.Store_Bound         MEM_INST_RETIRED:ALL_STORES                | MEM_INST_RETIRED.ALL_STORES:pp
+locate Backend_Bound.Core_Bound.Serializing_Operation PARTIAL_RAT_STALLS:SCOREBOARD              | PARTIAL_RAT_STALLS.SCOREBOARD
+locate Retiring                                       UOPS_RETIRED:RETIRE_SLOTS                  | UOPS_RETIRED.RETIRE_SLOTS
+locate Retiring.Light_Operations                      INST_RETIRED:PREC_DIST                     | INST_RETIRED.PREC_DIST
+locate Retiring.Heavy_Operations.Microcode_Sequencer  IDQ:MS_UOPS                                | IDQ.MS_UOPS

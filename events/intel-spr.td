@@ -775,3 +775,32 @@ cpi   Frontend_Latency   derived = Frontend_Bound.Fetch_Latency        | Cycles 
 cpi   Frontend_Bandwidth derived = Frontend_Bound.Fetch_Bandwidth      | Cycles the frontend delivered less than the width
 cpi   Memory             derived = Backend_Bound.Memory_Bound          | Memory-bound slots (PERF_METRICS or TOPDOWN.MEMORY_BOUND_SLOTS)
 cpi   Core               derived = Backend_Bound.Core_Bound            | Core-bound slots
+
+# --- locate: the event whose samples point at the code behind a node ------------------------------
+# toplev 5.1-full spr_server_ratios.py's sample events (its `sample = [...]`, the first where it lists
+# several; :pp there is PEBS, precise IPs where the event has them), in libpfm4's spelling for spr
+# (FRONTEND_RETIRED latency events checked against perfmon's MSR_PEBS_FRONTEND values). Nodes
+# toplev gives none lack a line. `tdctl run --hotspots=NODE` samples it.
+locate Frontend_Bound                                     FRONTEND_RETIRED:LATENCY_GE_4                | FRONTEND_RETIRED.LATENCY_GE_4:pp
+locate Frontend_Bound.Fetch_Latency                       FRONTEND_RETIRED:LATENCY_GE_16               | FRONTEND_RETIRED.LATENCY_GE_16:pp
+locate Frontend_Bound.Fetch_Latency.ICache_Misses         FRONTEND_RETIRED:L2_MISS                     | FRONTEND_RETIRED.L2_MISS:pp
+locate Frontend_Bound.Fetch_Latency.ITLB_Misses           FRONTEND_RETIRED:STLB_MISS                   | FRONTEND_RETIRED.STLB_MISS:pp
+locate Frontend_Bound.Fetch_Latency.Branch_Resteers       BR_MISP_RETIRED:ALL_BRANCHES                 | BR_MISP_RETIRED.ALL_BRANCHES
+locate Frontend_Bound.Fetch_Latency.MS_Switches           IDQ:MS_SWITCHES                              | IDQ.MS_SWITCHES
+locate Frontend_Bound.Fetch_Latency.DSB_Switches          FRONTEND_RETIRED:DSB_MISS                    | FRONTEND_RETIRED.DSB_MISS:pp
+locate Frontend_Bound.Fetch_Bandwidth                     FRONTEND_RETIRED:LATENCY_GE_2_BUBBLES_GE_1   | FRONTEND_RETIRED.LATENCY_GE_2_BUBBLES_GE_1
+locate Frontend_Bound.Fetch_Bandwidth.MITE                FRONTEND_RETIRED:ANY_DSB_MISS                | FRONTEND_RETIRED.ANY_DSB_MISS
+locate Bad_Speculation.Branch_Mispredicts                 cpu/event=0xa4,umask=0x8/                    | TOPDOWN.BR_MISPREDICT_SLOTS (0xA4/0x08: libpfm4 spr encodes TOPDOWN:BR_MISPREDICT_SLOTS as 0x800)
+locate Bad_Speculation.Machine_Clears                     MACHINE_CLEARS:COUNT                         | MACHINE_CLEARS.COUNT
+locate Backend_Bound                                      cpu/event=0xa4,umask=0x2/                    | TOPDOWN.BACKEND_BOUND_SLOTS (0xA4/0x02: libpfm4 spr encodes TOPDOWN:BACKEND_BOUND_SLOTS as 0x200)
+locate Backend_Bound.Memory_Bound.L1_Bound                MEM_LOAD_RETIRED:L1_HIT                      | MEM_LOAD_RETIRED.L1_HIT
+locate Backend_Bound.Memory_Bound.L2_Bound                MEM_LOAD_RETIRED:L2_HIT                      | MEM_LOAD_RETIRED.L2_HIT
+locate Backend_Bound.Memory_Bound.L3_Bound                MEM_LOAD_RETIRED:L3_HIT                      | MEM_LOAD_RETIRED.L3_HIT:pp
+locate Backend_Bound.Memory_Bound.DRAM_Bound              MEM_LOAD_RETIRED:L3_MISS                     | MEM_LOAD_RETIRED.L3_MISS
+locate Backend_Bound.Memory_Bound.Store_Bound             MEM_INST_RETIRED:ALL_STORES                  | MEM_INST_RETIRED.ALL_STORES:pp
+locate Backend_Bound.Core_Bound.Divider                   ARITH:DIV_ACTIVE                             | ARITH.DIV_ACTIVE
+locate Backend_Bound.Core_Bound.Serializing_Operation     RESOURCE_STALLS:SCOREBOARD                   | RESOURCE_STALLS.SCOREBOARD
+locate Retiring                                           UOPS_RETIRED:SLOTS                           | UOPS_RETIRED.SLOTS
+locate Retiring.Light_Operations                          INST_RETIRED:PREC_DIST                       | INST_RETIRED.PREC_DIST
+locate Retiring.Heavy_Operations                          UOPS_RETIRED:HEAVY                           | UOPS_RETIRED.HEAVY
+locate Retiring.Heavy_Operations.Microcode_Sequencer      UOPS_RETIRED:MS                              | UOPS_RETIRED.MS

@@ -9,7 +9,7 @@
 # Run as root (or with sudo available). Safe to run again.
 set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config \
-libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev zlib1g-dev \
+libpfm4-dev libbpf-dev libsqlite3-dev libcmocka-dev libelf-dev libdw-dev zlib1g-dev \
 libjansson-dev libsystemd-dev libmicrohttpd-dev \
 bpftool clang llvm clang-format \
 sqlite3 util-linux systemd man-db chromium curl prometheus \

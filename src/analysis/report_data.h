@@ -26,6 +26,8 @@
 #include "model/model.h"
 #include "store/store.h"
 
+struct td_hotspots;
+
 enum td_report_filter_kind {
 	TD_RF_ALL,
 	TD_RF_THREAD,
@@ -95,6 +97,8 @@ struct td_report_data {
 	 * split: the kernel refused it: ..."), in event order. */
 	char **notes;
 	int nnotes;
+	const struct td_hotspots *hot; /* the session's hotspots for the HTML report (hotspots_data.h), set
+					* by its caller; NULL: none */
 };
 
 /* More columns than this would be thinner than a pixel of the charts and

@@ -106,37 +106,58 @@ enum kind {
 };
 static const char *const kind_name[K_N] = { "compute", "memory", "branchy", "sleepy" };
 
+/* One function per kind, never inlined: `tdctl run --hotspots` names
+ * each thread's (tests/integration/hotspots.sh checks it). */
+static __attribute__((noinline)) uint64_t compute_chunk(uint64_t state)
+{
+	for (int i = 0; i < 200000; i++)
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+	return state;
+}
+
+static __attribute__((noinline)) uint64_t memory_chunk(uint64_t state)
+{
+	for (int i = 0; i < 20000; i++)
+		state = chase[state % CHASE_ENTRIES];
+	return state;
+}
+
+static __attribute__((noinline)) uint64_t branchy_chunk(uint64_t state)
+{
+	for (int i = 0; i < 100000; i++) {
+		state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+		if (state & 1)
+			sink_value += state >> 3;
+		else
+			sink_value ^= state;
+	}
+	return state;
+}
+
+static __attribute__((noinline)) uint64_t sleepy_chunk(uint64_t state)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	for (int i = 0; i < 1000000; i++)
+		state = state * 2862933555777941757ull + 3037000493ull;
+	nanosleep(&ts, NULL);
+	return state;
+}
+
 static uint64_t work_chunk(enum kind k, uint64_t state)
 {
 	switch (k) {
 	case K_COMPUTE:
-		for (int i = 0; i < 200000; i++)
-			state = state * 6364136223846793005ull + 1442695040888963407ull;
-		break;
+		return compute_chunk(state);
 	case K_MEMORY:
-		for (int i = 0; i < 20000; i++)
-			state = chase[state % CHASE_ENTRIES];
-		break;
+		return memory_chunk(state);
 	case K_BRANCHY:
-		for (int i = 0; i < 100000; i++) {
-			state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-			if (state & 1)
-				sink_value += state >> 3;
-			else
-				sink_value ^= state;
-		}
-		break;
-	case K_SLEEPY: {
-		struct timespec ts = { 0, 1000000 };
-		for (int i = 0; i < 1000000; i++)
-			state = state * 2862933555777941757ull + 3037000493ull;
-		nanosleep(&ts, NULL);
-		break;
-	}
+		return branchy_chunk(state);
+	case K_SLEEPY:
+		return sleepy_chunk(state);
 	default:
-		break;
+		return state;
 	}
-	return state;
 }
 
 struct worker {

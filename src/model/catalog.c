@@ -229,6 +229,8 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		d->nstarts = j->nstarts;
 	} else {
 		int handled = td_catalog_parse_counters(cat, kw, rest, lineno, err);
+		if (!handled)
+			handled = td_catalog_parse_locate(cat, kw, rest, lineno, err);
 		if (handled)
 			return handled < 0 ? -1 : 0;
 		return td_cat_fail(
@@ -236,7 +238,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 			"unknown keyword '%s' (expected pmu, title, version, note, const, param, event, perf-name, "
 			"let, info, "
 			"node, partition, children-sum, bound, unrelated, cpi, cpi-cycles, cpi-instructions, counters, "
-			"fixed, limit, nocounter, topdown-group, span, extra)",
+			"fixed, limit, nocounter, topdown-group, span, extra, locate)",
 			kw);
 	}
 	return 0;
@@ -340,7 +342,7 @@ int td_catalog_parse_text(const char *path, char *text, struct td_catalog **out,
 		td_err_set(err, "%s:1: no 'pmu' line: say which libpfm4 models the file serves", cat->name);
 		goto out;
 	}
-	if (td_catalog_check_counters(cat, err))
+	if (td_catalog_check_counters(cat, err) || td_catalog_check_locates(cat, err))
 		goto out;
 	ret = 0;
 	*out = cat;
@@ -371,6 +373,7 @@ void td_catalog_free(struct td_catalog *cat)
 	free(cat->consts);
 	free(cat->defs);
 	free(cat->limits);
+	free(cat->locates);
 	free(cat);
 }
 

@@ -80,6 +80,16 @@ struct td_cat_counters {
 	int line;
 };
 
+/* A locate line: an event whose samples locate where in the code a node's
+ * cause lies (toplev's sample events, perfmon's LocateWith): what
+ * `tdctl run --hotspots=NODE` samples. */
+struct td_cat_locate {
+	char node[128]; /* the node's full path */
+	char spec[256]; /* event string, as an event line's */
+	char desc[256];
+	int line;
+};
+
 struct td_catalog {
 	char path[512];
 	char name[128]; /* file name, e.g. intel-skl.td */
@@ -100,6 +110,8 @@ struct td_catalog {
 	struct td_cat_counters counters;
 	struct td_cat_limit *limits;
 	int nlimits;
+	struct td_cat_locate *locates; /* catalog_locate.c */
+	int nlocates;
 };
 
 /* catalog_counters.c: parse a counters/fixed/limit/nocounter/topdown-group/
@@ -107,6 +119,13 @@ struct td_catalog {
 int td_catalog_parse_counters(struct td_catalog *cat, const char *kw, char *rest, int lineno, td_err *err);
 /* After the whole file: every alias those lines name is an event. 0 or -1. */
 int td_catalog_check_counters(const struct td_catalog *cat, td_err *err);
+
+/* catalog_locate.c: parse a locate line (1 = handled, 0 = not such a
+ * line, -1 = error in err); after the whole file, every locate line names a
+ * node the file defines (0 or -1); the events locating node, NULL none. */
+int td_catalog_parse_locate(struct td_catalog *cat, const char *kw, char *rest, int lineno, td_err *err);
+int td_catalog_check_locates(const struct td_catalog *cat, td_err *err);
+const struct td_cat_locate *td_catalog_locate(const struct td_catalog *cat, const char *node);
 
 /* Load and check one file. On error returns -1 with "FILE:LINE: what" in err. */
 int td_catalog_load(const char *path, struct td_catalog **out, td_err *err);

@@ -2,6 +2,7 @@
  * helpers the writers share are report_format.c: the dispatcher calls the
  * formats, the formats call only the helpers. */
 #include "report.h"
+#include "analysis/hotspots_data.h"
 #include "model/model_spec.h"
 
 #include <math.h>
@@ -171,9 +172,22 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 	case TD_REPORT_JSON:
 		td_report_table(out, &d, o);
 		break;
-	case TD_REPORT_HTML:
+	case TD_REPORT_HTML: {
+		struct td_hotspots hot;
+		/* the session's hotspots, where it sampled: each node's functions under it, the time-based ones and
+		 * the flame graph in a section of their own */
+		if (td_hotspots_load(s, session, false, 0, &hot, err) ||
+		    (hot.sampled && td_hotspots_load_stacks(s, session, &hot, err))) {
+			td_hotspots_free(&hot);
+			td_report_data_free(&d);
+			return -1;
+		}
+		d.hot = hot.sampled ? &hot : NULL;
 		td_report_html(out, &d, o);
+		d.hot = NULL;
+		td_hotspots_free(&hot);
 		break;
+	}
 	}
 	free(wi);
 	td_report_data_free(&d);

@@ -7,6 +7,7 @@
  * any column; the raw counts with enabled/running. Styles and script come
  * from reports/ (report_assets.h). Not available values print `n/a`. */
 #include "report.h"
+#include "report_hotspots.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -229,6 +230,7 @@ static void subtree(FILE *out, const struct td_report_data *d, const struct td_r
 		esc(out, m->nodes[i].path);
 		fprintf(out, "\"%s>", path ? " open" : "");
 		summary(out, d, e, i);
+		td_report_html_hot_node(out, d->hot, m->nodes[i].path);
 		subtree(out, d, o, i);
 		fputs("</details>\n", out);
 	}
@@ -463,6 +465,7 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 		esc(out, why);
 		fputs("</p>\n", out);
 	}
+	td_report_html_hotspots(out, d->hot);
 	counts(out, d);
 	fprintf(out, "<script>\n%s</script>\n</body></html>\n", td_asset_report_js);
 }

@@ -237,6 +237,7 @@ static void cleanup(struct td_session *rs)
 		close(rs->go_fd);
 	if (rs->exec_err_fd >= 0)
 		close(rs->exec_err_fd);
+	session_hotspots_free(rs);
 	td_collector_free(rs->col);
 	td_live_free(rs->live);
 	free(rs->extra_td);
@@ -402,7 +403,7 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_describe_write_error(rs->store, "write to", err);
 	else if (session_register_events(rs))
 		td_store_describe_write_error(rs->store, "write to", err);
-	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err)) {
+	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err) || session_hotspots_open(rs, err)) {
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}
@@ -514,6 +515,7 @@ int td_session_finish(struct td_session *rs, struct td_session_result *res, td_e
 	 * end, in a write or without CPU): the final interval covers them */
 	session_loop_take_periods(rs);
 	session_write_interval(rs, true);
+	session_hotspots_say_end(rs);
 	if (rs->child) {
 		int wstatus = 0;
 		if (!strcmp(rs->res.stop_reason, "duration reached"))

@@ -27,6 +27,12 @@ enum td_say {
 /* One line, no trailing newline; the program decides where it goes. */
 typedef void (*td_say_fn)(void *ctx, enum td_say kind, const char *line);
 
+/* --hotspots' default rate: samples a second per CPU busy in the target
+ * (cpu-clock counts CPU time, so a CPU idle or running others adds none):
+ * 99, off the timer tick's multiples, as perf's default of 4000 is not.
+ * docs/performance.md, "Hotspots", measures what it costs. */
+#define TD_HOTSPOTS_HZ 99
+
 struct td_session_opts {
 	const char *db_path;
 	const char *events_dir;		/* NULL: td_events_dir() */
@@ -69,6 +75,9 @@ struct td_session_opts {
 	bool no_priority;	   /* --no-priority: the program leaves the scheduling priority of the thread
 				   * that runs the loop as it is (by default it raises it where permitted:
 				   * sampler_priority.h); the session itself only reports it */
+	const char *hotspots;	   /* --hotspots[=EVENT]: sample beside the counting (NULL: no; "": the
+				    * default event: session_hotspots.c) */
+	int hotspots_hz;	   /* samples a second per busy CPU (0: TD_HOTSPOTS_HZ) */
 	const char *priority_said; /* what the program got (td_sampler_priority's said): a note at the end
 				   * of a session that ran, NULL none */
 };

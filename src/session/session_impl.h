@@ -99,6 +99,7 @@ struct td_session {
 	int tick, scan, rot, pidfd; /* timerfds and the target's pidfd, -1 none */
 	uint64_t deadline;	    /* --duration, monotonic ns; 0 none */
 	bool done;		    /* stop_reason says why */
+	struct session_hot *hot;    /* --hotspots: session_hotspots.c's, NULL none */
 };
 
 /* session_say.c: say one line to the user (see td_say_fn) */
@@ -129,6 +130,17 @@ int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);
 int session_write_interval(struct td_session *s, bool final);
+
+/* session_hotspots.c: --hotspots. Open before the command runs (after the
+ * session row); drain at each scan; write inside the interval's
+ * transaction, then commit (the counts written are forgotten; after a
+ * failed write they go into the next); say what was lost at the end. */
+int session_hotspots_open(struct td_session *s, td_err *err);
+void session_hotspots_drain(struct td_session *s);
+int session_hotspots_write(struct td_session *s);
+void session_hotspots_commit(struct td_session *s);
+void session_hotspots_say_end(struct td_session *s);
+void session_hotspots_free(struct td_session *s);
 
 /* session_loop.c */
 int session_loop_arm(struct td_session *s, td_err *err);

@@ -194,6 +194,7 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 	if (ready(p, n, s->scan)) {
 		drain(s->scan);
 		td_collector_scan(s->col, td_wall_ns(), &s->sink);
+		session_hotspots_drain(s);
 		report_open_failures(s);
 	}
 	if (ready(p, n, s->tick)) {

@@ -246,7 +246,7 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (rs->live && td_live_flush(rs->live, rs->interval_id, rs->seq, (double)(now - rs->interval_start) / 1e9))
 		goto fail_tx;
-	if (td_store_batch_end(rs->store))
+	if (td_store_batch_end(rs->store) || session_hotspots_write(rs))
 		goto fail_tx;
 	/* what this interval cost tdctl: its CPU time and reads since the last commit (all its
 	 * sessions: one process samples them all) */
@@ -261,6 +261,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	rs->cost_reads = reads;
 	rs->cost_syscalls = calls;
 	td_collector_commit(rs->col);
+	session_hotspots_commit(rs);
 	if (rs->sys)
 		td_syswide_commit(rs->sys);
 	if (rs->write_failed)

@@ -45,6 +45,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_MAX_TARGET] = "SELECT coalesce(max(id), 0) FROM targets",
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
+	[ST_HOT_ADD] = "INSERT INTO samples_hot VALUES(?,?,?,?,?,?,?,?,?,?)",
+	[ST_HOT_STACK_ADD] = "INSERT INTO samples_stack VALUES(?,?,?,?,?,?,?)",
 };
 _Static_assert(TD_SAMPLE_BATCH == 16, "ST_SAMPLE_ADD_BATCH has 16 rows");
 

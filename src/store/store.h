@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 9
+#define TD_SCHEMA_VERSION 10
 
 struct td_store;
 
@@ -344,5 +344,43 @@ const char *td_store_disk_advice(struct td_store *s);
 /* err = "cannot WHAT database 'PATH': WHY[: what to do]" for the last error of
  * s's database (what: "write to", "create", ...). */
 void td_store_describe_write_error(struct td_store *s, const char *what, td_err *err);
+
+/* store_hot.c: hotspots (schema v9: docs/schema.md). A session's sampling
+ * (node NULL: time-based), then its totals so far, written with each interval. */
+int td_store_sampling_add(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
+			  const char *note);
+int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
+			     uint64_t unresolved);
+struct td_hot_row {
+	pid_t pid, tid;
+	const char *comm; /* reading: the thread's name as the session's targets have it, "" none */
+	const char *node; /* NULL: time-based samples, no node */
+	const char *function, *module;
+	const char *file; /* NULL: no line information */
+	int line;
+	uint64_t count;
+	int first_seq, last_seq; /* reading: the intervals the samples fell in */
+};
+/* One interval's samples at one location of one thread. */
+int td_store_hot_add(struct td_store *s, int64_t session, int64_t interval, const struct td_hot_row *r);
+struct td_sampling_row {
+	char event[128], node[128], note[256]; /* node "": time-based */
+	uint64_t period, samples, lost, throttled, unresolved;
+};
+/* 1 and *out when the session sampled, 0 when it did not, -1 on error. */
+int td_store_sampling(struct td_store *s, int64_t session, struct td_sampling_row *out);
+/* Every (thread, node, location) of a session with its samples summed
+ * over the intervals with seq in [first, last] (last < 0: to the end),
+ * most samples first. */
+typedef int (*td_hot_fn)(const struct td_hot_row *r, void *ctx);
+int td_store_hot_rows(struct td_store *s, int64_t session, int first, int last, td_hot_fn fn, void *ctx);
+/* One interval's samples with one folded call stack of one thread (samples_stack). */
+int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval, pid_t pid, pid_t tid,
+			   const char *node, const char *stack, uint64_t count);
+/* A session's stacks summed over its intervals (per thread when per_thread;
+ * comm as in td_hot_row), most samples first. */
+typedef int (*td_hot_stack_fn)(const char *node, pid_t tid, const char *comm, const char *stack, uint64_t count,
+			       void *ctx);
+int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td_hot_stack_fn fn, void *ctx);
 
 #endif

@@ -85,6 +85,9 @@ static int delete_session(struct td_store *s, int64_t id)
 	static const char *const sqls[] = {
 		"DELETE FROM metrics WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
 		"DELETE FROM samples WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
+		"DELETE FROM samples_hot WHERE session_id=?1",
+		"DELETE FROM samples_stack WHERE session_id=?1",
+		"DELETE FROM sampling WHERE session_id=?1",
 		"DELETE FROM intervals WHERE session_id=?1",
 		"DELETE FROM events WHERE session_id=?1",
 		"DELETE FROM targets WHERE session_id=?1",
@@ -101,6 +104,8 @@ static int delete_intervals(struct td_store *s, int64_t session, int64_t n)
 	static const char *const sqls[] = {
 		"DELETE FROM metrics WHERE interval_id IN " OLDEST,
 		"DELETE FROM samples WHERE interval_id IN " OLDEST,
+		"DELETE FROM samples_hot WHERE interval_id IN " OLDEST,
+		"DELETE FROM samples_stack WHERE interval_id IN " OLDEST,
 		"DELETE FROM intervals WHERE id IN " OLDEST,
 	};
 #undef OLDEST

@@ -148,6 +148,35 @@ static const char migrate_6_7[] = "ALTER TABLE events ADD COLUMN read_cost REAL;
 static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT;"
 				  "ALTER TABLE sessions ADD COLUMN counting_note TEXT;";
 
+/* v9 -> v10: hotspots (tdctl run/attach --hotspots). A session's sampling:
+ * the event, the tree node it locates (NULL: time-based, no node), its
+ * period, the note said about it, and the samples taken and lost so far;
+ * and the samples of each interval per thread and code location (function,
+ * module, source file and line: NULL where the binary has no line
+ * information), counted; and the folded call stacks (samples_stack.stack:
+ * outermost function first, ';' between). */
+#define SQL_9_10 \
+	"CREATE TABLE sampling(" \
+	" session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE," \
+	" event TEXT NOT NULL, node TEXT, period INTEGER NOT NULL, note TEXT," \
+	" samples INTEGER NOT NULL DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0," \
+	" throttled INTEGER NOT NULL DEFAULT 0, unresolved INTEGER NOT NULL DEFAULT 0);" \
+	"CREATE TABLE samples_hot(" \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE," \
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE," \
+	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT," \
+	" function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER," \
+	" count INTEGER NOT NULL CHECK(count > 0));" \
+	"CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);" \
+	"CREATE TABLE samples_stack(" \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE," \
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE," \
+	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT," \
+	" stack TEXT NOT NULL," \
+	" count INTEGER NOT NULL CHECK(count > 0));" \
+	"CREATE INDEX samples_stack_by_session ON samples_stack(session_id, interval_id);"
+static const char migrate_9_10[] = SQL_9_10;
+
 /* v8 -> v9: what counting added to a context switch of the target, measured
  * at the session's start; NULL for every older session and when not measured. */
 static const char migrate_8_9[] = "ALTER TABLE sessions ADD COLUMN switch_cost_ns REAL;";
@@ -208,7 +237,7 @@ static const char schema_current[] =
 	"s.event_id + v.key AS event_id, v.value AS value,  s.enabled, s.running FROM samples s, "
 	"json_each(s.vals) v;"
 	"CREATE TRIGGER counts_insert INSTEAD OF INSERT ON counts BEGIN INSERT INTO samples VALUES(NEW.interval_id, "
-	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;";
+	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;" SQL_9_10;
 
 static int set_version(struct td_store *s, int version)
 {
@@ -267,6 +296,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_8_9) || set_version(s, 9))
 			return -1;
 		version = 9;
+	}
+	if (version == 9) {
+		if (td_store_exec(s, migrate_9_10) || set_version(s, 10))
+			return -1;
+		version = 10;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

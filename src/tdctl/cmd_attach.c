@@ -78,6 +78,8 @@ static const char *daemon_refuses(const struct td_session_opts *o)
 		return "--thread-metrics";
 	if (o->events_dir)
 		return "--events-dir";
+	if (o->hotspots)
+		return "--hotspots";
 	return NULL;
 }
 

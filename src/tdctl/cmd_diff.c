@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/report_hotspots.h"
 #include "tdctl.h"
 
 #define USAGE                                                                                                   \
 	"usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format " \
-	"text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]] [--repeats]"
+	"text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]] [--repeats]\n"                                 \
+	"       tdctl diff A B --hotspots [-d DB] [-o FILE]"
 
 static int run(const char *db, int64_t a, int64_t b, const struct td_report_filter *f, enum td_report_format fmt,
 	       const char *events_dir, const char *what_if, const char *path)
@@ -38,23 +40,17 @@ static int run(const char *db, int64_t a, int64_t b, const struct td_report_filt
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "events-dir", required_argument, NULL, 'e' },
-		{ "thread", required_argument, NULL, 'T' },
-		{ "process", required_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "what-if", required_argument, NULL, 'w' },
-		{ "repeats", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
+		{ "database", required_argument, NULL, 'd' }, { "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },   { "events-dir", required_argument, NULL, 'e' },
+		{ "thread", required_argument, NULL, 'T' },   { "process", required_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'C' },      { "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },	      { "help", no_argument, NULL, 'h' },
+		{ "what-if", required_argument, NULL, 'w' },  { "repeats", no_argument, NULL, 'R' },
+		{ "hotspots", no_argument, NULL, 'H' },	      { NULL, 0, NULL, 0 },
 	};
 	struct td_report_filter filter = { .kind = TD_RF_ALL };
 	const char *from = NULL, *to = NULL, *what_if = NULL;
-	bool repeats = false;
+	bool repeats = false, hotspots = false;
 	const char *db = "topdown.db", *path = NULL, *events_dir = NULL;
 	enum td_report_format fmt = TD_REPORT_TEXT;
 	int64_t a, b;
@@ -100,6 +96,9 @@ int cmd_diff(int argc, char **argv)
 		case 'R':
 			repeats = true;
 			break;
+		case 'H':
+			hotspots = true;
+			break;
 		case 'h':
 			printf("%s\n", USAGE);
 			return 0;
@@ -115,6 +114,26 @@ int cmd_diff(int argc, char **argv)
 	if (tdctl_session_arg("diff", argv[optind], &a) || tdctl_session_arg("diff", argv[optind + 1], &b) ||
 	    tdctl_filter_window("diff", &filter, from, to))
 		return 2;
+	if (hotspots) {
+		struct td_store *st;
+		FILE *out;
+		td_err err;
+		int rc = -1;
+		if (repeats || what_if || fmt != TD_REPORT_TEXT || filter.kind != TD_RF_ALL || filter.window) {
+			tdctl_error("diff: --hotspots compares the two sessions' hot functions as text: leave out the "
+				    "other options (but -d and -o)");
+			return 2;
+		}
+		if (tdctl_open_store(db, TD_STORE_READ, &st))
+			return 1;
+		if ((out = tdctl_open_output("diff", path)) != NULL) {
+			if ((rc = td_report_hotspots_diff(st, a, b, 0, out, &err)))
+				tdctl_error("diff: %s", err.msg);
+			rc = tdctl_close_output("diff", out, path, rc);
+		}
+		td_store_close(st);
+		return rc ? 1 : 0;
+	}
 	if (repeats) {
 		struct td_store *st;
 		td_err err;

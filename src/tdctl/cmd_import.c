@@ -5,10 +5,36 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "import/import_perf_script.h"
 #include "machine/pmu.h"
 #include "tdctl.h"
 
-#define USAGE "usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [--no-metrics] [-q] FILE|-"
+#define USAGE                                                                                                      \
+	"usage: tdctl import [--pmu MODEL] [-d DB] [--smt on|off] [--events-dir DIR] [--no-metrics] [-q] FILE|-\n" \
+	"       tdctl import --perf-script [-d DB] [-q] FILE|-   (perf script -F comm,pid,tid,time,event,ip,sym,dso)"
+
+/* --perf-script: perf script's samples as a session's hotspots. */
+static int import_perf_script(const char *db, const char *path, bool quiet)
+{
+	struct td_perf_script_result res;
+	struct td_store *st;
+	td_err err;
+	int rc;
+
+	if (tdctl_open_store(db, TD_STORE_WRITE, &st))
+		return 1;
+	rc = td_import_perf_script(st, path, &res, &err);
+	if (rc)
+		tdctl_error("import: %s", err.msg);
+	else if (!quiet)
+		fprintf(stderr,
+			"tdctl: session %lld: %llu samples of %s from %d lines (%d skipped); 'tdctl report %lld "
+			"--hotspots' shows them\n",
+			(long long)res.session, (unsigned long long)res.samples, res.event, res.lines, res.skipped,
+			(long long)res.session);
+	td_store_close(st);
+	return rc ? 1 : 0;
+}
 
 static int parse_smt(const char *arg, int *smt)
 {
@@ -46,17 +72,22 @@ static void report(const struct td_import_opts *o, const struct td_import_result
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'p' }, { "database", required_argument, NULL, 'd' },
-		{ "smt", required_argument, NULL, 's' }, { "events-dir", required_argument, NULL, 'E' },
-		{ "quiet", no_argument, NULL, 'q' },	 { "no-metrics", no_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },	 { NULL, 0, NULL, 0 },
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "database", required_argument, NULL, 'd' },
+		{ "smt", required_argument, NULL, 's' },
+		{ "events-dir", required_argument, NULL, 'E' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-metrics", no_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "perf-script", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct td_import_opts o = { .smt = -1, .diag = stderr };
 	struct td_import_result res;
 	struct td_caps caps;
 	const char *db = "topdown.db";
 	struct td_store *st;
-	bool quiet = false;
+	bool quiet = false, perf_script = false;
 	td_err err;
 	int c, rc;
 
@@ -82,6 +113,9 @@ int cmd_import(int argc, char **argv)
 		case 'M':
 			o.no_metrics = true;
 			break;
+		case 'S':
+			perf_script = true;
+			break;
 		case 'h':
 			printf("%s\n", USAGE);
 			return 0;
@@ -95,6 +129,13 @@ int cmd_import(int argc, char **argv)
 		return 2;
 	}
 	o.path = argv[optind];
+	if (perf_script && (o.pmu_model || o.smt >= 0 || o.events_dir || o.no_metrics)) {
+		tdctl_error(
+			"import: --perf-script reads samples: leave out --pmu, --smt, --events-dir and --no-metrics");
+		return 2;
+	}
+	if (perf_script)
+		return import_perf_script(db, o.path, quiet);
 	if (!o.pmu_model) {
 		td_caps_detect(&caps);
 		o.pmu_model = caps.pfm_model;

@@ -11,13 +11,15 @@
 
 #include "daemon_client.h"
 #include "report/report.h"
+#include "report/report_hotspots.h"
 #include "tdctl.h"
 #include "base/util.h"
 
 #define USAGE                                                                                             \
 	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
 	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "             \
-	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]"
+	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]\n"    \
+	"       tdctl report [SESSION] --hotspots [--thread TID|0] [--format text|csv|json|folded] [-o FILE]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -57,6 +59,33 @@ static int pick_session(struct td_store *st, const char *arg, int64_t *session)
 		return -1;
 	}
 	return 0;
+}
+
+/* --hotspots: the session's hot functions (report_hotspots.h). */
+static int run_hotspots(const char *db, const char *arg, const struct td_report_opts *o, const char *path, bool folded)
+{
+	struct td_hotspots_opts ho = { .format = o->format,
+				       .folded = folded,
+				       .per_thread = o->filter.kind == TD_RF_THREAD,
+				       .tid = o->filter.kind == TD_RF_THREAD ? o->filter.id : 0 };
+	struct td_store *st;
+	FILE *out;
+	int64_t session;
+	td_err err;
+	int rc = -1;
+
+	if (tdctl_open_store(db, TD_STORE_READ, &st))
+		return 1;
+	if (pick_session(st, arg, &session))
+		goto done;
+	if (!(out = tdctl_open_output("report", path)))
+		goto done;
+	if ((rc = td_report_hotspots(st, session, &ho, out, &err)))
+		tdctl_error("report: %s", err.msg);
+	rc = tdctl_close_output("report", out, path, rc);
+done:
+	td_store_close(st);
+	return rc ? 1 : 0;
 }
 
 static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path, bool repeats)
@@ -125,20 +154,30 @@ static int through_daemon(const char *sock, const char *arg, const struct td_rep
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "database", required_argument, NULL, 'd' },	{ "level", required_argument, NULL, 'l' },
-		{ "node", required_argument, NULL, 'n' },	{ "thread", required_argument, NULL, 'T' },
-		{ "process", required_argument, NULL, 'P' },	{ "cpu", required_argument, NULL, 'C' },
-		{ "format", required_argument, NULL, 'f' },	{ "intervals", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },	{ "color", required_argument, NULL, 'c' },
-		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'U' },		{ "help", no_argument, NULL, 'h' },
-		{ "what-if", required_argument, NULL, 'w' },	{ "socket", required_argument, NULL, 's' },
-		{ "repeats", no_argument, NULL, 'R' },		{ NULL, 0, NULL, 0 },
+		{ "database", required_argument, NULL, 'd' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "thread", required_argument, NULL, 'T' },
+		{ "process", required_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "intervals", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "color", required_argument, NULL, 'c' },
+		{ "events-dir", required_argument, NULL, 'e' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "what-if", required_argument, NULL, 'w' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "repeats", no_argument, NULL, 'R' },
+		{ "hotspots", no_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
 	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL;
 	int c, color = -1;
-	bool repeats = false;
+	bool repeats = false, hotspots = false, folded = false;
 	long v;
 
 	optind = 1;
@@ -164,7 +203,9 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			break;
 		case 'f':
-			if (parse_format(optarg, &o.format))
+			if (!strcmp(optarg, "folded"))
+				folded = true; /* --hotspots only */
+			else if (parse_format(optarg, &o.format))
 				return 2;
 			break;
 		case 'i':
@@ -191,6 +232,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'R':
 			repeats = true;
+			break;
+		case 'H':
+			hotspots = true;
 			break;
 		case 's':
 			sock = optarg;
@@ -223,6 +267,18 @@ int cmd_report(int argc, char **argv)
 			    "other options (but -d and --events-dir)");
 		return 2;
 	}
+	if (hotspots && (repeats || sock || o.what_if || o.node || o.level || o.intervals || o.filter.window ||
+			 (o.filter.kind != TD_RF_ALL && o.filter.kind != TD_RF_THREAD) || o.format == TD_REPORT_HTML)) {
+		tdctl_error("report: --hotspots reports the whole session's samples as text, CSV or JSON, per thread "
+			    "with --thread: leave out the other options (but -d, -o and --format)");
+		return 2;
+	}
+	if (folded && !hotspots) {
+		tdctl_error("report: --format folded gives the call stacks of --hotspots: add --hotspots");
+		return 2;
+	}
+	if (hotspots)
+		return run_hotspots(db, optind < argc ? argv[optind] : NULL, &o, path, folded);
 	if (sock)
 		return through_daemon(sock, optind < argc ? argv[optind] : NULL, &o, repeats);
 	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path, repeats);

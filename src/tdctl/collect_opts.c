@@ -107,6 +107,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		{ "no-priority", no_argument, NULL, 'P' },
 		{ "counting", required_argument, NULL, 'B' },
 		{ "bpf-map-entries", required_argument, NULL, 'M' },
+		{ "hotspots", optional_argument, NULL, 'H' },
+		{ "hotspots-hz", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -264,6 +266,14 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 				    "to 4194304"))
 				return -1;
 			break;
+		case 'H':
+			o->hotspots = optarg ? optarg : "";
+			break;
+		case 'F':
+			if (int_arg(optarg, 1, 10000, &o->hotspots_hz,
+				    "bad '--hotspots-hz %s': give samples a second per busy CPU, 1 to 10000"))
+				return -1;
+			break;
 		case 'h':
 			printf("%s", usage);
 			exit(0);
@@ -289,6 +299,14 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	}
 	if ((o->repeats || o->warmups) && (attach || o->system || o->cgroup)) {
 		tdctl_error("-r and --warmup repeat a command: they are options of 'tdctl run'");
+		return -1;
+	}
+	if (o->hotspots_hz && !o->hotspots) {
+		tdctl_error("--hotspots-hz sets the rate of --hotspots: give --hotspots too");
+		return -1;
+	}
+	if (o->hotspots && (o->system || o->cgroup)) {
+		tdctl_error("--hotspots samples a process: give it to 'tdctl run' or 'tdctl attach'");
 		return -1;
 	}
 	if (o->level && o->nodes) {

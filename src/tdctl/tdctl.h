@@ -70,7 +70,10 @@ int tdctl_close_output(const char *cmd, FILE *out, const char *path, int rc);
 	"  --tracker MODE      how threads are found: auto (default: BPF where it loads), bpf, proc (/proc rescan)\n" \
 	"  --counting MODE     how threads are counted: auto (default: BPF at each context switch where it loads),\n" \
 	"                      bpf, per-thread (perf groups per thread); TD_COUNTING sets the default\n"              \
-	"  --bpf-map-entries N threads the BPF counting map holds (default 8192)\n"
+	"  --bpf-map-entries N threads the BPF counting map holds (default 8192)\n"                                   \
+	"  --hotspots[=EVENT]  also sample where in the code the time goes: EVENT (default cpu-clock),    \n"         \
+	"                      per thread, function and line ('tdctl report --hotspots')\n"                           \
+	"  --hotspots-hz N     samples a second per busy CPU (default 99)\n"
 /* run only. */
 #define TDCTL_RUN_HELP                                                                                          \
 	"  -r, --repeat N      run CMD N times, each a session of one repeat group ('report --repeats' gives\n" \
