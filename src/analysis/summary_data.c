@@ -241,7 +241,8 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 		td_group_counts_add_time(&t->c[fw->file], c, !strcmp(L->meta.counting, "bpf"));
 		if (fw->file == SOFTWARE)
 			t->window_ns += span; /* one call per (interval, target) */
-		t->counted[fw->file] |= td_group_counts_any(c); /* handed over empty in every interval: counted nothing */
+		t->counted[fw->file] |=
+			td_group_counts_any(c); /* handed over empty in every interval: counted nothing */
 	}
 	return 0;
 }

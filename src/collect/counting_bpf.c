@@ -120,8 +120,8 @@ static __u32 value_only_events(const struct instance *b)
 	for (int k = 0; k < b->nevents;) {
 		int end = k + 1;
 		bool soft = b->attrs[k].type == PERF_TYPE_SOFTWARE;
-		while (end < b->nevents && !b->leads[end])
-			soft = soft && b->attrs[end++].type == PERF_TYPE_SOFTWARE;
+		for (; end < b->nevents && !b->leads[end]; end++) /* end moves on whatever soft is */
+			soft = soft && b->attrs[end].type == PERF_TYPE_SOFTWARE;
 		for (; k < end; k++)
 			if (soft)
 				mask |= 1u << k;

@@ -28,40 +28,19 @@
 #include "group_probe.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
-#include <semaphore.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
+#include "spinner.h"
 
 /* The longest the probe waits for its thread to run a round (a host so
  * loaded that it does not: the parts not judged are left whole). */
 #define TD_PROBE_WALL_NS 2000000000ull
-
-struct probe_spinner {
-	atomic_int stop;
-	int tid;
-	sem_t started;
-};
-
-static void *probe_spin(void *arg)
-{
-	struct probe_spinner *s = arg;
-	volatile unsigned long n = 0;
-
-	s->tid = (int)syscall(SYS_gettid);
-	sem_post(&s->started);
-	while (!atomic_load_explicit(&s->stop, memory_order_relaxed))
-		n++;
-	return NULL;
-}
 
 bool td_group_probe_wanted(const struct td_perf_group_spec *s)
 {
@@ -90,21 +69,13 @@ static void halve(struct td_perf_group_spec *s, int part)
 
 static void say_split(const struct td_perf_group_spec *s, uint64_t enabled_ns, char *buf, size_t len)
 {
-	int parts = td_perf_group_parts(s), used;
+	char parts[128];
 
-	used = snprintf(buf, len,
-			"the kernel never ran it: enabled %.1f ms of a thread's time, running 0 (a counter it needs "
-			"is held by a pinned event, e.g. the NMI watchdog); counted as %d groups of ",
-			(double)enabled_ns / 1e6, parts);
-	for (int p = 0; p < parts && used > 0 && (size_t)used < len; p++) {
-		int n = 0;
-		for (int i = 0; i < s->n; i++)
-			n += s->sub[i] == p;
-		used += snprintf(buf + used, len - (size_t)used, "%d%s", n,
-				 p == parts - 1	  ? " events"
-				 : p == parts - 2 ? " and "
-						  : ", ");
-	}
+	td_perf_group_parts_say(s, parts, sizeof(parts));
+	snprintf(buf, len,
+		 "the kernel never ran it: enabled %.1f ms of a thread's time, running 0 (a counter it needs is held "
+		 "by a pinned event, e.g. the NMI watchdog); counted as %s",
+		 (double)enabled_ns / 1e6, parts);
 }
 
 /* One round: open the probed specs on tid, read until every part has been
@@ -169,14 +140,11 @@ out:
 int td_group_probe(struct td_perf_group_spec *specs, int nspecs, const bool *probe, int mux_ms,
 		   char (*why)[TD_GROUP_PROBE_WHY], int *split)
 {
-	struct probe_spinner s = { .tid = 0 };
-	struct sched_param normal = { .sched_priority = 0 };
+	struct td_spinner s;
 	bool(*never)[TD_GROUP_MAX] = calloc((size_t)nspecs, sizeof(*never));
 	uint64_t *longest = calloc((size_t)nspecs, sizeof(*longest));
 	bool *was_split = calloc((size_t)nspecs, sizeof(*was_split));
 	uint8_t(*subs)[TD_GROUP_MAX] = calloc((size_t)nspecs, sizeof(*subs));
-	pthread_attr_t attr;
-	pthread_t th;
 	int rc;
 
 	*split = 0;
@@ -186,26 +154,12 @@ int td_group_probe(struct td_perf_group_spec *specs, int nspecs, const bool *pro
 	}
 	for (int i = 0; i < nspecs; i++)
 		memcpy(subs[i], specs[i].sub, sizeof(subs[i]));
-	if (sem_init(&s.started, 0, 0)) {
-		rc = -errno;
-		goto out_free;
-	}
 	/* a target runs at normal priority, whatever the sampler's: the spinner too (and never
 	 * holds a CPU the sampler, sleeping meanwhile, shares with it) */
-	if ((rc = pthread_attr_init(&attr)) == 0) {
-		if ((rc = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-		    (rc = pthread_attr_setschedpolicy(&attr, SCHED_OTHER)) == 0 &&
-		    (rc = pthread_attr_setschedparam(&attr, &normal)) == 0)
-			rc = pthread_create(&th, &attr, probe_spin, &s);
-		pthread_attr_destroy(&attr);
-	}
-	if (rc != 0) {
+	if ((rc = td_spinner_start(&s, -1, true)) != 0) {
 		rc = -rc;
-		sem_destroy(&s.started);
 		goto out_free;
 	}
-	while (sem_wait(&s.started) && errno == EINTR)
-		;
 	for (;;) {
 		bool more = false;
 		memset(never, 0, (size_t)nspecs * sizeof(*never));
@@ -228,9 +182,7 @@ int td_group_probe(struct td_perf_group_spec *specs, int nspecs, const bool *pro
 		if (!more)
 			break;
 	}
-	atomic_store(&s.stop, 1);
-	pthread_join(th, NULL);
-	sem_destroy(&s.started);
+	td_spinner_stop(&s);
 	for (int i = 0; i < nspecs && rc != 0; i++) /* nothing changed when it could not finish */
 		memcpy(specs[i].sub, subs[i], sizeof(subs[i]));
 	for (int i = 0; i < nspecs && rc == 0; i++)

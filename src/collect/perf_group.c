@@ -202,18 +202,10 @@ int td_perf_group_fd_count(const struct td_perf_group *g)
 	return g->n;
 }
 
-void td_perf_group_split_why(const struct td_perf_group_spec *s, int err, int at, char *buf, size_t len)
+void td_perf_group_parts_say(const struct td_perf_group_spec *s, char *buf, size_t len)
 {
-	int parts = td_perf_group_parts(s), used;
+	int parts = td_perf_group_parts(s), used = snprintf(buf, len, "%d groups of ", parts);
 
-	used = snprintf(
-		buf, len, "the kernel refused it: %s (%s at its event %d of %d, %.64s: %s); counted as %d groups of ",
-		strerror(err),
-		err == EINVAL	? "EINVAL"
-		: err == ENOSPC ? "ENOSPC"
-				: "errno",
-		at + 1, s->n, s->names[at],
-		err == EINVAL ? "its events cannot all have counters at once" : "the PMU had no slot for it", parts);
 	for (int p = 0; p < parts && used > 0 && (size_t)used < len; p++) {
 		int n = 0;
 		for (int i = 0; i < s->n; i++)
@@ -223,6 +215,20 @@ void td_perf_group_split_why(const struct td_perf_group_spec *s, int err, int at
 				 : p == parts - 2 ? " and "
 						  : ", ");
 	}
+}
+
+void td_perf_group_split_why(const struct td_perf_group_spec *s, int err, int at, char *buf, size_t len)
+{
+	char parts[128];
+
+	td_perf_group_parts_say(s, parts, sizeof(parts));
+	snprintf(buf, len, "the kernel refused it: %s (%s at its event %d of %d, %.64s: %s); counted as %s",
+		 strerror(err),
+		 err == EINVAL	 ? "EINVAL"
+		 : err == ENOSPC ? "ENOSPC"
+				 : "errno",
+		 at + 1, s->n, s->names[at],
+		 err == EINVAL ? "its events cannot all have counters at once" : "the PMU had no slot for it", parts);
 }
 
 void td_perf_strerror(int err, const char *event, int paranoid, char *buf, size_t len)

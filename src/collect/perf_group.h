@@ -120,6 +120,9 @@ int td_perf_group_split(struct td_perf_group_spec *s, td_group_try_fn try_open, 
 int td_perf_group_try_part(const struct td_perf_group_spec *s, int first, int n, pid_t tid, int cpu, unsigned flags,
 			   int *failed);
 
+/* "2 groups of 4 and 4 events": the parts s (split: its sub set) is opened
+ * in. TD_GROUP_MAX (24) parts of two digits fit in 128 bytes. */
+void td_perf_group_parts_say(const struct td_perf_group_spec *s, char *buf, size_t len);
 /* Why s (split: its sub set) is counted in parts, in one line: "the kernel
  * refused it: Invalid argument (EINVAL) at its event 5 of 8, NAME (...);
  * counted as 2 groups of 4 and 4 events". err and at: the refusal of the

@@ -5,18 +5,15 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
-#include <semaphore.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
+#include "spinner.h"
 
 enum {
 	ROUNDS = 3,
@@ -40,30 +37,6 @@ double td_read_cost_estimate(double quiet, uint64_t quiet_ns, double burst, uint
 		return NAN;
 	v = (burst - background) / reads;
 	return v > 0 ? v : 0;
-}
-
-/* The spinning thread: runs in user space until told to stop, on its own
- * CPU from its first instruction, at the sampler's priority (inherited: a
- * target that runs while it is read, as the cost is per read of a running
- * target), and says its TID through a semaphore the measuring thread sleeps
- * on (a wait that spun with sched_yield at SCHED_FIFO held a loaded CPU for
- * as long as the new thread took to start). */
-struct spinner {
-	atomic_int stop;
-	int tid;
-	sem_t started;
-};
-
-static void *spin(void *arg)
-{
-	struct spinner *s = arg;
-	volatile unsigned long n = 0;
-
-	s->tid = (int)syscall(SYS_gettid);
-	sem_post(&s->started);
-	while (!atomic_load_explicit(&s->stop, memory_order_relaxed))
-		n++;
-	return NULL;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -153,10 +126,8 @@ static int measure(const struct td_perf_group_spec *spec, struct td_read_cost *o
 	struct td_perf_group_spec kmode = { 0 };
 	int map[TD_GROUP_MAX], here, there, failed = 0, rc;
 	cpu_set_t set, pinned;
-	struct spinner s = { .tid = 0 };
+	struct td_spinner s;
 	struct td_perf_group g;
-	pthread_attr_t attr;
-	pthread_t th;
 	double(*est)[ROUNDS];
 
 	memset(out, 0, sizeof(*out));
@@ -189,28 +160,14 @@ static int measure(const struct td_perf_group_spec *spec, struct td_read_cost *o
 	CPU_ZERO(&pinned);
 	CPU_SET(here, &pinned);
 	sched_setaffinity(0, sizeof(pinned), &pinned);
-	CPU_ZERO(&pinned);
-	CPU_SET(there, &pinned);
-	if (sem_init(&s.started, 0, 0)) {
-		snprintf(out->why, sizeof(out->why), "cannot start the measuring thread: %s", strerror(errno));
-		sched_setaffinity(0, sizeof(set), &set);
-		free(est);
-		return 0;
-	}
-	if ((rc = pthread_attr_init(&attr)) == 0) {
-		if ((rc = pthread_attr_setaffinity_np(&attr, sizeof(pinned), &pinned)) == 0)
-			rc = pthread_create(&th, &attr, spin, &s);
-		pthread_attr_destroy(&attr);
-	}
-	if (rc != 0) {
+	/* the stand-in target runs while it is read (the cost is per read of a running target): at the
+	 * sampler's priority, on the other CPU */
+	if ((rc = td_spinner_start(&s, there, false)) != 0) {
 		snprintf(out->why, sizeof(out->why), "cannot start the measuring thread: %s", strerror(rc));
-		sem_destroy(&s.started);
 		sched_setaffinity(0, sizeof(set), &set);
 		free(est);
 		return 0;
 	}
-	while (sem_wait(&s.started) && errno == EINTR)
-		;
 	if ((rc = td_perf_group_open(&g, &kmode, s.tid, -1, 0, &failed)) != 0) {
 		snprintf(out->why, sizeof(out->why), "cannot count %s in kernel mode on a thread of ours (%s)",
 			 kmode.names[failed], strerror(-rc));
@@ -224,9 +181,7 @@ static int measure(const struct td_perf_group_spec *spec, struct td_read_cost *o
 		}
 		td_perf_group_close(&g);
 	}
-	atomic_store(&s.stop, 1);
-	pthread_join(th, NULL);
-	sem_destroy(&s.started);
+	td_spinner_stop(&s);
 	sched_setaffinity(0, sizeof(set), &set);
 	free(est);
 	return 0;

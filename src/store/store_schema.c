@@ -155,25 +155,25 @@ static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT
  * module, source file and line: NULL where the binary has no line
  * information), counted; and the folded call stacks (samples_stack.stack:
  * outermost function first, ';' between). */
-#define SQL_9_10 \
-	"CREATE TABLE sampling(" \
-	" session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE," \
-	" event TEXT NOT NULL, node TEXT, period INTEGER NOT NULL, note TEXT," \
-	" samples INTEGER NOT NULL DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0," \
+#define SQL_9_10                                                                         \
+	"CREATE TABLE sampling("                                                         \
+	" session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,"     \
+	" event TEXT NOT NULL, node TEXT, period INTEGER NOT NULL, note TEXT,"           \
+	" samples INTEGER NOT NULL DEFAULT 0, lost INTEGER NOT NULL DEFAULT 0,"          \
 	" throttled INTEGER NOT NULL DEFAULT 0, unresolved INTEGER NOT NULL DEFAULT 0);" \
-	"CREATE TABLE samples_hot(" \
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE," \
-	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE," \
-	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT," \
-	" function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER," \
-	" count INTEGER NOT NULL CHECK(count > 0));" \
-	"CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);" \
-	"CREATE TABLE samples_stack(" \
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE," \
-	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE," \
-	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT," \
-	" stack TEXT NOT NULL," \
-	" count INTEGER NOT NULL CHECK(count > 0));" \
+	"CREATE TABLE samples_hot("                                                      \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"        \
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"      \
+	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"                        \
+	" function TEXT NOT NULL, module TEXT NOT NULL, file TEXT, line INTEGER,"        \
+	" count INTEGER NOT NULL CHECK(count > 0));"                                     \
+	"CREATE INDEX samples_hot_by_session ON samples_hot(session_id, interval_id);"   \
+	"CREATE TABLE samples_stack("                                                    \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"        \
+	" interval_id INTEGER NOT NULL REFERENCES intervals(id) ON DELETE CASCADE,"      \
+	" pid INTEGER NOT NULL, tid INTEGER NOT NULL, node TEXT,"                        \
+	" stack TEXT NOT NULL,"                                                          \
+	" count INTEGER NOT NULL CHECK(count > 0));"                                     \
 	"CREATE INDEX samples_stack_by_session ON samples_stack(session_id, interval_id);"
 static const char migrate_9_10[] = SQL_9_10;
 
