@@ -222,17 +222,6 @@ static struct td_thread *find_thread(struct td_collector *c, pid_t tid)
 	return t && !t->gone ? t : NULL;
 }
 
-/* Do the real, effective and saved uids of process pid all equal uid (the
- * kernel's ptrace-mode rule on uids)? False when it is gone. */
-static bool owned_by(pid_t pid, uid_t uid)
-{
-	uid_t ids[3];
-
-	if (td_proc_uids(pid, ids))
-		return false;
-	return ids[0] == uid && ids[1] == uid && ids[2] == uid;
-}
-
 /* A thread the tracker reported born: listed, counted by the backend from
  * now on (or from its birth). One gone before it could be opened is listed
  * only when the BPF tracker saw it (its name and times come from the
@@ -266,7 +255,7 @@ static int thread_born(struct td_collector *c, const struct td_task_event *ev, u
 		t->comm[0] = '\0';
 	rc = c->be->ops->thread_open(c->be, t, c->pending_flags, c->adding ? c->adding_pid : 0, err);
 	/* gone before it opened: under open_as, listed only from a process that is still the client's */
-	if (rc == TD_THREAD_EXITED && c->plan.open_as && !owned_by(ev->pid, c->plan.as_uid))
+	if (rc == TD_THREAD_EXITED && c->plan.open_as && !td_proc_owned_by(ev->pid, c->plan.as_uid))
 		rc = TD_THREAD_FAILED;
 	if (rc < 0 || rc == TD_THREAD_FAILED || (rc == TD_THREAD_EXITED && !from_events)) {
 		free(t); /* the backend holds nothing of it */
@@ -803,26 +792,7 @@ void td_collector_dump_raw(struct td_collector *c, FILE *f)
 	c->raw_dump = f;
 }
 
-static int switch_probe_attach(void *ctx, const pid_t pids[2], void **probe, td_err *err)
-{
-	struct td_collector *c = ctx;
-
-	return c->be->ops->probe_attach(c->be, pids, probe, err);
-}
-
-static void switch_probe_detach(void *ctx, void *probe)
-{
-	struct td_collector *c = ctx;
-
-	c->be->ops->probe_detach(c->be, probe);
-}
-
 int td_collector_switch_cost(struct td_collector *c, struct td_switch_cost *out)
 {
-	if (!c->be->ops->probe_attach) {
-		memset(out, 0, sizeof(*out));
-		snprintf(out->why, sizeof(out->why), "this counting mode cannot count a measuring pair");
-		return 0;
-	}
-	return td_switch_cost_measure(switch_probe_attach, switch_probe_detach, c, out);
+	return td_counting_switch_cost(c->be, out);
 }

@@ -1,9 +1,13 @@
 /* counting_backend: what the counting backends (counting_backend.h) share:
- * a thread's switch pair and how perf_event_open says a machine cannot
- * count an event. Calls nothing of the collector or the backends. */
+ * a thread's switch pair, how perf_event_open says a machine cannot count
+ * an event, and the measure of what a backend adds to a context switch
+ * (switch_cost.h, through the backend's probe ops). Calls nothing of the
+ * collector, and of the backends only their ops. */
 #include "counting_backend.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 bool td_switch_pair_delta(const struct td_switch_pair *p, struct td_count *d)
 {
@@ -32,4 +36,28 @@ void td_switch_pair_commit(struct td_switch_pair *p)
 bool td_counting_cannot_count(int err)
 {
 	return err == ENOENT || err == EOPNOTSUPP || err == EINVAL || err == ENODEV;
+}
+
+static int switch_probe_attach(void *ctx, const pid_t pids[2], void **probe, td_err *err)
+{
+	struct td_counting *b = ctx;
+
+	return b->ops->probe_attach(b, pids, probe, err);
+}
+
+static void switch_probe_detach(void *ctx, void *probe)
+{
+	struct td_counting *b = ctx;
+
+	b->ops->probe_detach(b, probe);
+}
+
+int td_counting_switch_cost(struct td_counting *b, struct td_switch_cost *out)
+{
+	if (!b->ops->probe_attach) {
+		memset(out, 0, sizeof(*out));
+		snprintf(out->why, sizeof(out->why), "this counting mode cannot count a measuring pair");
+		return 0;
+	}
+	return td_switch_cost_measure(switch_probe_attach, switch_probe_detach, b, out);
 }

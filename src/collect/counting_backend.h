@@ -153,5 +153,9 @@ bool td_switch_pair_delta(const struct td_switch_pair *p, struct td_count *d);
 void td_switch_pair_commit(struct td_switch_pair *p);
 /* perf_event_open's errno for an event this machine cannot count. */
 bool td_counting_cannot_count(int err);
+/* What counting with b adds to a context switch, measured now on a pair of
+ * tdctl's processes through b's probe ops (switch_cost.h); a backend
+ * without them says why in out->why (0 either way, -1 as the measure). */
+int td_counting_switch_cost(struct td_counting *b, struct td_switch_cost *out);
 
 #endif

@@ -310,3 +310,12 @@ int td_proc_uid(pid_t pid, uid_t *uid)
 	*uid = st.st_uid;
 	return 0;
 }
+
+bool td_proc_owned_by(pid_t pid, uid_t uid)
+{
+	uid_t ids[3];
+
+	if (td_proc_uids(pid, ids))
+		return false;
+	return ids[0] == uid && ids[1] == uid && ids[2] == uid;
+}

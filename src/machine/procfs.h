@@ -60,4 +60,8 @@ int td_proc_cpu_time(pid_t pid, uint64_t *cpu_ns, long long *start);
 /* Override /proc for tests. */
 void td_proc_set_root(const char *dir);
 
+/* Do the real, effective and saved uids of process pid all equal uid (the
+ * kernel's ptrace-mode rule on uids)? False when it is gone. */
+bool td_proc_owned_by(pid_t pid, uid_t uid);
+
 #endif

@@ -403,13 +403,19 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_describe_write_error(rs->store, "write to", err);
 	else if (session_register_events(rs))
 		td_store_describe_write_error(rs->store, "write to", err);
-	if (err->msg[0] || session_setup_live(rs, err) || session_loop_arm(rs, err) || session_hotspots_open(rs, err)) {
+	if (err->msg[0] || session_setup_live(rs, err)) {
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}
+	/* measured before the timers are armed: on a saturated host they take a while, which the
+	 * first interval would otherwise absorb as periods read late */
 	session_record_read_cost(rs);
 	if (!o->system && !o->cgroup)
 		session_record_switch_cost(rs);
+	if (session_loop_arm(rs, err) || session_hotspots_open(rs, err)) {
+		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
+		return -1;
+	}
 	session_enforce_retention(rs);
 	rs->interval_start = td_wall_ns();
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's
