@@ -290,6 +290,8 @@ int td_report_job_render(const char *db_path, const char *events_dir, int64_t se
 	/* SQLite opens the -wal and -shm at the first read: done now, as root;
 	 * stdout's buffer allocated now too */
 	(void)td_store_latest_session(st);
+	/* and closing it, confined, must not checkpoint (write, sync) nor remove them */
+	td_store_no_checkpoint_on_close(st);
 	setvbuf(stdout, NULL, _IOFBF, BUFSIZ);
 	if (td_sandbox_enter_render(uid, gid, &err)) {
 		td_store_close(st);
