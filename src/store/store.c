@@ -457,6 +457,11 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 	return 0;
 }
 
+void td_store_no_checkpoint_on_close(struct td_store *s)
+{
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+}
+
 void td_store_describe_error(struct td_store *s, td_err *err)
 {
 	describe_open_error(err, s, sqlite3_errcode(s->db), "read");

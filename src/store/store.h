@@ -48,6 +48,10 @@ struct td_session_info {
  * `PRAGMA query_only`: nothing can write through it. */
 int td_store_open(const char *path, enum td_store_mode mode, struct td_store **out, td_err *err);
 void td_store_close(struct td_store *s);
+/* Closing s will not checkpoint nor remove the -wal and -shm files (what a
+ * last connection does): for a reader that cannot write, unlink or sync by
+ * then (topdownd's confined report renderer); a later connection does it. */
+void td_store_no_checkpoint_on_close(struct td_store *s);
 /* One line for the last error of s's database (corrupt, locked, I/O ...). */
 void td_store_describe_error(struct td_store *s, td_err *err);
 

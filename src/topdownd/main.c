@@ -27,7 +27,9 @@ static const char usage[] =
 	"                        permitted: SCHED_FIFO, else a negative nice value; never inherited)\n"
 	"  --render-report SESSION [--format text|json]\n"
 	"                        print one session's report from --database and exit: what the daemon\n"
-	"                        runs, in a child process, for a client's report request\n"
+	"                        runs, in a child process, for a client's report request; with\n"
+	"                        --render-as UID:GID it opens the database, then renders as UID\n"
+	"                        confined (the daemon's own option)\n"
 	"  --privsep-front-exe PATH\n"
 	"                        tests: run PATH in the front's place (a compromised front)\n"
 	"  -V, --version         print the version\n"
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
 		{ "no-priority", no_argument, NULL, 'P' },
 		{ "render-report", required_argument, NULL, 'R' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "render-as", required_argument, NULL, 'A' },
 		{ "privsep-front", required_argument, NULL, 'X' },
 		{ "privsep-exporter", required_argument, NULL, 'Y' },
 		{ "privsep-front-exe", required_argument, NULL, 'Z' },
@@ -53,7 +56,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct td_daemon_opts o = { 0 };
-	bool check = false, render = false, json = false;
+	bool check = false, render = false, json = false, render_as = false;
+	unsigned as_uid = 0, as_gid = 0;
 	long long session = 0;
 	char *end;
 	td_err err;
@@ -98,6 +102,16 @@ int main(int argc, char **argv)
 			}
 			json = !strcmp(optarg, "json");
 			break;
+		case 'A': {
+			/* the monitor's report child: who to become once the database is open */
+			char tail;
+			if (sscanf(optarg, "%u:%u%c", &as_uid, &as_gid, &tail) != 2 || !as_uid || !as_gid) {
+				fprintf(stderr, "topdownd: --render-as is topdownd's own, not to be run by hand\n");
+				return 2;
+			}
+			render_as = true;
+			break;
+		}
 		case 'X':
 		case 'Y': {
 			/* the monitor starts its front and exporter so, their channel on fd 3 */
@@ -138,7 +152,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "topdownd: --render-report needs --database\n");
 			return 2;
 		}
-		return td_report_job_render(o.db_path, o.events_dir, session, json);
+		if (!render_as) {
+			fprintf(stderr, "topdownd: --render-report renders as an unprivileged user: give --render-as "
+					"UID:GID (topdownd's own option; 'tdctl report' reads a database by hand)\n");
+			return 2;
+		}
+		return td_report_job_render(o.db_path, o.events_dir, session, json, (uid_t)as_uid, (gid_t)as_gid);
 	}
 	umask(027); /* the database holds every user's sessions: not for others to read */
 	/* under systemd stderr is the journal */

@@ -6,7 +6,10 @@
  * never stalled by a request). So each report is a child process:
  * topdownd itself started again with --render-report (a fresh image: no
  * state shared with the loop, no SQLite connection carried across fork),
- * at normal priority and nice 10. Its stdout (the report) and stderr (a
+ * at normal priority and nice 10. It opens the database as root (the
+ * file is root's; SQLite's WAL needs the -shm), then drops to the front's
+ * user and confinement before it parses a byte of it: a bug in rendering
+ * is nobody's, not root's. Its stdout (the report) and stderr (a
  * one-line error) are pipes the loop reads as they fill; the job is
  * finished when both are closed and the child is reaped. Output beyond
  * max_output kills the child: the report is refused, never cut. */
@@ -16,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/util.h"
 
@@ -33,6 +37,8 @@ struct td_report_job_spec {
 	size_t max_output; /* bytes of report at most */
 	uint64_t client;   /* who asked (td_client.serial) */
 	int64_t request_id;
+	uid_t uid; /* who renders, once the database is open: the front's user */
+	gid_t gid;
 };
 
 struct td_report_job;
@@ -57,8 +63,11 @@ int td_report_job_result(const struct td_report_job *j, const char **text, size_
 /* Free j; a child still running is killed and reaped. */
 void td_report_job_free(struct td_report_job *j);
 
-/* The child's side: render session's report from db_path to stdout (an
+/* The child's side: open db_path (read-only, its -wal and -shm with it)
+ * with the privileges it was started with, then become uid/gid confined as
+ * the front is (sandbox.h: no capability, no_new_privs, the renderer's
+ * seccomp filter), and only then render session's report to stdout (an
  * error: one line on stderr). The process's exit status. */
-int td_report_job_render(const char *db_path, const char *events_dir, int64_t session, bool json);
+int td_report_job_render(const char *db_path, const char *events_dir, int64_t session, bool json, uid_t uid, gid_t gid);
 
 #endif

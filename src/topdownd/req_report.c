@@ -46,7 +46,9 @@ void daemon_op_report(struct daemon *d, struct td_client *c, const struct td_req
 					   .json = !strcmp(r->format, "json"),
 					   .max_output = d->cfg.max_output,
 					   .client = c->serial,
-					   .request_id = r->id };
+					   .request_id = r->id,
+					   .uid = d->run_uid,
+					   .gid = d->run_gid };
 	if (td_report_job_start(&spec, &d->jobs[d->njobs], &err)) {
 		daemon_reply_error(d, c, r->id, err.msg);
 		return;

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
@@ -125,12 +126,31 @@ static const int allowed[] = {
 #endif
 };
 #define NALLOWED (sizeof(allowed) / sizeof(allowed[0]))
+
+/* What a report's renderer makes besides: SQLite's reads of the database
+ * and its -wal and -shm, all opened before the drop (pread64, the locks
+ * through fcntl, the -shm's mapping), and the events files read by their
+ * path (openat for reading only: checked below). */
+static const int render_allowed[] = {
+	SYS_pread64,	SYS_fsync, SYS_getuid, SYS_geteuid, SYS_getcwd, SYS_readlink, SYS_readlinkat, SYS_faccessat,
+#ifdef SYS_faccessat2
+	SYS_faccessat2,
+#endif
+	SYS_getdents64,
+#ifdef SYS_access
+	SYS_access, /* SQLite: does a -wal or hot journal exist? */
+#endif
+#ifdef SYS_stat
+	SYS_stat,	SYS_lstat,
+#endif
+};
+#define NRENDER (sizeof(render_allowed) / sizeof(render_allowed[0]))
 #endif
 
-static int install_filter(td_err *err)
+static int install_filter(bool render, td_err *err)
 {
 #ifdef TD_AUDIT_ARCH
-	struct sock_filter f[8 + 2 * NALLOWED + 8];
+	struct sock_filter f[8 + 2 * NALLOWED + 2 * NRENDER + 16];
 	unsigned n = 0;
 	pid_t self = getpid();
 
@@ -147,6 +167,23 @@ static int install_filter(td_err *err)
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)allowed[i], 0, 1);
 		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	}
+	for (size_t i = 0; render && i < NRENDER; i++) {
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)render_allowed[i], 0, 1);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	}
+	if (render) {
+		/* openat(dirfd, path, flags): for reading only, nothing created or
+		 * truncated; refused with EACCES (SQLite then says why), not killed:
+		 * the user's own reach besides is nobody's */
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 4);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2]));
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+						      (unsigned)(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND), 0, 1);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA));
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+		/* the number reloaded for what follows */
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	}
 	/* tgkill(self, ...): abort() */
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_tgkill, 0, 3);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
@@ -161,12 +198,13 @@ static int install_filter(td_err *err)
 	}
 	return 0;
 #else
+	(void)render;
 	(void)err; /* no filter written for this architecture: td_sandbox_has_filter says so */
 	return 0;
 #endif
 }
 
-int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err)
+static int enter(uid_t uid, gid_t gid, bool render, td_err *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct data[2];
@@ -200,5 +238,15 @@ int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err)
 		td_err_set(err, "cannot set no_new_privs: %s", strerror(errno));
 		return -1;
 	}
-	return install_filter(err);
+	return install_filter(render, err);
+}
+
+int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err)
+{
+	return enter(uid, gid, false, err);
+}
+
+int td_sandbox_enter_render(uid_t uid, gid_t gid, td_err *err)
+{
+	return enter(uid, gid, true, err);
 }

@@ -29,5 +29,10 @@ bool td_sandbox_has_filter(void);
 /* Become uid/gid with no capability, no new privileges and the filter.
  * 0, or -1 with err (the caller must then exit). */
 int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err);
+/* The same for a report's renderer (report_job.h), whose filter allows
+ * besides SQLite's reads of the files it already has open (pread64, its
+ * fcntl locks, the -shm's mapping) and openat for reading only (the events
+ * files); an openat to write fails with EACCES. */
+int td_sandbox_enter_render(uid_t uid, gid_t gid, td_err *err);
 
 #endif

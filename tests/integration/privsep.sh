@@ -5,7 +5,9 @@
 # the monitor has no listening socket (/proc/net/unix, ss) and the front
 # none of the monitor's descriptors. The front SIGKILLed while 100 clients
 # connect comes back with the running session intact; the exporter too; the
-# monitor SIGKILLed takes both down. Then a "compromised front"
+# monitor SIGKILLed takes both down. A report's renderer, held before it
+# renders (TOPDOWND_TEST_RENDER_HOLD), is seen unprivileged and confined the
+# same way, the database it opened as root in hand. Then a "compromised front"
 # (tests/tools/evil_front, run in the front's place) speaks the internal
 # protocol directly: an attach to root's process for uid 65534, root's
 # session read or detached, forged sockets, malformed and oversized
@@ -26,7 +28,9 @@ DB="$D/td.db"
 LOG="$D/log"
 printf '[daemon]\ninterval = 100ms\n\n[exporter]\nlisten = 127.0.0.1:0\n' >"$D/conf"
 
-"$TOPDOWND" -f --no-priority -c "$D/conf" --socket "$SOCK" --database "$DB" >"$LOG" 2>&1 &
+# a report's renderer waits, confined, while $D/hold exists (inspected below)
+TOPDOWND_TEST_RENDER_HOLD="$D/hold" "$TOPDOWND" -f --no-priority -c "$D/conf" --socket "$SOCK" --database "$DB" \
+	>"$LOG" 2>&1 &
 DAEMON=$!
 CLEANUP_PIDS=$DAEMON
 check "the daemon starts and answers" wait_for 10 "$TDCTL" status --socket "$SOCK"
@@ -106,6 +110,42 @@ if command -v curl >/dev/null; then
 	check_match "... and serves the session's metrics" "target=\"pid:$ROOTPID\"" "$(curl -s "http://127.0.0.1:${PORT:-1}/metrics")"
 else
 	skip "... and serves the session's metrics" "curl is not installed"
+fi
+
+# ---- a report is rendered by a process without privilege --------------------------------------
+# the renderer opens the database as root, drops, then waits on $D/hold before
+# it renders: seen in nanosleep (/proc/PID/syscall), its credentials are read
+case $(uname -m) in
+x86_64) sleeps='^(35|230) ' ;;
+aarch64) sleeps='^(101|115) ' ;;
+*) sleeps= ;;
+esac
+if [ -n "$sleeps" ]; then
+	touch "$D/hold"
+	"$TDCTL" report "$S1" --socket "$SOCK" >"$D/held.report" 2>&1 &
+	REP=$!
+	held() {
+		R=$(pgrep -P "$DAEMON" -f -- "--render-report $S1 ")
+		test -n "$R" && grep -Eq "$sleeps" "/proc/$R/syscall"
+	}
+	check "a report's renderer is started and waits before rendering" wait_for 20 held
+	R=${R:-0}
+	check_eq "... as uid $want_uid, every uid" "$want_uid $want_uid $want_uid $want_uid" \
+		"$(awk '$1 == "Uid:" { print $2, $3, $4, $5 }' "/proc/$R/status")"
+	check_eq "... no supplementary group" "" "$(field "$R" Groups)"
+	check_eq "... CapEff, CapPrm, CapInh, CapAmb 0" \
+		"0000000000000000 0000000000000000 0000000000000000 0000000000000000" \
+		"$(field "$R" CapEff) $(field "$R" CapPrm) $(field "$R" CapInh) $(field "$R" CapAmb)"
+	check_eq "... Seccomp: 2 (a filter), NoNewPrivs: 1" "2 1" "$(field "$R" Seccomp) $(field "$R" NoNewPrivs)"
+	check_match "... holding the database it opened as root" "td\.db$" "$(ls -l "/proc/$R/fd")"
+	check_eq "... which it could not open now (root's, mode $(stat -c %a "$DB"))" "640 0" \
+		"$(stat -c %a "$DB") $(stat -c %u "$DB")"
+	rm -f "$D/hold"
+	wait "$REP"
+	check_eq "... then renders the report: tdctl exits 0" 0 "$?"
+	check_match "... with the session's report" "^Session $S1 \(attach, running\)" "$(head -1 "$D/held.report")"
+else
+	skip "a report's renderer is unprivileged" "no nanosleep number known for $(uname -m) here"
 fi
 
 # ---- the monitor killed takes the others down ----------------------------------------------

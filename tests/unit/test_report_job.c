@@ -23,7 +23,7 @@
 
 static char fake[] = "/tmp/td-fake-render-XXXXXX";
 
-/* argv: topdownd --render-report N --database WHAT --format F */
+/* argv: topdownd --render-report N --database WHAT --format F --render-as U:G */
 static const char script[] =
 	"#!/bin/sh\n"
 	"case $4 in\n"
