@@ -95,6 +95,8 @@ void td_report_tree_order(const struct td_model *m, int *order);
 void td_report_unit(const struct td_node *n, char *out, size_t len);
 /* The header lines, each prefixed by prefix. */
 void td_report_header_text(FILE *out, const struct td_report_data *d, const char *prefix);
+/* s written as HTML text (&, <, > and " escaped); NULL writes nothing. */
+void td_report_html_escape(FILE *out, const char *s);
 /* One line: why top-down is unavailable. */
 void td_report_why_no_tree(const struct td_report_data *d, char *out, size_t len);
 

@@ -125,3 +125,25 @@ void td_report_no_such_target(const struct td_report_data *d, int64_t session, c
 						    : "CPUs",
 			   have, shown < d->ncandidates ? " and more ('tdctl export' lists them)" : "");
 }
+
+void td_report_html_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}

@@ -6,6 +6,7 @@
 
 #include "analysis/hotspots_data.h"
 #include "base/json.h"
+#include "report.h"
 #include "report_hotspots.h"
 
 #define LINES_SHOWN 3 /* text: a function's hottest lines, then how many more */
@@ -343,28 +344,6 @@ done:
 
 /* ---- HTML --------------------------------------------------------------------------- */
 
-static void html_esc(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
-
 static void html_table(FILE *out, const struct td_hot_group *g)
 {
 	fprintf(out, "<div class=\"scroll\"><table class=\"hot\"><tr><th>function</th><th>module</th><th>share</th>"
@@ -372,9 +351,9 @@ static void html_table(FILE *out, const struct td_hot_group *g)
 	for (int i = 0; i < g->nfns; i++) {
 		const struct td_hot_function *f = &g->fns[i];
 		fputs("<tr><td>", out);
-		html_esc(out, f->function);
+		td_report_html_escape(out, f->function);
 		fputs("</td><td>", out);
-		html_esc(out, f->module);
+		td_report_html_escape(out, f->module);
 		fprintf(out, "</td><td>%.1f %%</td><td>%" PRIu64 "</td><td>", share(f->samples, g->samples),
 			f->samples);
 		for (int k = 0; k < f->nlines && k < LINES_SHOWN; k++) {
@@ -382,7 +361,7 @@ static void html_table(FILE *out, const struct td_hot_group *g)
 				fputs("no line information", out);
 				continue;
 			}
-			html_esc(out, base_name(f->lines[k].file));
+			td_report_html_escape(out, base_name(f->lines[k].file));
 			fprintf(out, ":%d (%.0f %%) ", f->lines[k].line, share(f->lines[k].samples, f->samples));
 		}
 		if (f->nlines > LINES_SHOWN)
@@ -399,7 +378,7 @@ void td_report_html_hot_node(FILE *out, const struct td_hotspots *h, const char 
 	for (int i = 0; h && node && i < h->ngroups; i++)
 		if (h->groups[i].node && !strcmp(h->groups[i].node, node)) {
 			fprintf(out, "<div class=\"hotnode\" data-hot=\"");
-			html_esc(out, node);
+			td_report_html_escape(out, node);
 			fprintf(out, "\"><p>Hot functions (%s, %" PRIu64 " samples)</p>\n", h->s.event,
 				h->groups[i].samples);
 			html_table(out, &h->groups[i]);
@@ -459,9 +438,9 @@ static void frames_html(FILE *out, struct frame_node *f, uint64_t total, int dep
 		struct frame_node *k = &f->kids[i];
 		fprintf(out, "<div class=\"fg\" style=\"width:%.3f%%\"><div class=\"fgf\" title=\"",
 			100.0 * (double)k->samples / (double)f->samples);
-		html_esc(out, k->name);
+		td_report_html_escape(out, k->name);
 		fprintf(out, ": %" PRIu64 " samples, %.1f %%\">", k->samples, share(k->samples, total));
-		html_esc(out, k->name);
+		td_report_html_escape(out, k->name);
 		fputs("</div>", out);
 		if (k->nkids && depth < 128) {
 			fputs("<div class=\"fgk\">", out);
@@ -506,20 +485,20 @@ void td_report_html_hotspots(FILE *out, const struct td_hotspots *h)
 	if (!h || !h->sampled)
 		return;
 	fputs("<h2>Hotspots</h2>\n<section id=\"hotspots\">\n<p>", out);
-	html_esc(out, h->s.event);
+	td_report_html_escape(out, h->s.event);
 	fprintf(out,
 		": %" PRIu64 " samples, %" PRIu64 " lost (ring buffer full), %" PRIu64
 		" at an address without a symbol",
 		h->s.samples, h->s.lost, h->s.unresolved);
 	if (h->s.note[0]) {
 		fputs(" &mdash; ", out);
-		html_esc(out, h->s.note);
+		td_report_html_escape(out, h->s.note);
 	}
 	fputs(".</p>\n", out);
 	for (int i = 0; i < h->ngroups; i++) {
 		if (h->groups[i].node) {
 			fputs("<p>Samples of ", out);
-			html_esc(out, h->groups[i].node);
+			td_report_html_escape(out, h->groups[i].node);
 			fputs(": under the node in the tree above.</p>\n", out);
 			continue;
 		}

@@ -29,28 +29,6 @@ static const char *cpi_color(const struct td_model *m, int i)
 	return i < m->ncpis ? palette[i % NPAL] : "#9e9e9e";
 }
 
-static void esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
-
 static void pct_cell(FILE *out, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -79,7 +57,7 @@ static void header(FILE *out, const struct td_report_data *d)
 	if (mem) {
 		td_report_header_text(mem, d, "");
 		fclose(mem);
-		esc(out, buf);
+		td_report_html_escape(out, buf);
 		free(buf);
 	}
 	fputs("</pre>\n", out);
@@ -95,7 +73,7 @@ static void legend(FILE *out, const struct td_model *m)
 	for (int i = 0; i < m->nnodes; i++)
 		if (m->nodes[i].level == 1) {
 			fprintf(out, "<span><i style=\"background:%s\"></i>", palette[c++ % NPAL]);
-			esc(out, m->nodes[i].name);
+			td_report_html_escape(out, m->nodes[i].name);
 			fputs("</span>", out);
 		}
 	fputs("</div>\n", out);
@@ -132,7 +110,7 @@ static void series_column(FILE *out, const struct td_report_data *d, const struc
 		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>", x,
 			SVG_H * (1 - cum - v), w, SVG_H * v, color);
 		fprintf(out, "%s %s: ", col_word(d), e->label);
-		esc(out, m->nodes[i].name);
+		td_report_html_escape(out, m->nodes[i].name);
 		fprintf(out, " %.1f%%</title></rect>", 100 * e->v.node[i]);
 		cum += v;
 	}
@@ -173,19 +151,19 @@ static void summary(FILE *out, const struct td_report_data *d, const struct td_r
 
 	td_report_unit(n, unit, sizeof(unit));
 	fputs("<summary title=\"", out);
-	esc(out, n->path);
+	td_report_html_escape(out, n->path);
 	fputs(" = ", out);
-	esc(out, n->f.text);
+	td_report_html_escape(out, n->f.text);
 	if (n->threshold) {
 		fputs("&#10;threshold: ", out);
-		esc(out, n->threshold);
+		td_report_html_escape(out, n->threshold);
 	}
 	if (n->desc) {
 		fputs("&#10;", out);
-		esc(out, n->desc);
+		td_report_html_escape(out, n->desc);
 	}
 	fputs("\"><span class=\"name\">", out);
-	esc(out, n->name);
+	td_report_html_escape(out, n->name);
 	if (isnan(v))
 		fprintf(out, "</span><span class=\"val\">n/a %s</span>", unit);
 	else
@@ -227,7 +205,7 @@ static void subtree(FILE *out, const struct td_report_data *d, const struct td_r
 		bool path = on_path(m, e->v.bottleneck, i);
 		fprintf(out, "<details class=\"l%d%s%s%s\" data-node=\"", m->nodes[i].level, path ? " path" : "",
 			!isnan(e->v.node[i]) && !e->v.flagged[i] ? " below" : "", has_children(m, i) ? "" : " leaf");
-		esc(out, m->nodes[i].path);
+		td_report_html_escape(out, m->nodes[i].path);
 		fprintf(out, "\"%s>", path ? " open" : "");
 		summary(out, d, e, i);
 		td_report_html_hot_node(out, d->hot, m->nodes[i].path);
@@ -244,7 +222,7 @@ static void cpi_part(FILE *out, const char *name, double v, double cpi, double *
 		return;
 	double w = SVG_W * v / cpi;
 	fprintf(out, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"40\" fill=\"%s\"><title>", *x, w, color);
-	esc(out, name);
+	td_report_html_escape(out, name);
 	fprintf(out, ": CPI %.3f (%.1f%% of cycles)</title></rect>", v, 100 * v / cpi);
 	*x += w;
 }
@@ -252,7 +230,7 @@ static void cpi_part(FILE *out, const char *name, double v, double cpi, double *
 static void cpi_legend_row(FILE *out, const char *name, const char *tag, double v, double cpi, const char *color)
 {
 	fprintf(out, "<tr><td><i class=\"swatch\" style=\"background:%s\"></i>", color);
-	esc(out, name);
+	td_report_html_escape(out, name);
 	fprintf(out, "</td><td>%s</td>", tag);
 	num_cell(out, v);
 	pct_cell(out, v / cpi);
@@ -309,9 +287,9 @@ static void cpi_series_column(FILE *out, const struct td_report_data *d, const s
 		double h = fmin(v / top, 1 - cum);
 		fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" data-c=\"", x,
 			SVG_H * (1 - cum - h), w, SVG_H * h, cpi_color(m, i));
-		esc(out, name);
+		td_report_html_escape(out, name);
 		fprintf(out, "\"><title>%s %s: ", col_word(d), e->label);
-		esc(out, name);
+		td_report_html_escape(out, name);
 		fprintf(out, " CPI %.3f of %.3f</title></rect>", v, e->v.cpi);
 		cum += h;
 	}
@@ -341,7 +319,7 @@ static void cpi_series(FILE *out, const struct td_report_data *d)
 	fprintf(out, "</svg>\n<div class=\"legend\" id=\"cpi-series-legend\">");
 	for (int i = 0; i <= m->ncpis; i++) {
 		fprintf(out, "<span><i style=\"background:%s\"></i>", cpi_color(m, i));
-		esc(out, i < m->ncpis ? m->cpis[i].name : "Other");
+		td_report_html_escape(out, i < m->ncpis ? m->cpis[i].name : "Other");
 		fputs("</span>", out);
 	}
 	fprintf(out, "<span>full height: CPI %.3f</span></div>\n", top);
@@ -378,11 +356,11 @@ static void targets(FILE *out, const struct td_report_data *d, const struct td_r
 		char unit[24];
 		td_report_unit(&m->nodes[order[k]], unit, sizeof(unit));
 		fputs("<th data-node=\"", out);
-		esc(out, m->nodes[order[k]].path);
+		td_report_html_escape(out, m->nodes[order[k]].path);
 		fputs("\" title=\"", out);
-		esc(out, m->nodes[order[k]].path);
+		td_report_html_escape(out, m->nodes[order[k]].path);
 		fprintf(out, " (%s)\">", unit);
-		esc(out, m->nodes[order[k]].name);
+		td_report_html_escape(out, m->nodes[order[k]].name);
 		fputs(" %</th>", out);
 	}
 	fputs(ipc >= 0 ? "<th>IPC</th><th>Bottleneck</th></tr></thead><tbody>\n"
@@ -391,14 +369,14 @@ static void targets(FILE *out, const struct td_report_data *d, const struct td_r
 	for (int t = 0; t < d->ntargets; t++) {
 		const struct td_report_eval *e = &d->targets[t];
 		fputs("<tr><td>", out);
-		esc(out, e->label);
+		td_report_html_escape(out, e->label);
 		fputs("</td>", out);
 		for (int k = 0; k < n; k++)
 			pct_cell(out, e->v.node[order[k]]);
 		if (ipc >= 0)
 			num_cell(out, e->v.info[ipc]);
 		fputs("<td>", out);
-		esc(out, e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : "none");
+		td_report_html_escape(out, e->v.bottleneck >= 0 ? m->nodes[e->v.bottleneck].path : "none");
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table></div>\n", out);
@@ -417,9 +395,9 @@ static void counts(FILE *out, const struct td_report_data *d)
 	for (int i = 0; i < d->ncounts; i++) {
 		const struct td_report_count *c = &d->counts[i];
 		fputs("<tr><td>", out);
-		esc(out, c->name);
+		td_report_html_escape(out, c->name);
 		fputs("</td><td>", out);
-		esc(out, c->alias[0] ? c->alias : "-");
+		td_report_html_escape(out, c->alias[0] ? c->alias : "-");
 		if (c->failed || (c->running == 0 && c->enabled > 0)) {
 			/* never a 0 for what was not measured */
 			fprintf(out,
@@ -462,7 +440,7 @@ void td_report_html(FILE *out, const struct td_report_data *d, const struct td_r
 	} else {
 		td_report_why_no_tree(d, why, sizeof(why));
 		fputs("<p class=\"unavailable\" id=\"unavailable\">Top-down unavailable: ", out);
-		esc(out, why);
+		td_report_html_escape(out, why);
 		fputs("</p>\n", out);
 	}
 	td_report_html_hotspots(out, d->hot);
