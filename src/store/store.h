@@ -355,6 +355,10 @@ int td_store_sampling_add(struct td_store *s, int64_t session, const char *event
 			  const char *note);
 int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
 			     uint64_t unresolved);
+/* The event sampled from now on (a default --hotspots switching from
+ * cpu-clock to the bottleneck's locate event): event, node, period, note. */
+int td_store_sampling_update(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
+			     const char *note);
 struct td_hot_row {
 	pid_t pid, tid;
 	const char *comm; /* reading: the thread's name as the session's targets have it, "" none */

@@ -1,0 +1,109 @@
+#!/bin/sh
+# A default --hotspots on a host with a PMU (issue 34): time-based (cpu-clock)
+# until an interval's evaluation names the bottleneck, then the locate event of
+# the deepest node on the bottleneck's path that has a locate line. Run on the
+# emulated PMU (tests/tools/pmu_sim.so) with the rates of toplev's cases
+# (tests/data/oracle/toplev-deep): the node expected is derived from toplev's
+# own bottleneck (its "<==" row) and the events file's locate lines, and the
+# event's perfmon name is checked against toplev's sample events for it.
+#  1. icl (bottleneck Frontend_Bound.Fetch_Latency.ICache_Misses, a locate
+#     line of its own): the session chooses it; the emulator cannot sample
+#     (its descriptors are not the kernel's: their ring buffers do not map),
+#     so the session says so and stays time-based.
+#  2. the same with that locate line's event replaced by a software event the
+#     real kernel samples: the switch itself — the sampling row names the node
+#     and event, every sample of the session is stored, none at the node before
+#     the interval after the choice.
+#  3. skl (bottleneck path Backend_Bound.Core_Bound.Ports_Utilization: no node
+#     on it has a locate line, toplev samples none): it stays time-based, said.
+. "$(dirname "$0")/lib.sh"
+
+SIM="$TD_BUILDDIR/tests/tools/pmu_sim.so"
+ORACLE="$TD_SRCDIR/tests/data/oracle/toplev-deep"
+[ -f "$SIM" ] || skip_all "tests/tools/pmu_sim.so is not built"
+[ -r /sys/devices/system/cpu/online ] || skip_all "no /sys/devices/system/cpu/online to sample on"
+ASAN_PRELOAD="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+
+# host TREE: a copy of the host tree whose online CPUs are this machine's (sampling opens a ring buffer
+# on each online CPU of the host tree; the real kernel refuses a CPU this machine lacks)
+host() {
+	rm -rf "$WORK/host"
+	cp -r "$TD_SRCDIR/tests/data/hosts/$1" "$WORK/host"
+	cp /sys/devices/system/cpu/online "$WORK/host/sys/devices/system/cpu/online"
+}
+
+# run CASE MODEL DB [EVENTS_DIR]: tdctl run -l 3 --hotspots on the emulated host, stderr in $WORK/err
+run() {
+	env TD_SYSROOT="$WORK/host" TD_PFM_MODEL="$2" LIBPFM_FORCE_PMU="$2" TD_PMU_SIM_HOST="$WORK/host" \
+		TD_PMU_SIM_TRACE="$ORACLE/inputs/$1.perf.csv" TD_PMU_SIM_EVENTS="$TD_SRCDIR/tests/data/pmu_sim/$2.events" \
+		TD_PMU_SIM_FREQ=1e14 LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" \
+		"$TDCTL" run -l 3 -I 100 --hotspots --counting=per-thread --events-dir "${4:-$TD_SRCDIR/events}" \
+		-d "$3" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' >/dev/null 2>"$WORK/err"
+}
+
+# expected CASE FILE: "NODE EVENT DESC" of the deepest node on toplev's bottleneck path with a locate line
+# in FILE (events/), "none" when none has one
+expected() {
+	b=$(awk -F, '$8 == "<==" { print $1 }' "$ORACLE/expected/$1.csv")
+	while [ -n "$b" ]; do
+		l=$(awk -v n="$b" '$1 == "locate" && $2 == n { sub(/.*\| */, ""); print n, $0 }' "$TD_SRCDIR/events/$2")
+		if [ -n "$l" ]; then
+			echo "$b $(awk -v n="$b" '$1 == "locate" && $2 == n { print $3 }' "$TD_SRCDIR/events/$2") ${l#* }"
+			return
+		fi
+		case $b in *.*) b=${b%.*} ;; *) b= ;; esac
+	done
+	echo none
+}
+
+# ---- 1. icl: the bottleneck's own locate event, which the emulator cannot sample -----------------
+set -- $(expected icl-l3-pm-fe-icache intel-icl.td)
+check_eq "icl: toplev's bottleneck has a locate line (derived: node, event)" \
+	"Frontend_Bound.Fetch_Latency.ICache_Misses FRONTEND_RETIRED:L2_MISS" "$1 $2"
+NODE=$1 EV=$2 PERFMON=$(echo "${3%%:*}" | tr 'A-Z' 'a-z')
+check "icl: its perfmon name ($PERFMON) is among toplev's sample events for the node" \
+	sh -c "awk -F, -v n='$NODE' '\$1 == n { print \$5 }' '$ORACLE/expected/icl-l3-pm-fe-icache.csv' | tr ' ' '\n' | grep -qx '$PERFMON'"
+host icl-perfmetrics-smtoff
+run icl-l3-pm-fe-icache icl "$WORK/icl.db"
+check_eq "icl: run exits 0" 0 "$?"
+check_grep "icl: at first time-based, said" "hotspots: time-based (cpu-clock, 99 samples a second per busy CPU) until an interval names the bottleneck" "$WORK/err"
+check_grep "icl: the bottleneck's locate event chosen, its failure said" \
+	"bottleneck is located by $EV ($NODE's locate line), which could not be sampled: cannot map a ring buffer" "$WORK/err"
+check_eq "icl: the sampling row stays cpu-clock without a node" "cpu-clock|" \
+	"$(sql "$WORK/icl.db" "SELECT event, coalesce(node, '') FROM sampling")"
+check_eq "icl: no sample stored at a node" 0 "$(sql "$WORK/icl.db" "SELECT count(*) FROM samples_hot WHERE node IS NOT NULL")"
+
+# ---- 2. the switch, with a software event in the node's locate line ---------------------------------
+SW=perf::PERF_COUNT_SW_TASK_CLOCK
+rm -rf "$WORK/events"
+cp -r "$TD_SRCDIR/events" "$WORK/events"
+sed "s/^locate $NODE  *$EV /locate $NODE $SW /" "$TD_SRCDIR/events/intel-icl.td" >"$WORK/events/intel-icl.td"
+check_eq "switch: the copy's locate line names $SW" 1 "$(grep -c "^locate $NODE $SW " "$WORK/events/intel-icl.td")"
+run icl-l3-pm-fe-icache icl "$WORK/sw.db" "$WORK/events"
+check_eq "switch: run exits 0" 0 "$?"
+seq=$(sed -n "s/.*hotspots: interval \([0-9]*\)'s bottleneck leads to $NODE: sampling its locate event $SW from interval.*/\1/p" "$WORK/err")
+check_match "switch: said, with the interval that chose it" '^[0-9][0-9]*$' "$seq"
+sed "s/^/# /" "$WORK/err" | grep hotspots
+check_eq "switch: the sampling row names the event and the node" "$SW|$NODE|0" \
+	"$(sql "$WORK/sw.db" "SELECT event, node, period FROM sampling")"
+check_eq "switch: every sample taken is stored (samples_hot sums to sampling.samples, none lost)" \
+	"$(sql "$WORK/sw.db" "SELECT samples FROM sampling WHERE lost = 0")" \
+	"$(sql "$WORK/sw.db" "SELECT sum(count) FROM samples_hot")"
+check_eq "switch: no sample at the node before the interval after the choice" 0 \
+	"$(sql "$WORK/sw.db" "SELECT count(*) FROM samples_hot h JOIN intervals i ON i.id = h.interval_id WHERE h.node IS NOT NULL AND i.seq <= ${seq:-0}")"
+check "switch: samples at the node after it" test "$(sql "$WORK/sw.db" "SELECT coalesce(sum(count), 0) FROM samples_hot WHERE node = '$NODE'")" -gt 0
+check_eq "switch: no time-based sample after the interval after the choice (the last cpu-clock ones go with it)" 0 \
+	"$(sql "$WORK/sw.db" "SELECT count(*) FROM samples_hot h JOIN intervals i ON i.id = h.interval_id WHERE h.node IS NULL AND i.seq > ${seq:-0} + 1")"
+"$TDCTL" report -d "$WORK/sw.db" --hotspots >"$WORK/sw.txt"
+check "switch: report --hotspots shows the node's samples" grep -q "^$NODE: [0-9]* samples" "$WORK/sw.txt"
+
+# ---- 3. skl: no node of the bottleneck's path has a locate line -------------------------------------
+check_eq "skl: no node on toplev's bottleneck path has a locate line (derived)" none \
+	"$(expected skl-l4-core-ports intel-skl.td)"
+host skl-bare-smtoff
+run skl-l4-core-ports skl "$WORK/skl.db"
+check_eq "skl: run exits 0" 0 "$?"
+check_grep "skl: it stays time-based, said" "no interval named a bottleneck with a locate line on its path: the samples are time-based (cpu-clock)" "$WORK/err"
+check_eq "skl: the sampling row is cpu-clock without a node" "cpu-clock|" \
+	"$(sql "$WORK/skl.db" "SELECT event, coalesce(node, '') FROM sampling")"
+finish
