@@ -14,7 +14,10 @@
 #     real kernel samples: the switch itself — the sampling row names the node
 #     and event, every sample of the session is stored, none at the node before
 #     the interval after the choice.
-#  3. skl (bottleneck path Backend_Bound.Core_Bound.Ports_Utilization: no node
+#  3. the HTML report of (2) in headless Chromium: the node's function table,
+#     hidden when a click closes the node and shown when another opens it, its
+#     rows those of the database (read with sqlite3); no console message.
+#  4. skl (bottleneck path Backend_Bound.Core_Bound.Ports_Utilization: no node
 #     on it has a locate line, toplev samples none): it stays time-based, said.
 . "$(dirname "$0")/lib.sh"
 
@@ -97,7 +100,56 @@ check_eq "switch: no time-based sample after the interval after the choice (the 
 "$TDCTL" report -d "$WORK/sw.db" --hotspots >"$WORK/sw.txt"
 check "switch: report --hotspots shows the node's samples" grep -q "^$NODE: [0-9]* samples" "$WORK/sw.txt"
 
-# ---- 3. skl: no node of the bottleneck's path has a locate line -------------------------------------
+# ---- 3. the HTML report in headless Chromium: the node's function table, opened by a click -----------
+"$TDCTL" report -d "$WORK/sw.db" --format html -o "$WORK/sw.html"
+check_eq "html: written" 0 "$?"
+if command -v chromium >/dev/null; then
+	# a script run after the report's own: name the deepest node of the bottleneck's path, close the node's
+	# <details> with a click on its summary, open it again, and list the rows of its function table that
+	# are visible (function|module|samples)
+	cat >"$WORK/click.js" <<EOF
+<script>
+var d = document.querySelector('details[data-node="$NODE"]'), s = d.querySelector(':scope > summary');
+function rows() {
+  return Array.prototype.map.call(d.querySelectorAll(':scope > div.hotnode table.hot tr'), function (r) {
+    return r.checkVisibility() && r.cells[0].tagName == 'TD' ? r.cells[0].textContent + '|' + r.cells[1].textContent + '|' + r.cells[3].textContent : '';
+  }).filter(function (x) { return x; });
+}
+var deepest = Array.prototype.map.call(document.querySelectorAll('details.path'), function (e) { return e.dataset.node; }).pop();
+var out = ['bottleneck ' + deepest, 'open at first ' + d.open];
+s.click();
+out.push('closed: open ' + d.open + ', rows shown ' + rows().length);
+s.click();
+out.push('opened: open ' + d.open);
+out = out.concat(rows());
+var p = document.createElement('pre'); p.id = 'clicked'; p.textContent = out.join('\n'); document.body.appendChild(p);
+</script>
+</body></html>
+EOF
+	sed 's|</body></html>||' "$WORK/sw.html" >"$WORK/click.html"
+	cat "$WORK/click.js" >>"$WORK/click.html"
+	ud=$(mktemp -d "$WORK/chromium.XXXXXX")
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$ud" --enable-logging=stderr \
+		--v=0 --dump-dom "file://$WORK/click.html" >"$WORK/click-dom.html" 2>"$WORK/chromium.err"
+	sed -n '/<pre id="clicked">/,/<\/pre>/p' "$WORK/click-dom.html" | sed 's/<[^>]*>//g' >"$WORK/clicked"
+	sed 's/^/# /' "$WORK/clicked"
+	check_eq "html: no console message (no script error)" 0 "$(grep -c ':CONSOLE' "$WORK/chromium.err")"
+	check_eq "html: the report's bottleneck is the node sampled (toplev's)" "bottleneck $NODE" "$(sed -n 1p "$WORK/clicked")"
+	check_eq "html: the node is open at first (the bottleneck's path)" "open at first true" "$(sed -n 2p "$WORK/clicked")"
+	check_eq "html: a click closes it and hides its function table" "closed: open false, rows shown 0" "$(sed -n 3p "$WORK/clicked")"
+	check_eq "html: another click opens it" "opened: open true" "$(sed -n 4p "$WORK/clicked")"
+	sql -separator '|' "$WORK/sw.db" "SELECT function, module, sum(count) FROM samples_hot WHERE node = '$NODE'
+		GROUP BY function, module" | sort >"$WORK/fns.db"
+	sed -n '5,$p' "$WORK/clicked" | sort >"$WORK/fns.html"
+	check "html: the table shows rows once opened" test -s "$WORK/fns.html"
+	check_eq "html: its rows are the node's functions, modules and samples in the database (sqlite3)" \
+		"$(cat "$WORK/fns.db")" "$(cat "$WORK/fns.html")"
+else
+	skip "html in headless Chromium" "chromium is not installed (tests/install-deps.sh installs it)"
+fi
+
+# ---- 4. skl: no node of the bottleneck's path has a locate line -------------------------------------
 check_eq "skl: no node on toplev's bottleneck path has a locate line (derived)" none \
 	"$(expected skl-l4-core-ports intel-skl.td)"
 host skl-bare-smtoff
