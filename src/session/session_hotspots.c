@@ -163,7 +163,7 @@ static int fold_append(struct session_hot *h, size_t *len, const char *name)
 }
 
 /* The sample's stack, folded and counted (outermost frame first; a run
- * of kernel frames is one "[kernel]"; a caller's frame is looked up at its
+ * of kernel frames without a symbol is one "[kernel]"; a caller's frame is looked up at its
  * return address - 1, inside the call). The walk from the leaf stops at the
  * first frame no symbol covers, kept as "[unknown]": past it, in a binary
  * built without frame pointers, the frame-pointer walk reads garbage. */
@@ -173,15 +173,16 @@ static void count_stack(struct session_hot *h, const struct td_sample *smp)
 	int n = 0;
 	size_t len = 0;
 	struct stack_row *r;
-	bool in_kernel = false;
+	bool in_kernel = false; /* the frame before was a kernel one without a symbol */
 
 	for (int i = 0; i < smp->nchain && n < TD_SAMPLING_MAX_STACK; i++) {
 		struct td_symbol y;
 		bool kernel = (smp->kernel_frames >> i) & 1;
-		if (kernel && in_kernel)
+		td_symbols_resolve(h->sym, smp->pid, i > 0 ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
+		bool unresolved = kernel && !strcmp(y.function, "[kernel]");
+		if (unresolved && in_kernel)
 			continue;
-		in_kernel = kernel;
-		td_symbols_resolve(h->sym, smp->pid, i > 0 && !kernel ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
+		in_kernel = unresolved;
 		names[n++] = y.function;
 		if (!strcmp(y.function, "[unknown]"))
 			break;
@@ -443,6 +444,10 @@ int session_hotspots_open(struct td_session *rs, td_err *err)
 	so.callchain = TD_SAMPLING_MAX_STACK;
 	if (td_sampling_open(&so, pid, rs->o.argv == NULL, &h->smp, err))
 		return -1;
+	if (!so.exclude_kernel && td_symbols_kernel(h->sym) == 0)
+		session_say(rs, TD_SAY_NOTE,
+			    "hotspots: kernel addresses are named \"[kernel]\": /proc/kallsyms cannot be read or shows "
+			    "this user no address (kernel.kptr_restrict)");
 	if (td_store_sampling_add(rs->store, rs->session, h->event, h->node, h->period,
 				  h->node ? "the node's locate event (events file's locate line)"
 					  : "time-based: no node's locate-with event")) {
