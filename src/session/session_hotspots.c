@@ -26,7 +26,7 @@ struct hot_row {
 	struct td_symbol sym;
 	uint64_t count;
 	bool used;
-	bool at_node; /* sampled by the node's event (else cpu-clock before the switch) */
+	const char *node; /* the node whose event sampled it (session_hot's strings), NULL: time-based */
 };
 
 /* One thread's samples with one call stack this interval (folded: the
@@ -35,7 +35,7 @@ struct stack_row {
 	pid_t pid, tid;
 	char *stack; /* NULL: a free slot */
 	uint64_t count;
-	bool at_node;
+	const char *node;
 };
 
 struct session_hot {
@@ -43,7 +43,7 @@ struct session_hot {
 	struct td_symbols *sym;
 	char event[256];
 	char node_buf[128];
-	const char *node; /* the tree node the event locates (node_buf); NULL: none */
+	const char *node; /* the tree node the event locates (node_buf; by default nodes[]); NULL: none */
 	uint64_t period;
 	struct hot_row *rows; /* open addressing, power-of-two capacity */
 	size_t cap, used;
@@ -53,14 +53,20 @@ struct session_hot {
 	char *fold; /* the stack being folded, grown as needed */
 	size_t fold_cap;
 	/* by default: the bottleneck's locate event, chosen by watch() from an
-	 * interval's evaluation and sampled from the next commit on */
+	 * interval's evaluation and sampled from the next commit on; chosen
+	 * again when a later interval's bottleneck leads to a node below it
+	 * (an interval whose deeper nodes were not counted stops the bottleneck
+	 * higher: toplev's rule, metrics.h) */
 	bool by_bottleneck;	/* watching for it */
 	char pending_node[128]; /* chosen, not opened yet ("": none) */
 	char pending_spec[256];
-	int chosen_seq;			 /* the interval whose bottleneck chose it */
-	bool at_node;			 /* samples now are the node's event's */
-	struct td_sampling_stats before; /* cpu-clock's, before the switch */
-	char before_event[256];
+	int chosen_seq;	    /* the interval whose bottleneck chose it */
+	char tried[128];    /* the last node chosen, sampled or not ("": none) */
+	char nodes[8][128]; /* every node sampled so far: the rows' node strings */
+	int nnodes;
+	int switches;			 /* events sampled by default after cpu-clock */
+	struct td_sampling_stats before; /* the events' before the one sampled now */
+	uint64_t clock_samples;		 /* cpu-clock's, before the first switch */
 };
 
 static uint64_t str_hash(const char *s, uint64_t h)
@@ -83,11 +89,12 @@ static size_t row_hash(pid_t tid, const struct td_symbol *y)
 	return (size_t)((h ^ (uint64_t)y->line) * 0x9e3779b97f4a7c15ull >> 7);
 }
 
-static struct hot_row *row_slot(struct hot_row *rows, size_t cap, pid_t tid, bool at_node, const struct td_symbol *y)
+static struct hot_row *row_slot(struct hot_row *rows, size_t cap, pid_t tid, const char *node,
+				const struct td_symbol *y)
 {
 	size_t i = row_hash(tid, y) & (cap - 1);
 
-	while (rows[i].used && !(rows[i].tid == tid && rows[i].at_node == at_node && rows[i].sym.line == y->line &&
+	while (rows[i].used && !(rows[i].tid == tid && rows[i].node == node && rows[i].sym.line == y->line &&
 				 same_str(rows[i].sym.function, y->function) && same_str(rows[i].sym.file, y->file) &&
 				 same_str(rows[i].sym.module, y->module)))
 		i = (i + 1) & (cap - 1);
@@ -103,7 +110,7 @@ static int grow(struct session_hot *h)
 		return -1;
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->rows[i].used)
-			*row_slot(n, cap, h->rows[i].tid, h->rows[i].at_node, &h->rows[i].sym) = h->rows[i];
+			*row_slot(n, cap, h->rows[i].tid, h->rows[i].node, &h->rows[i].sym) = h->rows[i];
 	free(h->rows);
 	h->rows = n;
 	h->cap = cap;
@@ -115,11 +122,11 @@ static size_t stack_hash(pid_t tid, const char *s)
 	return (size_t)(str_hash(s, 0xcbf29ce484222325ull ^ (uint64_t)(uint32_t)tid) * 0x9e3779b97f4a7c15ull >> 7);
 }
 
-static struct stack_row *stack_slot(struct stack_row *rows, size_t cap, pid_t tid, bool at_node, const char *s)
+static struct stack_row *stack_slot(struct stack_row *rows, size_t cap, pid_t tid, const char *node, const char *s)
 {
 	size_t i = stack_hash(tid, s) & (cap - 1);
 
-	while (rows[i].stack && !(rows[i].tid == tid && rows[i].at_node == at_node && !strcmp(rows[i].stack, s)))
+	while (rows[i].stack && !(rows[i].tid == tid && rows[i].node == node && !strcmp(rows[i].stack, s)))
 		i = (i + 1) & (cap - 1);
 	return &rows[i];
 }
@@ -133,7 +140,7 @@ static int grow_stacks(struct session_hot *h)
 		return -1;
 	for (size_t i = 0; i < h->scap; i++)
 		if (h->stacks[i].stack)
-			*stack_slot(n, cap, h->stacks[i].tid, h->stacks[i].at_node, h->stacks[i].stack) = h->stacks[i];
+			*stack_slot(n, cap, h->stacks[i].tid, h->stacks[i].node, h->stacks[i].stack) = h->stacks[i];
 	free(h->stacks);
 	h->stacks = n;
 	h->scap = cap;
@@ -192,13 +199,13 @@ static void count_stack(struct session_hot *h, const struct td_sample *smp)
 			return;
 	if (!len || ((h->sused + 1) * 2 > h->scap && grow_stacks(h) && h->sused + 1 >= h->scap))
 		return;
-	r = stack_slot(h->stacks, h->scap, smp->tid, h->at_node, h->fold);
+	r = stack_slot(h->stacks, h->scap, smp->tid, h->node, h->fold);
 	if (!r->stack) {
 		if (!(r->stack = strdup(h->fold)))
 			return;
 		r->pid = smp->pid;
 		r->tid = smp->tid;
-		r->at_node = h->at_node;
+		r->node = h->node;
 		h->sused++;
 	}
 	r->count++;
@@ -217,11 +224,9 @@ static void on_sample(void *ctx, const struct td_sample *smp)
 		h->unresolved++;
 	if ((h->used + 1) * 2 > h->cap && grow(h) && h->used + 1 >= h->cap)
 		return; /* out of memory with the table full: counted as a sample, not as a row */
-	r = row_slot(h->rows, h->cap, smp->tid, h->at_node, &y);
+	r = row_slot(h->rows, h->cap, smp->tid, h->node, &y);
 	if (!r->used) {
-		*r = (struct hot_row){
-			.pid = smp->pid, .tid = smp->tid, .sym = y, .used = true, .at_node = h->at_node
-		};
+		*r = (struct hot_row){ .pid = smp->pid, .tid = smp->tid, .sym = y, .used = true, .node = h->node };
 		h->used++;
 	}
 	r->count++;
@@ -357,11 +362,15 @@ static void watch(void *ctx, const struct td_live_value *v)
 	struct session_hot *h = rs->hot;
 	const struct td_cat_locate *l;
 
+	size_t n = strlen(h ? h->tried : "");
+
 	if (!h || !h->by_bottleneck || h->pending_node[0] || v->pid != target_pid(rs) ||
 	    strcmp(v->file, rs->caps.events_file))
 		return;
 	if (!(l = td_model_locate(v->model, v->ev->bottleneck)))
 		return;
+	if (n && !(!strncmp(l->node, h->tried, n) && l->node[n] == '.'))
+		return; /* not below the node chosen before */
 	snprintf(h->pending_node, sizeof(h->pending_node), "%s", l->node);
 	snprintf(h->pending_spec, sizeof(h->pending_spec), "%s", l->spec);
 	h->chosen_seq = v->seq;
@@ -383,7 +392,16 @@ static void switch_to_node(struct td_session *rs, struct session_hot *h)
 	td_err err = { { 0 } };
 	char note[256];
 
-	h->by_bottleneck = false; /* tried once */
+	snprintf(h->tried, sizeof(h->tried), "%s", h->pending_node);
+	h->pending_node[0] = '\0';
+	if (h->nnodes == (int)(sizeof(h->nodes) / sizeof(h->nodes[0]))) {
+		session_say(rs, TD_SAY_WARNING,
+			    "hotspots: interval %d's bottleneck leads to %s, below the %d nodes sampled so far: "
+			    "the session keeps sampling %s",
+			    h->chosen_seq, h->tried, h->nnodes, h->event);
+		h->by_bottleneck = false;
+		return;
+	}
 	if (!td_encode(h->pending_spec, rs->encode_model, rs->caps.kernel_allowed, &enc, &err)) {
 		so.type = enc.attr.type;
 		so.config = enc.attr.config;
@@ -392,23 +410,31 @@ static void switch_to_node(struct td_session *rs, struct session_hot *h)
 	if (err.msg[0] || td_sampling_open(&so, target_pid(rs), true, &smp, &err)) {
 		session_say(rs, TD_SAY_WARNING,
 			    "hotspots: interval %d's bottleneck is located by %s (%s's locate line), which could "
-			    "not be sampled: %s; the hotspots stay time-based (cpu-clock)",
-			    h->chosen_seq, h->pending_spec, h->pending_node, err.msg);
+			    "not be sampled: %s; the session keeps sampling %s",
+			    h->chosen_seq, h->pending_spec, h->tried, err.msg, h->event);
 		return;
 	}
-	td_sampling_drain(h->smp, on_sample, h);
-	td_sampling_stats(h->smp, &h->before);
+	td_sampling_drain(h->smp, on_sample, h); /* what the event before sampled, counted as its */
+	struct td_sampling_stats st;
+	td_sampling_stats(h->smp, &st);
+	if (!h->switches)
+		h->clock_samples = st.samples;
+	h->before.samples += st.samples;
+	h->before.lost += st.lost;
+	h->before.throttled += st.throttled;
 	td_sampling_free(h->smp);
 	h->smp = smp;
-	h->at_node = true;
-	snprintf(h->before_event, sizeof(h->before_event), "%s", h->event);
-	snprintf(h->node_buf, sizeof(h->node_buf), "%s", h->pending_node);
-	h->node = h->node_buf;
+	h->switches++;
+	char *node = h->nodes[h->nnodes++];
+	snprintf(node, sizeof(h->nodes[0]), "%s", h->tried);
+	h->node = node;
+	char before[256];
+	snprintf(before, sizeof(before), "%s", h->event);
 	snprintf(h->event, sizeof(h->event), "%s", h->pending_spec);
 	h->period = 0;
 	snprintf(note, sizeof(note),
 		 "the bottleneck's locate event (events file's locate line), from interval %d on; cpu-clock "
-		 "before (samples without a node)",
+		 "before the first (samples without a node)",
 		 h->chosen_seq + 1);
 	if (td_store_sampling_update(rs->store, rs->session, h->event, h->node, h->period, note)) {
 		td_store_describe_write_error(rs->store, "write to", &err);
@@ -417,7 +443,7 @@ static void switch_to_node(struct td_session *rs, struct session_hot *h)
 	session_say(rs, TD_SAY_NOTE,
 		    "hotspots: interval %d's bottleneck leads to %s: sampling its locate event %s from "
 		    "interval %d on (%s before)",
-		    h->chosen_seq, h->node, h->event, h->chosen_seq + 1, h->before_event);
+		    h->chosen_seq, h->node, h->event, h->chosen_seq + 1, before);
 }
 
 int session_hotspots_open(struct td_session *rs, td_err *err)
@@ -494,7 +520,7 @@ int session_hotspots_write(struct td_session *rs)
 			continue;
 		struct td_hot_row w = { .pid = r->pid,
 					.tid = r->tid,
-					.node = r->at_node ? h->node : NULL,
+					.node = r->node,
 					.function = r->sym.function,
 					.module = r->sym.module,
 					.file = r->sym.file,
@@ -505,8 +531,8 @@ int session_hotspots_write(struct td_session *rs)
 	}
 	for (size_t i = 0; i < h->scap; i++) {
 		const struct stack_row *r = &h->stacks[i];
-		if (r->stack && td_store_hot_stack_add(rs->store, rs->session, rs->interval_id, r->pid, r->tid,
-						       r->at_node ? h->node : NULL, r->stack, r->count))
+		if (r->stack && td_store_hot_stack_add(rs->store, rs->session, rs->interval_id, r->pid, r->tid, r->node,
+						       r->stack, r->count))
 			return -1;
 	}
 	stats_sum(h, &st);
@@ -547,20 +573,21 @@ void session_hotspots_say_end(struct td_session *rs)
 			    "hotspots: the kernel throttled the sampled event %llu time%s "
 			    "(kernel.perf_cpu_time_max_percent): fewer samples than the rate asked",
 			    (unsigned long long)st.throttled, st.throttled == 1 ? "" : "s");
-	if (rs->hot->before_event[0])
+	if (rs->hot->switches)
 		session_say(rs, TD_SAY_NOTE,
-			    "hotspots: %llu sample%s of %s, then %llu of %s (%s), %llu at an address without a "
-			    "symbol%s",
-			    (unsigned long long)rs->hot->before.samples, rs->hot->before.samples == 1 ? "" : "s",
-			    rs->hot->before_event, (unsigned long long)(st.samples - rs->hot->before.samples),
-			    rs->hot->event, rs->hot->node, (unsigned long long)rs->hot->unresolved,
+			    "hotspots: %llu sample%s of cpu-clock, then %llu of the bottleneck's locate event%s "
+			    "(the last %s, of %s), %llu at an address without a symbol%s",
+			    (unsigned long long)rs->hot->clock_samples, rs->hot->clock_samples == 1 ? "" : "s",
+			    (unsigned long long)(st.samples - rs->hot->clock_samples),
+			    rs->hot->switches == 1 ? "" : "s", rs->hot->event, rs->hot->node,
+			    (unsigned long long)rs->hot->unresolved,
 			    st.samples ? "; see 'tdctl report --hotspots'" : "");
 	else
 		session_say(rs, TD_SAY_NOTE, "hotspots: %llu sample%s of %s, %llu at an address without a symbol%s",
 			    (unsigned long long)st.samples, st.samples == 1 ? "" : "s", rs->hot->event,
 			    (unsigned long long)rs->hot->unresolved,
 			    st.samples ? "; see 'tdctl report --hotspots'" : "");
-	if (rs->hot->by_bottleneck)
+	if (rs->hot->by_bottleneck && !rs->hot->tried[0])
 		session_say(rs, TD_SAY_NOTE,
 			    "hotspots: no interval named a bottleneck with a locate line on its path: the "
 			    "samples are time-based (cpu-clock)");

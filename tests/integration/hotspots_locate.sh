@@ -7,7 +7,8 @@
 # own bottleneck (its "<==" row) and the events file's locate lines, and the
 # event's perfmon name is checked against toplev's sample events for it.
 #  1. icl (bottleneck Frontend_Bound.Fetch_Latency.ICache_Misses, a locate
-#     line of its own): the session chooses it; the emulator cannot sample
+#     line of its own): the session chooses it (after its ancestors', when an
+#     interval did not count the deeper nodes); the emulator cannot sample
 #     (its descriptors are not the kernel's: their ring buffers do not map),
 #     so the session says so and stays time-based.
 #  2. the same with that locate line's event replaced by a software event the
@@ -72,6 +73,11 @@ check_eq "icl: run exits 0" 0 "$?"
 check_grep "icl: at first time-based, said" "hotspots: time-based (cpu-clock, 99 samples a second per busy CPU) until an interval names the bottleneck" "$WORK/err"
 check_grep "icl: the bottleneck's locate event chosen, its failure said" \
 	"bottleneck is located by $EV ($NODE's locate line), which could not be sampled: cannot map a ring buffer" "$WORK/err"
+# an interval whose deeper groups did not run stops the bottleneck higher (metrics.h): a later one deepens
+# the choice, never turns to another branch
+check_eq "icl: each node chosen is on the bottleneck's path, each below the one before" "" \
+	"$(sed -n "s/.*bottleneck is located by [^ ]* (\([^ ]*\)'s locate line).*/\1/p" "$WORK/err" |
+		awk -v n="$NODE" '{ if (index(n ".", $0 ".") != 1 || (p != "" && index($0, p ".") != 1)) print "off path: " $0; p = $0 }')"
 check_eq "icl: the sampling row stays cpu-clock without a node" "cpu-clock|" \
 	"$(sql "$WORK/icl.db" "SELECT event, coalesce(node, '') FROM sampling")"
 check_eq "icl: no sample stored at a node" 0 "$(sql "$WORK/icl.db" "SELECT count(*) FROM samples_hot WHERE node IS NOT NULL")"
