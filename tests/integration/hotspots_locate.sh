@@ -84,8 +84,9 @@ check_eq "icl: no sample stored at a node" 0 "$(sql "$WORK/icl.db" "SELECT count
 
 # ---- 2. the switch, with a software event in the node's locate line ---------------------------------
 SW=perf::PERF_COUNT_SW_TASK_CLOCK
-rm -rf "$WORK/events"
-cp -r "$TD_SRCDIR/events" "$WORK/events"
+mkdir -p "$WORK/events"
+for f in "$TD_SRCDIR"/events/*.td; do ln -s "$f" "$WORK/events/"; done
+rm "$WORK/events/intel-icl.td"
 sed "s/^locate $NODE  *$EV /locate $NODE $SW /" "$TD_SRCDIR/events/intel-icl.td" >"$WORK/events/intel-icl.td"
 check_eq "switch: the copy's locate line names $SW" 1 "$(grep -c "^locate $NODE $SW " "$WORK/events/intel-icl.td")"
 run icl-l3-pm-fe-icache icl "$WORK/sw.db" "$WORK/events"
