@@ -152,6 +152,21 @@ EOF
 	check "html: the table shows rows once opened" test -s "$WORK/fns.html"
 	check_eq "html: its rows are the node's functions, modules and samples in the database (sqlite3)" \
 		"$(cat "$WORK/fns.db")" "$(cat "$WORK/fns.html")"
+	# a screenshot shows the table: the report's first 3000 pixels (the bottleneck's path is open), taken twice, the second time with the
+	# node's function table made invisible (visibility: hidden keeps the layout, so only the table's own
+	# pixels can differ); the two images differ only if the first one drew the table
+	for v in shown hidden; do
+		sed 's|</body></html>||' "$WORK/sw.html" >"$WORK/shot-$v.html"
+		[ "$v" = hidden ] && printf '<style>details[data-node="%s"] > div.hotnode table.hot { visibility: hidden }</style>\n' \
+			"$NODE" >>"$WORK/shot-$v.html"
+		printf '</body></html>\n' >>"$WORK/shot-$v.html"
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+			--disable-component-update --disable-sync --no-first-run --user-data-dir="$ud" --hide-scrollbars \
+			--window-size=1280,3000 --screenshot="$WORK/shot-$v.png" "file://$WORK/shot-$v.html" >/dev/null 2>&1
+	done
+	check "html: a screenshot of the report at the node is taken" test -s "$WORK/shot-shown.png"
+	check "html: the screenshot shows the function table (it differs from one with the table hidden)" \
+		sh -c "test -s '$WORK/shot-hidden.png' && ! cmp -s '$WORK/shot-shown.png' '$WORK/shot-hidden.png'"
 else
 	skip "html in headless Chromium" "chromium is not installed (tests/install-deps.sh installs it)"
 fi
