@@ -210,6 +210,7 @@ out:
 	td_exec_watch_free(d.watch);
 	td_auto_rules_free(&d.autos);
 	daemon_watch_free(&d);
+	daemon_watch_changes_free(&d);
 	if (d.sigfd >= 0) {
 		close(d.sigfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -93,17 +93,16 @@ struct watch_group {
 };
 
 struct watch_state {
+	struct td_watch_config conf; /* as configured (its root a copy): a reload that keeps it keeps the state */
 	struct td_watch_params pr;
 	struct td_watch_limits limits;
-	char root[4096]; /* the root's full path */
+	char root[4096];     /* the root's full path */
+	char root_rel[4096]; /* and inside the mount */
 	struct watch_group *g;
 	int ng;
-	struct watch_change *changes;
-	int nchanges;
 	uint64_t next_scan_ns;		 /* monotonic */
 	uint64_t scan_mono, scan_cpu_ns; /* the clock and the daemon's CPU time at the last scan */
 	bool over_budget;
-	long long held; /* changes held back by the rate limits */
 };
 
 struct daemon {
@@ -120,10 +119,13 @@ struct daemon {
 	int ns;
 	uint64_t start_mono;
 	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
-	double scrape_seconds;				/* the previous scrape's, < 0 none */
-	struct td_exec_watch *watch;			/* with [auto] rules: every exec on the system */
-	struct td_auto_rules autos;			/* d->cfg.autos, resolved */
-	struct watch_state *watching;			/* [watch] enabled, NULL: not */
+	double scrape_seconds;	      /* the previous scrape's, < 0 none */
+	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
+	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
+	struct watch_state *watching; /* [watch] enabled, NULL: not */
+	struct watch_change *changes; /* what watch mode found, kept over reloads */
+	int nchanges;
+	long long changes_held;				/* changes the rate limits held back */
 	long long auto_missed;				/* processes a rule matched but no session followed */
 	struct td_report_job *jobs[TD_REPORT_JOBS_MAX]; /* reports being rendered by child processes */
 	int njobs;
@@ -168,6 +170,8 @@ int daemon_setup_watch(struct daemon *d, td_err *err);
 void daemon_watch_step(struct daemon *d);
 int daemon_watch_timeout_ms(const struct daemon *d);
 void daemon_watch_free(struct daemon *d);
+/* At the end: the changes too. */
+void daemon_watch_changes_free(struct daemon *d);
 
 /* daemon_export.c: the exporter's td_export_fill_fn (ctx: the daemon) */
 void daemon_fill_metrics(void *ctx, struct td_om *om);

@@ -48,14 +48,33 @@ void daemon_watch_free(struct daemon *d)
 		free_group(&w->g[i]);
 	}
 	free(w->g);
-	for (int i = 0; i < w->nchanges; i++) {
-		free(w->changes[i].group);
-		free(w->changes[i].node);
-	}
-	free(w->changes);
+	free(w->conf.root);
 	td_watch_limits_free(&w->limits);
 	free(w);
 	d->watching = NULL;
+}
+
+void daemon_watch_changes_free(struct daemon *d)
+{
+	for (int i = 0; i < d->nchanges; i++) {
+		free(d->changes[i].group);
+		free(d->changes[i].node);
+	}
+	free(d->changes);
+	d->changes = NULL;
+	d->nchanges = 0;
+}
+
+/* The same [watch] as the running state's? */
+static bool same_watch(const struct td_watch_config *a, const struct td_watch_config *b)
+{
+	if ((a->root == NULL) != (b->root == NULL) || (a->root && strcmp(a->root, b->root)))
+		return false;
+	return a->enable == b->enable && a->depth == b->depth && a->interval_ms == b->interval_ms &&
+	       a->baseline == b->baseline && a->window == b->window && a->p_value == b->p_value &&
+	       a->min_shift == b->min_shift && a->drill_level == b->drill_level &&
+	       a->drill_duration_ns == b->drill_duration_ns && a->workload_every_ns == b->workload_every_ns &&
+	       a->changes_per_hour == b->changes_per_hour && a->max_cpu_percent == b->max_cpu_percent;
 }
 
 /* A cgroup session on path (inside the mount) for watch mode. */
@@ -197,10 +216,21 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 	char rel[4096];
 	int fd;
 
+	if (d->watching && c->enable && same_watch(&d->watching->conf, c)) {
+		/* a reload that keeps [watch]: the groups keep their sessions and baselines */
+		return td_config_set_string(&d->cfg.watch.root, d->watching->root_rel) ? -1 : 0;
+	}
 	daemon_watch_free(d);
 	if (!c->enable)
 		return 0;
 	if (!(w = calloc(1, sizeof(*w)))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	w->conf = *c;
+	w->conf.root = NULL;
+	if (c->root && !(w->conf.root = strdup(c->root))) {
+		free(w);
 		td_err_set(err, "out of memory");
 		return -1;
 	}
@@ -211,6 +241,7 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 					  .workload_every_ns = c->workload_every_ns,
 					  .per_hour = c->changes_per_hour };
 	if (td_watch_limits_init(&w->limits, &w->pr)) {
+		free(w->conf.root);
 		free(w);
 		td_err_set(err, "out of memory");
 		return -1;
@@ -224,7 +255,8 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 		return -1;
 	}
 	close(fd);
-	if (td_config_set_string(&d->cfg.watch.root, rel[0] ? rel : "/")) {
+	snprintf(w->root_rel, sizeof(w->root_rel), "%s", rel[0] ? rel : "/");
+	if (td_config_set_string(&d->cfg.watch.root, w->root_rel)) {
 		daemon_watch_free(d);
 		td_err_set(err, "out of memory");
 		return -1;
@@ -239,19 +271,18 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 static void record_change(struct daemon *d, struct watch_group *g, const struct dsession *ds,
 			  const struct td_watch_trigger *t)
 {
-	struct watch_state *w = d->watching;
-	struct watch_change *c = td_array_push(&w->changes, &w->nchanges, sizeof(*c));
+	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
 	td_err err;
 
 	if (!c || !(c->group = strdup(g->path)) || !(c->node = strdup(ds->wnames[t->node]))) {
 		if (c) {
 			free(c->group);
-			w->nchanges--;
+			d->nchanges--;
 		}
 		daemon_log(d, "watch: a change of %s not recorded: out of memory", g->path);
 		return;
 	}
-	c->id = w->nchanges;
+	c->id = d->nchanges;
 	c->when_ns = td_wall_ns();
 	c->before = t->before;
 	c->after = t->after;
@@ -291,7 +322,7 @@ void daemon_watch_step(struct daemon *d)
 		if (v == TD_WATCH_CHANGE) {
 			record_change(d, g, ds, &t);
 		} else if (v != TD_WATCH_NONE) {
-			w->held++;
+			d->changes_held++;
 			daemon_log(d, "watch: %s %s %.1f%% -> %.1f%% (p = %.2g) held back: %s", g->path,
 				   ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p,
 				   v == TD_WATCH_HELD_ONE ? "the group changed within workload_every"

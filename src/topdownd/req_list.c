@@ -146,8 +146,8 @@ void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_re
 		daemon_reply_error(d, c, r->id, "watch mode's changes are shown to administrators only (admin_group)");
 		return;
 	}
-	for (int i = w ? w->nchanges - 1 : -1; i >= 0 && (int)json_array_size(a) < limit; i--) {
-		const struct watch_change *ch = &w->changes[i];
+	for (int i = d->nchanges - 1; i >= 0 && (int)json_array_size(a) < limit; i--) {
+		const struct watch_change *ch = &d->changes[i];
 		json_t *o =
 			json_pack("{s:I, s:I, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:I}", "change", (json_int_t)ch->id,
 				  "when_ns", (json_int_t)ch->when_ns, "group", ch->group, "node", ch->node, "before",
@@ -159,6 +159,6 @@ void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_re
 	rep = daemon_reply_ok(r->id);
 	json_object_set_new(rep, "watch", json_boolean(w != NULL));
 	json_object_set_new(rep, "changes", a);
-	json_object_set_new(rep, "held", json_integer(w ? w->held : 0));
+	json_object_set_new(rep, "held", json_integer(d->changes_held));
 	daemon_send_json(d, c, rep);
 }

@@ -108,6 +108,14 @@ check_eq "... a cgroup session on the phase group" "cgroup|drill:$rel/phase|$roo
 drilled() { [ "$(sql "$DB" "select count(*) from metric_values where session_id = '$DRILL' and name like 'Running.%'")" -gt 0 ]; }
 check "... which stores level-2 values" wait_for 10 drilled
 check "the log says it" grep -q "watch: change 1: $rel/phase $NODE" "$D/log"
+# a reload that keeps [watch] keeps the groups' sessions (and their baselines) and the changes
+kill -HUP "$DAEMON"
+check "SIGHUP reloads" wait_for 10 grep -q "configuration reloaded" "$D/log"
+check_eq "... the same two watch sessions" "$SS $SP" \
+	"$(sql "$DB" "select group_concat(id, ' ') from (select id from sessions where schedule like 'watch:%' order by id)")"
+check_eq "... both running" "running running" \
+	"$(sql "$DB" "select group_concat(status, ' ') from sessions where id in ($SS, $SP)")"
+check "... the change still listed" one_change
 kill -TERM "$DAEMON"
 check "the daemon stops on SIGTERM" wait_for 10 sh -c "! kill -0 $DAEMON"
 finish
