@@ -99,6 +99,7 @@ static int start_on(struct daemon *d, const char *path, const char *kind, int le
 	}
 	memset(&o, 0, sizeof(o));
 	o.interval_ms = d->cfg.watch.interval_ms;
+	o.scan_ms = o.interval_ms; /* a cgroup session follows no thread: no scan worth more wake-ups */
 	o.duration_ms = (int)(duration_ns / 1000000ull);
 	o.level = level;
 	if (daemon_start_session(d, ds, &o, err)) {
