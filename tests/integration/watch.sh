@@ -6,9 +6,10 @@
 # without a PMU). Both groups run a loop of 0.5 ms sleeps: a few microseconds
 # of CPU per context switch, so Running = TC / (TC + 1 ms x CS) is a few
 # percent on an idle or a saturated host alike. At a moment the test
-# chooses, the second group's loop turns into a compute loop: CPU time for
-# whole scheduler slices per switch (at least ~0.75 ms each however loaded the
-# host is), Running 40 % or more. Shown: exactly one change, naming that
+# chooses, the second group's loop turns into a compute loop: CPU time until
+# preempted per switch (the steady loop's wake-ups every 0.5 ms preempt it
+# at worst: Running ~33 %; measured 35-43 % on a loaded 2-vCPU host), far
+# above the 10 points of min_shift. Shown: exactly one change, naming that
 # group and a level-1 node that moved the way the shift moves it, found
 # within 10 of the group's intervals after the shift; the drill-down session
 # it opened is stored with its level-2 values; the steady group has none.
@@ -42,7 +43,7 @@ SOCK="$D/sock"
 DB="$D/td.db"
 # 250 ms intervals; a baseline of 12 and a window of 4: a test from the 16th interval on
 printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \
-	"interval = 250ms" "baseline = 12" "window = 4" "p_value = 0.01" "min_shift = 20" "drill_level = 2" \
+	"interval = 250ms" "baseline = 12" "window = 4" "p_value = 0.01" "min_shift = 10" "drill_level = 2" \
 	"drill_duration = 1s" "workload_every = 1m" >"$D/topdownd.conf"
 "$TOPDOWND" --check-config -c "$D/topdownd.conf" >"$D/check" 2>&1
 check_eq "--check-config accepts [watch]" "0" "$?"
@@ -91,9 +92,9 @@ check_eq "... of the phase group" "$rel/phase" "$(field group)"
 NODE=$(field node)
 BEFORE=$(field before)
 AFTER=$(field after)
-# the compute loop: more CPU time per switch, so Running up (Switching down) by min_shift at least
+# the compute loop: more CPU time per switch, so Running up (Switching down) by min_shift (10 points) at least
 check "... a level-1 node that moved the way the shift moves it ($NODE: $BEFORE -> $AFTER)" awk -v n="$NODE" \
-	-v b="$BEFORE" -v a="$AFTER" 'BEGIN { exit !((n == "Running" && a - b >= 0.2) || (n == "Switching" && b - a >= 0.2)) }'
+	-v b="$BEFORE" -v a="$AFTER" 'BEGIN { exit !((n == "Running" && a - b >= 0.1) || (n == "Switching" && b - a >= 0.1)) }'
 check "... with p below 0.01 ($(field p))" awk -v p="$(field p)" 'BEGIN { exit !(p > 0 && p < 0.01) }'
 check_eq "... from the phase group's watch session" "$SP" "$(field session)"
 WHEN=$(field when_ns)
