@@ -109,6 +109,17 @@ check_eq "... a cgroup session on the phase group" "cgroup|drill:$rel/phase|$roo
 drilled() { [ "$(sql "$DB" "select count(*) from metric_values where session_id = '$DRILL' and name like 'Running.%'")" -gt 0 ]; }
 check "... which stores level-2 values" wait_for 10 drilled
 check "the log says it" grep -q "watch: change 1: $rel/phase $NODE" "$D/log"
+drill_done() { [ "$(sql "$DB" "select status from sessions where id = '$DRILL'")" = completed ]; }
+check "... which completes after drill_duration" wait_for 10 drill_done
+"$TDCTL" report --change 1 -d "$DB" --socket "$SOCK" >"$D/rc.txt" 2>&1
+check_eq "report --change 1 through the daemon exits 0" 0 "$?"
+check_match "... naming the change" "^change 1: $rel/phase $NODE moved from .* drill-down session $DRILL:" \
+	"$(head -1 "$D/rc.txt")"
+"$TDCTL" report "$DRILL" --socket "$SOCK" >"$D/drill.txt" 2>&1
+check_eq "... then the drill-down session's report" "$(cat "$D/drill.txt")" "$(tail -n +3 "$D/rc.txt")"
+"$TDCTL" report --change 2 --socket "$SOCK" >/dev/null 2>"$D/err"
+check_eq "report --change 2 (none) exits 1" 1 "$?"
+check_match "... saying there is none" "topdownd keeps no change 2: 'tdctl changes' lists them" "$(cat "$D/err")"
 # a reload that keeps [watch] keeps the groups' sessions (and their baselines) and the changes
 kill -HUP "$DAEMON"
 check "SIGHUP reloads" wait_for 10 grep -q "configuration reloaded" "$D/log"
