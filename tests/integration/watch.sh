@@ -70,8 +70,8 @@ SP=$(watch_session phase)
 SS=$(watch_session steady)
 check_eq "... each a cgroup session" "cgroup cgroup" \
 	"$(sql "$DB" "select group_concat(kind, ' ') from sessions where id in ($SP, $SS)")"
-# the baseline and a window, and a few more
-filled() { [ "$(sql "$DB" "select count(*) from intervals where session_id = $SP")" -ge 20 ]; }
+# the baseline and a window (16), and one more
+filled() { [ "$(sql "$DB" "select count(*) from intervals where session_id = $SP")" -ge 17 ]; }
 check "the phase group's session writes intervals" wait_for 30 filled
 "$TDCTL" changes --socket "$SOCK" --json >"$D/before.json"
 check_match "no change before the shift" '"changes":\[\]' "$(cat "$D/before.json")"
@@ -80,9 +80,9 @@ SHIFT_NS=$(date +%s%N)
 touch "$D/go"
 one_change() { "$TDCTL" changes --socket "$SOCK" --json | grep -q '"change":1'; }
 check "a change is found after the shift" wait_for 30 one_change
-# the steady group's chance to show one too: a baseline and a window more
+# the steady group's chance to show one too: two windows more, each past the shift
 SEQ=$(sql "$DB" "select max(seq) from intervals where session_id = $SS")
-later() { [ "$(sql "$DB" "select max(seq) from intervals where session_id = $SS")" -ge $((SEQ + 16)) ]; }
+later() { [ "$(sql "$DB" "select max(seq) from intervals where session_id = $SS")" -ge $((SEQ + 8)) ]; }
 check "the steady group goes on" wait_for 30 later
 "$TDCTL" changes --socket "$SOCK" --json >"$D/changes.json"
 "$TDCTL" changes --socket "$SOCK" >"$D/changes.txt"
