@@ -129,5 +129,7 @@ check_eq "... both running" "running running" \
 	"$(sql "$DB" "select group_concat(status, ' ') from sessions where id in ($SS, $SP)")"
 check "... the change still listed" one_change
 kill -TERM "$DAEMON"
-check "the daemon stops on SIGTERM" wait_for 10 sh -c "! kill -0 $DAEMON"
+wait "$DAEMON"
+check_eq "the daemon exits 0 on SIGTERM (under the sanitizers: nothing leaked)" 0 "$?"
+grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error" "$D/log" && cat "$D/log" >&2
 finish
