@@ -89,7 +89,8 @@ struct watch_group {
 	int64_t session; /* its running watch session, 0: none */
 	struct td_watch_series series;
 	bool has_series;
-	bool seen; /* found by the latest scan */
+	bool seen;	 /* found by the latest scan */
+	bool start_said; /* why its session could not start is logged (once, not every scan) */
 };
 
 struct watch_state {

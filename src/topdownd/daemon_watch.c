@@ -202,10 +202,15 @@ static void scan(struct daemon *d)
 			td_watch_series_free(&g->series);
 		g->has_series = false;
 		g->session = 0;
-		if (start_on(d, g->path, "watch", 1, 0, &g->session, &err))
-			daemon_log(d, "watch: %s not watched: %s", g->path, err.msg);
-		else
+		if (start_on(d, g->path, "watch", 1, 0, &g->session, &err)) {
+			if (!g->start_said)
+				daemon_log(d, "watch: %s not watched: %s (tried again every interval)", g->path,
+					   err.msg);
+			g->start_said = true;
+		} else {
+			g->start_said = false;
 			daemon_log(d, "watch: session %lld watches %s", (long long)g->session, g->path);
+		}
 	}
 	w->ng = kept;
 }
