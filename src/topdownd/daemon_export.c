@@ -62,7 +62,7 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 	}
 	for (int i = d->ns - 1; i >= 0 && attached < d->cfg.export_top; i--) {
 		const struct dsession *ds = d->s[i];
-		if (ds->entry >= 0)
+		if (ds->entry >= 0 || ds->watch) /* watch mode's sessions are not exported yet (docs/watch.md) */
 			continue;
 		attached++;
 		snprintf(names[n], sizeof(names[n]), "pid:%d", (int)ds->pid);
@@ -75,7 +75,7 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 	for (int i = 0; i < d->ns; i++) {
 		if (d->s[i]->entry >= 0)
 			h.schedule_running++;
-		else
+		else if (!d->s[i]->watch)
 			h.attach_running++;
 	}
 	h.sessions_started = d->sessions_started;
