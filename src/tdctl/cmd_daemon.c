@@ -161,7 +161,7 @@ static const char changes_usage[] =
 
 int cmd_changes(int argc, char **argv)
 {
-	struct td_request r = { .op = TD_OP_CHANGES };
+	struct td_request r = { .op = TD_OP_CHANGES, .limit = 100000 }; /* the protocol's most */
 	const char *sock;
 	bool json;
 	int first = parse_common("changes", changes_usage, argc, argv, &sock, &json);
@@ -200,6 +200,12 @@ int cmd_changes(int argc, char **argv)
 			printf("(watch mode is off: enable it in [watch] of topdownd.conf)\n");
 		else if (json_array_size(all) == 0)
 			printf("(no changes)\n");
+		if (num(rep, "total") > (double)json_array_size(all))
+			printf("(the newest %zu of %.0f changes)\n", json_array_size(all), num(rep, "total"));
+		if (num(rep, "held") > 0)
+			printf("(%.0f more held back by workload_every or changes_per_hour: topdownd's log names "
+			       "them)\n",
+			       num(rep, "held"));
 	}
 	json_decref(rep);
 	return 0;

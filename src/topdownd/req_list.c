@@ -159,6 +159,7 @@ void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_re
 	rep = daemon_reply_ok(r->id);
 	json_object_set_new(rep, "watch", json_boolean(w != NULL));
 	json_object_set_new(rep, "changes", a);
+	json_object_set_new(rep, "total", json_integer(d->nchanges));
 	json_object_set_new(rep, "held", json_integer(d->changes_held));
 	daemon_send_json(d, c, rep);
 }
