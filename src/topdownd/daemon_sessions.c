@@ -97,7 +97,9 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	 * all the profile's CPUs; not the sliver a session's final read leaves
 	 * after its last full interval */
 	if (d->cfg.export_listen && v->seconds * 2000 >= ds->interval_ms &&
-	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu") : !strcmp(v->kind, "tree")))
+	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu")
+	     : ds->watch    ? !strcmp(v->kind, "cgroup")
+			    : !strcmp(v->kind, "tree")))
 		td_snapshot_update(&ds->snap, v);
 	/* the tree's events file's values (software.td's are evaluated beside it) */
 	if (ds->watch && !strcmp(ds->watch, "watch") && !strcmp(v->kind, "cgroup") && m && v->file &&

@@ -42,7 +42,7 @@ cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$D/events
 SOCK="$D/sock"
 DB="$D/td.db"
 # 250 ms intervals; a baseline of 12 and a window of 4: a test from the 16th interval on
-printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \
+printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[exporter]" "listen = 127.0.0.1:0" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \
 	"interval = 250ms" "baseline = 12" "window = 4" "p_value = 0.01" "min_shift = 10" "drill_level = 2" \
 	"drill_duration = 1s" "workload_every = 1m" >"$D/topdownd.conf"
 "$TOPDOWND" --check-config -c "$D/topdownd.conf" >"$D/check" 2>&1
@@ -109,6 +109,15 @@ check_eq "... a cgroup session on the phase group" "cgroup|drill:$rel/phase|$roo
 drilled() { [ "$(sql "$DB" "select count(*) from metric_values where session_id = '$DRILL' and name like 'Running.%'")" -gt 0 ]; }
 check "... which stores level-2 values" wait_for 10 drilled
 check "the log says it" grep -q "watch: change 1: $rel/phase $NODE" "$D/log"
+PORT=$(sed -n 's/.*serving metrics on 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$D/log")
+if command -v curl >/dev/null && [ -n "$PORT" ]; then
+	curl -s "http://127.0.0.1:$PORT/metrics" >"$D/scrape"
+	check_eq "the exporter counts the change" "topdown_watch_changes_total 1" "$(grep '^topdown_watch_changes_total ' "$D/scrape")"
+	check_eq "... and serves each group's level 1" "2 2" "$(grep -c "^topdown_node_ratio{target=\"watch:$rel/\(steady\|phase\)\",node=\"Running\",level=\"1\"" "$D/scrape") $(grep -c "^topdown_node_ratio{target=\"watch:$rel/[a-z]*\",node=\"Switching\",level=\"1\"" "$D/scrape")"
+else
+	skip "the exporter counts the change" "curl is not installed, or no exporter port in the log"
+	skip "... and serves each group's level 1" "curl is not installed, or no exporter port in the log"
+fi
 drill_done() { [ "$(sql "$DB" "select status from sessions where id = '$DRILL'")" = completed ]; }
 check "... which completes after drill_duration" wait_for 10 drill_done
 "$TDCTL" report --change 1 -d "$DB" --socket "$SOCK" >"$D/rc.txt" 2>&1
