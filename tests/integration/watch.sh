@@ -76,6 +76,10 @@ check "the phase group's session writes intervals" wait_for 30 filled
 "$TDCTL" changes --socket "$SOCK" --json >"$D/before.json"
 check_match "no change before the shift" '"changes":\[\]' "$(cat "$D/before.json")"
 
+PORT=$(sed -n 's/.*serving metrics on 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$D/log")
+scrape() { [ -n "$PORT" ] && command -v curl >/dev/null && curl -s "http://127.0.0.1:$PORT/metrics" >"$1"; }
+scrape "$D/scrape0" || :
+
 SHIFT_NS=$(date +%s%N)
 touch "$D/go"
 one_change() { "$TDCTL" changes --socket "$SOCK" --json | grep -q '"change":1'; }
@@ -109,14 +113,33 @@ check_eq "... a cgroup session on the phase group" "cgroup|drill:$rel/phase|$roo
 drilled() { [ "$(sql "$DB" "select count(*) from metric_values where session_id = '$DRILL' and name like 'Running.%'")" -gt 0 ]; }
 check "... which stores level-2 values" wait_for 10 drilled
 check "the log says it" grep -q "watch: change 1: $rel/phase $NODE" "$D/log"
-PORT=$(sed -n 's/.*serving metrics on 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$D/log")
-if command -v curl >/dev/null && [ -n "$PORT" ]; then
-	curl -s "http://127.0.0.1:$PORT/metrics" >"$D/scrape"
+if scrape "$D/scrape"; then
 	check_eq "the exporter counts the change" "topdown_watch_changes_total 1" "$(grep '^topdown_watch_changes_total ' "$D/scrape")"
 	check_eq "... and serves each group's level 1" "2 2" "$(grep -c "^topdown_node_ratio{target=\"watch:$rel/\(steady\|phase\)\",node=\"Running\",level=\"1\"" "$D/scrape") $(grep -c "^topdown_node_ratio{target=\"watch:$rel/[a-z]*\",node=\"Switching\",level=\"1\"" "$D/scrape")"
 else
 	skip "the exporter counts the change" "curl is not installed, or no exporter port in the log"
 	skip "... and serves each group's level 1" "curl is not installed, or no exporter port in the log"
+fi
+# the shipped alerting rules: their own test, then the change alert over the two scrapes' series
+if command -v promtool >/dev/null && [ -s "$D/scrape" ]; then
+	(cd "$TD_SRCDIR/reports" && promtool test rules topdown-alerts.test.yml) >"$D/promtool" 2>&1
+	check_eq "promtool test rules passes on reports/topdown-alerts.yml" "0" "$?"
+	b=$(sed -n 's/^topdown_watch_changes_total //p' "$D/scrape0")
+	a=$(sed -n 's/^topdown_watch_changes_total //p' "$D/scrape")
+	cp "$TD_SRCDIR/reports/topdown-alerts.yml" "$D/"
+	printf '%s\n' "rule_files: [topdown-alerts.yml]" "evaluation_interval: 1m" "tests:" "  - interval: 1m" \
+		"    input_series:" "      - series: 'topdown_watch_changes_total{instance=\"t\",job=\"topdown\"}'" \
+		"        values: '$b $b $b $a $a $a'" "    alert_rule_test:" "      - eval_time: 5m" \
+		"        alertname: TopdownWorkloadChanged" "        exp_alerts:" "          - exp_labels:" \
+		"              severity: info" "              instance: t" "              job: topdown" \
+		"            exp_annotations:" "              summary: \"A workload's top-down level 1 changed on t\"" \
+		"              description: \"topdownd's watch mode kept $((a - b)) change(s) in 10 minutes: 'tdctl changes' lists them, 'tdctl report --change N' shows one with its drill-down session.\"" \
+		>"$D/scraped.test.yml"
+	(cd "$D" && promtool test rules scraped.test.yml) >"$D/promtool2" 2>&1
+	check_eq "... and TopdownWorkloadChanged fires over the scraped series ($b then $a)" "0" "$?"
+else
+	skip "promtool test rules passes on reports/topdown-alerts.yml" "promtool is not installed (apt-get install prometheus), or no scrape"
+	skip "... and TopdownWorkloadChanged fires over the scraped series" "promtool is not installed, or no scrape"
 fi
 drill_done() { [ "$(sql "$DB" "select status from sessions where id = '$DRILL'")" = completed ]; }
 check "... which completes after drill_duration" wait_for 10 drill_done
