@@ -1,10 +1,12 @@
 /* hotspots_data: samples_hot rows grouped into nodes, threads, functions
  * and lines (hotspots_data.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hotspots_data.h"
+#include "report_data.h"
 
 struct loader {
 	struct td_hotspots *h;
@@ -122,10 +124,75 @@ static int by_group(const void *a, const void *b)
 int td_hotspots_load(struct td_store *st, int64_t session, bool per_thread, long tid, struct td_hotspots *h,
 		     td_err *err)
 {
+	return td_hotspots_load_range(st, session, per_thread, tid, 0, -1, h, err);
+}
+
+struct window {
+	const struct td_report_filter *f;
+	uint64_t first_ns;
+	int first, last, n;
+};
+
+static int keep_seq(int seq, uint64_t start_ns, uint64_t end_ns, void *ctx)
+{
+	struct window *w = ctx;
+
+	if (!td_report_filter_keeps_interval(w->f, w->first_ns, start_ns, end_ns))
+		return 0;
+	if (w->n++ == 0)
+		w->first = seq;
+	w->last = seq;
+	return 0;
+}
+
+int td_hotspots_window(struct td_store *st, int64_t session, const struct td_report_filter *f, int *first, int *last,
+		       td_err *err)
+{
+	struct td_session_header hd;
+	struct window w = { .f = f };
+
+	*first = 0;
+	*last = -1;
+	if (!f || !f->window)
+		return 0;
+	if (td_store_session_header(st, session, &hd)) {
+		td_err_set(err, "cannot read session %lld: %s", (long long)session, td_store_errmsg(st));
+		return -1;
+	}
+	if (hd.last_ns <= hd.first_ns) {
+		td_err_set(err, "session %lld recorded no interval times: --from/--to need them", (long long)session);
+		return 1;
+	}
+	w.first_ns = hd.first_ns;
+	if (td_store_interval_seqs(st, session, keep_seq, &w)) {
+		td_err_set(err, "cannot read the intervals of session %lld: %s", (long long)session,
+			   td_store_errmsg(st));
+		return -1;
+	}
+	if (w.n == 0) {
+		char to[32];
+		if (isinf(f->to))
+			snprintf(to, sizeof(to), "the end");
+		else
+			snprintf(to, sizeof(to), "%.3f s", f->to);
+		td_err_set(err, "session %lld has no interval between %.3f s and %s: its intervals cover 0 to %.3f s",
+			   (long long)session, f->from, to, (double)(hd.last_ns - hd.first_ns) / 1e9);
+		return 1;
+	}
+	*first = w.first;
+	*last = w.last;
+	return 0;
+}
+
+int td_hotspots_load_range(struct td_store *st, int64_t session, bool per_thread, long tid, int first, int last,
+			   struct td_hotspots *h, td_err *err)
+{
 	struct loader l = { .h = h, .per_thread = per_thread, .tid = tid };
 	int rc;
 
 	memset(h, 0, sizeof(*h));
+	h->first_seq = first;
+	h->last_seq = last;
 	rc = td_store_sampling(st, session, &h->s);
 	if (rc < 0) {
 		td_err_set(err, "cannot read the hotspots of session %lld: %s", (long long)session,
@@ -135,7 +202,7 @@ int td_hotspots_load(struct td_store *st, int64_t session, bool per_thread, long
 	if (rc == 0)
 		return 0;
 	h->sampled = true;
-	rc = td_store_hot_rows(st, session, 0, -1, add_row, &l);
+	rc = td_store_hot_rows(st, session, first, last, add_row, &l);
 	if (rc < 0 || l.oom) {
 		td_err_set(err, "cannot read the hotspots of session %lld: %s", (long long)session,
 			   l.oom ? "out of memory" : td_store_errmsg(st));
@@ -170,7 +237,7 @@ static int add_stack(const char *node, pid_t tid, const char *comm, const char *
 
 int td_hotspots_load_stacks(struct td_store *st, int64_t session, struct td_hotspots *h, td_err *err)
 {
-	if (td_store_hot_stacks(st, session, false, add_stack, h)) {
+	if (td_store_hot_stacks(st, session, h->first_seq, h->last_seq, false, add_stack, h)) {
 		td_err_set(err, "cannot read the call stacks of session %lld: %s", (long long)session,
 			   td_store_errmsg(st));
 		return -1;

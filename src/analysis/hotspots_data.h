@@ -43,7 +43,8 @@ struct td_hot_stack {
 };
 
 struct td_hotspots {
-	bool sampled; /* false: the session was recorded without --hotspots */
+	bool sampled;		 /* false: the session was recorded without --hotspots */
+	int first_seq, last_seq; /* the intervals loaded (last_seq -1: to the end) */
 	struct td_sampling_row s;
 	uint64_t stored;	     /* samples in the groups (the selected threads') */
 	struct td_hot_group *groups; /* node by node (time-based first), threads by samples */
@@ -56,6 +57,17 @@ struct td_hotspots {
  * that thread's samples. -1 with a line in err. */
 int td_hotspots_load(struct td_store *st, int64_t session, bool per_thread, long tid, struct td_hotspots *h,
 		     td_err *err);
+/* The same for the intervals with seq in [first, last] (last < 0: to the
+ * end): samples are stored per interval (those drained at its end). */
+int td_hotspots_load_range(struct td_store *st, int64_t session, bool per_thread, long tid, int first, int last,
+			   struct td_hotspots *h, td_err *err);
+/* The intervals of session whose midpoint lies in f's --from/--to window
+ * (report_data's rule: td_report_filter_keeps_interval), as a seq range
+ * into *first and *last (every interval when f has no window): 0; 1 when
+ * none lies in it, with a line in err saying so; -1 with err on an error. */
+struct td_report_filter;
+int td_hotspots_window(struct td_store *st, int64_t session, const struct td_report_filter *f, int *first, int *last,
+		       td_err *err);
 /* The session's call stacks too (for a flame graph), into h->stacks. */
 int td_hotspots_load_stacks(struct td_store *st, int64_t session, struct td_hotspots *h, td_err *err);
 void td_hotspots_free(struct td_hotspots *h);

@@ -54,6 +54,7 @@ struct td_sampling {
 	bool lost_readable;    /* the events were opened with PERF_FORMAT_LOST */
 	uint64_t lost_records; /* what PERF_RECORD_LOST and _LOST_SAMPLES said */
 	uint64_t chain[TD_SAMPLING_MAX_STACK];
+	int map_errno; /* the event opened but its ring buffer could not be mapped (0: none) */
 };
 
 /* thin wrapper of the system call: the descriptor or -errno */
@@ -108,7 +109,7 @@ static int open_on(struct td_sampling *s, struct perf_event_attr *a, pid_t tid)
 		if (ring->fd < 0) {
 			void *p = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 			if (p == MAP_FAILED)
-				return -errno;
+				return -(s->map_errno = errno);
 			ring->fd = fd;
 			ring->page = p;
 		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) != 0) {
@@ -202,7 +203,13 @@ int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threa
 	fill_attr(o, &a);
 	rc = all_threads ? open_threads(s, &a, pid) : open_on(s, &a, pid);
 	if (rc < 0) {
-		if (rc == -ENOENT || rc == -ENODEV || rc == -EOPNOTSUPP || rc == -EINVAL)
+		if (s->map_errno)
+			td_err_set(err,
+				   "cannot map a ring buffer of %zu KiB to sample process %d for --hotspots: %s: the "
+				   "event opened, its buffer did not map; raise kernel.perf_event_mlock_kb or "
+				   "'ulimit -l'",
+				   s->map_len / 1024, (int)pid, strerror(s->map_errno));
+		else if (rc == -ENOENT || rc == -ENODEV || rc == -EOPNOTSUPP || rc == -EINVAL)
 			td_err_set(err,
 				   "cannot sample process %d for --hotspots: %s: this machine has no PMU that samples "
 				   "the event; give --hotspots alone for time-based hotspots (cpu-clock)",

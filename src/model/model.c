@@ -371,6 +371,16 @@ int td_model_relation(const struct td_model *m, int node)
 	return -1;
 }
 
+const struct td_cat_locate *td_model_locate(const struct td_model *m, int node)
+{
+	for (; node >= 0 && node < m->nnodes; node = m->nodes[node].parent) {
+		const struct td_cat_locate *l = td_catalog_locate(m->cat, m->nodes[node].path);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
 static bool is_relation(const char *kw)
 {
 	for (size_t i = 0; i < sizeof(rel_kinds) / sizeof(rel_kinds[0]); i++)

@@ -143,5 +143,10 @@ const char *td_cpi_tag_name(enum td_cpi_tag tag);
 const char *td_rel_kind_name(enum td_rel_kind kind);
 /* Index in m->relations of the relation declared for node, or -1. */
 int td_model_relation(const struct td_model *m, int node);
+/* The locate line (catalog_locate.c) of node or, when it has none, of its
+ * nearest ancestor that has one: the bottleneck's deepest node on its path
+ * to level 1 whose samples an events file says point at its code. NULL when
+ * node is -1 or no node of that path has a locate line. */
+const struct td_cat_locate *td_model_locate(const struct td_model *m, int node);
 
 #endif

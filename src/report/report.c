@@ -174,9 +174,14 @@ int td_report(struct td_store *s, int64_t session, const struct td_report_opts *
 		break;
 	case TD_REPORT_HTML: {
 		struct td_hotspots hot;
-		/* the session's hotspots, where it sampled: each node's functions under it, the time-based ones and
-		 * the flame graph in a section of their own */
-		if (td_hotspots_load(s, session, false, 0, &hot, err) ||
+		int first, last;
+		/* the session's hotspots, where it sampled, of the report's window: each node's functions under it,
+		 * the time-based ones and the flame graph in a section of their own */
+		if (td_hotspots_window(s, session, &o->filter, &first, &last, err)) {
+			td_report_data_free(&d);
+			return -1;
+		}
+		if (td_hotspots_load_range(s, session, false, 0, first, last, &hot, err) ||
 		    (hot.sampled && td_hotspots_load_stacks(s, session, &hot, err))) {
 			td_hotspots_free(&hot);
 			td_report_data_free(&d);

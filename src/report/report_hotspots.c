@@ -22,7 +22,7 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void text_header(FILE *out, int64_t session, const struct td_hotspots *h)
+static void text_header(FILE *out, int64_t session, const struct td_hotspots *h, const struct td_report_filter *win)
 {
 	const struct td_sampling_row *s = &h->s;
 
@@ -39,6 +39,15 @@ static void text_header(FILE *out, int64_t session, const struct td_hotspots *h)
 	if (s->throttled)
 		fprintf(out, ", throttled %" PRIu64 " times by the kernel", s->throttled);
 	fprintf(out, "\n");
+	if (win && win->window) {
+		fprintf(out, "Window: %.3f s to ", win->from);
+		if (isinf(win->to))
+			fputs("the end", out);
+		else
+			fprintf(out, "%.3f s", win->to);
+		fprintf(out, " (--from/--to): intervals %d to %d, %" PRIu64 " samples stored in them\n", h->first_seq,
+			h->last_seq, h->stored);
+	}
 }
 
 static void text_group(FILE *out, const struct td_hot_group *g, int top)
@@ -110,7 +119,7 @@ static void csv(FILE *out, const struct td_hotspots *h)
 	}
 }
 
-static int json(FILE *out, int64_t session, const struct td_hotspots *h)
+static int json(FILE *out, int64_t session, const struct td_hotspots *h, const struct td_report_filter *win)
 {
 	struct td_json j;
 
@@ -128,6 +137,22 @@ static int json(FILE *out, int64_t session, const struct td_hotspots *h)
 	td_json_kuint(&j, "lost", h->s.lost);
 	td_json_kuint(&j, "throttled", h->s.throttled);
 	td_json_kuint(&j, "unresolved", h->s.unresolved);
+	td_json_key(&j, "window");
+	if (win && win->window) {
+		td_json_object(&j);
+		td_json_kdouble(&j, "from", win->from);
+		td_json_key(&j, "to");
+		if (isinf(win->to))
+			td_json_null(&j);
+		else
+			td_json_double(&j, win->to);
+		td_json_kint(&j, "first_interval", h->first_seq);
+		td_json_kint(&j, "last_interval", h->last_seq);
+		td_json_kuint(&j, "samples", h->stored);
+		td_json_close(&j);
+	} else {
+		td_json_null(&j);
+	}
 	td_json_key(&j, "groups");
 	td_json_array(&j);
 	for (int i = 0; i < h->ngroups; i++) {
@@ -193,13 +218,14 @@ static int folded_line(const char *node, pid_t tid, const char *comm, const char
 int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hotspots_opts *o, FILE *out, td_err *err)
 {
 	struct td_hotspots h;
-	int rc = 0;
+	int rc = 0, first, last;
 
 	if (o->format == TD_REPORT_HTML) {
 		td_err_set(err, "--hotspots is reported as text, CSV or JSON: give --format text, csv or json");
 		return -1;
 	}
-	if (td_hotspots_load(s, session, o->per_thread || o->tid > 0, o->tid, &h, err))
+	if (td_hotspots_window(s, session, o->window, &first, &last, err) ||
+	    td_hotspots_load_range(s, session, o->per_thread || o->tid > 0, o->tid, first, last, &h, err))
 		return -1;
 	if (!h.sampled) {
 		td_err_set(err,
@@ -211,7 +237,7 @@ int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hots
 	if (o->folded) {
 		td_hotspots_free(&h);
 		struct folded f = { out, o->tid };
-		if (td_store_hot_stacks(s, session, o->per_thread || o->tid > 0, folded_line, &f) < 0) {
+		if (td_store_hot_stacks(s, session, first, last, o->per_thread || o->tid > 0, folded_line, &f) < 0) {
 			td_err_set(err, "cannot read the call stacks of session %lld: %s", (long long)session,
 				   td_store_errmsg(s));
 			return -1;
@@ -231,10 +257,10 @@ int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hots
 		csv(out, &h);
 		break;
 	case TD_REPORT_JSON:
-		rc = json(out, session, &h);
+		rc = json(out, session, &h, o->window);
 		break;
 	default:
-		text_header(out, session, &h);
+		text_header(out, session, &h, o->window);
 		if (!h.ngroups)
 			fprintf(out, "\nno samples stored (the target ran too briefly, or on no CPU while sampled)\n");
 		for (int i = 0; i < h.ngroups; i++)

@@ -11,7 +11,9 @@
  * thread; function_share: percent of the group's samples; file and line:
  * empty where the binary has no line information.
  * JSON: {"session", "event", "node", "period" (null: a frequency), "samples",
- * "lost", "throttled", "unresolved", "groups": [{"node", "pid", "tid",
+ * "lost", "throttled", "unresolved" (the session's), "window" (null, or
+ * {"from", "to" (null: the end), "first_interval", "last_interval",
+ * "samples"}: --from/--to, the intervals kept and their samples), "groups": [{"node", "pid", "tid",
  * "comm", "samples", "functions": [{"function", "module", "samples",
  * "share", "lines": [{"file", "line", "samples"}...]}...]}...]}. */
 #ifndef TD_REPORT_HOTSPOTS_H
@@ -31,6 +33,8 @@ struct td_hotspots_opts {
 	bool folded; /* instead of format: the call stacks in the folded form flamegraph.pl and speedscope
 		      * read, one "FRAME;FRAME;... COUNT" line per stack (outermost first), prefixed by
 		      * the node where the samples locate one and by "COMM-TID" per thread */
+	const struct td_report_filter *window; /* --from/--to: the intervals whose midpoint lies in it
+						* (NULL or no window: every interval) */
 };
 
 int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hotspots_opts *o, FILE *out, td_err *err);

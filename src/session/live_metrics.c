@@ -64,6 +64,8 @@ struct td_live {
 	td_live_print_fn print; /* NULL: nothing printed */
 	void *print_ctx;
 	bool print_leaves;
+	td_live_print_fn watch; /* every process's values (td_live_set_watch); NULL: none */
+	void *watch_ctx;
 	bool print_tree; /* hand over every process summed too */
 	int seq;	 /* the interval being flushed */
 	double seconds;
@@ -114,6 +116,12 @@ void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool
 	l->print = fn;
 	l->print_ctx = ctx;
 	l->print_leaves = leaves;
+}
+
+void td_live_set_watch(struct td_live *l, td_live_print_fn fn, void *ctx)
+{
+	l->watch = fn;
+	l->watch_ctx = ctx;
 }
 
 void td_live_print_tree(struct td_live *l)
@@ -323,7 +331,7 @@ static int write_one(struct td_live *l, struct live_file *f, int64_t interval, i
 		return -1;
 	if (spans > l->spanning)
 		l->spanning = spans;
-	if (kind && l->print) {
+	if (kind && (l->print || (l->watch && !strcmp(kind, "process")))) {
 		const char *slash = strrchr(f->cat->path, '/');
 		struct td_live_value v = {
 			.seq = l->seq,
@@ -338,7 +346,10 @@ static int write_one(struct td_live *l, struct live_file *f, int64_t interval, i
 			.cpu = who ? who->cpu : -1,
 			.comm = who ? who->comm : "",
 		};
-		l->print(l->print_ctx, &v);
+		if (l->print)
+			l->print(l->print_ctx, &v);
+		if (l->watch && !strcmp(kind, "process"))
+			l->watch(l->watch_ctx, &v);
 	}
 	return 0;
 }

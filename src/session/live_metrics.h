@@ -53,6 +53,9 @@ void td_live_set_printer(struct td_live *l, td_live_print_fn fn, void *ctx, bool
 /* Also hand the printer, each interval, every process summed (kind "tree"):
  * an attach --children as one target (topdownd's exporter). */
 void td_live_print_tree(struct td_live *l);
+/* Also hand every process's values of every interval to fn, printed or
+ * not (a session's hotspots watch the bottleneck: session_hotspots.c). */
+void td_live_set_watch(struct td_live *l, td_live_print_fn fn, void *ctx);
 void td_live_free(struct td_live *l);
 
 /* Add the events file at path (catalog, model, writer), whose events are

@@ -1,5 +1,7 @@
 /* session_hotspots: a session's hotspots (--hotspots): the sampled event
- * chosen (the one given; by default cpu-clock, said plainly as time-based
+ * chosen (the one given; by default cpu-clock until an interval's
+ * evaluation names a bottleneck whose path has a locate line, then that
+ * line's event, from the next interval on; said plainly as time-based
  * when no PMU can sample), opened beside the counting before the command
  * runs (collect/sampling), the ring buffers drained at every scan and
  * interval, each sample's address resolved (symbols/) and counted per
@@ -12,6 +14,8 @@
 #include "collect/sampling.h"
 #include "machine/encode.h"
 #include "model/catalog.h"
+#include "model/model.h"
+#include "eval/evaluator.h"
 #include "session_impl.h"
 #include "symbols/symbols.h"
 
@@ -22,6 +26,7 @@ struct hot_row {
 	struct td_symbol sym;
 	uint64_t count;
 	bool used;
+	const char *node; /* the node whose event sampled it (session_hot's strings), NULL: time-based */
 };
 
 /* One thread's samples with one call stack this interval (folded: the
@@ -30,6 +35,7 @@ struct stack_row {
 	pid_t pid, tid;
 	char *stack; /* NULL: a free slot */
 	uint64_t count;
+	const char *node;
 };
 
 struct session_hot {
@@ -37,7 +43,7 @@ struct session_hot {
 	struct td_symbols *sym;
 	char event[256];
 	char node_buf[128];
-	const char *node; /* the tree node the event locates (node_buf); NULL: none */
+	const char *node; /* the tree node the event locates (node_buf; by default nodes[]); NULL: none */
 	uint64_t period;
 	struct hot_row *rows; /* open addressing, power-of-two capacity */
 	size_t cap, used;
@@ -46,6 +52,21 @@ struct session_hot {
 	size_t scap, sused;
 	char *fold; /* the stack being folded, grown as needed */
 	size_t fold_cap;
+	/* by default: the bottleneck's locate event, chosen by watch() from an
+	 * interval's evaluation and sampled from the next commit on; chosen
+	 * again when a later interval's bottleneck leads to a node below it
+	 * (an interval whose deeper nodes were not counted stops the bottleneck
+	 * higher: toplev's rule, metrics.h) */
+	bool by_bottleneck;	/* watching for it */
+	char pending_node[128]; /* chosen, not opened yet ("": none) */
+	char pending_spec[256];
+	int chosen_seq;	    /* the interval whose bottleneck chose it */
+	char tried[128];    /* the last node chosen, sampled or not ("": none) */
+	char nodes[8][128]; /* every node sampled so far: the rows' node strings */
+	int nnodes;
+	int switches;			 /* events sampled by default after cpu-clock */
+	struct td_sampling_stats before; /* the events' before the one sampled now */
+	uint64_t clock_samples;		 /* cpu-clock's, before the first switch */
 };
 
 static uint64_t str_hash(const char *s, uint64_t h)
@@ -68,13 +89,14 @@ static size_t row_hash(pid_t tid, const struct td_symbol *y)
 	return (size_t)((h ^ (uint64_t)y->line) * 0x9e3779b97f4a7c15ull >> 7);
 }
 
-static struct hot_row *row_slot(struct hot_row *rows, size_t cap, pid_t tid, const struct td_symbol *y)
+static struct hot_row *row_slot(struct hot_row *rows, size_t cap, pid_t tid, const char *node,
+				const struct td_symbol *y)
 {
 	size_t i = row_hash(tid, y) & (cap - 1);
 
-	while (rows[i].used &&
-	       !(rows[i].tid == tid && rows[i].sym.line == y->line && same_str(rows[i].sym.function, y->function) &&
-		 same_str(rows[i].sym.file, y->file) && same_str(rows[i].sym.module, y->module)))
+	while (rows[i].used && !(rows[i].tid == tid && rows[i].node == node && rows[i].sym.line == y->line &&
+				 same_str(rows[i].sym.function, y->function) && same_str(rows[i].sym.file, y->file) &&
+				 same_str(rows[i].sym.module, y->module)))
 		i = (i + 1) & (cap - 1);
 	return &rows[i];
 }
@@ -88,7 +110,7 @@ static int grow(struct session_hot *h)
 		return -1;
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->rows[i].used)
-			*row_slot(n, cap, h->rows[i].tid, &h->rows[i].sym) = h->rows[i];
+			*row_slot(n, cap, h->rows[i].tid, h->rows[i].node, &h->rows[i].sym) = h->rows[i];
 	free(h->rows);
 	h->rows = n;
 	h->cap = cap;
@@ -100,11 +122,11 @@ static size_t stack_hash(pid_t tid, const char *s)
 	return (size_t)(str_hash(s, 0xcbf29ce484222325ull ^ (uint64_t)(uint32_t)tid) * 0x9e3779b97f4a7c15ull >> 7);
 }
 
-static struct stack_row *stack_slot(struct stack_row *rows, size_t cap, pid_t tid, const char *s)
+static struct stack_row *stack_slot(struct stack_row *rows, size_t cap, pid_t tid, const char *node, const char *s)
 {
 	size_t i = stack_hash(tid, s) & (cap - 1);
 
-	while (rows[i].stack && !(rows[i].tid == tid && !strcmp(rows[i].stack, s)))
+	while (rows[i].stack && !(rows[i].tid == tid && rows[i].node == node && !strcmp(rows[i].stack, s)))
 		i = (i + 1) & (cap - 1);
 	return &rows[i];
 }
@@ -118,7 +140,7 @@ static int grow_stacks(struct session_hot *h)
 		return -1;
 	for (size_t i = 0; i < h->scap; i++)
 		if (h->stacks[i].stack)
-			*stack_slot(n, cap, h->stacks[i].tid, h->stacks[i].stack) = h->stacks[i];
+			*stack_slot(n, cap, h->stacks[i].tid, h->stacks[i].node, h->stacks[i].stack) = h->stacks[i];
 	free(h->stacks);
 	h->stacks = n;
 	h->scap = cap;
@@ -148,7 +170,7 @@ static int fold_append(struct session_hot *h, size_t *len, const char *name)
 }
 
 /* The sample's stack, folded and counted (outermost frame first; a run
- * of kernel frames is one "[kernel]"; a caller's frame is looked up at its
+ * of kernel frames without a symbol is one "[kernel]"; a caller's frame is looked up at its
  * return address - 1, inside the call). The walk from the leaf stops at the
  * first frame no symbol covers, kept as "[unknown]": past it, in a binary
  * built without frame pointers, the frame-pointer walk reads garbage. */
@@ -158,15 +180,16 @@ static void count_stack(struct session_hot *h, const struct td_sample *smp)
 	int n = 0;
 	size_t len = 0;
 	struct stack_row *r;
-	bool in_kernel = false;
+	bool in_kernel = false; /* the frame before was a kernel one without a symbol */
 
 	for (int i = 0; i < smp->nchain && n < TD_SAMPLING_MAX_STACK; i++) {
 		struct td_symbol y;
 		bool kernel = (smp->kernel_frames >> i) & 1;
-		if (kernel && in_kernel)
+		td_symbols_resolve(h->sym, smp->pid, i > 0 ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
+		bool unresolved = kernel && !strcmp(y.function, "[kernel]");
+		if (unresolved && in_kernel)
 			continue;
-		in_kernel = kernel;
-		td_symbols_resolve(h->sym, smp->pid, i > 0 && !kernel ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
+		in_kernel = unresolved;
 		names[n++] = y.function;
 		if (!strcmp(y.function, "[unknown]"))
 			break;
@@ -176,12 +199,13 @@ static void count_stack(struct session_hot *h, const struct td_sample *smp)
 			return;
 	if (!len || ((h->sused + 1) * 2 > h->scap && grow_stacks(h) && h->sused + 1 >= h->scap))
 		return;
-	r = stack_slot(h->stacks, h->scap, smp->tid, h->fold);
+	r = stack_slot(h->stacks, h->scap, smp->tid, h->node, h->fold);
 	if (!r->stack) {
 		if (!(r->stack = strdup(h->fold)))
 			return;
 		r->pid = smp->pid;
 		r->tid = smp->tid;
+		r->node = h->node;
 		h->sused++;
 	}
 	r->count++;
@@ -200,9 +224,9 @@ static void on_sample(void *ctx, const struct td_sample *smp)
 		h->unresolved++;
 	if ((h->used + 1) * 2 > h->cap && grow(h) && h->used + 1 >= h->cap)
 		return; /* out of memory with the table full: counted as a sample, not as a row */
-	r = row_slot(h->rows, h->cap, smp->tid, &y);
+	r = row_slot(h->rows, h->cap, smp->tid, h->node, &y);
 	if (!r->used) {
-		*r = (struct hot_row){ .pid = smp->pid, .tid = smp->tid, .sym = y, .used = true };
+		*r = (struct hot_row){ .pid = smp->pid, .tid = smp->tid, .sym = y, .used = true, .node = h->node };
 		h->used++;
 	}
 	r->count++;
@@ -246,6 +270,25 @@ static int node_locate(struct td_session *rs, struct session_hot *h, const char 
 	return rc;
 }
 
+/* Does the session's events file have locate lines (else a default
+ * --hotspots stays time-based)? */
+static bool has_locates(struct td_session *rs)
+{
+	struct td_catalog *cat;
+	char path[1024];
+	td_err err;
+	bool any;
+
+	if (!rs->caps.events_file[0])
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", td_events_dir(rs->o.events_dir), rs->caps.events_file);
+	if (td_catalog_load(path, &cat, &err))
+		return false;
+	any = cat->nlocates > 0;
+	td_catalog_free(cat);
+	return any;
+}
+
 /* The event of --hotspots=EVENT into o: cpu-clock and task-clock as the
  * kernel's software timers; a node of the tree, its locate line's event;
  * anything else through the encoder (a hardware event, sampled at the rate
@@ -263,13 +306,24 @@ static int choose_event(struct td_session *rs, struct session_hot *h, struct td_
 		so->period = 1000000000ull / (uint64_t)hz; /* nanoseconds of CPU time */
 		snprintf(h->event, sizeof(h->event), "%s", *ev ? ev : "cpu-clock");
 		h->period = so->period;
-		if (!*ev)
+		if (*ev)
+			return 0;
+		if (rs->caps.rung > TD_RUNG_SOFTWARE && has_locates(rs)) {
+			h->by_bottleneck = true;
+			session_say(rs, TD_SAY_NOTE,
+				    "hotspots: time-based (cpu-clock, %d samples a second per busy CPU) until an "
+				    "interval names the bottleneck, then the locate event of its deepest node "
+				    "with a locate line in %s",
+				    hz, rs->caps.events_file);
+		} else {
 			session_say(rs, TD_SAY_NOTE,
 				    "time-based hotspots: %s (cpu-clock, %d samples a second per busy CPU); "
 				    "'tdctl report --hotspots' shows where the time goes, not a node's event",
 				    rs->caps.rung <= TD_RUNG_SOFTWARE ? "no PMU"
-								      : "no locate-with event chosen by default yet",
+				    : rs->caps.events_file[0]	      ? "the events file has no locate line"
+								      : "no events file of the tree for this CPU",
 				    hz);
+		}
 		return 0;
 	}
 	if ((located = node_locate(rs, h, ev, spec, sizeof(spec), err)) < 0)
@@ -294,11 +348,109 @@ static int choose_event(struct td_session *rs, struct session_hot *h, struct td_
 	return 0;
 }
 
+static pid_t target_pid(const struct td_session *rs)
+{
+	return rs->o.argv ? rs->child : rs->o.attach_pid;
+}
+
+/* Each interval's values of each process (live_metrics): the first whose
+ * evaluation of the session's events file names a bottleneck with a locate
+ * line on its path chooses that line's event, opened at the commit. */
+static void watch(void *ctx, const struct td_live_value *v)
+{
+	struct td_session *rs = ctx;
+	struct session_hot *h = rs->hot;
+	const struct td_cat_locate *l;
+
+	size_t n = strlen(h ? h->tried : "");
+
+	if (!h || !h->by_bottleneck || h->pending_node[0] || v->pid != target_pid(rs) ||
+	    strcmp(v->file, rs->caps.events_file))
+		return;
+	if (!(l = td_model_locate(v->model, v->ev->bottleneck)))
+		return;
+	if (n && !(!strncmp(l->node, h->tried, n) && l->node[n] == '.'))
+		return; /* not below the node chosen before */
+	snprintf(h->pending_node, sizeof(h->pending_node), "%s", l->node);
+	snprintf(h->pending_spec, sizeof(h->pending_spec), "%s", l->spec);
+	h->chosen_seq = v->seq;
+}
+
+/* After the interval that chose it is written: sample the locate event of
+ * the bottleneck's node instead of cpu-clock, once; what cpu-clock sampled
+ * until now is counted as time-based for the next interval. When the event
+ * cannot be sampled the samples stay time-based, said as a warning. */
+static void switch_to_node(struct td_session *rs, struct session_hot *h)
+{
+	int hz = rs->o.hotspots_hz > 0 ? rs->o.hotspots_hz : TD_HOTSPOTS_HZ;
+	struct td_sampling_opts so = { .exclude_kernel = !rs->caps.kernel_allowed,
+				       .callchain = TD_SAMPLING_MAX_STACK,
+				       .freq = true,
+				       .period = (uint64_t)hz };
+	struct td_sampling *smp;
+	struct td_encoding enc;
+	td_err err = { { 0 } };
+	char note[256];
+
+	snprintf(h->tried, sizeof(h->tried), "%s", h->pending_node);
+	h->pending_node[0] = '\0';
+	if (h->nnodes == (int)(sizeof(h->nodes) / sizeof(h->nodes[0]))) {
+		session_say(rs, TD_SAY_WARNING,
+			    "hotspots: interval %d's bottleneck leads to %s, below the %d nodes sampled so far: "
+			    "the session keeps sampling %s",
+			    h->chosen_seq, h->tried, h->nnodes, h->event);
+		h->by_bottleneck = false;
+		return;
+	}
+	if (!td_encode(h->pending_spec, rs->encode_model, rs->caps.kernel_allowed, &enc, &err)) {
+		so.type = enc.attr.type;
+		so.config = enc.attr.config;
+		so.config1 = enc.attr.config1;
+	}
+	if (err.msg[0] || td_sampling_open(&so, target_pid(rs), true, &smp, &err)) {
+		session_say(rs, TD_SAY_WARNING,
+			    "hotspots: interval %d's bottleneck is located by %s (%s's locate line), which could "
+			    "not be sampled: %s; the session keeps sampling %s",
+			    h->chosen_seq, h->pending_spec, h->tried, err.msg, h->event);
+		return;
+	}
+	td_sampling_drain(h->smp, on_sample, h); /* what the event before sampled, counted as its */
+	struct td_sampling_stats st;
+	td_sampling_stats(h->smp, &st);
+	if (!h->switches)
+		h->clock_samples = st.samples;
+	h->before.samples += st.samples;
+	h->before.lost += st.lost;
+	h->before.throttled += st.throttled;
+	td_sampling_free(h->smp);
+	h->smp = smp;
+	h->switches++;
+	char *node = h->nodes[h->nnodes++];
+	snprintf(node, sizeof(h->nodes[0]), "%s", h->tried);
+	h->node = node;
+	char before[256];
+	snprintf(before, sizeof(before), "%s", h->event);
+	snprintf(h->event, sizeof(h->event), "%s", h->pending_spec);
+	h->period = 0;
+	snprintf(note, sizeof(note),
+		 "the bottleneck's locate event (events file's locate line), from interval %d on; cpu-clock "
+		 "before the first (samples without a node)",
+		 h->chosen_seq + 1);
+	if (td_store_sampling_update(rs->store, rs->session, h->event, h->node, h->period, note)) {
+		td_store_describe_write_error(rs->store, "write to", &err);
+		session_say(rs, TD_SAY_WARNING, "hotspots: the sampled event's change was not stored: %s", err.msg);
+	}
+	session_say(rs, TD_SAY_NOTE,
+		    "hotspots: interval %d's bottleneck leads to %s: sampling its locate event %s from "
+		    "interval %d on (%s before)",
+		    h->chosen_seq, h->node, h->event, h->chosen_seq + 1, before);
+}
+
 int session_hotspots_open(struct td_session *rs, td_err *err)
 {
 	struct td_sampling_opts so = { .exclude_kernel = !rs->caps.kernel_allowed };
 	struct session_hot *h;
-	pid_t pid = rs->o.argv ? rs->child : rs->o.attach_pid;
+	pid_t pid = target_pid(rs);
 
 	if (!rs->o.hotspots)
 		return 0;
@@ -318,13 +470,32 @@ int session_hotspots_open(struct td_session *rs, td_err *err)
 	so.callchain = TD_SAMPLING_MAX_STACK;
 	if (td_sampling_open(&so, pid, rs->o.argv == NULL, &h->smp, err))
 		return -1;
+	if (!so.exclude_kernel && td_symbols_kernel(h->sym) == 0)
+		session_say(rs, TD_SAY_NOTE,
+			    "hotspots: kernel addresses are named \"[kernel]\": /proc/kallsyms cannot be read or shows "
+			    "this user no address (kernel.kptr_restrict)");
 	if (td_store_sampling_add(rs->store, rs->session, h->event, h->node, h->period,
 				  h->node ? "the node's locate event (events file's locate line)"
 					  : "time-based: no node's locate-with event")) {
 		td_store_describe_write_error(rs->store, "write to", err);
 		return -1;
 	}
+	if (h->by_bottleneck) {
+		if (rs->live)
+			td_live_set_watch(rs->live, watch, rs);
+		else
+			h->by_bottleneck = false;
+	}
 	return 0;
+}
+
+/* The sampling's totals: cpu-clock's before a switch, and the event's now. */
+static void stats_sum(const struct session_hot *h, struct td_sampling_stats *st)
+{
+	td_sampling_stats(h->smp, st);
+	st->samples += h->before.samples;
+	st->lost += h->before.lost;
+	st->throttled += h->before.throttled;
 }
 
 void session_hotspots_drain(struct td_session *rs)
@@ -349,7 +520,7 @@ int session_hotspots_write(struct td_session *rs)
 			continue;
 		struct td_hot_row w = { .pid = r->pid,
 					.tid = r->tid,
-					.node = h->node,
+					.node = r->node,
 					.function = r->sym.function,
 					.module = r->sym.module,
 					.file = r->sym.file,
@@ -360,11 +531,11 @@ int session_hotspots_write(struct td_session *rs)
 	}
 	for (size_t i = 0; i < h->scap; i++) {
 		const struct stack_row *r = &h->stacks[i];
-		if (r->stack && td_store_hot_stack_add(rs->store, rs->session, rs->interval_id, r->pid, r->tid, h->node,
+		if (r->stack && td_store_hot_stack_add(rs->store, rs->session, rs->interval_id, r->pid, r->tid, r->node,
 						       r->stack, r->count))
 			return -1;
 	}
-	td_sampling_stats(h->smp, &st);
+	stats_sum(h, &st);
 	return td_store_sampling_totals(rs->store, rs->session, st.samples, st.lost, st.throttled, h->unresolved);
 }
 
@@ -380,6 +551,8 @@ void session_hotspots_commit(struct td_session *rs)
 		memset(rs->hot->stacks, 0, rs->hot->scap * sizeof(*rs->hot->stacks));
 		rs->hot->sused = 0;
 	}
+	if (rs->hot && rs->hot->by_bottleneck && rs->hot->pending_node[0] && !rs->final_write)
+		switch_to_node(rs, rs->hot);
 }
 
 void session_hotspots_say_end(struct td_session *rs)
@@ -388,7 +561,7 @@ void session_hotspots_say_end(struct td_session *rs)
 
 	if (!rs->hot)
 		return;
-	td_sampling_stats(rs->hot->smp, &st);
+	stats_sum(rs->hot, &st);
 	if (st.lost)
 		session_say(rs, TD_SAY_WARNING,
 			    "hotspots: %llu sample%s lost (a ring buffer of %d KiB per CPU was full between two "
@@ -400,9 +573,24 @@ void session_hotspots_say_end(struct td_session *rs)
 			    "hotspots: the kernel throttled the sampled event %llu time%s "
 			    "(kernel.perf_cpu_time_max_percent): fewer samples than the rate asked",
 			    (unsigned long long)st.throttled, st.throttled == 1 ? "" : "s");
-	session_say(rs, TD_SAY_NOTE, "hotspots: %llu sample%s of %s, %llu at an address without a symbol%s",
-		    (unsigned long long)st.samples, st.samples == 1 ? "" : "s", rs->hot->event,
-		    (unsigned long long)rs->hot->unresolved, st.samples ? "; see 'tdctl report --hotspots'" : "");
+	if (rs->hot->switches)
+		session_say(rs, TD_SAY_NOTE,
+			    "hotspots: %llu sample%s of cpu-clock, then %llu of the bottleneck's locate event%s "
+			    "(the last %s, of %s), %llu at an address without a symbol%s",
+			    (unsigned long long)rs->hot->clock_samples, rs->hot->clock_samples == 1 ? "" : "s",
+			    (unsigned long long)(st.samples - rs->hot->clock_samples),
+			    rs->hot->switches == 1 ? "" : "s", rs->hot->event, rs->hot->node,
+			    (unsigned long long)rs->hot->unresolved,
+			    st.samples ? "; see 'tdctl report --hotspots'" : "");
+	else
+		session_say(rs, TD_SAY_NOTE, "hotspots: %llu sample%s of %s, %llu at an address without a symbol%s",
+			    (unsigned long long)st.samples, st.samples == 1 ? "" : "s", rs->hot->event,
+			    (unsigned long long)rs->hot->unresolved,
+			    st.samples ? "; see 'tdctl report --hotspots'" : "");
+	if (rs->hot->by_bottleneck && !rs->hot->tried[0])
+		session_say(rs, TD_SAY_NOTE,
+			    "hotspots: no interval named a bottleneck with a locate line on its path: the "
+			    "samples are time-based (cpu-clock)");
 }
 
 void session_hotspots_free(struct td_session *rs)

@@ -240,6 +240,9 @@ int64_t td_store_max_target_id(struct td_store *s);
 /* The intervals of a session in time order: fn(start_ns, end_ns, ctx). */
 typedef int (*td_interval_fn)(uint64_t start_ns, uint64_t end_ns, void *ctx);
 int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, void *ctx);
+/* The same with each interval's seq. */
+typedef int (*td_interval_seq_fn)(int seq, uint64_t start_ns, uint64_t end_ns, void *ctx);
+int td_store_interval_seqs(struct td_store *s, int64_t session, td_interval_seq_fn fn, void *ctx);
 
 struct td_event_info {
 	int64_t id;
@@ -355,6 +358,10 @@ int td_store_sampling_add(struct td_store *s, int64_t session, const char *event
 			  const char *note);
 int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
 			     uint64_t unresolved);
+/* The event sampled from now on (a default --hotspots switching from
+ * cpu-clock to the bottleneck's locate event): event, node, period, note. */
+int td_store_sampling_update(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
+			     const char *note);
 struct td_hot_row {
 	pid_t pid, tid;
 	const char *comm; /* reading: the thread's name as the session's targets have it, "" none */
@@ -381,10 +388,12 @@ int td_store_hot_rows(struct td_store *s, int64_t session, int first, int last, 
 /* One interval's samples with one folded call stack of one thread (samples_stack). */
 int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval, pid_t pid, pid_t tid,
 			   const char *node, const char *stack, uint64_t count);
-/* A session's stacks summed over its intervals (per thread when per_thread;
- * comm as in td_hot_row), most samples first. */
+/* A session's stacks summed over its intervals with seq in [first, last]
+ * (last < 0: to the end; per thread when per_thread; comm as in
+ * td_hot_row), most samples first. */
 typedef int (*td_hot_stack_fn)(const char *node, pid_t tid, const char *comm, const char *stack, uint64_t count,
 			       void *ctx);
-int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td_hot_stack_fn fn, void *ctx);
+int td_store_hot_stacks(struct td_store *s, int64_t session, int first, int last, bool per_thread, td_hot_stack_fn fn,
+			void *ctx);
 
 #endif

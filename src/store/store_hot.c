@@ -24,6 +24,25 @@ int td_store_sampling_add(struct td_store *s, int64_t session, const char *event
 	return rc;
 }
 
+int td_store_sampling_update(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
+			     const char *note)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "UPDATE sampling SET event=?2, node=?3, period=?4, note=?5 WHERE session_id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	td_store_bind_text(st, 2, event);
+	td_store_bind_text(st, 3, node);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)period);
+	td_store_bind_text(st, 5, note);
+	rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(s->db) == 1 ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
 			     uint64_t unresolved)
 {
@@ -150,13 +169,15 @@ int td_store_hot_stack_add(struct td_store *s, int64_t session, int64_t interval
 	return td_store_step_insert(s, st) < 0 ? -1 : 0;
 }
 
-int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td_hot_stack_fn fn, void *ctx)
+int td_store_hot_stacks(struct td_store *s, int64_t session, int first, int last, bool per_thread, td_hot_stack_fn fn,
+			void *ctx)
 {
 	static const char sql[] =
 		"SELECT h.node, CASE WHEN ?2 THEN h.tid ELSE 0 END AS t,"
 		" CASE WHEN ?2 THEN coalesce((SELECT c.comm FROM targets c WHERE c.session_id = h.session_id"
 		"  AND c.kind = 'thread' AND c.tid = h.tid ORDER BY c.id DESC LIMIT 1), '') ELSE '' END,"
-		" h.stack, sum(h.count) FROM samples_stack h WHERE h.session_id = ?1"
+		" h.stack, sum(h.count) FROM samples_stack h JOIN intervals i ON i.id = h.interval_id"
+		" WHERE h.session_id = ?1 AND i.seq >= ?3 AND (?4 < 0 OR i.seq <= ?4)"
 		" GROUP BY h.node, t, h.stack ORDER BY sum(h.count) DESC, t, h.stack";
 	sqlite3_stmt *st;
 	int rc;
@@ -165,6 +186,8 @@ int td_store_hot_stacks(struct td_store *s, int64_t session, bool per_thread, td
 		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	sqlite3_bind_int(st, 2, per_thread);
+	sqlite3_bind_int(st, 3, first);
+	sqlite3_bind_int(st, 4, last);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (fn(sqlite3_column_type(st, 0) == SQLITE_NULL ? NULL : td_store_col_text(st, 0),
 		       (pid_t)sqlite3_column_int(st, 1), td_store_col_text(st, 2), td_store_col_text(st, 3),

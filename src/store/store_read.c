@@ -516,6 +516,26 @@ int td_store_intervals(struct td_store *s, int64_t session, td_interval_fn fn, v
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int td_store_interval_seqs(struct td_store *s, int64_t session, td_interval_seq_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT seq, start_ns, end_ns FROM intervals WHERE session_id = ? ORDER BY start_ns", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (fn(sqlite3_column_int(st, 0), (uint64_t)sqlite3_column_int64(st, 1),
+		       (uint64_t)sqlite3_column_int64(st, 2), ctx)) {
+			rc = SQLITE_ABORT;
+			break;
+		}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* The caller's callback, whichever kind of row it takes. */
 union row_fn {
 	td_event_fn event;

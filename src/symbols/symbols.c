@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "kallsyms.h"
 #include "perf_map.h"
 #include "symbols.h"
 
@@ -33,6 +34,9 @@ struct td_symbols {
 	size_t cap, used;
 	unsigned epoch;
 	uint64_t lookups;
+	char *kallsyms_path;	   /* NULL: /proc/kallsyms */
+	struct td_kallsyms *ksyms; /* read at the first kernel address; NULL: none readable */
+	bool ksyms_tried;
 };
 
 static char *debuginfo_path; /* NULL: libdwfl's default, "-:.debug:/usr/lib/debug" */
@@ -143,8 +147,16 @@ static void lookup(struct td_symbols *s, struct entry *e)
 	int line = 0;
 
 	if (e->kernel) {
-		e->function = strdup("[kernel]");
-		e->module = strdup("[kernel]");
+		if (!s->ksyms_tried) {
+			s->ksyms = td_kallsyms_load(s->kallsyms_path);
+			s->ksyms_tried = true;
+		}
+		if (td_kallsyms_find(s->ksyms, e->ip, &fn, &modname)) {
+			fn = "[kernel]";
+			modname = "[kernel]";
+		}
+		e->function = strdup(fn);
+		e->module = strdup(modname);
 		return;
 	}
 	if (p) {
@@ -182,6 +194,8 @@ void td_symbols_resolve(struct td_symbols *s, pid_t pid, uint64_t ip, bool kerne
 
 	if (s->used * 2 >= s->cap)
 		grow(s); /* on failure the table is only fuller: it has room until the last slot */
+	if (kernel)
+		pid = 0; /* one kernel for every process */
 	e = slot_of(s->slots, s->cap, pid, ip, kernel);
 	if (!e->used && s->used + 1 < s->cap) {
 		*e = (struct entry){ .pid = pid, .ip = ip, .kernel = kernel, .used = true };
@@ -194,6 +208,29 @@ void td_symbols_resolve(struct td_symbols *s, pid_t pid, uint64_t ip, bool kerne
 		return;
 	}
 	*out = (struct td_symbol){ .function = e->function, .module = e->module, .file = e->file, .line = e->line };
+}
+
+int td_symbols_set_kallsyms(struct td_symbols *s, const char *path)
+{
+	char *p = path ? strdup(path) : NULL;
+
+	if (path && !p)
+		return -1;
+	free(s->kallsyms_path);
+	s->kallsyms_path = p;
+	td_kallsyms_free(s->ksyms);
+	s->ksyms = NULL;
+	s->ksyms_tried = false;
+	return 0;
+}
+
+int td_symbols_kernel(struct td_symbols *s)
+{
+	if (!s->ksyms_tried) {
+		s->ksyms = td_kallsyms_load(s->kallsyms_path);
+		s->ksyms_tried = true;
+	}
+	return td_kallsyms_count(s->ksyms);
 }
 
 void td_symbols_epoch(struct td_symbols *s)
@@ -243,5 +280,7 @@ void td_symbols_free(struct td_symbols *s)
 	free(s->procs);
 	free(s->slots);
 	free(s->perf_map_dir);
+	free(s->kallsyms_path);
+	td_kallsyms_free(s->ksyms);
 	free(s);
 }

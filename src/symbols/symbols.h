@@ -28,13 +28,21 @@ struct td_symbol {
 
 /* perf_map_dir: where perf-PID.map files are (NULL: /tmp). NULL when out of memory. */
 struct td_symbols *td_symbols_new(const char *perf_map_dir);
-/* Resolve ip of pid (kernel: a kernel address, not looked up: "[kernel]"). */
+/* Resolve ip of pid (kernel: a kernel address, looked up in /proc/kallsyms
+ * (kallsyms.h), read at the first; "[kernel]" as function and module when
+ * it cannot be read, shows no address, or no symbol covers ip). */
 void td_symbols_resolve(struct td_symbols *s, pid_t pid, uint64_t ip, bool kernel, struct td_symbol *out);
 /* A new period: a process whose address fell in no module may be listed
  * again, and the modules of a process that is gone (no /proc/PID: exited
  * and reaped) are let go — call it after every address of a period was
  * resolved (a process's last samples are then resolved before it goes). */
 void td_symbols_epoch(struct td_symbols *s);
+/* Read the kernel's symbols from path instead of /proc/kallsyms (NULL: it
+ * again), from the next kernel address on. -1 when out of memory. */
+int td_symbols_set_kallsyms(struct td_symbols *s, const char *path);
+/* The kernel's text symbols known (read now if not yet): 0 when none
+ * could be read. */
+int td_symbols_kernel(struct td_symbols *s);
 /* Processes whose modules are held now. */
 int td_symbols_processes(const struct td_symbols *s);
 /* Addresses resolved so far (not cached ones asked again). */

@@ -316,15 +316,7 @@ int cmd_doctor(int argc, char **argv)
 		tdctl_error("doctor: unexpected argument '%s'; usage: tdctl doctor [--json]", argv[optind]);
 		return 2;
 	}
-	td_caps_detect(&caps);
-	caps.events_dir = td_events_dir(events_dir);
-	if (caps.pfm_model[0])
-		td_catalog_find(caps.events_dir, caps.pfm_model, caps.events_file, sizeof(caps.events_file));
-	for (int i = 0; i < caps.ncore_pmus; i++)
-		if (caps.core_pmus[i].model[0])
-			td_catalog_find(caps.events_dir, caps.core_pmus[i].model, caps.core_pmus[i].events_file,
-					sizeof(caps.core_pmus[i].events_file));
-	td_caps_decide_rung(&caps);
+	tdctl_host_caps(events_dir, &caps);
 	caps_print(&caps, json);
 	return 0;
 }

@@ -15,11 +15,13 @@
 #include "tdctl.h"
 #include "base/util.h"
 
-#define USAGE                                                                                                   \
-	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | "       \
-	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "                   \
-	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]\n"          \
-	"       tdctl report [SESSION] --hotspots [--thread TID|0] [--format text|csv|json|folded] [-o FILE]\n" \
+#define USAGE                                                                                             \
+	"usage: tdctl report [SESSION] [-d DB] [-l LEVEL] [--node PATH] [--thread TID | --process PID | " \
+	"--cpu N] [--from T] [--to T] [--format text|csv|json|html] [--intervals] [-o FILE] "             \
+	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]\n"    \
+	"       tdctl report [SESSION] --hotspots [--thread TID|0] [--from T] [--to T] [--format "        \
+	"text|csv|json|folded] "                                                                          \
+	"[-o FILE]\n"                                                                                     \
 	"       tdctl report --change N [-d DB | --socket PATH]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
@@ -68,7 +70,8 @@ static int run_hotspots(const char *db, const char *arg, const struct td_report_
 	struct td_hotspots_opts ho = { .format = o->format,
 				       .folded = folded,
 				       .per_thread = o->filter.kind == TD_RF_THREAD,
-				       .tid = o->filter.kind == TD_RF_THREAD ? o->filter.id : 0 };
+				       .tid = o->filter.kind == TD_RF_THREAD ? o->filter.id : 0,
+				       .window = &o->filter };
 	struct td_store *st;
 	FILE *out;
 	int64_t session;
@@ -312,10 +315,11 @@ int cmd_report(int argc, char **argv)
 			    "other options (but -d and --events-dir)");
 		return 2;
 	}
-	if (hotspots && (repeats || sock || o.what_if || o.node || o.level || o.intervals || o.filter.window ||
+	if (hotspots && (repeats || sock || o.what_if || o.node || o.level || o.intervals ||
 			 (o.filter.kind != TD_RF_ALL && o.filter.kind != TD_RF_THREAD) || o.format == TD_REPORT_HTML)) {
-		tdctl_error("report: --hotspots reports the whole session's samples as text, CSV or JSON, per thread "
-			    "with --thread: leave out the other options (but -d, -o and --format)");
+		tdctl_error("report: --hotspots reports the session's samples as text, CSV or JSON, per thread "
+			    "with --thread, of a time window with --from/--to: leave out the other options (but -d, -o "
+			    "and --format)");
 		return 2;
 	}
 	if (folded && !hotspots) {

@@ -335,15 +335,7 @@ static bool host_has_pmu(const char *events_dir, td_err *why)
 {
 	struct td_caps caps;
 
-	td_caps_detect(&caps);
-	caps.events_dir = td_events_dir(events_dir);
-	if (caps.pfm_model[0])
-		td_catalog_find(caps.events_dir, caps.pfm_model, caps.events_file, sizeof(caps.events_file));
-	for (int i = 0; i < caps.ncore_pmus; i++)
-		if (caps.core_pmus[i].model[0])
-			td_catalog_find(caps.events_dir, caps.core_pmus[i].model, caps.core_pmus[i].events_file,
-					sizeof(caps.core_pmus[i].events_file));
-	td_caps_decide_rung(&caps);
+	tdctl_host_caps(events_dir, &caps);
 	if (caps.rung >= TD_RUNG_IPC)
 		return true;
 	td_err_set(why, "%s", caps.rung_reason);

@@ -1,5 +1,6 @@
 /* tdctl find_model: finding the events file for a PMU model (or the host's
- * libpfm4 model), shared by the subcommands that show or plan a model. */
+ * libpfm4 model) and what the host can count (its PMUs, their files, the
+ * rung), shared by the subcommands that show, plan or verify a model. */
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,19 @@ int tdctl_find_catalog(const char *cmd, const char *dir, const char *model, stru
 	tdctl_error("%s: no file in %s serves PMU model '%s'; models with files:%s", cmd, dir, model,
 		    known[0] ? known : " none");
 	return -1;
+}
+
+void tdctl_host_caps(const char *events_dir, struct td_caps *caps)
+{
+	td_caps_detect(caps);
+	caps->events_dir = td_events_dir(events_dir);
+	if (caps->pfm_model[0])
+		td_catalog_find(caps->events_dir, caps->pfm_model, caps->events_file, sizeof(caps->events_file));
+	for (int i = 0; i < caps->ncore_pmus; i++)
+		if (caps->core_pmus[i].model[0])
+			td_catalog_find(caps->events_dir, caps->core_pmus[i].model, caps->core_pmus[i].events_file,
+					sizeof(caps->core_pmus[i].events_file));
+	td_caps_decide_rung(caps);
 }
 
 int tdctl_host_model(const char *cmd, char *buf, size_t len)

@@ -116,6 +116,10 @@ struct td_catalog;
 int tdctl_find_catalog(const char *cmd, const char *dir, const char *model, struct td_catalog **out);
 /* The host's libpfm4 model into buf; -1 after a one-line error hinting --pmu. */
 int tdctl_host_model(const char *cmd, char *buf, size_t len);
+struct td_caps;
+/* What this host can count, as tdctl doctor shows it: its PMUs, the events
+ * file serving each (from events_dir, or the default when NULL) and the rung. */
+void tdctl_host_caps(const char *events_dir, struct td_caps *caps);
 
 /* "7d", "12h", "30m", "45s" -> ns; megabytes -> bytes. 0, or -1 after a one-line error naming opt. */
 int tdctl_parse_age(const char *opt, const char *arg, uint64_t *ns);

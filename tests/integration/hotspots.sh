@@ -64,6 +64,27 @@ check_eq "CSV: line samples sum to samples_hot's" "$(sql "$DB" "select sum(count
 check_grep "text report: the time-based group" "time-based (every node" "$WORK/hot.txt"
 check_grep "text report names compute_chunk with its file" "compute_chunk (td-demo)  td-demo.c:" "$WORK/hot.txt"
 
+# --from/--to: the samples of the intervals whose midpoint lies in the window, counted here in SQL
+mid="((i.start_ns - (SELECT min(start_ns) FROM intervals WHERE session_id = 1)) + (i.end_ns - i.start_ns) / 2.0) / 1e9 BETWEEN 0.3 AND 0.8"
+win=$(sql "$DB" "SELECT coalesce(sum(h.count), 0) FROM samples_hot h JOIN intervals i ON i.id = h.interval_id WHERE h.session_id = 1 AND $mid")
+check "--from/--to: the window (0.3 to 0.8 s) holds samples, fewer than the session's ($win)" \
+	test "$win" -gt 0 -a "$win" -lt "$(sql "$DB" "select sum(count) from samples_hot")"
+"$TDCTL" report -d "$DB" --hotspots --from 0.3 --to 0.8 --format json >"$WORK/win.json"
+check_eq "--from/--to JSON: exits 0" 0 "$?"
+check_eq "--from/--to JSON: the window's samples, and its groups', are the intervals' in it" "$win $win" \
+	"$(sql ":memory:" "select json_extract(readfile('$WORK/win.json'), '\$.window.samples')") $(sql ":memory:" "select sum(json_extract(g.value, '\$.samples')) from json_each(json_extract(readfile('$WORK/win.json'), '\$.groups')) g")"
+"$TDCTL" report -d "$DB" --hotspots --from 0.3 --to 0.8 --thread 0 --format csv >"$WORK/win.csv"
+check_eq "--from/--to CSV: line samples sum to the window's" "$win" "$(awk -F, 'NR > 1 { s += $11 } END { print s + 0 }' "$WORK/win.csv")"
+"$TDCTL" report -d "$DB" --hotspots --from 0.3 --to 0.8 --format folded >"$WORK/win.folded"
+check_eq "--from/--to folded: stacks sum to samples_stack's in the window" \
+	"$(sql "$DB" "SELECT coalesce(sum(h.count), 0) FROM samples_stack h JOIN intervals i ON i.id = h.interval_id WHERE h.session_id = 1 AND $mid")" \
+	"$(awk '{ s += $NF } END { print s + 0 }' "$WORK/win.folded")"
+"$TDCTL" report -d "$DB" --hotspots --from 0.3 --to 0.8 >"$WORK/win.txt"
+check_grep "--from/--to text: the window said" "Window: 0.300 s to 0.800 s (--from/--to): intervals " "$WORK/win.txt"
+"$TDCTL" report -d "$DB" --hotspots --from 100 >/dev/null 2>"$WORK/win.err"
+check_eq "--from past the end: exits 1" 1 "$?"
+check_grep "--from past the end: says the intervals' span" "report: session 1 has no interval between 100.000 s and the end: its intervals cover 0 to" "$WORK/win.err"
+
 # ---- 2. PIE + separate debug file, shared library, JIT perf map
 F="$WORK/fx"
 mkdir -p "$F"

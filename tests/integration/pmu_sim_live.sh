@@ -296,6 +296,53 @@ for spec in skl-bare:skl:3 epyc-2s-256:amd64_fam19h_zen4:2; do
 	check_eq "$tree -l $level: the emulated kernel refused none of the plan's events" 0 "$(grep -c ': errno ' "$WORK/$tree.sim")"
 done
 
+# Zen 4 with values (run and record --system, -l 2: its file's levels): the trace is import_amd.sh's
+# synthesised perf stat file (amdzen4 event names, perf's cmask form and :u suffix), its events encoded
+# by tests/data/pmu_sim/zen4.events (from perf's amdzen4 JSON). The expected tree is AMD's formulas
+# (perf's amdzen4 pipeline.json) worked by hand from the trace's counts, W = 6 dispatch slots
+# (slots = 6 x ls_not_halted_cyc 1e9 = 6e9): frontend_bound = 1.5e9/6e9 = 25, of it latency
+# = 6 x 1e8 (cmask 6)/6e9 = 10 and bandwidth 15; bad_speculation = (de_src_op_disp.all 2.4e9 -
+# ex_ret_ops 2.1e9)/6e9 = 5, split ex_ret_brn_misp 3e6 : resyncs_or_nc_redirects 2e6 = 3 and 2;
+# backend_bound = 2.1e9/6e9 = 35, memory = 35 x 2e8/7e8 = 10, cpu 25; smt_contention 0/6e9 = 0;
+# retiring = 2.1e9/6e9 = 35, microcode = 35 x 2.1e8/2.1e9 = 3.5, fastpath 31.5. The 13 events on
+# 6 counters (one held by the watchdog) rotate; every interval's scaled estimate is exact.
+ZEN4_TREE="Frontend_Bound=25 Frontend_Bound.Fetch_Latency=10 Frontend_Bound.Fetch_Bandwidth=15 Bad_Speculation=5
+Bad_Speculation.Branch_Mispredicts=3 Bad_Speculation.Pipeline_Restarts=2 Backend_Bound=35
+Backend_Bound.Memory_Bound=10 Backend_Bound.Core_Bound=25 SMT_Contention=0 Retiring=35 Retiring.Fastpath=31.5
+Retiring.Microcode=3.5"
+for mode in run system; do
+	t="zen4 (epyc-2s-256, $mode)"
+	set -- env TD_SYSROOT="$HOSTS/epyc-2s-256" TD_PFM_MODEL=amd64_fam19h_zen4 LIBPFM_FORCE_PMU=amd64_fam19h_zen4 \
+		TD_PMU_SIM_HOST="$HOSTS/epyc-2s-256" TD_PMU_SIM_TRACE="$TD_SRCDIR/tests/data/import/zen4-l2-names.csv" \
+		TD_PMU_SIM_EVENTS="$TD_SRCDIR/tests/data/pmu_sim/zen4.events" TD_PMU_SIM_LOG="$WORK/zen4.$mode.sim" \
+		TD_PMU_SIM_FREQ=1e14 TD_PMU_SIM_CPU_CLOCK=wall LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" "$TDCTL"
+	case $mode in
+	run) "$@" run -q -l 2 --counting=per-thread -d "$WORK/zen4.$mode.db" -- \
+		sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i + 1)); done' >"$WORK/out" 2>"$WORK/err" ;;
+	system) "$@" record --system --cpus 0-1 -q -l 2 --duration 3 -d "$WORK/zen4.$mode.db" >"$WORK/out" 2>"$WORK/err" ;;
+	esac
+	check_eq "$t: tdctl exits 0" 0 "$?"
+	grep ': errno \|no encoding' "$WORK/zen4.$mode.sim" | sed "s/^/# $t: /"
+	check_eq "$t: the emulator encoded every event of the trace" 0 "$(grep -c 'no encoding' "$WORK/zen4.$mode.sim")"
+	check_eq "$t: the emulated kernel refused none of the plan's events" 0 "$(grep -c ': errno ' "$WORK/zen4.$mode.sim")"
+	"$TDCTL" export 1 -d "$WORK/zen4.$mode.db" --format csv -o "$WORK/zen4.$mode.csv"
+	got=$(echo "$ZEN4_TREE" | tr ' ' '\n' | awk -F, '
+	FNR == NR { split($0, kv, "="); want[kv[1]] = kv[2]; next }
+	$1 == "node" && $5 ~ /^(process|cpu):/ && $8 != "" && ($6 in want) {
+		seen[$6] = 1; d = $8 * 100 - want[$6]; if (d < 0) d = -d
+		if (d > worst) worst = d
+		rows++; if (d > 1e-6) { bad++; print "mismatch " $6 ": " $8 * 100 " vs " want[$6] > "/dev/stderr" }
+	}
+	END { for (k in want) if (!(k in seen)) { miss++; print "not computed: " k > "/dev/stderr" }
+		printf "%d %d %g %d\n", rows - bad, rows, worst, miss }' - "$WORK/zen4.$mode.csv" 2>"$WORK/diff")
+	set -- $got
+	sed "s/^/# $t: /" "$WORK/diff"
+	echo "# $t: $1 of $2 node values (13 nodes, every interval) equal the hand-worked tree (worst difference $3 points)"
+	check_eq "$t: every node of the tree computed" 0 "$4"
+	check "$t: node values compared" [ "$2" -ge 13 ]
+	check_eq "$t: every node equals AMD's formulas worked by hand within 1e-6" "$2" "$1"
+done
+
 # A plan breaking a kernel rule is caught by the emulated kernel, not only by the planner's own
 # check: --counters 8 on Skylake with SMT on (4 general-purpose counters per thread there) packs
 # groups of 8; the kernel refuses each at its fifth general-purpose event (validate_group:

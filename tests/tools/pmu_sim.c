@@ -572,6 +572,15 @@ static int encode_name(const char *name, uint64_t *config, uint64_t *config1)
 		}
 		return *terms ? apply_terms(terms, config, config1) : 0;
 	}
+	/* NAME:MODIFIERS (perf's modifier_event [ukhpPGHSDIWebR]{1,16}, tools/perf/util/parse-events.l:254):
+	 * the modifiers say which privilege levels the trace counted, not which event it was: the event
+	 * select is the name's */
+	const char *colon = strrchr(name, ':');
+	if (colon && colon > name && colon[1] && strspn(colon + 1, "ukhpPGHSDIWebR") == strlen(colon + 1) &&
+	    strlen(colon + 1) <= 16) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)(colon - name), name);
+		return table_event(buf, config, config1);
+	}
 	return table_event(name, config, config1);
 }
 

@@ -3,7 +3,8 @@
  * encoded by libpfm4 for the file's first model), perf_map (a JIT's
  * /tmp/perf-PID.map: the format perf's jit-interface.txt gives), and
  * symbols on this very process (its own functions by name, through
- * libdwfl from /proc/self/maps). */
+ * libdwfl from /proc/self/maps), and kallsyms (a file as the kernel prints
+ * /proc/kallsyms, and one that shows no address). */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include <linux/perf_event.h>
 #include <sys/mman.h>
 #include "model/catalog.h"
+#include "symbols/kallsyms.h"
 #include "symbols/perf_map.h"
 #include "symbols/symbols.h"
 
@@ -187,7 +189,9 @@ static void test_symbols_self(void **state)
 	td_symbols_resolve(s, getpid(), ip, false, &again);
 	assert_ptr_equal(again.function, y.function);
 	assert_int_equal(td_symbols_lookups(s), 1);
-	/* a kernel address is not looked up; an address in no module is unknown */
+	/* a kernel address without kallsyms (a file that is not there) is "[kernel]"; an address in no
+	 * module is unknown */
+	assert_int_equal(td_symbols_set_kallsyms(s, "/nonexistent/kallsyms"), 0);
 	td_symbols_resolve(s, getpid(), 0xffffffff81000000ull, true, &y);
 	assert_string_equal(y.function, "[kernel]");
 	td_symbols_resolve(s, getpid(), 16, false, &y);
@@ -197,6 +201,97 @@ static void test_symbols_self(void **state)
 	assert_int_equal(td_symbols_processes(s), 1); /* this process: alive, kept */
 	td_symbols_epoch(s);
 	assert_int_equal(td_symbols_processes(s), 1);
+	td_symbols_free(s);
+}
+
+/* A kallsyms file as the kernel prints it (kernel/kallsyms.c s_show, Linux
+ * 6.12: "%px %c %s\n", a module's "%px %c %s\t[%s]\n"): text symbols only
+ * (t, T, w, W; the data and absolute ones left out), each up to the next;
+ * aliases name the first listed; the last has no known end. */
+static const char kallsyms_text[] = "0000000000000000 A fixed_percpu_data\n"
+				    "ffffffff81000000 T _stext\n"
+				    "ffffffff81000000 T startup_64\n"
+				    "ffffffff81000100 t secondary_startup_64\n"
+				    "ffffffff81001000 D some_data\n"
+				    "ffffffff81002000 T do_syscall_64\n"
+				    "ffffffff81002400 W weak_fn\n"
+				    "ffffffffc0001000 t ext4_fill_super\t[ext4]\n"
+				    "ffffffffc0002000 T ext4_iget\t[ext4]\n"
+				    "ffffffffc0003000 t xfs_last\t[xfs]\n";
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_kallsyms(void **state)
+{
+	char path[128], zeros[128];
+	struct td_kallsyms *k;
+	struct td_symbols *s;
+	struct td_symbol y;
+	const char *fn, *mod;
+	static const struct {
+		uint64_t ip;
+		const char *fn, *mod; /* NULL: no symbol */
+	} want[] = {
+		{ 0xffffffff80ffffffull, NULL, NULL }, /* below the first */
+		{ 0xffffffff81000000ull, "_stext", "[kernel]" },
+		{ 0xffffffff810000ffull, "_stext", "[kernel]" },
+		{ 0xffffffff81000100ull, "secondary_startup_64", "[kernel]" },
+		{ 0xffffffff81001800ull, "secondary_startup_64", "[kernel]" }, /* some_data is no text */
+		{ 0xffffffff81002010ull, "do_syscall_64", "[kernel]" },
+		{ 0xffffffff81002400ull, "weak_fn", "[kernel]" },
+		{ 0xffffffffc0001234ull, "ext4_fill_super", "[ext4]" },
+		{ 0xffffffffc0002fffull, "ext4_iget", "[ext4]" },
+		{ 0xffffffffc0003000ull, NULL, NULL }, /* the last: no end known */
+	};
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	write_file(path, kallsyms_text);
+	assert_non_null(k = td_kallsyms_load(path));
+	assert_int_equal(td_kallsyms_count(k), 8);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int rc = td_kallsyms_find(k, want[i].ip, &fn, &mod);
+		if (!want[i].fn) {
+			assert_int_equal(rc, -1);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		assert_string_equal(fn, want[i].fn);
+		assert_string_equal(mod, want[i].mod);
+	}
+	td_kallsyms_free(k);
+
+	/* through symbols: a kernel address named, the same for every process (one lookup) */
+	assert_non_null(s = td_symbols_new(dir));
+	assert_int_equal(td_symbols_set_kallsyms(s, path), 0);
+	assert_int_equal(td_symbols_kernel(s), 8);
+	td_symbols_resolve(s, 1234, 0xffffffffc0001234ull, true, &y);
+	assert_string_equal(y.function, "ext4_fill_super");
+	assert_string_equal(y.module, "[ext4]");
+	assert_null(y.file);
+	td_symbols_resolve(s, 5678, 0xffffffffc0001234ull, true, &y);
+	assert_string_equal(y.function, "ext4_fill_super");
+	assert_int_equal(td_symbols_lookups(s), 1);
+	td_symbols_resolve(s, 1234, 0xffffffffc0003000ull, true, &y);
+	assert_string_equal(y.function, "[kernel]");
+	assert_string_equal(y.module, "[kernel]");
+
+	/* what a reader the kernel shows no address gets (kallsyms_show_value false: every value 0) */
+	snprintf(zeros, sizeof(zeros), "%s/kallsyms0", dir);
+	write_file(zeros, "0000000000000000 T _stext\n0000000000000000 T do_syscall_64\n"
+			  "0000000000000000 t ext4_iget\t[ext4]\n");
+	assert_null(td_kallsyms_load(zeros));
+	assert_int_equal(td_symbols_set_kallsyms(s, zeros), 0);
+	assert_int_equal(td_symbols_kernel(s), 0);
+	td_symbols_resolve(s, 1234, 0xffffffff81002010ull, true, &y);
+	assert_string_equal(y.function, "[kernel]");
 	td_symbols_free(s);
 }
 
@@ -295,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_locate_lines), cmocka_unit_test(test_shipped_locates_encode),
 		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_symbols_self),
 		cmocka_unit_test(test_symbols_gone), cmocka_unit_test(test_sampling_lost),
+		cmocka_unit_test(test_kallsyms),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

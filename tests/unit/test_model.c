@@ -385,6 +385,36 @@ static void test_flags_and_bottleneck(void **state)
 	unload(&l);
 }
 
+/* A default --hotspots samples the locate event of the bottleneck's deepest
+ * node with a locate line (session_hotspots.c): the bottleneck's own line,
+ * else its nearest ancestor's, else none. The bottlenecks are the ones
+ * test_flags_and_bottleneck derives by hand from the same counts. */
+static void test_locate_of_bottleneck(void **state)
+{
+	char text[1024];
+	struct loaded l;
+	const struct td_cat_locate *loc;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%slocate X.Two EV_TWO | two\nlocate X EV_X | x\n", tree);
+	l = load_text(text);
+	td_metrics_eval(l.mx, (double[]){ 0.5, 0.3, 0.4 }); /* bottleneck X.Two.Deep: no line of its own */
+	assert_int_equal(l.mx->bottleneck, td_model_node(l.m, "X.Two.Deep"));
+	assert_non_null(loc = td_model_locate(l.m, l.mx->bottleneck));
+	assert_string_equal(loc->node, "X.Two"); /* its parent's, not X's above it */
+	assert_string_equal(loc->spec, "EV_TWO");
+	td_metrics_eval(l.mx, (double[]){ 0.5, 0.3, 0.15 }); /* bottleneck X.One: none; X has one */
+	assert_int_equal(l.mx->bottleneck, td_model_node(l.m, "X.One"));
+	assert_non_null(loc = td_model_locate(l.m, l.mx->bottleneck));
+	assert_string_equal(loc->spec, "EV_X");
+	assert_string_equal(td_model_locate(l.m, td_model_node(l.m, "X.Two"))->spec, "EV_TWO"); /* its own */
+	td_metrics_eval(l.mx, (double[]){ 0.05, 0.3, 0.4 });					/* no bottleneck */
+	assert_int_equal(l.mx->bottleneck, -1);
+	assert_null(td_model_locate(l.m, l.mx->bottleneck));
+	assert_null(td_model_locate(l.m, td_model_node(l.m, "Y"))); /* no line on Y's path */
+	unload(&l);
+}
+
 static void test_params_and_aggregate(void **state)
 {
 	struct loaded l = load_text(tree);
@@ -591,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_expression_error_positions),
 		cmocka_unit_test(test_every_events_file),
 		cmocka_unit_test(test_flags_and_bottleneck),
+		cmocka_unit_test(test_locate_of_bottleneck),
 		cmocka_unit_test(test_params_and_aggregate),
 		cmocka_unit_test(test_cpi_edges),
 		cmocka_unit_test(test_arm_event_numbers),
