@@ -37,7 +37,7 @@ _Static_assert(sizeof(pid_t) == sizeof(int32_t) && sizeof(int) == sizeof(int32_t
 static const struct field request[] = {
 	{ "conn", F_U64, AT(request.conn), 0, 0, 0 },
 	{ "clients", F_I32, AT(request.clients), 0, 0, INT32_MAX },
-	{ "op", F_I32, AT(request.r.op), 0, TD_OP_ATTACH, TD_OP_RELOAD },
+	{ "op", F_I32, AT(request.r.op), 0, TD_OP_ATTACH, TD_OP_CHANGES },
 	{ "id", F_I64, AT(request.r.id), 0, 0, LLONG_MAX },
 	{ "pid", F_I32, AT(request.r.pid), 0, 0, 4194304 },
 	{ "children", F_BOOL, AT(request.r.children), 0, 0, 1 },

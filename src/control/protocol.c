@@ -9,9 +9,10 @@
 #include "protocol.h"
 
 static const char *const op_names[] = {
-	[TD_OP_ATTACH] = "attach", [TD_OP_DETACH] = "detach",		[TD_OP_LIST] = "list",
-	[TD_OP_STATUS] = "status", [TD_OP_SESSIONS] = "sessions",	[TD_OP_REPORT] = "report",
-	[TD_OP_TAIL] = "tail",	   [TD_OP_PROFILE_NOW] = "profile-now", [TD_OP_RELOAD] = "reload",
+	[TD_OP_ATTACH] = "attach",   [TD_OP_DETACH] = "detach",		  [TD_OP_LIST] = "list",
+	[TD_OP_STATUS] = "status",   [TD_OP_SESSIONS] = "sessions",	  [TD_OP_REPORT] = "report",
+	[TD_OP_TAIL] = "tail",	     [TD_OP_PROFILE_NOW] = "profile-now", [TD_OP_RELOAD] = "reload",
+	[TD_OP_CHANGES] = "changes",
 };
 
 #define NOPS (int)(sizeof(op_names) / sizeof(op_names[0]))
@@ -50,7 +51,7 @@ static const struct key keys[] = {
 	{ "session", K_INT, 1, LLONG_MAX, OP(TD_OP_DETACH) | OP(TD_OP_REPORT) | OP(TD_OP_TAIL), FIELD(session) },
 	{ "format", K_STRING, 0, 7, OP(TD_OP_REPORT), FIELD(format) },
 	{ "entry", K_STRING, 1, 63, OP(TD_OP_PROFILE_NOW), FIELD(entry) },
-	{ "limit", K_INT, 1, 100000, OP(TD_OP_SESSIONS), FIELD(limit) },
+	{ "limit", K_INT, 1, 100000, OP(TD_OP_SESSIONS) | OP(TD_OP_CHANGES), FIELD(limit) },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -141,7 +142,7 @@ static int decode(json_t *o, struct td_request *r, td_err *err)
 	}
 	if (!op || !json_is_string(op) || (opi = find_op(json_string_value(op))) < 0) {
 		td_err_set(err, "unknown or missing 'op': give attach, detach, list, status, sessions, report, tail, "
-				"profile-now or reload");
+				"profile-now, reload or changes");
 		return -1;
 	}
 	r->op = (enum td_op)opi;
@@ -235,6 +236,7 @@ char *td_request_encode(const struct td_request *r)
 		json_object_set_new(o, "entry", json_string(r->entry));
 		break;
 	case TD_OP_SESSIONS:
+	case TD_OP_CHANGES:
 		if (r->limit)
 			json_object_set_new(o, "limit", json_integer(r->limit));
 		break;

@@ -29,6 +29,7 @@ enum td_op {
 	TD_OP_TAIL,	   /* stream a running session's intervals as they are written: session */
 	TD_OP_PROFILE_NOW, /* start a schedule entry's run now: entry */
 	TD_OP_RELOAD,	   /* read the configuration again (as SIGHUP) */
+	TD_OP_CHANGES,	   /* watch mode's changes, newest first: limit */
 };
 
 struct td_request {
@@ -43,7 +44,7 @@ struct td_request {
 	int64_t session;
 	char format[8]; /* report: text (default) or json */
 	char entry[64]; /* profile-now: the schedule entry */
-	int limit;	/* sessions: at most this many (default 50) */
+	int limit;	/* sessions, changes: at most this many (default 50) */
 };
 
 /* Decode one request line (without its newline). 0, or -1 with a one-line

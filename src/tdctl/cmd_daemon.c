@@ -1,4 +1,4 @@
-/* tdctl detach, status, list, and attach through topdownd: the commands
+/* tdctl detach, status, list, changes, and attach through topdownd: the commands
  * that ask the daemon (docs/protocol.md) rather than count themselves. */
 #include <getopt.h>
 #include <math.h>
@@ -135,7 +135,7 @@ int cmd_list(int argc, char **argv)
 		printf("%8s  %-8s  %-24s  %9s  %s\n", "SESSION", "KIND", "TARGET", "INTERVALS", "STARTED");
 		json_array_foreach(all, i, s)
 		{
-			char target[64], started[32];
+			char target[4200], started[32];
 			if (json_object_get(s, "schedule"))
 				snprintf(target, sizeof(target), "schedule %s",
 					 json_string_value(json_object_get(s, "schedule")));
@@ -148,6 +148,64 @@ int cmd_list(int argc, char **argv)
 		}
 		if (json_array_size(all) == 0)
 			printf("(no sessions running)\n");
+	}
+	json_decref(rep);
+	return 0;
+}
+
+/* ---- tdctl changes --------------------------------------------------------- */
+
+static const char changes_usage[] =
+	"usage: tdctl changes [--socket PATH] [--json]\n"
+	"  what topdownd's watch mode found changed, newest first ([watch] in topdownd.conf)\n";
+
+int cmd_changes(int argc, char **argv)
+{
+	struct td_request r = { .op = TD_OP_CHANGES, .limit = 100000 }; /* the protocol's most */
+	const char *sock;
+	bool json;
+	int first = parse_common("changes", changes_usage, argc, argv, &sock, &json);
+	json_t *rep, *all, *ch;
+	size_t i;
+	td_err err;
+
+	if (first < 0)
+		return first == -2 ? 0 : 2;
+	if (first != argc) {
+		tdctl_error("changes: no operands; %s", changes_usage);
+		return 2;
+	}
+	if (!(rep = tdctl_daemon_request(tdctl_daemon_socket(sock), &r, &err))) {
+		tdctl_error("%s", err.msg);
+		return 1;
+	}
+	all = json_object_get(rep, "changes");
+	if (json) {
+		print_json(rep);
+	} else {
+		printf("%6s  %-19s  %-24s  %-20s  %8s  %8s  %8s  %7s\n", "CHANGE", "WHEN", "GROUP", "NODE", "BEFORE",
+		       "AFTER", "P", "DRILL");
+		json_array_foreach(all, i, ch)
+		{
+			char at[32], drill[32] = "-";
+			when((uint64_t)num(ch, "when_ns"), at, sizeof(at));
+			if (json_is_integer(json_object_get(ch, "drill_session")))
+				snprintf(drill, sizeof(drill), "%.0f", num(ch, "drill_session"));
+			printf("%6.0f  %-19s  %-24s  %-20s  %7.1f%%  %7.1f%%  %8.2g  %7s\n", num(ch, "change"), at,
+			       json_string_value(json_object_get(ch, "group")),
+			       json_string_value(json_object_get(ch, "node")), 100 * num(ch, "before"),
+			       100 * num(ch, "after"), num(ch, "p"), drill);
+		}
+		if (!json_is_true(json_object_get(rep, "watch")))
+			printf("(watch mode is off: enable it in [watch] of topdownd.conf)\n");
+		else if (json_array_size(all) == 0)
+			printf("(no changes)\n");
+		if (num(rep, "total") > (double)json_array_size(all))
+			printf("(the newest %zu of %.0f changes)\n", json_array_size(all), num(rep, "total"));
+		if (num(rep, "held") > 0)
+			printf("(%.0f more held back by workload_every or changes_per_hour: topdownd's log names "
+			       "them)\n",
+			       num(rep, "held"));
 	}
 	json_decref(rep);
 	return 0;

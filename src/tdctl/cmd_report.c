@@ -21,7 +21,8 @@
 	"[--color auto|always|never] [--what-if COMPONENT=FACTOR[,...]] [--repeats] [--socket PATH]\n"    \
 	"       tdctl report [SESSION] --hotspots [--thread TID|0] [--from T] [--to T] [--format "        \
 	"text|csv|json|folded] "                                                                          \
-	"[-o FILE]"
+	"[-o FILE]\n"                                                                                     \
+	"       tdctl report --change N [-d DB | --socket PATH]"
 
 static int parse_format(const char *arg, enum td_report_format *fmt)
 {
@@ -154,31 +155,72 @@ static int through_daemon(const char *sock, const char *arg, const struct td_rep
 	return 0;
 }
 
+/* --change N: watch mode's change N as topdownd keeps it (tdctl changes),
+ * then its drill-down session's report (from DB, or through the daemon
+ * with --socket). */
+static int run_change(const char *db, const char *sock, const char *arg, struct td_report_opts *o, int color)
+{
+	struct td_request r = { .op = TD_OP_CHANGES, .id = 1, .limit = 100000 };
+	json_t *rep, *ch, *found = NULL;
+	char drill[32];
+	long n;
+	size_t i;
+	td_err err;
+	int rc;
+
+	if (td_parse_long(arg, 1, 0x7fffffffL, &n)) {
+		tdctl_error("report: bad --change '%s': give a change's number ('tdctl changes' lists them)", arg);
+		return 2;
+	}
+	if (!(rep = tdctl_daemon_request(tdctl_daemon_socket(sock), &r, &err))) {
+		tdctl_error("report: %s", err.msg);
+		return 1;
+	}
+	json_array_foreach(json_object_get(rep, "changes"), i, ch)
+	{
+		if (json_integer_value(json_object_get(ch, "change")) == n)
+			found = ch;
+	}
+	if (!found || !json_is_integer(json_object_get(found, "drill_session"))) {
+		tdctl_error(found ? "report: change %ld started no drill-down session (topdownd's log says why)"
+				  : "report: topdownd keeps no change %ld: 'tdctl changes' lists them",
+			    n);
+		json_decref(rep);
+		return 1;
+	}
+	printf("change %ld: %s %s moved from %.1f%% to %.1f%% (medians of %lld and %lld intervals, p = %.2g), "
+	       "watch session %lld; drill-down session %lld:\n\n",
+	       n, json_string_value(json_object_get(found, "group")), json_string_value(json_object_get(found, "node")),
+	       100 * json_number_value(json_object_get(found, "before")),
+	       100 * json_number_value(json_object_get(found, "after")),
+	       (long long)json_integer_value(json_object_get(found, "n_before")),
+	       (long long)json_integer_value(json_object_get(found, "n_after")),
+	       json_number_value(json_object_get(found, "p")),
+	       (long long)json_integer_value(json_object_get(found, "session")),
+	       (long long)json_integer_value(json_object_get(found, "drill_session")));
+	snprintf(drill, sizeof(drill), "%lld", (long long)json_integer_value(json_object_get(found, "drill_session")));
+	json_decref(rep);
+	fflush(stdout);
+	rc = sock ? through_daemon(sock, drill, o, false) : run(db, drill, o, color, NULL, false);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "thread", required_argument, NULL, 'T' },
-		{ "process", required_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "intervals", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "color", required_argument, NULL, 'c' },
-		{ "events-dir", required_argument, NULL, 'e' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "what-if", required_argument, NULL, 'w' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "repeats", no_argument, NULL, 'R' },
-		{ "hotspots", no_argument, NULL, 'H' },
-		{ NULL, 0, NULL, 0 },
+		{ "database", required_argument, NULL, 'd' },	{ "level", required_argument, NULL, 'l' },
+		{ "node", required_argument, NULL, 'n' },	{ "thread", required_argument, NULL, 'T' },
+		{ "process", required_argument, NULL, 'P' },	{ "cpu", required_argument, NULL, 'C' },
+		{ "format", required_argument, NULL, 'f' },	{ "intervals", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },	{ "color", required_argument, NULL, 'c' },
+		{ "events-dir", required_argument, NULL, 'e' }, { "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'U' },		{ "help", no_argument, NULL, 'h' },
+		{ "what-if", required_argument, NULL, 'w' },	{ "socket", required_argument, NULL, 's' },
+		{ "repeats", no_argument, NULL, 'R' },		{ "hotspots", no_argument, NULL, 'H' },
+		{ "change", required_argument, NULL, 'K' },	{ NULL, 0, NULL, 0 },
 	};
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
-	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL;
+	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL, *change = NULL;
 	int c, color = -1;
 	bool repeats = false, hotspots = false, folded = false;
 	long v;
@@ -242,6 +284,9 @@ int cmd_report(int argc, char **argv)
 		case 's':
 			sock = optarg;
 			break;
+		case 'K':
+			change = optarg;
+			break;
 		case 'h':
 			printf("%s\n", USAGE);
 			return 0;
@@ -281,6 +326,14 @@ int cmd_report(int argc, char **argv)
 		tdctl_error("report: --format folded gives the call stacks of --hotspots: add --hotspots");
 		return 2;
 	}
+	if (change && (optind < argc || hotspots || repeats || path || o.what_if || o.node || o.level || o.intervals ||
+		       o.filter.kind != TD_RF_ALL || o.filter.window || o.format != TD_REPORT_TEXT)) {
+		tdctl_error("report: --change N reports a change and its drill-down session as text: leave out SESSION "
+			    "and the other options (but -d or --socket)");
+		return 2;
+	}
+	if (change)
+		return run_change(db, sock, change, &o, color);
 	if (hotspots)
 		return run_hotspots(db, optind < argc ? argv[optind] : NULL, &o, path, folded);
 	if (sock)

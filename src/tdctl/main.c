@@ -30,6 +30,7 @@ static const struct subcommand subcommands[] = {
 	{ "prune", cmd_prune, "delete old sessions and intervals to bound the database" },
 	{ "status", cmd_status, "whether topdownd runs: its sessions and schedule" },
 	{ "list", cmd_list, "the sessions topdownd runs now" },
+	{ "changes", cmd_changes, "what topdownd's watch mode found changed" },
 	{ "detach", cmd_detach, "end a session topdownd runs" },
 };
 

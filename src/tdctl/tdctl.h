@@ -27,6 +27,7 @@ int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_changes(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 
 struct td_request;

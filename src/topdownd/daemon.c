@@ -62,6 +62,7 @@ static void reports(struct daemon *d, const struct pollfd *p, const int *fds, in
 
 static void shutdown_sessions(struct daemon *d)
 {
+	daemon_watch_free(d);
 	for (int i = 0; i < d->ns; i++)
 		td_session_stop(d->s[i]->s, "stopped: topdownd shut down");
 	while (d->ns > 0)
@@ -115,6 +116,7 @@ static void loop(struct daemon *d)
 		nkids = daemon_privsep_pollfds(d, p + np);
 		np += nkids;
 		timeout = min_timeout(daemon_privsep_timeout_ms(d), daemon_schedule_timeout_ms(d));
+		timeout = min_timeout(timeout, daemon_watch_timeout_ms(d));
 		int watch_at = -1;
 		if (d->watch) {
 			watch_at = np;
@@ -146,6 +148,7 @@ static void loop(struct daemon *d)
 		for (int i = d->ns - 1; i >= 0; i--)
 			if (td_session_done(d->s[i]->s))
 				daemon_reap(d, i);
+		daemon_watch_step(d);
 		if (p[0].revents & POLLIN)
 			handle_signal(d);
 		daemon_privsep_dispatch(d, p + 1, nkids);
@@ -182,6 +185,9 @@ int td_daemon_run(const struct td_daemon_opts *o, td_err *err)
 	if (daemon_privsep_start(&d, err))
 		goto out;
 	d.start_mono = td_now_ns();
+	/* after the front: a failure here starts no session (its sessions start with the first scan) */
+	if (daemon_setup_watch(&d, err))
+		goto out;
 	/* the loop samples every session: raised, it keeps their clocks on a saturated machine */
 	if (!o->no_priority) {
 		struct td_sampler_priority prio;
@@ -203,6 +209,8 @@ out:
 	daemon_privsep_stop(&d);
 	td_exec_watch_free(d.watch);
 	td_auto_rules_free(&d.autos);
+	daemon_watch_free(&d);
+	daemon_watch_changes_free(&d);
 	if (d.sigfd >= 0) {
 		close(d.sigfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -1,5 +1,5 @@
 /* daemon_config: the topdownd.conf parser (see daemon_config.h). The format is INI:
- * `[daemon]`, `[exporter]`, `[schedule NAME]` and `[auto NAME]` sections, `key = value` lines, `#`
+ * `[daemon]`, `[exporter]`, `[watch]`, `[schedule NAME]` and `[auto NAME]` sections, `key = value` lines, `#`
  * comments on their own line. Each section's keys are a table of name,
  * parser and field, so the reference (man 5 topdownd.conf) and the code
  * list the same keys. */
@@ -31,6 +31,17 @@ void td_config_defaults(struct td_config *c)
 	c->max_sessions = 64;
 	c->client_timeout_ms = 10000;
 	c->export_top = 10;
+	c->watch.depth = 1;
+	c->watch.interval_ms = 1000;
+	c->watch.baseline = 30;
+	c->watch.window = 5;
+	c->watch.p_value = 0.01;
+	c->watch.min_shift = 5;
+	c->watch.drill_level = 2;
+	c->watch.drill_duration_ns = 30000000000ull;
+	c->watch.workload_every_ns = 600000000000ull;
+	c->watch.changes_per_hour = 10;
+	c->watch.max_cpu_percent = 1;
 }
 
 static void free_entry(struct td_schedule_entry *e)
@@ -57,6 +68,7 @@ void td_config_free(struct td_config *c)
 	free(c->admin_group);
 	free(c->user);
 	free(c->export_listen);
+	free(c->watch.root);
 	for (int i = 0; i < c->nschedule; i++)
 		free_entry(&c->schedule[i]);
 	free(c->schedule);
@@ -281,6 +293,48 @@ static int parse_tracker(const char *v, void *field, char *why, size_t len)
 	return 0;
 }
 
+static int parse_depth(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 1, 16, why, len);
+}
+
+static int parse_window(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 3, 10000, why, len);
+}
+
+static int parse_real(const char *v, double *out, double min, double max, bool min_open, char *why, size_t len)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (end == v || *end || errno || !(x <= max) || (min_open ? !(x > min) : !(x >= min))) {
+		snprintf(why, len, "give a number %s %g and at most %g", min_open ? "above" : "from", min, max);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* a p-value threshold: (0, 0.5] */
+static int parse_p_value(const char *v, void *field, char *why, size_t len)
+{
+	return parse_real(v, field, 0, 0.5, true, why, len);
+}
+
+/* percentage points or percent of one CPU: [0, 100] */
+static int parse_percent(const char *v, void *field, char *why, size_t len)
+{
+	return parse_real(v, field, 0, 100, false, why, len);
+}
+
+static int parse_per_hour(const char *v, void *field, char *why, size_t len)
+{
+	return parse_int_range(v, field, 1, 3600, why, len);
+}
+
 /* A pattern of fnmatch(3): any text but a control character */
 static int parse_pattern(const char *v, void *field, char *why, size_t len)
 {
@@ -361,6 +415,26 @@ static const struct key auto_keys[] = {
 	AKEY("max_sessions", parse_count, max_sessions),
 };
 
+#define WKEY(n, fn, f)                                     \
+	{                                                  \
+		n, fn, offsetof(struct td_config, watch.f) \
+	}
+static const struct key watch_keys[] = {
+	WKEY("enable", parse_yes_no, enable),
+	WKEY("root", parse_path, root),
+	WKEY("depth", parse_depth, depth),
+	WKEY("interval", parse_duration_ms, interval_ms),
+	WKEY("baseline", parse_window, baseline),
+	WKEY("window", parse_window, window),
+	WKEY("p_value", parse_p_value, p_value),
+	WKEY("min_shift", parse_percent, min_shift),
+	WKEY("drill_level", parse_level, drill_level),
+	WKEY("drill_duration", parse_duration_ns, drill_duration_ns),
+	WKEY("workload_every", parse_duration_ns, workload_every_ns),
+	WKEY("changes_per_hour", parse_per_hour, changes_per_hour),
+	WKEY("max_cpu_percent", parse_percent, max_cpu_percent),
+};
+
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 struct parser {
@@ -371,6 +445,8 @@ struct parser {
 	struct td_schedule_entry *entry; /* the [schedule] being read, NULL elsewhere */
 	struct td_auto_rule *rule;	 /* the [auto] being read, NULL elsewhere */
 	bool exporter;			 /* in [exporter] */
+	bool watch;			 /* in [watch] */
+	bool watch_seen;		 /* [watch] was given */
 	bool in_section;
 	unsigned long long seen; /* keys of this section given (a bit each) */
 };
@@ -410,10 +486,23 @@ static int check_rule(struct parser *p, const struct td_auto_rule *r)
 	return 0;
 }
 
+static int check_watch(struct parser *p, const struct td_watch_config *w)
+{
+	if (w->drill_duration_ns < (uint64_t)w->interval_ms * 1000000ull)
+		return fail(p, "[watch]: 'drill_duration' must not be shorter than 'interval'");
+	if (w->workload_every_ns < (uint64_t)w->interval_ms * 1000000ull * (uint64_t)w->window)
+		return fail(p, "[watch]: 'workload_every' must be at least 'window' intervals (%d x %d ms)", w->window,
+			    w->interval_ms);
+	return 0;
+}
+
 /* The section just read is complete? */
 static int check_section(struct parser *p)
 {
-	return (p->entry && check_entry(p, p->entry)) || (p->rule && check_rule(p, p->rule)) ? -1 : 0;
+	return (p->entry && check_entry(p, p->entry)) || (p->rule && check_rule(p, p->rule)) ||
+			       (p->watch && check_watch(p, &p->c->watch))
+		       ? -1
+		       : 0;
 }
 
 /* NAME of [KIND NAME]: letters, digits, '_', '-', '.', at most 63, not given twice. */
@@ -440,7 +529,7 @@ static int section(struct parser *p, char *s)
 	char *end = strchr(s, ']'), *name;
 
 	if (!end || td_trim(end + 1)[0])
-		return fail(p, "a section header is [daemon], [exporter], [schedule NAME] or [auto NAME]");
+		return fail(p, "a section header is [daemon], [exporter], [watch], [schedule NAME] or [auto NAME]");
 	*end = '\0';
 	s = td_trim(s + 1);
 	if (check_section(p))
@@ -450,7 +539,11 @@ static int section(struct parser *p, char *s)
 	p->seen = 0;
 	p->in_section = true;
 	p->exporter = !strcmp(s, "exporter");
-	if (!strcmp(s, "daemon") || p->exporter)
+	p->watch = !strcmp(s, "watch");
+	if (p->watch && p->watch_seen)
+		return fail(p, "[watch] is given twice: give its keys in one section");
+	p->watch_seen |= p->watch;
+	if (!strcmp(s, "daemon") || p->exporter || p->watch)
 		return 0;
 	if (!strncmp(s, "auto", 4) && (isspace((unsigned char)s[4]) || !s[4])) {
 		name = td_trim(s + 4);
@@ -464,8 +557,8 @@ static int section(struct parser *p, char *s)
 	}
 	if (strncmp(s, "schedule", 8) || !(isspace((unsigned char)s[8]) || !s[8]))
 		return fail(p,
-			    "unknown section [%.64s]: the sections are [daemon], [exporter], [schedule NAME] and "
-			    "[auto NAME]",
+			    "unknown section [%.64s]: the sections are [daemon], [exporter], [watch], [schedule NAME] "
+			    "and [auto NAME]",
 			    s);
 	name = td_trim(s + 8);
 	if (section_name(p, "schedule", name))
@@ -483,16 +576,18 @@ static int assignment(struct parser *p, char *s)
 	const struct key *keys = p->entry      ? schedule_keys
 				 : p->rule     ? auto_keys
 				 : p->exporter ? exporter_keys
+				 : p->watch    ? watch_keys
 					       : daemon_keys;
 	size_t nkeys = p->entry	     ? NELEM(schedule_keys)
 		       : p->rule     ? NELEM(auto_keys)
 		       : p->exporter ? NELEM(exporter_keys)
+		       : p->watch    ? NELEM(watch_keys)
 				     : NELEM(daemon_keys);
 	void *base = p->entry ? (void *)p->entry : p->rule ? (void *)p->rule : (void *)p->c;
 
 	if (!p->in_section)
-		return fail(p, "a setting before any section: start with [daemon], [exporter], [schedule NAME] or "
-			       "[auto NAME]");
+		return fail(p, "a setting before any section: start with [daemon], [exporter], [watch], "
+			       "[schedule NAME] or [auto NAME]");
 	if (!eq)
 		return fail(p, "expected 'key = value'");
 	*eq = '\0';
@@ -511,7 +606,7 @@ static int assignment(struct parser *p, char *s)
 		return 0;
 	}
 	{
-		char known[256] = "";
+		char known[320] = "";
 		size_t used = 0;
 		for (size_t i = 0; i < nkeys && used < sizeof(known); i++)
 			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", i ? ", " : "",
@@ -520,6 +615,7 @@ static int assignment(struct parser *p, char *s)
 			    p->entry	  ? "schedule"
 			    : p->rule	  ? "auto"
 			    : p->exporter ? "exporter"
+			    : p->watch	  ? "watch"
 					  : "daemon",
 			    known);
 	}

@@ -1,6 +1,6 @@
 /* daemon_config: topdownd.conf (man 5 topdownd.conf) — the daemon's paths, limits,
  * who administers it, retention, the schedule of system profiles and the
- * auto-attach rules. The
+ * auto-attach rules, watch mode. The
  * parser is strict: an unknown section or key, a repeated key, a value that
  * does not parse or is out of range is an error "FILE:LINE: what, and what
  * to write instead"; nothing falls back to a default silently. */
@@ -41,6 +41,25 @@ struct td_auto_rule {
 	int max_sessions;     /* this rule's sessions at once */
 };
 
+/* [watch]: level 1 of every cgroup v2 group at a depth below a root,
+ * baselines, and a drill-down session with a change recorded when a node
+ * moves (docs/watch.md). */
+struct td_watch_config {
+	bool enable;
+	char *root;		    /* the groups are below this cgroup (NULL: the mount's root) */
+	int depth;		    /* groups this many levels below root (1: its children) */
+	int interval_ms;	    /* each group's reading period */
+	int baseline;		    /* intervals in a workload's baseline window */
+	int window;		    /* the latest intervals held against it */
+	double p_value;		    /* a trigger's Mann-Whitney p below this ... */
+	double min_shift;	    /* ... and its medians this many percentage points apart */
+	int drill_level;	    /* the drill-down session's level */
+	uint64_t drill_duration_ns; /* and its length */
+	uint64_t workload_every_ns; /* at most one change of a workload in this */
+	int changes_per_hour;	    /* all workloads' changes in any hour */
+	double max_cpu_percent;	    /* the daemon's CPU time over which no group is added */
+};
+
 struct td_config {
 	char *socket_path, *db_path, *events_dir; /* events_dir NULL: the built-in */
 	char *admin_group;			  /* NULL: root only */
@@ -61,6 +80,7 @@ struct td_config {
 	char *export_listen; /* HOST:PORT of GET /metrics; NULL: off (the default) */
 	int export_top;	     /* followed processes exported at most (the newest) */
 	bool export_comm;    /* labels = comm: a comm label beside target="pid:PID" */
+	struct td_watch_config watch;
 };
 
 /* Built-in defaults (the paths of the FHS install). */

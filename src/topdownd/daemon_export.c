@@ -1,11 +1,14 @@
 /* daemon_export: what the exporter serves at a scrape — each schedule entry's
  * latest values (its running run's, else its last run's), the newest
- * export_top attached sessions', and the daemon's health (sessions, intervals
- * written and lost, runs missed, CPU time, the database's size). */
+ * export_top attached sessions', each group watch mode follows
+ * (target="watch:GROUP"), and the daemon's health (sessions, intervals
+ * written and lost, runs missed, CPU time, the database's size, the changes
+ * watch mode found). */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -62,7 +65,7 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 	}
 	for (int i = d->ns - 1; i >= 0 && attached < d->cfg.export_top; i--) {
 		const struct dsession *ds = d->s[i];
-		if (ds->entry >= 0)
+		if (ds->entry >= 0 || ds->watch)
 			continue;
 		attached++;
 		snprintf(names[n], sizeof(names[n]), "pid:%d", (int)ds->pid);
@@ -72,10 +75,20 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 						  &ds->snap };
 		n++;
 	}
+	/* every watched group: as many series as groups, which [watch] chose (its drill-downs are not exported) */
+	for (int i = 0; i < d->ns; i++) {
+		const struct dsession *ds = d->s[i];
+		if (!ds->watch || strcmp(ds->watch, "watch") || ds->snap.seq < 0)
+			continue;
+		t[n++] = (struct td_export_target){ ds->entry_name,  NULL,     ds->id, ds->rung, ds->model,
+						    ds->events_file, &ds->snap };
+	}
+	h.watch_changes = d->nchanges;
+	h.watch_held = d->changes_held;
 	for (int i = 0; i < d->ns; i++) {
 		if (d->s[i]->entry >= 0)
 			h.schedule_running++;
-		else
+		else if (!d->s[i]->watch)
 			h.attach_running++;
 	}
 	h.sessions_started = d->sessions_started;

@@ -4,10 +4,10 @@
  * The files call one another one way only (a DAG):
  *   daemon.c (the loop) -> daemon_privsep.c (the front's and the exporter's
  *   messages, a request dispatched) -> req_*.c (one concern of requests
- *   each) -> daemon_reload.c -> daemon_schedule.c, daemon_auto.c ->
+ *   each) -> daemon_reload.c -> daemon_schedule.c, daemon_auto.c, daemon_watch.c ->
  *   daemon_sessions.c -> daemon_state.c; daemon_privsep.c ->
  *   daemon_export.c (a scrape) -> daemon_sessions.c. Nothing calls back
- *   into daemon.c.
+ *   into daemon.c; daemon.c calls daemon_watch.c after each dispatch.
  * Not for use outside src/topdownd. */
 #ifndef TD_DAEMON_IMPL_H
 #define TD_DAEMON_IMPL_H
@@ -33,6 +33,7 @@
 #include "session/session.h"
 #include "snapshot.h"
 #include "top_processes.h"
+#include "watch_trigger.h"
 
 /* A running session and what the daemon knows of it. */
 struct dsession {
@@ -53,6 +54,12 @@ struct dsession {
 	int interval_ms;
 	char comm[64];
 	char rung[32], model[64], events_file[64];
+	/* watch mode: "watch" (a group's level 1) or "drill" (after a change), NULL: neither */
+	const char *watch;
+	char **wnames; /* "watch": the level-1 nodes, and their values of the latest interval */
+	double *wvals;
+	int nw, wseq;
+	bool wfresh; /* wvals not yet seen by daemon_watch.c */
 };
 
 struct sched_state {
@@ -63,6 +70,40 @@ struct sched_state {
 	struct td_snapshot last;
 	int64_t last_session;
 	char rung[32], model[64], events_file[64];
+};
+
+/* A change watch mode found (daemon_watch.c): what `tdctl changes` lists. */
+struct watch_change {
+	int64_t id;	  /* 1, 2, ... in this daemon's life */
+	uint64_t when_ns; /* wall */
+	char *group, *node;
+	double before, after, p; /* the node's medians, baseline and window; the test's p-value */
+	int n_before, n_after;
+	int64_t session; /* the watch session whose values moved */
+	int64_t drill;	 /* the drill-down session it started, 0: none (why in the log) */
+};
+
+/* A cgroup watch mode follows. */
+struct watch_group {
+	char *path;	 /* inside the cgroup mount, as /proc/PID/cgroup names it */
+	int64_t session; /* its running watch session, 0: none */
+	struct td_watch_series series;
+	bool has_series;
+	bool seen;	 /* found by the latest scan */
+	bool start_said; /* why its session could not start is logged (once, not every scan) */
+};
+
+struct watch_state {
+	struct td_watch_config conf; /* as configured (its root a copy): a reload that keeps it keeps the state */
+	struct td_watch_params pr;
+	struct td_watch_limits limits;
+	char root[4096];     /* the root's full path */
+	char root_rel[4096]; /* and inside the mount */
+	struct watch_group *g;
+	int ng;
+	uint64_t next_scan_ns;		 /* monotonic */
+	uint64_t scan_mono, scan_cpu_ns; /* the clock and the daemon's CPU time at the last scan */
+	bool over_budget;
 };
 
 struct daemon {
@@ -79,9 +120,13 @@ struct daemon {
 	int ns;
 	uint64_t start_mono;
 	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
-	double scrape_seconds;				/* the previous scrape's, < 0 none */
-	struct td_exec_watch *watch;			/* with [auto] rules: every exec on the system */
-	struct td_auto_rules autos;			/* d->cfg.autos, resolved */
+	double scrape_seconds;	      /* the previous scrape's, < 0 none */
+	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
+	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
+	struct watch_state *watching; /* [watch] enabled, NULL: not */
+	struct watch_change *changes; /* what watch mode found, kept over reloads */
+	int nchanges;
+	long long changes_held;				/* changes the rate limits held back */
 	long long auto_missed;				/* processes a rule matched but no session followed */
 	struct td_report_job *jobs[TD_REPORT_JOBS_MAX]; /* reports being rendered by child processes */
 	int njobs;
@@ -120,6 +165,15 @@ int daemon_adopt_schedule(struct daemon *d, struct td_config *c, td_err *err);
 int daemon_setup_auto(struct daemon *d, td_err *err);
 void daemon_watch_execs(struct daemon *d);
 
+/* daemon_watch.c: watch mode. Set up (or stopped) for d->cfg.watch, at the start and on a reload. */
+int daemon_setup_watch(struct daemon *d, td_err *err);
+/* After the sessions' dispatch: each group's new values against its baseline, the groups listed again when due. */
+void daemon_watch_step(struct daemon *d);
+int daemon_watch_timeout_ms(const struct daemon *d);
+void daemon_watch_free(struct daemon *d);
+/* At the end: the changes too. */
+void daemon_watch_changes_free(struct daemon *d);
+
 /* daemon_export.c: the exporter's td_export_fill_fn (ctx: the daemon) */
 void daemon_fill_metrics(void *ctx, struct td_om *om);
 
@@ -148,5 +202,6 @@ void daemon_op_report(struct daemon *d, struct td_client *c, const struct td_req
 void daemon_report_done(struct daemon *d, struct td_report_job *j);
 void daemon_op_profile_now(struct daemon *d, struct td_client *c, const struct td_request *r);
 void daemon_op_reload(struct daemon *d, struct td_client *c, const struct td_request *r);
+void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_request *r);
 
 #endif

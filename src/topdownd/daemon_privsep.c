@@ -51,6 +51,9 @@ static void dispatch(struct daemon *d, struct td_client *c, const struct td_requ
 	case TD_OP_RELOAD:
 		daemon_op_reload(d, c, r);
 		break;
+	case TD_OP_CHANGES:
+		daemon_op_changes(d, c, r);
+		break;
 	}
 }
 

@@ -58,6 +58,8 @@ int daemon_reload(struct daemon *d, td_err *err)
 	daemon_privsep_configure(d);
 	if (daemon_setup_auto(d, err))
 		daemon_log(d, "auto-attach stopped: %s", err->msg);
+	if (daemon_setup_watch(d, err))
+		daemon_log(d, "watch mode stopped: %s", err->msg);
 	daemon_log(d, "configuration reloaded: %d schedule entr%s, %d auto rule%s", c.nschedule,
 		   c.nschedule == 1 ? "y" : "ies", c.nautos, c.nautos == 1 ? "" : "s");
 	sd_notify(0, "READY=1");

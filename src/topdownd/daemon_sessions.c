@@ -32,6 +32,10 @@ void daemon_session_free(struct dsession *ds)
 	free(ds->cgroup);
 	td_top_snapshot_free(ds->top);
 	td_snapshot_free(&ds->snap);
+	for (int i = 0; i < ds->nw; i++)
+		free(ds->wnames[i]);
+	free(ds->wnames);
+	free(ds->wvals);
 	free(ds);
 }
 
@@ -41,6 +45,39 @@ struct dsession *daemon_find_running(struct daemon *d, int64_t id)
 		if (d->s[i]->id == id)
 			return d->s[i];
 	return NULL;
+}
+
+/* A watch session's cgroup values: its level-1 nodes' kept for daemon_watch.c
+ * (a tree without any: nothing to watch, wvals stays NULL). */
+static void keep_level1(struct dsession *ds, const struct td_live_value *v)
+{
+	const struct td_model *m = v->model;
+	int k = 0;
+
+	if (!ds->wnames) {
+		int n = 0;
+		for (int i = 0; i < m->nnodes; i++)
+			n += m->nodes[i].level == 1;
+		if (n == 0)
+			return;
+		if (!(ds->wnames = calloc((size_t)n + 1, sizeof(char *))) ||
+		    !(ds->wvals = calloc((size_t)n + 1, sizeof(double))))
+			return; /* out of memory: the group is not watched (wvals NULL) */
+		for (int i = 0; i < m->nnodes; i++)
+			if (m->nodes[i].level == 1 && (ds->wnames[ds->nw] = strdup(m->nodes[i].path)))
+				ds->nw++;
+		if (ds->nw != n) { /* out of memory */
+			free(ds->wvals);
+			ds->wvals = NULL;
+		}
+	}
+	if (!ds->wvals)
+		return;
+	for (int i = 0; i < m->nnodes && k < ds->nw; i++)
+		if (m->nodes[i].level == 1)
+			ds->wvals[k++] = v->ev->node[i];
+	ds->wseq = v->seq;
+	ds->wfresh = k == ds->nw;
 }
 
 /* Every interval's values as evaluated: counted, and streamed to tails. */
@@ -60,8 +97,14 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	 * all the profile's CPUs; not the sliver a session's final read leaves
 	 * after its last full interval */
 	if (d->cfg.export_listen && v->seconds * 2000 >= ds->interval_ms &&
-	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu") : !strcmp(v->kind, "tree")))
+	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu")
+	     : ds->watch    ? !strcmp(v->kind, "cgroup")
+			    : !strcmp(v->kind, "tree")))
 		td_snapshot_update(&ds->snap, v);
+	/* the tree's events file's values (software.td's are evaluated beside it) */
+	if (ds->watch && !strcmp(ds->watch, "watch") && !strcmp(v->kind, "cgroup") && m && v->file &&
+	    !strcmp(v->file, ds->events_file) && v->seconds * 2000 >= ds->interval_ms)
+		keep_level1(ds, v);
 	if (ds->entry < 0 && !strcmp(v->kind, "process") && v->pid == ds->pid && v->comm)
 		snprintf(ds->comm, sizeof(ds->comm), "%s", v->comm);
 	/* the event is built only when a client tails this session */

@@ -59,6 +59,12 @@ static void health(struct td_om *om, const struct td_export_health *h)
 			     "Size of the database and its write-ahead log.");
 		td_om_sample(om, "topdown_store_bytes", TD_OM_GAUGE, NULL, (double)h->store_bytes);
 	}
+	td_om_family(om, "topdown_watch_changes", TD_OM_COUNTER, "",
+		     "Changes watch mode found and kept (tdctl changes), since topdownd started.");
+	td_om_sample(om, "topdown_watch_changes", TD_OM_COUNTER, NULL, (double)h->watch_changes);
+	td_om_family(om, "topdown_watch_changes_held", TD_OM_COUNTER, "",
+		     "Changes watch mode found but held back (workload_every, changes_per_hour).");
+	td_om_sample(om, "topdown_watch_changes_held", TD_OM_COUNTER, NULL, (double)h->watch_held);
 	td_om_family(om, "topdown_clients", TD_OM_GAUGE, "", "Control socket clients connected.");
 	td_om_sample(om, "topdown_clients", TD_OM_GAUGE, NULL, h->clients);
 	if (h->scrape_seconds >= 0) {

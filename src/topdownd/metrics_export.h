@@ -12,7 +12,7 @@
 #include "snapshot.h"
 
 struct td_export_target {
-	const char *target; /* label: "schedule:NAME" or "pid:PID" */
+	const char *target; /* label: "schedule:NAME", "pid:PID" or "watch:GROUP" */
 	const char *comm;   /* label comm, NULL: not exported (the default) */
 	int64_t session;
 	const char *rung, *model, *events_file;
@@ -27,6 +27,7 @@ struct td_export_health {
 	long long store_bytes;	  /* the database and its WAL; < 0 not known */
 	double scrape_seconds;	  /* the previous scrape's rendering; < 0 none yet */
 	int clients;
+	long long watch_changes, watch_held; /* watch mode's changes kept, and held back by its limits */
 };
 
 void td_export_render(struct td_om *om, const struct td_export_target *t, int n, const struct td_export_health *h);

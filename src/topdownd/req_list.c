@@ -1,6 +1,7 @@
 /* req_list: the requests that list — running sessions (list), the daemon's
- * state and schedule (status), and the stored sessions, newest first
- * (sessions); each shows a client only what it may see. */
+ * state and schedule (status), the stored sessions, newest first
+ * (sessions), and watch mode's changes (changes); each shows a client only
+ * what it may see. */
 #include "config.h"
 
 #include <jansson.h>
@@ -14,10 +15,12 @@
 static json_t *running_json(const struct dsession *ds)
 {
 	json_t *o = json_pack("{s:I, s:s, s:I, s:i}", "session", (json_int_t)ds->id, "kind",
-			      ds->entry >= 0 ? "schedule" : "attach", "started_ns", (json_int_t)ds->started_ns,
-			      "intervals", ds->intervals);
+			      ds->entry >= 0 ? "schedule"
+			      : ds->watch    ? ds->watch
+					     : "attach",
+			      "started_ns", (json_int_t)ds->started_ns, "intervals", ds->intervals);
 
-	if (ds->entry >= 0)
+	if (ds->entry >= 0 || ds->watch)
 		json_object_set_new(o, "schedule", json_string(ds->entry_name));
 	else {
 		json_object_set_new(o, "pid", json_integer(ds->pid));
@@ -128,5 +131,35 @@ void daemon_op_sessions(struct daemon *d, struct td_client *c, const struct td_r
 	json_decref(sc.all);
 	rep = daemon_reply_ok(r->id);
 	json_object_set_new(rep, "sessions", newest);
+	daemon_send_json(d, c, rep);
+}
+
+/* Watch mode's changes, newest first; the daemon's own sessions: administrators only. */
+void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_request *r)
+{
+	const struct watch_state *w = d->watching;
+	json_t *rep, *a = json_array();
+	int limit = r->limit ? r->limit : 50;
+
+	if (!td_auth_may_see(&c->peer, -1)) {
+		json_decref(a);
+		daemon_reply_error(d, c, r->id, "watch mode's changes are shown to administrators only (admin_group)");
+		return;
+	}
+	for (int i = d->nchanges - 1; i >= 0 && (int)json_array_size(a) < limit; i--) {
+		const struct watch_change *ch = &d->changes[i];
+		json_t *o =
+			json_pack("{s:I, s:I, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:I}", "change", (json_int_t)ch->id,
+				  "when_ns", (json_int_t)ch->when_ns, "group", ch->group, "node", ch->node, "before",
+				  ch->before, "after", ch->after, "p", ch->p, "n_before", ch->n_before, "n_after",
+				  ch->n_after, "session", (json_int_t)ch->session);
+		json_object_set_new(o, "drill_session", ch->drill ? json_integer(ch->drill) : json_null());
+		json_array_append_new(a, o);
+	}
+	rep = daemon_reply_ok(r->id);
+	json_object_set_new(rep, "watch", json_boolean(w != NULL));
+	json_object_set_new(rep, "changes", a);
+	json_object_set_new(rep, "total", json_integer(d->nchanges));
+	json_object_set_new(rep, "held", json_integer(d->changes_held));
 	daemon_send_json(d, c, rep);
 }

@@ -27,6 +27,8 @@ static void test_defaults(void **state)
 	assert_int_equal(c.max_request, 65536);
 	assert_int_equal(c.nschedule, 0);
 	assert_null(c.export_listen); /* the exporter is off unless configured */
+	assert_false(c.watch.enable); /* watch mode is off unless configured */
+	assert_null(c.watch.root);
 	assert_int_equal(c.export_top, 10);
 	assert_false(c.export_comm);
 	td_config_free(&c);
@@ -76,7 +78,21 @@ static void test_every_key(void **state)
 				   "[exporter]\n"
 				   "listen = [::1]:9464\n"
 				   "top = 3\n"
-				   "labels = comm\n";
+				   "labels = comm\n"
+				   "[watch]\n"
+				   "enable = yes\n"
+				   "root = /kubepods.slice\n"
+				   "depth = 2\n"
+				   "interval = 500ms\n"
+				   "baseline = 20\n"
+				   "window = 4\n"
+				   "p_value = 0.005\n"
+				   "min_shift = 2.5\n"
+				   "drill_level = 3\n"
+				   "drill_duration = 1m\n"
+				   "workload_every = 1h\n"
+				   "changes_per_hour = 4\n"
+				   "max_cpu_percent = 0.5\n";
 	struct td_config c;
 	td_err err;
 
@@ -132,6 +148,19 @@ static void test_every_key(void **state)
 	assert_string_equal(c.export_listen, "[::1]:9464");
 	assert_int_equal(c.export_top, 3);
 	assert_true(c.export_comm);
+	assert_true(c.watch.enable);
+	assert_string_equal(c.watch.root, "/kubepods.slice");
+	assert_int_equal(c.watch.depth, 2);
+	assert_int_equal(c.watch.interval_ms, 500);
+	assert_int_equal(c.watch.baseline, 20);
+	assert_int_equal(c.watch.window, 4);
+	assert_true(c.watch.p_value == 0.005);
+	assert_true(c.watch.min_shift == 2.5);
+	assert_int_equal(c.watch.drill_level, 3);
+	assert_true(c.watch.drill_duration_ns == 60ull * 1000000000ull);
+	assert_true(c.watch.workload_every_ns == 3600ull * 1000000000ull);
+	assert_int_equal(c.watch.changes_per_hour, 4);
+	assert_true(c.watch.max_cpu_percent == 0.5);
 	td_config_free(&c);
 }
 
@@ -145,7 +174,29 @@ static void test_errors(void **state)
 		  "t.conf:2: unknown key 'intervl' in [daemon]: the keys are socket, database," },
 		{ "socket = /x\n", "t.conf:1: a setting before any section" },
 		{ "[daemons]\n", "t.conf:1: unknown section [daemons]" },
-		{ "[daemon\n", "t.conf:1: a section header is [daemon], [exporter], [schedule NAME] or [auto NAME]" },
+		{ "[daemon\n",
+		  "t.conf:1: a section header is [daemon], [exporter], [watch], [schedule NAME] or [auto NAME]" },
+		{ "[watch]\nenable = on\n", "t.conf:2: bad enable 'on': give yes or no" },
+		{ "[watch]\nroot = sys/fs/cgroup\n", "t.conf:2: bad root 'sys/fs/cgroup': give an absolute path" },
+		{ "[watch]\ndepth = 0\n", "t.conf:2: bad depth '0': give a whole number from 1 to 16" },
+		{ "[watch]\nbaseline = 2\n", "t.conf:2: bad baseline '2': give a whole number from 3 to 10000" },
+		{ "[watch]\nwindow = 1\n", "t.conf:2: bad window '1': give a whole number from 3 to 10000" },
+		{ "[watch]\np_value = 0\n", "t.conf:2: bad p_value '0': give a number above 0 and at most 0.5" },
+		{ "[watch]\np_value = 0.6\n", "t.conf:2: bad p_value '0.6': give a number above 0 and at most 0.5" },
+		{ "[watch]\np_value = nan\n", "t.conf:2: bad p_value 'nan'" },
+		{ "[watch]\nmin_shift = 101\n", "t.conf:2: bad min_shift '101': give a number from 0 and at most 100" },
+		{ "[watch]\nmin_shift = 5pp\n", "t.conf:2: bad min_shift '5pp'" },
+		{ "[watch]\nmax_cpu_percent = -1\n", "t.conf:2: bad max_cpu_percent '-1'" },
+		{ "[watch]\ndrill_level = 7\n", "t.conf:2: bad drill_level '7': give a whole number from 1 to 6" },
+		{ "[watch]\nchanges_per_hour = 0\n", "t.conf:2: bad changes_per_hour '0'" },
+		{ "[watch]\nworkload_every = soon\n", "t.conf:2: bad workload_every 'soon': give a duration" },
+		{ "[watch]\ninterval = 2s\ndrill_duration = 1s\n",
+		  "t.conf:3: [watch]: 'drill_duration' must not be shorter than 'interval'" },
+		{ "[watch]\ninterval = 1s\nwindow = 10\nworkload_every = 5s\n",
+		  "t.conf:4: [watch]: 'workload_every' must be at least 'window' intervals (10 x 1000 ms)" },
+		{ "[watch]\n[watch]\n", "t.conf:2: [watch] is given twice" },
+		{ "[watch]\ncgroup = /x\n",
+		  "t.conf:2: unknown key 'cgroup' in [watch]: the keys are enable, root, depth," },
 		{ "[exporter]\nlisten = localhost:9464\n",
 		  "t.conf:2: bad listen 'localhost:9464': give HOST:PORT with a numeric address" },
 		{ "[exporter]\nlisten = 127.0.0.1:65536\n", "t.conf:2: bad listen '127.0.0.1:65536'" },

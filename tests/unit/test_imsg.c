@@ -256,10 +256,10 @@ static void test_fields_out_of_range(void **state)
 	refused(&w, "field pid is 4194305");
 	attach_wire(&w, 0);
 	refused(&w, "an attach names no pid");
-	/* op 9: past reload */
+	/* op 10: past changes, the last */
 	attach_wire(&w, 1);
-	w.b[8 + 8 + 4] = 9;
-	refused(&w, "field op is 9");
+	w.b[8 + 8 + 4] = 10;
+	refused(&w, "field op is 10");
 	/* children 2 */
 	attach_wire(&w, 1);
 	w.b[8 + 8 + 4 + 4 + 8 + 4] = 2;

@@ -63,7 +63,9 @@ static char *render(bool openmetrics, const char *comm)
 				      .cpu_seconds = 1.5,
 				      .store_bytes = 4096,
 				      .scrape_seconds = -1,
-				      .clients = 0 };
+				      .clients = 0,
+				      .watch_changes = 5,
+				      .watch_held = 2 };
 	struct td_om om;
 
 	build();
@@ -112,6 +114,9 @@ static void test_prometheus_text(void **state)
 	has_line(t, "# TYPE topdown_info gauge");
 	has_line(t, "topdown_info{target=\"pid:42\",rung=\"full\",model=\"skl\",events_file=\"intel-skl.td\"} 1");
 	has_line(t, "topdown_store_bytes 4096");
+	has_line(t, "# TYPE topdown_watch_changes_total counter");
+	has_line(t, "topdown_watch_changes_total 5");
+	has_line(t, "topdown_watch_changes_held_total 2");
 	assert_null(strstr(t, "# EOF"));
 	assert_null(strstr(t, "# UNIT"));
 	/* no scrape yet: no scrape-duration sample */

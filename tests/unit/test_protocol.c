@@ -57,6 +57,7 @@ static void test_other_ops(void **state)
 		{ "{\"v\":1,\"op\":\"tail\",\"session\":9}", TD_OP_TAIL },
 		{ "{\"v\":1,\"op\":\"profile-now\",\"entry\":\"hourly\"}", TD_OP_PROFILE_NOW },
 		{ "{\"v\":1,\"op\":\"reload\"}", TD_OP_RELOAD },
+		{ "{\"v\":1,\"op\":\"changes\",\"limit\":2}", TD_OP_CHANGES },
 	};
 	struct td_request r;
 	td_err err;

@@ -1,0 +1,74 @@
+#!/bin/sh
+# bench_watch: what topdownd's watch mode costs (issue 35: <= 1 % of one CPU
+# for 50 cgroups). Makes GROUPS cgroup v2 groups below a root of its own, a
+# sleeping process in each, and runs the daemon twice on a temporary socket
+# and database for SECONDS each: idle (no [watch]), then watching the groups
+# at level 1 every second (the test tree over software events,
+# tests/data/live/soft-tree.td, as the tests: counted on any host). Reads the
+# daemon's utime + stime from /proc (the kernel's accounting, from outside)
+# after a warm-up of 3 s and prints both as a percentage of one CPU, and the
+# watch sessions that ran. Never fails. Run as root.
+# Usage: bench/bench_watch.sh BUILDDIR [SECONDS] [GROUPS]  (`make bench` runs it)
+set -eu
+build=${1:?usage: bench_watch.sh BUILDDIR [SECONDS] [GROUPS]}
+seconds=${2:-20}
+groups=${3:-50}
+src=$(cd "$(dirname "$0")/.." && pwd)
+daemon="$build/src/topdownd/topdownd"
+tdctl="$build/src/tdctl/tdctl"
+if [ "$(id -u)" != 0 ]; then
+	echo "bench_watch: run as root (the daemon is a root service, and makes cgroups)"
+	exit 0
+fi
+mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -z "$mnt" ]; then
+	echo "bench_watch: no cgroup v2 hierarchy mounted"
+	exit 0
+fi
+dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-watch.XXXXXX")
+root="$mnt/td-bench-watch-$$"
+dpid=
+sleepers=
+cleanup() {
+	kill $dpid $sleepers 2>/dev/null || :
+	sleep 0.5
+	for g in "$root"/g*; do rmdir "$g" 2>/dev/null || :; done
+	rmdir "$root" 2>/dev/null || :
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+tck=$(getconf CLK_TCK)
+mkdir "$root" "$dir/events"
+cp "$src"/events/*.td "$src/tests/data/live/soft-tree.td" "$dir/events/"
+i=0
+while [ $i -lt "$groups" ]; do
+	mkdir "$root/g$i"
+	sh -c "echo \$\$ >'$root/g$i/cgroup.procs' && exec sleep 100000" &
+	sleepers="$sleepers $!"
+	i=$((i + 1))
+done
+
+# run CONF: the daemon's CPU over $seconds after 3 s, in hundredths of a CPU-percent
+run() {
+	rm -f "$dir/d.db"*
+	TD_PFM_MODEL=td_soft_tree "$daemon" -f -c "$1" --socket "$dir/sock" --database "$dir/d.db" 2>"$dir/log" &
+	dpid=$!
+	n=0
+	while ! "$tdctl" status --socket "$dir/sock" >/dev/null 2>&1 && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+	sleep 3
+	c0=$(awk '{ print $14 + $15 }' "/proc/$dpid/stat")
+	sleep "$seconds"
+	c1=$(awk '{ print $14 + $15 }' "/proc/$dpid/stat")
+	kill "$dpid"
+	wait "$dpid" || :
+	dpid=
+	echo $(((c1 - c0) * 10000 / tck / seconds))
+}
+printf '%s\n' "[daemon]" "events_dir = $dir/events" >"$dir/idle.conf"
+printf '%s\n' "[daemon]" "events_dir = $dir/events" "max_sessions = $((groups + 16))" "[watch]" "enable = yes" \
+	"root = $root" "interval = 1s" "max_cpu_percent = 100" >"$dir/watch.conf"
+idle=$(run "$dir/idle.conf")
+watch=$(run "$dir/watch.conf")
+sessions=$(sqlite3 "$dir/d.db" "select count(*) from sessions where schedule like 'watch:%'" 2>/dev/null || echo "?")
+pct() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
+echo "bench_watch: topdownd idle $(pct "$idle") % of one CPU; watching $groups groups at 1 s: $(pct "$watch") % ($sessions watch sessions) over $seconds s (target <= 1 %)"

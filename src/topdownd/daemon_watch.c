@@ -1,0 +1,349 @@
+/* daemon_watch: watch mode ([watch], docs/watch.md) — the cgroup v2 groups at
+ * the configured depth below the root found (again every interval: groups
+ * come and go), a level-1 session on each (a cgroup session, `record
+ * --cgroup`'s counting), each interval's values held against the group's
+ * baseline (watch_trigger.h), and on a change the change kept for `tdctl
+ * changes` and a drill-down session started on the group. The daemon's own
+ * CPU time bounds how many groups it takes on (max_cpu_percent). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "collect/syswide.h"
+#include "daemon_impl.h"
+
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+static void free_group(struct watch_group *g)
+{
+	free(g->path);
+	if (g->has_series)
+		td_watch_series_free(&g->series);
+}
+
+void daemon_watch_free(struct daemon *d)
+{
+	struct watch_state *w = d->watching;
+
+	if (!w)
+		return;
+	for (int i = 0; i < w->ng; i++) {
+		struct dsession *ds = daemon_find_running(d, w->g[i].session);
+		if (ds)
+			td_session_stop(ds->s, "stopped: watch mode ended");
+		free_group(&w->g[i]);
+	}
+	free(w->g);
+	free(w->conf.root);
+	td_watch_limits_free(&w->limits);
+	free(w);
+	d->watching = NULL;
+}
+
+void daemon_watch_changes_free(struct daemon *d)
+{
+	for (int i = 0; i < d->nchanges; i++) {
+		free(d->changes[i].group);
+		free(d->changes[i].node);
+	}
+	free(d->changes);
+	d->changes = NULL;
+	d->nchanges = 0;
+}
+
+/* The same [watch] as the running state's? */
+static bool same_watch(const struct td_watch_config *a, const struct td_watch_config *b)
+{
+	if ((a->root == NULL) != (b->root == NULL) || (a->root && strcmp(a->root, b->root)))
+		return false;
+	return a->enable == b->enable && a->depth == b->depth && a->interval_ms == b->interval_ms &&
+	       a->baseline == b->baseline && a->window == b->window && a->p_value == b->p_value &&
+	       a->min_shift == b->min_shift && a->drill_level == b->drill_level &&
+	       a->drill_duration_ns == b->drill_duration_ns && a->workload_every_ns == b->workload_every_ns &&
+	       a->changes_per_hour == b->changes_per_hour && a->max_cpu_percent == b->max_cpu_percent;
+}
+
+/* A cgroup session on path (inside the mount) for watch mode. */
+static int start_on(struct daemon *d, const char *path, const char *kind, int level, uint64_t duration_ns, int64_t *id,
+		    td_err *err)
+{
+	struct dsession *ds = calloc(1, sizeof(*ds));
+	struct td_session_opts o;
+	char name[4200];
+
+	if (!ds) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s:%s", kind, path);
+	ds->entry = -1;
+	ds->watch = kind;
+	if (daemon_dup_opt(&ds->entry_name, name) || daemon_dup_opt(&ds->cgroup, path)) {
+		daemon_session_free(ds);
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	memset(&o, 0, sizeof(o));
+	o.interval_ms = d->cfg.watch.interval_ms;
+	o.scan_ms = o.interval_ms; /* a cgroup session follows no thread: no scan worth more wake-ups */
+	o.duration_ms = (int)(duration_ns / 1000000ull);
+	o.level = level;
+	if (daemon_start_session(d, ds, &o, err)) {
+		daemon_session_free(ds);
+		return -1;
+	}
+	*id = ds->id;
+	return 0;
+}
+
+static struct watch_group *find_group(struct watch_state *w, const char *path)
+{
+	for (int i = 0; i < w->ng; i++)
+		if (!strcmp(w->g[i].path, path))
+			return &w->g[i];
+	return NULL;
+}
+
+/* The groups depth levels below dir (full path; rel: inside the mount) marked seen, new ones added. */
+static void list_groups(struct daemon *d, const char *dir, const char *rel, int depth)
+{
+	struct watch_state *w = d->watching;
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+
+	if (!dp)
+		return; /* gone meanwhile, or not a directory: nothing below it */
+	while ((e = readdir(dp))) {
+		char full[4096], sub[4096];
+		struct watch_group *g;
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", dir, e->d_name) >= sizeof(full) ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", strcmp(rel, "/") ? rel : "", e->d_name) >=
+			    sizeof(sub)) {
+			daemon_log(d, "watch: %s/%s not watched: its path is longer than 4095 bytes", rel, e->d_name);
+			continue;
+		}
+		if (depth > 1) {
+			list_groups(d, full, sub, depth - 1);
+			continue;
+		}
+		if ((g = find_group(w, sub))) {
+			g->seen = true;
+			continue;
+		}
+		if (!(g = td_array_push(&w->g, &w->ng, sizeof(*g))) || !(g->path = strdup(sub))) {
+			if (g)
+				w->ng--;
+			daemon_log(d, "watch: %s not watched: out of memory", sub);
+			continue;
+		}
+		g->seen = true;
+	}
+	closedir(dp);
+}
+
+/* The groups listed again: a session started on each group without one
+ * (unless the daemon is over its CPU budget), a group gone forgotten (its
+ * session stopped). */
+static void scan(struct daemon *d)
+{
+	struct watch_state *w = d->watching;
+	uint64_t now = td_now_ns(), cpu = cpu_ns();
+	double pct = now > w->scan_mono ? 100.0 * (double)(cpu - w->scan_cpu_ns) / (double)(now - w->scan_mono) : 0;
+	bool over = w->scan_mono && pct > d->cfg.watch.max_cpu_percent;
+	int kept = 0;
+
+	if (over != w->over_budget)
+		daemon_log(d,
+			   over ? "watch: topdownd used %.2f %% of a CPU since the groups were last listed, above "
+				  "max_cpu_percent (%g): no new group is watched until it is below"
+				: "watch: topdownd used %.2f %% of a CPU, within max_cpu_percent (%g): new groups "
+				  "are watched again",
+			   pct, d->cfg.watch.max_cpu_percent);
+	w->over_budget = over;
+	w->scan_mono = now;
+	w->scan_cpu_ns = cpu;
+	w->next_scan_ns = now + (uint64_t)d->cfg.watch.interval_ms * 1000000ull;
+	for (int i = 0; i < w->ng; i++)
+		w->g[i].seen = false;
+	list_groups(d, w->root, d->cfg.watch.root ? d->cfg.watch.root : "/", d->cfg.watch.depth);
+	for (int i = 0; i < w->ng; i++) {
+		struct watch_group *g = &w->g[i];
+		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;
+		td_err err;
+		if (!g->seen) {
+			if (ds)
+				td_session_stop(ds->s, "stopped: the cgroup was removed");
+			daemon_log(d, "watch: %s is gone", g->path);
+			free_group(g);
+			continue;
+		}
+		w->g[kept++] = *g;
+		g = &w->g[kept - 1];
+		if (ds || over)
+			continue;
+		/* a new group, or one whose session ended: its baseline starts again */
+		if (g->has_series)
+			td_watch_series_free(&g->series);
+		g->has_series = false;
+		g->session = 0;
+		if (start_on(d, g->path, "watch", 1, 0, &g->session, &err)) {
+			if (!g->start_said)
+				daemon_log(d, "watch: %s not watched: %s (tried again every interval)", g->path,
+					   err.msg);
+			g->start_said = true;
+		} else {
+			g->start_said = false;
+			daemon_log(d, "watch: session %lld watches %s", (long long)g->session, g->path);
+		}
+	}
+	w->ng = kept;
+}
+
+int daemon_setup_watch(struct daemon *d, td_err *err)
+{
+	const struct td_watch_config *c = &d->cfg.watch;
+	struct watch_state *w;
+	char rel[4096];
+	int fd;
+
+	if (d->watching && c->enable && same_watch(&d->watching->conf, c)) {
+		/* a reload that keeps [watch]: the groups keep their sessions and baselines */
+		return td_config_set_string(&d->cfg.watch.root, d->watching->root_rel) ? -1 : 0;
+	}
+	daemon_watch_free(d);
+	if (!c->enable)
+		return 0;
+	if (!(w = calloc(1, sizeof(*w)))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	w->conf = *c;
+	w->conf.root = NULL;
+	if (c->root && !(w->conf.root = strdup(c->root))) {
+		free(w);
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	w->pr = (struct td_watch_params){ .baseline = c->baseline,
+					  .window = c->window,
+					  .p_value = c->p_value,
+					  .min_shift = c->min_shift,
+					  .workload_every_ns = c->workload_every_ns,
+					  .per_hour = c->changes_per_hour };
+	if (td_watch_limits_init(&w->limits, &w->pr)) {
+		free(w->conf.root);
+		free(w);
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	d->watching = w;
+	if ((fd = td_cgroup_open(c->root ? c->root : "/", w->root, sizeof(w->root), err)) < 0 ||
+	    td_cgroup_relative(w->root, rel, sizeof(rel), err)) {
+		if (fd >= 0)
+			close(fd);
+		daemon_watch_free(d);
+		return -1;
+	}
+	close(fd);
+	snprintf(w->root_rel, sizeof(w->root_rel), "%s", rel[0] ? rel : "/");
+	if (td_config_set_string(&d->cfg.watch.root, w->root_rel)) {
+		daemon_watch_free(d);
+		td_err_set(err, "out of memory");
+		return -1;
+	}
+	daemon_log(d, "watch: the groups %d level%s below %s, level 1 every %d ms", c->depth, c->depth == 1 ? "" : "s",
+		   w->root, c->interval_ms);
+	scan(d);
+	return 0;
+}
+
+/* A change: kept, logged, and a drill-down session started on the group. */
+static void record_change(struct daemon *d, struct watch_group *g, const struct dsession *ds,
+			  const struct td_watch_trigger *t)
+{
+	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
+	td_err err;
+
+	if (!c || !(c->group = strdup(g->path)) || !(c->node = strdup(ds->wnames[t->node]))) {
+		if (c) {
+			free(c->group);
+			d->nchanges--;
+		}
+		daemon_log(d, "watch: a change of %s not recorded: out of memory", g->path);
+		return;
+	}
+	c->id = d->nchanges;
+	c->when_ns = td_wall_ns();
+	c->before = t->before;
+	c->after = t->after;
+	c->p = t->p;
+	c->n_before = t->n_before;
+	c->n_after = t->n_after;
+	c->session = ds->id;
+	if (start_on(d, g->path, "drill", d->cfg.watch.drill_level, d->cfg.watch.drill_duration_ns, &c->drill, &err)) {
+		c->drill = 0;
+		daemon_log(d, "watch: change %lld of %s: no drill-down session: %s", (long long)c->id, g->path,
+			   err.msg);
+	}
+	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld",
+		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill);
+}
+
+void daemon_watch_step(struct daemon *d)
+{
+	struct watch_state *w = d->watching;
+
+	if (!w)
+		return;
+	for (int i = 0; i < w->ng; i++) {
+		struct watch_group *g = &w->g[i];
+		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;
+		struct td_watch_trigger t;
+		enum td_watch_verdict v;
+		if (!ds || !ds->wfresh)
+			continue;
+		ds->wfresh = false;
+		if (!g->has_series) {
+			if (td_watch_series_init(&g->series, &w->pr, ds->nw))
+				continue; /* out of memory: tried again next interval */
+			g->has_series = true;
+		}
+		v = td_watch_add(&g->series, &w->limits, &w->pr, ds->wvals, td_now_ns(), &t);
+		if (v == TD_WATCH_CHANGE) {
+			record_change(d, g, ds, &t);
+		} else if (v != TD_WATCH_NONE) {
+			d->changes_held++;
+			daemon_log(d, "watch: %s %s %.1f%% -> %.1f%% (p = %.2g) held back: %s", g->path,
+				   ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p,
+				   v == TD_WATCH_HELD_ONE ? "the group changed within workload_every"
+							  : "changes_per_hour reached");
+		}
+	}
+	if (td_now_ns() >= w->next_scan_ns)
+		scan(d);
+}
+
+int daemon_watch_timeout_ms(const struct daemon *d)
+{
+	uint64_t now = td_now_ns();
+
+	if (!d->watching)
+		return -1;
+	return d->watching->next_scan_ns <= now ? 0 : (int)((d->watching->next_scan_ns - now) / 1000000ull) + 1;
+}

@@ -1,0 +1,126 @@
+/* watch_trigger: a workload's baseline against its latest window, and the
+ * rate limits (see watch_trigger.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/stats.h"
+#include "watch_trigger.h"
+
+#define HOUR_NS 3600000000000ull
+
+int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params *pr, int nnodes)
+{
+	memset(s, 0, sizeof(*s));
+	s->nnodes = nnodes;
+	s->ring = calloc((size_t)(pr->baseline + pr->window) * (size_t)(nnodes > 0 ? nnodes : 1), sizeof(double));
+	return s->ring ? 0 : -1;
+}
+
+void td_watch_series_free(struct td_watch_series *s)
+{
+	free(s->ring);
+	memset(s, 0, sizeof(*s));
+}
+
+int td_watch_limits_init(struct td_watch_limits *l, const struct td_watch_params *pr)
+{
+	memset(l, 0, sizeof(*l));
+	l->times = calloc((size_t)pr->per_hour, sizeof(*l->times));
+	return l->times ? 0 : -1;
+}
+
+void td_watch_limits_free(struct td_watch_limits *l)
+{
+	free(l->times);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Row k (0: the oldest kept) of node i. */
+static double at(const struct td_watch_series *s, int rows, int k, int i)
+{
+	int r = (s->head - s->filled + k + rows) % rows;
+
+	return s->ring[(size_t)r * (size_t)s->nnodes + (size_t)i];
+}
+
+/* Node i's baseline and window against each other: 0 with t filled when
+ * both have 3 values or more and the test could be made. */
+static int test_node(const struct td_watch_series *s, const struct td_watch_params *pr, int i, double *a, double *b,
+		     struct td_watch_trigger *t)
+{
+	int rows = pr->baseline + pr->window;
+	struct td_stats sa, sb;
+	double u;
+
+	for (int k = 0; k < pr->baseline; k++)
+		a[k] = at(s, rows, k, i);
+	for (int k = 0; k < pr->window; k++)
+		b[k] = at(s, rows, pr->baseline + k, i);
+	td_stats_describe(a, pr->baseline, &sa);
+	td_stats_describe(b, pr->window, &sb);
+	if (sa.n < 3 || sb.n < 3 || td_mann_whitney(a, pr->baseline, b, pr->window, &u, &t->p))
+		return -1;
+	t->node = i;
+	t->before = sa.median;
+	t->after = sb.median;
+	t->n_before = sa.n;
+	t->n_after = sb.n;
+	return 0;
+}
+
+/* Changes kept in the hour before now. */
+static int in_last_hour(const struct td_watch_limits *l, const struct td_watch_params *pr, uint64_t now_ns)
+{
+	int n = 0;
+
+	for (int k = 0; k < l->n; k++) {
+		uint64_t when = l->times[(l->head - 1 - k + pr->per_hour) % pr->per_hour];
+		n += now_ns < when + HOUR_NS;
+	}
+	return n;
+}
+
+enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_limits *l,
+				   const struct td_watch_params *pr, const double *values, uint64_t now_ns,
+				   struct td_watch_trigger *t)
+{
+	int rows = pr->baseline + pr->window;
+	enum td_watch_verdict v = TD_WATCH_NONE;
+	double *a, *b;
+
+	memcpy(s->ring + (size_t)s->head * (size_t)s->nnodes, values, (size_t)s->nnodes * sizeof(double));
+	s->head = (s->head + 1) % rows;
+	if (s->filled < rows)
+		s->filled++;
+	if (s->filled < rows)
+		return TD_WATCH_NONE;
+	a = calloc((size_t)rows, sizeof(double));
+	if (!a)
+		return TD_WATCH_NONE; /* out of memory: no test this interval; the next one tries again */
+	b = a + pr->baseline;
+	for (int i = 0; i < s->nnodes; i++) {
+		struct td_watch_trigger c;
+		if (test_node(s, pr, i, a, b, &c) || !(c.p < pr->p_value) ||
+		    !(fabs(c.after - c.before) * 100 >= pr->min_shift))
+			continue;
+		if (v == TD_WATCH_NONE || fabs(c.after - c.before) > fabs(t->after - t->before))
+			*t = c;
+		v = TD_WATCH_CHANGE;
+	}
+	free(a);
+	if (v == TD_WATCH_NONE)
+		return v;
+	/* whatever is decided, the window's values are the new state: the next baseline is what follows */
+	s->filled = 0;
+	if (s->last_change_ns && now_ns < s->last_change_ns + pr->workload_every_ns)
+		return TD_WATCH_HELD_ONE;
+	if (in_last_hour(l, pr, now_ns) >= pr->per_hour)
+		return TD_WATCH_HELD_ALL;
+	s->last_change_ns = now_ns;
+	l->times[l->head] = now_ns;
+	l->head = (l->head + 1) % pr->per_hour;
+	if (l->n < pr->per_hour)
+		l->n++;
+	return TD_WATCH_CHANGE;
+}

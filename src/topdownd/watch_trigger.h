@@ -1,0 +1,64 @@
+/* watch_trigger: how watch mode decides that a workload changed (docs/watch.md)
+ * — each workload's level-1 node values over its last baseline + window
+ * intervals, the latest window held against the baseline before it with the
+ * Mann-Whitney rank test (base/stats.h, as `tdctl diff --repeats`), and the
+ * rate limits per workload and over all of them. No I/O and no clock: the
+ * caller gives each interval's time, so that the tests replay any history. */
+#ifndef TD_WATCH_TRIGGER_H
+#define TD_WATCH_TRIGGER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct td_watch_params {
+	int baseline, window;	    /* intervals: the baseline, then the latest held against it */
+	double p_value;		    /* a node's two-sided p below this ... */
+	double min_shift;	    /* ... and its medians this many percentage points apart (values are fractions) */
+	uint64_t workload_every_ns; /* at most one change of a workload in this */
+	int per_hour;		    /* at most this many changes of all workloads in any hour */
+};
+
+/* One workload's recent values: a ring of (baseline + window) rows of nnodes. */
+struct td_watch_series {
+	int nnodes;
+	double *ring; /* rows of nnodes, the oldest at (head - filled) */
+	int head, filled;
+	uint64_t last_change_ns; /* 0: none yet */
+};
+
+/* The rate limit over all workloads: the times of the last per_hour changes. */
+struct td_watch_limits {
+	uint64_t *times; /* a ring of per_hour */
+	int head, n;
+};
+
+enum td_watch_verdict {
+	TD_WATCH_NONE,	   /* nothing moved (or too few intervals yet) */
+	TD_WATCH_CHANGE,   /* a node moved: a change to record */
+	TD_WATCH_HELD_ONE, /* a node moved, but the workload had a change within workload_every */
+	TD_WATCH_HELD_ALL  /* a node moved, but per_hour changes happened in the last hour */
+};
+
+struct td_watch_trigger {
+	int node;	       /* the index of the node that moved most (of those significant) */
+	double before, after;  /* its medians: the baseline's, the window's */
+	double p;	       /* the test's two-sided p-value */
+	int n_before, n_after; /* the values each median is of (NaNs, "not counted", left out) */
+};
+
+/* 0, or -1 out of memory. */
+int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params *pr, int nnodes);
+void td_watch_series_free(struct td_watch_series *s);
+int td_watch_limits_init(struct td_watch_limits *l, const struct td_watch_params *pr);
+void td_watch_limits_free(struct td_watch_limits *l);
+
+/* One interval's values (nnodes; NaN: not counted) at now_ns. When the
+ * window moved from the baseline, the verdict says whether it is a change
+ * and t what moved; the series then starts again (its next baseline is
+ * what follows), whether the change was kept or held back. A kept change
+ * counts against both limits. */
+enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_limits *l,
+				   const struct td_watch_params *pr, const double *values, uint64_t now_ns,
+				   struct td_watch_trigger *t);
+
+#endif

@@ -1,0 +1,179 @@
+/* test_watch_trigger: watch mode's decision (src/topdownd/watch_trigger.c)
+ * over histories written here: a level-1 node that steps down is a change
+ * with the medians and the exact p-value worked out by hand; a steady or a
+ * small step is none; "not counted" (NaN) is left out; the limits per
+ * workload and per hour hold a change back. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "topdownd/watch_trigger.h"
+
+#define S 1000000000ull
+
+static const struct td_watch_params P = {
+	.baseline = 10, .window = 5, .p_value = 0.01, .min_shift = 5, .workload_every_ns = 600 * S, .per_hour = 2
+};
+
+/* Baseline value k of node 0: 0.80 .. 0.89, distinct (no ties: the exact test). */
+static double base0(int k)
+{
+	return 0.80 + 0.01 * (k % 10);
+}
+
+/* Feed node 0 = f(k), node 1 = 0.5 steady-ish, for intervals from..to-1 (one a second). */
+static enum td_watch_verdict feed(struct td_watch_series *s, struct td_watch_limits *l, int from, int to,
+				  double (*f)(int), struct td_watch_trigger *t, int *at)
+{
+	enum td_watch_verdict v = TD_WATCH_NONE;
+
+	for (int k = from; k < to && v == TD_WATCH_NONE; k++) {
+		double x[2] = { f(k), 0.5 + 0.001 * (k % 7) };
+		v = td_watch_add(s, l, &P, x, (uint64_t)k * S + S, t);
+		*at = k;
+	}
+	return v;
+}
+
+/* after the step at interval 10: 0.30 .. 0.34 */
+static double step(int k)
+{
+	return k < 10 ? base0(k) : 0.30 + 0.01 * (k % 5);
+}
+
+static void test_step_is_a_change(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at = -1;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &P), 0);
+	/* found when the window (5) holds only values after the step: interval 14 */
+	assert_int_equal(feed(&s, &l, 0, 40, step, &t, &at), TD_WATCH_CHANGE);
+	assert_int_equal(at, 14);
+	assert_int_equal(t.node, 0);
+	/* medians by hand: 0.80..0.89 -> (0.84 + 0.85) / 2; 0.30..0.34 -> 0.32 */
+	assert_true(fabs(t.before - 0.845) < 1e-12);
+	assert_true(fabs(t.after - 0.32) < 1e-12);
+	/* every window value below every baseline value: U = 0, exact two-sided p = 2 / C(15, 5) */
+	assert_true(fabs(t.p - 2.0 / 3003.0) < 1e-12);
+	assert_int_equal(t.n_before, 10);
+	assert_int_equal(t.n_after, 5);
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
+static double steady(int k)
+{
+	return base0(k * 7);
+}
+
+/* 1 point down: significant, but under min_shift */
+static double small(int k)
+{
+	return k < 10 ? 0.80 + 0.001 * k : 0.78 + 0.001 * (k % 5);
+}
+
+static void test_no_change(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &P), 0);
+	assert_int_equal(feed(&s, &l, 0, 200, steady, &t, &at), TD_WATCH_NONE);
+	td_watch_series_free(&s);
+	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
+	assert_int_equal(feed(&s, &l, 0, 15, small, &t, &at), TD_WATCH_NONE);
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
+static double not_counted_after(int k)
+{
+	return k < 10 ? base0(k) : (k < 13 ? NAN : 0.30 + 0.01 * (k % 5));
+}
+
+/* NaN is left out: a window with 2 counted values is not tested */
+static void test_not_counted(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &P), 0);
+	assert_int_equal(feed(&s, &l, 0, 15, not_counted_after, &t, &at), TD_WATCH_NONE);
+	/* interval 15: the baseline 1..10 (9 counted), the window 11..15 (0.33, 0.34, 0.30 counted): all
+	 * below, exact p = 2 / C(12, 3) */
+	assert_int_equal(feed(&s, &l, 15, 16, not_counted_after, &t, &at), TD_WATCH_CHANGE);
+	assert_int_equal(t.n_before, 9);
+	assert_int_equal(t.n_after, 3);
+	assert_true(fabs(t.after - 0.33) < 1e-12);
+	assert_true(fabs(t.p - 2.0 / 220.0) < 1e-12);
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
+static double up_down(int k)
+{
+	/* down at 10, up again at 25 */
+	return k < 10 || k >= 25 ? base0(k) : 0.30 + 0.01 * (k % 5);
+}
+
+static void test_limits(void **state)
+{
+	struct td_watch_series s, s2, s3;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &P), 0);
+	assert_int_equal(feed(&s, &l, 0, 40, up_down, &t, &at), TD_WATCH_CHANGE);
+	assert_int_equal(at, 14);
+	/* a new baseline from 15 (10 intervals) and the window after the step up at 25: 15 s after the
+	 * first, within workload_every (600 s) */
+	assert_int_equal(feed(&s, &l, 15, 60, up_down, &t, &at), TD_WATCH_HELD_ONE);
+	assert_int_equal(at, 29);
+	/* a second workload: the second change of the hour (per_hour 2) is kept, a third one held */
+	assert_int_equal(td_watch_series_init(&s2, &P, 2), 0);
+	assert_int_equal(feed(&s2, &l, 0, 40, step, &t, &at), TD_WATCH_CHANGE);
+	assert_int_equal(td_watch_series_init(&s3, &P, 2), 0);
+	assert_int_equal(feed(&s3, &l, 0, 40, step, &t, &at), TD_WATCH_HELD_ALL);
+	/* an hour after the first two, the third workload's next change is kept */
+	for (int k = 0; k < 15; k++) {
+		double x[2] = { step(k), 0.5 };
+		enum td_watch_verdict v = td_watch_add(&s3, &l, &P, x, 3700 * S + (uint64_t)k * S, &t);
+		assert_int_equal(v, k == 14 ? TD_WATCH_CHANGE : TD_WATCH_NONE);
+	}
+	td_watch_series_free(&s);
+	td_watch_series_free(&s2);
+	td_watch_series_free(&s3);
+	td_watch_limits_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_step_is_a_change),
+		cmocka_unit_test(test_no_change),
+		cmocka_unit_test(test_not_counted),
+		cmocka_unit_test(test_limits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
