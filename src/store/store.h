@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 10
+#define TD_SCHEMA_VERSION 11
 
 struct td_store;
 
@@ -75,6 +75,24 @@ int td_store_recover(struct td_store *s);
  * (source: 'proc' or 'bpf'). */
 int td_store_top_process_add(struct td_store *s, int64_t session, int rank, pid_t pid, const char *comm,
 			     uint64_t cpu_ns, const char *source);
+/* A change watch mode found (topdownd [watch]): the watch session whose
+ * values moved, when (wall ns), the workload (its cgroup) and node, the
+ * node's medians over the baseline and the window (fractions) and how many
+ * intervals each held, the test's p-value, and the drill-down session
+ * started (0: none). id is the database's. */
+struct td_store_change {
+	int64_t id, session, drill;
+	uint64_t when_ns;
+	char *workload, *node;
+	double before, after, p;
+	int n_before, n_after;
+};
+/* Insert c (its id ignored): the new row's id, or -1. */
+int64_t td_store_change_add(struct td_store *s, const struct td_store_change *c);
+/* Each stored change in id order to fn (its strings are freed after the
+ * call); fn returns non-zero to stop with that value. 0 or -1. */
+typedef int (*td_change_fn)(void *ctx, const struct td_store_change *c);
+int td_store_changes(struct td_store *s, td_change_fn fn, void *ctx);
 /* Id of the latest session, or 0 when there is none. */
 int64_t td_store_latest_session(struct td_store *s);
 

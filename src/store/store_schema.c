@@ -177,6 +177,19 @@ static const char migrate_7_8[] = "ALTER TABLE sessions ADD COLUMN counting TEXT
 	"CREATE INDEX samples_stack_by_session ON samples_stack(session_id, interval_id);"
 static const char migrate_9_10[] = SQL_9_10;
 
+/* v10 -> v11: the changes watch mode found (topdownd [watch]): when, the
+ * workload (its cgroup) and node, the node's medians over the baseline and
+ * the window with how many intervals each held, the Mann-Whitney p-value,
+ * the watch session whose values moved and the drill-down session started
+ * (NULL: none, or deleted since). */
+#define SQL_10_11                                                                                          \
+	"CREATE TABLE changes( id INTEGER PRIMARY KEY,"                                                    \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"                          \
+	" detected_ns INTEGER NOT NULL, workload TEXT NOT NULL, node TEXT NOT NULL,"                       \
+	" before REAL NOT NULL, after REAL NOT NULL, n_before INTEGER NOT NULL, n_after INTEGER NOT NULL," \
+	" p_value REAL NOT NULL, drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL);"
+static const char migrate_10_11[] = SQL_10_11;
+
 /* v8 -> v9: what counting added to a context switch of the target, measured
  * at the session's start; NULL for every older session and when not measured. */
 static const char migrate_8_9[] = "ALTER TABLE sessions ADD COLUMN switch_cost_ns REAL;";
@@ -237,7 +250,7 @@ static const char schema_current[] =
 	"s.event_id + v.key AS event_id, v.value AS value,  s.enabled, s.running FROM samples s, "
 	"json_each(s.vals) v;"
 	"CREATE TRIGGER counts_insert INSTEAD OF INSERT ON counts BEGIN INSERT INTO samples VALUES(NEW.interval_id, "
-	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;" SQL_9_10;
+	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;" SQL_9_10 SQL_10_11;
 
 static int set_version(struct td_store *s, int version)
 {
@@ -301,6 +314,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_9_10) || set_version(s, 10))
 			return -1;
 		version = 10;
+	}
+	if (version == 10) {
+		if (td_store_exec(s, migrate_10_11) || set_version(s, 11))
+			return -1;
+		version = 11;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

@@ -155,9 +155,51 @@ static int through_daemon(const char *sock, const char *arg, const struct td_rep
 	return 0;
 }
 
-/* --change N: watch mode's change N as topdownd keeps it (tdctl changes),
- * then its drill-down session's report (from DB, or through the daemon
- * with --socket). */
+struct change_find {
+	long n;
+	json_t *found;
+};
+
+static int change_found(void *ctx, const struct td_store_change *c)
+{
+	struct change_find *f = ctx;
+
+	if (c->id != f->n)
+		return 0;
+	f->found = json_pack("{s:I, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:I}", "change", (json_int_t)c->id, "group",
+			     c->workload, "node", c->node, "before", c->before, "after", c->after, "p", c->p,
+			     "n_before", c->n_before, "n_after", c->n_after, "session", (json_int_t)c->session);
+	if (f->found)
+		json_object_set_new(f->found, "drill_session", c->drill ? json_integer(c->drill) : json_null());
+	return 1;
+}
+
+/* Change n as the database holds it, wrapped as topdownd's reply; NULL after
+ * a one-line error. */
+static json_t *change_from_db(const char *db, long n)
+{
+	struct change_find f = { .n = n };
+	struct td_store *st;
+	json_t *rep;
+
+	if (tdctl_open_store(db, TD_STORE_READ, &st))
+		return NULL;
+	if (td_store_changes(st, change_found, &f) < 0) {
+		td_err err;
+		td_store_describe_error(st, &err);
+		tdctl_error("report: reading the changes of %s: %s", db, err.msg);
+		td_store_close(st);
+		return NULL;
+	}
+	td_store_close(st);
+	rep = json_pack("{s:[]}", "changes");
+	if (rep && f.found)
+		json_array_append_new(json_object_get(rep, "changes"), f.found);
+	return rep;
+}
+
+/* --change N: watch mode's change N as the database holds it (or as
+ * topdownd keeps it, with --socket), then its drill-down session's report. */
 static int run_change(const char *db, const char *sock, const char *arg, struct td_report_opts *o, int color)
 {
 	struct td_request r = { .op = TD_OP_CHANGES, .id = 1, .limit = 100000 };
@@ -172,7 +214,10 @@ static int run_change(const char *db, const char *sock, const char *arg, struct 
 		tdctl_error("report: bad --change '%s': give a change's number ('tdctl changes' lists them)", arg);
 		return 2;
 	}
-	if (!(rep = tdctl_daemon_request(tdctl_daemon_socket(sock), &r, &err))) {
+	if (!sock) {
+		if (!(rep = change_from_db(db, n)))
+			return 1;
+	} else if (!(rep = tdctl_daemon_request(tdctl_daemon_socket(sock), &r, &err))) {
 		tdctl_error("report: %s", err.msg);
 		return 1;
 	}
@@ -183,7 +228,7 @@ static int run_change(const char *db, const char *sock, const char *arg, struct 
 	}
 	if (!found || !json_is_integer(json_object_get(found, "drill_session"))) {
 		tdctl_error(found ? "report: change %ld started no drill-down session (topdownd's log says why)"
-				  : "report: topdownd keeps no change %ld: 'tdctl changes' lists them",
+				  : "report: no change %ld was found: 'tdctl changes' lists them",
 			    n);
 		json_decref(rep);
 		return 1;

@@ -23,7 +23,8 @@
 #include "session/sampler_priority.h"
 
 /* The database exists and is ours; sessions a killed topdownd left
- * 'running' are marked interrupted. */
+ * 'running' are marked interrupted; the changes watch mode found before are
+ * listed again. */
 static int open_database(struct daemon *d, td_err *err)
 {
 	struct td_store *st;
@@ -32,6 +33,10 @@ static int open_database(struct daemon *d, td_err *err)
 	if (td_store_open(d->cfg.db_path, TD_STORE_WRITE, &st, err))
 		return -1;
 	n = td_store_recover(st);
+	if (daemon_watch_load_changes(d, st, err)) {
+		td_store_close(st);
+		return -1;
+	}
 	td_store_close(st);
 	if (n > 0)
 		daemon_log(d, "%d session%s left running by a stopped collector marked interrupted", n,

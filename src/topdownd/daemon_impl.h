@@ -173,6 +173,8 @@ int daemon_watch_timeout_ms(const struct daemon *d);
 void daemon_watch_free(struct daemon *d);
 /* At the end: the changes too. */
 void daemon_watch_changes_free(struct daemon *d);
+/* At the start: the changes the database holds (found by earlier daemons). */
+int daemon_watch_load_changes(struct daemon *d, struct td_store *st, td_err *err);
 
 /* daemon_export.c: the exporter's td_export_fill_fn (ctx: the daemon) */
 void daemon_fill_metrics(void *ctx, struct td_om *om);

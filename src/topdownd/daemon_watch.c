@@ -273,7 +273,74 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 	return 0;
 }
 
-/* A change: kept, logged, and a drill-down session started on the group. */
+/* A change into the database (what outlives this daemon): its id there, or
+ * -1 after a log line saying why it is kept in memory only. */
+static int64_t store_change(struct daemon *d, const struct watch_change *c)
+{
+	struct td_store_change row = { .session = c->session,
+				       .drill = c->drill,
+				       .when_ns = c->when_ns,
+				       .workload = c->group,
+				       .node = c->node,
+				       .before = c->before,
+				       .after = c->after,
+				       .p = c->p,
+				       .n_before = c->n_before,
+				       .n_after = c->n_after };
+	struct td_store *st;
+	td_err err;
+	int64_t id = -1;
+
+	if (td_store_open(d->cfg.db_path, TD_STORE_WRITE, &st, &err)) {
+		daemon_log(d, "watch: a change of %s is not in the database: %s", c->group, err.msg);
+		return -1;
+	}
+	if ((id = td_store_change_add(st, &row)) < 0) {
+		td_store_describe_error(st, &err);
+		daemon_log(d, "watch: a change of %s is not in the database: %s", c->group, err.msg);
+	}
+	td_store_close(st);
+	return id;
+}
+
+static int load_one(void *ctx, const struct td_store_change *r)
+{
+	struct daemon *d = ctx;
+	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
+
+	if (!c)
+		return -1;
+	*c = (struct watch_change){ .id = r->id,
+				    .when_ns = r->when_ns,
+				    .group = strdup(r->workload),
+				    .node = strdup(r->node),
+				    .before = r->before,
+				    .after = r->after,
+				    .p = r->p,
+				    .n_before = r->n_before,
+				    .n_after = r->n_after,
+				    .session = r->session,
+				    .drill = r->drill };
+	if (!c->group || !c->node) {
+		free(c->group);
+		free(c->node);
+		d->nchanges--;
+		return -1;
+	}
+	return 0;
+}
+
+int daemon_watch_load_changes(struct daemon *d, struct td_store *st, td_err *err)
+{
+	if (td_store_changes(st, load_one, d)) {
+		td_store_describe_error(st, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A change: kept, in the database and in memory, logged, and a drill-down
+ * session started on the group. */
 static void record_change(struct daemon *d, struct watch_group *g, const struct dsession *ds,
 			  const struct td_watch_trigger *t)
 {
@@ -288,7 +355,7 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 		daemon_log(d, "watch: a change of %s not recorded: out of memory", g->path);
 		return;
 	}
-	c->id = d->nchanges;
+	c->id = 0;
 	c->when_ns = td_wall_ns();
 	c->before = t->before;
 	c->after = t->after;
@@ -298,9 +365,10 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	c->session = ds->id;
 	if (start_on(d, g->path, "drill", d->cfg.watch.drill_level, d->cfg.watch.drill_duration_ns, &c->drill, &err)) {
 		c->drill = 0;
-		daemon_log(d, "watch: change %lld of %s: no drill-down session: %s", (long long)c->id, g->path,
-			   err.msg);
+		daemon_log(d, "watch: a change of %s: no drill-down session: %s", g->path, err.msg);
 	}
+	if ((c->id = store_change(d, c)) < 0) /* kept in memory only, numbered after the last */
+		c->id = d->nchanges > 1 ? d->changes[d->nchanges - 2].id + 1 : 1;
 	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld",
 		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill);
 }

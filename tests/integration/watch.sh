@@ -151,7 +151,19 @@ check_match "... naming the change" "^change 1: $rel/phase $NODE moved from .* d
 check_eq "... then the drill-down session's report" "$(cat "$D/drill.txt")" "$(tail -n +3 "$D/rc.txt")"
 "$TDCTL" report --change 2 --socket "$SOCK" >/dev/null 2>"$D/err"
 check_eq "report --change 2 (none) exits 1" 1 "$?"
-check_match "... saying there is none" "topdownd keeps no change 2: 'tdctl changes' lists them" "$(cat "$D/err")"
+check_match "... saying there is none" "no change 2 was found: 'tdctl changes' lists them" "$(cat "$D/err")"
+# the change is in the database (what outlives the daemon): the row sqlite3 reads equals the daemon's reply
+check_eq "the change is stored in the database (changes table, read by sqlite3)" \
+	"1|$rel/phase|$NODE|$SP|$DRILL|$WHEN" \
+	"$(sql "$DB" "select id, workload, node, session_id, drill_session_id, detected_ns from changes")"
+check "... with the reply's medians and p-value" awk -v b="$BEFORE" -v a="$AFTER" -v p="$(field p)" \
+	-v row="$(sql "$DB" "select before || ' ' || after || ' ' || p_value from changes")" \
+	'BEGIN { split(row, r, " "); exit !((r[1] - b)^2 < 1e-12 && (r[2] - a)^2 < 1e-12 && (r[3] - p)^2 < 1e-12 * p * p) }'
+"$TDCTL" report --change 1 -d "$DB" >"$D/rc-db.txt" 2>&1
+check_eq "report --change 1 from the database (no daemon asked) exits 0" 0 "$?"
+check_eq "... naming the change as the daemon's answer does" "$(head -1 "$D/rc.txt")" "$(head -1 "$D/rc-db.txt")"
+"$TDCTL" report "$DRILL" -d "$DB" >"$D/drill-db.txt" 2>&1
+check_eq "... then the drill-down session's report from the database" "$(cat "$D/drill-db.txt")" "$(tail -n +3 "$D/rc-db.txt")"
 # a reload that keeps [watch] keeps the groups' sessions (and their baselines) and the changes
 kill -HUP "$DAEMON"
 check "SIGHUP reloads" wait_for 10 grep -q "configuration reloaded" "$D/log"
@@ -163,5 +175,15 @@ check "... the change still listed" one_change
 kill -TERM "$DAEMON"
 wait "$DAEMON"
 check_eq "the daemon exits 0 on SIGTERM (under the sanitizers: nothing leaked)" 0 "$?"
+# a new daemon on the same database (watch mode off) lists the change an earlier one found
+printf '%s\n' "[daemon]" "events_dir = $D/events" >"$D/again.conf"
+TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/again.conf" --socket "$SOCK" --database "$DB" >>"$D/log" 2>&1 &
+DAEMON=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $DAEMON"
+check "a restarted daemon answers" wait_for 10 "$TDCTL" status --socket "$SOCK"
+check "... and lists the change the first one found" one_change
+kill -TERM "$DAEMON"
+wait "$DAEMON"
+check_eq "... and exits 0 on SIGTERM" 0 "$?"
 grep -q "ERROR: \(Address\|Leak\)Sanitizer\|runtime error" "$D/log" && cat "$D/log" >&2
 finish

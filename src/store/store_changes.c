@@ -1,0 +1,81 @@
+/* store_changes: the changes watch mode found (topdownd's [watch]) in the
+ * database — when, which workload and node, the node's medians before and
+ * after, the test's p-value, the watch session whose values moved and the
+ * drill-down session started on it — written when found and read back, so a
+ * change outlives the daemon that found it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+int64_t td_store_change_add(struct td_store *s, const struct td_store_change *c)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO changes(session_id, detected_ns, workload, node, before, after, n_before,"
+			       " n_after, p_value, drill_session_id) VALUES(?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, c->session);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)c->when_ns);
+	td_store_bind_text(st, 3, c->workload);
+	td_store_bind_text(st, 4, c->node);
+	sqlite3_bind_double(st, 5, c->before);
+	sqlite3_bind_double(st, 6, c->after);
+	sqlite3_bind_int(st, 7, c->n_before);
+	sqlite3_bind_int(st, 8, c->n_after);
+	sqlite3_bind_double(st, 9, c->p);
+	if (c->drill > 0)
+		sqlite3_bind_int64(st, 10, c->drill);
+	else
+		sqlite3_bind_null(st, 10);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	return id;
+}
+
+static char *dup_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return strdup(t ? (const char *)t : "");
+}
+
+int td_store_changes(struct td_store *s, td_change_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id, session_id, detected_ns, workload, node, before, after, n_before, n_after,"
+			       " p_value, coalesce(drill_session_id, 0) FROM changes ORDER BY id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct td_store_change c = {
+			.id = sqlite3_column_int64(st, 0),
+			.session = sqlite3_column_int64(st, 1),
+			.when_ns = (uint64_t)sqlite3_column_int64(st, 2),
+			.workload = dup_col(st, 3),
+			.node = dup_col(st, 4),
+			.before = sqlite3_column_double(st, 5),
+			.after = sqlite3_column_double(st, 6),
+			.n_before = sqlite3_column_int(st, 7),
+			.n_after = sqlite3_column_int(st, 8),
+			.p = sqlite3_column_double(st, 9),
+			.drill = sqlite3_column_int64(st, 10),
+		};
+		if (!c.workload || !c.node)
+			rc = -1;
+		else
+			rc = fn(ctx, &c);
+		free(c.workload);
+		free(c.node);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(st);
+	return rc;
+}
