@@ -84,7 +84,12 @@ __u64 seq_errors = 0;
  * a switch the program did not see, so who ran that time is not known and
  * it goes to no thread and no process. Seen on our Firecracker guests: the
  * kernel gives no sched_switch event (to perf either) when the guest
- * agent's threads (PID 1) switch out, ~4 a second. */
+ * agent's threads (PID 1) switch out, ~4 a second. When the thread before
+ * was not followed (no reading since), a followed thread whose switch in
+ * was not seen switches out, or is flushed, with nothing to give it: what
+ * it counted since it switched in goes to no one, and that run (the
+ * scheduler's count of it, se.sum_exec_runtime - prev_sum_exec_runtime)
+ * is said here too. */
 __u64 unseen_switches = 0;
 __u64 unseen_ns = 0;
 /* the levels below the root of the followed cgroups, a bit each: set by
@@ -429,7 +434,7 @@ static __always_inline __u32 owner_now(const struct cpu_state *cs, __u32 tid, __
  * what it counted since its base. Leaves the CPU's state as the thread
  * after it (ntid, nowner) starts: a base taken when that one is followed. */
 static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
-				 __u32 ntid, __u32 nowner, __u64 gen)
+				 __u32 ntid, __u32 nowner, __u64 gen, struct task_struct *task, bool btf)
 {
 	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next = nowner || all, full = false;
 	__u64 now = 0, ran = 0;
@@ -441,6 +446,13 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 			now = bpf_ktime_get_ns();
 			__sync_fetch_and_add(&unseen_switches, 1);
 			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
+		} else if (!mine && cs->known && !cs->valid && tid && owner) {
+			/* its switch in not seen, after an unfollowed thread: its run since goes to no one */
+			__u64 sum = btf ? task->se.sum_exec_runtime : BPF_CORE_READ(task, se.sum_exec_runtime);
+			__u64 from =
+				btf ? task->se.prev_sum_exec_runtime : BPF_CORE_READ(task, se.prev_sum_exec_runtime);
+			__sync_fetch_and_add(&unseen_switches, 1);
+			__sync_fetch_and_add(&unseen_ns, sum - from);
 		}
 		have = mine && cs->valid;
 		if (have || need_next) {
@@ -478,7 +490,7 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 		return 0;
 	nowner = ntid ? owner_of(ntgid) : 0;
 	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
-		 dead, ntid, nowner, gen))
+		 dead, ntid, nowner, gen, prev, btf))
 		__sync_fetch_and_add(&lost_switches, 1);
 	if (!dead)
 		return 0;
@@ -540,7 +552,7 @@ int flush(void *ctx)
 	if (!cs)
 		return 0;
 	owner = owner_now(cs, tid, tgid, gen);
-	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen);
+	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen, t, false);
 	return 0;
 }
 

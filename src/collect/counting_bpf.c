@@ -37,7 +37,7 @@ struct instance {
 	const char *flavour;
 	int ncpus; /* possible CPUs */
 	int nevents;
-	int ngroups; /* the perf groups they are in, each opened on every CPU */
+	int ngroups;					/* the perf groups they are in, each opened on every CPU */
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX]; /* as given: with leads, what and map_entries, */
 	bool leads[TD_BPF_COUNT_MAX];			/* what a view must ask for to share */
 	unsigned what;					/* TD_BPF_FOLLOW_CHILDREN, TD_BPF_SUM_CGROUPS */

@@ -43,9 +43,9 @@ struct td_bpf_thread_sums {
 	__u32 owner; /* the view whose process it is (the value of `followed`: 1, 2, ...) */
 	__u32 tid;   /* the thread (0: a free slot) */
 	__u64 seq;
-	__u64 oncpu_ns;	   /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
-	__u64 voluntary;   /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
-	__u64 involuntary; /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
+	__u64 oncpu_ns;			 /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
+	__u64 voluntary;		 /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
+	__u64 involuntary;		 /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
 	__u64 value[TD_BPF_COUNT_MAX];	 /* by event, in the order given */
 	__u64 enabled[TD_BPF_GROUP_MAX]; /* by group, 0 the first event's */
 	__u64 running[TD_BPF_GROUP_MAX];
