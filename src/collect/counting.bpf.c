@@ -447,12 +447,18 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 			__sync_fetch_and_add(&unseen_switches, 1);
 			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
 		} else if (!mine && cs->known && !cs->valid && tid && owner) {
-			/* its switch in not seen, after an unfollowed thread: its run since goes to no one */
-			__u64 sum = btf ? task->se.sum_exec_runtime : BPF_CORE_READ(task, se.sum_exec_runtime);
-			__u64 from =
-				btf ? task->se.prev_sum_exec_runtime : BPF_CORE_READ(task, se.prev_sum_exec_runtime);
+			/* its switch in not seen, after an unfollowed thread: its run since goes to no one.
+			 * Only the fair class sets prev_sum_exec_runtime when it picks a thread
+			 * (set_next_entity(), kernel/sched/fair.c:5658, linux 6.12): an RT or deadline
+			 * thread's run is not known, and the switch is said alone */
+			__u32 policy = btf ? task->policy : BPF_CORE_READ(task, policy);
 			__sync_fetch_and_add(&unseen_switches, 1);
-			__sync_fetch_and_add(&unseen_ns, sum - from);
+			if (policy == 0 || policy == 3 || policy == 5) { /* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE */
+				__u64 sum = btf ? task->se.sum_exec_runtime : BPF_CORE_READ(task, se.sum_exec_runtime);
+				__u64 from = btf ? task->se.prev_sum_exec_runtime
+						 : BPF_CORE_READ(task, se.prev_sum_exec_runtime);
+				__sync_fetch_and_add(&unseen_ns, sum - from);
+			}
 		}
 		have = mine && cs->valid;
 		if (have || need_next) {
