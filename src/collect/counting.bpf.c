@@ -3,9 +3,14 @@
  * (counting_bpf.c is the user-space half), after bperf. User space opens
  * one counter per CPU per event and puts it in `counters`; at a context
  * switch from or to a thread of a followed process this program reads the
- * counters of the CPU once (bpf_perf_event_read_value, or the value alone
- * for groups of software events: `value_only`) and adds what they counted
- * since the followed thread switched in to its sums; a switch between
+ * counters of the CPU once — each group's leader with its enabled and
+ * running times (bpf_perf_event_read_value), its members' values alone
+ * (bpf_perf_event_read: the group's times are its leader's), and a group of
+ * software events by value alone (`value_only`) — and adds what they
+ * counted since the followed thread switched in to its sums, the times per
+ * group: a thread's counts scale by its own groups' times, as per-thread
+ * groups would. The kernel multiplexes the groups beyond the CPU's
+ * counters (perf_rotate_context); a switch between
  * threads nobody follows reads nothing. The thread's time on the CPU and
  * its switches (voluntary or not) are summed too. Before each interval's
  * read user space runs `flush` on each CPU, which does the same for the
@@ -52,7 +57,13 @@ const volatile bool follow_children = false;
  * dead for the verifier, which then takes half the time to load the program */
 const volatile bool sum_cgroups = false;
 const volatile __u32 nevents = 0;
-/* events read without their enabled and running times, a bit each (set by
+const volatile __u32 ngroups = 0;
+/* The layout of the events (set by user space): event k's group, and a bit
+ * each for the events that lead a group (the first of its events). Known
+ * to the verifier (read-only data): it walks the plan's events, no more. */
+const volatile __u8 group_of[TD_BPF_COUNT_MAX] = { 0 };
+const volatile __u64 leaders = 0;
+/* groups read without their enabled and running times, a bit each (set by
  * user space: software groups, never multiplexed): those are the time
  * between readings, bpf_ktime_get_ns's */
 const volatile __u32 value_only = 0;
@@ -73,7 +84,12 @@ __u64 seq_errors = 0;
  * a switch the program did not see, so who ran that time is not known and
  * it goes to no thread and no process. Seen on our Firecracker guests: the
  * kernel gives no sched_switch event (to perf either) when the guest
- * agent's threads (PID 1) switch out, ~4 a second. */
+ * agent's threads (PID 1) switch out, ~4 a second. When the thread before
+ * was not followed (no reading since), a followed thread whose switch in
+ * was not seen switches out, or is flushed, with nothing to give it: what
+ * it counted since it switched in goes to no one, and that run (the
+ * scheduler's count of it, se.sum_exec_runtime - prev_sum_exec_runtime)
+ * is said here too. */
 __u64 unseen_switches = 0;
 __u64 unseen_ns = 0;
 /* the levels below the root of the followed cgroups, a bit each: set by
@@ -156,8 +172,14 @@ struct cpu_state {
 	__u32 running; /* tid of the thread switched to (0: idle) */
 	__u32 owner;   /* its process's owner when it switched in (0: not followed), as of gen */
 	__u64 gen;     /* followed_gen then */
-	struct bpf_perf_event_value last[TD_BPF_COUNT_MAX];
-	struct bpf_perf_event_value delta[TD_BPF_COUNT_MAX]; /* last - the reading before: account()'s */
+	/* each event's value and each group's times as last read, and what they
+	 * moved since the reading before (account()'s) */
+	__u64 last[TD_BPF_COUNT_MAX];
+	__u64 last_enabled[TD_BPF_GROUP_MAX];
+	__u64 last_running[TD_BPF_GROUP_MAX];
+	__u64 delta[TD_BPF_COUNT_MAX];
+	__u64 delta_enabled[TD_BPF_GROUP_MAX];
+	__u64 delta_running[TD_BPF_GROUP_MAX];
 };
 
 struct {
@@ -241,6 +263,22 @@ enum {
 	SW_INVOLUNTARY
 };
 
+/* Add this CPU's deltas to sums t that only this CPU writes now. */
+static __always_inline void add_deltas(struct td_bpf_thread_sums *t, const struct cpu_state *cs)
+{
+	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
+		if (k >= nevents)
+			break;
+		t->value[k] += cs->delta[k];
+	}
+	for (__u32 g = 0; g < TD_BPF_GROUP_MAX; g++) {
+		if (g >= ngroups)
+			break;
+		t->enabled[g] += cs->delta_enabled[g];
+		t->running[g] += cs->delta_running[g];
+	}
+}
+
 /* Add this CPU's deltas (cs->delta, ran ns on it) to a cgroup's sums, which
  * several CPUs add to at once. */
 static __always_inline void add_shared(struct td_bpf_thread_sums *t, const struct cpu_state *cs, __u64 ran)
@@ -248,9 +286,13 @@ static __always_inline void add_shared(struct td_bpf_thread_sums *t, const struc
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
 		if (k >= nevents)
 			break;
-		__sync_fetch_and_add(&t->value[k], cs->delta[k].counter);
-		__sync_fetch_and_add(&t->enabled[k], cs->delta[k].enabled);
-		__sync_fetch_and_add(&t->running[k], cs->delta[k].running);
+		__sync_fetch_and_add(&t->value[k], cs->delta[k]);
+	}
+	for (__u32 g = 0; g < TD_BPF_GROUP_MAX; g++) {
+		if (g >= ngroups)
+			break;
+		__sync_fetch_and_add(&t->enabled[g], cs->delta_enabled[g]);
+		__sync_fetch_and_add(&t->running[g], cs->delta_running[g]);
 	}
 	__sync_fetch_and_add(&t->oncpu_ns, ran);
 }
@@ -260,48 +302,59 @@ static __always_inline void add_shared(struct td_bpf_thread_sums *t, const struc
 static __always_inline void add_local(struct td_bpf_thread_sums *t, const struct cpu_state *cs, __u64 ran, __u32 tgid,
 				      __u32 owner)
 {
-	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
-		if (k >= nevents)
-			break;
-		t->value[k] += cs->delta[k].counter;
-		t->enabled[k] += cs->delta[k].enabled;
-		t->running[k] += cs->delta[k].running;
-	}
+	add_deltas(t, cs);
 	t->oncpu_ns += ran;
 	t->pid = tgid;
 	if (owner)
 		t->owner = owner; /* each CPU's copy names it (user space takes any that does) */
 }
 
-/* Read this CPU's counters once: cs->delta is what they counted since
- * cs->last when `have` (else zero), and cs->last the new reading. */
+/* Read this CPU's counters once: cs->delta* is what they counted since
+ * cs->last* when `have` (else zero), and cs->last* the new reading. A
+ * group's leader is read with its times (a software group's are the clock:
+ * value_only), its members by value alone, one call each: the kernel reads
+ * a group member as it reads any event (perf_event_read_local(), pmu->read). */
 static __always_inline void read_counters(struct cpu_state *cs, __u32 cpu, bool have, __u64 now)
 {
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
 		struct bpf_perf_event_value v;
+		__u32 g;
+		__u64 c;
 		if (k >= nevents)
 			break;
-		cs->delta[k] = (struct bpf_perf_event_value){ 0 };
-		if (value_only & (1u << k)) {
-			/* its times are the time between two readings (counting_bpf.c's
-			 * value_only_events()): the value alone, one clock read less or two */
-			__u64 c = bpf_perf_event_read(&counters, cpu * TD_BPF_COUNT_MAX + k);
+		g = group_of[k];
+		if (g >= TD_BPF_GROUP_MAX)
+			break; /* never (user space): for the verifier */
+		cs->delta[k] = 0;
+		if ((leaders & (1ull << k)) && !(value_only & (1u << g))) {
+			cs->delta_enabled[g] = cs->delta_running[g] = 0;
+			if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
+				__sync_fetch_and_add(&read_errors, 1);
+				continue; /* the next reading's delta covers this one's */
+			}
+			if (have) {
+				cs->delta_enabled[g] = v.enabled - cs->last_enabled[g];
+				cs->delta_running[g] = v.running - cs->last_running[g];
+			}
+			cs->last_enabled[g] = v.enabled;
+			cs->last_running[g] = v.running;
+			c = v.counter;
+		} else {
+			if (leaders & (1ull << k)) {
+				/* its times are the time between two readings (counting_bpf.c's
+				 * value_only_groups()): one clock read less or two */
+				cs->delta_enabled[g] = cs->delta_running[g] = have ? now - cs->last_enabled[g] : 0;
+				cs->last_enabled[g] = cs->last_running[g] = now;
+			}
+			c = bpf_perf_event_read(&counters, cpu * TD_BPF_COUNT_MAX + k);
 			if (c >= (__u64)-4095) { /* -errno */
 				__sync_fetch_and_add(&read_errors, 1);
 				continue;
 			}
-			v.counter = c;
-			v.enabled = v.running = now;
-		} else if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
-			__sync_fetch_and_add(&read_errors, 1);
-			continue; /* the next reading's delta covers this one's */
 		}
-		if (have) {
-			cs->delta[k].counter = v.counter - cs->last[k].counter;
-			cs->delta[k].enabled = v.enabled - cs->last[k].enabled;
-			cs->delta[k].running = v.running - cs->last[k].running;
-		}
-		cs->last[k] = v;
+		if (have)
+			cs->delta[k] = c - cs->last[k];
+		cs->last[k] = c;
 	}
 }
 
@@ -333,13 +386,7 @@ static __always_inline bool account(struct cpu_state *cs, __u32 tid, __u32 tgid,
 	if (s && !(s->flags & TD_BPF_SUMS_EXITED)) { /* exited: final (never: a thread has one last switch) */
 		write_begin(s);
 		if (have) {
-			for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
-				if (k >= nevents)
-					break;
-				s->value[k] += cs->delta[k].counter;
-				s->enabled[k] += cs->delta[k].enabled;
-				s->running[k] += cs->delta[k].running;
-			}
+			add_deltas(s, cs);
 			s->oncpu_ns += ran;
 		}
 		if (sw == SW_VOLUNTARY)
@@ -387,7 +434,7 @@ static __always_inline __u32 owner_now(const struct cpu_state *cs, __u32 tid, __
  * what it counted since its base. Leaves the CPU's state as the thread
  * after it (ntid, nowner) starts: a base taken when that one is followed. */
 static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
-				 __u32 ntid, __u32 nowner, __u64 gen)
+				 __u32 ntid, __u32 nowner, __u64 gen, struct task_struct *task, bool btf)
 {
 	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next = nowner || all, full = false;
 	__u64 now = 0, ran = 0;
@@ -399,6 +446,19 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 			now = bpf_ktime_get_ns();
 			__sync_fetch_and_add(&unseen_switches, 1);
 			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
+		} else if (!mine && cs->known && !cs->valid && tid && owner) {
+			/* its switch in not seen, after an unfollowed thread: its run since goes to no one.
+			 * Only the fair class sets prev_sum_exec_runtime when it picks a thread
+			 * (set_next_entity(), kernel/sched/fair.c:5658, linux 6.12): an RT or deadline
+			 * thread's run is not known, and the switch is said alone */
+			__u32 policy = btf ? task->policy : BPF_CORE_READ(task, policy);
+			__sync_fetch_and_add(&unseen_switches, 1);
+			if (policy == 0 || policy == 3 || policy == 5) { /* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE */
+				__u64 sum = btf ? task->se.sum_exec_runtime : BPF_CORE_READ(task, se.sum_exec_runtime);
+				__u64 from = btf ? task->se.prev_sum_exec_runtime
+						 : BPF_CORE_READ(task, se.prev_sum_exec_runtime);
+				__sync_fetch_and_add(&unseen_ns, sum - from);
+			}
 		}
 		have = mine && cs->valid;
 		if (have || need_next) {
@@ -436,7 +496,7 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 		return 0;
 	nowner = ntid ? owner_of(ntgid) : 0;
 	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
-		 dead, ntid, nowner, gen))
+		 dead, ntid, nowner, gen, prev, btf))
 		__sync_fetch_and_add(&lost_switches, 1);
 	if (!dead)
 		return 0;
@@ -498,7 +558,7 @@ int flush(void *ctx)
 	if (!cs)
 		return 0;
 	owner = owner_now(cs, tid, tgid, gen);
-	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen);
+	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen, t, false);
 	return 0;
 }
 

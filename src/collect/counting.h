@@ -69,7 +69,8 @@ void td_bpf_counting_note_read(void);
 #define TD_BPF_SUM_CGROUPS 2u
 
 /* A view of the program: load it (tp_btf, else raw_tp) and open every
- * event of attrs (n at most TD_BPF_COUNT_MAX) on every CPU, as perf
+ * event of attrs (n at most TD_BPF_COUNT_MAX, in at most TD_BPF_GROUP_MAX
+ * groups) on every CPU, as perf
  * groups: event k leads a new group where leads[k] (leads[0] must be),
  * else joins the one before — or share the program and counters that
  * this process loaded already for a view with the same events, `what`

@@ -37,6 +37,7 @@ struct instance {
 	const char *flavour;
 	int ncpus; /* possible CPUs */
 	int nevents;
+	int ngroups;					/* the perf groups they are in, each opened on every CPU */
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX]; /* as given: with leads, what and map_entries, */
 	bool leads[TD_BPF_COUNT_MAX];			/* what a view must ask for to share */
 	unsigned what;					/* TD_BPF_FOLLOW_CHILDREN, TD_BPF_SUM_CGROUPS */
@@ -70,9 +71,10 @@ static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
  * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, unsigned what, int nevents, __u32 value_only, int ncpus, int map_entries,
-				 td_err *why, int *err)
+static struct counting_bpf *load(bool btf, const struct instance *in, __u32 value_only, td_err *why, int *err)
 {
+	unsigned what = in->what;
+	int nevents = in->nevents, ncpus = in->ncpus, map_entries = in->map_entries;
 	struct counting_bpf *skel;
 	int rc;
 
@@ -92,6 +94,14 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, __u32 val
 	skel->rodata->follow_children = (what & TD_BPF_FOLLOW_CHILDREN) != 0;
 	skel->rodata->sum_cgroups = (what & TD_BPF_SUM_CGROUPS) != 0;
 	skel->rodata->nevents = (__u32)nevents;
+	skel->rodata->ngroups = (__u32)in->ngroups;
+	skel->rodata->leaders = 0;
+	for (int k = 0, g = -1; k < nevents; k++) {
+		g += in->leads[k];
+		skel->rodata->group_of[k] = (__u8)g;
+		if (in->leads[k])
+			skel->rodata->leaders |= 1ull << k;
+	}
 	skel->rodata->value_only = value_only;
 	skel->rodata->nslots = (__u32)map_entries;
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
@@ -106,25 +116,23 @@ static struct counting_bpf *load(bool btf, unsigned what, int nevents, __u32 val
 	return NULL;
 }
 
-/* The events the program reads without their times (a bit each): those of
- * groups made of software events only, which the kernel never multiplexes
+/* The groups the program reads without their times (a bit each): those
+ * made of software events only, which the kernel never multiplexes
  * (a software PMU's event always goes on: perf_swevent_add(),
  * task_clock_event_add() never fail, kernel/events/core.c), so that their
  * enabled and running times are the time between two readings, which the
  * program takes from its own clock. Reading a counter's times costs two
  * clock reads in the kernel (perf_event_read_local(): calc_timer_values()). */
-static __u32 value_only_events(const struct instance *b)
+static __u32 value_only_groups(const struct instance *b)
 {
 	__u32 mask = 0;
 
-	for (int k = 0; k < b->nevents;) {
-		int end = k + 1;
+	for (int k = 0, g = 0; k < b->nevents; g++) {
 		bool soft = b->attrs[k].type == PERF_TYPE_SOFTWARE;
-		for (; end < b->nevents && !b->leads[end]; end++) /* end moves on whatever soft is */
-			soft = soft && b->attrs[end].type == PERF_TYPE_SOFTWARE;
-		for (; k < end; k++)
-			if (soft)
-				mask |= 1u << k;
+		for (k++; k < b->nevents && !b->leads[k]; k++) /* k moves on whatever soft is */
+			soft = soft && b->attrs[k].type == PERF_TYPE_SOFTWARE;
+		if (soft)
+			mask |= 1u << g;
 	}
 	return mask;
 }
@@ -133,16 +141,16 @@ static int load_either(struct instance *b, td_err *why)
 {
 	td_err why_btf = { "" }, why_raw = { "" };
 	int err_btf = 0, err_raw = 0;
-	__u32 value_only = getenv("TD_COUNTING_BPF_TIMES") ? 0 : value_only_events(b);
+	__u32 value_only = getenv("TD_COUNTING_BPF_TIMES") ? 0 : value_only_groups(b);
 
 	td_bpf_quiet();
 	b->flavour = "tp_btf";
 	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
 	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf))
-		b->skel = load(true, b->what, b->nevents, value_only, b->ncpus, b->map_entries, &why_btf, &err_btf);
+		b->skel = load(true, b, value_only, &why_btf, &err_btf);
 	if (!b->skel) {
 		b->flavour = "raw_tp";
-		b->skel = load(false, b->what, b->nevents, value_only, b->ncpus, b->map_entries, &why_raw, &err_raw);
+		b->skel = load(false, b, value_only, &why_raw, &err_raw);
 	}
 	if (b->skel)
 		return 0;
@@ -260,6 +268,8 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 	b->nevents = n;
 	memcpy(b->attrs, attrs, (size_t)n * sizeof(*attrs));
 	memcpy(b->leads, leads, (size_t)n * sizeof(*leads));
+	for (int k = 0; k < n; k++)
+		b->ngroups += leads[k];
 	b->what = what;
 	b->map_entries = map_entries;
 	b->fds = malloc((size_t)(ncpus * n) * sizeof(*b->fds));
@@ -388,10 +398,11 @@ static int proc_sums_get(const struct instance *in, __u32 key, struct td_bpf_thr
 			if (per[c].pid)
 				out->pid = per[c].pid;
 			out->oncpu_ns += per[c].oncpu_ns;
-			for (int k = 0; k < TD_BPF_COUNT_MAX; k++) {
+			for (int k = 0; k < in->nevents; k++)
 				out->value[k] += per[c].value[k];
-				out->enabled[k] += per[c].enabled[k];
-				out->running[k] += per[c].running[k];
+			for (int g = 0; g < in->ngroups; g++) {
+				out->enabled[g] += per[c].enabled[g];
+				out->running[g] += per[c].running[g];
 			}
 		}
 	}
@@ -486,6 +497,13 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 	}
 	if (!leads[0]) {
 		td_err_set(err, "the first event leads no group");
+		return NULL;
+	}
+	int groups = 0;
+	for (int k = 0; k < n; k++)
+		groups += leads[k];
+	if (groups > TD_BPF_GROUP_MAX) {
+		td_err_set(err, "%d groups: the BPF counting mode holds 1 to %d", groups, TD_BPF_GROUP_MAX);
 		return NULL;
 	}
 	if (map_entries < 1 || map_entries > TD_BPF_MAP_ENTRIES_MAX) {

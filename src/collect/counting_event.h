@@ -6,9 +6,12 @@
 #ifndef TD_COUNTING_EVENT_H
 #define TD_COUNTING_EVENT_H
 
-/* Events one BPF counting session holds (all groups together). The
- * counter array has this many slots per CPU: slot cpu * TD_BPF_COUNT_MAX + k. */
-#define TD_BPF_COUNT_MAX 8
+/* Events one BPF counting session holds (all groups together: a planned
+ * top-down level, 12 to 40-odd events), and the perf groups they are in
+ * (one per spec of the plan: collector.h's TD_MAX_SPECS). The counter
+ * array has TD_BPF_COUNT_MAX slots per CPU: slot cpu * TD_BPF_COUNT_MAX + k. */
+#define TD_BPF_COUNT_MAX 64
+#define TD_BPF_GROUP_MAX 24
 /* Processes the program follows at once (children included), for every
  * view of it together (counting_bpf.c: sessions of one process share it). */
 #define TD_BPF_COUNT_PROCS 4096
@@ -24,8 +27,10 @@
 			       * space may give its slot back once it has read them */
 
 /* What one thread of a followed process ran, summed over its times on a
- * CPU since it was first seen: per event the counter's deltas and the
- * counter's enabled and running deltas (bpf_perf_event_read_value). One
+ * CPU since it was first seen: per event the counter's deltas, and per
+ * group its leader's enabled and running deltas (bpf_perf_event_read_value;
+ * a group's members are scheduled with it and share its times, as
+ * read(2) of a group reports them once: perf_read_group). One
  * slot of the program's `slots` array, which user space maps and reads in
  * place: the program makes seq odd while it writes the slot and even
  * again after (a seqlock: one writer, the CPU the thread runs on), and
@@ -38,12 +43,12 @@ struct td_bpf_thread_sums {
 	__u32 owner; /* the view whose process it is (the value of `followed`: 1, 2, ...) */
 	__u32 tid;   /* the thread (0: a free slot) */
 	__u64 seq;
-	__u64 oncpu_ns;	   /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
-	__u64 voluntary;   /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
-	__u64 involuntary; /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
-	__u64 value[TD_BPF_COUNT_MAX];
-	__u64 enabled[TD_BPF_COUNT_MAX];
-	__u64 running[TD_BPF_COUNT_MAX];
+	__u64 oncpu_ns;			 /* time on a CPU (bpf_ktime_get_ns between its switch in and out) */
+	__u64 voluntary;		 /* switches out while blocking (as /proc's voluntary_ctxt_switches) */
+	__u64 involuntary;		 /* ... while still runnable: preempted (nonvoluntary_ctxt_switches) */
+	__u64 value[TD_BPF_COUNT_MAX];	 /* by event, in the order given */
+	__u64 enabled[TD_BPF_GROUP_MAX]; /* by group, 0 the first event's */
+	__u64 running[TD_BPF_GROUP_MAX];
 };
 
 #endif

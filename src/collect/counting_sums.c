@@ -35,6 +35,7 @@ struct sums_counting {
 	struct td_counting base;
 	struct td_bpf_counting *bpf;
 	int base_event[TD_MAX_SPECS]; /* spec g's first event in the program's list */
+	int group[TD_MAX_SPECS];      /* spec g's group there (its times in the sums) */
 	int events;		      /* events in that list */
 	/* what the program was loaded with: a measuring pair's view joins it */
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX];
@@ -228,8 +229,8 @@ static int sums_thread_read(struct td_counting *b, struct td_thread *t)
 		if (sums) {
 			for (int k = 0; k < plan->specs[g].n; k++)
 				r.value[k] = sums->value[base + k];
-			r.enabled = sums->enabled[base];
-			r.running = sums->running[base];
+			r.enabled = sums->enabled[s->group[g]];
+			r.running = sums->running[s->group[g]];
 		}
 		st->g[g].last = r;
 		st->g[g].have_last = true;
@@ -399,13 +400,13 @@ static int sums_cgroup_sample(struct td_counting *b, td_cgroup_counts_fn fn, voi
 	if ((rc = td_bpf_counting_cgroup(s->bpf, s->cgroup_id, &now)) < 0)
 		return rc;
 	for (int g = 0; g < plan->nspecs; g++) {
-		int base = s->base_event[g];
+		int base = s->base_event[g], grp = s->group[g];
 		if (plan->disabled[g][0] || plan->specs[g].n == 0)
 			continue;
 		for (int k = 0; k < plan->specs[g].n; k++)
 			d[k] = (struct td_count){ .value = now.value[base + k] - s->cgroup_prev.value[base + k],
-						  .enabled = now.enabled[base] - s->cgroup_prev.enabled[base],
-						  .running = now.running[base] - s->cgroup_prev.running[base] };
+						  .enabled = now.enabled[grp] - s->cgroup_prev.enabled[grp],
+						  .running = now.running[grp] - s->cgroup_prev.running[grp] };
 		if (fn(ctx, g, d, plan->specs[g].n))
 			return -1;
 	}
@@ -516,7 +517,9 @@ struct td_counting *td_counting_sums_new(struct td_counting_plan *plan, int map_
 	struct perf_event_attr attrs[TD_BPF_COUNT_MAX] = { { 0 } };
 	bool leads[TD_BPF_COUNT_MAX] = { false };
 	struct sums_counting *s = calloc(1, sizeof(*s));
-	int n = 0;
+	int n = 0, groups = 0;
+
+	static_assert(TD_MAX_SPECS <= TD_BPF_GROUP_MAX, "a group of the program's per spec");
 
 	if (!s) {
 		td_err_set(err, "out of memory");
@@ -524,17 +527,22 @@ struct td_counting *td_counting_sums_new(struct td_counting_plan *plan, int map_
 	}
 	for (int g = 0; g < plan->nspecs; g++) {
 		s->base_event[g] = n;
+		s->group[g] = groups;
 		if (!only_software(&plan->specs[g]) && hardware_countable(plan, g, err) < 0)
 			goto fail;
-		if (plan->disabled[g][0])
+		if (plan->disabled[g][0] || plan->specs[g].n == 0)
 			continue;
 		if (n + plan->specs[g].n > TD_BPF_COUNT_MAX) {
-			td_err_set(err, "the plan has more than %d events", TD_BPF_COUNT_MAX);
+			td_err_set(err,
+				   "the plan has more than %d events, the most the BPF counting program holds: "
+				   "count it with --counting=per-thread",
+				   TD_BPF_COUNT_MAX);
 			goto fail;
 		}
 		memcpy(attrs + n, plan->specs[g].attrs, (size_t)plan->specs[g].n * sizeof(attrs[0]));
 		leads[n] = true; /* each spec one group per CPU: its events are counted together */
 		n += plan->specs[g].n;
+		groups++;
 	}
 	s->what = (plan->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) | (plan->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0);
 	s->map_entries = map_entries;

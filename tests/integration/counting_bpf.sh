@@ -248,6 +248,46 @@ else
 	skip "hardware group: td-demo's instructions against perf stat's" "no hardware PMU on this host (perf stat counts no instructions)"
 fi
 
+# ---- a whole planned level on 1,000 threads (issue 32) ------------------------------------
+# soft-wide.td's level 3: 48 software events in 8 groups of 6 (TC in each), beside spec 0's, as one
+# BPF program: the descriptors are CPUs x events, none per thread (polled from /proc while it
+# runs). td-demo -b: 1,000 threads each busy for exactly 1 ms of its own CPU time
+# (CLOCK_THREAD_CPUTIME_ID) and 2 for 5 ms: each long thread's TC, in every group, scaled by its
+# own group's times, must be its 1 ms within 1 % + 300 us (its start and exit, outside the busy
+# loop) + the time stolen meanwhile, short by at most what the session said went to no thread.
+# (Against a per-thread perf group of the same thread over the same window: test_counting_bpf's
+# test_wide_plan; per-thread mode here would take 1,000 x 54 descriptors.)
+cp "$TD_SRCDIR/tests/data/live/soft-wide.td" "$EV/"
+s0=$(steal_ns)
+"$TDCTL" run -I 1000 -l 3 -d "$WORK/wide.db" --counting=bpf --events-dir "$EV" --pmu td_soft_wide -- \
+	"$DEMO" -t 1000 -b 1 -s 1 -R "$WORK/wide.cpu" >/dev/null 2>"$WORK/wide.out" &
+tdctl_pid=$!
+peak=0
+while kill -0 "$tdctl_pid" 2>/dev/null; do
+	n=$(ls "/proc/$tdctl_pid/fd" 2>/dev/null | wc -l)
+	[ "$n" -gt "$peak" ] && peak=$n
+	sleep 0.02
+done
+wait "$tdctl_pid"
+check_eq "wide plan: run exits 0" 0 "$?"
+stolen_ns=$(stolen_since_ns "$s0")
+note=$(sql "$WORK/wide.db" "select counting_note from sessions")
+events=$(echo "$note" | sed -n 's/.*sched_switch, \([0-9]*\) events per CPU.*/\1/p')
+check_eq "wide plan: BPF counts the whole level, at least 40 events ($note)" 1 "$([ "${events:-0}" -ge 40 ] && echo 1)"
+cpus=$(getconf _NPROCESSORS_CONF)
+check_eq "wide plan: tdctl's descriptors ($peak at most) within CPUs x events + 64 ($cpus x $events + 64)" 1 \
+	"$([ "$peak" -gt 0 ] && [ "$peak" -le $((cpus * ${events:-0} + 64)) ] && echo 1)"
+check_eq "wide plan: every thread is listed" 1003 "$(sql "$WORK/wide.db" "select count(*) from threads where tid != 0")"
+sql "$WORK/wide.db" "select t.tid, e.id, cast(sum(c.value * 1.0 * c.enabled / c.running) as integer) from counts c
+	join events e on e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TC' and t.tid != t.pid
+	and t.tid != 0 and c.running > 0 group by t.tid, e.id" | tr '|' ' ' >"$WORK/wide.tc"
+check_eq "wide plan: TC in all 8 groups for each of the 1,002 threads" 8016 "$(wc -l <"$WORK/wide.tc")"
+unseen=$(unseen_ns "$WORK/wide.out")
+bad=$(awk -v stolen="$stolen_ns" -v unseen="$unseen" '$3 < 3000000 { long[$1] = 1
+	if ($3 > 1010000 + 300000 + stolen || $3 < 990000 - unseen) printf "%s (group %s): %d ns; ", $1, $2, $3 }
+	END { if (length(long) != 1000) printf "%d threads of about 1 ms, not 1000", length(long) }' "$WORK/wide.tc")
+check_eq "wide plan: each thread's TC, every group's, within 1 % + 300 us + the time stolen ($stolen_ns ns) of its 1 ms, short by at most the $unseen ns said to have gone to no thread" "" "$bad"
+
 # ---- doctor says what a session gets ---------------------------------------------------
 check_match "doctor: this host counts threads with BPF, the program loaded, its map's memory said" \
 	"^thread counting: BPF at each context switch \(tp_btf sched_switch loads, .* sums map of 8192 threads takes [0-9.]+ MiB of kernel memory" \

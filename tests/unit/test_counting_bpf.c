@@ -16,9 +16,13 @@
 #include <cmocka.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <mntent.h>
+#include <dirent.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -210,9 +214,14 @@ static void thread_sums(bool grouped)
 	/* the other event counted all the time it was enabled, as long as the first (read a
 	 * moment later at each switch: the same time to a few microseconds). A member that
 	 * joined its group after the leader was enabled would never be scheduled in:
-	 * running 0 */
-	assert_true(s->running[1] == s->enabled[1] && s->enabled[1] > 0);
-	assert_true(s->enabled[1] + half_ms >= s->enabled[0] && s->enabled[1] <= s->enabled[0] + half_ms);
+	 * running 0. Grouped, its times are its group's (the sums hold them by group) */
+	if (grouped) {
+		assert_true(s->enabled[1] == 0 && s->running[1] == 0); /* one group, one pair of times */
+		assert_true(s->value[1] >= SLEEPS);		       /* a member counting: its switches */
+	} else {
+		assert_true(s->running[1] == s->enabled[1] && s->enabled[1] > 0);
+		assert_true(s->enabled[1] + half_ms >= s->enabled[0] && s->enabled[1] <= s->enabled[0] + half_ms);
+	}
 	/* each sleep is a voluntary switch, and the exit one more */
 	assert_true(s->voluntary >= SLEEPS);
 	/* read once, gone: deleted, nothing lost */
@@ -453,6 +462,269 @@ static void test_shared_views(void **state)
 	td_bpf_counting_free(other);
 }
 
+/* ---- a whole planned level: 40 events in 10 groups per CPU, 1,000 threads ---- */
+
+#define WIDE_THREADS 1000
+#define WIDE_GROUPS 10
+#define WIDE_PER_GROUP 4
+#define WIDE_EVENTS (WIDE_GROUPS * WIDE_PER_GROUP)
+#define WIDE_KINDS 8
+#define WIDE_PAGES 64
+#define WIDE_SPIN_NS 500000
+
+/* The software events the wide plan is made of (a level's groups carry
+ * some events in several groups, as this plan does: each is in five). */
+static const __u64 wide_kinds[WIDE_KINDS] = {
+	PERF_COUNT_SW_TASK_CLOCK,      PERF_COUNT_SW_PAGE_FAULTS,      PERF_COUNT_SW_CONTEXT_SWITCHES,
+	PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_CPU_CLOCK,	       PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+	PERF_COUNT_SW_CPU_MIGRATIONS,  PERF_COUNT_SW_ALIGNMENT_FAULTS,
+};
+
+/* Event k of the wide plan: kind (g * 3 + j) % 8 for member j of group g, so
+ * that leaders and positions vary. */
+static int wide_kind(int k)
+{
+	return (k / WIDE_PER_GROUP * 3 + k % WIDE_PER_GROUP) % WIDE_KINDS;
+}
+
+/* A thread's own perf group of the eight kinds (per-thread counting, as
+ * counting_perf.c opens it): values and the group's times, read at the
+ * start and at the end of the measured window. */
+struct wide_worker {
+	pid_t tid;
+	int fd[WIDE_KINDS];
+	uint64_t ref[2][2 + WIDE_KINDS]; /* per read: enabled, running, values by kind */
+	bool ok;
+};
+
+static pthread_barrier_t wide_bar[4];
+
+static uint64_t unseen_switches(const struct td_bpf_counting *b)
+{
+	struct td_bpf_counting_stats st;
+
+	td_bpf_counting_stats(b, &st);
+	return st.unseen_switches;
+}
+
+static uint64_t wide_scaled(uint64_t v, uint64_t enabled, uint64_t running)
+{
+	return running ? (uint64_t)((double)v * (double)enabled / (double)running + 0.5) : 0;
+}
+
+static bool wide_read(struct wide_worker *w, uint64_t *out)
+{
+	uint64_t buf[3 + WIDE_KINDS]; /* nr, enabled, running, values (PERF_FORMAT_GROUP) */
+
+	if (read(w->fd[0], buf, sizeof(buf)) != (ssize_t)sizeof(buf) || buf[0] != WIDE_KINDS)
+		return false;
+	memcpy(out, buf + 1, sizeof(uint64_t) * (2 + WIDE_KINDS));
+	return true;
+}
+
+/* Opens its group, reads it, waits while the main thread reads the BPF
+ * sums (barriers 0 and 1), touches WIDE_PAGES new pages and runs
+ * WIDE_SPIN_NS of CPU, reads its group again, waits for the second read of
+ * the sums (barriers 2 and 3). The faults of both windows are the same
+ * ones; the CPU time differs by the barriers' passages. */
+static void *wide_work(void *arg)
+{
+	struct wide_worker *w = arg;
+	long page = sysconf(_SC_PAGESIZE);
+	char *mem = mmap(NULL, (size_t)(WIDE_PAGES * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t start;
+
+	w->tid = (pid_t)syscall(SYS_gettid);
+	w->ok = mem != MAP_FAILED;
+	for (int i = 0; i < WIDE_KINDS; i++) {
+		struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = wide_kinds[i] };
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		w->fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? w->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		w->ok = w->ok && w->fd[i] >= 0;
+	}
+	thread_cpu_ns(); /* the clock's pages in before the window */
+	w->ok = w->ok && wide_read(w, w->ref[0]);
+	pthread_barrier_wait(&wide_bar[0]);
+	pthread_barrier_wait(&wide_bar[1]);
+	for (int i = 0; w->ok && i < WIDE_PAGES; i++)
+		mem[(long)i * page] = 1;
+	start = thread_cpu_ns();
+	while (thread_cpu_ns() - start < WIDE_SPIN_NS)
+		;
+	w->ok = w->ok && wide_read(w, w->ref[1]);
+	pthread_barrier_wait(&wide_bar[2]);
+	pthread_barrier_wait(&wide_bar[3]);
+	for (int i = 0; i < WIDE_KINDS; i++)
+		if (w->fd[i] >= 0)
+			close(w->fd[i]);
+	if (mem != MAP_FAILED)
+		munmap(mem, (size_t)(WIDE_PAGES * page));
+	return NULL;
+}
+
+static int fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 3; /* ".", ".." and the directory's own */
+}
+
+/* A whole planned level in BPF mode (issue 32): 40 software events in 10
+ * perf groups per CPU, with their times read from the kernel
+ * (TD_COUNTING_BPF_TIMES: each leader by bpf_perf_event_read_value, as a
+ * hardware group's are), on 1,000 threads at once. The descriptors are
+ * the counters', CPUs x events, none per thread; each thread's sums over a
+ * window, scaled by its own group times, are what its own per-thread
+ * group of the same events gives over the same window: the faults
+ * exactly, the CPU clocks within 1 % + the barriers' passages (100 us) +
+ * the time stolen meanwhile. The context switches and migrations are left
+ * out: the per-CPU counters give a switch (a migration) to the thread
+ * switched in (running), a thread's own counter to the one switched out. */
+static void test_wide_plan(void **state)
+{
+	struct perf_event_attr a[WIDE_EVENTS] = { { 0 } };
+	bool leads[WIDE_EVENTS] = { false };
+	static struct wide_worker w[WIDE_THREADS];
+	static struct td_bpf_thread_sums s0[WIDE_THREADS];
+	static pthread_t th[WIDE_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_CONF), online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct rlimit rl;
+	struct td_bpf_counting *b;
+	struct td_bpf_counting_stats st;
+	pthread_attr_t pa;
+	td_err why;
+	int before, counters, need = WIDE_THREADS * WIDE_KINDS + 256;
+	uint64_t steal0, stolen, unseen0;
+
+	(void)state;
+	/* the reference groups hold 8 descriptors a thread */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_cur < (rlim_t)need) {
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < (rlim_t)need)
+			fail_msg("the per-thread reference needs %d descriptors, the hard limit is %llu: raise it "
+				 "(ulimit -Hn)",
+				 need, (unsigned long long)rl.rlim_max);
+		rl.rlim_cur = (rlim_t)need;
+		assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	}
+	for (int k = 0; k < WIDE_EVENTS; k++) {
+		a[k] = (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .config = wide_kinds[wide_kind(k)] };
+		leads[k] = k % WIDE_PER_GROUP == 0;
+	}
+	before = fds_open();
+	setenv("TD_COUNTING_BPF_TIMES", "1", 1);
+	b = td_bpf_counting_new(a, leads, WIDE_EVENTS, 0, 2 * WIDE_THREADS, &why);
+	unsetenv("TD_COUNTING_BPF_TIMES");
+	if (!b)
+		fail_msg("%s", why.msg);
+	assert_int_equal(td_bpf_counting_follow(b, getpid()), 0);
+	counters = fds_open() - before;
+	if (counters < online * WIDE_EVENTS || counters > cpus * WIDE_EVENTS + 64)
+		fail_msg("%d descriptors for %d events on %ld CPUs (%ld online): want CPUs x events + 64 at most",
+			 counters, WIDE_EVENTS, cpus, online);
+
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_barrier_init(&wide_bar[i], NULL, WIDE_THREADS + 1), 0);
+	assert_int_equal(pthread_attr_init(&pa), 0);
+	assert_int_equal(pthread_attr_setstacksize(&pa, 256 * 1024), 0);
+	steal0 = steal_ns();
+	unseen0 = unseen_switches(b);
+	for (int t = 0; t < WIDE_THREADS; t++)
+		assert_int_equal(pthread_create(&th[t], &pa, wide_work, &w[t]), 0);
+	pthread_barrier_wait(&wide_bar[0]);
+	/* 1,000 threads counted: their own reference groups' descriptors, none of BPF's */
+	assert_int_equal(fds_open() - before - counters, WIDE_THREADS * WIDE_KINDS);
+	assert_true(td_bpf_counting_read(b) >= WIDE_THREADS);
+	for (int t = 0; t < WIDE_THREADS; t++) {
+		const struct td_bpf_thread_sums *s = td_bpf_counting_find(b, w[t].tid);
+		if (!s)
+			fail_msg("thread %d: no sums", (int)w[t].tid);
+		s0[t] = *s;
+	}
+	pthread_barrier_wait(&wide_bar[1]);
+	pthread_barrier_wait(&wide_bar[2]);
+	assert_true(td_bpf_counting_read(b) >= WIDE_THREADS);
+	stolen = steal_ns() - steal0 + 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK);
+
+	/* a thread whose switch in the program did not see lost that run's counts (they went to
+	 * no one, and the program says so: unseen switches): at most one thread short each */
+	uint64_t unseen = unseen_switches(b) - unseen0, shorts = 0;
+	double worst = 0;
+	int checked = 0;
+	for (int t = 0; t < WIDE_THREADS; t++) {
+		const struct td_bpf_thread_sums *s = td_bpf_counting_find(b, w[t].tid);
+		const uint64_t *r0 = w[t].ref[0], *r1 = w[t].ref[1];
+		bool is_short = false;
+		if (!w[t].ok)
+			fail_msg("thread %d: its own group of %d software events did not open or read", (int)w[t].tid,
+				 WIDE_KINDS);
+		assert_non_null(s);
+		for (int k = 0; k < WIDE_EVENTS; k++) {
+			int g = k / WIDE_PER_GROUP, kind = wide_kind(k);
+			__u64 c = wide_kinds[kind];
+			uint64_t en = s->enabled[g] - s0[t].enabled[g], run = s->running[g] - s0[t].running[g];
+			uint64_t mine = wide_scaled(s->value[k] - s0[t].value[k], en, run);
+			uint64_t ref = wide_scaled(r1[2 + kind] - r0[2 + kind], r1[0] - r0[0], r1[1] - r0[1]);
+			uint64_t diff = mine > ref ? mine - ref : ref - mine, slack;
+			if (en != run) /* a software group always runs: its times are equal */
+				fail_msg("thread %d, group %d: enabled %llu, running %llu", (int)w[t].tid, g,
+					 (unsigned long long)en, (unsigned long long)run);
+			if (c == PERF_COUNT_SW_CONTEXT_SWITCHES || c == PERF_COUNT_SW_CPU_MIGRATIONS)
+				continue;
+			if (c == PERF_COUNT_SW_TASK_CLOCK || c == PERF_COUNT_SW_CPU_CLOCK)
+				slack = ref / 100 + 100000 + stolen;
+			else
+				slack = ref / 100;
+			if (c == PERF_COUNT_SW_PAGE_FAULTS_MIN && ref < WIDE_PAGES)
+				fail_msg("thread %d: %llu minor faults in its own group, %d pages touched",
+					 (int)w[t].tid, (unsigned long long)ref, WIDE_PAGES);
+			if (diff > slack && mine < ref && unseen) {
+				is_short = true;
+				continue;
+			}
+			if (diff > slack)
+				fail_msg("thread %d, event %d (group %d, software event %llu): %llu in BPF mode, %llu "
+					 "in its own group (%llu allowed; %llu ns on a CPU in BPF mode, its group's "
+					 "times "
+					 "%llu ns)",
+					 (int)w[t].tid, k, g, (unsigned long long)c, (unsigned long long)mine,
+					 (unsigned long long)ref, (unsigned long long)slack,
+					 (unsigned long long)(s->oncpu_ns - s0[t].oncpu_ns), (unsigned long long)en);
+			if (c != PERF_COUNT_SW_TASK_CLOCK && c != PERF_COUNT_SW_CPU_CLOCK && ref &&
+			    (double)diff / (double)ref > worst)
+				worst = (double)diff / (double)ref;
+			checked++;
+		}
+		shorts += is_short;
+	}
+	if (shorts > unseen)
+		fail_msg("%llu threads short, %llu switches unseen", (unsigned long long)shorts,
+			 (unsigned long long)unseen);
+	/* 5 groups each hold a switch count, 5 a migration count */
+	assert_true(checked >= (WIDE_THREADS - (int)shorts) * (WIDE_EVENTS - 10));
+	fprintf(stderr,
+		"wide plan: %d events in %d groups, %d descriptors on %ld CPUs; %d threads: faults at most %.3f %% "
+		"off their own groups', %llu short after %llu unseen switches\n",
+		WIDE_EVENTS, WIDE_GROUPS, counters, online, WIDE_THREADS, 100 * worst, (unsigned long long)shorts,
+		(unsigned long long)unseen);
+	pthread_barrier_wait(&wide_bar[3]);
+	for (int t = 0; t < WIDE_THREADS; t++)
+		pthread_join(th[t], NULL);
+	pthread_attr_destroy(&pa);
+	for (int i = 0; i < 4; i++)
+		pthread_barrier_destroy(&wide_bar[i]);
+	td_bpf_counting_stats(b, &st);
+	assert_int_equal(st.lost_switches, 0);
+	assert_int_equal(st.read_errors, 0);
+	assert_int_equal(st.seq_errors, 0);
+	td_bpf_counting_free(b);
+}
+
 /* The cgroup v2 mount, or NULL. */
 static const char *cgroup2_mount(char *buf, size_t len)
 {
@@ -577,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_mode_names),	    cmocka_unit_test(test_thread_sums),
 		cmocka_unit_test(test_thread_sums_grouped), cmocka_unit_test(test_map_full),
 		cmocka_unit_test(test_slot_reuse),	    cmocka_unit_test(test_shared_views),
+		cmocka_unit_test(test_wide_plan),
 	};
 #endif
 
