@@ -742,6 +742,7 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 		.seq_errors = in->skel->bss->seq_errors,
 		.unseen_switches = in->skel->bss->unseen_switches,
 		.unseen_ns = in->skel->bss->unseen_ns,
+		.unseen_untimed = in->skel->bss->unseen_untimed,
 		.map_entries = in->map_entries,
 		.peak_entries = slots_used(in),
 		.kernel_bytes = slots_memlock(in),
