@@ -552,6 +552,9 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	if (bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY))
 		return -errno;
 	followed_changed(b->in);
+	/* a thread of it on a CPU now is counted from here: the flush takes its base
+	 * (the program takes one at a switch in, and this one's was before) */
+	flush_cpus(b->in);
 	return 0;
 }
 
