@@ -91,11 +91,17 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 		double n = td_summary_switches(sum);
 		if (n < 0)
 			fputs("; its cost to the target not known (the target's context switches not counted)", f);
-		else
+		else if (sum->switch_cost_from == sum->session.id)
 			fprintf(f,
 				"; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, measured at "
 				"start)",
 				n * sum->switch_cost_ns / 1e6, n, sum->switch_cost_ns);
+		else /* reused from an earlier session of this boot (session_record_switch_cost) */
+			fprintf(f,
+				"; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, measured at "
+				"session %lld's start, on this boot, counted as this one)",
+				n * sum->switch_cost_ns / 1e6, n, sum->switch_cost_ns,
+				(long long)sum->switch_cost_from);
 	}
 	/* every read assumed to land on a running target: an upper bound */
 	if (sum->has_read_cost && sum->read_cost.counted > 0)
