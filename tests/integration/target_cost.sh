@@ -62,6 +62,11 @@ if [ -n "$first" ]; then
 	check_eq "a third run exits 0" 0 "$?"
 	check "... measures anew where the earlier sessions' boot was another (a figure of its own or none)" \
 		sh -c "! grep -q 'measured at session' '$WORK/third.err'"
+	if [ -n "$(sql "$DB" "select switch_cost_ns from sessions where id = 3")" ]; then
+		"$TDCTL" run --counting=bpf -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/fourth.err" &&
+			check "a run counted another way (BPF) takes no per-thread session's figure" \
+				sh -c "! grep -q 'measured at session' '$WORK/fourth.err'"
+	fi
 else
 	skip "a second run reuses the first's switch cost" "the first run's was not measured (the host's noise hid it)"
 fi
