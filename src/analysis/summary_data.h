@@ -86,6 +86,7 @@ struct td_summary {
 	 * time from its start to this summary read, of which its start (up to the first
 	 * interval) and reading this summary back */
 	uint64_t whole_ns, start_ns, summary_ns;
+	uint64_t helper_ns; /* ... of which its helper processes' (in whole_ns and start_ns) */
 };
 /* The target's context switches as counted (its processes' totals: the
  * CONTEXT_SWITCHES event, or /proc's where kernel mode is not counted),

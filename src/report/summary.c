@@ -254,6 +254,9 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 			"\n  the whole command used %.1f ms of CPU: %.1f ms to its first interval, %.1f ms for this "
 			"summary",
 			(double)sum->whole_ns / 1e6, (double)sum->start_ns / 1e6, (double)sum->summary_ns / 1e6);
+	if (sum->whole_ns && sum->helper_ns)
+		fprintf(f, " (%.1f ms of its start in the two processes that measured the switch cost)",
+			(double)sum->helper_ns / 1e6);
 	fprintf(f, "\n  rung: %s%s\n", sr->rung,
 		!strcmp(sr->rung, "software-only") ? " (top-down metrics need hardware counters: see 'tdctl doctor')"
 						   : "");

@@ -381,6 +381,7 @@ void session_record_switch_cost(struct td_session *rs)
 	} else {
 		if (td_collector_switch_cost(rs->col, &sc))
 			return;
+		rs->helper_cpu_ns += sc.cpu_ns;
 		last_switch_cost.have = true;
 		last_switch_cost.bpf = bpf;
 		last_switch_cost.events = events;
