@@ -62,16 +62,16 @@ struct td_session {
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
 	int seq;
+	/* CPU time of tdctl's helper processes (the switch-cost pair), its children */
+	uint64_t helper_cpu_ns;
 	uint64_t interval_start;
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */
-	/* CPU time of tdctl's helper processes (the switch-cost pair), its children */
-	uint64_t helper_cpu_ns;
-	bool final_write;	 /* the interval being written is the last */
-	bool write_failed;	 /* the last interval could not be written */
-	int failed_streak;	 /* attempts that failed since the last write */
-	uint64_t missed_periods; /* interval periods the sampler was too late to read */
-				 /* the intervals that absorbed them, as ranges (consecutive ones merged):
+	bool final_write;				 /* the interval being written is the last */
+	bool write_failed;				 /* the last interval could not be written */
+	int failed_streak;				 /* attempts that failed since the last write */
+	uint64_t missed_periods;			 /* interval periods the sampler was too late to read */
+	/* the intervals that absorbed them, as ranges (consecutive ones merged):
 	 * the first TD_MISSED_RANGES_KEPT, which the end message names, and the
 	 * latest, which the next late period may extend; nmissed counts them all.
 	 * Bounded: a sampler late every few intervals for days adds a count, not memory. */
