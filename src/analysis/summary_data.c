@@ -466,6 +466,7 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 	sum->has_read_cost = td_store_read_cost(s, session, &sum->read_cost) == 1;
 	snprintf(sum->counting, sizeof(sum->counting), "%s", L.meta.counting);
 	sum->switch_cost_ns = L.meta.switch_cost_ns;
+	sum->switch_cost_from = L.meta.switch_cost_from;
 	L.first_ns = h.first_ns;
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;

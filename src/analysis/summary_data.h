@@ -79,12 +79,14 @@ struct td_summary {
 	char why_not_evaluated[sizeof(((td_err *)0)->msg)]; /* "" or why software.td/generic.td could not be read */
 	bool has_read_cost; /* read_cost: the event topdown's reads may have added most to */
 	struct td_read_cost_row read_cost;
-	char counting[16];     /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
-	double switch_cost_ns; /* what counting added to a switch of the target, measured at start; NAN: not */
+	char counting[16];	  /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
+	double switch_cost_ns;	  /* what counting added to a switch of the target, measured at start; NAN: not */
+	int64_t switch_cost_from; /* ... at the start of this session (sum->session's) or an earlier one of this boot */
 	/* the end of `tdctl run`/`attach` only (0: not shown): the whole command's CPU
 	 * time from its start to this summary read, of which its start (up to the first
 	 * interval) and reading this summary back */
 	uint64_t whole_ns, start_ns, summary_ns;
+	uint64_t helper_ns; /* ... of which its helper processes' (in whole_ns and start_ns) */
 };
 /* The target's context switches as counted (its processes' totals: the
  * CONTEXT_SWITCHES event, or /proc's where kernel mode is not counted),

@@ -155,9 +155,9 @@ int td_collector_cgroup_sample(struct td_collector *c, td_cgroup_counts_fn fn, v
 /* 1 with a warning line in buf when BPF counting lost counts (map full,
  * failed reads), else 0. */
 int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t len);
-/* 1 with a clause in buf (for the counting note) when the BPF program read
- * the counters after a context switch it did not see (what they counted
- * then is nobody's), else 0. */
+/* 1 with a clause in buf (for the counting note) when the BPF program
+ * found context switches it did not see (the followed time they hid, and
+ * its counts, are nobody's), else 0. */
 int td_collector_counting_unseen(const struct td_collector *c, char *buf, size_t len);
 
 /* Follow a process and open its current threads now. flags apply to the

@@ -79,19 +79,22 @@ __u64 read_errors = 0;
 /* a slot found odd when its writer began, or even when it ended (two
  * writers at once: never) */
 __u64 seq_errors = 0;
-/* readings of a CPU's counters that found another thread running than the
- * one the last switch on that CPU switched to, and the time they spanned:
- * a switch the program did not see, so who ran that time is not known and
- * it goes to no thread and no process. Seen on our Firecracker guests: the
- * kernel gives no sched_switch event (to perf either) when the guest
- * agent's threads (PID 1) switch out, ~4 a second. When the thread before
- * was not followed (no reading since), a followed thread whose switch in
- * was not seen switches out, or is flushed, with nothing to give it: what
- * it counted since it switched in goes to no one, and that run (the
- * scheduler's count of it, se.sum_exec_runtime - prev_sum_exec_runtime)
- * is said here too. */
+/* switches the program did not see, and the time of followed threads they
+ * hid: who ran that time is not known, and it (with its counts) goes to no
+ * thread and no process. Seen on our Firecracker guests: the kernel gives
+ * no sched_switch event (to perf either) when the guest agent's threads
+ * (PID 1) switch out, ~4 a second. Found two ways (step()): a reading of a
+ * CPU's counters finds another thread running than the one the last switch
+ * there switched to, while a base was taken: the time since that base; or
+ * a followed thread switches out (or is flushed) where the program did not
+ * see it switch in, after a switch to a thread nobody follows (which took
+ * no base, no clock read): its time since its unseen switch in, as the
+ * kernel accounted it (unseen_stint()). unseen_untimed: of the latter,
+ * those whose time the kernel keeps no record of (a thread outside the
+ * fair class): not in unseen_ns. */
 __u64 unseen_switches = 0;
 __u64 unseen_ns = 0;
+__u64 unseen_untimed = 0;
 /* the levels below the root of the followed cgroups, a bit each: set by
  * user space; 0, no cgroup followed and none looked up */
 __u32 cgroup_levels = 0;
@@ -428,38 +431,72 @@ static __always_inline __u32 owner_now(const struct cpu_state *cs, __u32 tid, __
 	return owner_of(tgid);
 }
 
+struct sched_ext_entity___td {
+	__u32 flags;
+} __attribute__((preserve_access_index));
+
+/* task_struct's scx, where the kernel has sched_ext (the build host's may not) */
+struct task_struct___td {
+	struct sched_ext_entity___td scx;
+} __attribute__((preserve_access_index));
+
+/* The CPU time of task t (running, or switching out) since it was last
+ * switched in, as the kernel accounted it; false when the kernel keeps no
+ * such figure. A fair-class task's entity gets prev_sum_exec_runtime =
+ * sum_exec_runtime when it is picked to run (set_next_entity(),
+ * kernel/sched/fair.c:5658 in 6.12), and at a switch out its
+ * sum_exec_runtime is up to date (update_curr() by the dequeue of
+ * try_to_block_task() or by put_prev_entity(), fair.c:5703, in
+ * pick_next_task(), core.c:6701-6705, before trace_sched_switch() at
+ * core.c:6749, all on the rq clock of core.c:6681); in the flush it
+ * lags by what ran since the last tick. The real-time and deadline classes
+ * (prio below MAX_RT_PRIO, include/linux/sched/prio.h, a boost included)
+ * and sched_ext (scx.flags' state SCX_TASK_ENABLED: in that class,
+ * include/linux/sched/ext.h) do not set it. */
+static __always_inline bool unseen_stint(struct task_struct *t, __u64 *ns)
+{
+	struct task_struct___td *x = (void *)t;
+	__u64 sum, at;
+
+	if (BPF_CORE_READ(t, prio) < 100)
+		return false;
+	if (bpf_core_field_exists(x->scx) && ((BPF_CORE_READ(x, scx.flags) >> 8) & 3) == 3)
+		return false;
+	sum = BPF_CORE_READ(t, se.sum_exec_runtime);
+	at = BPF_CORE_READ(t, se.prev_sum_exec_runtime);
+	*ns = sum > at ? sum - at : 0;
+	return true;
+}
+
 /* Thread tid leaves the CPU (or, from the flush, is read where it runs):
  * read the counters when it or the thread after it is followed (or when
  * cgroups are summed: whatever runs counts), never otherwise; give it
  * what it counted since its base. Leaves the CPU's state as the thread
  * after it (ntid, nowner) starts: a base taken when that one is followed. */
-static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
-				 __u32 ntid, __u32 nowner, __u64 gen, struct task_struct *task, bool btf)
+static __always_inline bool step(struct cpu_state *cs, struct task_struct *task, __u32 tid, __u32 tgid, __u32 owner,
+				 int sw, bool dead, __u32 ntid, __u32 nowner, __u64 gen)
 {
 	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next = nowner || all, full = false;
-	__u64 now = 0, ran = 0;
+	__u64 now = 0, ran = 0, stint;
 
 	mine = cs->known && cs->running == tid;
+	if (!mine && cs->known && cs->valid && cs->since_ns && (owner || all || cs->owner)) {
+		/* a switch the program did not see since a base was taken (for a followed
+		 * thread switched in, or for any with cgroups summed), whoever switches out
+		 * now: who ran since is not known */
+		now = bpf_ktime_get_ns();
+		__sync_fetch_and_add(&unseen_switches, 1);
+		__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
+	} else if (!mine && cs->known && owner && tid) {
+		/* switched in unseen after a thread nobody follows (no base): what it ran
+		 * since is nobody's, its counts unknown; its time, the kernel's */
+		__sync_fetch_and_add(&unseen_switches, 1);
+		if (unseen_stint(task, &stint))
+			__sync_fetch_and_add(&unseen_ns, stint);
+		else
+			__sync_fetch_and_add(&unseen_untimed, 1);
+	}
 	if (owner || all || (dead && tid)) {
-		if (!mine && cs->known && cs->valid && cs->since_ns && (owner || all)) {
-			/* a switch the program did not see: who ran since is not known */
-			now = bpf_ktime_get_ns();
-			__sync_fetch_and_add(&unseen_switches, 1);
-			__sync_fetch_and_add(&unseen_ns, now - cs->since_ns);
-		} else if (!mine && cs->known && !cs->valid && tid && owner) {
-			/* its switch in not seen, after an unfollowed thread: its run since goes to no one.
-			 * Only the fair class sets prev_sum_exec_runtime when it picks a thread
-			 * (set_next_entity(), kernel/sched/fair.c:5658, linux 6.12): an RT or deadline
-			 * thread's run is not known, and the switch is said alone */
-			__u32 policy = btf ? task->policy : BPF_CORE_READ(task, policy);
-			__sync_fetch_and_add(&unseen_switches, 1);
-			if (policy == 0 || policy == 3 || policy == 5) { /* SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE */
-				__u64 sum = btf ? task->se.sum_exec_runtime : BPF_CORE_READ(task, se.sum_exec_runtime);
-				__u64 from = btf ? task->se.prev_sum_exec_runtime
-						 : BPF_CORE_READ(task, se.prev_sum_exec_runtime);
-				__sync_fetch_and_add(&unseen_ns, sum - from);
-			}
-		}
 		have = mine && cs->valid;
 		if (have || need_next) {
 			now = now ? now : bpf_ktime_get_ns();
@@ -469,7 +506,7 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 		}
 		full = account(cs, tid, tgid, owner, sw, dead, ran, have);
 	} else if (need_next) {
-		now = bpf_ktime_get_ns();
+		now = now ? now : bpf_ktime_get_ns();
 		read_counters(cs, bpf_get_smp_processor_id(), false, now);
 	}
 	cs->valid = need_next;
@@ -495,8 +532,8 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 	if (!cs)
 		return 0;
 	nowner = ntid ? owner_of(ntgid) : 0;
-	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
-		 dead, ntid, nowner, gen, prev, btf))
+	if (step(cs, prev, tid, tgid, owner_now(cs, tid, tgid, gen),
+		 !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY, dead, ntid, nowner, gen))
 		__sync_fetch_and_add(&lost_switches, 1);
 	if (!dead)
 		return 0;
@@ -558,7 +595,7 @@ int flush(void *ctx)
 	if (!cs)
 		return 0;
 	owner = owner_now(cs, tid, tgid, gen);
-	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen, t, false);
+	step(cs, t, tid, tgid, owner, SW_NONE, false, tid, owner, gen);
 	return 0;
 }
 

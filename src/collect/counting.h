@@ -44,8 +44,9 @@ struct td_bpf_counting_stats {
 	uint64_t lost_oncpu_ns;	  /* ... and the CPU time they ran (counted, given to no thread) */
 	uint64_t read_errors;	  /* counter reads that failed in the program */
 	uint64_t seq_errors;	  /* slots two writers wrote at once (never: counting.bpf.c) */
-	uint64_t unseen_switches; /* readings after a switch the program did not see (every view's) */
-	uint64_t unseen_ns;	  /* ... and the time they spanned, given to no thread or process */
+	uint64_t unseen_switches; /* switches the program did not see, found (every view's) */
+	uint64_t unseen_ns;	  /* ... and the followed threads' time they hid, given to no thread or process */
+	uint64_t unseen_untimed;  /* ... of which this many hid a time not known (not in unseen_ns) */
 	int map_entries;	  /* thread slots (--bpf-map-entries) */
 	int peak_entries;	  /* most slots in use at once (every view's) */
 	uint64_t kernel_bytes;	  /* the slots' maps' memory as the kernel accounts it (0: unknown) */

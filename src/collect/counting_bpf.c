@@ -570,6 +570,9 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	if (bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY))
 		return -errno;
 	followed_changed(b->in);
+	/* a thread of it on a CPU now is counted from here: the flush takes its base
+	 * (the program takes one at a switch in, and this one's was before) */
+	flush_cpus(b->in);
 	return 0;
 }
 
@@ -760,6 +763,7 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 		.seq_errors = in->skel->bss->seq_errors,
 		.unseen_switches = in->skel->bss->unseen_switches,
 		.unseen_ns = in->skel->bss->unseen_ns,
+		.unseen_untimed = in->skel->bss->unseen_untimed,
 		.map_entries = in->map_entries,
 		.peak_entries = slots_used(in),
 		.kernel_bytes = slots_memlock(in),

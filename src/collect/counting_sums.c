@@ -350,17 +350,23 @@ static int sums_unseen(const struct td_counting *b, char *buf, size_t len)
 {
 	const struct sums_counting *s = (const struct sums_counting *)b;
 	struct td_bpf_counting_stats st;
+	char untimed[200] = "";
 
 	td_bpf_counting_stats(s->bpf, &st);
 	if (!st.unseen_switches)
 		return 0;
+	if (st.unseen_untimed)
+		snprintf(untimed, sizeof(untimed),
+			 "; after %llu of them a real-time or sched_ext thread ran for a time the kernel keeps no "
+			 "record of, not in that figure",
+			 (unsigned long long)st.unseen_untimed);
 	snprintf(buf, len,
-		 "%llu reading%s of a CPU's counters came after a context switch the program did not see%s: "
-		 "the %.3f ms counted since the switch before went to no thread or process",
-		 (unsigned long long)st.unseen_switches, st.unseen_switches == 1 ? "" : "s",
+		 "%llu context switch%s the program did not see%s: the %.3f ms of followed time they hid went "
+		 "to no thread, process or cgroup, with its counts%s",
+		 (unsigned long long)st.unseen_switches, st.unseen_switches == 1 ? "" : "es",
 		 td_bpf_counting_sharers(s->bpf) ? " (on all CPUs, for every session sharing the program)"
 						 : " (on all CPUs)",
-		 (double)st.unseen_ns / 1e6);
+		 (double)st.unseen_ns / 1e6, untimed);
 	return 1;
 }
 

@@ -9,6 +9,7 @@
 #define TD_SWITCH_COST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/util.h"
@@ -18,6 +19,7 @@ struct td_switch_cost {
 	double ns;	      /* ns each switch of a counted thread gains (the median of the rounds' differences) */
 	double alone;	      /* ns a switch took alone (the median of the rounds) */
 	int rounds, switches; /* rounds, and switches in each phase of one */
+	uint64_t cpu_ns;      /* the CPU time of the measuring pair (tdctl's children, not in its own) */
 	char why[300];	      /* measured false: why, in one line */
 };
 

@@ -91,11 +91,17 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 		double n = td_summary_switches(sum);
 		if (n < 0)
 			fputs("; its cost to the target not known (the target's context switches not counted)", f);
-		else
+		else if (sum->switch_cost_from == sum->session.id)
 			fprintf(f,
 				"; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, measured at "
 				"start)",
 				n * sum->switch_cost_ns / 1e6, n, sum->switch_cost_ns);
+		else /* reused from an earlier session of this boot (session_record_switch_cost) */
+			fprintf(f,
+				"; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, measured at "
+				"session %lld's start, on this boot, counted as this one)",
+				n * sum->switch_cost_ns / 1e6, n, sum->switch_cost_ns,
+				(long long)sum->switch_cost_from);
 	}
 	/* every read assumed to land on a running target: an upper bound */
 	if (sum->has_read_cost && sum->read_cost.counted > 0)
@@ -248,6 +254,9 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 			"\n  the whole command used %.1f ms of CPU: %.1f ms to its first interval, %.1f ms for this "
 			"summary",
 			(double)sum->whole_ns / 1e6, (double)sum->start_ns / 1e6, (double)sum->summary_ns / 1e6);
+	if (sum->whole_ns && sum->helper_ns)
+		fprintf(f, " (%.1f ms of its start in the two processes that measured the switch cost)",
+			(double)sum->helper_ns / 1e6);
 	fprintf(f, "\n  rung: %s%s\n", sr->rung,
 		!strcmp(sr->rung, "software-only") ? " (top-down metrics need hardware counters: see 'tdctl doctor')"
 						   : "");

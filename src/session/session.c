@@ -421,7 +421,8 @@ static int begin(struct td_session *rs, td_err *err)
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's
 	 * initialisation, which reads every tracepoint's id, the counters opened) is once */
 	rs->cost_cpu_ns = td_process_cpu_ns();
-	rs->res.start_cpu_ns = rs->cost_cpu_ns;
+	rs->res.start_cpu_ns = rs->cost_cpu_ns + rs->helper_cpu_ns;
+	rs->res.helper_cpu_ns = rs->helper_cpu_ns;
 	rs->cost_reads = td_perf_group_reads() + td_bpf_counting_reads();
 	if (td_self_syscalls(&rs->cost_syscalls))
 		rs->cost_syscalls = 0;

@@ -87,7 +87,9 @@ struct td_session_result {
 	int target_status; /* run: exit status as a shell reports it (128+N for signal N) */
 	char stop_reason[128];
 	int error_exit;	       /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
-	uint64_t start_cpu_ns; /* the process's CPU time when sampling began (its set-up: the cost of a start) */
+	uint64_t start_cpu_ns; /* the process's CPU time when sampling began (its set-up: the cost of a start),
+				* its helper processes' included */
+	uint64_t helper_cpu_ns; /* ... of which its helper processes' (the switch-cost pair, tdctl's children) */
 };
 
 struct td_session;

@@ -62,6 +62,8 @@ struct td_session {
 	int64_t proc_event_ids[2];
 	int64_t interval_id;
 	int seq;
+	/* CPU time of tdctl's helper processes (the switch-cost pair), its children */
+	uint64_t helper_cpu_ns;
 	uint64_t interval_start;
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */

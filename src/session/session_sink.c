@@ -350,7 +350,11 @@ void session_record_read_cost(struct td_session *rs)
  * events counted per thread: topdownd starts its sessions in the loop every
  * session samples in, and the ~0.1 s the measure takes (more on a loaded
  * host) would hold up every running session's intervals each time one
- * starts. Measured again after TD_SWITCH_COST_KEEP_NS. */
+ * starts. Measured again after TD_SWITCH_COST_KEEP_NS. Else the figure of
+ * the database's latest session of this boot counted the same way (mode
+ * and events counting: td_store_switch_cost_this_boot), copied whole, so
+ * that the summary can name the session it was measured at; else measured
+ * now (tens of ms of CPU, most of a short run's start). */
 #define TD_SWITCH_COST_KEEP_NS (600 * 1000000000ull)
 static struct {
 	bool have, bpf;
@@ -372,9 +376,12 @@ void session_record_switch_cost(struct td_session *rs)
 	if (last_switch_cost.have && last_switch_cost.bpf == bpf && last_switch_cost.events == events &&
 	    now - last_switch_cost.at_ns < TD_SWITCH_COST_KEEP_NS) {
 		sc = last_switch_cost.sc;
+	} else if (td_store_switch_cost_this_boot(rs->store, rs->session, &sc.ns) == 1) {
+		sc.measured = true;
 	} else {
 		if (td_collector_switch_cost(rs->col, &sc))
 			return;
+		rs->helper_cpu_ns += sc.cpu_ns;
 		last_switch_cost.have = true;
 		last_switch_cost.bpf = bpf;
 		last_switch_cost.events = events;

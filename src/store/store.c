@@ -667,6 +667,32 @@ int td_store_session_switch_cost(struct td_store *s, int64_t session, double ns)
 	return rc;
 }
 
+int td_store_switch_cost_this_boot(struct td_store *s, int64_t session, double *ns)
+{
+	static const char q[] =
+		"SELECT o.switch_cost_ns FROM sessions o, sessions me WHERE me.id = ?1 AND o.id != me.id"
+		" AND o.switch_cost_ns IS NOT NULL AND coalesce(me.writer_boot, '') != ''"
+		" AND o.writer_boot = me.writer_boot AND o.counting = me.counting"
+		" AND (SELECT count(*) FROM events e WHERE e.session_id = o.id AND e.status = 'counting') ="
+		" (SELECT count(*) FROM events e WHERE e.session_id = me.id AND e.status = 'counting')"
+		" ORDER BY o.id DESC LIMIT 1";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*ns = sqlite3_column_double(st, 0);
+		rc = 1;
+	} else {
+		rc = rc == SQLITE_DONE ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Is the writer of a 'running' session still alive on this machine? */
 static bool writer_alive(pid_t pid, const char *boot, long long start)
 {

@@ -68,6 +68,11 @@ int td_store_session_counting(struct td_store *s, int64_t session, const char *m
 /* What counting added to each context switch of a counted thread, ns,
  * measured at the session's start (collect/switch_cost). */
 int td_store_session_switch_cost(struct td_store *s, int64_t session, double ns);
+/* The switch cost of the latest other session of this database measured on
+ * this boot (writer_boot) with session's counting mode and as many events
+ * counting (the events rows): what a measure now would measure, the same
+ * program or groups on the same kernel. 1 with *ns, 0 none, -1 on error. */
+int td_store_switch_cost_this_boot(struct td_store *s, int64_t session, double *ns);
 /* Mark sessions left 'running' by a writer that no longer exists as
  * 'interrupted'. Returns how many were marked, or -1. */
 int td_store_recover(struct td_store *s);
@@ -235,6 +240,9 @@ struct td_session_meta {
 	char counting[16];     /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
 	int smt, num_cpus;     /* -1 / 0: unknown */
 	double switch_cost_ns; /* what counting added to a switch of a counted thread; NAN: not measured */
+	/* the session whose start measured it: the first of this boot with that very
+	 * figure (a figure reused is copied whole: td_store_switch_cost_this_boot) */
+	int64_t switch_cost_from;
 };
 int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta *m);
 

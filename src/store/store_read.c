@@ -407,7 +407,9 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 	memset(m, 0, sizeof(*m));
 	if (sqlite3_prepare_v2(s->db,
 			       "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
-			       " coalesce(num_cpus, 0), counting, switch_cost_ns FROM sessions WHERE id=?",
+			       " coalesce(num_cpus, 0), counting, switch_cost_ns,"
+			       " (SELECT min(o.id) FROM sessions o WHERE o.switch_cost_ns = s.switch_cost_ns"
+			       " AND o.writer_boot IS s.writer_boot) FROM sessions s WHERE id=?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -420,6 +422,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 		m->num_cpus = sqlite3_column_int(st, 5);
 		snprintf(m->counting, sizeof(m->counting), "%s", td_store_col_text(st, 6));
 		m->switch_cost_ns = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 7);
+		m->switch_cost_from = sqlite3_column_type(st, 8) == SQLITE_NULL ? id : sqlite3_column_int64(st, 8);
 		rc = 0;
 	}
 	sqlite3_finalize(st);

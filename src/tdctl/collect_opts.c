@@ -359,7 +359,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 	}
 	if (!rc) {
 		sum.summary_ns = td_process_cpu_ns() - before;
-		sum.whole_ns = self_cpu_ns();
+		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns;
+		sum.helper_ns = res->helper_cpu_ns;
 		sum.start_ns = res->start_cpu_ns;
 		td_summary_write(stderr, &sum, o->db_path, TD_SUMMARY_END_PROCESSES, TD_SUMMARY_END_THREADS);
 		td_summary_free(&sum);

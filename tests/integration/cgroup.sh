@@ -93,7 +93,7 @@ for mode in bpf per-thread; do
 		"$(sql "$MDB" "select coalesce(counting, '') || '|' || substr(command, 1, length('cgroup $busy ('))
 			from sessions")" ;;
 	esac
-	unseen=$(sed -n 's/.* the \([0-9.]*\) ms counted since the switch before went to no thread.*/\1/p' "$WORK/$mode.err")
+	unseen=$(sed -n 's/.* the \([0-9.]*\) ms of followed time they hid went to no thread.*/\1/p' "$WORK/$mode.err")
 	# -R: each thread's CPU time (TID NS), as it measured it just before it ended
 	cpu=$(awk 'NF == 2 { s += $2 } END { if (NR) printf "%.0f", s }' "$WORK/$mode.cpu")
 	tc=$(sql "$MDB" "select sum(c.value) from counts c join events e on e.id = c.event_id where e.name = 'TASK_CLOCK'")

@@ -39,12 +39,13 @@ within_short() {
 		print (b > 0 && a >= b - m - short && a <= b + m) ? 1 : 0 }'
 }
 # unseen_ns FILE: what the session's counting note (in tdctl's output FILE) says went to
-# no thread, ns: readings of a CPU's counters after a context switch the program did not see
-# (the kernel emits none when this VM's guest agent threads switch out) give what was
-# counted since the switch before to nobody, rather than to the thread found running; a
-# busy worker that followed such a switch is short by that much, at most. 0 when none.
+# no thread, ns: a context switch the program did not see (the kernel emits none when
+# this VM's guest agent threads switch out) gives what was counted since the switch before,
+# or a followed thread's time since it was switched in unseen, to nobody, rather than to
+# the thread found running; a busy worker that followed such a switch is short by that
+# much, at most. 0 when none.
 unseen_ns() {
-	sed -n 's/.* the \([0-9.]*\) ms counted since the switch before went to no thread.*/\1/p' "$1" |
+	sed -n 's/.* the \([0-9.]*\) ms of followed time they hid went to no thread.*/\1/p' "$1" |
 		awk '{ s += $1 * 1e6 } END { printf "%.0f", s }'
 }
 # The references (CLOCK_PROCESS_CPUTIME_ID, schedstat) are the scheduler's runtime, from

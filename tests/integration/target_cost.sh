@@ -46,7 +46,30 @@ for mode in per-thread bpf; do
 	fi
 done
 
+# A second run into the same database on this boot, counted the same way, reuses the first
+# one's measure (copied whole: the same figure stored) and its summary names that session.
 DB="$WORK/per-thread.db"
+first=$(sql "$DB" "select switch_cost_ns from sessions where id = 1")
+if [ -n "$first" ]; then
+	"$TDCTL" run --counting=per-thread -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/again.err"
+	check_eq "a second run exits 0" 0 "$?"
+	check_eq "... stores the first session's switch cost, not a measure of its own" "$first" \
+		"$(sql "$DB" "select switch_cost_ns from sessions where id = 2")"
+	check_match "... and its summary says where the figure was measured" \
+		"ns, measured at session 1's start, on this boot, counted as this one)" "$(cat "$WORK/again.err")"
+	sql "$DB" "update sessions set writer_boot = 'another boot' where id in (1, 2)"
+	"$TDCTL" run --counting=per-thread -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/third.err"
+	check_eq "a third run exits 0" 0 "$?"
+	check "... measures anew where the earlier sessions' boot was another (a figure of its own or none)" \
+		sh -c "! grep -q 'measured at session' '$WORK/third.err'"
+	if [ -n "$(sql "$DB" "select switch_cost_ns from sessions where id = 3")" ]; then
+		"$TDCTL" run --counting=bpf -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/fourth.err" &&
+			check "a run counted another way (BPF) takes no per-thread session's figure" \
+				sh -c "! grep -q 'measured at session' '$WORK/fourth.err'"
+	fi
+else
+	skip "a second run reuses the first's switch cost" "the first run's was not measured (the host's noise hid it)"
+fi
 sql "$DB" "update sessions set switch_cost_ns = 2500 where id = 1"
 "$TDCTL" report 1 -d "$DB" >"$WORK/report" 2>&1
 n=$(switches_of "$DB")
