@@ -35,6 +35,10 @@ if [ -n "${PERFMON51_EMR:-}" ] && [ -n "${PERFMON51_ICX:-}" ]; then
 	mkdir -p "$O/tma-5.1"
 	python3 "$D/gen-td.py" --perfmon "$PERFMON51_EMR" --commit fb93def --model EMR --pmu emr \
 		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$O/tma-5.1/intel-emr.td"
+	# served (events/intel-emr.td: CPUID family 6 model 0xCF), TMA 5.1: the version toplev 5.1 checks
+	# (fixtures oracle-emr-l6.fix, emr-tma51-amx-mba-fp512.fix)
+	python3 "$D/gen-td.py" --perfmon "$PERFMON51_EMR" --commit fb93def --model EMR --pmu emr \
+		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$D/../events/intel-emr.td"
 	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
 		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$O/tma-5.1/intel-icx.td"
 fi

@@ -65,10 +65,10 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", NULL },
 	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
 	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
-	/* Emerald Rapids: Intel perfmon's EMR TMA metrics equal SPR's (TMA 5.2), its core events are
-	 * SPR's, so libpfm4 4.13's spr tables encode them: intel-spr.td serves it. Granite Rapids
-	 * (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
-	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "spr" },
+	/* Emerald Rapids (perfmon mapfile GenuineIntel-6-CF; Linux INTEL_EMERALDRAPIDS_X): libpfm4 4.13
+	 * has no table; intel-emr.td, generated from perfmon's EMR files (TMA 5.1, tools/gen-td.py), is raw.
+	 * Granite Rapids (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
+	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "emr" },
 	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", "gnr" },
 	/* Sierra Forest (Crestmont E-cores, perfmon mapfile GenuineIntel-6-AF; Linux INTEL_ATOM_CRESTMONT_X):
 	 * libpfm4 4.13 has no table, intel-srf.td (generated from perfmon, tools/gen-td.py) is raw */

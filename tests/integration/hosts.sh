@@ -191,17 +191,18 @@ on srf-2s none
 is cpu.family=6 cpu.model=175 "cpu.microarch=Sierra Forest" cpu.online_cpus=288 cpu.sockets=2 cpu.smt=0 \
 	libpfm4.model= pmu_model.name=srf pmu_model.source=cpuid events_file=intel-srf.td rung=full-tree
 groups 1
-# Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it spr (perfmon's
-# EMR TMA 5.2 metrics are SPR's), libpfm4's spr tables encode intel-spr.td's events
+# Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it emr and
+# intel-emr.td (generated from perfmon's EMR files, TMA 5.1, checked against toplev's emr-l6 oracle) serves
+# it with raw encodings
 on emr-vm none
-is cpu.model=207 "cpu.microarch=Emerald Rapids" kernel.hypervisor=KVM pmu_model.name=spr pmu_model.source=cpuid \
-	events_file=intel-spr.td rung=full-tree
-check_grep "emr-vm: the reason says libpfm4's spr tables serve it" \
-	"so CPUID (GenuineIntel family 0x6 model 0xcf) names it spr, which intel-spr.td serves with libpfm4's tables for that model" \
+is cpu.model=207 "cpu.microarch=Emerald Rapids" kernel.hypervisor=KVM pmu_model.name=emr pmu_model.source=cpuid \
+	events_file=intel-emr.td rung=full-tree
+check_grep "emr-vm: the reason says intel-emr.td serves it with raw encodings" \
+	"so CPUID (GenuineIntel family 0x6 model 0xcf) names it emr, which intel-emr.td serves with raw event encodings" \
 	"$WORK/emr-vm.json"
 TD_SYSROOT="$HOSTS/emr-vm" TD_PFM_MODEL=none "$TDCTL" doctor >"$WORK/emr-vm.txt" 2>&1
-check_grep "emr-vm: doctor's text says libpfm4's tables encode the events" \
-	"PMU model:      spr, from CPUID (GenuineIntel family 0x6 model 0xcf): libpfm4's tables for it encode the events" \
+check_grep "emr-vm: doctor's text says the events file uses raw encodings" \
+	"PMU model:      emr, from CPUID (GenuineIntel family 0x6 model 0xcf): events files for it use raw encodings" \
 	"$WORK/emr-vm.txt"
 groups 1
 # N1 through the MIDR table too (part 0xd0c): still arm-neoverse.td
