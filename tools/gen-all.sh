@@ -41,6 +41,9 @@ if [ -n "${PERFMON51_EMR:-}" ] && [ -n "${PERFMON51_ICX:-}" ]; then
 		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$D/../events/intel-emr.td"
 	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
 		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$O/tma-5.1/intel-icx.td"
+	# served (events/intel-icx.td: CPUID family 6 models 0x6A, 0x6C; libpfm4's icx), fixture oracle-icx-l6.fix
+	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
+		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$D/../events/intel-icx.td"
 fi
 # AMD and Arm from Linux perf's pmu-events (KERNEL: an extracted kernel source tree; Debian's
 # linux-source-6.12 6.12.117-1~deb12u1 for the committed files)

@@ -26,7 +26,11 @@ def terms(spec):
         for kv in body.split(','):
             if '=' in kv:
                 k, v = kv.split('=', 1)
-                t[{'offcore_rsp': 'config1'}.get(k, k)] = int(v, 0)
+                k = {'offcore_rsp': 'config1'}.get(k, k)
+                # a term given twice ORs its bits (perf's pmu_format_value() with zero false for the
+                # core PMU: tools/perf/util/pmu.c:1282-1296, 1512, Linux 6.12): toplev writes
+                # EXE_ACTIVITY.3_PORTS_UTIL:u0x80 as umask=0x8,umask=0x80, which perf counts as 0x88
+                t[k] = t.get(k, 0) | int(v, 0)
             elif kv:
                 t[kv] = 1
     if 'event' not in t:

@@ -110,7 +110,7 @@ def fit(a, val, rnd):
         for n, x in v.items():
             d = 1.0 if x is None else max(0.0, a.lo - x, x - a.hi)
             if x is not None and x < a.lo:
-                d += min(1.0, lost[n] / (abs(x) + 1e-3))
+                d += lost[n]    # how far below its max() bound: what the fit must raise
             if d > 0:
                 p += d
                 bad.append(n)

@@ -62,7 +62,9 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake", NULL },
 	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", NULL },
 	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake", NULL },
-	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", NULL },
+	/* Ice Lake-SP (perfmon mapfile GenuineIntel-6-6A/-6C; Linux INTEL_ICELAKE_X, _D): intel-icx.td, generated
+	 * from perfmon's ICX files (TMA 5.1, tools/gen-td.py), raw encodings, whether or not libpfm4 knows it (icx) */
+	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", "icx" },
 	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
 	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
 	/* Emerald Rapids (perfmon mapfile GenuineIntel-6-CF; Linux INTEL_EMERALDRAPIDS_X): libpfm4 4.13

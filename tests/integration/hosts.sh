@@ -191,6 +191,16 @@ on srf-2s none
 is cpu.family=6 cpu.model=175 "cpu.microarch=Sierra Forest" cpu.online_cpus=288 cpu.sockets=2 cpu.smt=0 \
 	libpfm4.model= pmu_model.name=srf pmu_model.source=cpuid events_file=intel-srf.td rung=full-tree
 groups 1
+# 2-socket Intel Ice Lake-SP (family 6 model 106 = 0x6A), 2 x 40 cores x SMT 2: libpfm4 names it icx, and
+# intel-icx.td (generated from perfmon's ICX files, TMA 5.1: the server tree, no longer intel-icl.td's
+# client one) serves it; without libpfm4's model, CPUID names it icx too. Level 1: SLOTS and the four
+# PERF_METRICS fields on the fixed counter 3 (the NMI watchdog holds fixed counter 1): one group.
+on icx-2s icx
+is cpu.family=6 cpu.model=106 "cpu.microarch=Ice Lake-SP" cpu.online_cpus=160 cpu.cores=80 cpu.sockets=2 cpu.smt=1 \
+	libpfm4.model=icx pmu_model.name=icx pmu_model.source=libpfm4 events_file=intel-icx.td rung=full-tree
+groups 1
+on icx-2s none
+is libpfm4.model= pmu_model.name=icx pmu_model.source=cpuid events_file=intel-icx.td rung=full-tree
 # Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it emr and
 # intel-emr.td (generated from perfmon's EMR files, TMA 5.1, checked against toplev's emr-l6 oracle) serves
 # it with raw encodings

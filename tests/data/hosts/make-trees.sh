@@ -145,9 +145,20 @@ pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 topdown-fe-bound=event=0
 f="$T/sys/bus/event_source/devices/cpu/format"; echo "config1:0-63" >"$f/offcore_rsp"; echo "config1:0-15" >"$f/ldlat"
 echo "config1:0-63" >"$f/snoop_rsp"
 
+tree icx-2s
+readme "2-socket Intel Xeon Platinum 8380 (Ice Lake-SP, family 6 model 106 = 0x6A), bare metal: 2 x 40 cores x SMT 2 = 160 CPUs. NMI watchdog on." \
+	"CPUID names it icx (intel-icx.td, generated from perfmon's ICX files, raw encodings), libpfm4 4.13 too (its icx model)." \
+	"cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_ICELAKE_X (:7062-7104): icl_events_attrs, icl_td_events_attrs" \
+	"(slots, topdown-{retiring,bad-spec,fe-bound,be-bound}: num_topdown_events 4, :7097), offcore_rsp, ldlat, frontend formats."
+x86 "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz" GenuineIntel 6 106 6 0; cpus 2 40 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+
 tree emr-vm
 readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cloud VM under KVM with a virtual PMU, 8 vCPUs (4 cores x SMT 2)." \
-	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it spr, whose tables and intel-spr.td serve it."
+	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it emr (intel-emr.td, generated from perfmon, raw encodings)."
 x86 "Intel(R) Xeon(R) Platinum 8592+" GenuineIntel 6 207 2 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0-amd64 2 0
 mounts "$cgroup_rw"
 intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
