@@ -11,6 +11,8 @@ mkdir -p "$O"
 g() { python3 "$D/gen-td.py" --perfmon "$P" $C "$@"; }
 g --model SKL --pmu skl --title "Intel Skylake" --class skl -o "$O/intel-skl.td"
 g --model SKX --pmu skx --title "Intel Skylake-SP" --class skl -o "$O/intel-skx.td"
+# served (events/intel-skx.td: family 6 model 0x55 steppings 0-4, libpfm4's skx), fixture oracle-skx-l6.fix
+g --model SKX --pmu skx --title "Intel Skylake-SP" --class skl -o "$D/../events/intel-skx.td"
 g --model CLX --pmu clx --title "Intel Cascade Lake" --class skl -o "$O/intel-clx.td"
 g --model BDX --pmu bdx --title "Intel Broadwell-X" --class bdw -o "$O/intel-bdx.td"
 g --model ICL --pmu icl --title "Intel Ice Lake" --class icl -o "$O/intel-icl.td"

@@ -25,7 +25,9 @@ def main():
     # --expected=NAME: toplev's values of another run on the same counts (expected/NAME.csv);
     # --count=ALIAS=VALUE,...: ALIAS counted VALUE (an event toplev read under a perf form that
     # lost its encoding, e.g. an OCR.* event without its offcore MSR value: toplev's count of it)
-    zero, differ, given, expected = [], {}, {}, case
+    # --as=TOPLEV=OURS: toplev's node TOPLEV is the file's OURS (the same formula under another parent:
+    # TMA 5.01 keeps Serializing_Operation under Ports_Utilized_0, toplev's 5.1 under Core_Bound)
+    zero, differ, given, expected, rename = [], {}, {}, case, {}
     for x in sys.argv[4:]:
         if x.startswith('--zero='):
             zero += x[7:].split(',')
@@ -34,6 +36,9 @@ def main():
         elif x.startswith('--count='):
             k, v = x[8:].split('=', 1)
             given[k] = v
+        elif x.startswith('--as='):
+            k, v = x[5:].split('=', 1)
+            rename[k] = v
         elif x.startswith('--differ='):
             k, r = x[9:].split('=', 1)
             differ[k] = r
@@ -90,6 +95,9 @@ def main():
             area, val, unit = row['Area'], row['Value'], row['Unit']
             if area == 'MUX' or not val:
                 continue
+            if area in rename:
+                out.append('# toplev\'s %s is %s here' % (area, rename[area]))
+                area = rename[area]
             if area in differ:
                 out.append('# differs: %s (toplev %s %s): %s' % (area, val, unit, differ[area]))
                 continue

@@ -59,8 +59,12 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x5e, 0x5e, 0, "Skylake", NULL },
 	{ "GenuineIntel", 6, 0x8e, 0x8e, 0, "Kaby Lake / Coffee Lake", NULL },
 	{ "GenuineIntel", 6, 0x9e, 0x9e, 0, "Kaby Lake / Coffee Lake", NULL },
+	/* family 6 model 0x55 is Skylake-SP and Cascade Lake: the stepping decides (perfmon's mapfile:
+	 * GenuineIntel-6-55-[01234] SKX, -[56789ABCDEF] CLX; libpfm4 likewise names skx and clx; Linux has one
+	 * case, INTEL_SKYLAKE_X, its stepping only choosing microcode quirks). Skylake-SP: intel-skx.td,
+	 * generated from perfmon's SKX files (TMA 5.01); Cascade Lake: intel-skl.td (libpfm4's clx) */
 	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake", NULL },
-	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", NULL },
+	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", "skx" },
 	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake", NULL },
 	/* Ice Lake-SP (perfmon mapfile GenuineIntel-6-6A/-6C; Linux INTEL_ICELAKE_X, _D): intel-icx.td, generated
 	 * from perfmon's ICX files (TMA 5.1, tools/gen-td.py), raw encodings, whether or not libpfm4 knows it (icx) */

@@ -191,6 +191,17 @@ on srf-2s none
 is cpu.family=6 cpu.model=175 "cpu.microarch=Sierra Forest" cpu.online_cpus=288 cpu.sockets=2 cpu.smt=0 \
 	libpfm4.model= pmu_model.name=srf pmu_model.source=cpuid events_file=intel-srf.td rung=full-tree
 groups 1
+# 2-socket Intel Skylake-SP (family 6 model 85 = 0x55, stepping 4: Skylake-SP, not Cascade Lake, by perfmon's
+# mapfile and libpfm4), 2 x 20 cores x SMT 2: libpfm4 names it skx, intel-skx.td (generated from perfmon's SKX
+# files) serves it; without libpfm4's model CPUID names it skx too. Level 1 as on Skylake client: SMT on halves
+# the 8 counters to 4, the watchdog holds fixed counter 1, so the 5 distinct events (CPU_CLK_UNHALTED.THREAD_ANY,
+# UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS, INT_MISC.RECOVERY_CYCLES_ANY, IDQ_UOPS_NOT_DELIVERED.CORE) need 2
+on skx-2s skx
+is cpu.family=6 cpu.model=85 "cpu.microarch=Skylake-SP" cpu.online_cpus=80 cpu.cores=40 cpu.sockets=2 cpu.smt=1 \
+	libpfm4.model=skx pmu_model.name=skx pmu_model.source=libpfm4 events_file=intel-skx.td rung=full-tree
+groups 2
+on skx-2s none
+is libpfm4.model= pmu_model.name=skx pmu_model.source=cpuid events_file=intel-skx.td rung=full-tree
 # 2-socket Intel Ice Lake-SP (family 6 model 106 = 0x6A), 2 x 40 cores x SMT 2: libpfm4 names it icx, and
 # intel-icx.td (generated from perfmon's ICX files, TMA 5.1: the server tree, no longer intel-icl.td's
 # client one) serves it; without libpfm4's model, CPUID names it icx too. Level 1: SLOTS and the four

@@ -145,6 +145,16 @@ pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 topdown-fe-bound=event=0
 f="$T/sys/bus/event_source/devices/cpu/format"; echo "config1:0-63" >"$f/offcore_rsp"; echo "config1:0-15" >"$f/ldlat"
 echo "config1:0-63" >"$f/snoop_rsp"
 
+tree skx-2s
+readme "2-socket Intel Xeon Gold 6148 (Skylake-SP, family 6 model 85 = 0x55, stepping 4: perfmon's mapfile GenuineIntel-6-55-[01234] is SKX," \
+	"-[56789ABCDEF] Cascade Lake), bare metal: 2 x 20 cores x SMT 2 = 80 CPUs. NMI watchdog on. libpfm4: skx; CPUID names it skx too" \
+	"(intel-skx.td, generated from perfmon's SKX files). cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_SKYLAKE_X" \
+	"(:7005-7060): no PERF_METRICS; intel_arch3_formats_attr (:5309-5318) with any = config:21 (:4806), offcore_rsp, ldlat, frontend."
+x86 "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz" GenuineIntel 6 85 4 0; cpus 2 20 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+echo "config:21" >"$T/sys/bus/event_source/devices/cpu/format/any"
+
 tree icx-2s
 readme "2-socket Intel Xeon Platinum 8380 (Ice Lake-SP, family 6 model 106 = 0x6A), bare metal: 2 x 40 cores x SMT 2 = 160 CPUs. NMI watchdog on." \
 	"CPUID names it icx (intel-icx.td, generated from perfmon's ICX files, raw encodings), libpfm4 4.13 too (its icx model)." \
