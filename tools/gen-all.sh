@@ -18,6 +18,8 @@ g --model BDX --pmu bdx --title "Intel Broadwell-X" --class bdw -o "$O/intel-bdx
 g --model ICL --pmu icl --title "Intel Ice Lake" --class icl -o "$O/intel-icl.td"
 g --model ICX --pmu icx --title "Intel Ice Lake-SP" --class icl -o "$O/intel-icx.td"
 g --model TGL --pmu tgl --title "Intel Tiger Lake" --class icl -o "$O/intel-tgl.td"
+# served (events/intel-tgl.td: family 6 models 0x8C, 0x8D by CPUID), fixture oracle-tgl-l6.fix
+g --model TGL --pmu tgl --title "Intel Tiger Lake" --class icl -o "$D/../events/intel-tgl.td"
 g --model SPR --metrics sapphirerapids_metrics.json --pmu spr --title "Intel Sapphire Rapids" --class glc -o "$O/intel-spr.td"
 g --model EMR --pmu emr --title "Intel Emerald Rapids" --class glc -o "$O/intel-emr.td"
 g --model GNR --pmu gnr --title "Intel Granite Rapids" --class glc -o "$O/intel-gnr.td"

@@ -69,7 +69,9 @@ static const struct uarch_row uarch_table[] = {
 	/* Ice Lake-SP (perfmon mapfile GenuineIntel-6-6A/-6C; Linux INTEL_ICELAKE_X, _D): intel-icx.td, generated
 	 * from perfmon's ICX files (TMA 5.1, tools/gen-td.py), raw encodings, whether or not libpfm4 knows it (icx) */
 	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", "icx" },
-	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
+	/* Tiger Lake (perfmon mapfile GenuineIntel-6-8C/-8D): libpfm4 4.13 has no Tiger Lake name; without
+	 * its model, intel-tgl.td (generated from perfmon's TGL files, TMA 5.1) serves it with raw encodings */
+	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", "tgl" },
 	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
 	/* Emerald Rapids (perfmon mapfile GenuineIntel-6-CF; Linux INTEL_EMERALDRAPIDS_X): libpfm4 4.13
 	 * has no table; intel-emr.td, generated from perfmon's EMR files (TMA 5.1, tools/gen-td.py), is raw.

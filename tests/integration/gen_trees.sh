@@ -160,8 +160,26 @@ rm -f "$WORK/skx.diff"
 cmp -s "$EV/intel-skx.td" "$TD_SRCDIR/events/intel-skx.td" ||
 	diff "$EV/intel-skx.td" "$TD_SRCDIR/events/intel-skx.td" | grep '^[<>]' | grep -v '^[<>] note     Generated:' >"$WORK/skx.diff"
 check_eq "the served intel-skx.td is the generated file (its note's output path aside)" "" "$(cat "$WORK/skx.diff" 2>/dev/null)"
+# Tiger Lake as served (events/intel-tgl.td is this TMA 5.1 file): toplev -l6 on a consistent synthetic
+# machine, every node of levels 1-6. Not matched here: L2/L3_Hit_Latency (perfmon TGL's latencies, 5 and 22.5,
+# not the ICL ones toplev 5.1 uses for tgl, 3.5 and 12.5: tgl-l6-tglcost gives ours); Contested_Accesses,
+# Data_Sharing (toplev reads `dummy` for the XSNP_HITM/XSNP_HIT it finds no TGL event of), False_Sharing,
+# Streaming_Stores (OCR events without their MSR value); Ports_Utilized_0 (umask=0x8,umask=0x80). All matched
+# in tests/data/fixtures/oracle-tgl-l6.fix with the counts toplev read
+oracle_case toplev-gen tgl-l6 tgl off 100 107 Backend_Bound.Core_Bound.Ports_Utilization.Ports_Utilized_0 \
+	Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses \
+	Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency \
+	Backend_Bound.Memory_Bound.Store_Bound.False_Sharing Backend_Bound.Memory_Bound.Store_Bound.Streaming_Stores
+rm -f "$WORK/tgl.diff"
+cmp -s "$EV/intel-tgl.td" "$TD_SRCDIR/events/intel-tgl.td" ||
+	diff "$EV/intel-tgl.td" "$TD_SRCDIR/events/intel-tgl.td" | grep '^[<>]' | grep -v '^[<>] note     Generated:' >"$WORK/tgl.diff"
+check_eq "the served intel-tgl.td is the generated file (its note's output path aside)" "" "$(cat "$WORK/tgl.diff" 2>/dev/null)"
+check_eq "tgl-l6-tglcost differs from tgl-l6 in the 5 latency nodes only" \
+	"Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Backend_Bound.Memory_Bound.Store_Bound.False_Sharing" \
+	"$(awk -F, 'FNR == NR { v[$1] = $2; next } ($1 in v) && v[$1] != $2 { print $1 }' \
+		"$ORACLE/toplev-gen/expected/tgl-l6.csv" "$ORACLE/toplev-gen/expected/tgl-l6-tglcost.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
 # the synthetic machines are consistent: no node toplev printed is capped at 100 % or at/below 0
-for c in emr-l6 emr-l6-emrcost icx-l6 skx-l6; do
+for c in emr-l6 emr-l6-emrcost icx-l6 skx-l6 tgl-l6 tgl-l6-tglcost; do
 	check_eq "$c: no toplev node at 100 % or at/below 0" "" \
 		"$(awk -F, '$3 ~ /^%/ && $1 != "MUX" && ($2 >= 100 || $2 <= 0) { print $1 }' "$ORACLE/toplev-gen/expected/$c.csv")"
 done

@@ -191,6 +191,13 @@ on srf-2s none
 is cpu.family=6 cpu.model=175 "cpu.microarch=Sierra Forest" cpu.online_cpus=288 cpu.sockets=2 cpu.smt=0 \
 	libpfm4.model= pmu_model.name=srf pmu_model.source=cpuid events_file=intel-srf.td rung=full-tree
 groups 1
+# Intel Tiger Lake laptop (family 6 model 140 = 0x8C), 4 cores x SMT 2: libpfm4 4.13 has no Tiger Lake name,
+# CPUID names it tgl and intel-tgl.td (generated from perfmon's TGL files, TMA 5.1) serves it with raw
+# encodings. Level 1: SLOTS and the four PERF_METRICS fields (fixed counter 3): one group.
+on tgl-laptop none
+is cpu.family=6 cpu.model=140 "cpu.microarch=Tiger Lake" cpu.online_cpus=8 cpu.cores=4 cpu.smt=1 \
+	libpfm4.model= pmu_model.name=tgl pmu_model.source=cpuid events_file=intel-tgl.td rung=full-tree
+groups 1
 # 2-socket Intel Skylake-SP (family 6 model 85 = 0x55, stepping 4: Skylake-SP, not Cascade Lake, by perfmon's
 # mapfile and libpfm4), 2 x 20 cores x SMT 2: libpfm4 names it skx, intel-skx.td (generated from perfmon's SKX
 # files) serves it; without libpfm4's model CPUID names it skx too. Level 1 as on Skylake client: SMT on halves
