@@ -261,6 +261,20 @@ if command -v python3 >/dev/null 2>&1; then
 				"^groups [0-9]+ unschedulable 0\$" "$r"
 		done
 	done
+	# the served files (events/: EMR and ICX at TMA 5.1), levels 3 and 6, SMT on and off (plan_sched.sh's
+	# full sweep of levels and watchdog states covers the hand-written models; these are kept cheap)
+	for p in emr icx skx tgl; do
+		for l in 3 6; do
+			for smt in on off; do
+				"$TDCTL" plan --pmu "$p" -l "$l" --smt "$smt" --watchdog on --events-dir "$TD_SRCDIR/events" --json \
+					>"$WORK/plan.json" 2>"$WORK/plan.err"
+				check_eq "plan $p (served) level $l SMT $smt exits 0" "" "$(cat "$WORK/plan.err")"
+				r=$(python3 "$TD_SRCDIR/tests/tools/sched_check.py" "$p" "$smt" on <"$WORK/plan.json" 2>&1 | tail -1)
+				check_match "plan $p (served) level $l SMT $smt: every group schedulable ($p's kernel rules)" \
+					"^groups [0-9]+ unschedulable 0\$" "$r"
+			done
+		done
+	done
 else
 	skip "plans of the generated models" "python3 (runs tests/tools/sched_check.py) is not installed"
 fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # plan_sched.sh — every group `tdctl plan` makes is one the Linux x86 PMU
-# driver schedules: each model (skl icl spr gnr srf emr icx skx tgl zen4 zen5) x level 1-6 x SMT
+# driver schedules: each model (skl icl spr gnr srf zen4 zen5) x level 1-6 x SMT
 # on/off x NMI watchdog on/off goes through tests/tools/sched_check.py, a
 # check with its own constraint tables and its own counter assignment, both
 # transcribed from the kernel source (linux 6.12.117), sharing nothing with
@@ -29,7 +29,7 @@ run_check() {
 
 printf '# groups per model and level (SMT on/off, NMI watchdog on/off); all checked schedulable\n'
 printf '# %-5s %-4s %-3s %s\n' model smt wd "L1 L2 L3 L4 L5 L6"
-for pair in skl:skl icl:icl spr:spr gnr:gnr srf:srf emr:emr icx:icx skx:skx tgl:tgl amd64_fam19h_zen4:zen4 amd64_fam1ah_zen5:zen5; do
+for pair in skl:skl icl:icl spr:spr gnr:gnr srf:srf amd64_fam19h_zen4:zen4 amd64_fam1ah_zen5:zen5; do
 	pfm=${pair%%:*}
 	model=${pair##*:}
 	for smt in on off; do
