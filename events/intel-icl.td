@@ -1,12 +1,12 @@
-# intel-icl.td — Intel Ice Lake client (icl) and Ice Lake-SP (icx)
+# intel-icl.td — Intel Ice Lake client (icl); Ice Lake-SP (icx) is intel-icx.td (generated from perfmon, TMA 5.1)
 # Level 1 from the SLOTS fixed counter + PERF_METRICS; L2/L3 (all TMA 5.1 level-3 nodes) and the
 # level-4..6 nodes of toplev 5.1-full whose events libpfm4 and perf's tables publish, from
 # general-purpose events; raw forms from Intel perfmon ICL V1.24 (icelake_core.json) for
 # ARITH.FP_DIVIDER_ACTIVE (FP_Divider/INT_Divider), which libpfm4 4.13 lacks, and for the OCR events
 # of False_Sharing and Streaming_Stores (offcore-response MSR value as offcore_rsp=, config1).
 # Event descriptions carry the perfmon encoding in brackets for the libpfm4 check.
-pmu      icl icx
-title    Intel Ice Lake / Ice Lake-SP
+pmu      icl
+title    Intel Ice Lake
 version  TMA 5.1 (intel/perfmon ICL/metrics/icelake_metrics.json, 06/17/2025)
 note     L1 reads PERF_METRICS through perf's topdown-* events: perf reports each as a count in
 note     slots (slots * field / 0xff), so a node is TD_X / PM_SUM (sum of the four L1 counts), as

@@ -11,11 +11,15 @@ mkdir -p "$O"
 g() { python3 "$D/gen-td.py" --perfmon "$P" $C "$@"; }
 g --model SKL --pmu skl --title "Intel Skylake" --class skl -o "$O/intel-skl.td"
 g --model SKX --pmu skx --title "Intel Skylake-SP" --class skl -o "$O/intel-skx.td"
+# served (events/intel-skx.td: family 6 model 0x55 steppings 0-4, libpfm4's skx), fixture oracle-skx-l6.fix
+g --model SKX --pmu skx --title "Intel Skylake-SP" --class skl -o "$D/../events/intel-skx.td"
 g --model CLX --pmu clx --title "Intel Cascade Lake" --class skl -o "$O/intel-clx.td"
 g --model BDX --pmu bdx --title "Intel Broadwell-X" --class bdw -o "$O/intel-bdx.td"
 g --model ICL --pmu icl --title "Intel Ice Lake" --class icl -o "$O/intel-icl.td"
 g --model ICX --pmu icx --title "Intel Ice Lake-SP" --class icl -o "$O/intel-icx.td"
 g --model TGL --pmu tgl --title "Intel Tiger Lake" --class icl -o "$O/intel-tgl.td"
+# served (events/intel-tgl.td: family 6 models 0x8C, 0x8D by CPUID), fixture oracle-tgl-l6.fix
+g --model TGL --pmu tgl --title "Intel Tiger Lake" --class icl -o "$D/../events/intel-tgl.td"
 g --model SPR --metrics sapphirerapids_metrics.json --pmu spr --title "Intel Sapphire Rapids" --class glc -o "$O/intel-spr.td"
 g --model EMR --pmu emr --title "Intel Emerald Rapids" --class glc -o "$O/intel-emr.td"
 g --model GNR --pmu gnr --title "Intel Granite Rapids" --class glc -o "$O/intel-gnr.td"
@@ -35,8 +39,15 @@ if [ -n "${PERFMON51_EMR:-}" ] && [ -n "${PERFMON51_ICX:-}" ]; then
 	mkdir -p "$O/tma-5.1"
 	python3 "$D/gen-td.py" --perfmon "$PERFMON51_EMR" --commit fb93def --model EMR --pmu emr \
 		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$O/tma-5.1/intel-emr.td"
+	# served (events/intel-emr.td: CPUID family 6 model 0xCF), TMA 5.1: the version toplev 5.1 checks
+	# (fixtures oracle-emr-l6.fix, emr-tma51-amx-mba-fp512.fix)
+	python3 "$D/gen-td.py" --perfmon "$PERFMON51_EMR" --commit fb93def --model EMR --pmu emr \
+		--title "Intel Emerald Rapids (TMA 5.1)" --class glc -o "$D/../events/intel-emr.td"
 	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
 		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$O/tma-5.1/intel-icx.td"
+	# served (events/intel-icx.td: CPUID family 6 models 0x6A, 0x6C; libpfm4's icx), fixture oracle-icx-l6.fix
+	python3 "$D/gen-td.py" --perfmon "$PERFMON51_ICX" --commit c07091a --model ICX --pmu icx \
+		--title "Intel Ice Lake-SP (TMA 5.1)" --class icl -o "$D/../events/intel-icx.td"
 fi
 # AMD and Arm from Linux perf's pmu-events (KERNEL: an extracted kernel source tree; Debian's
 # linux-source-6.12 6.12.117-1~deb12u1 for the committed files)

@@ -59,16 +59,24 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x5e, 0x5e, 0, "Skylake", NULL },
 	{ "GenuineIntel", 6, 0x8e, 0x8e, 0, "Kaby Lake / Coffee Lake", NULL },
 	{ "GenuineIntel", 6, 0x9e, 0x9e, 0, "Kaby Lake / Coffee Lake", NULL },
+	/* family 6 model 0x55 is Skylake-SP and Cascade Lake: the stepping decides (perfmon's mapfile:
+	 * GenuineIntel-6-55-[01234] SKX, -[56789ABCDEF] CLX; libpfm4 likewise names skx and clx; Linux has one
+	 * case, INTEL_SKYLAKE_X, its stepping only choosing microcode quirks). Skylake-SP: intel-skx.td,
+	 * generated from perfmon's SKX files (TMA 5.01); Cascade Lake: intel-skl.td (libpfm4's clx) */
 	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake", NULL },
-	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", NULL },
+	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", "skx" },
 	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake", NULL },
-	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", NULL },
-	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", NULL },
+	/* Ice Lake-SP (perfmon mapfile GenuineIntel-6-6A/-6C; Linux INTEL_ICELAKE_X, _D): intel-icx.td, generated
+	 * from perfmon's ICX files (TMA 5.1, tools/gen-td.py), raw encodings, whether or not libpfm4 knows it (icx) */
+	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", "icx" },
+	/* Tiger Lake (perfmon mapfile GenuineIntel-6-8C/-8D): libpfm4 4.13 has no Tiger Lake name; without
+	 * its model, intel-tgl.td (generated from perfmon's TGL files, TMA 5.1) serves it with raw encodings */
+	{ "GenuineIntel", 6, 0x8c, 0x8d, 0, "Tiger Lake", "tgl" },
 	{ "GenuineIntel", 6, 0x8f, 0x8f, 0, "Sapphire Rapids", NULL },
-	/* Emerald Rapids: Intel perfmon's EMR TMA metrics equal SPR's (TMA 5.2), its core events are
-	 * SPR's, so libpfm4 4.13's spr tables encode them: intel-spr.td serves it. Granite Rapids
-	 * (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
-	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "spr" },
+	/* Emerald Rapids (perfmon mapfile GenuineIntel-6-CF; Linux INTEL_EMERALDRAPIDS_X): libpfm4 4.13
+	 * has no table; intel-emr.td, generated from perfmon's EMR files (TMA 5.1, tools/gen-td.py), is raw.
+	 * Granite Rapids (perfmon mapfile GenuineIntel-6-AD/-AE): libpfm4 4.13 has no table, intel-gnr.td is raw. */
+	{ "GenuineIntel", 6, 0xcf, 0xcf, 0, "Emerald Rapids", "emr" },
 	{ "GenuineIntel", 6, 0xad, 0xae, 0, "Granite Rapids", "gnr" },
 	/* Sierra Forest (Crestmont E-cores, perfmon mapfile GenuineIntel-6-AF; Linux INTEL_ATOM_CRESTMONT_X):
 	 * libpfm4 4.13 has no table, intel-srf.td (generated from perfmon, tools/gen-td.py) is raw */

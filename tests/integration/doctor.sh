@@ -63,10 +63,10 @@ if printf '%s\n' "$out" | grep -q '^libpfm4 model: *none'; then
 			"PMU model: +amd64_fam1ah_zen5, from CPUID \\(AuthenticAMD family 0x1a model $(printf '%#x' "$model")\\): events files for it use raw encodings" "$out"
 		check_match "and amd-zen5.td serves it" "^events file: +amd-zen5.td\$" "$out"
 	elif [ "$uarch" = "Emerald Rapids" ]; then
-		# EMR's core events are SPR's (Intel perfmon: EMR and SPR share TMA 5.2 and the event list)
-		check_match "an Emerald Rapids libpfm4 does not know is named by CPUID as spr" \
-			"PMU model: +spr, from CPUID \\(GenuineIntel family 0x6 model 0xcf\\): " "$out"
-		check_match "and intel-spr.td serves it" "^events file: +intel-spr.td\$" "$out"
+		# perfmon's EMR files, generated (tools/gen-td.py, TMA 5.1): intel-emr.td, raw encodings
+		check_match "an Emerald Rapids libpfm4 does not know is named by CPUID as emr" \
+			"PMU model: +emr, from CPUID \\(GenuineIntel family 0x6 model 0xcf\\): events files for it use raw encodings" "$out"
+		check_match "and intel-emr.td serves it" "^events file: +intel-emr.td\$" "$out"
 	elif [ "$uarch" = "Granite Rapids" ]; then
 		check_match "a Granite Rapids libpfm4 does not know is named by CPUID as gnr" \
 			"PMU model: +gnr, from CPUID \\(GenuineIntel family 0x6 model $(printf '%#x' "$model")\\): " "$out"

@@ -191,17 +191,46 @@ on srf-2s none
 is cpu.family=6 cpu.model=175 "cpu.microarch=Sierra Forest" cpu.online_cpus=288 cpu.sockets=2 cpu.smt=0 \
 	libpfm4.model= pmu_model.name=srf pmu_model.source=cpuid events_file=intel-srf.td rung=full-tree
 groups 1
-# Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it spr (perfmon's
-# EMR TMA 5.2 metrics are SPR's), libpfm4's spr tables encode intel-spr.td's events
+# Intel Tiger Lake laptop (family 6 model 140 = 0x8C), 4 cores x SMT 2: libpfm4 4.13 has no Tiger Lake name,
+# CPUID names it tgl and intel-tgl.td (generated from perfmon's TGL files, TMA 5.1) serves it with raw
+# encodings. Level 1: SLOTS and the four PERF_METRICS fields (fixed counter 3): one group.
+on tgl-laptop none
+is cpu.family=6 cpu.model=140 "cpu.microarch=Tiger Lake" cpu.online_cpus=8 cpu.cores=4 cpu.smt=1 \
+	libpfm4.model= pmu_model.name=tgl pmu_model.source=cpuid events_file=intel-tgl.td rung=full-tree
+groups 1
+# 2-socket Intel Skylake-SP (family 6 model 85 = 0x55, stepping 4: Skylake-SP, not Cascade Lake, by perfmon's
+# mapfile and libpfm4), 2 x 20 cores x SMT 2: libpfm4 names it skx, intel-skx.td (generated from perfmon's SKX
+# files) serves it; without libpfm4's model CPUID names it skx too. Level 1 as on Skylake client: SMT on halves
+# the 8 counters to 4, the watchdog holds fixed counter 1, so the 5 distinct events (CPU_CLK_UNHALTED.THREAD_ANY,
+# UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS, INT_MISC.RECOVERY_CYCLES_ANY, IDQ_UOPS_NOT_DELIVERED.CORE) need 2
+on skx-2s skx
+is cpu.family=6 cpu.model=85 "cpu.microarch=Skylake-SP" cpu.online_cpus=80 cpu.cores=40 cpu.sockets=2 cpu.smt=1 \
+	libpfm4.model=skx pmu_model.name=skx pmu_model.source=libpfm4 events_file=intel-skx.td rung=full-tree
+groups 2
+on skx-2s none
+is libpfm4.model= pmu_model.name=skx pmu_model.source=cpuid events_file=intel-skx.td rung=full-tree
+# 2-socket Intel Ice Lake-SP (family 6 model 106 = 0x6A), 2 x 40 cores x SMT 2: libpfm4 names it icx, and
+# intel-icx.td (generated from perfmon's ICX files, TMA 5.1: the server tree, no longer intel-icl.td's
+# client one) serves it; without libpfm4's model, CPUID names it icx too. Level 1: SLOTS and the four
+# PERF_METRICS fields on the fixed counter 3 (the NMI watchdog holds fixed counter 1): one group.
+on icx-2s icx
+is cpu.family=6 cpu.model=106 "cpu.microarch=Ice Lake-SP" cpu.online_cpus=160 cpu.cores=80 cpu.sockets=2 cpu.smt=1 \
+	libpfm4.model=icx pmu_model.name=icx pmu_model.source=libpfm4 events_file=intel-icx.td rung=full-tree
+groups 1
+on icx-2s none
+is libpfm4.model= pmu_model.name=icx pmu_model.source=cpuid events_file=intel-icx.td rung=full-tree
+# Intel Emerald Rapids (model 207 = 0xCF) VM: libpfm4 4.13 does not know it, CPUID names it emr and
+# intel-emr.td (generated from perfmon's EMR files, TMA 5.1, checked against toplev's emr-l6 oracle) serves
+# it with raw encodings
 on emr-vm none
-is cpu.model=207 "cpu.microarch=Emerald Rapids" kernel.hypervisor=KVM pmu_model.name=spr pmu_model.source=cpuid \
-	events_file=intel-spr.td rung=full-tree
-check_grep "emr-vm: the reason says libpfm4's spr tables serve it" \
-	"so CPUID (GenuineIntel family 0x6 model 0xcf) names it spr, which intel-spr.td serves with libpfm4's tables for that model" \
+is cpu.model=207 "cpu.microarch=Emerald Rapids" kernel.hypervisor=KVM pmu_model.name=emr pmu_model.source=cpuid \
+	events_file=intel-emr.td rung=full-tree
+check_grep "emr-vm: the reason says intel-emr.td serves it with raw encodings" \
+	"so CPUID (GenuineIntel family 0x6 model 0xcf) names it emr, which intel-emr.td serves with raw event encodings" \
 	"$WORK/emr-vm.json"
 TD_SYSROOT="$HOSTS/emr-vm" TD_PFM_MODEL=none "$TDCTL" doctor >"$WORK/emr-vm.txt" 2>&1
-check_grep "emr-vm: doctor's text says libpfm4's tables encode the events" \
-	"PMU model:      spr, from CPUID (GenuineIntel family 0x6 model 0xcf): libpfm4's tables for it encode the events" \
+check_grep "emr-vm: doctor's text says the events file uses raw encodings" \
+	"PMU model:      emr, from CPUID (GenuineIntel family 0x6 model 0xcf): events files for it use raw encodings" \
 	"$WORK/emr-vm.txt"
 groups 1
 # N1 through the MIDR table too (part 0xd0c): still arm-neoverse.td

@@ -52,7 +52,7 @@
 # Lake, Sapphire Rapids, Granite Rapids: 8 either way; fixed counters 0-2
 # (SKL), 0-3 (ICL/SPR/GNR: 3 = SLOTS).
 #
-# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf zen4 zen5;
+# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf emr icx tgl skx zen4 zen5;
 #        SMT; NMI watchdog). Prints one line per group; exits 1 if any group
 #        cannot be scheduled, or an event's counters as the plan states them
 #        are not among those the kernel allows.
@@ -148,6 +148,19 @@ MODELS = {
     # Sierra Forest: 8 GP and 3 fixed counters (CPUID 0xA; Linux perf's sierraforest/counter.json
     # "CountersNumGeneric": "8", "CountersNumFixed": "3"), no SMT, no PERF_METRICS
     'srf': ('intel', (8, 8), 3, GRT, CMT_ER, 0),
+    # Emerald Rapids: INTEL_EMERALDRAPIDS_X shares INTEL_SAPPHIRERAPIDS_X's case (intel/core.c:7106-7111:
+    # intel_glc_extra_regs, then glc_common: intel_glc_event_constraints, intel_pmu_init_glc(),
+    # num_topdown_events = 8, :6454)
+    'emr': ('intel', (8, 8), 4, GLC, GLC_ER, 8),
+    # Ice Lake-SP (INTEL_ICELAKE_X, _D) and Tiger Lake (INTEL_TIGERLAKE_L, INTEL_TIGERLAKE) fall into
+    # Ice Lake's case (intel/core.c:7062-7104: intel_icl_event_constraints, intel_icl_extra_regs,
+    # num_topdown_events = 4, :7097)
+    'icx': ('intel', (8, 8), 4, ICL, ICL_ER, 4),
+    'tgl': ('intel', (8, 8), 4, ICL, ICL_ER, 4),
+    # Skylake-SP and Cascade Lake (both INTEL_SKYLAKE_X, family 6 model 0x55: one kernel case whatever the
+    # stepping, intel/core.c:7005-7060: intel_skl_event_constraints :7026,
+    # intel_skl_extra_regs :7028; the stepping only picks microcode quirks, isolation_ucodes :5505-5510)
+    'skx': ('intel', (8, 4), 3, SKL, SKL_ER, 0),
     'zen4': ('amd', (6, 6), 0, [], [], 0),
     'zen5': ('amd', (6, 6), 0, [], [], 0),
 }

@@ -145,9 +145,41 @@ pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 topdown-fe-bound=event=0
 f="$T/sys/bus/event_source/devices/cpu/format"; echo "config1:0-63" >"$f/offcore_rsp"; echo "config1:0-15" >"$f/ldlat"
 echo "config1:0-63" >"$f/snoop_rsp"
 
+tree tgl-laptop
+readme "Intel Core i7-1185G7 (Tiger Lake, family 6 model 140 = 0x8C) laptop, bare metal, 4 cores x SMT 2 = 8 CPUs. NMI watchdog on." \
+	"libpfm4 4.13 has no Tiger Lake name (TD_PFM_MODEL=none): CPUID names it tgl (intel-tgl.td, generated from perfmon, raw encodings)." \
+	"cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_TIGERLAKE_L (Ice Lake's case, :7067-7104): icl_td_events_attrs" \
+	"(slots, topdown-{retiring,bad-spec,fe-bound,be-bound}), offcore_rsp, ldlat, frontend formats."
+x86 "11th Gen Intel(R) Core(TM) i7-1185G7 @ 3.00GHz" GenuineIntel 6 140 1 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+
+tree skx-2s
+readme "2-socket Intel Xeon Gold 6148 (Skylake-SP, family 6 model 85 = 0x55, stepping 4: perfmon's mapfile GenuineIntel-6-55-[01234] is SKX," \
+	"-[56789ABCDEF] Cascade Lake), bare metal: 2 x 20 cores x SMT 2 = 80 CPUs. NMI watchdog on. libpfm4: skx; CPUID names it skx too" \
+	"(intel-skx.td, generated from perfmon's SKX files). cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_SKYLAKE_X" \
+	"(:7005-7060): no PERF_METRICS; intel_arch3_formats_attr (:5309-5318) with any = config:21 (:4806), offcore_rsp, ldlat, frontend."
+x86 "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz" GenuineIntel 6 85 4 0; cpus 2 20 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+echo "config:21" >"$T/sys/bus/event_source/devices/cpu/format/any"
+
+tree icx-2s
+readme "2-socket Intel Xeon Platinum 8380 (Ice Lake-SP, family 6 model 106 = 0x6A), bare metal: 2 x 40 cores x SMT 2 = 160 CPUs. NMI watchdog on." \
+	"CPUID names it icx (intel-icx.td, generated from perfmon's ICX files, raw encodings), libpfm4 4.13 too (its icx model)." \
+	"cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_ICELAKE_X (:7062-7104): icl_events_attrs, icl_td_events_attrs" \
+	"(slots, topdown-{retiring,bad-spec,fe-bound,be-bound}: num_topdown_events 4, :7097), offcore_rsp, ldlat, frontend formats."
+x86 "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz" GenuineIntel 6 106 6 0; cpus 2 40 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+
 tree emr-vm
 readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cloud VM under KVM with a virtual PMU, 8 vCPUs (4 cores x SMT 2)." \
-	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it spr, whose tables and intel-spr.td serve it."
+	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it emr (intel-emr.td, generated from perfmon, raw encodings)."
 x86 "Intel(R) Xeon(R) Platinum 8592+" GenuineIntel 6 207 2 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0-amd64 2 0
 mounts "$cgroup_rw"
 intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
