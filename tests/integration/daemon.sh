@@ -255,10 +255,11 @@ elif [ -n "${USERPID:-}" ]; then
 			$NOBODY "$D/user.sh" >/dev/null 2>&1 &
 			SCRIPT=$!
 			if [ $who = user ]; then
-				S=$($NOBODY "$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>/dev/null)
+				S=$($NOBODY "$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>"$D/attach.err")
 			else
-				S=$("$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>/dev/null)
+				S=$("$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>"$D/attach.err")
 			fi
+			[ -n "$S" ] || sed "s/^/# $who's attach said: /" "$D/attach.err"
 			touch "$D/go"
 			wait "$SCRIPT"
 			ended() { test "$(sql "$DB" "select status from sessions where id = ${S:-0}")" = completed; }
