@@ -73,8 +73,8 @@ static int test_window(const struct td_watch_series *s, const struct td_watch_pa
 }
 
 /* Did window w move node i away from the baseline (t: how)? */
-static bool moved(const struct td_watch_series *s, const struct td_watch_params *pr, int i, int w, double *a,
-		  double *b, struct td_watch_trigger *t)
+static bool moved(const struct td_watch_series *s, const struct td_watch_params *pr, int i, int w, double *a, double *b,
+		  struct td_watch_trigger *t)
 {
 	return !test_window(s, pr, i, w, a, b, t) && t->p < pr->p_value &&
 	       fabs(t->after - t->before) * 100 >= pr->min_shift;

@@ -196,10 +196,8 @@ static void test_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_step_is_a_change),
-		cmocka_unit_test(test_no_change),
-		cmocka_unit_test(test_burst_is_none),
-		cmocka_unit_test(test_not_counted),
+		cmocka_unit_test(test_step_is_a_change), cmocka_unit_test(test_no_change),
+		cmocka_unit_test(test_burst_is_none),	 cmocka_unit_test(test_not_counted),
 		cmocka_unit_test(test_limits),
 	};
 
