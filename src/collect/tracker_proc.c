@@ -176,7 +176,9 @@ int td_proc_tracker_poll(struct td_proc_tracker *t, const struct td_task_event *
 	int rc;
 
 	t->events.n = 0;
-	if (t->follow_children && (rc = find_new_children(t)) < 0)
+	/* the walk of /proc finds children of the processes followed: none
+	 * followed (a system or cgroup session), nothing to walk for */
+	if (t->follow_children && t->nprocs > 0 && (rc = find_new_children(t)) < 0)
 		return rc;
 	for (int i = 0; i < t->nprocs; i++)
 		if ((rc = rescan(t, &t->procs[i])) < 0)

@@ -343,7 +343,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 {
 	const struct td_session_opts *o = &rs->o;
 
-	if (!(rs->col = td_collector_new(rs->specs, rs->nspecs, true, rs->caps.paranoid))) {
+	/* a system or cgroup session follows no process, so no children either */
+	if (!(rs->col = td_collector_new(rs->specs, rs->nspecs, !o->system && !o->cgroup, rs->caps.paranoid))) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}

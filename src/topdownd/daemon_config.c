@@ -36,7 +36,7 @@ void td_config_defaults(struct td_config *c)
 	c->watch.baseline = 30;
 	c->watch.window = 5;
 	c->watch.p_value = 0.01;
-	c->watch.min_shift = 5;
+	c->watch.min_shift = 10;
 	c->watch.drill_level = 2;
 	c->watch.drill_duration_ns = 30000000000ull;
 	c->watch.workload_every_ns = 600000000000ull;

@@ -9,11 +9,14 @@
 
 #define HOUR_NS 3600000000000ull
 
+/* The ring: the baseline, then the two windows the shift must persist over. */
+#define ROWS(pr) ((pr)->baseline + 2 * (pr)->window)
+
 int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params *pr, int nnodes)
 {
 	memset(s, 0, sizeof(*s));
 	s->nnodes = nnodes;
-	s->ring = calloc((size_t)(pr->baseline + pr->window) * (size_t)(nnodes > 0 ? nnodes : 1), sizeof(double));
+	s->ring = calloc((size_t)ROWS(pr) * (size_t)(nnodes > 0 ? nnodes : 1), sizeof(double));
 	return s->ring ? 0 : -1;
 }
 
@@ -44,19 +47,19 @@ static double at(const struct td_watch_series *s, int rows, int k, int i)
 	return s->ring[(size_t)r * (size_t)s->nnodes + (size_t)i];
 }
 
-/* Node i's baseline and window against each other: 0 with t filled when
- * both have 3 values or more and the test could be made. */
-static int test_node(const struct td_watch_series *s, const struct td_watch_params *pr, int i, double *a, double *b,
-		     struct td_watch_trigger *t)
+/* Node i's baseline against window w (0: the earlier, 1: the latest): 0
+ * with t filled when both have 3 values or more and the test could be made. */
+static int test_window(const struct td_watch_series *s, const struct td_watch_params *pr, int i, int w, double *a,
+		       double *b, struct td_watch_trigger *t)
 {
-	int rows = pr->baseline + pr->window;
+	int rows = ROWS(pr);
 	struct td_stats sa, sb;
 	double u;
 
 	for (int k = 0; k < pr->baseline; k++)
 		a[k] = at(s, rows, k, i);
 	for (int k = 0; k < pr->window; k++)
-		b[k] = at(s, rows, pr->baseline + k, i);
+		b[k] = at(s, rows, pr->baseline + w * pr->window + k, i);
 	td_stats_describe(a, pr->baseline, &sa);
 	td_stats_describe(b, pr->window, &sb);
 	if (sa.n < 3 || sb.n < 3 || td_mann_whitney(a, pr->baseline, b, pr->window, &u, &t->p))
@@ -66,6 +69,31 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
 	t->after = sb.median;
 	t->n_before = sa.n;
 	t->n_after = sb.n;
+	return 0;
+}
+
+/* Did window w move node i away from the baseline (t: how)? */
+static bool moved(const struct td_watch_series *s, const struct td_watch_params *pr, int i, int w, double *a, double *b,
+		  struct td_watch_trigger *t)
+{
+	return !test_window(s, pr, i, w, a, b, t) && t->p < pr->p_value &&
+	       fabs(t->after - t->before) * 100 >= pr->min_shift;
+}
+
+/* Node i moved when both windows moved it the same way: a level-1 value's
+ * noise is autocorrelated (a neighbour's burst of load lasts a while), and
+ * one window of it off the baseline is not yet a change of the workload.
+ * t: the latest window's medians, the larger of the two p-values. */
+static int test_node(const struct td_watch_series *s, const struct td_watch_params *pr, int i, double *a, double *b,
+		     struct td_watch_trigger *t)
+{
+	struct td_watch_trigger first;
+
+	if (!moved(s, pr, i, 0, a, b, &first) || !moved(s, pr, i, 1, a, b, t) ||
+	    (first.after > first.before) != (t->after > t->before))
+		return -1;
+	if (first.p > t->p)
+		t->p = first.p;
 	return 0;
 }
 
@@ -85,7 +113,7 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 				   const struct td_watch_params *pr, const double *values, uint64_t now_ns,
 				   struct td_watch_trigger *t)
 {
-	int rows = pr->baseline + pr->window;
+	int rows = ROWS(pr);
 	enum td_watch_verdict v = TD_WATCH_NONE;
 	double *a, *b;
 
@@ -101,8 +129,7 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 	b = a + pr->baseline;
 	for (int i = 0; i < s->nnodes; i++) {
 		struct td_watch_trigger c;
-		if (test_node(s, pr, i, a, b, &c) || !(c.p < pr->p_value) ||
-		    !(fabs(c.after - c.before) * 100 >= pr->min_shift))
+		if (test_node(s, pr, i, a, b, &c))
 			continue;
 		if (v == TD_WATCH_NONE || fabs(c.after - c.before) > fabs(t->after - t->before))
 			*t = c;

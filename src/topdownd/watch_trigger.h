@@ -1,7 +1,8 @@
 /* watch_trigger: how watch mode decides that a workload changed (docs/watch.md)
- * — each workload's level-1 node values over its last baseline + window
- * intervals, the latest window held against the baseline before it with the
- * Mann-Whitney rank test (base/stats.h, as `tdctl diff --repeats`), and the
+ * — each workload's level-1 node values over its last baseline + 2 windows
+ * of intervals, each of the two latest windows held against the baseline
+ * before them with the Mann-Whitney rank test (base/stats.h, as `tdctl diff
+ * --repeats`): a node moved when both moved it the same way; and the
  * rate limits per workload and over all of them. No I/O and no clock: the
  * caller gives each interval's time, so that the tests replay any history. */
 #ifndef TD_WATCH_TRIGGER_H
@@ -11,14 +12,14 @@
 #include <stdint.h>
 
 struct td_watch_params {
-	int baseline, window;	    /* intervals: the baseline, then the latest held against it */
+	int baseline, window;	    /* intervals: the baseline, then two windows each held against it */
 	double p_value;		    /* a node's two-sided p below this ... */
 	double min_shift;	    /* ... and its medians this many percentage points apart (values are fractions) */
 	uint64_t workload_every_ns; /* at most one change of a workload in this */
 	int per_hour;		    /* at most this many changes of all workloads in any hour */
 };
 
-/* One workload's recent values: a ring of (baseline + window) rows of nnodes. */
+/* One workload's recent values: a ring of (baseline + 2 window) rows of nnodes. */
 struct td_watch_series {
 	int nnodes;
 	double *ring; /* rows of nnodes, the oldest at (head - filled) */
@@ -41,8 +42,8 @@ enum td_watch_verdict {
 
 struct td_watch_trigger {
 	int node;	       /* the index of the node that moved most (of those significant) */
-	double before, after;  /* its medians: the baseline's, the window's */
-	double p;	       /* the test's two-sided p-value */
+	double before, after;  /* its medians: the baseline's, the latest window's */
+	double p;	       /* the larger of the two windows' two-sided p-values */
 	int n_before, n_after; /* the values each median is of (NaNs, "not counted", left out) */
 };
 

@@ -1,7 +1,7 @@
 /* test_watch_trigger: watch mode's decision (src/topdownd/watch_trigger.c)
  * over histories written here: a level-1 node that steps down is a change
  * with the medians and the exact p-value worked out by hand; a steady or a
- * small step is none; "not counted" (NaN) is left out; the limits per
+ * small step is none, and so is a burst that lasts one window only; "not counted" (NaN) is left out; the limits per
  * workload and per hour hold a change back. */
 #include <math.h>
 #include <setjmp.h>
@@ -55,14 +55,14 @@ static void test_step_is_a_change(void **state)
 	(void)state;
 	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
 	assert_int_equal(td_watch_limits_init(&l, &P), 0);
-	/* found when the window (5) holds only values after the step: interval 14 */
+	/* found when both windows (5 each) hold only values after the step: interval 19 */
 	assert_int_equal(feed(&s, &l, 0, 40, step, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 14);
+	assert_int_equal(at, 19);
 	assert_int_equal(t.node, 0);
 	/* medians by hand: 0.80..0.89 -> (0.84 + 0.85) / 2; 0.30..0.34 -> 0.32 */
 	assert_true(fabs(t.before - 0.845) < 1e-12);
 	assert_true(fabs(t.after - 0.32) < 1e-12);
-	/* every window value below every baseline value: U = 0, exact two-sided p = 2 / C(15, 5) */
+	/* every value of both windows below every baseline value: U = 0, exact two-sided p = 2 / C(15, 5) */
 	assert_true(fabs(t.p - 2.0 / 3003.0) < 1e-12);
 	assert_int_equal(t.n_before, 10);
 	assert_int_equal(t.n_after, 5);
@@ -94,7 +94,31 @@ static void test_no_change(void **state)
 	assert_int_equal(feed(&s, &l, 0, 200, steady, &t, &at), TD_WATCH_NONE);
 	td_watch_series_free(&s);
 	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
-	assert_int_equal(feed(&s, &l, 0, 15, small, &t, &at), TD_WATCH_NONE);
+	assert_int_equal(feed(&s, &l, 0, 20, small, &t, &at), TD_WATCH_NONE);
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
+/* down for one window (intervals 10..14), then back */
+static double burst(int k)
+{
+	return k >= 10 && k < 15 ? 0.30 + 0.01 * (k % 5) : base0(k);
+}
+
+/* a burst as long as one window: the first window moved, the next did not */
+static void test_burst_is_none(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &P), 0);
+	assert_int_equal(feed(&s, &l, 0, 19, burst, &t, &at), TD_WATCH_NONE);
+	/* interval 19: the baseline 0..9, the windows 10..14 (all below it) and 15..19 (0.85..0.89: back) */
+	assert_int_equal(feed(&s, &l, 19, 20, burst, &t, &at), TD_WATCH_NONE);
 	td_watch_series_free(&s);
 	td_watch_limits_free(&l);
 }
@@ -115,13 +139,15 @@ static void test_not_counted(void **state)
 	(void)state;
 	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
 	assert_int_equal(td_watch_limits_init(&l, &P), 0);
-	assert_int_equal(feed(&s, &l, 0, 15, not_counted_after, &t, &at), TD_WATCH_NONE);
-	/* interval 15: the baseline 1..10 (9 counted), the window 11..15 (0.33, 0.34, 0.30 counted): all
-	 * below, exact p = 2 / C(12, 3) */
-	assert_int_equal(feed(&s, &l, 15, 16, not_counted_after, &t, &at), TD_WATCH_CHANGE);
+	/* interval 19: the first window 10..14 has 2 values counted: not tested */
+	assert_int_equal(feed(&s, &l, 0, 20, not_counted_after, &t, &at), TD_WATCH_NONE);
+	/* interval 20: the baseline 1..10 (9 counted), the first window 11..15 (0.33, 0.34, 0.30
+	 * counted): all below, exact p = 2 / C(12, 3); the latest 16..20 (5 counted, median 0.32): all
+	 * below, p = 2 / C(14, 5); the change's p is the larger */
+	assert_int_equal(feed(&s, &l, 20, 21, not_counted_after, &t, &at), TD_WATCH_CHANGE);
 	assert_int_equal(t.n_before, 9);
-	assert_int_equal(t.n_after, 3);
-	assert_true(fabs(t.after - 0.33) < 1e-12);
+	assert_int_equal(t.n_after, 5);
+	assert_true(fabs(t.after - 0.32) < 1e-12);
 	assert_true(fabs(t.p - 2.0 / 220.0) < 1e-12);
 	td_watch_series_free(&s);
 	td_watch_limits_free(&l);
@@ -129,8 +155,8 @@ static void test_not_counted(void **state)
 
 static double up_down(int k)
 {
-	/* down at 10, up again at 25 */
-	return k < 10 || k >= 25 ? base0(k) : 0.30 + 0.01 * (k % 5);
+	/* down at 10, up again at 40 */
+	return k < 10 || k >= 40 ? base0(k) : 0.30 + 0.01 * (k % 5);
 }
 
 static void test_limits(void **state)
@@ -144,21 +170,22 @@ static void test_limits(void **state)
 	assert_int_equal(td_watch_series_init(&s, &P, 2), 0);
 	assert_int_equal(td_watch_limits_init(&l, &P), 0);
 	assert_int_equal(feed(&s, &l, 0, 40, up_down, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 14);
-	/* a new baseline from 15 (10 intervals) and the window after the step up at 25: 15 s after the
-	 * first, within workload_every (600 s) */
-	assert_int_equal(feed(&s, &l, 15, 60, up_down, &t, &at), TD_WATCH_HELD_ONE);
-	assert_int_equal(at, 29);
+	assert_int_equal(at, 19);
+	/* a new ring from 20; at interval 48 the baseline 29..38, the first window 39..43 (0.34, then four
+	 * above the step: U = 49 of 50, 0.34 tied twice; the normal approximation's z = 23.5 / 8.16,
+	 * p ~ 0.004) and the latest 44..48 all above: 29 s after the first, within workload_every */
+	assert_int_equal(feed(&s, &l, 20, 80, up_down, &t, &at), TD_WATCH_HELD_ONE);
+	assert_int_equal(at, 48);
 	/* a second workload: the second change of the hour (per_hour 2) is kept, a third one held */
 	assert_int_equal(td_watch_series_init(&s2, &P, 2), 0);
 	assert_int_equal(feed(&s2, &l, 0, 40, step, &t, &at), TD_WATCH_CHANGE);
 	assert_int_equal(td_watch_series_init(&s3, &P, 2), 0);
 	assert_int_equal(feed(&s3, &l, 0, 40, step, &t, &at), TD_WATCH_HELD_ALL);
 	/* an hour after the first two, the third workload's next change is kept */
-	for (int k = 0; k < 15; k++) {
+	for (int k = 0; k < 20; k++) {
 		double x[2] = { step(k), 0.5 };
 		enum td_watch_verdict v = td_watch_add(&s3, &l, &P, x, 3700 * S + (uint64_t)k * S, &t);
-		assert_int_equal(v, k == 14 ? TD_WATCH_CHANGE : TD_WATCH_NONE);
+		assert_int_equal(v, k == 19 ? TD_WATCH_CHANGE : TD_WATCH_NONE);
 	}
 	td_watch_series_free(&s);
 	td_watch_series_free(&s2);
@@ -169,9 +196,8 @@ static void test_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_step_is_a_change),
-		cmocka_unit_test(test_no_change),
-		cmocka_unit_test(test_not_counted),
+		cmocka_unit_test(test_step_is_a_change), cmocka_unit_test(test_no_change),
+		cmocka_unit_test(test_burst_is_none),	 cmocka_unit_test(test_not_counted),
 		cmocka_unit_test(test_limits),
 	};
 
