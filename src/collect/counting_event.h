@@ -23,8 +23,9 @@
 
 /* flags */
 #define TD_BPF_SUMS_EXITED \
-	1u /* the thread exited (its last switch out): its sums are final, and user
+	1u		       /* the thread exited (its last switch out): its sums are final, and user
 			       * space may give its slot back once it has read them */
+#define TD_BPF_SUMS_RUNTIME 2u /* runtime_seen is set (the program's, for itself) */
 
 /* What one thread of a followed process ran, summed over its times on a
  * CPU since it was first seen: per event the counter's deltas, and per
@@ -49,6 +50,10 @@ struct td_bpf_thread_sums {
 	__u64 value[TD_BPF_COUNT_MAX];	 /* by event, in the order given */
 	__u64 enabled[TD_BPF_GROUP_MAX]; /* by group, 0 the first event's */
 	__u64 running[TD_BPF_GROUP_MAX];
+	/* the program's own: the thread's CPU time as the kernel accounted it
+	 * (se.sum_exec_runtime) at its last switch out the program saw, when
+	 * flags has TD_BPF_SUMS_RUNTIME (counting.bpf.c's unseen_stint()) */
+	__u64 runtime_seen;
 };
 
 #endif
