@@ -3,8 +3,8 @@
 # and end included (issue 32's measure). For 13, 100 and 1,000 busy threads
 # (td-demo -t N), on one target, at the same time and both at real-time
 # priority:
-#   tdctl attach PID -I 100 --duration SECONDS        (tdctl raises itself)
-#   chrt -f 1 perf stat -I 100 --per-thread -p PID -e <software.td's events> --interval-count SECONDS*10
+#   tdctl attach PID -I 100 --duration SECONDS        (both started at SCHED_FIFO 1)
+#   perf stat -I 100 --per-thread -p PID -e <software.td's events> --interval-count SECONDS*10
 # the CPU time of each whole command (user + system, as /usr/bin/time gets it: from
 # exec to exit, the set-up, every interval and the summary: wait4's rusage), the intervals
 # each produced (tdctl: stored; perf: time stamps printed), and the ratio
@@ -29,10 +29,14 @@ events=task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major
 intervals=$((seconds * 10))
 have_perf=1
 command -v perf >/dev/null || have_perf=0
-# timed OUT CMD...: runs CMD; writes "USER_S SYSTEM_S MAXRSS_KB" of it and what it waited for
-# (wait4's rusage: microseconds, where /usr/bin/time prints 10 ms)
+# timed OUT CMD...: runs CMD at SCHED_FIFO 1 from its exec on; writes "USER_S SYSTEM_S MAXRSS_KB"
+# of it and what it waited for (wait4's rusage: microseconds, where /usr/bin/time prints 10 ms).
+# Both tools start at real-time priority: beside 1,000 busy threads a command started at
+# SCHED_OTHER waits its turn behind them through its exec and dynamic linking (this wrapper at
+# SCHED_OTHER delayed both tools by over a minute, and the target ended first); tdctl would
+# raise itself only once loaded.
 timed() {
-	python3 -c 'import os, sys
+	chrt -f 1 python3 -c 'import os, sys
 pid = os.fork()
 if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
@@ -54,7 +58,7 @@ for n in $counts; do
 	sleep 0.5
 	ppid=
 	if [ $have_perf = 1 ]; then
-		timed "$dir/perf.time" chrt -f 1 perf stat -I 100 --per-thread -x, \
+		timed "$dir/perf.time" perf stat -I 100 --per-thread -x, \
 			-o "$dir/perf.out" -e "$events" -p "$pid" --interval-count "$intervals" >/dev/null 2>"$dir/perf.err" &
 		ppid=$!
 	fi

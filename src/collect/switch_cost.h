@@ -32,8 +32,9 @@ typedef void (*td_switch_detach_fn)(void *ctx, void *probe);
 double td_switch_cost_median_diff(const double *on, const double *off, int n);
 /* Measure (ROUNDS rounds of SWITCHES switches alone then counted; a few
  * tens of ms on an idle host). Fills out either way: measured, or why not
- * (the pair could not start, attach failed, the difference was not above
- * zero: the host's noise hid it). Returns 0, or -1 out of memory. */
+ * (the pair could not start, attach failed, the rounds took over 2 s of
+ * wall time, the difference was not above zero: the host's noise hid it).
+ * The pair runs at SCHED_FIFO 1 when the caller runs at a real-time class. Returns 0, or -1 out of memory. */
 int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detach, void *ctx,
 			   struct td_switch_cost *out);
 
