@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #define ROUNDS 7
-#define ROUND_TRIPS 250 /* a phase: 500 switches */
-#define ANSWER_MS 10000 /* a phase that takes longer: the pair is stuck */
+#define ROUND_TRIPS 250		      /* a phase: 500 switches */
+#define ANSWER_MS 10000		      /* a phase that takes longer: the pair is stuck */
 #define BUDGET_NS (2 * 1000000000ull) /* the whole measure, wall time: beyond it the host is too busy */
 
 static int cmp_double(const void *a, const void *b)
