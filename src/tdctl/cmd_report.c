@@ -64,11 +64,22 @@ static int pick_session(struct td_store *st, const char *arg, int64_t *session)
 	return 0;
 }
 
-/* --hotspots: the session's hot functions (report_hotspots.h). */
-static int run_hotspots(const char *db, const char *arg, const struct td_report_opts *o, const char *path, bool folded)
+/* What run() renders of a session. */
+enum what {
+	WHAT_TREE,
+	WHAT_REPEATS,
+	WHAT_HOTSPOTS,
+	WHAT_FOLDED
+};
+
+/* The session arg names (the latest without one) of database db, rendered
+ * to path (stdout without one): its tree (report.h), its repeats'
+ * statistics, or its hot functions (report_hotspots.h), as text or folded
+ * stacks. 0, or 1 after a one-line error. */
+static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path, enum what w)
 {
 	struct td_hotspots_opts ho = { .format = o->format,
-				       .folded = folded,
+				       .folded = w == WHAT_FOLDED,
 				       .per_thread = o->filter.kind == TD_RF_THREAD,
 				       .tid = o->filter.kind == TD_RF_THREAD ? o->filter.id : 0,
 				       .window = &o->filter };
@@ -84,32 +95,15 @@ static int run_hotspots(const char *db, const char *arg, const struct td_report_
 		goto done;
 	if (!(out = tdctl_open_output("report", path)))
 		goto done;
-	if ((rc = td_report_hotspots(st, session, &ho, out, &err)))
-		tdctl_error("report: %s", err.msg);
-	rc = tdctl_close_output("report", out, path, rc);
-done:
-	td_store_close(st);
-	return rc ? 1 : 0;
-}
-
-static int run(const char *db, const char *arg, struct td_report_opts *o, int color, const char *path, bool repeats)
-{
-	struct td_store *st;
-	FILE *out;
-	int64_t session;
-	td_err err;
-	int rc = -1;
-
-	if (tdctl_open_store(db, TD_STORE_READ, &st))
-		return 1;
-	if (pick_session(st, arg, &session))
-		goto done;
-	if (!(out = tdctl_open_output("report", path)))
-		goto done;
 	o->color = o->format == TD_REPORT_TEXT && (color == 1 || (color == -1 && isatty(fileno(out))));
 	o->db_path = db;
-	if ((rc = repeats ? td_report_repeats(st, session, o->events_dir, out, &err)
-			  : td_report(st, session, o, out, &err)))
+	if (w == WHAT_HOTSPOTS || w == WHAT_FOLDED)
+		rc = td_report_hotspots(st, session, &ho, out, &err);
+	else if (w == WHAT_REPEATS)
+		rc = td_report_repeats(st, session, o->events_dir, out, &err);
+	else
+		rc = td_report(st, session, o, out, &err);
+	if (rc)
 		tdctl_error("report: %s", err.msg);
 	rc = tdctl_close_output("report", out, path, rc);
 done:
@@ -246,7 +240,7 @@ static int run_change(const char *db, const char *sock, const char *arg, struct 
 	snprintf(drill, sizeof(drill), "%lld", (long long)json_integer_value(json_object_get(found, "drill_session")));
 	json_decref(rep);
 	fflush(stdout);
-	rc = sock ? through_daemon(sock, drill, o, false) : run(db, drill, o, color, NULL, false);
+	rc = sock ? through_daemon(sock, drill, o, false) : run(db, drill, o, color, NULL, WHAT_TREE);
 	return rc;
 }
 
@@ -379,9 +373,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (change)
 		return run_change(db, sock, change, &o, color);
-	if (hotspots)
-		return run_hotspots(db, optind < argc ? argv[optind] : NULL, &o, path, folded);
 	if (sock)
 		return through_daemon(sock, optind < argc ? argv[optind] : NULL, &o, repeats);
-	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path, repeats);
+	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path,
+		   hotspots  ? (folded ? WHAT_FOLDED : WHAT_HOTSPOTS)
+		   : repeats ? WHAT_REPEATS
+			     : WHAT_TREE);
 }
