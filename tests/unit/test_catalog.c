@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tmp_dir.h"
 #include "model/catalog.h"
 
 static char dir[64];
@@ -31,17 +32,13 @@ static const char *write_td(const char *name, const char *text)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/td-cat-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tmp_dir_make(dir, sizeof(dir), "cat");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return tmp_dir_remove(dir);
 }
 
 static void test_load_good(void **state)

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "tmp_dir.h"
 #include "base/util.h"
 #include "collect/exec_watch.h"
 
@@ -118,17 +119,13 @@ static void test_watch(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/td-exec-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tmp_dir_make(dir, sizeof(dir), "exec");
 }
 
 static int teardown(void **state)
 {
-	char cmd[4200];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return tmp_dir_remove(dir);
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tmp_dir.h"
 #include "machine/encode.h"
 #include "collect/sampling.h"
 #include "machine/pmu.h"
@@ -32,17 +33,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/td-hot-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tmp_dir_make(dir, sizeof(dir), "hot");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return tmp_dir_remove(dir);
 }
 
 static int parse(const char *text, struct td_catalog **cat, td_err *err)

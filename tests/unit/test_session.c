@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tmp_dir.h"
 #include "session/session.h"
 
 static char dir[64], db[128], demo[512], events[512];
@@ -30,8 +31,7 @@ static int setup(void **state)
 		return -1;
 	snprintf(demo, sizeof(demo), "%s/src/demo/td-demo", b);
 	snprintf(events, sizeof(events), "%s/events", s);
-	snprintf(dir, sizeof(dir), "/tmp/td-session-XXXXXX");
-	if (!mkdtemp(dir))
+	if (tmp_dir_make(dir, sizeof(dir), "session"))
 		return -1;
 	snprintf(db, sizeof(db), "%s/t.db", dir);
 	return 0;
@@ -39,11 +39,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return tmp_dir_remove(dir);
 }
 
 /* A td-demo working for sec seconds with n threads, as a child. */

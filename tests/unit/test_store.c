@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tmp_dir.h"
 #include "store/store.h"
 
 static char dir[64], path[128];
@@ -22,8 +23,7 @@ static char dir[64], path[128];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/td-store-XXXXXX");
-	if (!mkdtemp(dir))
+	if (tmp_dir_make(dir, sizeof(dir), "store"))
 		return -1;
 	snprintf(path, sizeof(path), "%s/t.db", dir);
 	return 0;
@@ -31,11 +31,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return tmp_dir_remove(dir);
 }
 
 static void raw_sql(const char *file, const char *sql)
