@@ -5,42 +5,37 @@
 
 #include "store_impl.h"
 
-int td_store_sampling_add(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
-			  const char *note)
+/* The sampling row of session: inserted, or updated (exactly one row). */
+static int sampling_write(struct td_store *s, const char *sql, bool update, int64_t session, const char *event,
+			  const char *node, uint64_t period, const char *note)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO sampling(session_id, event, node, period, note) VALUES(?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, session);
 	td_store_bind_text(st, 2, event);
 	td_store_bind_text(st, 3, node);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)period);
 	td_store_bind_text(st, 5, note);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	rc = sqlite3_step(st) == SQLITE_DONE && (!update || sqlite3_changes(s->db) == 1) ? 0 : -1;
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int td_store_sampling_add(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
+			  const char *note)
+{
+	return sampling_write(s, "INSERT INTO sampling(session_id, event, node, period, note) VALUES(?1,?2,?3,?4,?5)",
+			      false, session, event, node, period, note);
 }
 
 int td_store_sampling_update(struct td_store *s, int64_t session, const char *event, const char *node, uint64_t period,
 			     const char *note)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(s->db, "UPDATE sampling SET event=?2, node=?3, period=?4, note=?5 WHERE session_id=?1",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, session);
-	td_store_bind_text(st, 2, event);
-	td_store_bind_text(st, 3, node);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)period);
-	td_store_bind_text(st, 5, note);
-	rc = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(s->db) == 1 ? 0 : -1;
-	sqlite3_finalize(st);
-	return rc;
+	return sampling_write(s, "UPDATE sampling SET event=?2, node=?3, period=?4, note=?5 WHERE session_id=?1", true,
+			      session, event, node, period, note);
 }
 
 int td_store_sampling_totals(struct td_store *s, int64_t session, uint64_t samples, uint64_t lost, uint64_t throttled,
