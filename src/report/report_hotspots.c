@@ -329,14 +329,26 @@ static int diff_group(FILE *out, const struct td_hot_group *ga, const struct td_
 	return 0;
 }
 
-int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, int top, FILE *out, td_err *err)
+/* Session's hotspots over the intervals in win (every interval without one). */
+static int load_window(struct td_store *s, int64_t session, const struct td_report_filter *win, struct td_hotspots *h,
+		       td_err *err)
+{
+	int first, last;
+
+	if (td_hotspots_window(s, session, win, &first, &last, err))
+		return -1;
+	return td_hotspots_load_range(s, session, false, 0, first, last, h, err);
+}
+
+int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, const struct td_report_filter *win, int top,
+			    FILE *out, td_err *err)
 {
 	struct td_hotspots ha, hb;
 	int rc = 0;
 
-	if (td_hotspots_load(s, a, false, 0, &ha, err))
+	if (load_window(s, a, win, &ha, err))
 		return -1;
-	if (td_hotspots_load(s, b, false, 0, &hb, err)) {
+	if (load_window(s, b, win, &hb, err)) {
 		td_hotspots_free(&ha);
 		return -1;
 	}
@@ -350,6 +362,15 @@ int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, int top, F
 	}
 	fprintf(out, "Hotspots: session %lld (A, %s) against session %lld (B, %s): share of each node's samples\n",
 		(long long)a, ha.s.event, (long long)b, hb.s.event);
+	if (win && win->window) {
+		fprintf(out, "Window: %.3f s to ", win->from);
+		if (isinf(win->to))
+			fputs("the end", out);
+		else
+			fprintf(out, "%.3f s", win->to);
+		fprintf(out, " of each (--from/--to): A's intervals %d to %d, B's %d to %d\n", ha.first_seq,
+			ha.last_seq, hb.first_seq, hb.last_seq);
+	}
 	for (int i = 0; i < ha.ngroups && !rc; i++) {
 		const struct td_hot_group *gb = group_named(&hb, ha.groups[i].node);
 		if (gb)

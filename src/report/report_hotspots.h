@@ -41,13 +41,16 @@ int td_report_hotspots(struct td_store *s, int64_t session, const struct td_hots
 /* `tdctl diff A B --hotspots` (text): per node both sessions sampled, each
  * function's share of the node's samples in A and in B and the change,
  * biggest change first (top functions, then how many more); a node only
- * one session sampled is said so. */
+ * one session sampled is said so. win (--from/--to, NULL for none): the
+ * same window of each session, from its own start (the intervals whose
+ * midpoint lies in it). */
 /* The HTML report's parts (report_html.c calls them): a node's hot
  * functions inside its <details> (shown when it is opened), and the
  * section of time-based samples with a flame graph of the call stacks. */
 struct td_hotspots;
 void td_report_html_hot_node(FILE *out, const struct td_hotspots *h, const char *node);
 void td_report_html_hotspots(FILE *out, const struct td_hotspots *h);
-int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, int top, FILE *out, td_err *err);
+int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, const struct td_report_filter *win, int top,
+			    FILE *out, td_err *err);
 
 #endif

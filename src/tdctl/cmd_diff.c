@@ -14,7 +14,7 @@
 #define USAGE                                                                                                   \
 	"usage: tdctl diff A B [-d DB] [--thread TID | --process PID | --cpu N] [--from T] [--to T] [--format " \
 	"text|html] [-o FILE] [--what-if COMPONENT=FACTOR[,...]] [--repeats]\n"                                 \
-	"       tdctl diff A B --hotspots [-d DB] [-o FILE]"
+	"       tdctl diff A B --hotspots [-d DB] [--from T] [--to T] [-o FILE]"
 
 static int run(const char *db, int64_t a, int64_t b, const struct td_report_filter *f, enum td_report_format fmt,
 	       const char *events_dir, const char *what_if, const char *path)
@@ -119,15 +119,15 @@ int cmd_diff(int argc, char **argv)
 		FILE *out;
 		td_err err;
 		int rc = -1;
-		if (repeats || what_if || fmt != TD_REPORT_TEXT || filter.kind != TD_RF_ALL || filter.window) {
+		if (repeats || what_if || fmt != TD_REPORT_TEXT || filter.kind != TD_RF_ALL) {
 			tdctl_error("diff: --hotspots compares the two sessions' hot functions as text: leave out the "
-				    "other options (but -d and -o)");
+				    "other options (but -d, -o and --from/--to)");
 			return 2;
 		}
 		if (tdctl_open_store(db, TD_STORE_READ, &st))
 			return 1;
 		if ((out = tdctl_open_output("diff", path)) != NULL) {
-			if ((rc = td_report_hotspots_diff(st, a, b, 0, out, &err)))
+			if ((rc = td_report_hotspots_diff(st, a, b, &filter, 0, out, &err)))
 				tdctl_error("diff: %s", err.msg);
 			rc = tdctl_close_output("diff", out, path, rc);
 		}

@@ -131,6 +131,14 @@ else
 	want=$(awk -v m="$mem" -v t="$total" 'BEGIN { printf "%.1f%% 0.0%% -%.1f", 100 * m / t, 100 * m / t }')
 	check_eq "diff: memory_chunk's share in A (samples_hot's), 0 in B, and the change" "$want" \
 		"$(awk '$NF == "(td-demo)" && $(NF - 1) == "memory_chunk" { print $1, $2, $3 }' "$WORK/diff.txt")"
+	# diff --hotspots --from/--to: A's shares are those of the intervals in the window (SQL above), B's too
+	"$TDCTL" diff 1 2 -d "$DB" --hotspots --from 0.3 --to 0.8 >"$WORK/diffw.txt"
+	check_eq "diff --hotspots --from/--to exits 0" 0 "$?"
+	memw=$(sql "$DB" "SELECT coalesce(sum(h.count), 0) FROM samples_hot h JOIN intervals i ON i.id = h.interval_id WHERE h.session_id = 1 AND h.function = 'memory_chunk' AND $mid")
+	want=$(awk -v m="$memw" -v t="$win" 'BEGIN { printf "%.1f%% 0.0%% -%.1f", 100 * m / t, 100 * m / t }')
+	check_eq "diff --from/--to: memory_chunk's share of A's window ($memw of $win samples), 0 in B, and the change" "$want" \
+		"$(awk '$NF == "(td-demo)" && $(NF - 1) == "memory_chunk" { print $1, $2, $3 }' "$WORK/diffw.txt")"
+	check_grep "diff --from/--to: the window said" "Window: 0.300 s to 0.800 s of each (--from/--to): A's intervals " "$WORK/diffw.txt"
 	if grep -q "no jit" "$WORK/fx.out"; then
 		skip "JIT perf map" "the fixture's JIT code is x86-64 only"
 	else
