@@ -224,10 +224,10 @@ hand_fixture intel-skl.td skl off skl-l6-smt-off 31
 hand_fixture intel-skl.td skl on skl-l6-smt-on 31
 hand_fixture intel-skl.td skl off skl-memory-heavy 47
 hand_fixture intel-skl.td skl off skl-frontend-heavy 47
-# ICL: the fixture counts IDQ.MITE_CYCLES_OK and IDQ.MITE_UOPS:c5, one encoding (0x79/0x04 c=5), with
-# two different values (360760793, 129000000); the generated file has one event for both
-hand_fixture intel-icl.td icl off icl-l6-smt-off 53 Frontend_Bound.Fetch_Bandwidth.MITE.MITE_4wide
-hand_fixture intel-icl.td icl on icl-l6-smt-on 53 Frontend_Bound.Fetch_Bandwidth.MITE.MITE_4wide
+# ICL: IDQ.MITE_CYCLES_OK and IDQ.MITE_UOPS:c5 are one encoding (0x79/0x04 c=5): the fixtures give
+# them one count (the generated file has one event for both)
+hand_fixture intel-icl.td icl off icl-l6-smt-off 54
+hand_fixture intel-icl.td icl on icl-l6-smt-on 54
 hand_fixture intel-icl.td icl off icl-branchy 23
 # SPR: the hand file's level-4 memory costs are toplev 5.1's (L2 hit 3 ns, ...), perfmon 5.2's differ
 # (L2 hit 4.4 ns; Contested_Accesses, Data_Sharing, False_Sharing costs)
