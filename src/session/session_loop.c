@@ -199,7 +199,14 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 	}
 	if (ready(p, n, s->tick)) {
 		session_loop_take_periods(s);
-		session_write_interval(s, false);
+		/* the tick that ends the duration (the deadline was set a moment
+		 * after the timer started, so it falls just after this tick): the
+		 * session's last read is this interval's, not one more of a few
+		 * microseconds after it */
+		if (s->deadline && td_now_ns() + (uint64_t)s->o.interval_ms * 500000ull >= s->deadline)
+			td_session_stop(s, "duration reached");
+		else
+			session_write_interval(s, false);
 	}
 	if (ready(p, n, s->pidfd))
 		td_session_stop(s, "target exited");

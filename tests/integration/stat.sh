@@ -67,6 +67,11 @@ CLEANUP_PIDS="$CLEANUP_PIDS $S"
 "$TDCTL" stat -p "$S" -I 200 --duration 1 -d "$WORK/s.db" >"$WORK/s.out" 2>"$WORK/s.err"
 check_eq "-p of a sleeping process: its lines, each naming it '$(cat /proc/$S/comm)'" "1 0" \
 	"$(grep -c "process $S ($(cat /proc/$S/comm))" "$WORK/s.out" | awk '{ print ($1 >= 4) }') $(grep -vc "process $S ($(cat /proc/$S/comm))" "$WORK/s.out")"
+# --duration a multiple of -I: the tick that ends it is the last read, no interval of a few
+# microseconds after it (it printed a second line at 1.000); an interval is at least half of -I
+# (a late tick only makes one longer)
+check_eq "-p, --duration 1 at -I 200: no interval of its session shorter than 100 ms, the last printed once" "0 1" \
+	"$(sql "$WORK/s.db" "select count(*) from intervals where session_id = (select max(id) from sessions) and end_ns - start_ns < 100000000") $(awk '$1 == "1.000"' "$WORK/s.out" | wc -l | awk '{ print ($1 <= 1) }')"
 kill "$S" 2>/dev/null
 wait "$A" "$B" 2>/dev/null
 CLEANUP_PIDS=
