@@ -22,6 +22,16 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* "Window: FROM s to TO s" (or "to the end") of --from/--to, the line's start. */
+static void window_from_to(FILE *out, const struct td_report_filter *win)
+{
+	fprintf(out, "Window: %.3f s to ", win->from);
+	if (isinf(win->to))
+		fputs("the end", out);
+	else
+		fprintf(out, "%.3f s", win->to);
+}
+
 static void text_header(FILE *out, int64_t session, const struct td_hotspots *h, const struct td_report_filter *win)
 {
 	const struct td_sampling_row *s = &h->s;
@@ -40,11 +50,7 @@ static void text_header(FILE *out, int64_t session, const struct td_hotspots *h,
 		fprintf(out, ", throttled %" PRIu64 " times by the kernel", s->throttled);
 	fprintf(out, "\n");
 	if (win && win->window) {
-		fprintf(out, "Window: %.3f s to ", win->from);
-		if (isinf(win->to))
-			fputs("the end", out);
-		else
-			fprintf(out, "%.3f s", win->to);
+		window_from_to(out, win);
 		fprintf(out, " (--from/--to): intervals %d to %d, %" PRIu64 " samples stored in them\n", h->first_seq,
 			h->last_seq, h->stored);
 	}
@@ -363,11 +369,7 @@ int td_report_hotspots_diff(struct td_store *s, int64_t a, int64_t b, const stru
 	fprintf(out, "Hotspots: session %lld (A, %s) against session %lld (B, %s): share of each node's samples\n",
 		(long long)a, ha.s.event, (long long)b, hb.s.event);
 	if (win && win->window) {
-		fprintf(out, "Window: %.3f s to ", win->from);
-		if (isinf(win->to))
-			fputs("the end", out);
-		else
-			fprintf(out, "%.3f s", win->to);
+		window_from_to(out, win);
 		fprintf(out, " of each (--from/--to): A's intervals %d to %d, B's %d to %d\n", ha.first_seq,
 			ha.last_seq, hb.first_seq, hb.last_seq);
 	}
