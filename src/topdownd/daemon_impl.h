@@ -59,7 +59,8 @@ struct dsession {
 	char **wnames; /* "watch": the level-1 nodes, and their values of the latest interval */
 	double *wvals;
 	int nw, wseq;
-	bool wfresh; /* wvals not yet seen by daemon_watch.c */
+	bool wfresh;	   /* wvals not yet seen by daemon_watch.c */
+	bool shared_store; /* writes through d->store (watch mode's sessions) */
 };
 
 struct sched_state {
@@ -124,6 +125,10 @@ struct daemon {
 	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
 	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
 	struct watch_state *watching; /* [watch] enabled, NULL: not */
+	/* the database opened at the start (store_path), kept: watch mode's
+	 * sessions write through it, each interval's in one transaction */
+	struct td_store *store;
+	char *store_path;
 	struct watch_change *changes; /* what watch mode found, kept over reloads */
 	int nchanges;
 	long long changes_held;				/* changes the rate limits held back */

@@ -102,6 +102,14 @@ static int start_on(struct daemon *d, const char *path, const char *kind, int le
 	o.scan_ms = o.interval_ms; /* a cgroup session follows no thread: no scan worth more wake-ups */
 	o.duration_ms = (int)(duration_ns / 1000000ull);
 	o.level = level;
+	/* the groups' sessions read together and write through the daemon's
+	 * handle, their intervals in one transaction (daemon.c's loop): the
+	 * cost of a group an interval is its reads and rows, not a commit */
+	if (d->store && d->store_path && !strcmp(d->store_path, d->cfg.db_path)) {
+		o.store = d->store;
+		ds->shared_store = true;
+	}
+	o.aligned = !strcmp(kind, "watch");
 	if (daemon_start_session(d, ds, &o, err)) {
 		daemon_session_free(ds);
 		return -1;
