@@ -109,6 +109,7 @@ struct watch_state {
 	uint64_t next_scan_ns;		 /* monotonic */
 	uint64_t scan_mono, scan_cpu_ns; /* the clock and the daemon's CPU time at the last scan */
 	bool over_budget;
+	int scans; /* the listings of the groups so far (the processes are listed every window-th) */
 };
 
 struct daemon {

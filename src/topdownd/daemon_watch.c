@@ -114,8 +114,11 @@ static int start_on(struct daemon *d, const struct watch_group *g, bool drill, i
 	o.interval_ms = d->cfg.watch.interval_ms;
 	o.attach_pid = g->pid;
 	/* a cgroup session follows no thread: no scan worth more wake-ups; a process's
-	 * session the session's choice (once an interval where BPF tracks and counts) */
-	o.scan_ms = g->pid ? 0 : o.interval_ms;
+	 * threads are listed once an interval too (where BPF tracks and counts them, as
+	 * often as the session would choose: its program counts a thread from its birth;
+	 * else a thread that lives less than an interval goes uncounted, at level 1 of a
+	 * process the daemon found busy) */
+	o.scan_ms = o.interval_ms;
 	o.duration_ms = (int)(duration_ns / 1000000ull);
 	o.level = level;
 	/* the groups' sessions read together and write through the daemon's
@@ -150,11 +153,12 @@ static struct watch_group *find_process(struct watch_state *w, pid_t pid, long l
 	return NULL;
 }
 
-/* top_processes: the processes watched that still run marked seen; the
- * top_processes busiest since the last listing (CPU time, /proc) added
- * while fewer are watched, a watched one that used no CPU for `baseline`
- * listings giving its place to a busier one (sooner, processes that run in
- * bursts would take turns, each starting its baseline again).
+/* top_processes, every window-th listing of the groups: the processes
+ * watched that still run marked seen; the top_processes busiest since the
+ * last listing (CPU time, /proc) added while fewer are watched, a watched
+ * one that used no CPU for `baseline` intervals giving its place to a
+ * busier one (sooner, processes that run in bursts would take turns, each
+ * starting its baseline again).
  * Not the daemon, nor a process without a program (a kernel thread). */
 static void list_processes(struct daemon *d)
 {
@@ -199,12 +203,13 @@ static void list_processes(struct daemon *d)
 		if (have >= want) {
 			struct watch_group *idle = NULL;
 			for (int i = 0; i < w->ng && !idle; i++)
-				if (w->g[i].pid && w->g[i].seen && w->g[i].idle >= w->pr.baseline)
+				if (w->g[i].pid && w->g[i].seen && w->g[i].idle * w->pr.window >= w->pr.baseline)
 					idle = &w->g[i];
 			if (!idle)
 				break;
-			daemon_log(d, "watch: process %d (%s) used no CPU for %d listings: %d (busier) takes its place",
-				   (int)idle->pid, idle->path, idle->idle, (int)busy[k].pid);
+			daemon_log(d,
+				   "watch: process %d (%s) used no CPU for %d intervals: %d (busier) takes its place",
+				   (int)idle->pid, idle->path, idle->idle * w->pr.window, (int)busy[k].pid);
 			idle->seen = false;
 			have--;
 		}
@@ -284,10 +289,15 @@ static void scan(struct daemon *d)
 	w->scan_mono = now;
 	w->scan_cpu_ns = cpu;
 	w->next_scan_ns = now + (uint64_t)d->cfg.watch.interval_ms * 1000000ull;
+	/* the processes are listed every window-th time (a walk of /proc, the most
+	 * of what watching them costs): in between, one whose session ended (its
+	 * process exited) is dropped */
+	bool procs = w->scans++ % w->pr.window == 0;
 	for (int i = 0; i < w->ng; i++)
-		w->g[i].seen = false;
+		w->g[i].seen = w->g[i].pid && !procs && w->g[i].session && daemon_find_running(d, w->g[i].session);
 	list_groups(d, w->root, d->cfg.watch.root ? d->cfg.watch.root : "/", d->cfg.watch.depth);
-	list_processes(d);
+	if (procs)
+		list_processes(d);
 	for (int i = 0; i < w->ng; i++) {
 		struct watch_group *g = &w->g[i];
 		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;
