@@ -132,8 +132,12 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n);
  * td_session_dispatch wrote is committed or not with that transaction:
  * after td_store_outer_end, tell the session which (why: NULL committed,
  * else what failed; its counts then go into the next interval written).
- * Nothing when no interval waits. */
-void td_session_settle(struct td_session *s, const char *why);
+ * False when no interval waited. */
+bool td_session_settle(struct td_session *s, const char *why);
+/* The database kept within the session's retention limits (max_age_ns,
+ * max_bytes) for a while: a session with a shared store leaves it to its
+ * caller, once a wake-up for all of them (the limits are the database's). */
+void td_session_retain(struct td_session *s);
 /* A signal meant for the session (see td_session_loop). */
 void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si);
 /* End it at the next step (why: the stop reason stored, < 128 bytes). */

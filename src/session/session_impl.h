@@ -73,10 +73,10 @@ struct td_session {
 	bool settle_pending;
 	int64_t settle_above;
 	uint64_t settle_now, settle_cpu, settle_reads, settle_calls; /* the clock and the costs at the write */
-	bool write_failed;				 /* the last interval could not be written */
-	int failed_streak;				 /* attempts that failed since the last write */
-	uint64_t missed_periods;			 /* interval periods the sampler was too late to read */
-	/* the intervals that absorbed them, as ranges (consecutive ones merged):
+	bool write_failed;					     /* the last interval could not be written */
+	int failed_streak;					     /* attempts that failed since the last write */
+	uint64_t missed_periods; /* interval periods the sampler was too late to read */
+				 /* the intervals that absorbed them, as ranges (consecutive ones merged):
 	 * the first TD_MISSED_RANGES_KEPT, which the end message names, and the
 	 * latest, which the next late period may extend; nmissed counts them all.
 	 * Bounded: a sampler late every few intervals for days adds a count, not memory. */

@@ -239,7 +239,7 @@ static void committed(struct td_session *rs, uint64_t now, uint64_t cpu, uint64_
 	rs->failed_streak = 0;
 	rs->seq++;
 	rs->interval_start = now;
-	if (!rs->final_write)
+	if (!rs->final_write && !rs->o.store)
 		session_enforce_retention(rs);
 }
 
@@ -325,15 +325,21 @@ said:
 	return -1;
 }
 
-void td_session_settle(struct td_session *s, const char *why)
+bool td_session_settle(struct td_session *s, const char *why)
 {
 	if (!s->settle_pending)
-		return;
+		return false;
 	s->settle_pending = false;
 	if (why)
 		not_written(s, s->settle_above, why, NULL);
 	else
 		committed(s, s->settle_now, s->settle_cpu, s->settle_reads, s->settle_calls);
+	return true;
+}
+
+void td_session_retain(struct td_session *s)
+{
+	session_enforce_retention(s);
 }
 
 int session_register_events(struct td_session *rs)

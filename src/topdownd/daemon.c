@@ -161,9 +161,13 @@ static void loop(struct daemon *d)
 		if (d->store) {
 			td_err werr;
 			const char *why = td_store_outer_end(d->store, &werr) ? werr.msg : NULL;
+			struct td_session *wrote = NULL;
 			for (int i = 0; i < nsess; i++)
-				if (d->s[i]->shared_store)
-					td_session_settle(d->s[i]->s, why);
+				if (d->s[i]->shared_store && td_session_settle(d->s[i]->s, why) && !wrote)
+					wrote = d->s[i]->s;
+			/* retention once for all of them: the limits are the database's */
+			if (wrote && !why)
+				td_session_retain(wrote);
 		}
 		for (int i = 0; i < nsess; i++)
 			if (!d->s[i]->shared_store && !td_session_done(d->s[i]->s))
