@@ -12,7 +12,10 @@
 # program), whose counted threads are its own, whose stored level-1 value of an interval
 # is the tree's formula over that interval's stored counts of its threads
 # (Running = TC / (TC + 1e6 x CS + 1), soft-tree.td); the CPU time counted
-# is within what the kernel accounts to the process (/proc/PID/stat).
+# is within what the kernel accounts to the process (/proc/PID/stat). Then
+# the disk fails for a second (tests/tools/fail_writes.so, as write_fail.sh):
+# the watch sessions' shared transaction fails, and the process's session
+# keeps its counts for the next interval written, which spans the failed ones.
 . "$(dirname "$0")/lib.sh"
 
 TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
@@ -42,7 +45,13 @@ CLEANUP_PIDS=$BUSY
 SHELL_EXE=$(readlink "/proc/$$/exe")
 check "the spinning process runs" wait_for 10 sh -c "[ \"\$(readlink /proc/$BUSY/exe)\" != '$SHELL_EXE' ]"
 EXE=$(readlink "/proc/$BUSY/exe")
-TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/topdownd.conf" --socket "$SOCK" --database "$DB" >"$D/log" 2>&1 &
+SHIM="$TD_BUILDDIR/tests/tools/fail_writes.so"
+FLAG="$D/disk-full"
+# ASan insists on coming first among the preloaded libraries; the shim is not instrumented
+PRELOAD=
+[ -f "$SHIM" ] && PRELOAD=$SHIM
+LD_PRELOAD="$PRELOAD" TD_FAIL_DB="$DB" TD_FAIL_FLAG="$FLAG" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+	TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/topdownd.conf" --socket "$SOCK" --database "$DB" >"$D/log" 2>&1 &
 DAEMON=$!
 CLEANUP_PIDS="$CLEANUP_PIDS $DAEMON"
 check "the daemon starts and answers" wait_for 10 "$TDCTL" status --socket "$SOCK"
@@ -77,6 +86,22 @@ check "... its Running of an interval is TC / (TC + 1e6 x CS + 1) of its threads
 		if (tc !~ /^[0-9]+$/ || cs !~ /^[0-9]+$/ || r == "x" || tc == 0) exit 1
 		want = tc / (tc + 1e6 * cs + 1); d = r - want; if (d < 0) d = -d
 		exit !(d <= 1e-9 * (want > 1e-3 ? want : 1e-3)) }'
+if [ -n "$PRELOAD" ]; then
+	: >"$FLAG"
+	said() { grep -q "session $S: warning: cannot write interval .*disk is full; its counts are kept" "$D/log"; }
+	check "the disk fails: the process's session says its counts are kept" wait_for 10 said
+	sleep 1
+	rm -f "$FLAG"
+	spans() { grep -q "session $S: interval [0-9]* written: it holds the counts of the [0-9]* attempts\{0,1\} that failed" "$D/log"; }
+	check "... then an interval holds the counts of the attempts that failed" wait_for 10 spans
+	check "... the process's intervals are contiguous: one spans the failed ones" test "$(sql "$DB" "select count(*)
+		from intervals a join intervals b on b.seq = a.seq + 1 and b.session_id = a.session_id
+		where a.session_id = ${S:-0} and b.start_ns != a.end_ns")" = 0
+	check "... one of them spans more than two periods" test "$(sql "$DB" "select count(*) from intervals
+		where session_id = ${S:-0} and end_ns - start_ns > 500000000")" -ge 1
+else
+	skip "a disk that fails" "no $SHIM (built by make check)"
+fi
 kill "$DAEMON"
 wait "$DAEMON"
 check_eq "the daemon exits 0 on SIGTERM (under the sanitizers: nothing leaked)" "0" "$?"
