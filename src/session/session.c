@@ -246,7 +246,8 @@ static void cleanup(struct td_session *rs)
 		close(rs->cg_fd);
 	if (rs->raw_dump)
 		fclose(rs->raw_dump);
-	td_store_close(rs->store);
+	if (!rs->o.store)
+		td_store_close(rs->store);
 	for (int i = 0; i < rs->nplan_notes; i++)
 		free(rs->plan_notes[i]);
 	free(rs->plan_notes);
@@ -462,9 +463,12 @@ int td_session_start(const struct td_session_opts *o, struct td_session **out, s
 	if (prepare(rs, err))
 		goto fail;
 	raise_fd_limit();
-	if (td_store_open(o->db_path, TD_STORE_WRITE, &rs->store, err))
+	if (o->store)
+		rs->store = o->store; /* the caller's, recovered when opened */
+	else if (td_store_open(o->db_path, TD_STORE_WRITE, &rs->store, err))
 		goto fail;
-	td_store_recover(rs->store);
+	else
+		td_store_recover(rs->store);
 	if (open_counters(rs, err))
 		goto fail;
 	session_number_groups(rs);

@@ -80,6 +80,11 @@ struct td_session_opts {
 	int hotspots_hz;	   /* samples a second per busy CPU (0: TD_HOTSPOTS_HZ) */
 	const char *priority_said; /* what the program got (td_sampler_priority's said): a note at the end
 				   * of a session that ran, NULL none */
+	struct td_store *store;	   /* a writer handle on db_path the caller owns and shares (topdownd's
+				    * watch sessions: their intervals written in one transaction,
+				    * td_store_outer_begin), NULL: the session opens its own */
+	bool aligned;		   /* its intervals end on multiples of interval_ms of the monotonic
+				    * clock, so that sessions of one interval are read together */
 };
 
 struct td_session_result {
@@ -123,6 +128,16 @@ int td_session_timeout_ms(const struct td_session *s);
 /* What poll() returned for the session's n descriptors at p: timers
  * read, an interval written, threads scanned, the target's exit seen. */
 void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n);
+/* With a shared store (opts.store) in an outer transaction, an interval
+ * td_session_dispatch wrote is committed or not with that transaction:
+ * after td_store_outer_end, tell the session which (why: NULL committed,
+ * else what failed; its counts then go into the next interval written).
+ * False when no interval waited. */
+bool td_session_settle(struct td_session *s, const char *why);
+/* The database kept within the session's retention limits (max_age_ns,
+ * max_bytes) for a while: a session with a shared store leaves it to its
+ * caller, once a wake-up for all of them (the limits are the database's). */
+void td_session_retain(struct td_session *s);
 /* A signal meant for the session (see td_session_loop). */
 void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si);
 /* End it at the next step (why: the stop reason stored, < 128 bytes). */

@@ -68,10 +68,15 @@ struct td_session {
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */
 	bool final_write;				 /* the interval being written is the last */
-	bool write_failed;				 /* the last interval could not be written */
-	int failed_streak;				 /* attempts that failed since the last write */
-	uint64_t missed_periods;			 /* interval periods the sampler was too late to read */
-	/* the intervals that absorbed them, as ranges (consecutive ones merged):
+	/* written in a shared store's outer transaction, committed with it
+	 * (td_session_settle): the ids above settle_above are the interval's */
+	bool settle_pending;
+	int64_t settle_above;
+	uint64_t settle_now, settle_cpu, settle_reads, settle_calls; /* the clock and the costs at the write */
+	bool write_failed;					     /* the last interval could not be written */
+	int failed_streak;					     /* attempts that failed since the last write */
+	uint64_t missed_periods; /* interval periods the sampler was too late to read */
+				 /* the intervals that absorbed them, as ranges (consecutive ones merged):
 	 * the first TD_MISSED_RANGES_KEPT, which the end message names, and the
 	 * latest, which the next late period may extend; nmissed counts them all.
 	 * Bounded: a sampler late every few intervals for days adds a count, not memory. */

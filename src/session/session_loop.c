@@ -52,11 +52,29 @@ static int pidfd_open_compat(pid_t pid)
 #endif
 }
 
-static int new_timer(int ms)
+/* aligned: the first expiry on a multiple of ms of the monotonic clock,
+ * at least half a period away (the first interval is 0.5 to 1.5 periods
+ * long), the next ones every ms after it: timers of one period expire
+ * together, and the loop reads them in one wake-up. */
+static int arm_aligned(int fd, int ms)
+{
+	uint64_t period = (uint64_t)ms * 1000000ull, now = td_now_ns(), first = (now / period + 1) * period;
+	struct itimerspec its;
+
+	if (first - now < period / 2)
+		first += period;
+	its.it_interval.tv_sec = ms / 1000;
+	its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
+	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
+	its.it_value.tv_nsec = (long)(first % 1000000000ull);
+	return timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static int new_timer(int ms, bool aligned)
 {
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 
-	if (fd >= 0 && arm_timer(fd, ms) != 0) {
+	if (fd >= 0 && (aligned ? arm_aligned(fd, ms) : arm_timer(fd, ms)) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -84,9 +102,9 @@ int session_loop_arm(struct td_session *s, td_err *err)
 {
 	pid_t target = s->child ? s->child : s->o.attach_pid;
 
-	s->tick = new_timer(s->o.interval_ms);
-	s->scan = new_timer(scan_ms(s));
-	s->rot = s->o.rotate_ms > 0 ? new_timer(s->o.rotate_ms) : -1;
+	s->tick = new_timer(s->o.interval_ms, s->o.aligned);
+	s->scan = new_timer(scan_ms(s), s->o.aligned);
+	s->rot = s->o.rotate_ms > 0 ? new_timer(s->o.rotate_ms, false) : -1;
 	if (s->tick < 0 || s->scan < 0 || (s->o.rotate_ms > 0 && s->rot < 0)) {
 		td_err_set(err, "cannot create timers: %s", strerror(errno));
 		return -1;
@@ -163,7 +181,8 @@ int td_session_pollfds(const struct td_session *s, struct pollfd *p)
 }
 
 /* How long the loop may sleep for this session: until its deadline, and
- * at most 50 ms when no pidfd tells of the target's exit. */
+ * at most 50 ms when no pidfd tells of the target's exit (a session with
+ * no target process, --system or --cgroup, waits for its timers). */
 int td_session_timeout_ms(const struct td_session *s)
 {
 	int t = -1;
@@ -172,7 +191,7 @@ int td_session_timeout_ms(const struct td_session *s)
 		uint64_t now = td_now_ns();
 		t = now >= s->deadline ? 0 : (int)((s->deadline - now) / 1000000ull) + 1;
 	}
-	if (s->pidfd < 0 && (t < 0 || t > 50))
+	if (s->pidfd < 0 && (s->child || s->o.attach_pid) && (t < 0 || t > 50))
 		t = 50;
 	return t;
 }

@@ -2,6 +2,7 @@
  * and CPU targets, raw counts, the event plan, metric values evaluated live
  * (live_metrics), one interval per transaction, retention while running —
  * and the --rotate / TD_DEBUG_RAW set-up of the collector. */
+#include <assert.h>
 #include <math.h>
 #include <errno.h>
 #include <stdio.h>
@@ -218,10 +219,52 @@ static void forget_interval(struct td_session *rs, int64_t above)
 	memset(rs->cg_have, 0, sizeof(rs->cg_have));
 }
 
+/* The interval's transaction committed: the readings become the next
+ * interval's base. */
+static void committed(struct td_session *rs, uint64_t now, uint64_t cpu, uint64_t reads, uint64_t calls)
+{
+	rs->cost_syscalls = calls;
+	rs->cost_cpu_ns = cpu;
+	rs->cost_reads = reads;
+	td_collector_commit(rs->col);
+	session_hotspots_commit(rs);
+	if (rs->sys)
+		td_syswide_commit(rs->sys);
+	if (rs->write_failed)
+		session_say(rs, TD_SAY_NOTE,
+			    "interval %d written: it holds the counts of the %d attempt%s that failed before "
+			    "it",
+			    rs->seq, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
+	rs->write_failed = false;
+	rs->failed_streak = 0;
+	rs->seq++;
+	rs->interval_start = now;
+	if (!rs->final_write && !rs->o.store)
+		session_enforce_retention(rs);
+}
+
+/* The interval's transaction failed (why): what was made in it forgotten,
+ * its readings kept for the next interval. */
+static void not_written(struct td_session *rs, int64_t above, const char *why, const char *advice)
+{
+	forget_interval(rs, above < 0 ? INT64_MAX : above);
+	if (!rs->write_failed)
+		session_say(rs, TD_SAY_WARNING,
+			    "cannot write interval %d to the database: %s; its counts are kept and "
+			    "go into the next interval written",
+			    rs->seq, why);
+	snprintf(rs->write_error, sizeof(rs->write_error), "%s", why);
+	rs->write_advice = advice;
+	rs->write_failed = true;
+	rs->failed_streak++;
+	rs->failed_writes++;
+}
+
 /* Read everything and write one interval, in one transaction. When the
  * write fails (disk full, I/O error, a lock), nothing is lost: the readings
  * stay uncommitted and the next interval written covers both, from the
- * start of the first (its row spans them). */
+ * start of the first (its row spans them). In a shared store's outer
+ * transaction, the interval is committed with it: td_session_settle. */
 int session_write_interval(struct td_session *rs, bool final)
 {
 	uint64_t now = td_wall_ns();
@@ -229,6 +272,7 @@ int session_write_interval(struct td_session *rs, bool final)
 	char why[sizeof(rs->write_error)];
 	const char *advice;
 
+	assert(!rs->settle_pending);
 	rs->final_write = final;
 	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
 		goto fail;
@@ -257,24 +301,16 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (td_store_commit(rs->store))
 		goto fail_tx;
-	rs->cost_cpu_ns = cpu;
-	rs->cost_reads = reads;
-	rs->cost_syscalls = calls;
-	td_collector_commit(rs->col);
-	session_hotspots_commit(rs);
-	if (rs->sys)
-		td_syswide_commit(rs->sys);
-	if (rs->write_failed)
-		session_say(rs, TD_SAY_NOTE,
-			    "interval %d written: it holds the counts of the %d attempt%s that failed before "
-			    "it",
-			    rs->seq, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
-	rs->write_failed = false;
-	rs->failed_streak = 0;
-	rs->seq++;
-	rs->interval_start = now;
-	if (!final)
-		session_enforce_retention(rs);
+	if (td_store_outer_open(rs->store)) {
+		rs->settle_pending = true;
+		rs->settle_above = above;
+		rs->settle_now = now;
+		rs->settle_cpu = cpu;
+		rs->settle_reads = reads;
+		rs->settle_calls = calls;
+		return 0;
+	}
+	committed(rs, now, cpu, reads, calls);
 	return 0;
 fail_tx:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store)); /* what failed, not what the rollback says */
@@ -285,18 +321,25 @@ fail:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store));
 	advice = td_store_disk_advice(rs->store);
 said:
-	forget_interval(rs, above < 0 ? INT64_MAX : above);
-	if (!rs->write_failed)
-		session_say(rs, TD_SAY_WARNING,
-			    "cannot write interval %d to the database: %s; its counts are kept and "
-			    "go into the next interval written",
-			    rs->seq, why);
-	snprintf(rs->write_error, sizeof(rs->write_error), "%s", why);
-	rs->write_advice = advice;
-	rs->write_failed = true;
-	rs->failed_streak++;
-	rs->failed_writes++;
+	not_written(rs, above, why, advice);
 	return -1;
+}
+
+bool td_session_settle(struct td_session *s, const char *why)
+{
+	if (!s->settle_pending)
+		return false;
+	s->settle_pending = false;
+	if (why)
+		not_written(s, s->settle_above, why, NULL);
+	else
+		committed(s, s->settle_now, s->settle_cpu, s->settle_reads, s->settle_calls);
+	return true;
+}
+
+void td_session_retain(struct td_session *s)
+{
+	session_enforce_retention(s);
 }
 
 int session_register_events(struct td_session *rs)

@@ -496,26 +496,83 @@ static int exec_prepared(struct td_store *s, enum stmt_id id, const char *sql)
 
 int td_store_begin(struct td_store *s)
 {
+	/* Nothing waits in a batch outside a transaction (batch_drop and
+	 * td_store_commit empty it). */
+	assert(!s->batching && s->nbatch == 0);
+	if (s->outer_armed) {
+		if (!s->outer_open) {
+			assert(sqlite3_get_autocommit(s->db));
+			if (exec_prepared(s, ST_BEGIN, "BEGIN IMMEDIATE"))
+				return -1;
+			s->outer_open = true;
+		} else if (s->outer_lost || sqlite3_get_autocommit(s->db)) {
+			/* SQLite rolled the outer transaction back after an error: what
+			 * follows would be committed alone, before the rows it came after */
+			s->outer_lost = true;
+			return -1;
+		}
+		s->target_id_savepoint = s->target_id_pending;
+		return td_store_exec(s, "SAVEPOINT td_one");
+	}
 	/* Transactions do not nest: a BEGIN inside one fails, and the caller's
 	 * rollback of the inner one would undo the outer one's rows. Every
 	 * caller ends a transaction with td_store_commit or td_store_rollback. */
 	assert(sqlite3_get_autocommit(s->db));
-	/* Nothing waits in a batch outside a transaction (batch_drop and
-	 * td_store_commit empty it). */
-	assert(!s->batching && s->nbatch == 0);
 	return exec_prepared(s, ST_BEGIN, "BEGIN IMMEDIATE");
 }
 
 /* A batch still open is written first: nothing added is left out. */
 int td_store_commit(struct td_store *s)
 {
-	if ((s->batching && td_store_batch_end(s)) || exec_prepared(s, ST_COMMIT, "COMMIT"))
+	if (s->batching && td_store_batch_end(s))
+		return -1;
+	if (s->outer_open) {
+		/* one savepoint of the outer transaction: committed with it */
+		if (sqlite3_get_autocommit(s->db)) {
+			s->outer_lost = true;
+			return -1;
+		}
+		return td_store_exec(s, "RELEASE td_one");
+	}
+	if (exec_prepared(s, ST_COMMIT, "COMMIT"))
 		return -1;
 	/* Committed: no samples row of the transaction still waits in a batch. */
 	assert(!s->batching && s->nbatch == 0 && s->pack_len == 0);
 	if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
 		s->target_id_committed = s->target_id_pending;
 	return 0;
+}
+
+void td_store_outer_begin(struct td_store *s)
+{
+	assert(!s->outer_armed && sqlite3_get_autocommit(s->db));
+	s->outer_armed = true;
+	s->outer_open = s->outer_lost = false;
+}
+
+bool td_store_outer_open(const struct td_store *s)
+{
+	return s->outer_open;
+}
+
+int td_store_outer_end(struct td_store *s, td_err *err)
+{
+	bool was_open = s->outer_open;
+
+	s->outer_armed = s->outer_open = false;
+	if (!was_open)
+		return 0;
+	if (!s->outer_lost && !sqlite3_get_autocommit(s->db) && exec_prepared(s, ST_COMMIT, "COMMIT") == 0) {
+		if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
+			s->target_id_committed = s->target_id_pending;
+		return 0;
+	}
+	td_err_set(err, "%s", td_store_errmsg(s));
+	s->outer_lost = false;
+	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
+	if (!sqlite3_get_autocommit(s->db))
+		td_store_exec(s, "ROLLBACK");
+	return -1;
 }
 
 /* The batch's rows are forgotten with the transaction they were for. */
@@ -532,6 +589,17 @@ static void batch_drop(struct td_store *s)
 void td_store_rollback(struct td_store *s)
 {
 	batch_drop(s);
+	if (s->outer_open) {
+		/* this savepoint only: the others' rows stay for td_store_outer_end */
+		if (s->outer_lost || sqlite3_get_autocommit(s->db)) {
+			s->outer_lost = true;
+			return;
+		}
+		s->target_id_pending = s->target_id_savepoint;
+		if (td_store_exec(s, "ROLLBACK TO td_one") || td_store_exec(s, "RELEASE td_one"))
+			s->outer_lost = true;
+		return;
+	}
 	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");

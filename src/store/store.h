@@ -58,6 +58,17 @@ void td_store_describe_error(struct td_store *s, td_err *err);
 int td_store_begin(struct td_store *s);
 int td_store_commit(struct td_store *s);
 void td_store_rollback(struct td_store *s);
+/* Many writers' transactions as one (topdownd's watch sessions, each an
+ * interval a second, share a handle): after td_store_outer_begin, each
+ * td_store_begin .. td_store_commit (or _rollback) is a savepoint of one
+ * transaction, which the first td_store_begin opens and td_store_outer_end
+ * commits. Nothing of it is committed before td_store_outer_end says 0
+ * (also when no transaction began); -1 with err: all of it is rolled back. */
+void td_store_outer_begin(struct td_store *s);
+int td_store_outer_end(struct td_store *s, td_err *err);
+/* Between td_store_outer_begin and _end, and a transaction began: a
+ * td_store_commit's rows wait for td_store_outer_end. */
+bool td_store_outer_open(const struct td_store *s);
 
 /* Sessions. status: running, completed, failed, interrupted. */
 int64_t td_store_session_begin(struct td_store *s, const struct td_session_info *info, td_err *err);

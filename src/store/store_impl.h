@@ -56,6 +56,12 @@ struct td_store {
 	 * target id known committed (-1: not asked yet) and the largest this
 	 * handle inserted since (it becomes committed with the transaction) */
 	int64_t target_id_committed, target_id_pending;
+	/* td_store_outer_begin: the transactions that follow are savepoints of
+	 * one (outer_open once the first began it) until td_store_outer_end;
+	 * outer_lost: SQLite rolled it back by itself after an error; the
+	 * target id pending when the current savepoint began */
+	bool outer_armed, outer_open, outer_lost;
+	int64_t target_id_savepoint;
 };
 
 /* store_sql.c: the SQLite helpers */

@@ -37,7 +37,12 @@ static int open_database(struct daemon *d, td_err *err)
 		td_store_close(st);
 		return -1;
 	}
-	td_store_close(st);
+	/* kept: the watch sessions write through it (daemon_impl.h) */
+	d->store = st;
+	if (!(d->store_path = strdup(d->cfg.db_path))) {
+		td_err_set(err, "out of memory");
+		return -1;
+	}
 	if (n > 0)
 		daemon_log(d, "%d session%s left running by a stopped collector marked interrupted", n,
 			   n == 1 ? "" : "s");
@@ -144,9 +149,28 @@ static void loop(struct daemon *d)
 			free(count);
 			break;
 		}
-		/* sessions first: an interval is due before any client's wish */
+		/* sessions first: an interval is due before any client's wish; the
+		 * ones sharing the daemon's store (watch mode's, their timers
+		 * aligned) write their intervals in one transaction, committed
+		 * before any other session's own begins (which would wait for it) */
+		if (d->store)
+			td_store_outer_begin(d->store);
 		for (int i = 0; i < nsess; i++)
-			if (!td_session_done(d->s[i]->s))
+			if (d->s[i]->shared_store && !td_session_done(d->s[i]->s))
+				td_session_dispatch(d->s[i]->s, p + first[i], count[i]);
+		if (d->store) {
+			td_err werr;
+			const char *why = td_store_outer_end(d->store, &werr) ? werr.msg : NULL;
+			struct td_session *wrote = NULL;
+			for (int i = 0; i < nsess; i++)
+				if (d->s[i]->shared_store && td_session_settle(d->s[i]->s, why) && !wrote)
+					wrote = d->s[i]->s;
+			/* retention once for all of them: the limits are the database's */
+			if (wrote && !why)
+				td_session_retain(wrote);
+		}
+		for (int i = 0; i < nsess; i++)
+			if (!d->s[i]->shared_store && !td_session_done(d->s[i]->s))
 				td_session_dispatch(d->s[i]->s, p + first[i], count[i]);
 		free(first);
 		free(count);
@@ -216,6 +240,8 @@ out:
 	td_auto_rules_free(&d.autos);
 	daemon_watch_free(&d);
 	daemon_watch_changes_free(&d);
+	td_store_close(d.store); /* after the sessions that shared it */
+	free(d.store_path);
 	if (d.sigfd >= 0) {
 		close(d.sigfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);

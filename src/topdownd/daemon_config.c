@@ -42,6 +42,7 @@ void td_config_defaults(struct td_config *c)
 	c->watch.workload_every_ns = 600000000000ull;
 	c->watch.changes_per_hour = 10;
 	c->watch.max_cpu_percent = 1;
+	c->watch.top_processes = 0;
 }
 
 static void free_entry(struct td_schedule_entry *e)
@@ -433,6 +434,7 @@ static const struct key watch_keys[] = {
 	WKEY("workload_every", parse_duration_ns, workload_every_ns),
 	WKEY("changes_per_hour", parse_per_hour, changes_per_hour),
 	WKEY("max_cpu_percent", parse_percent, max_cpu_percent),
+	WKEY("top_processes", parse_top, top_processes),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

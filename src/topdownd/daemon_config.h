@@ -58,6 +58,7 @@ struct td_watch_config {
 	uint64_t workload_every_ns; /* at most one change of a workload in this */
 	int changes_per_hour;	    /* all workloads' changes in any hour */
 	double max_cpu_percent;	    /* the daemon's CPU time over which no group is added */
+	int top_processes;	    /* the busiest processes watched too (0: none) */
 };
 
 struct td_config {

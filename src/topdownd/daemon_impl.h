@@ -59,7 +59,8 @@ struct dsession {
 	char **wnames; /* "watch": the level-1 nodes, and their values of the latest interval */
 	double *wvals;
 	int nw, wseq;
-	bool wfresh; /* wvals not yet seen by daemon_watch.c */
+	bool wfresh;	   /* wvals not yet seen by daemon_watch.c */
+	bool shared_store; /* writes through d->store (watch mode's sessions) */
 };
 
 struct sched_state {
@@ -83,9 +84,12 @@ struct watch_change {
 	int64_t drill;	 /* the drill-down session it started, 0: none (why in the log) */
 };
 
-/* A cgroup watch mode follows. */
+/* A cgroup watch mode follows, or one of the busiest processes. */
 struct watch_group {
-	char *path;	 /* inside the cgroup mount, as /proc/PID/cgroup names it */
+	char *path;	 /* inside the cgroup mount, as /proc/PID/cgroup names it; a process: its program */
+	pid_t pid;	 /* a process (0: a cgroup) */
+	long long start; /* ... and its start time (a PID reused is another process) */
+	int idle;	 /* ... listings since it was last among the busiest */
 	int64_t session; /* its running watch session, 0: none */
 	struct td_watch_series series;
 	bool has_series;
@@ -97,13 +101,15 @@ struct watch_state {
 	struct td_watch_config conf; /* as configured (its root a copy): a reload that keeps it keeps the state */
 	struct td_watch_params pr;
 	struct td_watch_limits limits;
-	char root[4096];     /* the root's full path */
-	char root_rel[4096]; /* and inside the mount */
-	struct watch_group *g;
+	char root[4096];       /* the root's full path */
+	char root_rel[4096];   /* and inside the mount */
+	struct watch_group *g; /* the cgroups, then the processes */
 	int ng;
+	struct td_top_snapshot *top;	 /* top_processes: every process's CPU time at the last listing */
 	uint64_t next_scan_ns;		 /* monotonic */
 	uint64_t scan_mono, scan_cpu_ns; /* the clock and the daemon's CPU time at the last scan */
 	bool over_budget;
+	int scans; /* the listings of the groups so far (the processes are listed every window-th) */
 };
 
 struct daemon {
@@ -124,6 +130,10 @@ struct daemon {
 	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
 	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
 	struct watch_state *watching; /* [watch] enabled, NULL: not */
+	/* the database opened at the start (store_path), kept: watch mode's
+	 * sessions write through it, each interval's in one transaction */
+	struct td_store *store;
+	char *store_path;
 	struct watch_change *changes; /* what watch mode found, kept over reloads */
 	int nchanges;
 	long long changes_held;				/* changes the rate limits held back */

@@ -47,7 +47,7 @@ struct dsession *daemon_find_running(struct daemon *d, int64_t id)
 	return NULL;
 }
 
-/* A watch session's cgroup values: its level-1 nodes' kept for daemon_watch.c
+/* A watch session's cgroup (process) values: its level-1 nodes' kept for daemon_watch.c
  * (a tree without any: nothing to watch, wvals stays NULL). */
 static void keep_level1(struct dsession *ds, const struct td_live_value *v)
 {
@@ -98,11 +98,11 @@ static void on_interval(void *ctx, const struct td_live_value *v)
 	 * after its last full interval */
 	if (d->cfg.export_listen && v->seconds * 2000 >= ds->interval_ms &&
 	    (ds->entry >= 0 ? strcmp(v->kind, "thread") && strcmp(v->kind, "cpu")
-	     : ds->watch    ? !strcmp(v->kind, "cgroup")
+	     : ds->watch    ? !strcmp(v->kind, ds->pid ? "tree" : "cgroup")
 			    : !strcmp(v->kind, "tree")))
 		td_snapshot_update(&ds->snap, v);
 	/* the tree's events file's values (software.td's are evaluated beside it) */
-	if (ds->watch && !strcmp(ds->watch, "watch") && !strcmp(v->kind, "cgroup") && m && v->file &&
+	if (ds->watch && !strcmp(ds->watch, "watch") && !strcmp(v->kind, ds->pid ? "tree" : "cgroup") && m && v->file &&
 	    !strcmp(v->file, ds->events_file) && v->seconds * 2000 >= ds->interval_ms)
 		keep_level1(ds, v);
 	if (ds->entry < 0 && !strcmp(v->kind, "process") && v->pid == ds->pid && v->comm)

@@ -1,7 +1,9 @@
 /* daemon_watch: watch mode ([watch], docs/watch.md) — the cgroup v2 groups at
  * the configured depth below the root found (again every interval: groups
  * come and go), a level-1 session on each (a cgroup session, `record
- * --cgroup`'s counting), each interval's values held against the group's
+ * --cgroup`'s counting), the same for the busiest processes (top_processes:
+ * an attach session on each, by CPU time between two listings of /proc,
+ * top_processes.h), each interval's values held against the group's
  * baseline (watch_trigger.h), and on a change the change kept for `tdctl
  * changes` and a drill-down session started on the group. The daemon's own
  * CPU time bounds how many groups it takes on (max_cpu_percent). */
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "collect/syswide.h"
+#include "machine/procfs.h"
 #include "daemon_impl.h"
 
 static uint64_t cpu_ns(void)
@@ -48,6 +51,7 @@ void daemon_watch_free(struct daemon *d)
 		free_group(&w->g[i]);
 	}
 	free(w->g);
+	td_top_snapshot_free(w->top);
 	free(w->conf.root);
 	td_watch_limits_free(&w->limits);
 	free(w);
@@ -74,34 +78,57 @@ static bool same_watch(const struct td_watch_config *a, const struct td_watch_co
 	       a->baseline == b->baseline && a->window == b->window && a->p_value == b->p_value &&
 	       a->min_shift == b->min_shift && a->drill_level == b->drill_level &&
 	       a->drill_duration_ns == b->drill_duration_ns && a->workload_every_ns == b->workload_every_ns &&
-	       a->changes_per_hour == b->changes_per_hour && a->max_cpu_percent == b->max_cpu_percent;
+	       a->changes_per_hour == b->changes_per_hour && a->max_cpu_percent == b->max_cpu_percent &&
+	       a->top_processes == b->top_processes;
 }
 
-/* A cgroup session on path (inside the mount) for watch mode. */
-static int start_on(struct daemon *d, const char *path, const char *kind, int level, uint64_t duration_ns, int64_t *id,
-		    td_err *err)
+/* A session on g for watch mode (drill: a drill-down, else its level 1): a
+ * cgroup session on a group (its path inside the mount), an attach session
+ * on a process; recorded with schedule "watch:GROUP" or "watch-process:PID:PROGRAM"
+ * ("drill:", "drill-process:"). */
+static int start_on(struct daemon *d, const struct watch_group *g, bool drill, int level, uint64_t duration_ns,
+		    int64_t *id, td_err *err)
 {
 	struct dsession *ds = calloc(1, sizeof(*ds));
 	struct td_session_opts o;
+	const char *kind = drill ? "drill" : "watch";
 	char name[4200];
 
 	if (!ds) {
 		td_err_set(err, "out of memory");
 		return -1;
 	}
-	snprintf(name, sizeof(name), "%s:%s", kind, path);
+	if (g->pid)
+		snprintf(name, sizeof(name), "%s-process:%d:%s", kind, (int)g->pid, g->path);
+	else
+		snprintf(name, sizeof(name), "%s:%s", kind, g->path);
 	ds->entry = -1;
 	ds->watch = kind;
-	if (daemon_dup_opt(&ds->entry_name, name) || daemon_dup_opt(&ds->cgroup, path)) {
+	ds->pid = g->pid;
+	if (daemon_dup_opt(&ds->entry_name, name) || (!g->pid && daemon_dup_opt(&ds->cgroup, g->path))) {
 		daemon_session_free(ds);
 		td_err_set(err, "out of memory");
 		return -1;
 	}
 	memset(&o, 0, sizeof(o));
 	o.interval_ms = d->cfg.watch.interval_ms;
-	o.scan_ms = o.interval_ms; /* a cgroup session follows no thread: no scan worth more wake-ups */
+	o.attach_pid = g->pid;
+	/* a cgroup session follows no thread: no scan worth more wake-ups; a process's
+	 * threads are listed once an interval too (where BPF tracks and counts them, as
+	 * often as the session would choose: its program counts a thread from its birth;
+	 * else a thread that lives less than an interval goes uncounted, at level 1 of a
+	 * process the daemon found busy) */
+	o.scan_ms = o.interval_ms;
 	o.duration_ms = (int)(duration_ns / 1000000ull);
 	o.level = level;
+	/* the groups' sessions read together and write through the daemon's
+	 * handle, their intervals in one transaction (daemon.c's loop): the
+	 * cost of a group an interval is its reads and rows, not a commit */
+	if (d->store && d->store_path && !strcmp(d->store_path, d->cfg.db_path)) {
+		o.store = d->store;
+		ds->shared_store = true;
+	}
+	o.aligned = !drill;
 	if (daemon_start_session(d, ds, &o, err)) {
 		daemon_session_free(ds);
 		return -1;
@@ -113,9 +140,92 @@ static int start_on(struct daemon *d, const char *path, const char *kind, int le
 static struct watch_group *find_group(struct watch_state *w, const char *path)
 {
 	for (int i = 0; i < w->ng; i++)
-		if (!strcmp(w->g[i].path, path))
+		if (!w->g[i].pid && !strcmp(w->g[i].path, path))
 			return &w->g[i];
 	return NULL;
+}
+
+static struct watch_group *find_process(struct watch_state *w, pid_t pid, long long start)
+{
+	for (int i = 0; i < w->ng; i++)
+		if (w->g[i].pid == pid && w->g[i].start == start)
+			return &w->g[i];
+	return NULL;
+}
+
+/* top_processes, every window-th listing of the groups: the processes
+ * watched that still run marked seen; the top_processes busiest since the
+ * last listing (CPU time, /proc) added while fewer are watched, a watched
+ * one that used no CPU for `baseline` intervals giving its place to a
+ * busier one (sooner, processes that run in bursts would take turns, each
+ * starting its baseline again).
+ * Not the daemon, nor a process without a program (a kernel thread). */
+static void list_processes(struct daemon *d)
+{
+	struct watch_state *w = d->watching;
+	int want = d->cfg.watch.top_processes, have = 0, nb;
+	struct td_top_snapshot *now;
+	struct td_top_proc *busy = NULL;
+
+	if (want <= 0)
+		return;
+	if (!(now = td_top_snapshot_take())) {
+		daemon_log(d, "watch: the processes not listed: out of memory");
+		return;
+	}
+	nb = w->top ? td_top_busiest(w->top, now, &busy) : 0;
+	td_top_snapshot_free(w->top);
+	w->top = now;
+	if (nb < 0) {
+		daemon_log(d, "watch: the busiest processes not found: out of memory");
+		nb = 0;
+	}
+	for (int i = 0; i < w->ng; i++) {
+		struct watch_group *g = &w->g[i];
+		if (!g->pid || !(g->seen = td_top_has(now, g->pid, g->start)))
+			continue;
+		have++;
+		g->idle++;
+		for (int k = 0; k < nb; k++)
+			if (busy[k].pid == g->pid && busy[k].start == g->start) {
+				g->idle = 0;
+				break;
+			}
+	}
+	for (int k = 0, ranked = 0; k < nb && ranked < want; k++) {
+		struct watch_group *g;
+		char *exe = NULL;
+		if (busy[k].pid == getpid())
+			continue;
+		ranked++;
+		if (find_process(w, busy[k].pid, busy[k].start))
+			continue;
+		if (have >= want) {
+			struct watch_group *idle = NULL;
+			for (int i = 0; i < w->ng && !idle; i++)
+				if (w->g[i].pid && w->g[i].seen && w->g[i].idle * w->pr.window >= w->pr.baseline)
+					idle = &w->g[i];
+			if (!idle)
+				break;
+			daemon_log(d,
+				   "watch: process %d (%s) used no CPU for %d intervals: %d (busier) takes its place",
+				   (int)idle->pid, idle->path, idle->idle * w->pr.window, (int)busy[k].pid);
+			idle->seen = false;
+			have--;
+		}
+		if (td_proc_exe(busy[k].pid, &exe) < 0 || !exe || !exe[0]) {
+			free(exe);
+			continue; /* a kernel thread, or gone meanwhile */
+		}
+		if (!(g = td_array_push(&w->g, &w->ng, sizeof(*g)))) {
+			free(exe);
+			daemon_log(d, "watch: process %d not watched: out of memory", (int)busy[k].pid);
+			continue;
+		}
+		*g = (struct watch_group){ .path = exe, .pid = busy[k].pid, .start = busy[k].start, .seen = true };
+		have++;
+	}
+	free(busy);
 }
 
 /* The groups depth levels below dir (full path; rel: inside the mount) marked seen, new ones added. */
@@ -179,17 +289,27 @@ static void scan(struct daemon *d)
 	w->scan_mono = now;
 	w->scan_cpu_ns = cpu;
 	w->next_scan_ns = now + (uint64_t)d->cfg.watch.interval_ms * 1000000ull;
+	/* the processes are listed every window-th time (a walk of /proc, the most
+	 * of what watching them costs): in between, one whose session ended (its
+	 * process exited) is dropped */
+	bool procs = w->scans++ % w->pr.window == 0;
 	for (int i = 0; i < w->ng; i++)
-		w->g[i].seen = false;
+		w->g[i].seen = w->g[i].pid && !procs && w->g[i].session && daemon_find_running(d, w->g[i].session);
 	list_groups(d, w->root, d->cfg.watch.root ? d->cfg.watch.root : "/", d->cfg.watch.depth);
+	if (procs)
+		list_processes(d);
 	for (int i = 0; i < w->ng; i++) {
 		struct watch_group *g = &w->g[i];
 		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;
 		td_err err;
 		if (!g->seen) {
 			if (ds)
-				td_session_stop(ds->s, "stopped: the cgroup was removed");
-			daemon_log(d, "watch: %s is gone", g->path);
+				td_session_stop(ds->s, g->pid ? "stopped: no longer among the busiest processes"
+							      : "stopped: the cgroup was removed");
+			if (g->pid)
+				daemon_log(d, "watch: process %d (%s) no longer watched", (int)g->pid, g->path);
+			else
+				daemon_log(d, "watch: %s is gone", g->path);
 			free_group(g);
 			continue;
 		}
@@ -202,11 +322,15 @@ static void scan(struct daemon *d)
 			td_watch_series_free(&g->series);
 		g->has_series = false;
 		g->session = 0;
-		if (start_on(d, g->path, "watch", 1, 0, &g->session, &err)) {
+		if (start_on(d, g, false, 1, 0, &g->session, &err)) {
 			if (!g->start_said)
-				daemon_log(d, "watch: %s not watched: %s (tried again every interval)", g->path,
-					   err.msg);
+				daemon_log(d, "watch: %s%s not watched: %s (tried again every interval)",
+					   g->pid ? "the process of " : "", g->path, err.msg);
 			g->start_said = true;
+		} else if (g->pid) {
+			g->start_said = false;
+			daemon_log(d, "watch: session %lld watches process %d (%s)", (long long)g->session, (int)g->pid,
+				   g->path);
 		} else {
 			g->start_said = false;
 			daemon_log(d, "watch: session %lld watches %s", (long long)g->session, g->path);
@@ -363,7 +487,7 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	c->n_before = t->n_before;
 	c->n_after = t->n_after;
 	c->session = ds->id;
-	if (start_on(d, g->path, "drill", d->cfg.watch.drill_level, d->cfg.watch.drill_duration_ns, &c->drill, &err)) {
+	if (start_on(d, g, true, d->cfg.watch.drill_level, d->cfg.watch.drill_duration_ns, &c->drill, &err)) {
 		c->drill = 0;
 		daemon_log(d, "watch: a change of %s: no drill-down session: %s", g->path, err.msg);
 	}

@@ -7,11 +7,7 @@
 #include "store/store.h"
 #include "top_processes.h"
 
-struct proc_time {
-	pid_t pid;
-	long long start;
-	uint64_t cpu_ns;
-};
+#define proc_time td_top_proc
 
 struct td_top_snapshot {
 	struct proc_time *p;
@@ -105,4 +101,35 @@ int td_top_record(const char *db_path, int64_t session, const struct td_top_snap
 	td_store_close(st);
 	td_top_snapshot_free(end);
 	return rc;
+}
+
+bool td_top_has(const struct td_top_snapshot *t, pid_t pid, long long start)
+{
+	struct proc_time key = { .pid = pid };
+	const struct proc_time *p = bsearch(&key, t->p, (size_t)t->n, sizeof(key), by_pid);
+
+	return p && p->start == start;
+}
+
+int td_top_busiest(const struct td_top_snapshot *start, const struct td_top_snapshot *end, struct td_top_proc **out)
+{
+	int n = 0;
+
+	*out = NULL;
+	/* both snapshots' PIDs come sorted from td_proc_pids */
+	for (int i = 0; i < end->n; i++) {
+		struct proc_time key = { .pid = end->p[i].pid }, *slot;
+		const struct proc_time *was = bsearch(&key, start->p, (size_t)start->n, sizeof(key), by_pid);
+		if (!was || was->start != end->p[i].start || end->p[i].cpu_ns <= was->cpu_ns)
+			continue;
+		if (!(slot = td_array_push(out, &n, sizeof(*slot)))) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		*slot = (struct proc_time){ end->p[i].pid, end->p[i].start, end->p[i].cpu_ns - was->cpu_ns };
+	}
+	if (n)
+		qsort(*out, (size_t)n, sizeof(**out), by_cpu_desc);
+	return n;
 }

@@ -92,7 +92,8 @@ static void test_every_key(void **state)
 				   "drill_duration = 1m\n"
 				   "workload_every = 1h\n"
 				   "changes_per_hour = 4\n"
-				   "max_cpu_percent = 0.5\n";
+				   "max_cpu_percent = 0.5\n"
+				   "top_processes = 7\n";
 	struct td_config c;
 	td_err err;
 
@@ -161,6 +162,7 @@ static void test_every_key(void **state)
 	assert_true(c.watch.workload_every_ns == 3600ull * 1000000000ull);
 	assert_int_equal(c.watch.changes_per_hour, 4);
 	assert_true(c.watch.max_cpu_percent == 0.5);
+	assert_int_equal(c.watch.top_processes, 7);
 	td_config_free(&c);
 }
 

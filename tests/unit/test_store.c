@@ -302,6 +302,73 @@ static void test_max_target_id(void **state)
 	td_store_close(s);
 }
 
+/* How many rows a query counts, read by a connection of its own (what
+ * another process sees: committed rows only). */
+static int count_rows(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int n = -1;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* td_store_outer_begin: the transactions in it are committed together by
+ * td_store_outer_end, none before; one rolled back leaves the others'. */
+static void test_outer(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	int64_t sess, a, b, c, max0;
+	char sql[160];
+
+	(void)state;
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	max0 = td_store_max_target_id(s);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM targets WHERE session_id = %lld", (long long)sess);
+	assert_int_equal(count_rows(sql), 0);
+	/* nothing begun: nothing to commit */
+	td_store_outer_begin(s);
+	assert_false(td_store_outer_open(s));
+	assert_int_equal(td_store_outer_end(s, &err), 0);
+	/* two writers' transactions and a third rolled back */
+	td_store_outer_begin(s);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true(td_store_outer_open(s));
+	assert_true((a = td_store_thread_add(s, sess, 42, 43, "a", 1)) > max0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true((b = td_store_thread_add(s, sess, 42, 44, "b", 2)) > a);
+	td_store_rollback(s);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true((c = td_store_thread_add(s, sess, 42, 45, "c", 3)) > a);
+	assert_int_equal(td_store_commit(s), 0);
+	/* committed with the outer transaction only */
+	assert_int_equal(count_rows(sql), 0);
+	assert_int_equal(td_store_max_target_id(s), max0);
+	assert_int_equal(td_store_outer_end(s, &err), 0);
+	assert_int_equal(count_rows(sql), 2);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM targets WHERE session_id = %lld AND tid IN (43, 45)",
+		 (long long)sess);
+	assert_int_equal(count_rows(sql), 2);
+	assert_int_equal(td_store_max_target_id(s), c);
+	/* after it, a transaction is its own again */
+	assert_int_equal(td_store_begin(s), 0);
+	assert_true(td_store_thread_add(s, sess, 42, 46, "d", 4) > c);
+	assert_int_equal(td_store_commit(s), 0);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM targets WHERE session_id = %lld", (long long)sess);
+	assert_int_equal(count_rows(sql), 3);
+	(void)b;
+	td_store_close(s);
+}
+
 static void test_recover(void **state)
 {
 	struct td_store *s;
@@ -337,7 +404,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_packing), cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_max_target_id), cmocka_unit_test(test_recover),
+		cmocka_unit_test(test_max_target_id), cmocka_unit_test(test_recover), cmocka_unit_test(test_outer),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
