@@ -58,6 +58,9 @@ if [ -n "${KERNEL:-}" ]; then
 	gp --dir x86/amdzen2 --pmu amd64_fam17h_zen2 --title "AMD Zen 2" -o "$O/amd-zen2.td"
 	gp --dir x86/amdzen4 --pmu amd64_fam19h_zen4 --title "AMD Zen 4" -o "$O/amd-zen4.td"
 	gp --dir x86/amdzen5 --pmu amd64_fam1ah_zen5 --title "AMD Zen 5" -o "$O/amd-zen5.td"
-	gp --dir arm/neoverse-n1 --slots 4 --pmu arm_n1 --title "Arm Neoverse N1" -o "$O/arm-neoverse-n1.td"
-	gp --dir arm/neoverse-v1 --slots 8 --pmu arm_v1 --title "Arm Neoverse V1" -o "$O/arm-neoverse-v1.td"
+	# served (events/arm-neoverse-n1.td, -v1.td: MIDR parts 0xd0c, 0xd40), with perf's other metrics as info
+	# metrics; N1: perf names no sbsa.json TopdownL1 metric for it, level 1 is its Cycle_Accounting pair.
+	# Oracle fixtures arm-n1-perf-oracle.fix, arm-v1-perf-oracle.fix: tools/perf-metric-oracle.py --seed 2, 1
+	gp --dir arm/neoverse-n1 --slots 4 --cycle-accounting --info --pmu arm_n1 --title "Arm Neoverse N1" -o "$D/../events/arm-neoverse-n1.td"
+	gp --dir arm/neoverse-v1 --slots 8 --info --pmu arm_v1 --title "Arm Neoverse V1" -o "$D/../events/arm-neoverse-v1.td"
 fi

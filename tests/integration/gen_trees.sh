@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen_trees.sh — the trees tools/gen-td.py generated from Intel perfmon and tools/gen-td-perf.py from
-# Linux perf (AMD Zen 4/5, Arm Neoverse V1) (events/generated/, perfmon
+# Linux perf (AMD Zen 4/5; Arm Neoverse N1, V1 as served) (events/generated/, perfmon
 # commit 6dadedf3aa48) against what we trust:
 #  1. toplev 5.1-full's values on the oracle cases (tests/data/oracle/toplev, toplev-deep): every row
 #     the generated SKL/ICL/SPR file computes agrees within 1e-6 percentage points (info metrics 1e-6
@@ -244,7 +244,12 @@ hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-frontend-smt 13
 hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-memory-heavy 13
 hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-backend-smt 13
 hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-frontend-ucode 13
-hand_fixture arm-neoverse.td arm_v1 off arm-v1-backend 4
+# Arm Neoverse N1 and V1 (served, events/arm-neoverse-n1.td, -v1.td): every node and info metric against
+# perf's own expressions (tools/perf/pmu-events/metric.py; fixtures by tools/perf-metric-oracle.py), the nodes
+# through import and export here, every node and info metric in tests/unit/test_fixtures
+cp "$TD_SRCDIR/events/arm-neoverse-n1.td" "$TD_SRCDIR/events/arm-neoverse-v1.td" "$EV/"
+hand_fixture arm-neoverse-n1.td arm_n1 off arm-n1-perf-oracle 2
+hand_fixture arm-neoverse-v1.td arm_v1 off arm-v1-perf-oracle 4
 
 # 3. plans of the new generated models, deepest level, SMT on and off, checked against the kernel's rules
 if command -v python3 >/dev/null 2>&1; then

@@ -124,6 +124,15 @@ cpus 1 8 1; kernel 6.8.0-arm64 2 1; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu
 	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
 mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 8 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots"
 
+tree neoverse-v1
+readme "Arm Neoverse V1 (AWS Graviton3 class; implementer 0x41 part 0xd40 r1p1), 8 CPUs, no SMT, armv8_pmuv3_0 PMU," \
+	"NMI watchdog off. libpfm4 4.13 names it arm_v1 on Arm; x86 builds have no Arm tables: TD_PFM_MODEL=none leaves" \
+	"it to the MIDR table (CPU part 0xd40): arm-neoverse-v1.td, generated from Linux perf's pmu-events (8 slots)."
+arm 0xd40 0x1 1 "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng"
+cpus 1 8 1; kernel 6.8.0-arm64 2 0; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu_cycles=event=0x0011 inst_retired=event=0x0008 \
+	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
+mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 8 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots"
+
 tree gnr-2s
 readme "2-socket Intel Xeon 6980P (Granite Rapids-AP, family 6 model 173 = 0xAD), bare metal: 2 x 128 cores x SMT 2 = 512 CPUs." \
 	"libpfm4 4.13 has no Granite Rapids model (TD_PFM_MODEL=none): CPUID names it gnr (intel-gnr.td, raw encodings)."
