@@ -280,6 +280,17 @@ if command -v python3 >/dev/null 2>&1; then
 			done
 		done
 	done
+	# Arm Neoverse N1, V1 (served; level 1 is their deepest): the PMUv3 driver's rules (sched_check.py arm:
+	# 6 programmable counters and the cycle counter, drivers/perf/arm_pmuv3.c), NMI watchdog on and off
+	for p in arm_n1 arm_v1; do
+		for wd in on off; do
+			"$TDCTL" plan --pmu "$p" -l 1 --watchdog "$wd" --events-dir "$TD_SRCDIR/events" --json >"$WORK/plan.json" 2>"$WORK/plan.err"
+			check_eq "plan $p (served) level 1 watchdog $wd exits 0" "" "$(cat "$WORK/plan.err")"
+			r=$(python3 "$TD_SRCDIR/tests/tools/sched_check.py" arm off "$wd" <"$WORK/plan.json" 2>&1 | tail -1)
+			check_match "plan $p (served) level 1 watchdog $wd: every group schedulable (arm_pmuv3.c's rules)" \
+				"^groups [0-9]+ unschedulable 0\$" "$r"
+		done
+	done
 else
 	skip "plans of the generated models" "python3 (runs tests/tools/sched_check.py) is not installed"
 fi
