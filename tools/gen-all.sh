@@ -31,7 +31,15 @@ if [ -n "${PMU_TOOLS:-}" ]; then
 	g --model MTL --metrics meteorlake_metrics_redwoodcove_core.json --events meteorlake_redwoodcove_core.json \
 		--retire-latency "$PMU_TOOLS/mtl-retlat.json" --pmu-name cpu_core --pmu mtl_rwc \
 		--title "Intel Meteor Lake P-core (Redwood Cove)" --class glc -o "$O/intel-mtl-rwc.td"
+	# served (events/intel-mtl-rwc.td: CPUID family 6 models 0xAA, 0xAC, cpu_core), fixture oracle-mtl-l6.fix
+	g --model MTL --metrics meteorlake_metrics_redwoodcove_core.json --events meteorlake_redwoodcove_core.json \
+		--retire-latency "$PMU_TOOLS/mtl-retlat.json" --pmu-name cpu_core --pmu mtl_rwc \
+		--title "Intel Meteor Lake P-core (Redwood Cove)" --class glc -o "$D/../events/intel-mtl-rwc.td"
 fi
+# Meteor Lake's E-cores (Crestmont, cpu_atom; served, fixture oracle-mtl-cmt-l3.fix): perfmon has no MTL metrics
+# for this core type (mapfile: core type 0x20 has events only); SRF's Crestmont TMA, MTL's Crestmont events
+g --model MTL --metrics-model SRF --events meteorlake_crestmont_core.json --pmu-name cpu_atom --pmu mtl_cmt \
+	--title "Intel Meteor Lake E-core (Crestmont)" --class cmt -o "$D/../events/intel-mtl-cmt.td"
 # TMA 5.1 versions (the version of toplev 5.1-full, pmu-tools' model for the oracle cases): perfmon
 # fb93def (2025-09-24) has EMR's emeraldrapids_metrics.json V1.2 TMA 5.1, c07091a (2025-07-01)
 # ICX's icelakex_metrics.json V1.1 TMA 5.1. Give a second checkout at those commits as PERFMON51.

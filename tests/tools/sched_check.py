@@ -270,7 +270,8 @@ def raw_event(pmu, e):
         raise ValueError('%s: no perf_event_attr type in the plan' % e['alias'])
     config = int(e['config'], 16)
     config1 = int(e['config1'], 16) if e.get('config1') else 0
-    if t == 4 or (pmu.vendor == 'arm' and t > 5):   # PERF_TYPE_RAW (4 on x86); armv8_pmuv3's dynamic type
+    if t == 4 or t == CORE_TYPE or (pmu.vendor == 'arm' and t > 5):   # PERF_TYPE_RAW (4 on x86); a hybrid's
+        # cpu_atom (CORE_TYPE: its dynamic sysfs type, argv[4]) or armv8_pmuv3's dynamic type
         return Ev(e['alias'], config, config1, False, e.get('class', ''))
     if t == 0:                       # PERF_TYPE_HARDWARE
         hw = HW_AMD if pmu.vendor == 'amd' else HW_INTEL
@@ -393,10 +394,16 @@ def class_mask(klass, ngp):
     return m or None
 
 
+CORE_TYPE = 4
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in MODELS:
-        sys.stderr.write('usage: sched_check.py %s on|off on|off < plan.json\n' % '|'.join(MODELS))
+    global CORE_TYPE
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in MODELS:
+        sys.stderr.write('usage: sched_check.py %s on|off on|off [CORE_PMU_TYPE] < plan.json\n' % '|'.join(MODELS))
         return 2
+    if len(sys.argv) == 5:          # a hybrid's cpu_atom: the kernel gives it a dynamic type (sysfs cpu_atom/type)
+        CORE_TYPE = int(sys.argv[4])
     pmu = Pmu(sys.argv[1], sys.argv[2] == 'on')
     watchdog = sys.argv[3] == 'on'
     plan = json.load(sys.stdin)

@@ -235,6 +235,28 @@ echo "0-15" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
 pmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
 echo "16-23" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
 
+tree mtl-hybrid
+readme "Intel Core Ultra 7 155H (Meteor Lake-H, family 6 model 170 = 0xAA, stepping 4) laptop, bare metal: a hybrid CPU" \
+	"with 6 P-cores x SMT 2 (CPUs 0-11, Redwood Cove, kernel PMU cpu_core, type 4 = PERF_TYPE_RAW), 8 E-cores and 2" \
+	"low-power E-cores (CPUs 12-21, Crestmont, kernel PMU cpu_atom, a dynamic type: 10 here), as Linux 6.12.117" \
+	"arch/x86/events/intel/core.c:7199-7227 (INTEL_METEORLAKE: hybrid_big_small) exposes them. perfmon's mapfile: core" \
+	"type 0x40 Redwood Cove, 0x20 Crestmont. libpfm4 4.13 has no Meteor Lake tables (TD_PFM_MODEL=none): CPUID names" \
+	"cpu_core mtl_rwc (intel-mtl-rwc.td) and cpu_atom mtl_cmt (intel-mtl-cmt.td)."
+x86 "Intel(R) Core(TM) Ultra 7 155H" GenuineIntel 6 170 4 0; kernel 6.12.0-amd64 2 1; mounts "$cgroup_rw"
+echo "0-21" >"$T/sys/devices/system/cpu/online"; echo 1 >"$T/sys/devices/system/cpu/smt/active"
+i=0; while [ $i -lt 22 ]; do d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"; echo 0 >"$d/physical_package_id"
+	if [ $i -lt 12 ]; then echo $((i / 2)) >"$d/core_id"; else echo $((i - 6)) >"$d/core_id"; fi; i=$((i + 1)); done
+intelpmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+echo "0-11" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
+# cpu_atom's formats (intel/core.c:6156-6193, FORMAT_ATTR_HYBRID): offcore_rsp, ldlat, snoop_rsp; no frontend
+intelpmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
+f="$T/sys/bus/event_source/devices/cpu_atom/format"; rm "$f/frontend"; echo "config1:0-63" >"$f/snoop_rsp"
+echo "12-21" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
+
 # SMT-off twins of skl-bare, icl-perfmetrics and spr-vm (issue 30): the same
 # machines with SMT disabled (smt/active 0, one thread per core). On Skylake
 # the cpu PMU then has 8 general-purpose counters per thread instead of 4
