@@ -114,7 +114,10 @@ static const struct uarch_row uarch_table[] = {
 /* The core PMUs of hybrid CPUs and the PMU model each one's events file serves: Linux perf
  * maps GenuineIntel-6-(97|9A|B7|BA|BF) to its alderlake tables (pmu-events/arch/x86/mapfile.csv),
  * whose events carry "Unit": "cpu_core" (Golden Cove / Raptor Cove) or "cpu_atom" (Gracemont);
- * the model names are upstream libpfm4's (adl_glc, adl_grt), which 4.13 does not have. */
+ * the model names are upstream libpfm4's (adl_glc, adl_grt), which 4.13 does not have.
+ * Meteor Lake: perfmon's mapfile gives GenuineIntel-6-AA/-AC core type 0x40 (Core) the Redwood Cove files,
+ * 0x20 (Atom) the Crestmont ones; the kernel's cpu_core and cpu_atom PMUs (intel/core.c, intel_pmu_init()
+ * INTEL_METEORLAKE{,_L}: hybrid_big_small); intel-mtl-rwc.td and intel-mtl-cmt.td (generated from perfmon). */
 static const struct hybrid_row {
 	const char *vendor;
 	int family, model;
@@ -125,9 +128,6 @@ static const struct hybrid_row {
 	{ "GenuineIntel", 6, 0xb7, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xb7, "cpu_atom", "adl_grt" },
 	{ "GenuineIntel", 6, 0xba, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xba, "cpu_atom", "adl_grt" },
 	{ "GenuineIntel", 6, 0xbf, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xbf, "cpu_atom", "adl_grt" },
-	/* Meteor Lake: perfmon's mapfile gives GenuineIntel-6-AA/-AC core type 0x40 (Core) the Redwood Cove files,
-	 * 0x20 (Atom) the Crestmont ones; the kernel's cpu_core and cpu_atom PMUs (intel/core.c, intel_pmu_init()
-	 * INTEL_METEORLAKE{,_L}: hybrid_big_small); intel-mtl-rwc.td and intel-mtl-cmt.td (generated from perfmon) */
 	{ "GenuineIntel", 6, 0xaa, "cpu_core", "mtl_rwc" }, { "GenuineIntel", 6, 0xaa, "cpu_atom", "mtl_cmt" },
 	{ "GenuineIntel", 6, 0xac, "cpu_core", "mtl_rwc" }, { "GenuineIntel", 6, 0xac, "cpu_atom", "mtl_cmt" },
 };
