@@ -31,7 +31,15 @@ if [ -n "${PMU_TOOLS:-}" ]; then
 	g --model MTL --metrics meteorlake_metrics_redwoodcove_core.json --events meteorlake_redwoodcove_core.json \
 		--retire-latency "$PMU_TOOLS/mtl-retlat.json" --pmu-name cpu_core --pmu mtl_rwc \
 		--title "Intel Meteor Lake P-core (Redwood Cove)" --class glc -o "$O/intel-mtl-rwc.td"
+	# served (events/intel-mtl-rwc.td: CPUID family 6 models 0xAA, 0xAC, cpu_core), fixture oracle-mtl-l6.fix
+	g --model MTL --metrics meteorlake_metrics_redwoodcove_core.json --events meteorlake_redwoodcove_core.json \
+		--retire-latency "$PMU_TOOLS/mtl-retlat.json" --pmu-name cpu_core --pmu mtl_rwc \
+		--title "Intel Meteor Lake P-core (Redwood Cove)" --class glc -o "$D/../events/intel-mtl-rwc.td"
 fi
+# Meteor Lake's E-cores (Crestmont, cpu_atom; served, fixture oracle-mtl-cmt-l3.fix): perfmon has no MTL metrics
+# for this core type (mapfile: core type 0x20 has events only); SRF's Crestmont TMA, MTL's Crestmont events
+g --model MTL --metrics-model SRF --events meteorlake_crestmont_core.json --pmu-name cpu_atom --pmu mtl_cmt \
+	--title "Intel Meteor Lake E-core (Crestmont)" --class cmt -o "$D/../events/intel-mtl-cmt.td"
 # TMA 5.1 versions (the version of toplev 5.1-full, pmu-tools' model for the oracle cases): perfmon
 # fb93def (2025-09-24) has EMR's emeraldrapids_metrics.json V1.2 TMA 5.1, c07091a (2025-07-01)
 # ICX's icelakex_metrics.json V1.1 TMA 5.1. Give a second checkout at those commits as PERFMON51.
@@ -58,6 +66,9 @@ if [ -n "${KERNEL:-}" ]; then
 	gp --dir x86/amdzen2 --pmu amd64_fam17h_zen2 --title "AMD Zen 2" -o "$O/amd-zen2.td"
 	gp --dir x86/amdzen4 --pmu amd64_fam19h_zen4 --title "AMD Zen 4" -o "$O/amd-zen4.td"
 	gp --dir x86/amdzen5 --pmu amd64_fam1ah_zen5 --title "AMD Zen 5" -o "$O/amd-zen5.td"
-	gp --dir arm/neoverse-n1 --slots 4 --pmu arm_n1 --title "Arm Neoverse N1" -o "$O/arm-neoverse-n1.td"
-	gp --dir arm/neoverse-v1 --slots 8 --pmu arm_v1 --title "Arm Neoverse V1" -o "$O/arm-neoverse-v1.td"
+	# served (events/arm-neoverse-n1.td, -v1.td: MIDR parts 0xd0c, 0xd40), with perf's other metrics as info
+	# metrics; N1: perf names no sbsa.json TopdownL1 metric for it, level 1 is its Cycle_Accounting pair.
+	# Oracle fixtures arm-n1-perf-oracle.fix, arm-v1-perf-oracle.fix: tools/perf-metric-oracle.py --seed 2, 1
+	gp --dir arm/neoverse-n1 --slots 4 --cycle-accounting --info --pmu arm_n1 --title "Arm Neoverse N1" -o "$D/../events/arm-neoverse-n1.td"
+	gp --dir arm/neoverse-v1 --slots 8 --info --pmu arm_v1 --title "Arm Neoverse V1" -o "$D/../events/arm-neoverse-v1.td"
 fi

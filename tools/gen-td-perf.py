@@ -35,6 +35,12 @@ NAMES = {
 }
 
 
+# Arm's stage-1 cycle accounting (perf's arm/*/metrics.json group Cycle_Accounting): the level-1 nodes
+# of a core perf gives no TopdownL1 for (--cycle-accounting), a share of cycles, not of slots
+CYCLE_ACCOUNTING = {'frontend_stalled_cycles': 'Frontend_Bound', 'backend_stalled_cycles': 'Backend_Bound'}
+NAMES.update(CYCLE_ACCOUNTING)
+
+
 class Untranslatable(Exception):
     pass
 
@@ -54,6 +60,9 @@ def main():
     p.add_argument('--title', required=True)
     p.add_argument('--source', required=True, help='the kernel the files were read from')
     p.add_argument('--slots', type=int, help='Arm #slots (the core\'s slot width)')
+    p.add_argument('--info', action='store_true', help='the core\'s other metrics as info metrics (perf\'s values and units)')
+    p.add_argument('--cycle-accounting', action='store_true',
+                   help='a core with no TopdownLN metrics: its Cycle_Accounting metrics (Arm\'s stage 1) as level 1')
     p.add_argument('-o', required=True)
     a = p.parse_args()
     arm = a.dir.startswith('arm')
@@ -62,7 +71,9 @@ def main():
     untranslated = []
     events = {}
     if arm:
-        common = json.load(open(os.path.join(a.arch, 'arm64', 'common-and-microarch.json')))
+        # the arch-standard events: every arm64/*.json (common-and-microarch.json, recommended.json), as
+        # jevents.py's preprocess_arch_std_files() reads them
+        common = [e for f in sorted(glob.glob(os.path.join(a.arch, 'arm64', '*.json'))) for e in json.load(open(f))]
         for e in common:
             if 'EventCode' not in e or not (e.get('ArchStdEvent') or e.get('EventName')):
                 continue
@@ -70,13 +81,16 @@ def main():
             events[nm.lower()] = dict(code=int(e['EventCode'], 16), umask=None, name=nm,
                                                      desc=e.get('BriefDescription', ''))
         sbsa = {m['MetricName']: m for m in json.load(open(os.path.join(a.arch, 'arm64', 'sbsa.json'))) if 'MetricName' in m}
-        metrics = dict(sbsa)
+        # as perf's jevents.py (preprocess_arch_std_files, JsonEvent): an arch-standard metric of
+        # sbsa.json is the core's only where the core's files name it ("ArchStdEvent"), the core's
+        # own fields (a MetricExpr) winning
+        metrics = {}
         for m in items:
-            if 'ArchStdEvent' in m and m['ArchStdEvent'] in metrics and 'MetricExpr' not in m.get('EventCode', {}):
-                if 'MetricExpr' in m:
-                    metrics[m['ArchStdEvent']] = dict(metrics[m['ArchStdEvent']], MetricExpr=m['MetricExpr'])
+            if 'ArchStdEvent' in m and m['ArchStdEvent'] in sbsa:
+                metrics[m['ArchStdEvent']] = dict(sbsa[m['ArchStdEvent']], **{k: v for k, v in m.items() if k == 'MetricExpr'})
             elif 'MetricName' in m:
                 metrics[m['MetricName']] = m
+        metrics = dict([(k, metrics[k]) for k in sbsa if k in metrics] + [(k, v) for k, v in metrics.items() if k not in sbsa])
     else:
         for e in items:
             if 'EventName' in e and 'EventCode' in e:
@@ -158,10 +172,14 @@ def main():
         return d_ratio(out)
 
     nodes = {}
+    has_tree = any(re.search(r'(?:Pipeline|Topdown)L\d', m.get('MetricGroup', '')) for m in metrics.values())
     for name, m in metrics.items():
         g = m.get('MetricGroup', '')
         lv = re.search(r'(?:Pipeline|Topdown)L(\d)', g)
-        if not lv:
+        level = int(lv.group(1)) if lv else None
+        if not lv and a.cycle_accounting and not has_tree and name in CYCLE_ACCOUNTING:
+            level = 1       # Arm's stage 1: cycle accounting as level 1 (Cycles domain)
+        if level is None:
             continue
         parent = None
         for part in g.split(';'):
@@ -177,13 +195,36 @@ def main():
                 body = ['('] + body + [')', '/', '100']     # the expression gives percent
             elif not (scale.startswith('100%') or scale == ''):
                 raise Untranslatable('scale unit %s' % scale)
-            nodes[name] = dict(level=int(lv.group(1)), parent=parent, body=body, refs=refs, scale=scale,
+            nodes[name] = dict(level=level, parent=parent, body=body, refs=refs, scale=scale,
+                               domain='Cycles' if name in CYCLE_ACCOUNTING else 'Slots',
                                desc=' '.join(m.get('BriefDescription', '').split()).split('. ')[0].rstrip('.'))
         except Untranslatable as ex:
             untranslated.append((name, str(ex)))
-    if not any(re.search(r'(?:Pipeline|Topdown)L\d', m.get('MetricGroup', '')) for m in metrics.values()):
+    if not has_tree:
         untranslated.append(('(tree)', 'no metric of groups PipelineLN/TopdownLN in %s: perf publishes no top-down '
-                             'tree for this core' % a.dir))
+                             'tree for this core%s' % (a.dir, ' (its files name none of arm64/sbsa.json\'s TopdownL1 metrics '
+                                                       'by ArchStdEvent)' if arm else '') +
+                             ('; level 1 is its Cycle_Accounting metrics (--cycle-accounting)' if nodes else '') +
+                             '; files: %s; metric groups: %s' % (' '.join(os.path.basename(f) for f in sorted(glob.glob(os.path.join(base, '*.json')))),
+                                                                 ' '.join(sorted({g for m in metrics.values() for g in m.get('MetricGroup', '').split(';') if g})) or 'none')))
+    infos = {}     # --info: the core's other metrics (perf's values, its scale unit's number)
+    for name, m in metrics.items() if a.info else ():
+        if name in nodes or 'MetricExpr' not in m or re.search(r'(?:Pipeline|Topdown)L\d', m.get('MetricGroup', '')):
+            continue
+        su = m.get('ScaleUnit', '')
+        unit = {'1MPKI': 'MPKI', '1per cycle': 'IPC'}.get(su) or ('%' if su.startswith('1percent') else
+                                                                 'Ratio' if su.startswith('1per ') else None)
+        try:
+            if unit is None:
+                raise Untranslatable('scale unit %r' % su)
+            refs = set()
+            body = expr(m['MetricExpr'], refs)
+            if refs:
+                raise Untranslatable('refers to metrics %s' % ' '.join(sorted(refs)))
+            infos[name] = (unit, body, ' '.join(m.get('BriefDescription', '').split()).split('. ')[0].rstrip('.') +
+                           ' (perf %s, %s)' % (name, su[1:]))
+        except Untranslatable as ex:
+            untranslated.append((name, str(ex)))
     lets = {}
     for n in nodes.values():
         for r in n['refs']:
@@ -211,11 +252,20 @@ def main():
     w('pmu      %s' % ' '.join(a.pmu))
     w('title    %s' % a.title)
     w('version  Linux perf pmu-events %s%s (%s)' % ('arm64/sbsa.json + arm64/' if arm else '', a.dir, a.source))
-    w('note     Generated: tools/gen-td-perf.py --dir %s --pmu %s%s -o %s' % (a.dir, ' '.join(a.pmu),
+    w('note     Generated: tools/gen-td-perf.py --dir %s --pmu %s%s%s%s -o %s' % (a.dir, ' '.join(a.pmu),
                                                                           ' --slots %d' % a.slots if a.slots else '',
+                                                                          ' --cycle-accounting' if a.cycle_accounting else '',
+                                                                          ' --info' if a.info else '',
                                                                           os.path.normpath(a.o)))
     w('note     Nodes are the metrics of groups PipelineLN/TopdownLN, parents their NAME_group, names TMA\'s;')
     w('note     d_ratio(a, b) is a / b (NA when b is 0: perf gives 0); percent scale units are fractions here.')
+    if infos:
+        w('note     Info metrics are the core\'s other metrics.json metrics under perf\'s names, in perf\'s units')
+        w('note     (percent, MPKI, per access): the numbers perf stat prints.')
+    if any(n in CYCLE_ACCOUNTING for n in nodes):
+        w('note     perf publishes no top-down tree for this core (no TopdownL1 metric of sbsa.json named by')
+        w('note     ArchStdEvent in its files): level 1 is its Cycle_Accounting metrics, Arm\'s stage 1, shares')
+        w('note     of cycles (Cycles domain) stalled for the frontend or the backend; no Retiring or Bad_Speculation.')
     w('')
     w('param    SMT_on 0')
     for al, spec, desc, perf in sorted(evlines):
@@ -224,9 +274,12 @@ def main():
         w('perf-name %-35s %s' % (al, ' '.join(perf)))
     w('')
     if arm:
-        w('# Arm: the cycle counter and 6 programmable counters per CPU (Neoverse TRMs, PMCR_EL0.N); the NMI')
-        w('# watchdog (when it runs on Arm) holds a programmable counter')
-        w('counters  gp=6 watchdog=none')
+        w('# Arm: 6 programmable counters per CPU (Neoverse TRMs, PMCR_EL0.N; arm_pmuv3.c:1211-1212 of Linux 6.12.117)')
+        w('# and the cycle counter (index 31, :1215), where CPU_CYCLES always goes when free (armv8pmu_get_event_idx(),')
+        w('# :936-945); the NMI watchdog\'s cycles event (arm64 watchdog_hld) takes it when it runs')
+        w('counters  gp=6 fixed=1 watchdog=fixed:0')
+        if ('CPU_CYCLES' in [e[0] for e in evlines]):
+            w('fixed     0 CPU_CYCLES')
     else:
         w('# AMD Zen 4/5: 6 general-purpose counters (Linux arch/x86/events/amd/core.c, amd_core_pmu_init()),')
         w('# no fixed counters; the NMI watchdog holds one GP counter')
@@ -234,6 +287,10 @@ def main():
     w('')
     for r, body in sorted(lets.items()):
         w('let      %s = %s' % (r, render(body)))
+    for n, (unit, body, desc) in sorted(infos.items()):
+        w('info     %-32s %-5s = %s | %s' % (n, unit, render(body), desc.replace('|', '/')))
+    if infos:
+        w('')
     kids = {}
     for n, d in nodes.items():
         kids.setdefault(d['parent'], []).append(n)
@@ -246,7 +303,7 @@ def main():
     walk(None)
     for n in order:
         d = nodes[n]
-        w('node  %s Slots = %s \\' % (path(n), render(d['body'])))
+        w('node  %s %s = %s \\' % (path(n), d['domain'], render(d['body'])))
         w('      | | L%d. %s' % (d['level'], d['desc']))
         if n in kids:
             ch = kids[n]
@@ -260,7 +317,7 @@ def main():
         for n, why in untranslated:
             f.write('%s: %s\n' % (n, why))
             print('untranslated %s: %s' % (n, why))
-    print('%s: %d nodes, %d events, %d untranslated' % (a.o, len(nodes), len(evlines), len(untranslated)))
+    print('%s: %d nodes, %d info metrics, %d events, %d untranslated' % (a.o, len(nodes), len(infos), len(evlines), len(untranslated)))
 
 
 def d_ratio(toks):

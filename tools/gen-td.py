@@ -77,7 +77,7 @@ class Gen:
     def __init__(self, a):
         self.a = a
         self.cls = CLASSES[a.cls]
-        mfiles = sorted(glob.glob(os.path.join(a.perfmon, a.model, 'metrics', a.metrics or '*_metrics.json')))
+        mfiles = sorted(glob.glob(os.path.join(a.perfmon, a.metrics_model or a.model, 'metrics', a.metrics or '*_metrics.json')))
         mfiles = [f for f in mfiles if '/perf/' not in f]
         if len(mfiles) != 1:
             sys.exit('gen-td: want one metrics file under %s/%s/metrics, found %s (use --metrics)' %
@@ -528,7 +528,12 @@ class Gen:
              ' --events ' + a.events if a.events else '',
              ' --pmu-name ' + a.pmu_name if a.pmu_name != 'cpu' else '',
              ' --retire-latency PMU_TOOLS/' + os.path.basename(a.retire_latency) if a.retire_latency else '',
-             os.path.normpath(out)))
+             os.path.normpath(out)) + (' --metrics-model ' + a.metrics_model if a.metrics_model else ''))
+        if a.metrics_model:
+            w('note     perfmon has no %s metrics file for this core type: the tree is %s\'s (%s), the same core\'s'
+              % (a.model, a.metrics_model, os.path.basename(self.mpath)))
+            w('note     TMA, its events spelled by %s\'s events file (a metric reading an event that file lacks is untranslated).'
+              % a.model)
         w('note     Nodes, parents, levels, count domains and thresholds are the metrics file\'s (MetricName,')
         w('note     ParentCategory, Level, CountDomain, Threshold; formulas from BaseFormula, percent thresholds / 100,')
         w('note     an ancestor\'s own test left to the rule that every ancestor must be flagged); events are perf raw')
@@ -729,6 +734,8 @@ def main():
     p.add_argument('--class', dest='cls', required=True, choices=sorted(CLASSES))
     p.add_argument('--metrics', help='metrics file name when the model has several')
     p.add_argument('--events', help='core events file name when the model has several')
+    p.add_argument('--metrics-model', help='the perfmon directory of the metrics file when the model has none for this '
+                   'core type (Meteor Lake\'s Crestmont E-core: SRF, the same Crestmont TMA)')
     p.add_argument('--commit', help='perfmon commit the files were read at')
     p.add_argument('--pmu-name', default='cpu', help='the core PMU of the raw forms (cpu_core, cpu_atom on hybrids)')
     p.add_argument('--retire-latency', help='retire-latency means (perfmon\'s *_retire_latency.json format) when '

@@ -18,7 +18,8 @@ def terms(spec):
     m = re.fullmatch(r'(\w+)/([^/]*)/', spec)
     if not m:
         return None
-    t = {'pmu': m.group(1)}
+    t = {'pmu': {'cpu_core': 'cpu', 'cpu_atom': 'cpu'}.get(m.group(1), m.group(1))}   # a hybrid's core PMUs: toplev
+    # --force-cpu mtl / mtl-cmt on a host without them writes cpu/
     body = m.group(2)
     if body in NAMED:
         t['event'], t['umask'] = NAMED[body]

@@ -28,7 +28,8 @@ PM_L1 = ['topdown-retiring', 'topdown-bad-spec', 'topdown-fe-bound', 'topdown-be
 
 def toplev(a, extra, env):
     cmd = [sys.executable, os.path.join(a.tools, 'toplev.py'), '--force-cpu', a.cpu, '-v',
-           '-l%d' % a.level, '--nodes', a.info, '-x,'] + extra
+           '-l%d' % a.level, '--nodes', a.info, '-x,'] + \
+        (['--ret-latency', os.path.abspath(a.ret_latency)] if a.ret_latency else []) + extra
     return subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=a.tools)
 
 
@@ -181,6 +182,11 @@ def fit(a, val, rnd):
 def run_import(a, env, inp):
     """toplev --import of INP: expected/NAME.csv; the number of rows toplev printed"""
     out = os.path.abspath(os.path.join(a.o, 'expected', a.name + '.csv'))
+    if a.pmu_name:      # toplev reads the cpu/ form it printed
+        tmp = os.path.join(a.tools, 'input.perf.csv')
+        with open(tmp, 'w') as f:
+            f.write(open(inp).read().replace(';%s/' % a.pmu_name, ';cpu/'))
+        inp = tmp
     r = toplev(a, ['--import', os.path.abspath(inp), '-o', out], env)
     bad = [l for l in (r.stdout + r.stderr).splitlines() if 'unparseable' in l or 'does not match' in l]
     if r.returncode or bad or not os.path.exists(out):
@@ -210,6 +216,11 @@ def main():
     p.add_argument('--costs', help="FILE:NAME=VALUE,...: toplev's latency costs replaced (see patched_copy)")
     p.add_argument('--expected-only', metavar='INPUT', help="no counts made: toplev --import of this case's "
                    "input (e.g. the same counts with other --costs) gives expected/NAME.csv")
+    p.add_argument('--ret-latency', help='toplev --ret-latency FILE: retire latencies (mtl-retlat.json\'s format) '
+                   'in place of pmu-tools\' own')
+    p.add_argument('--pmu-name', help='the stored input names this core PMU where toplev printed cpu/ (a hybrid\'s '
+                   'cpu_core or cpu_atom, as perf stat prints them there; toplev --force-cpu mtl on a host without them '
+                   'prints cpu/): toplev reads the cpu/ form')
     p.add_argument('-o', required=True)
     p.add_argument('name')
     a = p.parse_args()
@@ -291,7 +302,7 @@ def main():
     inp = os.path.join(a.o, 'inputs', a.name + '.perf.csv')
     with open(inp, 'w') as f:
         for e in evs:
-            f.write('%d;;%s;1000000000;100.00;;\n' % (val[e], e))
+            f.write('%d;;%s;1000000000;100.00;;\n' % (val[e], re.sub(r'^cpu/', a.pmu_name + '/', e) if a.pmu_name else e))
     rows = run_import(a, env, inp)
     shutil.rmtree(a.tools)
     print('%s: %d events (%d distinct), toplev printed %d rows' % (a.name, len(evs), len(val), rows))

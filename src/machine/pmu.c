@@ -86,6 +86,10 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0xb7, 0xb7, 0, "Raptor Lake (hybrid)", "adl_glc" },
 	{ "GenuineIntel", 6, 0xba, 0xba, 0, "Raptor Lake (hybrid)", "adl_glc" },
 	{ "GenuineIntel", 6, 0xbf, 0xbf, 0, "Raptor Lake (hybrid)", "adl_glc" },
+	/* Meteor Lake (perfmon mapfile GenuineIntel-6-AA/-AC; Linux INTEL_METEORLAKE, _L): hybrid, its
+	 * P-cores' file names the CPU (the E-cores': hybrid_table) */
+	{ "GenuineIntel", 6, 0xaa, 0xaa, 0, "Meteor Lake (hybrid)", "mtl_rwc" },
+	{ "GenuineIntel", 6, 0xac, 0xac, 0, "Meteor Lake (hybrid)", "mtl_rwc" },
 	{ "AuthenticAMD", 0x17, 0x00, 0x2f, 0, "Zen / Zen+", NULL },
 	{ "AuthenticAMD", 0x17, 0x30, 0xff, 0, "Zen 2", NULL },
 	{ "AuthenticAMD", 0x19, 0x00, 0x0f, 0, "Zen 3", NULL },
@@ -110,7 +114,10 @@ static const struct uarch_row uarch_table[] = {
 /* The core PMUs of hybrid CPUs and the PMU model each one's events file serves: Linux perf
  * maps GenuineIntel-6-(97|9A|B7|BA|BF) to its alderlake tables (pmu-events/arch/x86/mapfile.csv),
  * whose events carry "Unit": "cpu_core" (Golden Cove / Raptor Cove) or "cpu_atom" (Gracemont);
- * the model names are upstream libpfm4's (adl_glc, adl_grt), which 4.13 does not have. */
+ * the model names are upstream libpfm4's (adl_glc, adl_grt), which 4.13 does not have.
+ * Meteor Lake: perfmon's mapfile gives GenuineIntel-6-AA/-AC core type 0x40 (Core) the Redwood Cove files,
+ * 0x20 (Atom) the Crestmont ones; the kernel's cpu_core and cpu_atom PMUs (intel/core.c, intel_pmu_init()
+ * INTEL_METEORLAKE{,_L}: hybrid_big_small); intel-mtl-rwc.td and intel-mtl-cmt.td (generated from perfmon). */
 static const struct hybrid_row {
 	const char *vendor;
 	int family, model;
@@ -121,6 +128,8 @@ static const struct hybrid_row {
 	{ "GenuineIntel", 6, 0xb7, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xb7, "cpu_atom", "adl_grt" },
 	{ "GenuineIntel", 6, 0xba, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xba, "cpu_atom", "adl_grt" },
 	{ "GenuineIntel", 6, 0xbf, "cpu_core", "adl_glc" }, { "GenuineIntel", 6, 0xbf, "cpu_atom", "adl_grt" },
+	{ "GenuineIntel", 6, 0xaa, "cpu_core", "mtl_rwc" }, { "GenuineIntel", 6, 0xaa, "cpu_atom", "mtl_cmt" },
+	{ "GenuineIntel", 6, 0xac, "cpu_core", "mtl_rwc" }, { "GenuineIntel", 6, 0xac, "cpu_atom", "mtl_cmt" },
 };
 
 const char *td_hybrid_pmu_model(const char *vendor, int family, int model, const char *pmu)

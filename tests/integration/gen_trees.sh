@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen_trees.sh — the trees tools/gen-td.py generated from Intel perfmon and tools/gen-td-perf.py from
-# Linux perf (AMD Zen 4/5, Arm Neoverse V1) (events/generated/, perfmon
+# Linux perf (AMD Zen 4/5; Arm Neoverse N1, V1 as served) (events/generated/, perfmon
 # commit 6dadedf3aa48) against what we trust:
 #  1. toplev 5.1-full's values on the oracle cases (tests/data/oracle/toplev, toplev-deep): every row
 #     the generated SKL/ICL/SPR file computes agrees within 1e-6 percentage points (info metrics 1e-6
@@ -178,8 +178,53 @@ check_eq "tgl-l6-tglcost differs from tgl-l6 in the 5 latency nodes only" \
 	"Backend_Bound.Memory_Bound.L2_Bound.L2_Hit_Latency Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Backend_Bound.Memory_Bound.Store_Bound.False_Sharing" \
 	"$(awk -F, 'FNR == NR { v[$1] = $2; next } ($1 in v) && v[$1] != $2 { print $1 }' \
 		"$ORACLE/toplev-gen/expected/tgl-l6.csv" "$ORACLE/toplev-gen/expected/tgl-l6-tglcost.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
+# Meteor Lake as served (events/intel-mtl-rwc.td, P-cores, cpu_core: perfmon's MTL TMA 5.1; intel-mtl-cmt.td,
+# E-cores, cpu_atom: perfmon's SRF Crestmont TMA, which toplev's mtl_cmt_ratios.py also is): toplev 5.1's
+# --force-cpu mtl (its P-core model) and mtl-cmt, levels 3 and 6, inputs as perf prints them on a hybrid
+# (cpu_core/, cpu_atom/). Not matched with pmu-tools' mtl-retlat.json: the nodes weighing an event by its
+# retire latency (toplev takes the mean, 11.15; the file perf stat's rounding, 11), MTL_RL at level 3,
+# MTL_RL6 at level 6: matched by the -rlround cases (toplev --ret-latency with the means rounded,
+# tests/data/oracle/toplev-gen/mtl-retlat-rounded.json). Not matched even so at level 6: L3_Hit_Latency,
+# Contested_Accesses, Data_Sharing (perfmon MTL's formulas write X * (N * Core_Frequency) - (3 * Core_Frequency),
+# toplev's X * (N - 3) * Core_Frequency: fixture oracle-mtl-l6.fix checks them against perfmon's BaseFormula
+# as written, tools/perfmon-eval.py) and False_Sharing, Streaming_Stores (toplev reads their OCR events
+# without the MSR value; the fixture gives the count toplev read). Fixtures: oracle-mtl-l6.fix, oracle-mtl-cmt-l3.fix
+cp "$TD_SRCDIR/events/intel-mtl-cmt.td" "$EV/"
+MTL_RL="Bad_Speculation.Branch_Mispredicts.Cond_NT_Mispredicts Bad_Speculation.Branch_Mispredicts.Cond_TK_Mispredicts \
+Bad_Speculation.Branch_Mispredicts.Ind_Call_Mispredicts Bad_Speculation.Branch_Mispredicts.Ind_Jump_Mispredicts \
+Bad_Speculation.Branch_Mispredicts.Ret_Mispredicts"
+MTL_RL6="Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load Backend_Bound.Memory_Bound.L1_Bound.DTLB_Load.Load_STLB_Hit \
+Backend_Bound.Memory_Bound.L1_Bound.Lock_Latency Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses \
+Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store Backend_Bound.Memory_Bound.Store_Bound.DTLB_Store.Store_STLB_Hit \
+$MTL_RL Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Hit Frontend_Bound.Fetch_Latency.ICache_Misses.Code_L2_Miss \
+Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Hit Frontend_Bound.Fetch_Latency.ITLB_Misses.Code_STLB_Miss"
+MTL_L6="Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing \
+Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Backend_Bound.Memory_Bound.Store_Bound.False_Sharing \
+Backend_Bound.Memory_Bound.Store_Bound.Streaming_Stores"
+oracle_case toplev-gen mtl-l3 mtl_rwc off 44 49 $MTL_RL
+oracle_case toplev-gen mtl-l6 mtl_rwc off 99 118 $(printf '%s\n' $MTL_RL6 $MTL_L6 | sort -u)
+oracle_case toplev-gen mtl-cmt-l3 mtl_cmt off 28 28
+mkdir -p "$WORK/rl/inputs" "$WORK/rl/expected"
+for c in mtl-l3 mtl-l6; do
+	cp "$ORACLE/toplev-gen/inputs/$c.perf.csv" "$WORK/rl/inputs/$c-rlround.perf.csv"
+	cp "$ORACLE/toplev-gen/expected/$c-rlround.csv" "$WORK/rl/expected/"
+done
+ORACLE_SAVED=$ORACLE ORACLE=$WORK
+oracle_case rl mtl-l3-rlround mtl_rwc off 49 49
+oracle_case rl mtl-l6-rlround mtl_rwc off 113 118 $MTL_L6
+ORACLE=$ORACLE_SAVED
+check_eq "mtl-l3-rlround differs from mtl-l3 in the retire-latency nodes only" "$(echo $MTL_RL)" \
+	"$(awk -F, 'FNR == NR { v[$1] = $2; next } ($1 in v) && v[$1] != $2 { print $1 }' \
+		"$ORACLE/toplev-gen/expected/mtl-l3.csv" "$ORACLE/toplev-gen/expected/mtl-l3-rlround.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
+check_eq "mtl-l6-rlround differs from mtl-l6 in the retire-latency nodes only" "$(echo $MTL_RL6)" \
+	"$(awk -F, 'FNR == NR { v[$1] = $2; next } ($1 in v) && v[$1] != $2 { print $1 }' \
+		"$ORACLE/toplev-gen/expected/mtl-l6.csv" "$ORACLE/toplev-gen/expected/mtl-l6-rlround.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
+rm -f "$WORK/mtl.diff"
+cmp -s "$GEN/intel-mtl-rwc.td" "$TD_SRCDIR/events/intel-mtl-rwc.td" ||
+	diff "$GEN/intel-mtl-rwc.td" "$TD_SRCDIR/events/intel-mtl-rwc.td" | grep '^[<>]' | grep -v '^[<>] note     Generated:' >"$WORK/mtl.diff"
+check_eq "the served intel-mtl-rwc.td is the generated file (its note's output path aside)" "" "$(cat "$WORK/mtl.diff" 2>/dev/null)"
 # the synthetic machines are consistent: no node toplev printed is capped at 100 % or at/below 0
-for c in emr-l6 emr-l6-emrcost icx-l6 skx-l6 tgl-l6 tgl-l6-tglcost; do
+for c in emr-l6 emr-l6-emrcost icx-l6 skx-l6 tgl-l6 tgl-l6-tglcost mtl-l3 mtl-l3-rlround mtl-l6 mtl-l6-rlround mtl-cmt-l3; do
 	check_eq "$c: no toplev node at 100 % or at/below 0" "" \
 		"$(awk -F, '$3 ~ /^%/ && $1 != "MUX" && ($2 >= 100 || $2 <= 0) { print $1 }' "$ORACLE/toplev-gen/expected/$c.csv")"
 done
@@ -244,7 +289,12 @@ hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-frontend-smt 13
 hand_fixture amd-zen4.td amd64_fam19h_zen4 off zen4-memory-heavy 13
 hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-backend-smt 13
 hand_fixture amd-zen5.td amd64_fam1ah_zen5 off zen5-frontend-ucode 13
-hand_fixture arm-neoverse.td arm_v1 off arm-v1-backend 4
+# Arm Neoverse N1 and V1 (served, events/arm-neoverse-n1.td, -v1.td): every node and info metric against
+# perf's own expressions (tools/perf/pmu-events/metric.py; fixtures by tools/perf-metric-oracle.py), the nodes
+# through import and export here, every node and info metric in tests/unit/test_fixtures
+cp "$TD_SRCDIR/events/arm-neoverse-n1.td" "$TD_SRCDIR/events/arm-neoverse-v1.td" "$EV/"
+hand_fixture arm-neoverse-n1.td arm_n1 off arm-n1-perf-oracle 2
+hand_fixture arm-neoverse-v1.td arm_v1 off arm-v1-perf-oracle 4
 
 # 3. plans of the new generated models, deepest level, SMT on and off, checked against the kernel's rules
 if command -v python3 >/dev/null 2>&1; then
@@ -273,6 +323,37 @@ if command -v python3 >/dev/null 2>&1; then
 				check_match "plan $p (served) level $l SMT $smt: every group schedulable ($p's kernel rules)" \
 					"^groups [0-9]+ unschedulable 0\$" "$r"
 			done
+		done
+	done
+	# Meteor Lake (served): the P-cores' cpu_core level 6 by sched_check's gnr rules (intel_pmu_init_glc() with
+	# intel_rwc_extra_regs, intel/core.c:7215-7217), the E-cores' cpu_atom level 3 (their deepest) by its srf rules
+	# (intel_pmu_init_grt() with intel_cmt_extra_regs, :7220-7222), encoded on the mtl-hybrid host tree (cpu_atom's
+	# dynamic type 10, given to sched_check)
+	for smt in on off; do
+		"$TDCTL" plan --pmu mtl_rwc -l 6 --smt "$smt" --watchdog on --events-dir "$TD_SRCDIR/events" --json \
+			>"$WORK/plan.json" 2>"$WORK/plan.err"
+		check_eq "plan mtl_rwc (served) level 6 SMT $smt exits 0" "" "$(cat "$WORK/plan.err")"
+		r=$(python3 "$TD_SRCDIR/tests/tools/sched_check.py" gnr "$smt" on <"$WORK/plan.json" 2>&1 | tail -1)
+		check_match "plan mtl_rwc (served) level 6 SMT $smt: every group schedulable (RWC's kernel rules)" \
+			"^groups [0-9]+ unschedulable 0\$" "$r"
+		TD_SYSROOT="$TD_SRCDIR/tests/data/hosts/mtl-hybrid" TD_PFM_MODEL=none "$TDCTL" plan --pmu mtl_cmt -l 3 --smt "$smt" \
+			--watchdog on --events-dir "$TD_SRCDIR/events" --json >"$WORK/plan.json" 2>"$WORK/plan.err"
+		check_eq "plan mtl_cmt (served) level 3 SMT $smt exits 0" "" "$(cat "$WORK/plan.err")"
+		check_eq "plan mtl_cmt: every event on cpu_atom's type 10" "10" \
+			"$(python3 -c 'import json, sys; print(" ".join(sorted({str(e["type"]) for g in json.load(sys.stdin)["groups"] for e in g["events"]})))' <"$WORK/plan.json")"
+		r=$(python3 "$TD_SRCDIR/tests/tools/sched_check.py" srf "$smt" on 10 <"$WORK/plan.json" 2>&1 | tail -1)
+		check_match "plan mtl_cmt (served) level 3 SMT $smt: every group schedulable (CMT's kernel rules)" \
+			"^groups [0-9]+ unschedulable 0\$" "$r"
+	done
+	# Arm Neoverse N1, V1 (served; level 1 is their deepest): the PMUv3 driver's rules (sched_check.py arm:
+	# 6 programmable counters and the cycle counter, drivers/perf/arm_pmuv3.c), NMI watchdog on and off
+	for p in arm_n1 arm_v1; do
+		for wd in on off; do
+			"$TDCTL" plan --pmu "$p" -l 1 --watchdog "$wd" --events-dir "$TD_SRCDIR/events" --json >"$WORK/plan.json" 2>"$WORK/plan.err"
+			check_eq "plan $p (served) level 1 watchdog $wd exits 0" "" "$(cat "$WORK/plan.err")"
+			r=$(python3 "$TD_SRCDIR/tests/tools/sched_check.py" arm off "$wd" <"$WORK/plan.json" 2>&1 | tail -1)
+			check_match "plan $p (served) level 1 watchdog $wd: every group schedulable (arm_pmuv3.c's rules)" \
+				"^groups [0-9]+ unschedulable 0\$" "$r"
 		done
 	done
 else

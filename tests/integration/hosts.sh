@@ -137,11 +137,19 @@ check_grep "spr-vm: the reason warns of hypervisor noise" "virtualized PMU: coun
 groups 1
 
 # Arm Neoverse N1 (Graviton2): /proc/cpuinfo has no vendor_id, only the
-# implementer (0x41 = Arm); armv8_pmuv3_0 is the core PMU. 6 counters plus the
-# cycle counter: level 1's cycles + 4 events fit in one group.
+# implementer (0x41 = Arm); armv8_pmuv3_0 is the core PMU. arm-neoverse-n1.td (generated from Linux
+# perf's pmu-events): level 1 is Arm's stage-1 cycle accounting, CPU_CYCLES (the cycle counter) and
+# STALL_FRONTEND, STALL_BACKEND: one group.
 on neoverse-n1 arm_n1
 is "cpu.vendor=ARM (implementer 0x41)" cpu.online_cpus=4 cpu.smt=0 kernel.core_pmu=armv8_pmuv3_0 \
-	libpfm4.model=arm_n1 events_file=arm-neoverse.td rung=full-tree
+	libpfm4.model=arm_n1 events_file=arm-neoverse-n1.td rung=full-tree
+groups 1
+# Arm Neoverse V1 (Graviton3 class, CPU part 0xd40): the MIDR table names it arm_v1, arm-neoverse-v1.td
+# (generated from perf's pmu-events, 8 slots) serves it. Level 1 reads CPU_CYCLES (the cycle counter:
+# watchdog off) and 6 events (STALL_SLOT*, OP_RETIRED, OP_SPEC, BR_MIS_PRED) on the 6 counters: one group.
+on neoverse-v1 none
+is "cpu.vendor=ARM (implementer 0x41)" cpu.model=3392 "cpu.microarch=Neoverse V1" cpu.online_cpus=8 \
+	libpfm4.model= pmu_model.name=arm_v1 pmu_model.source=cpuid events_file=arm-neoverse-v1.td rung=full-tree
 groups 1
 
 # Arm Neoverse N2 (CPU part 0xd49): libpfm4's name arm_n2 picks arm-neoverse-n2.td (5 slots). Watchdog
@@ -233,9 +241,9 @@ check_grep "emr-vm: doctor's text says the events file uses raw encodings" \
 	"PMU model:      emr, from CPUID (GenuineIntel family 0x6 model 0xcf): events files for it use raw encodings" \
 	"$WORK/emr-vm.txt"
 groups 1
-# N1 through the MIDR table too (part 0xd0c): still arm-neoverse.td
+# N1 through the MIDR table too (part 0xd0c): still arm-neoverse-n1.td
 on neoverse-n1 none
-is pmu_model.name=arm_n1 pmu_model.source=cpuid "cpu.microarch=Neoverse N1" events_file=arm-neoverse.td
+is pmu_model.name=arm_n1 pmu_model.source=cpuid "cpu.microarch=Neoverse N1" events_file=arm-neoverse-n1.td
 
 # 2-socket EPYC 9554 (Zen 4 Genoa, 64 cores a socket, SMT 2): 256 CPUs, 128
 # cores, 2 sockets. The NMI watchdog takes one of the 6 general-purpose

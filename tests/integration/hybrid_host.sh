@@ -58,4 +58,23 @@ TD_SYSROOT=$T TD_PFM_MODEL=none "$TDCTL" run --tracker proc -d "$WORK/nodes.db" 
 check_eq "run --nodes exits 0" 0 "$?"
 check_eq "with --nodes only cpu_core's file is planned" "adl_glc|0" \
 	"$(sql "$WORK/nodes.db" "select pmu_model, (select count(*) from events where file = 'intel-adl-grt.td') from sessions")"
+
+# Meteor Lake-H (tests/data/hosts/mtl-hybrid: Core Ultra 7 155H, family 6 model 0xAA, cpu_core on CPUs 0-11,
+# type 4; cpu_atom on CPUs 12-21, type 10): perfmon's mapfile gives core type 0x40 the Redwood Cove files and
+# 0x20 the Crestmont ones: mtl_rwc (intel-mtl-rwc.td) and mtl_cmt (intel-mtl-cmt.td). plan -l 3 plans both
+# PMUs, each with its own type.
+T="$TD_SRCDIR/tests/data/hosts/mtl-hybrid"
+TD_SYSROOT=$T TD_PFM_MODEL=none "$TDCTL" doctor --json >"$WORK/d.json" 2>"$WORK/d.err"
+check_eq "mtl: doctor exits 0" 0 "$?"
+check_eq "mtl: microarch" "Meteor Lake (hybrid)" "$(j cpu.microarch)"
+check_eq "mtl: cpu_core: type 4, CPUs 0-11 (12), mtl_rwc, intel-mtl-rwc.td" "cpu_core 4 0-11 12 mtl_rwc intel-mtl-rwc.td" \
+	"$(j 'kernel.hybrid_pmus[0].name') $(j 'kernel.hybrid_pmus[0].type') $(j 'kernel.hybrid_pmus[0].cpus') $(j 'kernel.hybrid_pmus[0].ncpus') $(j 'kernel.hybrid_pmus[0].pmu_model') $(j 'kernel.hybrid_pmus[0].events_file')"
+check_eq "mtl: cpu_atom: type 10, CPUs 12-21 (10), mtl_cmt, intel-mtl-cmt.td" "cpu_atom 10 12-21 10 mtl_cmt intel-mtl-cmt.td" \
+	"$(j 'kernel.hybrid_pmus[1].name') $(j 'kernel.hybrid_pmus[1].type') $(j 'kernel.hybrid_pmus[1].cpus') $(j 'kernel.hybrid_pmus[1].ncpus') $(j 'kernel.hybrid_pmus[1].pmu_model') $(j 'kernel.hybrid_pmus[1].events_file')"
+check_eq "mtl: the model comes from CPUID, full tree" "mtl_rwc cpuid full-tree" "$(j pmu_model.name) $(j pmu_model.source) $(j rung)"
+TD_SYSROOT=$T TD_PFM_MODEL=none "$TDCTL" plan -l 3 >"$WORK/mplan.txt" 2>&1
+check_eq "mtl: plan exits 0" 0 "$?"
+check_grep "mtl: a cpu_core section" "== cpu_core PMU (CPUs 0-11), type 4: PMU model mtl_rwc ==" "$WORK/mplan.txt"
+check_grep "mtl: a cpu_atom section" "== cpu_atom PMU (CPUs 12-21), type 10: PMU model mtl_cmt ==" "$WORK/mplan.txt"
+check_grep "mtl: cpu_atom's TOPDOWN_FE_BOUND.ALL_P as type 10" "type=10 config=0x71" "$WORK/mplan.txt"
 finish

@@ -52,7 +52,7 @@
 # Lake, Sapphire Rapids, Granite Rapids: 8 either way; fixed counters 0-2
 # (SKL), 0-3 (ICL/SPR/GNR: 3 = SLOTS).
 #
-# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf emr icx tgl skx zen4 zen5;
+# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf emr icx tgl skx zen4 zen5 arm;
 #        SMT; NMI watchdog). Prints one line per group; exits 1 if any group
 #        cannot be scheduled, or an event's counters as the plan states them
 #        are not among those the kernel allows.
@@ -163,6 +163,8 @@ MODELS = {
     'skx': ('intel', (8, 4), 3, SKL, SKL_ER, 0),
     'zen4': ('amd', (6, 6), 0, [], [], 0),
     'zen5': ('amd', (6, 6), 0, [], [], 0),
+    # Arm PMUv3 (Neoverse N1, V1: PMCR_EL0.N = 6): drivers/perf/arm_pmuv3.c, check_group_arm()
+    'arm': ('arm', (6, 6), 1, [], [], 0),
 }
 # PERF_TYPE_HARDWARE ids to raw codes: intel_perfmon_event_map, intel/core.c:33-41;
 # amd_zen4_perfmon_event_map, amd/core.c:276-286, Zen 4 and family 1Ah (amd_pmu_event_map(), :288-291)
@@ -193,6 +195,8 @@ class Pmu:
         self.pair = C(0, 0, even, 0, pair=True)
 
     def constraint(self, config):
+        if self.vendor == 'arm':           # CPU_CYCLES: the cycle counter or any other (arm_pmuv3.c:936-966)
+            return C(0, 0, self.gpmask | ((1 << FIXED) if (config & 0xffff) == 0x11 else 0), 0)
         if self.vendor == 'amd':
             code = ((config >> 24) & 0x0f00) | (config & 0xff)   # amd_get_event_code(), amd/core.c:346
             return self.pair if code == 0x003 else self.unconstrained
@@ -266,7 +270,8 @@ def raw_event(pmu, e):
         raise ValueError('%s: no perf_event_attr type in the plan' % e['alias'])
     config = int(e['config'], 16)
     config1 = int(e['config1'], 16) if e.get('config1') else 0
-    if t == 4:                       # PERF_TYPE_RAW (the core PMU's type is 4 on x86)
+    if t == 4 or t == CORE_TYPE or (pmu.vendor == 'arm' and t > 5):   # PERF_TYPE_RAW (4 on x86); a hybrid's
+        # cpu_atom (CORE_TYPE: its dynamic sysfs type, argv[4]) or armv8_pmuv3's dynamic type
         return Ev(e['alias'], config, config1, False, e.get('class', ''))
     if t == 0:                       # PERF_TYPE_HARDWARE
         hw = HW_AMD if pmu.vendor == 'amd' else HW_INTEL
@@ -277,9 +282,33 @@ def raw_event(pmu, e):
     return Ev(e['alias'], config, config1, True, e.get('class', ''))
 
 
+def check_group_arm(pmu, core, watchdog):
+    """Arm PMUv3, linux 6.12.117 drivers/perf: validate_group() (arm_pmu.c:389-415) and sched-in
+    (armpmu_add()) each call armv8pmu_get_event_idx() (arm_pmuv3.c:929-966) per event in group order:
+    event 0x11 (CPU_CYCLES, ARMV8_PMUV3_PERFCTR_CPU_CYCLES) takes the cycle counter (index 31) when free,
+    anything else (and a second CPU_CYCLES) the lowest free of the PMCR_EL0.N programmable counters
+    (armv8pmu_get_single_idx(), :894-904; cntr_mask, :1211-1215), -EAGAIN when none is free. No event
+    is chained (64-bit) here: the plan sets no config1 bit 0. The arm64 NMI watchdog's pinned cycles
+    event (kernel/watchdog_perf.c:87) is on the CPU first and holds the cycle counter."""
+    for what, cyc_used in [('perf_event_open (validate_group, the group alone)', False)] + (
+            [('sched-in with the NMI watchdog\'s cycles event', True)] if watchdog else []):
+        used_gp = 0
+        for e in core:
+            if (e.raw & 0xffff) == 0x11 and not cyc_used:
+                cyc_used = True
+            elif used_gp < pmu.ngp:
+                used_gp += 1
+            else:
+                return 'no counter for %s at %s: %d programmable counters in use (armv8pmu_get_event_idx(), ' \
+                       'arm_pmuv3.c:929)' % (e.alias, what, used_gp)
+    return None
+
+
 def check_group(pmu, events, watchdog):
     """None if the kernel schedules the group, else why not."""
     core = [e for e in events if not e.nocounter]
+    if pmu.vendor == 'arm':
+        return check_group_arm(pmu, core, watchdog)
     # collect_event(): counters + fixed + metric events at most, metric events at most 8
     is_metric = [pmu.vendor == 'intel' and (e.raw & EVENT) == 0 and 0x8000 <= (e.raw & ARCH) <= 0x8700
                  for e in core]
@@ -365,10 +394,16 @@ def class_mask(klass, ngp):
     return m or None
 
 
+CORE_TYPE = 4
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in MODELS:
-        sys.stderr.write('usage: sched_check.py %s on|off on|off < plan.json\n' % '|'.join(MODELS))
+    global CORE_TYPE
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in MODELS:
+        sys.stderr.write('usage: sched_check.py %s on|off on|off [CORE_PMU_TYPE] < plan.json\n' % '|'.join(MODELS))
         return 2
+    if len(sys.argv) == 5:          # a hybrid's cpu_atom: the kernel gives it a dynamic type (sysfs cpu_atom/type)
+        CORE_TYPE = int(sys.argv[4])
     pmu = Pmu(sys.argv[1], sys.argv[2] == 'on')
     watchdog = sys.argv[3] == 'on'
     plan = json.load(sys.stdin)

@@ -124,6 +124,15 @@ cpus 1 8 1; kernel 6.8.0-arm64 2 1; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu
 	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
 mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 8 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots"
 
+tree neoverse-v1
+readme "Arm Neoverse V1 (AWS Graviton3 class; implementer 0x41 part 0xd40 r1p1), 8 CPUs, no SMT, armv8_pmuv3_0 PMU," \
+	"NMI watchdog off. libpfm4 4.13 names it arm_v1 on Arm; x86 builds have no Arm tables: TD_PFM_MODEL=none leaves" \
+	"it to the MIDR table (CPU part 0xd40): arm-neoverse-v1.td, generated from Linux perf's pmu-events (8 slots)."
+arm 0xd40 0x1 1 "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng"
+cpus 1 8 1; kernel 6.8.0-arm64 2 0; mounts "$cgroup_rw"; pmu armv8_pmuv3_0 8 cpu_cycles=event=0x0011 inst_retired=event=0x0008 \
+	stall_slot=event=0x003f stall_slot_frontend=event=0x003e stall_slot_backend=event=0x003d
+mkdir -p "$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps"; echo 8 >"$T/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots"
+
 tree gnr-2s
 readme "2-socket Intel Xeon 6980P (Granite Rapids-AP, family 6 model 173 = 0xAD), bare metal: 2 x 128 cores x SMT 2 = 512 CPUs." \
 	"libpfm4 4.13 has no Granite Rapids model (TD_PFM_MODEL=none): CPUID names it gnr (intel-gnr.td, raw encodings)."
@@ -225,6 +234,28 @@ intelpmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x
 echo "0-15" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
 pmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
 echo "16-23" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
+
+tree mtl-hybrid
+readme "Intel Core Ultra 7 155H (Meteor Lake-H, family 6 model 170 = 0xAA, stepping 4) laptop, bare metal: a hybrid CPU" \
+	"with 6 P-cores x SMT 2 (CPUs 0-11, Redwood Cove, kernel PMU cpu_core, type 4 = PERF_TYPE_RAW), 8 E-cores and 2" \
+	"low-power E-cores (CPUs 12-21, Crestmont, kernel PMU cpu_atom, a dynamic type: 10 here), as Linux 6.12.117" \
+	"arch/x86/events/intel/core.c:7199-7227 (INTEL_METEORLAKE: hybrid_big_small) exposes them. perfmon's mapfile: core" \
+	"type 0x40 Redwood Cove, 0x20 Crestmont. libpfm4 4.13 has no Meteor Lake tables (TD_PFM_MODEL=none): CPUID names" \
+	"cpu_core mtl_rwc (intel-mtl-rwc.td) and cpu_atom mtl_cmt (intel-mtl-cmt.td)."
+x86 "Intel(R) Core(TM) Ultra 7 155H" GenuineIntel 6 170 4 0; kernel 6.12.0-amd64 2 1; mounts "$cgroup_rw"
+echo "0-21" >"$T/sys/devices/system/cpu/online"; echo 1 >"$T/sys/devices/system/cpu/smt/active"
+i=0; while [ $i -lt 22 ]; do d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"; echo 0 >"$d/physical_package_id"
+	if [ $i -lt 12 ]; then echo $((i / 2)) >"$d/core_id"; else echo $((i - 6)) >"$d/core_id"; fi; i=$((i + 1)); done
+intelpmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
+	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
+	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
+	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
+	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+echo "0-11" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
+# cpu_atom's formats (intel/core.c:6156-6193, FORMAT_ATTR_HYBRID): offcore_rsp, ldlat, snoop_rsp; no frontend
+intelpmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
+f="$T/sys/bus/event_source/devices/cpu_atom/format"; rm "$f/frontend"; echo "config1:0-63" >"$f/snoop_rsp"
+echo "12-21" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
 
 # SMT-off twins of skl-bare, icl-perfmetrics and spr-vm (issue 30): the same
 # machines with SMT disabled (smt/active 0, one thread per core). On Skylake
