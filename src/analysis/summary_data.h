@@ -82,6 +82,8 @@ struct td_summary {
 	char counting[16];	  /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
 	double switch_cost_ns;	  /* what counting added to a switch of the target, measured at start; NAN: not */
 	int64_t switch_cost_from; /* ... at the start of this session (sum->session's) or an earlier one of this boot */
+	const char *switch_cost_kept; /* not NULL: ... not measured by this session nor stored: tdctl's figure for this
+				       * boot, and where and when it was measured (td_session_result's) */
 	/* the end of `tdctl run`/`attach` only (0: not shown): the whole command's CPU
 	 * time from its start to this summary read, of which its start (up to the first
 	 * interval) and reading this summary back */

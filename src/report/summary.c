@@ -91,6 +91,9 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 		double n = td_summary_switches(sum);
 		if (n < 0)
 			fputs("; its cost to the target not known (the target's context switches not counted)", f);
+		else if (sum->switch_cost_kept)
+			fprintf(f, "; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, %s)",
+				n * sum->switch_cost_ns / 1e6, n, sum->switch_cost_ns, sum->switch_cost_kept);
 		else if (sum->switch_cost_from == sum->session.id)
 			fprintf(f,
 				"; cost to the target: ~%.2f ms of CPU (%.0f context switches x %.0f ns, measured at "

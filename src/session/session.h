@@ -66,19 +66,21 @@ struct td_session_opts {
 	bool has_owner;		  /* topdownd: the session belongs to owner_uid (the client's uid) */
 	uid_t owner_uid;
 	gid_t owner_gid;
-	bool open_as_owner;	   /* open every counter with owner_uid/owner_gid, so that the kernel decides
+	bool open_as_owner;   /* open every counter with owner_uid/owner_gid, so that the kernel decides
 				   * what the owner may count (a client that is not an administrator) */
-	const char *schedule;	   /* topdownd: the schedule entry that started it, NULL none */
-	bool user_only;		   /* count user-space only, whatever this process may (a client's paranoid limit) */
-	bool thread_metrics;	   /* --thread-metrics: store each thread's and CPU's metric values every
+	const char *schedule; /* topdownd: the schedule entry that started it, NULL none */
+	bool user_only;	      /* count user-space only, whatever this process may (a client's paranoid limit) */
+	bool thread_metrics;  /* --thread-metrics: store each thread's and CPU's metric values every
 				   * interval too (by default only their process's, core's, socket's) */
-	bool no_priority;	   /* --no-priority: the program leaves the scheduling priority of the thread
+	bool no_priority;     /* --no-priority: the program leaves the scheduling priority of the thread
 				   * that runs the loop as it is (by default it raises it where permitted:
 				   * sampler_priority.h); the session itself only reports it */
-	const char *hotspots;	   /* --hotspots[=EVENT]: sample beside the counting (NULL: no; "": the
+	const char *hotspots; /* --hotspots[=EVENT]: sample beside the counting (NULL: no; "": the
 				    * default event: session_hotspots.c) */
-	int hotspots_hz;	   /* samples a second per busy CPU (0: TD_HOTSPOTS_HZ) */
-	const char *priority_said; /* what the program got (td_sampler_priority's said): a note at the end
+	int hotspots_hz;      /* samples a second per busy CPU (0: TD_HOTSPOTS_HZ) */
+	const char *switch_cost_cache; /* a file keeping this boot's switch costs across processes
+					* (session_cost_cache.c; tdctl), NULL none */
+	const char *priority_said;     /* what the program got (td_sampler_priority's said): a note at the end
 				   * of a session that ran, NULL none */
 	struct td_store *store;	   /* a writer handle on db_path the caller owns and shares (topdownd's
 				    * watch sessions: their intervals written in one transaction,
@@ -94,7 +96,10 @@ struct td_session_result {
 	int error_exit;	       /* on failure: what tdctl should exit with (127: no such command, 126: cannot execute) */
 	uint64_t start_cpu_ns; /* the process's CPU time when sampling began (its set-up: the cost of a start),
 				* its helper processes' included */
-	uint64_t helper_cpu_ns; /* ... of which its helper processes' (the switch-cost pair, tdctl's children) */
+	uint64_t helper_cpu_ns;	    /* ... of which its helper processes' (the switch-cost pair, tdctl's children) */
+	double switch_cost_kept_ns; /* > 0: the switch cost taken from opts.switch_cost_cache (not measured by
+				     * this session, not stored with it) */
+	char switch_cost_kept[512]; /* ... where and when it was measured */
 };
 
 struct td_session;

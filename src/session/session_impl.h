@@ -133,6 +133,14 @@ void session_record_read_cost(struct td_session *s);
 /* What counting adds to each context switch of the target, measured now
  * (collect/switch_cost) and stored with the session; a note when it is not. */
 void session_record_switch_cost(struct td_session *s);
+
+/* session_cost_cache.c: this boot's switch costs kept in file path across
+ * processes (td_session_opts.switch_cost_cache). get: 1 with *ns and where
+ * and when it was measured (said) when the file holds a figure of this boot,
+ * kernel, mode and events, else 0. put: the figure measured now replaces the
+ * key's line; the file is left as it was where it cannot be written. */
+int session_cost_cache_get(const char *path, bool bpf, int events, double *ns, char *said, size_t len);
+void session_cost_cache_put(const char *path, bool bpf, int events, double ns);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);

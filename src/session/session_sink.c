@@ -396,8 +396,11 @@ void session_record_read_cost(struct td_session *rs)
  * starts. Measured again after TD_SWITCH_COST_KEEP_NS. Else the figure of
  * the database's latest session of this boot counted the same way (mode
  * and events counting: td_store_switch_cost_this_boot), copied whole, so
- * that the summary can name the session it was measured at; else measured
- * now (tens of ms of CPU, most of a short run's start). */
+ * that the summary can name the session it was measured at; else, where
+ * the options name one (tdctl), the figure a file keeps for this boot, kernel,
+ * mode and events (session_cost_cache.c: a run into a new database), said as
+ * such and not stored; else measured now (tens of ms of CPU, most of a short
+ * run's start) and kept in that file. */
 #define TD_SWITCH_COST_KEEP_NS (600 * 1000000000ull)
 static struct {
 	bool have, bpf;
@@ -421,6 +424,15 @@ void session_record_switch_cost(struct td_session *rs)
 		sc = last_switch_cost.sc;
 	} else if (td_store_switch_cost_this_boot(rs->store, rs->session, &sc.ns) == 1) {
 		sc.measured = true;
+	} else if (rs->o.switch_cost_cache &&
+		   session_cost_cache_get(rs->o.switch_cost_cache, bpf, events, &rs->res.switch_cost_kept_ns,
+					  rs->res.switch_cost_kept, sizeof(rs->res.switch_cost_kept)) == 1) {
+		/* not this session's measure: said at the end (the summary), not stored with it */
+		session_say(rs, TD_SAY_NOTE,
+			    "what counting adds to the target's context switches: %.0f ns, this boot's figure %s; not "
+			    "measured again",
+			    rs->res.switch_cost_kept_ns, rs->res.switch_cost_kept);
+		return;
 	} else {
 		if (td_collector_switch_cost(rs->col, &sc))
 			return;
@@ -430,6 +442,8 @@ void session_record_switch_cost(struct td_session *rs)
 		last_switch_cost.events = events;
 		last_switch_cost.at_ns = now;
 		last_switch_cost.sc = sc;
+		if (sc.measured && rs->o.switch_cost_cache)
+			session_cost_cache_put(rs->o.switch_cost_cache, bpf, events, sc.ns);
 	}
 	if (!sc.measured) {
 		session_say(rs, TD_SAY_NOTE, "what counting adds to the target's context switches is not measured: %s",

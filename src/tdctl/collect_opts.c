@@ -2,10 +2,12 @@
  * run a session and print its summary. */
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "session/sampler_priority.h"
 #include "collect/perf_group.h"
@@ -79,6 +81,23 @@ static int counting_arg(const char *arg, const char *as, enum td_counting_mode *
 	return -1;
 }
 
+/* Where tdctl keeps this boot's switch costs (session_cost_cache.c):
+ * $TD_SWITCH_COST_CACHE (empty: nowhere), else /run/topdown/switch-cost for
+ * root (a tmpfs: gone with the boot), else $XDG_RUNTIME_DIR's, else nowhere. */
+static const char *switch_cost_cache_path(void)
+{
+	static char path[4096];
+	const char *env = getenv("TD_SWITCH_COST_CACHE"), *run = getenv("XDG_RUNTIME_DIR");
+
+	if (env)
+		return *env ? env : NULL;
+	if (geteuid() == 0)
+		return "/run/topdown/switch-cost";
+	if (run && *run == '/' && snprintf(path, sizeof(path), "%s/topdown-switch-cost", run) < (int)sizeof(path))
+		return path;
+	return NULL;
+}
+
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
 	static const struct option opts[] = {
@@ -125,6 +144,7 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 	if (getenv("TD_TRACKER") && tracker_arg(getenv("TD_TRACKER"), "TD_TRACKER=", &o->tracker))
 		return -1;
 	o->bpf_map_entries = TD_BPF_MAP_ENTRIES_DEFAULT;
+	o->switch_cost_cache = switch_cost_cache_path();
 	/* TD_COUNTING likewise for the counting mode */
 	if (getenv("TD_COUNTING") && counting_arg(getenv("TD_COUNTING"), "TD_COUNTING=", &o->counting))
 		return -1;
@@ -362,6 +382,10 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns;
 		sum.helper_ns = res->helper_cpu_ns;
 		sum.start_ns = res->start_cpu_ns;
+		if (res->switch_cost_kept_ns > 0 && isnan(sum.switch_cost_ns)) {
+			sum.switch_cost_ns = res->switch_cost_kept_ns;
+			sum.switch_cost_kept = res->switch_cost_kept;
+		}
 		td_summary_write(stderr, &sum, o->db_path, TD_SUMMARY_END_PROCESSES, TD_SUMMARY_END_THREADS);
 		td_summary_free(&sum);
 	}

@@ -9,6 +9,9 @@ DEMO="$TD_BUILDDIR/src/demo/td-demo"
 TAP_N=0
 TAP_FAILED=0
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/td-test.XXXXXX")
+# every run measures its own switch cost (tdctl keeps this boot's in /run/topdown by default:
+# a test's figures would depend on what ran before it); target_cost.sh tests the file
+export TD_SWITCH_COST_CACHE=
 trap 'finish_cleanup' EXIT
 
 finish_cleanup() {

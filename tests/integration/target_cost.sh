@@ -70,6 +70,32 @@ if [ -n "$first" ]; then
 else
 	skip "a second run reuses the first's switch cost" "the first run's was not measured (the host's noise hid it)"
 fi
+# A run into a new database finds the figure an earlier run of this boot kept in tdctl's file
+# (TD_SWITCH_COST_CACHE), counted the same way: said as such, not measured, not stored.
+CACHE="$WORK/switch-cost"
+TD_SWITCH_COST_CACHE="$CACHE" "$TDCTL" run --counting=per-thread -I 50 -d "$WORK/c1.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 \
+	>/dev/null 2>"$WORK/c1.err"
+check_eq "kept: a run with the file named exits 0" 0 "$?"
+kept=$(sql "$WORK/c1.db" "select switch_cost_ns from sessions where id = 1")
+if [ -n "$kept" ]; then
+	check "... keeps its measure in the file, mode 600, under this boot's id" \
+		sh -c "grep -q \"^$(cat /proc/sys/kernel/random/boot_id) $(uname -r) per-thread \" '$CACHE' && [ \"\$(stat -c %a '$CACHE')\" = 600 ]"
+	TD_SWITCH_COST_CACHE="$CACHE" "$TDCTL" run --counting=per-thread -I 50 -d "$WORK/c2.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 \
+		>/dev/null 2>"$WORK/c2.err"
+	check_eq "kept: a second run into a new database exits 0" 0 "$?"
+	check "... measures nothing (no measuring pair in its start)" \
+		sh -c "! grep -q 'processes that measured the switch cost' '$WORK/c2.err'"
+	check_eq "... stores no figure of its own" "" "$(sql "$WORK/c2.db" "select switch_cost_ns from sessions where id = 1")"
+	check_match "... and its summary says the figure is the first run's, kept in the file" \
+		"context switches x $(printf %.0f "$kept") ns, measured at [0-9:]* UTC on this boot by process [0-9]*, counted as this one \\(kept in $CACHE\\)\\)" \
+		"$(cat "$WORK/c2.err")"
+	chmod 666 "$CACHE"
+	TD_SWITCH_COST_CACHE="$CACHE" "$TDCTL" run --counting=per-thread -I 50 -d "$WORK/c3.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 \
+		>/dev/null 2>"$WORK/c3.err"
+	check "a file others may write is not trusted: the run measures anew" sh -c "! grep -q 'kept in' '$WORK/c3.err'"
+else
+	skip "a run into a new database finds the kept switch cost" "the first run's was not measured (the host's noise hid it)"
+fi
 sql "$DB" "update sessions set switch_cost_ns = 2500 where id = 1"
 "$TDCTL" report 1 -d "$DB" >"$WORK/report" 2>&1
 n=$(switches_of "$DB")

@@ -1,0 +1,123 @@
+/* session_cost_cache: this boot's switch costs (collect/switch_cost) kept in
+ * a small file across processes, so that a run into a new database finds the
+ * figure an earlier run measured on this boot, this kernel, counting the same
+ * way (mode and number of events) instead of measuring again: the measuring
+ * pair's tens of ms of CPU are most of a short run's start. One line a key:
+ * "BOOT_ID RELEASE MODE EVENTS NS UNIX_SECONDS PID". The file is trusted only
+ * when it is a regular file of this user's that nobody else may write. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "session_impl.h"
+
+/* The key of this boot, kernel, mode and events: "BOOT RELEASE MODE EVENTS";
+ * -1 when the boot is not known. */
+static int key_of(bool bpf, int events, char *key, size_t len)
+{
+	char boot[64];
+	struct utsname u;
+	int n;
+
+	if (td_read_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) < 0 || uname(&u))
+		return -1;
+	boot[strcspn(boot, " \n")] = 0;
+	n = snprintf(key, len, "%s %s %s %d", boot, u.release, bpf ? "bpf" : "per-thread", events);
+	return boot[0] && n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* The file's text when it can be trusted (a regular file of ours, written by
+ * nobody else), NULL when it cannot or there is none. */
+static char *read_trusted(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char *text = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022) &&
+	    st.st_size < 65536 && (text = calloc(1, (size_t)st.st_size + 1))) {
+		ssize_t got = read(fd, text, (size_t)st.st_size);
+		if (got != st.st_size) {
+			free(text);
+			text = NULL;
+		}
+	}
+	close(fd);
+	return text;
+}
+
+int session_cost_cache_get(const char *path, bool bpf, int events, double *ns, char *said, size_t len)
+{
+	char key[256], *text, *line, *save = NULL;
+	int found = 0;
+
+	if (key_of(bpf, events, key, sizeof(key)) || !(text = read_trusted(path)))
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save)) {
+		size_t k = strlen(key);
+		long long at;
+		long pid;
+		double v;
+		if (strncmp(line, key, k) || line[k] != ' ' || sscanf(line + k, "%lf %lld %ld", &v, &at, &pid) != 3 ||
+		    !(v > 0))
+			continue;
+		time_t t = (time_t)at;
+		struct tm tm;
+		char when[32] = "?";
+		if (gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%H:%M:%S UTC", &tm);
+		*ns = v;
+		snprintf(said, len, "measured at %s on this boot by process %ld, counted as this one (kept in %s)",
+			 when, pid, path);
+		found = 1;
+	}
+	free(text);
+	return found;
+}
+
+void session_cost_cache_put(const char *path, bool bpf, int events, double ns)
+{
+	char key[256], tmp[4096], boot[64], *text, *line, *save = NULL;
+	FILE *f;
+	int fd;
+
+	if (key_of(bpf, events, key, sizeof(key)) ||
+	    snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
+		return;
+	snprintf(boot, sizeof(boot), "%.*s", (int)strcspn(key, " "), key);
+	/* /run/topdown: made on first use, this user's only */
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return;
+	}
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+		return;
+	if (!(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	/* the lines of this boot kept, but the one of this key: replaced */
+	if ((text = read_trusted(path))) {
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, boot, strlen(boot)) && line[strlen(boot)] == ' ' &&
+			    !(!strncmp(line, key, strlen(key)) && line[strlen(key)] == ' '))
+				fprintf(f, "%s\n", line);
+		free(text);
+	}
+	fprintf(f, "%s %.3f %lld %ld\n", key, ns, (long long)time(NULL), (long)getpid());
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
+}
