@@ -3,7 +3,7 @@
 pmu      arm_n1
 title    Arm Neoverse N1
 version  Linux perf pmu-events arm64/sbsa.json + arm64/arm/neoverse-n1 (Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1)
-note     Generated: tools/gen-td-perf.py --dir arm/neoverse-n1 --pmu arm_n1 --slots 4 --cycle-accounting --info -o events/arm-neoverse-n1.td
+note     Generated: tools/gen-td-perf.py --dir arm/neoverse-n1 --pmu arm_n1 --slots 4 --cycle-accounting --info --thresholds Frontend_Bound>0.15,Backend_Bound>0.20 --append arm-neoverse.append -o events/arm-neoverse-n1.td
 note     Nodes are the metrics of groups PipelineLN/TopdownLN, parents their NAME_group, names TMA's;
 note     d_ratio(a, b) is a / b (NA when b is 0: perf gives 0); percent scale units are fractions here.
 note     Info metrics are the core's other metrics.json metrics under perf's names, in perf's units
@@ -113,6 +113,22 @@ info     simd_percentage                  %     = ((ASE_SPEC / INST_SPEC) * 100)
 info     store_percentage                 %     = ((ST_SPEC / INST_SPEC) * 100) | This metric measures store operations as a percentage of operations speculatively executed (perf store_percentage, percent of operations)
 
 node  Backend_Bound Cycles = (((STALL_BACKEND / CPU_CYCLES) * 100)) / 100 \
-      | | L1. This metric is the percentage of cycles that were stalled due to resource constraints in the backend unit of the processor
+      | > 0.20 | L1. This metric is the percentage of cycles that were stalled due to resource constraints in the backend unit of the processor
 node  Frontend_Bound Cycles = (((STALL_FRONTEND / CPU_CYCLES) * 100)) / 100 \
-      | | L1. This metric is the percentage of cycles that were stalled due to resource constraints in the frontend unit of the processor
+      | > 0.15 | L1. This metric is the percentage of cycles that were stalled due to resource constraints in the frontend unit of the processor
+
+# ---- appended by tools/gen-td-perf.py --append arm-neoverse.append (hand-maintained: not from perf) ----
+# Thresholds (--thresholds): perf publishes none for Arm; TMA's level-1 ones (toplev's and the
+# Intel files': Frontend_Bound > 0.15, Bad_Speculation > 0.15, Backend_Bound > 0.20, Retiring > 0.70),
+# as the hand-written arm-neoverse.td had them, so a node is flagged and a bottleneck named.
+note     Thresholds: TMA's level-1 values (perf publishes none for Arm), as the hand-written file had.
+note     CPI stack: Arm's stage-1 cycle accounting (docs cpi-stack.md 2.7.4), hand-maintained, appended.
+
+# CPI stack: Arm stage-1 cycle accounting, valid on N1 and V1 (docs cpi-stack.md 2.7.4)
+let   DISPATCH_FRAC = 1 - STALL_FRONTEND / CPU_CYCLES - STALL_BACKEND / CPU_CYCLES
+cpi-cycles        CPU_CYCLES
+cpi-instructions  INST_RETIRED
+cpi   Base             derived  = DISPATCH_FRAC * INST_RETIRED / INST_SPEC       | Dispatching cycles of operations that retired
+cpi   Bad_Speculation  derived  = DISPATCH_FRAC * (1 - INST_RETIRED / INST_SPEC) | Dispatching cycles of operations that did not retire
+cpi   Frontend         measured = STALL_FRONTEND / CPU_CYCLES                    | Cycles with nothing to dispatch (STALL_FRONTEND)
+cpi   Backend          measured = STALL_BACKEND / CPU_CYCLES                     | Cycles dispatch was blocked by the backend (STALL_BACKEND)

@@ -69,6 +69,6 @@ if [ -n "${KERNEL:-}" ]; then
 	# served (events/arm-neoverse-n1.td, -v1.td: MIDR parts 0xd0c, 0xd40), with perf's other metrics as info
 	# metrics; N1: perf names no sbsa.json TopdownL1 metric for it, level 1 is its Cycle_Accounting pair.
 	# Oracle fixtures arm-n1-perf-oracle.fix, arm-v1-perf-oracle.fix: tools/perf-metric-oracle.py --seed 2, 1
-	gp --dir arm/neoverse-n1 --slots 4 --cycle-accounting --info --pmu arm_n1 --title "Arm Neoverse N1" -o "$D/../events/arm-neoverse-n1.td"
-	gp --dir arm/neoverse-v1 --slots 8 --info --pmu arm_v1 --title "Arm Neoverse V1" -o "$D/../events/arm-neoverse-v1.td"
+	gp --dir arm/neoverse-n1 --slots 4 --cycle-accounting --info --thresholds "Frontend_Bound>0.15,Backend_Bound>0.20" --append "$D/arm-neoverse.append" --pmu arm_n1 --title "Arm Neoverse N1" -o "$D/../events/arm-neoverse-n1.td"
+	gp --dir arm/neoverse-v1 --slots 8 --info --thresholds "Frontend_Bound>0.15,Bad_Speculation>0.15,Backend_Bound>0.20,Retiring>0.70" --append "$D/arm-neoverse.append" --pmu arm_v1 --title "Arm Neoverse V1" -o "$D/../events/arm-neoverse-v1.td"
 fi

@@ -63,8 +63,12 @@ def main():
     p.add_argument('--info', action='store_true', help='the core\'s other metrics as info metrics (perf\'s values and units)')
     p.add_argument('--cycle-accounting', action='store_true',
                    help='a core with no TopdownLN metrics: its Cycle_Accounting metrics (Arm\'s stage 1) as level 1')
+    p.add_argument('--thresholds', default='',
+                   help='NODE>VALUE,... for nodes perf gives no threshold (say where the values come from in --append\'s notes)')
+    p.add_argument('--append', help='a hand-maintained part (e.g. a CPI stack perf does not publish), appended as it is')
     p.add_argument('-o', required=True)
     a = p.parse_args()
+    thresholds = dict(t.split('>') for t in a.thresholds.split(',') if t)
     arm = a.dir.startswith('arm')
     base = os.path.join(a.arch, 'arm64' if arm else '', a.dir) if arm else os.path.join(a.arch, a.dir)
     items = load_dir(base)
@@ -252,10 +256,12 @@ def main():
     w('pmu      %s' % ' '.join(a.pmu))
     w('title    %s' % a.title)
     w('version  Linux perf pmu-events %s%s (%s)' % ('arm64/sbsa.json + arm64/' if arm else '', a.dir, a.source))
-    w('note     Generated: tools/gen-td-perf.py --dir %s --pmu %s%s%s%s -o %s' % (a.dir, ' '.join(a.pmu),
+    w('note     Generated: tools/gen-td-perf.py --dir %s --pmu %s%s%s%s%s%s -o %s' % (a.dir, ' '.join(a.pmu),
                                                                           ' --slots %d' % a.slots if a.slots else '',
                                                                           ' --cycle-accounting' if a.cycle_accounting else '',
                                                                           ' --info' if a.info else '',
+                                                                          ' --thresholds %s' % a.thresholds if a.thresholds else '',
+                                                                          ' --append %s' % os.path.basename(a.append) if a.append else '',
                                                                           os.path.normpath(a.o)))
     w('note     Nodes are the metrics of groups PipelineLN/TopdownLN, parents their NAME_group, names TMA\'s;')
     w('note     d_ratio(a, b) is a / b (NA when b is 0: perf gives 0); percent scale units are fractions here.')
@@ -304,10 +310,19 @@ def main():
     for n in order:
         d = nodes[n]
         w('node  %s %s = %s \\' % (path(n), d['domain'], render(d['body'])))
-        w('      | | L%d. %s' % (d['level'], d['desc']))
+        th = thresholds.get(NAMES[n])
+        w('      | %s | L%d. %s' % ('> ' + th if th else '', d['level'], d['desc']))
         if n in kids:
             ch = kids[n]
             w('unrelated %s | perf gives each child\'s formula, no relation to its parent (generated)' % path(n))
+    for t in thresholds:
+        if t not in [NAMES[n] for n in nodes]:
+            sys.exit('--thresholds names %s, not a node of this tree' % t)
+    if a.append:
+        w('')
+        w('# ---- appended by tools/gen-td-perf.py --append %s (hand-maintained: not from perf) ----' %
+          os.path.basename(a.append))
+        L.extend(open(a.append).read().rstrip('\n').split('\n'))
     if nodes:
         open(a.o, 'w').write('\n'.join(L) + '\n')
     elif os.path.exists(a.o):
