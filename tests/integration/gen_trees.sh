@@ -263,7 +263,7 @@ if command -v python3 >/dev/null 2>&1; then
 	done
 	# the served files (events/: EMR and ICX at TMA 5.1), levels 3 and 6, SMT on and off (plan_sched.sh's
 	# full sweep of levels and watchdog states covers the hand-written models; these are kept cheap)
-	for p in emr icx skx tgl; do
+	for p in emr icx skx tgl clx bdx; do
 		for l in 3 6; do
 			for smt in on off; do
 				"$TDCTL" plan --pmu "$p" -l "$l" --smt "$smt" --watchdog on --events-dir "$TD_SRCDIR/events" --json \
