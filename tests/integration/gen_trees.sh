@@ -304,7 +304,7 @@ if command -v python3 >/dev/null 2>&1; then
 				"^groups [0-9]+ unschedulable 0\$" "$r"
 		done
 	done
-	# the served files (events/: EMR and ICX at TMA 5.1), levels 3 and 6, SMT on and off (plan_sched.sh's
+	# the served files (events/: EMR, ICX, TGL at TMA 5.1; SKX, CLX, BDX at 5.01), levels 3 and 6, SMT on and off (plan_sched.sh's
 	# full sweep of levels and watchdog states covers the hand-written models; these are kept cheap)
 	for p in emr icx skx tgl clx bdx; do
 		for l in 3 6; do
