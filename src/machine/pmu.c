@@ -67,7 +67,8 @@ static const struct uarch_row uarch_table[] = {
 	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", "skx" },
 	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake", NULL },
 	/* Broadwell-X (perfmon mapfile GenuineIntel-6-4F BDX; 6-56 is BDW-DE, whose core events perfmon
-	 * publishes without metrics; toplev serves 79 and 86 with its bdx model): intel-bdx.td, generated from
+	 * publishes without metrics, with BDX's encodings for every event intel-bdx.td reads but False_Sharing's
+	 * two OFFCORE_RESPONSE ones; toplev serves 79 and 86 with its bdx model): intel-bdx.td, generated from
 	 * perfmon's BDX files (TMA 5.01), raw encodings; libpfm4 names them bdw_ep */
 	{ "GenuineIntel", 6, 0x4f, 0x4f, 0, "Broadwell-X", "bdx" },
 	{ "GenuineIntel", 6, 0x56, 0x56, 0, "Broadwell-DE", "bdx" },
