@@ -1,10 +1,10 @@
-# intel-skl.td — Intel Skylake client (skl), Cascade Lake (clx); Skylake-SP (skx) is intel-skx.td (generated from perfmon)
+# intel-skl.td — Intel Skylake client (skl); Skylake-SP (skx) and Cascade Lake (clx) are intel-skx.td and intel-clx.td (generated from perfmon)
 # Top-down (TMA) tree L1-L6 (every node of toplev 5.1-full skl_client_ratios.py), info metrics, CPI stack.
 # Event descriptions carry the perfmon encoding in brackets
 # [EVENT/UMASK c=CMASK e=EDGE i=INV any=ANYTHREAD] so a test can compare it with
 # what libpfm4 (model skl) produces.
-pmu      skl clx
-title    Intel Skylake / Cascade Lake
+pmu      skl
+title    Intel Skylake
 version  TMA 5.01 (intel/perfmon SKL/metrics/skylake_metrics.json and CLX/metrics/cascadelakex_metrics.json, 12/02/2024)
 note     Formulas follow TMA 5.01 (perfmon BaseFormula); nodes the facts sheet does not list
 note     (LSD, Other_Mispredicts, Other_Nukes, the Light_Operations children, X87_Use, FP_Scalar,

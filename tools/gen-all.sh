@@ -14,7 +14,11 @@ g --model SKX --pmu skx --title "Intel Skylake-SP" --class skl -o "$O/intel-skx.
 # served (events/intel-skx.td: family 6 model 0x55 steppings 0-4, libpfm4's skx), fixture oracle-skx-l6.fix
 g --model SKX --pmu skx --title "Intel Skylake-SP" --class skl -o "$D/../events/intel-skx.td"
 g --model CLX --pmu clx --title "Intel Cascade Lake" --class skl -o "$O/intel-clx.td"
+# served (events/intel-clx.td: family 6 model 0x55 steppings 5 and up, libpfm4's clx), fixture oracle-clx-l6.fix
+g --model CLX --pmu clx --title "Intel Cascade Lake" --class skl -o "$D/../events/intel-clx.td"
 g --model BDX --pmu bdx --title "Intel Broadwell-X" --class bdw -o "$O/intel-bdx.td"
+# served (events/intel-bdx.td: family 6 models 0x4F, 0x56 by CPUID as toplev; libpfm4's bdw_ep), fixture oracle-bdx-l6.fix
+g --model BDX --pmu bdx bdw_ep --title "Intel Broadwell-X" --class bdw -o "$D/../events/intel-bdx.td"
 g --model ICL --pmu icl --title "Intel Ice Lake" --class icl -o "$O/intel-icl.td"
 g --model ICX --pmu icx --title "Intel Ice Lake-SP" --class icl -o "$O/intel-icx.td"
 g --model TGL --pmu tgl --title "Intel Tiger Lake" --class icl -o "$O/intel-tgl.td"

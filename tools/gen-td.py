@@ -150,7 +150,9 @@ class Gen:
         anyt = hexnum(e.get('AnyThread', '0'))
         msri = str(e.get('MSRIndex', '0')).lower()
         msrv = hexnum(e.get('MSRValue', '0'))
-        counter = e.get('Counter', '')
+        # the counters with Hyper-Threading off (Skylake, Broadwell: 8; "Counter" lists the 4 a thread has
+        # with it on, which are then every counter there is: smt-gp)
+        counter = e.get('CounterHTOff') or e.get('Counter', '')
         offcore = frontend = ldlat = None
         if '0x1a6' in msri or '0x1a7' in msri:
             offcore = msrv
@@ -558,7 +560,7 @@ class Gen:
                 w('perf-name %-31s %s' % (e['alias'], ' '.join(e['perf'])))
         w('')
         w('# --- counters (planner): the kernel\'s rules for this core class, linux 6.12.117 arch/x86/events/intel/core.c')
-        w('# %s, %s; a limit is perfmon\'s "Counter" field' % (self.cls['init'], self.cls['table']))
+        w('# %s, %s; a limit is perfmon\'s "CounterHTOff" field (else "Counter")' % (self.cls['init'], self.cls['table']))
         c = self.cls
         w('counters  gp=%d%s fixed=%d watchdog=fixed:1' % (c['gp'], ' smt-gp=%d' % c['smt_gp'] if c['smt_gp'] != c['gp'] else '',
                                                             c['fixed']))

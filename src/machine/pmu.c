@@ -62,10 +62,16 @@ static const struct uarch_row uarch_table[] = {
 	/* family 6 model 0x55 is Skylake-SP and Cascade Lake: the stepping decides (perfmon's mapfile:
 	 * GenuineIntel-6-55-[01234] SKX, -[56789ABCDEF] CLX; libpfm4 likewise names skx and clx; Linux has one
 	 * case, INTEL_SKYLAKE_X, its stepping only choosing microcode quirks). Skylake-SP: intel-skx.td,
-	 * generated from perfmon's SKX files (TMA 5.01); Cascade Lake: intel-skl.td (libpfm4's clx) */
-	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake", NULL },
+	 * generated from perfmon's SKX files (TMA 5.01); Cascade Lake: intel-clx.td, from perfmon's CLX files */
+	{ "GenuineIntel", 6, 0x55, 0x55, 5, "Cascade Lake", "clx" },
 	{ "GenuineIntel", 6, 0x55, 0x55, 0, "Skylake-SP", "skx" },
 	{ "GenuineIntel", 6, 0x7d, 0x7e, 0, "Ice Lake", NULL },
+	/* Broadwell-X (perfmon mapfile GenuineIntel-6-4F BDX; 6-56 is BDW-DE, whose core events perfmon
+	 * publishes without metrics, with BDX's encodings for every event intel-bdx.td reads but False_Sharing's
+	 * two OFFCORE_RESPONSE ones; toplev serves 79 and 86 with its bdx model): intel-bdx.td, generated from
+	 * perfmon's BDX files (TMA 5.01), raw encodings; libpfm4 names them bdw_ep */
+	{ "GenuineIntel", 6, 0x4f, 0x4f, 0, "Broadwell-X", "bdx" },
+	{ "GenuineIntel", 6, 0x56, 0x56, 0, "Broadwell-DE", "bdx" },
 	/* Ice Lake-SP (perfmon mapfile GenuineIntel-6-6A/-6C; Linux INTEL_ICELAKE_X, _D): intel-icx.td, generated
 	 * from perfmon's ICX files (TMA 5.1, tools/gen-td.py), raw encodings, whether or not libpfm4 knows it (icx) */
 	{ "GenuineIntel", 6, 0x6a, 0x6c, 0, "Ice Lake-SP", "icx" },

@@ -116,7 +116,7 @@ check_tree() { # MODEL FILE-HEADER LEVEL1-NODES... -- LEVEL2-LINE
 	done
 	check_grep "$model: level-2 node with formula and threshold" "$2" "$out"
 }
-check_tree skl "intel-skl.td: Intel Skylake / Cascade Lake" \
+check_tree skl "intel-skl.td: Intel Skylake" \
 	Frontend_Bound Bad_Speculation Backend_Bound Retiring -- \
 	"    Memory_Bound                           Slots      = (STALLS_MEM_ANY + BOUND_ON_STORES) / BE_BOUND_CYCLES * Backend_Bound  | > 0.20"
 check_tree icl "intel-icl.td: Intel Ice Lake" \

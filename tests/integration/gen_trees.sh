@@ -224,7 +224,51 @@ cmp -s "$GEN/intel-mtl-rwc.td" "$TD_SRCDIR/events/intel-mtl-rwc.td" ||
 	diff "$GEN/intel-mtl-rwc.td" "$TD_SRCDIR/events/intel-mtl-rwc.td" | grep '^[<>]' | grep -v '^[<>] note     Generated:' >"$WORK/mtl.diff"
 check_eq "the served intel-mtl-rwc.td is the generated file (its note's output path aside)" "" "$(cat "$WORK/mtl.diff" 2>/dev/null)"
 # the synthetic machines are consistent: no node toplev printed is capped at 100 % or at/below 0
-for c in emr-l6 emr-l6-emrcost icx-l6 skx-l6 tgl-l6 tgl-l6-tglcost mtl-l3 mtl-l3-rlround mtl-l6 mtl-l6-rlround mtl-cmt-l3; do
+# Broadwell-X as served (events/intel-bdx.td is this TMA 5.01 file): toplev 5.1 -l6 on a consistent synthetic
+# machine, every node of levels 1-6. Not matched here: False_Sharing, whose OFFCORE_RESPONSE events toplev's perf
+# form writes without the MSR value (cpu/event=0xb7,umask=0x1/); matched in tests/data/fixtures/oracle-bdx-l6.fix
+oracle_case toplev-gen bdx-l6 bdx off 76 77 Backend_Bound.Memory_Bound.Store_Bound.False_Sharing
+served_is_generated() { # NAME: events/intel-NAME.td is the generated file (its note's output path and pmu line aside)
+	rm -f "$WORK/$1.diff"
+	cmp -s "$EV/intel-$1.td" "$TD_SRCDIR/events/intel-$1.td" ||
+		diff "$EV/intel-$1.td" "$TD_SRCDIR/events/intel-$1.td" | grep '^[<>]' |
+		grep -v '^[<>] note     Generated:' | grep -v '^[<>] pmu ' >"$WORK/$1.diff"
+	check_eq "the served intel-$1.td is the generated file (its note's output path and pmu names aside)" "" \
+		"$(cat "$WORK/$1.diff" 2>/dev/null)"
+}
+served_is_generated bdx
+# Cascade Lake as served (events/intel-clx.td is this TMA 5.01 file): toplev 5.1 -l6 on a consistent synthetic
+# machine. Not matched here: Serializing_Operation, its Slow_Pause and Nop_Instructions (5.01's other parents,
+# same formulas); DRAM_Bound (5.1's MEM_Bound_Ratio) and CXL_Mem_Bound (5.1's only): clx-l6-tma501 below;
+# the 4 latency nodes and Contested_Accesses, Data_Sharing, False_Sharing: the TMA sheet leaves CLX's cells of the
+# memory costs and load-snoop terms blank, perfmon's CLX file fills them from SKX (47.5/47.5/20.5 ns, the
+# True_XSNP_HitM_Fraction, remote HitM RFOs), toplev's clx model from the client columns (22/20/10 ns) -- toplev
+# with CLX's costs (clx-l6-clxcost) gives the 4 latency nodes; the 3 others also read OCR events toplev's perf
+# form writes without the MSR value. All matched in tests/data/fixtures/oracle-clx-l6.fix
+oracle_case toplev-gen clx-l6 clx off 96 108 Backend_Bound.Core_Bound.Serializing_Operation \
+	Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause Backend_Bound.Memory_Bound.CXL_Mem_Bound \
+	Backend_Bound.Memory_Bound.DRAM_Bound Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Local_MEM \
+	Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_Cache Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_MEM \
+	Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing \
+	Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Backend_Bound.Memory_Bound.Store_Bound.False_Sharing \
+	Retiring.Light_Operations.Other_Light_Ops.Nop_Instructions
+# the toplev whose clx model is TMA 5.01 as perfmon's file (pmu-tools 78be94b, "5.01-full-perf"), on its own
+# consistent machine: DRAM_Bound matches and there is no CXL_Mem_Bound; the rest as above (oracle-clx-l6-tma501.fix)
+oracle_case toplev-gen clx-l6-tma501 clx off 97 107 Backend_Bound.Core_Bound.Serializing_Operation \
+	Backend_Bound.Core_Bound.Serializing_Operation.Slow_Pause Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Local_MEM \
+	Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_Cache Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_MEM \
+	Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing \
+	Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Backend_Bound.Memory_Bound.Store_Bound.False_Sharing \
+	Retiring.Light_Operations.Other_Light_Ops.Nop_Instructions
+served_is_generated clx
+for c in clx-l6 clx-l6-tma501; do
+	check_eq "$c-clxcost differs from $c in the 7 nodes that read a memory latency cost only" \
+		"Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Local_MEM Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_Cache Backend_Bound.Memory_Bound.DRAM_Bound.MEM_Latency.Remote_MEM Backend_Bound.Memory_Bound.L3_Bound.Contested_Accesses Backend_Bound.Memory_Bound.L3_Bound.Data_Sharing Backend_Bound.Memory_Bound.L3_Bound.L3_Hit_Latency Backend_Bound.Memory_Bound.Store_Bound.False_Sharing" \
+		"$(awk -F, 'FNR == NR { v[$1] = $2; next } ($1 in v) && v[$1] != $2 { print $1 }' \
+			"$ORACLE/toplev-gen/expected/$c.csv" "$ORACLE/toplev-gen/expected/$c-clxcost.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
+done
+# the synthetic machines are consistent: no node toplev printed is capped at 100 % or at/below 0
+for c in emr-l6 emr-l6-emrcost icx-l6 skx-l6 tgl-l6 tgl-l6-tglcost mtl-l3 mtl-l3-rlround mtl-l6 mtl-l6-rlround mtl-cmt-l3 bdx-l6 clx-l6 clx-l6-clxcost clx-l6-tma501 clx-l6-tma501-clxcost; do
 	check_eq "$c: no toplev node at 100 % or at/below 0" "" \
 		"$(awk -F, '$3 ~ /^%/ && $1 != "MUX" && ($2 >= 100 || $2 <= 0) { print $1 }' "$ORACLE/toplev-gen/expected/$c.csv")"
 done
@@ -311,9 +355,9 @@ if command -v python3 >/dev/null 2>&1; then
 				"^groups [0-9]+ unschedulable 0\$" "$r"
 		done
 	done
-	# the served files (events/: EMR and ICX at TMA 5.1), levels 3 and 6, SMT on and off (plan_sched.sh's
+	# the served files (events/: EMR, ICX, TGL at TMA 5.1; SKX, CLX, BDX at 5.01), levels 3 and 6, SMT on and off (plan_sched.sh's
 	# full sweep of levels and watchdog states covers the hand-written models; these are kept cheap)
-	for p in emr icx skx tgl; do
+	for p in emr icx skx tgl clx bdx; do
 		for l in 3 6; do
 			for smt in on off; do
 				"$TDCTL" plan --pmu "$p" -l "$l" --smt "$smt" --watchdog on --events-dir "$TD_SRCDIR/events" --json \

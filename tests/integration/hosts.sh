@@ -217,6 +217,27 @@ is cpu.family=6 cpu.model=85 "cpu.microarch=Skylake-SP" cpu.online_cpus=80 cpu.c
 groups 2
 on skx-2s none
 is libpfm4.model= pmu_model.name=skx pmu_model.source=cpuid events_file=intel-skx.td rung=full-tree
+# 2-socket Intel Cascade Lake (family 6 model 85 = 0x55, stepping 7: Cascade Lake by perfmon's mapfile, steppings
+# 5 and up, and libpfm4), 2 x 20 cores x SMT 2: libpfm4 names it clx, intel-clx.td (generated from perfmon's CLX
+# files) serves it; without libpfm4's model CPUID names it clx too. Level 1 as Skylake-SP's: 5 distinct events on
+# the 4 counters SMT leaves, fixed counter 1 held by the watchdog: 2 groups
+on clx-2s clx
+is cpu.family=6 cpu.model=85 "cpu.microarch=Cascade Lake" cpu.online_cpus=80 cpu.cores=40 cpu.sockets=2 cpu.smt=1 \
+	libpfm4.model=clx pmu_model.name=clx pmu_model.source=libpfm4 events_file=intel-clx.td rung=full-tree
+groups 2
+on clx-2s none
+is libpfm4.model= pmu_model.name=clx pmu_model.source=cpuid events_file=intel-clx.td rung=full-tree
+# 2-socket Intel Broadwell-EP (family 6 model 79 = 0x4F), 2 x 22 cores x SMT 2: libpfm4 names it bdw_ep, which
+# intel-bdx.td (generated from perfmon's BDX files, raw encodings) serves; without libpfm4's model CPUID names it
+# bdx. Level 1 reads IDQ_UOPS_NOT_DELIVERED.CORE, UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS,
+# INT_MISC.RECOVERY_CYCLES_ANY and CPU_CLK_UNHALTED.THREAD_ANY: 5 events on 4 counters (SMT on), the watchdog
+# holding fixed counter 1: 2 groups
+on bdx-2s bdw_ep
+is cpu.family=6 cpu.model=79 "cpu.microarch=Broadwell-X" cpu.online_cpus=88 cpu.cores=44 cpu.sockets=2 cpu.smt=1 \
+	libpfm4.model=bdw_ep pmu_model.name=bdw_ep pmu_model.source=libpfm4 events_file=intel-bdx.td rung=full-tree
+groups 2
+on bdx-2s none
+is libpfm4.model= pmu_model.name=bdx pmu_model.source=cpuid events_file=intel-bdx.td rung=full-tree
 # 2-socket Intel Ice Lake-SP (family 6 model 106 = 0x6A), 2 x 40 cores x SMT 2: libpfm4 names it icx, and
 # intel-icx.td (generated from perfmon's ICX files, TMA 5.1: the server tree, no longer intel-icl.td's
 # client one) serves it; without libpfm4's model, CPUID names it icx too. Level 1: SLOTS and the four

@@ -89,6 +89,16 @@ python3 "$CHECK" icl off off <"$WORK/ocr.json" >"$WORK/ocr.out"
 check_grep "icl: two offcore-response values: schedulable" "group 1: schedulable" "$WORK/ocr.out"
 check_grep "icl: a third value: emptyconstraint" "group 2: UNSCHEDULABLE: E3: RSP_0 holds another value" "$WORK/ocr.out"
 check_grep "icl: three events of one value share the MSR" "group 3: schedulable" "$WORK/ocr.out"
+# Broadwell (intel_bdw_event_constraints, intel/core.c:530-543): L1D_PEND_MISS.PENDING (0x0148) and
+# CYCLE_ACTIVITY with umask bit 0x08 (STALLS_L1D_MISS, 0xa3/0x0c c=12) count on counter 2 only: not both
+# in one group; STALLS_TOTAL (0xa3/0x04, bit 0x08 clear) is free. Skylake-SP's table has neither rule.
+printf '{"groups":[{"group":1,"events":[%s,%s]},{"group":2,"events":[%s,%s]}]}\n' \
+	"$(ev 1 148)" "$(ev 2 c000ca3)" "$(ev 1 148)" "$(ev 2 40004a3)" >"$WORK/bdw.json"
+python3 "$CHECK" bdx off off <"$WORK/bdw.json" >"$WORK/bdw.out"
+check_grep "bdx: two counter-2 events: unschedulable" "group 1: UNSCHEDULABLE: no counter assignment" "$WORK/bdw.out"
+check_grep "bdx: STALLS_TOTAL beside L1D_PEND_MISS.PENDING: schedulable" "group 2: schedulable" "$WORK/bdw.out"
+python3 "$CHECK" skx off off <"$WORK/bdw.json" >"$WORK/bdw-skx.out"
+check_grep "skx: the same pair: schedulable" "group 1: schedulable" "$WORK/bdw-skx.out"
 
 # (3) Granite Rapids without its `extra` lines: the planner puts two
 # FRONTEND_RETIRED events with different MSR 0x3F7 values into one group, and

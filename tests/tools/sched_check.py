@@ -52,7 +52,7 @@
 # Lake, Sapphire Rapids, Granite Rapids: 8 either way; fixed counters 0-2
 # (SKL), 0-3 (ICL/SPR/GNR: 3 = SLOTS).
 #
-# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf emr icx tgl skx zen4 zen5 arm;
+# usage: sched_check.py MODEL on|off on|off < plan.json   (MODEL: skl icl spr gnr srf emr icx tgl skx clx bdx zen4 zen5 arm;
 #        SMT; NMI watchdog). Prints one line per group; exits 1 if any group
 #        cannot be scheduled, or an event's counters as the plan states them
 #        are not among those the kernel allows.
@@ -104,6 +104,10 @@ def metric(c, n):                # METRIC_EVENT_CONSTRAINT
 # arch/x86/events/intel/core.c:234-249
 SKL = [fix(0x00c0, 0), fix(0x003c, 1), fix(0x0300, 2), uev(0x1c0, 0x2),
        ev(0xd0, 0xf), ev(0xd1, 0xf), ev(0xd2, 0xf), ev(0xcd, 0xf), ev(0xc6, 0xf)]
+# intel/core.c:530-543 (intel_bdw_event_constraints: Broadwell-X, INTEL_BROADWELL_X and _D, :6943-6966);
+# INTEL_UBIT_EVENT_CONSTRAINT(0x8a3, 0x4) matches event 0xa3 with umask bit 0x08 (perf_event.h:459-460)
+BDW = [fix(0x00c0, 0), fix(0x003c, 1), fix(0x0300, 2), uev(0x148, 0x4), C(0x8a3, 0x8a3, 0x4, EVENT | 0x800),
+       ev(0xd0, 0xf), ev(0xd1, 0xf), ev(0xd2, 0xf), ev(0xcd, 0xf)]
 # intel/core.c:286-312
 ICL = [fix(0x00c0, 0), fix(0x01c0, 0), fix(0x0100, 0), fix(0x003c, 1), fix(0x0300, 2), fix(0x0400, 3),
        metric(0x8000, 0), metric(0x8100, 1), metric(0x8200, 2), metric(0x8300, 3),
@@ -133,6 +137,8 @@ ICL_ER = [(0x01b7, 'RSP_0', 0x3fffffbfff), (0x01bb, 'RSP_1', 0x3fffffbfff), (0x0
           (0x01c6, 'FE', 0x7fff17)]
 GLC_ER = [(0x012a, 'RSP_0', 0x3fffffffff), (0x012b, 'RSP_1', 0x3fffffffff), (0x01cd, 'LDLAT', 0xffff),
           (0x01c6, 'FE', 0x7fff1f), (0x40ad, 'FE', 0x7), (0x04c2, 'FE', 0x8)]
+# intel_snbep_extra_regs (Broadwell-X, intel/core.c:6966), :266-272
+SNBEP_ER = [(0x01b7, 'RSP_0', 0x3fffff8fff), (0x01bb, 'RSP_1', 0x3fffff8fff), (0x01cd, 'LDLAT', 0xffff)]
 # intel_cmt_extra_regs (Sierra Forest, intel/core.c:6788), :2218-2226
 CMT_ER = [(0x01b7, 'RSP_0', 0x800ff3ffffffffff), (0x02b7, 'RSP_1', 0xff3ffffffffff), (0x05d0, 'LDLAT', 0xffff),
           (0x0127, 'SNOOP_0', 0xffffffffffffffff), (0x0227, 'SNOOP_1', 0xffffffffffffffff)]
@@ -161,6 +167,11 @@ MODELS = {
     # stepping, intel/core.c:7005-7060: intel_skl_event_constraints :7026,
     # intel_skl_extra_regs :7028; the stepping only picks microcode quirks, isolation_ucodes :5505-5510)
     'skx': ('intel', (8, 4), 3, SKL, SKL_ER, 0),
+    'clx': ('intel', (8, 4), 3, SKL, SKL_ER, 0),
+    # Broadwell-X (INTEL_BROADWELL_X, _D: intel/core.c:6943-6979; hsw_get_event_constraints() :4523 adds
+    # only the in_tx_checkpointed rule): 8 GP counters with HT off, 4 with it (the table's "when HT is off,
+    # these can only run on the bottom 4 counters", :535), fixed counters 0-2, no PERF_METRICS
+    'bdx': ('intel', (8, 4), 3, BDW, SNBEP_ER, 0),
     'zen4': ('amd', (6, 6), 0, [], [], 0),
     'zen5': ('amd', (6, 6), 0, [], [], 0),
     # Arm PMUv3 (Neoverse N1, V1: PMCR_EL0.N = 6): drivers/perf/arm_pmuv3.c, check_group_arm()

@@ -23,6 +23,13 @@ static void test_uarch_names(void **state)
 	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x5e, 3), "Skylake");
 	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x55, 7), "Cascade Lake");
 	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x55, 4), "Skylake-SP");
+	/* perfmon's mapfile: GenuineIntel-6-55-[01234] SKX, -[56789ABCDEF] CLX, 6-4F BDX; toplev serves 86 as bdx */
+	assert_string_equal(td_cpuid_pmu_model("GenuineIntel", 6, 0x55, 4), "skx");
+	assert_string_equal(td_cpuid_pmu_model("GenuineIntel", 6, 0x55, 5), "clx");
+	assert_string_equal(td_cpuid_pmu_model("GenuineIntel", 6, 0x55, 7), "clx");
+	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x4f, 1), "Broadwell-X");
+	assert_string_equal(td_cpuid_pmu_model("GenuineIntel", 6, 0x4f, 1), "bdx");
+	assert_string_equal(td_cpuid_pmu_model("GenuineIntel", 6, 0x56, 3), "bdx");
 	assert_string_equal(td_uarch_name("GenuineIntel", 6, 0x8f, 8), "Sapphire Rapids");
 	assert_null(td_uarch_name("GenuineIntel", 6, 0x01, 0));
 	assert_null(td_uarch_name("HygonGenuine", 0x18, 0, 0));

@@ -175,6 +175,28 @@ mounts "$cgroup_rw"
 intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
 echo "config:21" >"$T/sys/bus/event_source/devices/cpu/format/any"
 
+tree clx-2s
+readme "2-socket Intel Xeon Gold 6248 (Cascade Lake, family 6 model 85 = 0x55, stepping 7: perfmon's mapfile GenuineIntel-6-55-[56789ABCDEF]" \
+	"is CLX, -[01234] Skylake-SP), bare metal: 2 x 20 cores x SMT 2 = 80 CPUs. NMI watchdog on. libpfm4: clx; CPUID names it clx too" \
+	"(intel-clx.td, generated from perfmon's CLX files). cpu PMU as skx-2s: Linux 6.12.117 arch/x86/events/intel/core.c has one case," \
+	"INTEL_SKYLAKE_X (:7005-7060), whatever the stepping: intel_arch3_formats_attr (:5309-5318), any = config:21 (:4806), offcore_rsp, ldlat, frontend."
+x86 "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz" GenuineIntel 6 85 7 0; cpus 2 20 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+echo "config:21" >"$T/sys/bus/event_source/devices/cpu/format/any"
+
+tree bdx-2s
+readme "2-socket Intel Xeon E5-2699 v4 (Broadwell-EP, family 6 model 79 = 0x4F, stepping 1; perfmon's mapfile GenuineIntel-6-4F: BDX)," \
+	"bare metal: 2 x 22 cores x SMT 2 = 88 CPUs. NMI watchdog on. libpfm4: bdw_ep; CPUID names it bdx (intel-bdx.td, generated from" \
+	"perfmon's BDX files, raw encodings). cpu PMU as Linux 6.12.117 arch/x86/events/intel/core.c gives INTEL_BROADWELL_X (:6943-6979):" \
+	"no PERF_METRICS; intel_arch3_formats_attr (:5309-5318), any = config:21 (:4806); with RTM hsw_format_attr (:5320-5326):" \
+	"in_tx config:32, in_tx_cp config:33 (:4809-4810), offcore_rsp config1:0-63, ldlat config1:0-15 (:5301, :5303); no frontend."
+x86 "Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz" GenuineIntel 6 79 1 0; cpus 2 22 2; kernel 6.1.0-13-amd64 2 1
+mounts "$cgroup_rw"
+pmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+f="$T/sys/bus/event_source/devices/cpu/format"; echo "config:21" >"$f/any"; echo "config:32" >"$f/in_tx"
+echo "config:33" >"$f/in_tx_cp"; echo "config1:0-63" >"$f/offcore_rsp"; echo "config1:0-15" >"$f/ldlat"
+
 tree icx-2s
 readme "2-socket Intel Xeon Platinum 8380 (Ice Lake-SP, family 6 model 106 = 0x6A), bare metal: 2 x 40 cores x SMT 2 = 160 CPUs. NMI watchdog on." \
 	"CPUID names it icx (intel-icx.td, generated from perfmon's ICX files, raw encodings), libpfm4 4.13 too (its icx model)." \
