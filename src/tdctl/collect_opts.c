@@ -82,8 +82,10 @@ static int counting_arg(const char *arg, const char *as, enum td_counting_mode *
 }
 
 /* Where tdctl keeps this boot's switch costs (session_cost_cache.c):
- * $TD_SWITCH_COST_CACHE (empty: nowhere), else /run/topdown/switch-cost for
- * root (a tmpfs: gone with the boot), else $XDG_RUNTIME_DIR's, else nowhere. */
+ * $TD_SWITCH_COST_CACHE (empty: nowhere), else /run/tdctl-switch-cost for
+ * root (a tmpfs: gone with the boot; not in /run/topdown, topdownd's socket
+ * directory, which a first run would otherwise make 0700 before the daemon,
+ * shutting its users out), else $XDG_RUNTIME_DIR's, else nowhere. */
 static const char *switch_cost_cache_path(void)
 {
 	static char path[4096];
@@ -92,7 +94,7 @@ static const char *switch_cost_cache_path(void)
 	if (env)
 		return *env ? env : NULL;
 	if (geteuid() == 0)
-		return "/run/topdown/switch-cost";
+		return "/run/tdctl-switch-cost";
 	if (run && *run == '/' && snprintf(path, sizeof(path), "%s/topdown-switch-cost", run) < (int)sizeof(path))
 		return path;
 	return NULL;
