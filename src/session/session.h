@@ -82,10 +82,10 @@ struct td_session_opts {
 					* (session_cost_cache.c; tdctl), NULL none */
 	const char *priority_said;     /* what the program got (td_sampler_priority's said): a note at the end
 				   * of a session that ran, NULL none */
-	struct td_store *store;	   /* a writer handle on db_path the caller owns and shares (topdownd's
+	struct td_store *store;	       /* a writer handle on db_path the caller owns and shares (topdownd's
 				    * watch sessions: their intervals written in one transaction,
 				    * td_store_outer_begin), NULL: the session opens its own */
-	bool aligned;		   /* its intervals end on multiples of interval_ms of the monotonic
+	bool aligned;		       /* its intervals end on multiples of interval_ms of the monotonic
 				    * clock, so that sessions of one interval are read together */
 };
 
