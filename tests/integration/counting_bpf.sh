@@ -279,7 +279,11 @@ cpus=$(getconf _NPROCESSORS_CONF)
 check_eq "wide plan: tdctl's descriptors ($peak at most) within CPUs x events + 64 ($cpus x $events + 64)" 1 \
 	"$([ "$peak" -gt 0 ] && [ "$peak" -le $((cpus * ${events:-0} + 64)) ] && echo 1)"
 check_eq "wide plan: every thread is listed" 1003 "$(sql "$WORK/wide.db" "select count(*) from threads where tid != 0")"
-sql "$WORK/wide.db" "select t.tid, e.id, cast(sum(c.value * 1.0 * c.enabled / c.running) as integer) from counts c
+# the columns: TID, event, TC scaled, and 1 for the two 5 ms threads -- the last two td-demo starts (at a
+# third and two thirds of its run, after the 1,000: the tracker's first_seen_ns orders them), whatever
+# their counts (a busy host's stolen time, which TC includes, can put a 1 ms thread's above 3 ms)
+sql "$WORK/wide.db" "select t.tid, e.id, cast(sum(c.value * 1.0 * c.enabled / c.running) as integer),
+	t.id in (select id from threads where tid != pid and tid != 0 order by first_seen_ns desc limit 2) from counts c
 	join events e on e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TC' and t.tid != t.pid
 	and t.tid != 0 and c.running > 0 group by t.tid, e.id" | tr '|' ' ' >"$WORK/wide.tc"
 check_eq "wide plan: TC in all 8 groups for each of the 1,002 threads" 8016 "$(wc -l <"$WORK/wide.tc")"
@@ -288,14 +292,17 @@ unseen=$(unseen_ns "$WORK/wide.out")
 # ten, ONE thread of the 1,000 comes out 10-125 us short (in every group, or in some), with nothing said to
 # have gone unseen. The check lists every thread outside the bound and allows that one thread, at most
 # 15 % short and never over; two such threads, or any other miss, fail.
-out=$(awk -v stolen="$stolen_ns" -v unseen="$unseen" '$3 < 3000000 { long[$1] = 1
+out=$(awk -v stolen="$stolen_ns" -v unseen="$unseen" '$4 == 0 { long[$1] = 1
 	if ($3 > 1010000 + 300000 + stolen) { over++; printf "over: %s (group %s): %d ns; ", $1, $2, $3 }
 	else if ($3 < 990000 - unseen) { shortt[$1] = 1; if ($3 < 850000 - unseen) deep++; printf "short: %s (group %s): %d ns; ", $1, $2, $3 } }
-	END { printf "|%d %d %d %d", over + 0, length(shortt), deep + 0, length(long) }' "$WORK/wide.tc")
+	$4 == 1 { burst[$1] = 1; if ($3 < 4950000 - unseen) { bshort++; printf "5 ms thread short: %s (group %s): %d ns; ", $1, $2, $3 } }
+	END { printf "|%d %d %d %d %d %d", over + 0, length(shortt), deep + 0, length(long), length(burst), bshort + 0 }' "$WORK/wide.tc")
 [ -n "${out%%|*}" ] && echo "# wide plan: outside the bound: ${out%%|*}"
 set -- ${out##*|}
 check_eq "wide plan: each thread's TC, every group's, within 1 % + 300 us + the time stolen ($stolen_ns ns) of its 1 ms, short by at most the $unseen ns said to have gone to no thread (the known short thread aside: $2 short)" \
 	"0 1 1000" "$1 $([ "$2" -le 1 ] && [ "$3" = 0 ] && echo 1) $4"
+check_eq "wide plan: the two threads started last are td-demo's 5 ms ones (TC at least 5 ms less 1 % in every group)" \
+	"2 0" "$5 $6"
 
 # ---- doctor says what a session gets ---------------------------------------------------
 check_match "doctor: this host counts threads with BPF, the program loaded, its map's memory said" \
