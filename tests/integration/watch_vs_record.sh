@@ -12,7 +12,9 @@
 # with the kernel's own figures (the group's cpu.stat usage_usec over the
 # workload, with the hypervisor's stolen time, which TASK_CLOCK counts and
 # the scheduler's runtime leaves out; at least a switch a sleep), so their
-# level-1 values of the workload agree too.
+# level-1 values of the workload agree too; and interval by interval, each
+# tool's stored Running of its intervals within the workload has the same
+# median, within the spread either saw.
 . "$(dirname "$0")/lib.sh"
 
 TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
@@ -61,6 +63,7 @@ CLEANUP_PIDS="$DAEMON $RECPID"
 check "record --cgroup writes intervals" wait_for 20 sh -c "[ \$(sqlite3 '$REC' 'select count(*) from intervals' 2>/dev/null || echo 0) -ge 2 ]"
 
 # the workload, in the group from its exec on
+START_NS=$(date +%s%N)
 u0=$(usage_ns)
 s0=$(steal_ns)
 sh -c "echo \$\$ >'$root/g/cgroup.procs' && exec perl -e 'for (1 .. 1500) { my \$x = 0; \$x++ for 1 .. 2000; select(undef, undef, undef, 0.0005) }'"
@@ -109,6 +112,25 @@ run() { awk -v tc="$1" -v cs="$2" 'BEGIN { printf "%.6f", tc / (tc + 1e6 * cs + 
 wr=$(run "$wtc" "$wcs") rr=$(run "$rtc" "$rcs")
 check "the workload's level 1 (Running) agrees within 1 point ($wr, $rr)" awk -v a="$wr" -v b="$rr" \
 	'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01) }'
+# interval by interval: each tool's stored Running of its intervals wholly within the steady
+# workload (each a session of its own boundaries, at most an interval apart): the same process
+# doing the same rounds, so the two medians agree within the spread either tool saw (the larger
+# interquartile range) or a point
+steady() {
+	sql "$1" "select value from metric_values where session_id = $2 and name = 'Running' and kind = 'node'
+		and target_kind = 'cgroup' and start_ns >= $START_NS and end_ns <= $END_NS order by value" |
+		awk '{ v[NR] = $1 } END { if (NR < 3) { print "none"; exit }
+			printf "%.4f %.4f %d\n", v[int((NR + 1) / 2)], v[int(NR * 3 / 4) + 1] - v[int(NR / 4) + 1], NR }'
+}
+ws=$(steady "$DB" "$S") rs=$(steady "$REC" 1)
+echo "# stored Running within the workload (median, interquartile range, intervals): watch $ws; record $rs"
+if [ "$ws" = none ] || [ "$rs" = none ]; then
+	skip "the stored Running of the workload's intervals agree" "fewer than 3 intervals within the workload (a host this loaded ran it too fast or too slow)"
+else
+	check "the stored Running of the workload's intervals agree (median, spread: watch $ws; record $rs)" \
+		awk -v w="$ws" -v r="$rs" 'BEGIN { split(w, a, " "); split(r, b, " "); d = a[1] - b[1]; if (d < 0) d = -d;
+			t = a[2] > b[2] ? a[2] : b[2]; if (t < 0.01) t = 0.01; exit !(d <= t) }'
+fi
 check_match "no change: nothing shifted 100 points" '"changes":\[\]' "$("$TDCTL" changes --socket "$SOCK" --json)"
 kill "$DAEMON"
 wait "$DAEMON" 2>/dev/null
