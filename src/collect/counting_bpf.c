@@ -44,7 +44,7 @@ struct instance {
 	int *fds;					/* ncpus * nevents counters, -1 for an offline CPU */
 	bool *online;					/* CPUs whose counters opened: the flush runs there */
 	int map_entries;				/* slots */
-	struct td_bpf_thread_sums *slots;		/* the program's array, mapped (map_len bytes) */
+	struct td_bpf_thread_sums *slots; /* the program's array, mapped (map_len bytes: its first slots) */
 	size_t map_len;
 	struct td_bpf_counting *views; /* the views on it (linked by next) */
 	__u32 last_owner;	       /* owners are never reused: a late entry of a freed view is nobody's */
@@ -236,21 +236,45 @@ static void instance_free(struct instance *in)
 	free(in);
 }
 
-/* Map the program's array of thread slots (read in place). */
-static int map_slots(struct instance *b, td_err *why)
+/* Map the program's array of thread slots [0, n) at least (read in place),
+ * growing the mapping as slots are handed out: the kernel maps an array's
+ * pages when it is mapped (kernel/bpf/arraymap.c's array_map_mmap,
+ * remap_vmalloc_range), so all map_entries slots mapped at once were
+ * resident in tdctl (7.4 MiB at 8,192 slots of 64 events) whatever the
+ * threads followed. Its length may be any whole number of pages up to the
+ * array's. 0, or -errno. */
+static int map_slots_to(struct instance *b, int n)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t bytes = (size_t)b->map_entries * sizeof(struct td_bpf_thread_sums);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t all = ((size_t)b->map_entries * sizeof(struct td_bpf_thread_sums) + page - 1) / page * page;
+	size_t want = ((size_t)n * sizeof(struct td_bpf_thread_sums) + page - 1) / page * page;
 	void *m;
 
-	b->map_len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
-	m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(b->skel->maps.slots), 0);
-	if (m == MAP_FAILED) {
-		td_err_set(why, "cannot map the BPF array of %d thread slots: %s", b->map_entries, strerror(errno));
-		return -1;
-	}
+	if (want <= b->map_len && b->slots)
+		return 0;
+	if (want < 2 * b->map_len)
+		want = 2 * b->map_len; /* doubling: few remaps as threads come */
+	if (want < page)
+		want = page;
+	if (want > all)
+		want = all;
+	m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(b->skel->maps.slots), 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	if (b->slots)
+		munmap(b->slots, b->map_len);
 	b->slots = m;
+	b->map_len = want;
 	return 0;
+}
+
+static int map_slots(struct instance *b, td_err *why)
+{
+	int rc = map_slots_to(b, 1);
+
+	if (rc < 0)
+		td_err_set(why, "cannot map the BPF array of %d thread slots: %s", b->map_entries, strerror(-rc));
+	return rc < 0 ? -1 : 0;
 }
 
 /* Load the program and open the counters. NULL with why. */
@@ -454,7 +478,11 @@ static void view_detach(struct td_bpf_counting *b)
 				flush_cpus(in); /* a program that found one of them followed has ended */
 			}
 		}
-		for (int i = 0, n = slots_used(in); i < n; i++) {
+		/* the slots beyond the mapping (when it cannot grow) were never read by this view */
+		int used = slots_used(in);
+		if (map_slots_to(in, used) < 0)
+			used = (int)(in->map_len / sizeof(struct td_bpf_thread_sums));
+		for (int i = 0, n = used; i < n; i++) {
 			struct td_bpf_thread_sums v;
 			if (snapshot(&in->slots[i], &v) && v.tid && v.owner == b->owner)
 				slot_give_back(in, (__u32)i, v.tid);
@@ -669,7 +697,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 	if ((rc = read_totals(b)) < 0)
 		return rc;
 	n = slots_used(in);
-	if ((rc = copy_reserve(b, n)) < 0)
+	if ((rc = map_slots_to(in, n)) < 0 || (rc = copy_reserve(b, n)) < 0)
 		return rc;
 	for (int i = 0; i < n; i++) {
 		const struct td_bpf_thread_sums *s = &in->slots[i];
