@@ -17,16 +17,7 @@ cp "$src"/events/*.td "$src/tests/data/live/soft-wide.td" "$dir/events/"
 # the target runs as a copy, so that no test ending the build tree's td-demo ends it
 cp "$build/src/demo/td-demo" "$dir/target"
 
-# timed OUT CMD...: CMD at SCHED_FIFO 1 (beside 1,000 busy threads a command at SCHED_OTHER
-# starts very slowly); writes its ru_maxrss in kB
-timed() {
-	chrt -f 1 python3 -c 'import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-_, status, ru = os.wait4(pid, 0)
-open(sys.argv[1], "w").write("%d\n" % ru.ru_maxrss)' "$@"
-}
+. "$(dirname "$0")/timed.sh" # timed OUT CMD...: at SCHED_FIFO 1, "USER_S SYSTEM_S MAXRSS_KB" into OUT
 
 # measure NAME ARGS...: one tdctl attach on a fresh target
 measure() {
@@ -53,7 +44,7 @@ measure() {
 	wait "$w" || :
 	kill "$pid" 2>/dev/null || :
 	wait "$pid" 2>/dev/null || :
-	kb=$(cat "$dir/rss" 2>/dev/null || echo 0)
+	kb=$(awk '{ print $3 }' "$dir/rss" 2>/dev/null || echo 0)
 	mb=$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')
 	verdict=$(awk -v k="$kb" 'BEGIN{print (k <= 32*1024) ? "within" : "OVER"}')
 	printf '  %-28s max RSS %6s MB (%s the 32 MB goal)\n' "$name" "$mb" "$verdict"

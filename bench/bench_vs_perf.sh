@@ -29,20 +29,7 @@ events=task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major
 intervals=$((seconds * 10))
 have_perf=1
 command -v perf >/dev/null || have_perf=0
-# timed OUT CMD...: runs CMD at SCHED_FIFO 1 from its exec on; writes "USER_S SYSTEM_S MAXRSS_KB"
-# of it and what it waited for (wait4's rusage: microseconds, where /usr/bin/time prints 10 ms).
-# Both tools start at real-time priority: beside 1,000 busy threads a command started at
-# SCHED_OTHER waits its turn behind them through its exec and dynamic linking (this wrapper at
-# SCHED_OTHER delayed both tools by over a minute, and the target ended first); tdctl would
-# raise itself only once loaded.
-timed() {
-	chrt -f 1 python3 -c 'import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-_, status, ru = os.wait4(pid, 0)
-open(sys.argv[1], "w").write("%.6f %.6f %d\n" % (ru.ru_utime, ru.ru_stime, ru.ru_maxrss))' "$@"
-}
+. "$(dirname "$0")/timed.sh" # timed OUT CMD...: at SCHED_FIFO 1, its rusage into OUT
 
 # the target runs as a copy: a test elsewhere on the machine that ends the build tree's td-demo
 # by its path ends no run of this bench
