@@ -7,14 +7,15 @@
 # (measured here), so kills land in every phase of an import: before its
 # session row exists, while the counts are written (one transaction per
 # interval), while the metric values are computed and written (one
-# transaction for the session), and after the session was ended. After every
-# kill the file passes PRAGMA integrity_check; at the end every interval kept
-# is complete (all its counts), a session has all its metric values or none,
-# tdctl sessions marks the killed imports interrupted, the phases were all hit
-# (on a shared machine the import's speed varies, so kills aimed by what the
-# first 100 found are added until each phase has its share), and the database
-# still takes a new import. The seed is printed so a failure can be replayed
-# (TD_CRASH_SEED).
+# transaction for the session), and after the session was ended. Chance
+# does not decide that each phase is hit: then imports are stepped (run a
+# few ms, stopped with SIGSTOP, their phase read from the file while they
+# cannot move, let go again) and killed in the phase aimed at, until every
+# phase has its share. After every kill the file passes PRAGMA
+# integrity_check; at the end every interval kept is complete (all its
+# counts), a session has all its metric values or none, tdctl sessions marks
+# the killed imports interrupted, and the database still takes a new import.
+# The seed is printed so a failure can be replayed (TD_CRASH_SEED).
 . "$(dirname "$0")/lib.sh"
 
 DB="$WORK/crash.db"
@@ -61,12 +62,19 @@ awk -v s="$SEED" -v d="$dur" -v k="$K" 'BEGIN { srand(s); for (i = 0; i < k; i++
 KILLS="$WORK/kills"
 : >"$KILLS"
 bad=0 n=0 rows=0
-kill_once() {
-	"$TDCTL" import -q --pmu skl -d "$DB" "$BIG" >/dev/null 2>&1 &
-	pid=$!
-	CLEANUP_PIDS="$pid"
-	sleep "$1" # the kill's moment: the delay is what this test varies
-	kill -9 "$pid" 2>/dev/null
+# the phase of the newest import: of the session after the ROWS sessions
+# the file had before it ("before" while it has none; "busy" when a lock
+# the stopped import holds, e.g. while it sets up the file, keeps it from
+# being read: the reader does not wait then)
+phase_now() {
+	p=$(sqlite3 -batch -noheader "$DB" "select case when s.status = 'completed' then 'after'
+		when (select count(*) from intervals i where i.session_id = s.id) < $N then 'counts'
+		when (select count(*) from metrics m join intervals i on i.id = m.interval_id where i.session_id = s.id) = 0
+		then 'metrics' else 'ending' end from sessions s where s.id > $rows order by s.id desc limit 1" 2>/dev/null) || p=busy
+	echo "${p:-before}"
+}
+# after the kill (or the end) of the import PID: integrity, and its phase
+landed() {
 	wait "$pid" 2>/dev/null
 	CLEANUP_PIDS=
 	n=$((n + 1))
@@ -74,47 +82,70 @@ kill_once() {
 	r=$(sql "$DB" "pragma integrity_check" 2>&1)
 	if [ "$r" != ok ]; then
 		bad=$((bad + 1))
-		echo "# kill $n after ${1}s: $r"
+		echo "# kill $n after ${1}: $r"
 	fi
 	last=$(sql "$DB" "select count(*) from sessions")
 	if [ "$last" = "$rows" ]; then
 		echo "$1 before" >>"$KILLS"
 		return
 	fi
-	rows=$last
-	sql "$DB" "select case when s.status = 'completed' then 'after'
+	echo "$1 $(sql "$DB" "select case when s.status = 'completed' then 'after'
 		when (select count(*) from intervals i where i.session_id = s.id) < $N then 'counts'
 		when (select count(*) from metrics m join intervals i on i.id = m.interval_id where i.session_id = s.id) = 0
-		then 'metrics' else 'ending' end from sessions s order by s.id desc limit 1" | sed "s/^/$1 /" >>"$KILLS"
+		then 'metrics' else 'ending' end from sessions s order by s.id desc limit 1")" >>"$KILLS"
+	rows=$last
+}
+start_import() {
+	"$TDCTL" import -q --pmu skl -d "$DB" "$BIG" >/dev/null 2>&1 &
+	pid=$!
+	CLEANUP_PIDS="$pid"
+}
+kill_once() {
+	start_import
+	sleep "$1" # the kill's moment: the delay is what this test varies
+	kill -9 "$pid" 2>/dev/null
+	landed "$1"
 }
 while read -r delay; do
 	kill_once "$delay"
 done <"$WORK/delays"
 check_eq "$K kills at random moments, integrity_check ok after every one" "$K 0" "$n $bad"
 
-# The import's speed varies on a shared machine, so the K delays may miss
-# a phase: kills are added, each checked the same way, with delays aimed by
-# what the kills so far found (the phases are in time order) until every
-# phase has its share, 60 more at most.
+# An aimed kill: the import runs STEP seconds at a time and is stopped
+# (SIGSTOP) between steps; while it is stopped its phase is read from the
+# file (what it committed cannot change then), and it is killed there if
+# that is PHASE ("counts" only with an interval stored). An import that
+# passed PHASE within one step runs on to its end and is counted where it
+# landed. Phases in time order: before counts metrics ending after.
+order() { case $1 in busy | before) echo 0 ;; counts) echo 1 ;; metrics) echo 2 ;; ending) echo 3 ;; *) echo 4 ;; esac; }
+STEP=$(awk -v d="$dur" 'BEGIN { s = d / 1000 / 100; printf "%.4f", s < 0.001 ? 0.001 : s }')
+kill_in() {
+	start_import
+	kill -STOP "$pid" 2>/dev/null
+	while kill -CONT "$pid" 2>/dev/null; do
+		sleep "$STEP"
+		kill -STOP "$pid" 2>/dev/null || break
+		p=$(phase_now)
+		if [ "$p" = "$1" ] && { [ "$1" != counts ] ||
+			[ "$(sql "$DB" "select count(*) from intervals where session_id > $rows")" -gt 0 ]; }; then
+			kill -9 "$pid" 2>/dev/null
+			break
+		fi
+		[ "$(order "$p")" -gt "$(order "$1")" ] && break
+	done
+	kill -CONT "$pid" 2>/dev/null
+	landed "aimed-$1"
+}
 count() { awk -v p="$1" '$2 == p { k++ } END { print k + 0 }' "$KILLS"; }
-edge() { awk -v p="$1" -v f="$2" '$2 == p { if (f == "max" ? $1 > v || v == "" : $1 < v || v == "") v = $1 } END { print v }' "$KILLS"; }
 extra=0
-while [ "$extra" -lt 60 ]; do
-	if [ "$(count after)" -lt 1 ] || [ $(($(count after) + $(count ending))) -lt 3 ]; then
-		delay=$(awk -v d="$(awk '{ if ($1 > m) m = $1 } END { print m }' "$KILLS")" 'BEGIN { printf "%.3f", d * 1.5 }')
-	elif [ "$(count metrics)" -lt 5 ]; then
-		lo=$(edge counts max) hi=$(edge after min)
-		delay=$(awk -v lo="${lo:-0}" -v hi="${hi:-1}" -v r="$extra" 'BEGIN { srand(r); printf "%.3f", lo + rand() * (hi - lo) }')
-	elif [ "$(count counts)" -lt 5 ]; then
-		lo=$(edge before max) hi=$(edge metrics min)
-		delay=$(awk -v lo="${lo:-0}" -v hi="${hi:-1}" -v r="$extra" 'BEGIN { srand(r); printf "%.3f", lo + rand() * (hi - lo) }')
-	else
-		break
-	fi
-	kill_once "$delay"
-	extra=$((extra + 1))
+for want in counts metrics after; do
+	tries=0
+	while [ "$(count "$want")" -lt 5 ] && [ "$tries" -lt 20 ]; do
+		kill_in "$want"
+		tries=$((tries + 1)) extra=$((extra + 1))
+	done
 done
-echo "# $extra kills added to reach every phase"
+echo "# $extra aimed kills added (steps of ${STEP}s) so that every phase has its share"
 check_eq "every added kill also left an intact file" "$((K + extra)) 0" "$n $bad"
 check_eq "every interval kept is complete (2 counts each)" 0 \
 	"$(sql "$DB" "select count(*) from intervals i where (select count(*) from counts c where c.interval_id = i.id) != 2")"
@@ -136,13 +167,14 @@ check_eq "every session row is in one of those phases" "$sessions" "$((counts + 
 check_eq "a session has all its metric values ($M) or none" 0 "$(phase "\$3 != 0 && \$3 != $M")"
 check_eq "the killed ones are 'interrupted', the others 'completed'" "$((counts + metrics + ending))|$completed" \
 	"$(sql "$DB" "select count(*) filter (where status = 'interrupted'), count(*) filter (where status = 'completed') from sessions")"
-# Kills landed in every phase. The metric values are one transaction and the
-# session's end follows their commit after SQLite's WAL checkpoint, so few
-# kills land in between (0 to 8 seen): they are counted with the completed ones.
+# Kills landed in every phase (aimed ones where chance gave too few). The
+# metric values are one transaction and the session's end follows their
+# commit after SQLite's WAL checkpoint, so few kills land in between (0 to 8
+# seen): they are counted with the completed ones.
 check "kills landed while counts were written ($counts)" test "$counts" -ge 5
 check "kills landed while metric values were written: all counts, no metric value ($metrics)" test "$metrics" -ge 5
 check "kills landed after the metric values were committed: $ending not ended, $completed completed" \
-	test "$((ending + completed))" -ge 3 -a "$completed" -ge 1
+	test "$((ending + completed))" -ge 5 -a "$completed" -ge 1
 
 "$TDCTL" import -q --pmu skl -d "$DB" "$TD_SRCDIR/tests/data/import/per-cpu.csv"
 check_eq "the database still takes a new import" 0 "$?"
