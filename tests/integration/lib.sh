@@ -9,12 +9,17 @@ DEMO="$TD_BUILDDIR/src/demo/td-demo"
 TAP_N=0
 TAP_FAILED=0
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/td-test.XXXXXX")
-# every run measures its own switch cost (tdctl keeps this boot's in /run/topdown by default:
-# a test's figures would depend on what ran before it); target_cost.sh tests the file
+# every run measures its own switch cost (tdctl keeps this boot's in /run/tdctl-switch-cost by
+# default: a test's figures would depend on what ran before it); target_cost.sh tests the file
 export TD_SWITCH_COST_CACHE=
+TAP_T0=$(date +%s%N)
 trap 'finish_cleanup' EXIT
 
+# at the exit: the script's wall time and the CPU of what it ran (a TAP
+# comment in its .log: what CI's 20 minutes go to), then its leftovers
 finish_cleanup() {
+	times >"$WORK/.times" 2>/dev/null # not in $(...): a subshell's children are not the script's
+	echo "# wall $((($(date +%s%N) - TAP_T0) / 1000000)) ms; CPU (user sys) of its commands: $(sed -n 2p "$WORK/.times" 2>/dev/null)"
 	if [ -n "${CLEANUP_PIDS:-}" ]; then
 		kill -9 $CLEANUP_PIDS 2>/dev/null
 	fi
