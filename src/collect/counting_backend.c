@@ -26,7 +26,12 @@ bool td_switch_pair_delta(const struct td_switch_pair *p, struct td_count *d)
 
 void td_switch_pair_commit(struct td_switch_pair *p)
 {
-	if (!p->have)
+	/* A read labelled before the baseline gave no row (td_switch_pair_delta):
+	 * a thread the tracker reported born after the interval's end was taken
+	 * (its ring buffer is read after that time is), whose baseline is its
+	 * birth. The baseline stays: its next row spans from its birth, with its
+	 * switches since, never from before it was born. */
+	if (!p->have || p->ns <= p->prev_ns)
 		return;
 	p->prev[0] = p->last[0];
 	p->prev[1] = p->last[1];

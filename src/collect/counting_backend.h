@@ -149,7 +149,7 @@ struct td_switch_pair {
 /* The switches since prev, counted over the time between the two reads:
  * true with d when there is a newer read than prev. */
 bool td_switch_pair_delta(const struct td_switch_pair *p, struct td_count *d);
-/* The latest becomes the baseline. */
+/* The latest becomes the baseline, when it is newer than the baseline. */
 void td_switch_pair_commit(struct td_switch_pair *p);
 /* perf_event_open's errno for an event this machine cannot count. */
 bool td_counting_cannot_count(int err);

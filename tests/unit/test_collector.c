@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "collect/collector.h"
+#include "collect/counting_backend.h"
 #include "machine/encode.h"
 
 #include "free_pid.h"
@@ -376,6 +377,32 @@ static void test_switch_reads_bounded(void **state)
 	td_collector_free(c);
 }
 
+/* A thread born (its baseline: its birth, t = 200) after the read it is first
+ * seen in was labelled (t = 150: the interval's end is taken before the
+ * tracker's events are read) gets no row for that read, and its baseline
+ * stays its birth: its next read (t = 300, 5 and 2 switches since birth)
+ * spans 100 ns, birth to read, not 150 from the earlier label. */
+static void test_switch_pair_born_after_read(void **state)
+{
+	struct td_switch_pair p = { .prev_ns = 200, .ns = 200 };
+	struct td_count d[2];
+
+	(void)state;
+	p.ns = 150, p.have = true; /* the read labelled before the birth */
+	assert_false(td_switch_pair_delta(&p, d));
+	td_switch_pair_commit(&p);
+	assert_int_equal(p.prev_ns, 200);
+	p.ns = 300, p.last[0] = 5, p.last[1] = 2;
+	assert_true(td_switch_pair_delta(&p, d));
+	assert_int_equal(d[0].enabled, 100);
+	assert_int_equal(d[1].running, 100);
+	assert_int_equal(d[0].value, 5);
+	assert_int_equal(d[1].value, 2);
+	td_switch_pair_commit(&p);
+	assert_int_equal(p.prev_ns, 300);
+	assert_int_equal(p.prev[0], 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_threads_lifecycle),
 		cmocka_unit_test(test_no_such_process),
 		cmocka_unit_test(test_switch_reads_bounded),
+		cmocka_unit_test(test_switch_pair_born_after_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
