@@ -26,9 +26,11 @@ for variant in plain sanitizers; do
 	echo "== $variant build $(at) =="
 	(cd "$dir" && ../configure -q $flags && make -j2 >/dev/null) || { echo "check-all: $variant build failed"; exit 1; }
 	# the ASan build looks for memory errors on the paths the plain build's sweeps
-	# cover: the crash and fault sweeps run shorter there (CI has 20 minutes)
+	# cover: the crash, kill and fault sweeps, the planner's model matrix and the
+	# false-positive trials of repeats run shorter there (CI has 20 minutes)
 	if [ "$variant" = sanitizers ]; then
-		(cd "$dir" && TD_CRASH_KILLS=40 TD_FAULT_RUNS=15 make -j2 check) || status=1
+		(cd "$dir" && TD_CRASH_KILLS=40 TD_FAULT_RUNS=15 TD_KILL9_TRIALS=12 TD_PLAN_SCHED_SAMPLE=1 \
+			TD_REPEATS_TRIALS=6 make -j2 check) || status=1
 	else
 		(cd "$dir" && make -j2 check) || status=1
 	fi
