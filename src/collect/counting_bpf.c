@@ -657,6 +657,10 @@ static int read_totals(struct td_bpf_counting *b)
 	bool first = true;
 
 	memcpy(b->totals, b->retired, sizeof(b->totals));
+	/* no entry made yet: nothing to walk (one made after this load is read next time:
+	 * the sums only grow, and the next read's totals hold it) */
+	if (!__atomic_load_n(&b->in->skel->bss->proc_sums_made, __ATOMIC_ACQUIRE))
+		return 0;
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;

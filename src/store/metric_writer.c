@@ -10,6 +10,7 @@ struct td_metric_writer {
 	struct td_store *s;
 	const struct td_model *m;
 	int64_t *node_ids, *info_ids, *cpi_ids; /* cpi: ncpis components, then Other, then CPI */
+	struct td_store_metric *rows;		/* an evaluation's rows, written at once */
 };
 
 static int resolve(struct td_store *s, int64_t *ids, int n, const char *(*name)(const struct td_model *, int),
@@ -55,7 +56,8 @@ int td_metric_writer_new_prefixed(struct td_store *s, const struct td_model *m, 
 
 	if (!w || !(w->node_ids = calloc((size_t)m->nnodes + 1, sizeof(int64_t))) ||
 	    !(w->info_ids = calloc((size_t)m->ninfos + 1, sizeof(int64_t))) ||
-	    !(w->cpi_ids = calloc((size_t)ncpi + 1, sizeof(int64_t)))) {
+	    !(w->cpi_ids = calloc((size_t)ncpi + 1, sizeof(int64_t))) ||
+	    !(w->rows = calloc((size_t)(m->nnodes + m->ninfos + ncpi) + 1, sizeof(*w->rows)))) {
 		td_metric_writer_free(w);
 		td_err_set(err, "out of memory");
 		return -1;
@@ -80,6 +82,7 @@ void td_metric_writer_free(struct td_metric_writer *w)
 	free(w->node_ids);
 	free(w->info_ids);
 	free(w->cpi_ids);
+	free(w->rows);
 	free(w);
 }
 
@@ -87,30 +90,29 @@ int td_metric_writer_write(struct td_metric_writer *w, int64_t interval, int64_t
 			   int *spans)
 {
 	const struct td_model *m = w->m;
-	int rc = 0, nspan = 0;
+	struct td_store_metric *r = w->rows;
+	int n = 0, nspan = 0;
 
-	for (int i = 0; i < m->nnodes && !rc; i++) {
+	for (int i = 0; i < m->nnodes; i++) {
 		nspan += e->spans[i];
-		rc = td_store_metric_add(w->s, interval, target, w->node_ids[i], e->node[i], e->conf[i], e->flagged[i],
-					 e->bottleneck == i, e->spans[i]);
+		r[n++] = (struct td_store_metric){ w->node_ids[i], e->node[i],	       e->conf[i],
+						   e->flagged[i],  e->bottleneck == i, e->spans[i] };
 	}
-	for (int i = 0; i < m->ninfos && !rc; i++) {
+	for (int i = 0; i < m->ninfos; i++) {
 		nspan += e->info_spans[i];
-		rc = td_store_metric_add(w->s, interval, target, w->info_ids[i], e->info[i], e->info_conf[i], false,
-					 false, e->info_spans[i]);
+		r[n++] = (struct td_store_metric){ w->info_ids[i], e->info[i], e->info_conf[i],
+						   false,	   false,      e->info_spans[i] };
 	}
-	for (int i = 0; m->has_cpi && i < m->ncpis && !rc; i++) {
+	for (int i = 0; m->has_cpi && i < m->ncpis; i++) {
 		nspan += e->cpi_spans[i];
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[i], e->cpi_comp[i], e->cpi_conf[i], false,
-					 false, e->cpi_spans[i]);
+		r[n++] = (struct td_store_metric){ w->cpi_ids[i], e->cpi_comp[i], e->cpi_conf[i],
+						   false,	  false,	  e->cpi_spans[i] };
 	}
-	if (m->has_cpi && !rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis], e->other, NAN, false, false,
-					 false);
-	if (m->has_cpi && !rc)
-		rc = td_store_metric_add(w->s, interval, target, w->cpi_ids[m->ncpis + 1], e->cpi, NAN, false, false,
-					 false);
+	if (m->has_cpi) {
+		r[n++] = (struct td_store_metric){ w->cpi_ids[m->ncpis], e->other, NAN, false, false, false };
+		r[n++] = (struct td_store_metric){ w->cpi_ids[m->ncpis + 1], e->cpi, NAN, false, false, false };
+	}
 	if (spans)
 		*spans = nspan;
-	return rc;
+	return td_store_metrics_add(w->s, interval, target, r, n);
 }

@@ -189,6 +189,14 @@ int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int
  * (not available / unknown); confidence is 0..1; spans: the value mixes
  * events counted in different perf groups (td_metrics_eval_groups). */
 int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind);
+/* td_store_metric_add of each of rows[0..n) (an evaluation's rows: by fours, one INSERT each). */
+struct td_store_metric {
+	int64_t metric;
+	double value, confidence;
+	bool flagged, bottleneck, spans;
+};
+int td_store_metrics_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_metric *rows,
+			 int n);
 int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, int64_t metric, double value,
 			double confidence, bool flagged, bool bottleneck, bool spans);
 /* Delete the metric values of a session (before recomputing them). */

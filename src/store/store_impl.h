@@ -23,6 +23,8 @@ enum stmt_id {
 	ST_TARGET_ADD,
 	ST_METRIC_ADD,
 	ST_SAMPLE_ADD_BATCH, /* TD_SAMPLE_BATCH rows in one INSERT */
+	ST_SAMPLE_ADD_4,     /* 4 rows: a batch's remainder by fours */
+	ST_METRIC_ADD_4,     /* 4 metrics rows: td_store_metrics_add by fours */
 	ST_MAX_TARGET,	     /* td_store_max_target_id: every interval */
 	ST_BEGIN,	     /* td_store_begin, td_store_commit: every interval (not parsed again each time) */
 	ST_COMMIT,

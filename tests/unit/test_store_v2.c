@@ -471,6 +471,45 @@ static int on_session(const struct td_session_row *r, void *ctx)
 	return 0;
 }
 
+/* td_store_metrics_add: an evaluation's rows by fours and the rest one by
+ * one (6: a statement of 4, two of 1), each row as td_store_metric_add
+ * would write it, NaN as NULL; a bad row fails the call. */
+static void test_metrics_rows(void **state)
+{
+	const char *rows_db = "/tmp/td-test-store-v2-metric-rows.db";
+	struct td_store *s;
+	td_err err;
+	int64_t sess, th, iv, m[6];
+	struct td_store_metric r[6];
+
+	(void)state;
+	unlink(rows_db);
+	assert_int_equal(td_store_open(rows_db, TD_STORE_WRITE, &s, &err), 0);
+	sess = td_store_session_begin(s, &info, &err);
+	assert_int_equal(td_store_begin(s), 0);
+	th = td_store_thread_add(s, sess, 1, 1, "a", 0);
+	iv = td_store_interval_add(s, sess, 0, 0, 1);
+	for (int i = 0; i < 6; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "M%d", i);
+		m[i] = td_store_metric_id(s, name, "info");
+		/* row i: value i + 1 (row 2: NaN), confidence 0.5, flagged on even rows, spans on row 5 */
+		r[i] = (struct td_store_metric){ m[i], i == 2 ? NAN : i + 1, 0.5, i % 2 == 0, false, i == 5 };
+	}
+	assert_int_equal(td_store_metrics_add(s, iv, th, r, 6), 0);
+	r[1].confidence = 1.5; /* out of 0..1, in the statement of 4 */
+	assert_int_equal(td_store_metrics_add(s, iv, th, r, 4), -1);
+	assert_int_equal(td_store_commit(s), 0);
+	td_store_close(s);
+	assert_int_equal(sql_int(rows_db, "SELECT count(*) FROM metrics"), 6);
+	assert_int_equal(sql_int(rows_db, "SELECT sum(value) FROM metrics"), 1 + 2 + 4 + 5 + 6);
+	assert_int_equal(sql_int(rows_db, "SELECT count(*) FROM metrics WHERE value IS NULL"), 1);
+	assert_int_equal(sql_int(rows_db, "SELECT sum(flagged) FROM metrics"), 3);
+	assert_int_equal(sql_int(rows_db, "SELECT sum(spans) FROM metrics"), 1);
+	assert_int_equal(sql_int(rows_db, "SELECT count(*) FROM metrics WHERE confidence = 0.5"), 6);
+	unlink(rows_db);
+}
+
 static void test_migration_v1(void **state)
 {
 	static const long long want[5] = { 348885865, 311918922, 735228992, 431567046, 198653883 };
@@ -617,8 +656,9 @@ int main(void)
 		cmocka_unit_test(test_counts_bits),   cmocka_unit_test(test_events_bits),
 		cmocka_unit_test(test_counts_packed), cmocka_unit_test(test_counts_batched),
 		cmocka_unit_test(test_targets),	      cmocka_unit_test(test_metrics_bits),
-		cmocka_unit_test(test_migration_v1),  cmocka_unit_test(test_migration_v2),
-		cmocka_unit_test(test_query_only),    cmocka_unit_test(test_prune_age),
+		cmocka_unit_test(test_metrics_rows),  cmocka_unit_test(test_migration_v1),
+		cmocka_unit_test(test_migration_v2),  cmocka_unit_test(test_query_only),
+		cmocka_unit_test(test_prune_age),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
