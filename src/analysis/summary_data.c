@@ -71,6 +71,14 @@ struct load {
 	struct thread *by_id;	/* id and index into threads, sorted by id */
 	struct thread *last;	/* the last found by thread_of (each walk's rows come target by target) */
 	int nthreads;
+	/* target id - id_base -> index into threads + 1 (0: none), where the ids span a
+	 * range of at most a few times as many ids as rows (else NULL: by_id's search) */
+	int *by_offset;
+	int64_t id_base;
+	size_t id_span;
+	/* software.td's bound events (rows in id order): which /proc total each feeds, -1 none */
+	const struct td_session_event *proc_evs;
+	signed char *proc_of;
 	int pass;	 /* add_other: CPUs first, then the rest */
 	bool system_row; /* the group row of the CPUs is made */
 };
@@ -187,6 +195,15 @@ static int index_threads(struct load *L)
 	for (int i = 0; i < L->nthreads; i++)
 		L->by_id[i] = (struct thread){ .id = L->threads[i].id, .row = i };
 	qsort(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), cmp_id);
+	if (L->nthreads) { /* a session's targets are numbered together: a table by offset */
+		uint64_t span = (uint64_t)(L->by_id[L->nthreads - 1].id - L->by_id[0].id) + 1;
+		if (span <= 4 * (uint64_t)L->nthreads + 4096 && (L->by_offset = calloc(span, sizeof(int)))) {
+			L->id_base = L->by_id[0].id;
+			L->id_span = (size_t)span;
+			for (int i = 0; i < L->nthreads; i++)
+				L->by_offset[L->by_id[i].id - L->id_base] = L->by_id[i].row + 1;
+		}
+	}
 	return 0;
 }
 
@@ -204,6 +221,11 @@ static struct thread *thread_of(struct load *L, int64_t id)
 
 	if (L->last && L->last->id == id)
 		return L->last;
+	if (L->by_offset) {
+		int k = id >= L->id_base && (uint64_t)(id - L->id_base) < L->id_span ? L->by_offset[id - L->id_base]
+										     : 0;
+		return k ? (L->last = &L->threads[k - 1]) : NULL;
+	}
 	t = td_find_by_id(L->by_id, (size_t)L->nthreads, sizeof(*L->by_id), id);
 	return t ? (L->last = &L->threads[t->row]) : NULL;
 }
@@ -216,11 +238,11 @@ static int on_row(void *ctx, const struct td_count_row *r, const struct td_sessi
 
 	if (fw->file != SOFTWARE || !e)
 		return 0;
-	for (int k = 0; k < 2; k++)
-		if (!strcmp(e->name, proc_event[k]) && (t = thread_of(L, r->target))) {
-			t->proc[k] += td_scale(r->value, r->enabled, r->running); /* NaN sticks */
-			t->proc_rows[k]++;
-		}
+	int k = L->proc_of[e - L->proc_evs];
+	if (k >= 0 && (t = thread_of(L, r->target))) {
+		t->proc[k] += td_scale(r->value, r->enabled, r->running); /* NaN sticks */
+		t->proc_rows[k]++;
+	}
 	return 0;
 }
 
@@ -283,6 +305,17 @@ static int bind_file(struct load *L, struct td_store *s, int64_t session, const 
 	if (td_session_counts_bind(sc, s, session, f->cat, file_name[k], k == GENERIC ? L->meta.pmu_model : NULL, err))
 		return -1;
 	f->ngroups = sc->ngroups;
+	if (k == SOFTWARE) { /* the /proc rows by event, named once */
+		if (!(L->proc_of = malloc((size_t)sc->nevs + 1)))
+			return -1;
+		L->proc_evs = sc->evs;
+		for (int i = 0; i < sc->nevs; i++) {
+			L->proc_of[i] = -1;
+			for (int p = 0; p < 2; p++)
+				if (!strcmp(sc->evs[i].name, proc_event[p]))
+					L->proc_of[i] = (signed char)p;
+		}
+	}
 	for (int c = 0; c < TD_SUM_NCOLS; c++)
 		f->col_index[c] = col_info[c].file == k ? info_index(f->model, col_info[c].info) : -1;
 	if (!(f->ev = td_evaluator_new(f->model, L->meta.smt, L->meta.num_cpus)) ||
@@ -503,6 +536,8 @@ out:
 			td_group_counts_free(&L.threads[i].c[k]);
 	free(L.threads);
 	free(L.by_id);
+	free(L.by_offset);
+	free(L.proc_of);
 	for (int k = 0; k < NFILES; k++) {
 		td_evaluation_free(&files[k].out);
 		td_evaluator_free(files[k].ev);

@@ -403,6 +403,27 @@ bool td_catalog_serves(const struct td_catalog *cat, const char *model)
 	return false;
 }
 
+/* Could the file at path serve model? Its `pmu` words are whitespace-delimited
+ * words of its text (td_next_word), so a file whose text holds no such word
+ * cannot; one that does (in a comment too) is parsed whole to tell. Spares
+ * td_catalog_find a full parse of every file before the one it finds. */
+static bool may_serve(const char *path, const char *model)
+{
+	char *text = NULL;
+	size_t n = strlen(model);
+	bool found = false;
+
+	if (td_slurp(path, &text, NULL) < 0)
+		return true; /* the full load says why it cannot be read */
+	for (const char *p = text; !found && (p = strstr(p, model)); p++) {
+		char after = p[n];
+		found = (p == text || isspace((unsigned char)p[-1])) &&
+			(!after || isspace((unsigned char)after) || after == '#' || after == '\\');
+	}
+	free(text);
+	return found;
+}
+
 int td_catalog_find(const char *dir, const char *model, char *name, size_t len)
 {
 	char **names;
@@ -415,7 +436,7 @@ int td_catalog_find(const char *dir, const char *model, char *name, size_t len)
 		struct td_catalog *cat;
 		td_err e;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (td_catalog_load(path, &cat, &e) == 0) {
+		if (may_serve(path, model) && td_catalog_load(path, &cat, &e) == 0) {
 			if (td_catalog_serves(cat, model)) {
 				snprintf(name, len, "%s", names[i]);
 				found = 0;

@@ -129,18 +129,24 @@ void td_live_print_tree(struct td_live *l)
 	l->print_tree = true;
 }
 
-/* text NULL: the file at path; else that text, named path. Metric names get prefix. */
-static int add_file(struct td_live *l, const char *path, char *text, const char *prefix, int ngroups, td_err *err)
+/* cat not NULL: that catalog, and model (NULL: compiled here), both taken over; else text
+ * NULL: the file at path; else that text, named path. Metric names get prefix. */
+static int add_file(struct td_live *l, const char *path, char *text, struct td_catalog *cat, struct td_model *model,
+		    const char *prefix, int ngroups, td_err *err)
 {
 	struct live_file *f = &l->f[l->nf];
 
 	if (l->nf == LIVE_MAX_FILES) {
 		td_err_set(err, "more than %d events files", LIVE_MAX_FILES);
+		td_model_free(model);
+		td_catalog_free(cat);
 		return -1;
 	}
 	memset(f, 0, sizeof(*f));
-	if ((text ? td_catalog_parse_text(path, text, &f->cat, err) : td_catalog_load(path, &f->cat, err)) ||
-	    td_model_compile(f->cat, &f->model, err))
+	f->cat = cat;
+	f->model = model;
+	if ((!cat && (text ? td_catalog_parse_text(path, text, &f->cat, err) : td_catalog_load(path, &f->cat, err))) ||
+	    (!model && td_model_compile(f->cat, &f->model, err)))
 		goto fail;
 	f->n = f->cat->nevents;
 	f->ngroups = ngroups > 0 ? ngroups : 1;
@@ -160,17 +166,23 @@ fail:
 
 int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *err)
 {
-	return add_file(l, path, NULL, "", ngroups, err);
+	return add_file(l, path, NULL, NULL, NULL, "", ngroups, err);
 }
 
 int td_live_add_file_prefixed(struct td_live *l, const char *path, const char *prefix, int ngroups, td_err *err)
 {
-	return add_file(l, path, NULL, prefix, ngroups, err);
+	return add_file(l, path, NULL, NULL, NULL, prefix, ngroups, err);
+}
+
+int td_live_add_catalog(struct td_live *l, struct td_catalog *cat, struct td_model *model, const char *prefix,
+			int ngroups, td_err *err)
+{
+	return add_file(l, cat->path, NULL, cat, model, prefix, ngroups, err);
 }
 
 int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err)
 {
-	return add_file(l, name, text, "", ngroups, err);
+	return add_file(l, name, text, NULL, NULL, "", ngroups, err);
 }
 
 int td_live_alias(const struct td_live *l, int file, const char *name)

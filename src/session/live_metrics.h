@@ -20,6 +20,9 @@
 #include "store/store.h"
 #include "base/util.h"
 
+struct td_catalog;
+struct td_model;
+
 struct td_live;
 struct td_model;
 struct td_evaluation;
@@ -65,6 +68,10 @@ int td_live_add_file(struct td_live *l, const char *path, int ngroups, td_err *e
 /* The same with its metric values named PREFIX + name (a hybrid CPU's E-core tree: "cpu_atom:"),
  * as recompute names them. */
 int td_live_add_file_prefixed(struct td_live *l, const char *path, const char *prefix, int ngroups, td_err *err);
+/* The same for an events file already parsed (its path cat->path), and compiled when model is not
+ * NULL: both taken over (freed by td_live_free, or here on an error). */
+int td_live_add_catalog(struct td_live *l, struct td_catalog *cat, struct td_model *model, const char *prefix,
+			int ngroups, td_err *err);
 /* The same for an events file's text in memory (the -e events), named name. */
 int td_live_add_text(struct td_live *l, const char *name, char *text, int ngroups, td_err *err);
 /* Event alias index of name in file, or -1. */

@@ -251,6 +251,7 @@ static void cleanup(struct td_session *rs)
 	for (int i = 0; i < rs->nplan_notes; i++)
 		free(rs->plan_notes[i]);
 	free(rs->plan_notes);
+	session_plan_files_free(rs);
 	free(rs->aggs);
 	free(rs);
 }
@@ -409,6 +410,7 @@ static int begin(struct td_session *rs, td_err *err)
 		td_store_session_end(rs->store, rs->session, "failed", -1, err->msg);
 		return -1;
 	}
+	session_plan_files_free(rs); /* what live evaluation did not take */
 	/* measured before the timers are armed: on a saturated host they take a while, which the
 	 * first interval would otherwise absorb as periods read late */
 	session_record_read_cost(rs);

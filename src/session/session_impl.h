@@ -53,7 +53,16 @@ struct td_session {
 	int live_group[TD_MAX_SPECS][TD_GROUP_MAX];
 	int file_groups[TD_MAX_SPECS];	    /* the groups of spec g's file, its parts counted */
 	char split_note[TD_MAX_SPECS][400]; /* "group 3 of FILE split: ..." ("": not split) */
-	char **plan_notes;		    /* what the plan multiplexes or leaves out, one line each */
+	/* the events files the plan read (software.td, the model's or generic.td, a hybrid's second),
+	 * parsed and, where the plan compiled it, compiled: live evaluation takes them over
+	 * (session_setup_live) instead of reading them again */
+	struct plan_file {
+		char name[64];
+		struct td_catalog *cat;
+		struct td_model *model; /* NULL: not compiled */
+	} plan_files[3];
+	int nplan_files;
+	char **plan_notes; /* what the plan multiplexes or leaves out, one line each */
 	int nplan_notes;
 	const char *encode_model; /* --pmu MODEL other than the host's, else NULL */
 	/* a hybrid host (run, attach without --pmu/--nodes): the second core PMU's events file,
@@ -117,6 +126,8 @@ void session_say(const struct td_session *s, enum td_say kind, const char *fmt, 
 int session_choose_model(struct td_session *s, td_err *err);
 int session_load_events(struct td_session *s, td_err *err);
 const char *session_spec_disabled(const struct td_session *s, int g);
+/* Free what plan_files still holds. */
+void session_plan_files_free(struct td_session *s);
 /* After the counters opened: which specs the kernel refused whole and are
  * counted in parts, into event_group, live_group, file_groups and
  * split_note, each split said as a note. */

@@ -77,6 +77,32 @@ static int spec_add_event(struct td_session *rs, int g, const struct td_catalog 
 	return 0;
 }
 
+/* Keep file's catalog and model (may be NULL) for live evaluation; freed when there is no room. */
+static void keep_file(struct td_session *rs, const char *file, struct td_catalog *cat, struct td_model *model)
+{
+	const int max = (int)(sizeof(rs->plan_files) / sizeof(rs->plan_files[0]));
+	struct plan_file *k = &rs->plan_files[rs->nplan_files];
+
+	if (rs->nplan_files == max) { /* live evaluation reads it again */
+		td_model_free(model);
+		td_catalog_free(cat);
+		return;
+	}
+	snprintf(k->name, sizeof(k->name), "%s", file);
+	k->cat = cat;
+	k->model = model;
+	rs->nplan_files++;
+}
+
+void session_plan_files_free(struct td_session *rs)
+{
+	for (int i = 0; i < rs->nplan_files; i++) {
+		td_model_free(rs->plan_files[i].model);
+		td_catalog_free(rs->plan_files[i].cat);
+	}
+	rs->nplan_files = 0;
+}
+
 static int load_spec(struct td_session *rs, const char *file, td_err *err)
 {
 	char path[1024];
@@ -95,7 +121,10 @@ static int load_spec(struct td_session *rs, const char *file, td_err *err)
 	rc = (first = new_specs(rs, file, cat->name, ngroups, err)) < 0 ? -1 : 0;
 	for (int i = 0; i < cat->nevents && !rc; i++)
 		rc = spec_add_event(rs, first + group[i], cat, i, err);
-	td_catalog_free(cat);
+	if (rc)
+		td_catalog_free(cat);
+	else
+		keep_file(rs, file, cat, NULL);
 	return rc;
 }
 
@@ -253,8 +282,12 @@ static int load_planned(struct td_session *rs, const char *file, td_err *err)
 	}
 out:
 	td_plan_free(plan);
-	td_model_free(m);
-	td_catalog_free(cat);
+	if (!rc)
+		keep_file(rs, file, cat, m);
+	else {
+		td_model_free(m);
+		td_catalog_free(cat);
+	}
 	return rc;
 }
 

@@ -489,12 +489,22 @@ int session_setup_live(struct td_session *rs, td_err *err)
 				rs->spec_live[g] = text ? td_live_add_text(rs->live, "-e", text, ngroups, err) : -1;
 				free(text);
 			} else {
-				rs->spec_live[g] = td_live_add_file_prefixed(
-					rs->live, path,
-					rs->hybrid_file[0] && !strcmp(rs->spec_files[g], rs->hybrid_file)
-						? rs->hybrid_prefix
-						: "",
-					ngroups, err);
+				const char *prefix = rs->hybrid_file[0] && !strcmp(rs->spec_files[g], rs->hybrid_file)
+							     ? rs->hybrid_prefix
+							     : "";
+				struct plan_file *k = NULL;
+				for (int i = 0; i < rs->nplan_files && !k; i++)
+					if (rs->plan_files[i].cat && !strcmp(rs->plan_files[i].name, rs->spec_files[g]))
+						k = &rs->plan_files[i];
+				if (k) { /* as the plan read it: taken over */
+					rs->spec_live[g] =
+						td_live_add_catalog(rs->live, k->cat, k->model, prefix, ngroups, err);
+					k->cat = NULL;
+					k->model = NULL;
+				} else {
+					rs->spec_live[g] =
+						td_live_add_file_prefixed(rs->live, path, prefix, ngroups, err);
+				}
 			}
 			if (rs->spec_live[g] < 0)
 				return -1;

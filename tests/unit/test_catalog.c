@@ -168,6 +168,19 @@ static void test_find(void **state)
 	assert_string_equal(name, "b.td");
 	assert_int_equal(td_catalog_find(dir, "amd64_fam19h_zen4", name, sizeof(name)), -1);
 	assert_int_equal(td_catalog_find(dir, "", name, sizeof(name)), -1);
+	/* a word that only contains the model, or a comment naming it, is no pmu line */
+	write_td("c.td", "pmu sklx # serves skl2 as well\n");
+	assert_int_equal(td_catalog_find(dir, "skl2", name, sizeof(name)), -1);
+	assert_int_equal(td_catalog_find(dir, "kl", name, sizeof(name)), -1);
+	/* a pmu line continued onto the next, and a comment right after the word */
+	write_td("d.td", "pmu spr \\\n    emr# Emerald Rapids\n");
+	assert_int_equal(td_catalog_find(dir, "emr", name, sizeof(name)), 0);
+	assert_string_equal(name, "d.td");
+	/* a file that names the model but does not parse is passed over for the next that serves it */
+	write_td("e0.td", "pmu zen9\nevent A\n");
+	write_td("e1.td", "pmu zen9\n");
+	assert_int_equal(td_catalog_find(dir, "zen9", name, sizeof(name)), 0);
+	assert_string_equal(name, "e1.td");
 }
 
 static void test_shipped_files_load(void **state)
