@@ -237,6 +237,16 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 
 /* A signal for every session: a command that runs gets it (Ctrl-C reached
  * it from the terminal already); anything else stops. */
+void td_session_batch_begin(void)
+{
+	td_bpf_counting_batch_begin();
+}
+
+void td_session_batch_end(void)
+{
+	td_bpf_counting_batch_end();
+}
+
 void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si)
 {
 	char why[64];
