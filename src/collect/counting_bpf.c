@@ -735,12 +735,12 @@ static int take_slot(struct td_bpf_counting *b, int i, const struct td_bpf_threa
 		td_tid_map_del(&b->index, mine->tid);
 	if (ours && mine->tid != v->tid && (rc = td_tid_map_put(&b->index, v->tid, (uintptr_t)i + 1)) < 0)
 		return rc;
-	if (ours) {
+	if (ours)
 		*mine = *v;
-	} else {
-		memset(mine, 0, sizeof(*mine));
-		mine->seq = v->seq;
-	}
+	else if (mine->tid)
+		*mine = (struct td_bpf_thread_sums){ .seq = v->seq };
+	else
+		mine->seq = v->seq; /* another view's: nothing but its seq was kept (a batch's pass meets every view) */
 	return 0;
 }
 
