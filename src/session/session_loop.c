@@ -240,11 +240,13 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 void td_session_batch_begin(void)
 {
 	td_bpf_counting_batch_begin();
+	session_costs_batch(true);
 }
 
 void td_session_batch_end(void)
 {
 	td_bpf_counting_batch_end();
+	session_costs_batch(false);
 }
 
 void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si)
