@@ -4,7 +4,8 @@
  * born and gone), a rotation timerfd (--rotate) and the target's pidfd
  * (exit); for all of them one signalfd (Ctrl-C, SIGTERM: passed on to a
  * command that runs, or the end of an attach or record). Nothing blocks:
- * timers and counters are read without waiting. */
+ * timers and counters are read without waiting. The daemon's sessions of
+ * one wake-up read as a batch (td_session_batch_begin). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -235,8 +236,6 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		td_session_stop(s, "duration reached");
 }
 
-/* A signal for every session: a command that runs gets it (Ctrl-C reached
- * it from the terminal already); anything else stops. */
 void td_session_batch_begin(void)
 {
 	td_bpf_counting_batch_begin();
@@ -249,6 +248,8 @@ void td_session_batch_end(void)
 	session_costs_batch(false);
 }
 
+/* A signal for every session: a command that runs gets it (Ctrl-C reached
+ * it from the terminal already); anything else stops. */
 void td_session_signal(struct td_session *s, const struct signalfd_siginfo *si)
 {
 	char why[64];
