@@ -1,5 +1,6 @@
 /* counting: the names of the counting modes (counting.h), shared by the
- * command line, the session record and doctor. */
+ * command line, the session record and doctor; the count of BPF reads and
+ * the batch of reads open (either build: with or without BPF). */
 #include "counting.h"
 
 #include <string.h>
@@ -27,6 +28,25 @@ uint64_t td_bpf_counting_reads(void)
 void td_bpf_counting_note_read(void)
 {
 	reads_made++;
+}
+
+static uint64_t batch_last;
+static bool batch_open;
+
+void td_bpf_counting_batch_begin(void)
+{
+	batch_last++;
+	batch_open = true;
+}
+
+void td_bpf_counting_batch_end(void)
+{
+	batch_open = false;
+}
+
+uint64_t td_bpf_counting_batch(void)
+{
+	return batch_open ? batch_last : 0;
 }
 
 int td_counting_mode_parse(const char *s, enum td_counting_mode *out)

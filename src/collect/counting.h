@@ -61,6 +61,19 @@ uint64_t td_bpf_counting_reads(void);
 /* counting_bpf.c: one more of them. */
 void td_bpf_counting_note_read(void);
 
+/* A batch of reads (the daemon's watch sessions, read in one wake-up):
+ * between td_bpf_counting_batch_begin and _end, the first
+ * td_bpf_counting_read of a loaded program brings every view of it up to
+ * that moment at once (one flush on each CPU, one walk of the per-process
+ * and per-cgroup sums, one pass over the slots handing each view its
+ * threads'), and the other views' reads in the batch take what it read:
+ * one batch read of the sums instead of one a view. Outside a batch, each
+ * read is its view's own. Batches do not nest. */
+void td_bpf_counting_batch_begin(void);
+void td_bpf_counting_batch_end(void);
+/* counting_bpf.c: the batch open now (1, 2, ... a new number each), 0 none. */
+uint64_t td_bpf_counting_batch(void);
+
 /* What a program is loaded to do besides summing the followed processes'
  * threads (td_bpf_counting_new's `what`, bits): follow the processes they
  * fork; sum cgroups (td_bpf_counting_follow_cgroup). A program loaded
@@ -95,8 +108,9 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid);
  * TD_BPF_SUM_CGROUPS), -errno: a thin wrapper of the system call (the BPF
  * map update). */
 int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level);
-/* The sums of a cgroup b follows, as of b's last read. 0 or -errno: a thin
- * wrapper of the system call (the BPF map lookup). */
+/* The sums of a cgroup b follows, as of b's last read (in a batch, the
+ * batch's read; else looked up now). 0 or -errno: a thin wrapper of the
+ * system call (the BPF map lookup). */
 int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct td_bpf_thread_sums *out);
 /* Did b join a program another view had loaded? How many other views
  * share it now? */

@@ -48,7 +48,14 @@ struct instance {
 	size_t map_len;
 	struct td_bpf_counting *views; /* the views on it (linked by next) */
 	__u32 last_owner;	       /* owners are never reused: a late entry of a freed view is nobody's */
-	struct instance *next;	       /* the process's instances */
+	/* the batch (td_bpf_counting_batch) whose first read brought every view
+	 * up to date, 0 none; the cgroups' sums it read (ncgroups of them, -1:
+	 * not read, each view looks its own up) */
+	uint64_t batch;
+	__u64 *cgroup_ids;
+	struct td_bpf_thread_sums *cgroups;
+	int ncgroups;
+	struct instance *next; /* the process's instances */
 };
 
 /* A collector's view: the processes it follows, marked with its owner in
@@ -64,6 +71,8 @@ struct td_bpf_counting {
 	struct td_tid_map index;	    /* its threads' slots + 1, by tid */
 	uint64_t totals[TD_BPF_COUNT_MAX];  /* its processes' counts: its slots, retired and proc_sums */
 	uint64_t retired[TD_BPF_COUNT_MAX]; /* the final counts of its slots given back */
+	uint64_t procs[TD_BPF_COUNT_MAX];   /* its processes' proc_sums as of its last read */
+	uint64_t batch;			    /* the batch whose read brought it up to date (instance's batch) */
 	struct td_bpf_counting *next;
 };
 
@@ -231,6 +240,8 @@ static void instance_free(struct instance *in)
 			close(in->fds[i]);
 	free(in->fds);
 	free(in->online);
+	free(in->cgroup_ids);
+	free(in->cgroups);
 	if (in->slots)
 		munmap(in->slots, in->map_len);
 	free(in);
@@ -624,8 +635,18 @@ int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int le
 
 int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct td_bpf_thread_sums *out)
 {
+	const struct instance *in = b->in;
+	uint64_t batch = td_bpf_counting_batch();
 	__u64 key = id;
 
+	if (batch && b->batch == batch && in->batch == batch && in->ncgroups >= 0) {
+		for (int i = 0; i < in->ncgroups; i++)
+			if (in->cgroup_ids[i] == key) {
+				*out = in->cgroups[i];
+				return out->owner == b->owner ? 0 : -ENOENT;
+			}
+		return -ENOENT;
+	}
 	if (bpf_map_lookup_elem(bpf_map__fd(b->in->skel->maps.cgroup_sums), &key, out))
 		return -errno;
 	return out->owner == b->owner ? 0 : -ENOENT;
@@ -646,31 +667,43 @@ int td_bpf_counting_unshare(struct td_bpf_counting *b, td_err *err)
 	return 0;
 }
 
-/* Sum the view's processes' counts into b->totals: what the program put in
- * proc_sums (threads that had no slot; a few processes: one lookup each),
- * the slots given back and, by the caller, the slots read. */
-static int read_totals(struct td_bpf_counting *b)
+/* The view of in whose owner is `owner`, NULL none. */
+static struct td_bpf_counting *view_of(const struct instance *in, __u32 owner)
 {
-	int fd = bpf_map__fd(b->in->skel->maps.proc_sums);
+	for (struct td_bpf_counting *v = in->views; v; v = v->next)
+		if (v->owner == owner)
+			return v;
+	return NULL;
+}
+
+/* Sum what the program put in proc_sums (threads that had no slot; a few
+ * processes: one lookup each) into the procs of the view owning each
+ * process: only's, or every view's of in (only NULL). */
+static int walk_procs(struct instance *in, struct td_bpf_counting *only)
+{
+	int fd = bpf_map__fd(in->skel->maps.proc_sums);
 	__u32 key, next;
 	struct td_bpf_thread_sums v;
 	bool first = true;
 
-	memcpy(b->totals, b->retired, sizeof(b->totals));
+	for (struct td_bpf_counting *w = in->views; w; w = w->next)
+		if (!only || w == only)
+			memset(w->procs, 0, sizeof(w->procs));
 	/* no entry made yet: nothing to walk (one made after this load is read next time:
 	 * the sums only grow, and the next read's totals hold it) */
-	if (!__atomic_load_n(&b->in->skel->bss->proc_sums_made, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&in->skel->bss->proc_sums_made, __ATOMIC_ACQUIRE))
 		return 0;
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
 		key = next;
-		int rc = proc_sums_get(b->in, key, &v);
+		int rc = proc_sums_get(in, key, &v);
 		if (rc == -ENOMEM)
 			return rc;
-		if (rc || v.owner != b->owner)
+		struct td_bpf_counting *w = rc ? NULL : view_of(in, v.owner);
+		if (!w || (only && w != only))
 			continue; /* deleted meanwhile (another view's, going), or another view's */
-		for (int k = 0; k < b->in->nevents; k++)
-			b->totals[k] += v.value[k];
+		for (int k = 0; k < in->nevents; k++)
+			w->procs[k] += v.value[k];
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
@@ -690,40 +723,141 @@ static int copy_reserve(struct td_bpf_counting *b, int n)
 	return 0;
 }
 
-int td_bpf_counting_read(struct td_bpf_counting *b)
+/* Slot i's copy v (just snapshot) into b's copy: indexed when it is one of
+ * b's threads', else only its seq kept (to see that it changed). */
+static int take_slot(struct td_bpf_counting *b, int i, const struct td_bpf_thread_sums *v)
 {
-	struct instance *in = b->in;
+	struct td_bpf_thread_sums *mine = &b->copy[i];
+	bool ours = v->tid && v->owner == b->owner;
+	int rc;
+
+	if (mine->tid && (!ours || mine->tid != v->tid))
+		td_tid_map_del(&b->index, mine->tid);
+	if (ours && mine->tid != v->tid && (rc = td_tid_map_put(&b->index, v->tid, (uintptr_t)i + 1)) < 0)
+		return rc;
+	if (ours)
+		*mine = *v;
+	else if (mine->tid)
+		*mine = (struct td_bpf_thread_sums){ .seq = v->seq };
+	else
+		mine->seq = v->seq; /* another view's: nothing but its seq was kept (a batch's pass meets every view) */
+	return 0;
+}
+
+/* b's totals: its processes' counts as of its last read (the totals hold
+ * the threads' counts as read: never less than their part of it, the
+ * per-process sums read first). */
+static void sum_totals(struct td_bpf_counting *b)
+{
+	memcpy(b->totals, b->retired, sizeof(b->totals));
+	for (int k = 0; k < b->in->nevents; k++)
+		b->totals[k] += b->procs[k];
+	for (int i = 0; i < b->ncopy; i++)
+		if (b->copy[i].tid && b->copy[i].owner == b->owner)
+			for (int k = 0; k < b->in->nevents; k++)
+				b->totals[k] += b->copy[i].value[k];
+}
+
+/* The cgroups' sums, for the batch: all of them in one call (a hash map's
+ * batch lookup, kernel 5.6); ncgroups -1 where that fails (each view then
+ * looks its own up). */
+static void read_cgroups(struct instance *in)
+{
+	int fd = bpf_map__fd(in->skel->maps.cgroup_sums);
+	__u32 count = TD_BPF_COUNT_CGROUPS, out = 0;
+	int rc;
+
+	in->ncgroups = -1;
+	if (!(in->what & TD_BPF_SUM_CGROUPS))
+		return;
+	if (!in->cgroups && (!(in->cgroup_ids = calloc(TD_BPF_COUNT_CGROUPS, sizeof(*in->cgroup_ids))) ||
+			     !(in->cgroups = calloc(TD_BPF_COUNT_CGROUPS, sizeof(*in->cgroups))))) {
+		free(in->cgroup_ids);
+		in->cgroup_ids = NULL;
+		return;
+	}
+	/* room for every entry the map holds: one call reads them all, and says it reached the end */
+	rc = bpf_map_lookup_batch(fd, NULL, &out, in->cgroup_ids, in->cgroups, &count, NULL);
+	if (rc == 0 || (rc < 0 && errno == ENOENT))
+		in->ncgroups = (int)count;
+	if (rc == 0 && count == TD_BPF_COUNT_CGROUPS) {
+		/* full, the end not said yet: nothing more (the map holds no more) */
+		__u32 more = 1;
+		__u64 k;
+		struct td_bpf_thread_sums v;
+		if (bpf_map_lookup_batch(fd, &out, &out, &k, &v, &more, NULL) == 0 && more)
+			in->ncgroups = -1;
+	}
+}
+
+/* The batch's read of in: every view of it brought up to now at once. */
+static int read_all(struct instance *in, uint64_t batch)
+{
 	int n, rc;
 
 	td_bpf_counting_note_read();
 	flush_cpus(in);
-	/* the totals hold the threads' counts as read here: never less than their part of it */
-	if ((rc = read_totals(b)) < 0)
+	if ((rc = walk_procs(in, NULL)) < 0)
+		return rc;
+	n = slots_used(in);
+	if ((rc = map_slots_to(in, n)) < 0)
+		return rc;
+	for (struct td_bpf_counting *w = in->views; w; w = w->next)
+		if ((rc = copy_reserve(w, n)) < 0)
+			return rc;
+	for (int i = 0; i < n; i++) {
+		const struct td_bpf_thread_sums *s = &in->slots[i];
+		uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+		struct td_bpf_thread_sums v;
+		bool have = false;
+		for (struct td_bpf_counting *w = in->views; w; w = w->next) {
+			if (w->copy[i].seq == seq)
+				continue; /* nothing new for this view */
+			if (!have && !(have = snapshot(s, &v)))
+				break; /* a writer in it: the next read */
+			if ((rc = take_slot(w, i, &v)) < 0)
+				return rc;
+		}
+	}
+	read_cgroups(in);
+	for (struct td_bpf_counting *w = in->views; w; w = w->next)
+		w->batch = batch;
+	in->batch = batch;
+	return 0;
+}
+
+int td_bpf_counting_read(struct td_bpf_counting *b)
+{
+	struct instance *in = b->in;
+	uint64_t batch = td_bpf_counting_batch();
+	int n, rc;
+
+	if (batch && in->batch != batch && (rc = read_all(in, batch)) < 0) {
+		in->batch = 0;
+		return rc;
+	}
+	if (batch && b->batch == batch) {
+		sum_totals(b);
+		return (int)b->index.n;
+	}
+	/* a read of its own (no batch; a view made after the batch's read) */
+	b->batch = 0;
+	td_bpf_counting_note_read();
+	flush_cpus(in);
+	if ((rc = walk_procs(in, b)) < 0)
 		return rc;
 	n = slots_used(in);
 	if ((rc = map_slots_to(in, n)) < 0 || (rc = copy_reserve(b, n)) < 0)
 		return rc;
 	for (int i = 0; i < n; i++) {
 		const struct td_bpf_thread_sums *s = &in->slots[i];
-		struct td_bpf_thread_sums v, *mine = &b->copy[i];
-		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == mine->seq || !snapshot(s, &v))
+		struct td_bpf_thread_sums v;
+		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == b->copy[i].seq || !snapshot(s, &v))
 			continue; /* nothing new (or a writer in it: the next read) */
-		bool ours = v.tid && v.owner == b->owner;
-		if (mine->tid && (!ours || mine->tid != v.tid))
-			td_tid_map_del(&b->index, mine->tid);
-		if (ours && mine->tid != v.tid && (rc = td_tid_map_put(&b->index, v.tid, (uintptr_t)i + 1)) < 0)
+		if ((rc = take_slot(b, i, &v)) < 0)
 			return rc;
-		if (ours) {
-			*mine = v;
-		} else {
-			memset(mine, 0, sizeof(*mine));
-			mine->seq = v.seq;
-		}
 	}
-	for (int i = 0; i < n; i++)
-		if (b->copy[i].tid && b->copy[i].owner == b->owner)
-			for (int k = 0; k < in->nevents; k++)
-				b->totals[k] += b->copy[i].value[k];
+	sum_totals(b);
 	return (int)b->index.n;
 }
 

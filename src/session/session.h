@@ -139,6 +139,13 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n);
  * else what failed; its counts then go into the next interval written).
  * False when no interval waited. */
 bool td_session_settle(struct td_session *s, const char *why);
+/* The sessions dispatched between these two (the daemon's, in one
+ * wake-up) read together: the BPF counting program's sums once for all
+ * the sessions that share it (td_bpf_counting_batch_begin), each session
+ * handed its own; the process's costs (CPU time, reads, system calls: an
+ * interval's cost columns) once for all. Not nested. */
+void td_session_batch_begin(void);
+void td_session_batch_end(void);
 /* The database kept within the session's retention limits (max_age_ns,
  * max_bytes) for a while: a session with a shared store leaves it to its
  * caller, once a wake-up for all of them (the limits are the database's). */

@@ -156,6 +156,9 @@ int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);
 int session_write_interval(struct td_session *s, bool final);
+/* td_session_batch_begin / _end: the process's costs read once for the
+ * batch's intervals (they are the process's, whichever session reads them). */
+void session_costs_batch(bool on);
 
 /* session_hotspots.c: --hotspots. Open before the command runs (after the
  * session row); drain at each scan; write inside the interval's

@@ -4,7 +4,8 @@
  * born and gone), a rotation timerfd (--rotate) and the target's pidfd
  * (exit); for all of them one signalfd (Ctrl-C, SIGTERM: passed on to a
  * command that runs, or the end of an attach or record). Nothing blocks:
- * timers and counters are read without waiting. */
+ * timers and counters are read without waiting. The daemon's sessions of
+ * one wake-up read as a batch (td_session_batch_begin). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -233,6 +234,18 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		td_session_stop(s, "target exited");
 	if (s->deadline && td_now_ns() >= s->deadline)
 		td_session_stop(s, "duration reached");
+}
+
+void td_session_batch_begin(void)
+{
+	td_bpf_counting_batch_begin();
+	session_costs_batch(true);
+}
+
+void td_session_batch_end(void)
+{
+	td_bpf_counting_batch_end();
+	session_costs_batch(false);
 }
 
 /* A signal for every session: a command that runs gets it (Ctrl-C reached

@@ -266,6 +266,35 @@ static void not_written(struct td_session *rs, int64_t above, const char *why, c
 	rs->failed_writes++;
 }
 
+/* The process's costs so far (CPU time, counter reads, system calls:
+ * false when those are not known), read once for a batch of sessions
+ * written in one wake-up. */
+static struct {
+	bool on, read, have_calls;
+	uint64_t cpu, reads, calls;
+} costs;
+
+void session_costs_batch(bool on)
+{
+	costs.on = on;
+	costs.read = false;
+}
+
+static bool costs_now(uint64_t *cpu, uint64_t *reads, uint64_t *calls)
+{
+	if (!costs.on || !costs.read) {
+		costs.cpu = td_process_cpu_ns();
+		costs.reads = td_perf_group_reads() + td_bpf_counting_reads();
+		costs.calls = 0;
+		costs.have_calls = td_self_syscalls(&costs.calls) == 0;
+		costs.read = costs.on;
+	}
+	*cpu = costs.cpu;
+	*reads = costs.reads;
+	*calls = costs.calls;
+	return costs.have_calls;
+}
+
 /* Read everything and write one interval, in one transaction. When the
  * write fails (disk full, I/O error, a lock), nothing is lost: the readings
  * stay uncommitted and the next interval written covers both, from the
@@ -299,9 +328,9 @@ int session_write_interval(struct td_session *rs, bool final)
 	if (td_store_batch_end(rs->store) || session_hotspots_write(rs))
 		goto fail_tx;
 	/* what this interval cost tdctl: its CPU time and reads since the last commit (all its
-	 * sessions: one process samples them all) */
-	uint64_t cpu = td_process_cpu_ns(), reads = td_perf_group_reads() + td_bpf_counting_reads(), calls = 0;
-	bool have_calls = td_self_syscalls(&calls) == 0;
+	 * sessions: one process samples them all; in a batch, as of the batch's first interval) */
+	uint64_t cpu, reads, calls;
+	bool have_calls = costs_now(&cpu, &reads, &calls);
 	if (td_store_interval_cost(rs->store, rs->interval_id, cpu - rs->cost_cpu_ns, reads - rs->cost_reads,
 				   have_calls ? (int64_t)(calls - rs->cost_syscalls) : -1))
 		goto fail_tx;

@@ -51,6 +51,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_MAX_TARGET] = "SELECT coalesce(max(id), 0) FROM targets",
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
+	[ST_SAVEPOINT] = "SAVEPOINT td_one",
+	[ST_RELEASE] = "RELEASE td_one",
 	[ST_HOT_ADD] = "INSERT INTO samples_hot VALUES(?,?,?,?,?,?,?,?,?,?)",
 	[ST_HOT_STACK_ADD] = "INSERT INTO samples_stack VALUES(?,?,?,?,?,?,?)",
 };
@@ -518,7 +520,7 @@ int td_store_begin(struct td_store *s)
 			return -1;
 		}
 		s->target_id_savepoint = s->target_id_pending;
-		return td_store_exec(s, "SAVEPOINT td_one");
+		return exec_prepared(s, ST_SAVEPOINT, "SAVEPOINT td_one");
 	}
 	/* Transactions do not nest: a BEGIN inside one fails, and the caller's
 	 * rollback of the inner one would undo the outer one's rows. Every
@@ -538,7 +540,7 @@ int td_store_commit(struct td_store *s)
 			s->outer_lost = true;
 			return -1;
 		}
-		return td_store_exec(s, "RELEASE td_one");
+		return exec_prepared(s, ST_RELEASE, "RELEASE td_one");
 	}
 	if (exec_prepared(s, ST_COMMIT, "COMMIT"))
 		return -1;

@@ -28,6 +28,8 @@ enum stmt_id {
 	ST_MAX_TARGET,	     /* td_store_max_target_id: every interval */
 	ST_BEGIN,	     /* td_store_begin, td_store_commit: every interval (not parsed again each time) */
 	ST_COMMIT,
+	ST_SAVEPOINT, /* ... in the daemon's outer transaction: a savepoint each interval of a session */
+	ST_RELEASE,
 	ST_HOT_ADD, /* samples_hot and samples_stack rows: hundreds an interval with --hotspots */
 	ST_HOT_STACK_ADD,
 	ST_COUNT

@@ -155,9 +155,12 @@ static void loop(struct daemon *d)
 		 * before any other session's own begins (which would wait for it) */
 		if (d->store)
 			td_store_outer_begin(d->store);
+		/* ... and read the BPF program's sums once for all of them */
+		td_session_batch_begin();
 		for (int i = 0; i < nsess; i++)
 			if (d->s[i]->shared_store && !td_session_done(d->s[i]->s))
 				td_session_dispatch(d->s[i]->s, p + first[i], count[i]);
+		td_session_batch_end();
 		if (d->store) {
 			td_err werr;
 			const char *why = td_store_outer_end(d->store, &werr) ? werr.msg : NULL;

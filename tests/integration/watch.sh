@@ -75,6 +75,17 @@ filled() { [ "$(sql "$DB" "select count(*) from intervals where session_id = $SP
 check "the phase group's session writes intervals" wait_for 30 filled
 "$TDCTL" changes --socket "$SOCK" --json >"$D/before.json"
 check_match "no change before the shift" '"changes":\[\]' "$(cat "$D/before.json")"
+# the two groups' sessions, their timers aligned, read the BPF program's sums
+# together: one read a wake-up for both (each read its own before: 2 an
+# interval), as each interval's counter_reads (the daemon's reads since the
+# session's last interval) says; the median, past the first two intervals
+if [ "$(sql "$DB" "select group_concat(distinct counting) from sessions where id in ($SP, $SS)")" = bpf ]; then
+	READS=$(sql "$DB" "with r as (select counter_reads c from intervals where session_id in ($SP, $SS) and seq >= 2
+		and counter_reads is not null) select c from r order by c limit 1 offset (select count(*) / 2 from r)")
+	check_eq "the groups' sessions read the BPF sums once a wake-up for both (median reads an interval)" 1 "$READS"
+else
+	skip "the groups' sessions read the BPF sums once a wake-up" "the groups are not counted by BPF here"
+fi
 
 PORT=$(sed -n 's/.*serving metrics on 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$D/log")
 scrape() { [ -n "$PORT" ] && command -v curl >/dev/null && curl -s "http://127.0.0.1:$PORT/metrics" >"$1"; }
