@@ -1,5 +1,6 @@
-/* watch_trigger: a workload's baseline against its latest window, and the
- * rate limits (see watch_trigger.h). */
+/* watch_trigger: a workload's baseline against its latest windows, the
+ * hold-back of a move its neighbours made, and the rate limits (see
+ * watch_trigger.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params
 {
 	memset(s, 0, sizeof(*s));
 	s->nnodes = nnodes;
-	s->ring = calloc((size_t)ROWS(pr) * (size_t)(nnodes > 0 ? nnodes : 1), sizeof(double));
+	s->ring = calloc((size_t)ROWS(pr) * (size_t)(nnodes + 2), sizeof(double));
 	return s->ring ? 0 : -1;
 }
 
@@ -39,12 +40,13 @@ void td_watch_limits_free(struct td_watch_limits *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Row k (0: the oldest kept) of node i. */
+/* Row k (0: the oldest kept) of column i: node i, or (nnodes) the CPU
+ * time, (nnodes + 1) the wait for a CPU. */
 static double at(const struct td_watch_series *s, int rows, int k, int i)
 {
 	int r = (s->head - s->filled + k + rows) % rows;
 
-	return s->ring[(size_t)r * (size_t)s->nnodes + (size_t)i];
+	return s->ring[(size_t)r * (size_t)(s->nnodes + 2) + (size_t)i];
 }
 
 /* Node i's baseline against window w (0: the earlier, 1: the latest): 0
@@ -97,6 +99,39 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
 	return 0;
 }
 
+/* Did the neighbours make the move? A task of the workload that is
+ * runnable either runs or waits for a CPU: while what the workload asks
+ * for stays the same, a neighbour that takes CPUs from it turns its CPU
+ * time into wait (cpu.pressure "some": the time some task of it was
+ * runnable and not running, kernel/sched/psi.c, test_states), and one that
+ * leaves turns wait back into CPU time; on m CPUs, m times as much CPU
+ * time as wait (psi.c averages the CPUs' "some" time, weighted by their
+ * non-idle time). So: in both windows the wait moved (p below p_value),
+ * the same way, and the CPU time moved the other way or not at all, by at
+ * most ncpus times the wait. A change of the workload itself changes what
+ * it asks for: more CPU time with as much wait or more (a sleeping loop
+ * turned compute loop), or less of both. */
+static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b)
+{
+	int k = pr->ncpus > 0 ? pr->ncpus : 1, sign = 0;
+
+	for (int w = 0; w < 2; w++) {
+		struct td_watch_trigger run, wait;
+		double dr, dw;
+		if (test_window(s, pr, s->nnodes + 1, w, a, b, &wait) || wait.p >= pr->p_value ||
+		    test_window(s, pr, s->nnodes, w, a, b, &run))
+			return false;
+		dr = run.after - run.before;
+		dw = wait.after - wait.before;
+		if (dw == 0 || (sign && (dw > 0 ? 1 : -1) != sign))
+			return false;
+		sign = dw > 0 ? 1 : -1;
+		if (dr * dw > 0 || fabs(dr) > k * fabs(dw))
+			return false;
+	}
+	return true;
+}
+
 /* Changes kept in the hour before now. */
 static int in_last_hour(const struct td_watch_limits *l, const struct td_watch_params *pr, uint64_t now_ns)
 {
@@ -113,11 +148,21 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 				   const struct td_watch_params *pr, const double *values, uint64_t now_ns,
 				   struct td_watch_trigger *t)
 {
+	return td_watch_add_cpu(s, l, pr, values, NULL, now_ns, t);
+}
+
+enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
+				       const struct td_watch_params *pr, const double *values,
+				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t)
+{
 	int rows = ROWS(pr);
 	enum td_watch_verdict v = TD_WATCH_NONE;
-	double *a, *b;
+	double *a, *b, *row = s->ring + (size_t)s->head * (size_t)(s->nnodes + 2);
+	bool neighbours;
 
-	memcpy(s->ring + (size_t)s->head * (size_t)s->nnodes, values, (size_t)s->nnodes * sizeof(double));
+	memcpy(row, values, (size_t)s->nnodes * sizeof(double));
+	row[s->nnodes] = cpu ? cpu->run : NAN;
+	row[s->nnodes + 1] = cpu ? cpu->wait : NAN;
 	s->head = (s->head + 1) % rows;
 	if (s->filled < rows)
 		s->filled++;
@@ -135,11 +180,14 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 			*t = c;
 		v = TD_WATCH_CHANGE;
 	}
+	neighbours = v != TD_WATCH_NONE && by_neighbours(s, pr, a, b);
 	free(a);
 	if (v == TD_WATCH_NONE)
 		return v;
 	/* whatever is decided, the window's values are the new state: the next baseline is what follows */
 	s->filled = 0;
+	if (neighbours)
+		return TD_WATCH_HELD_CPU;
 	if (s->last_change_ns && now_ns < s->last_change_ns + pr->workload_every_ns)
 		return TD_WATCH_HELD_ONE;
 	if (in_last_hour(l, pr, now_ns) >= pr->per_hour)
