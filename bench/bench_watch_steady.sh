@@ -57,4 +57,4 @@ echo "bench_watch_steady: $n change(s) in $seconds s of steady workloads (expect
 # without that hold-back (docs/watch.md, "Neighbours") each would have been a change
 h=$(grep -c "held back: its CPU time" "$dir/log" || :)
 echo "bench_watch_steady: $h move(s) held back as the neighbours' (CPU time traded for wait); load $(cat /proc/loadavg)"
-grep "held back" "$dir/log" || :
+grep "held back\|watch: change" "$dir/log" || :

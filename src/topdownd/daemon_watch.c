@@ -497,8 +497,11 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	}
 	if ((c->id = store_change(d, c)) < 0) /* kept in memory only, numbered after the last */
 		c->id = d->nchanges > 1 ? d->changes[d->nchanges - 2].id + 1 : 1;
-	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld",
-		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill);
+	daemon_log(d,
+		   "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld (CPU time %.2f -> "
+		   "%.2f, wait for a CPU %.2f -> %.2f of the time)",
+		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill,
+		   t->run_before, t->run_after, t->wait_before, t->wait_after);
 }
 
 /* The value after key (a line "key N" or "key ... total=N") in file name of the cgroup at full. */
@@ -573,8 +576,11 @@ void daemon_watch_step(struct daemon *d)
 			record_change(d, g, ds, &t);
 		} else if (v != TD_WATCH_NONE) {
 			d->changes_held++;
-			daemon_log(d, "watch: %s %s %.1f%% -> %.1f%% (p = %.2g) held back: %s", g->path,
-				   ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p,
+			daemon_log(d,
+				   "watch: %s %s %.1f%% -> %.1f%% (p = %.2g; CPU time %.2f -> %.2f, wait for a CPU "
+				   "%.2f -> %.2f of the time) held back: %s",
+				   g->path, ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p, t.run_before,
+				   t.run_after, t.wait_before, t.wait_after,
 				   v == TD_WATCH_HELD_ONE ? "the group changed within workload_every"
 				   : v == TD_WATCH_HELD_CPU
 					   ? "its CPU time and its wait for a CPU traded places (its neighbours')"

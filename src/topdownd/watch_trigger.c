@@ -111,12 +111,20 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * most ncpus times the wait. A change of the workload itself changes what
  * it asks for: more CPU time with as much wait or more (a sleeping loop
  * turned compute loop), or less of both. */
-static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b)
+static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
+			  struct td_watch_trigger *t)
 {
 	int k = pr->ncpus > 0 ? pr->ncpus : 1, sign = 0;
+	struct td_watch_trigger run, wait;
 
+	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
+	if (!test_window(s, pr, s->nnodes, 1, a, b, &run) && !test_window(s, pr, s->nnodes + 1, 1, a, b, &wait)) {
+		t->run_before = run.before;
+		t->run_after = run.after;
+		t->wait_before = wait.before;
+		t->wait_after = wait.after;
+	}
 	for (int w = 0; w < 2; w++) {
-		struct td_watch_trigger run, wait;
 		double dr, dw;
 		if (test_window(s, pr, s->nnodes + 1, w, a, b, &wait) || wait.p >= pr->p_value ||
 		    test_window(s, pr, s->nnodes, w, a, b, &run))
@@ -180,7 +188,7 @@ enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watc
 			*t = c;
 		v = TD_WATCH_CHANGE;
 	}
-	neighbours = v != TD_WATCH_NONE && by_neighbours(s, pr, a, b);
+	neighbours = v != TD_WATCH_NONE && by_neighbours(s, pr, a, b, t);
 	free(a);
 	if (v == TD_WATCH_NONE)
 		return v;

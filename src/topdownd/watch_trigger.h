@@ -58,6 +58,9 @@ struct td_watch_trigger {
 	double before, after;  /* its medians: the baseline's, the latest window's */
 	double p;	       /* the larger of the two windows' two-sided p-values */
 	int n_before, n_after; /* the values each median is of (NaNs, "not counted", left out) */
+	/* the workload's CPU time and wait (td_watch_cpu), their medians: the
+	 * baseline's, the latest window's; NaN: not read, or too few */
+	double run_before, run_after, wait_before, wait_after;
 };
 
 /* 0, or -1 out of memory. */

@@ -260,6 +260,9 @@ static void test_neighbours_held(void **state)
 	assert_int_equal(at, 19);
 	assert_int_equal(t.node, 0);
 	assert_true(fabs(t.after - 0.32) < 1e-12);
+	/* the medians said with it: the baseline's (0.900..0.909, 0.100..0.109) and the latest window's (15..19) */
+	assert_true(fabs(t.run_before - 0.9045) < 1e-12 && fabs(t.run_after - 0.502) < 1e-12);
+	assert_true(fabs(t.wait_before - 0.1045) < 1e-12 && fabs(t.wait_after - 0.502) < 1e-12);
 	td_watch_series_free(&s);
 	/* on one CPU the CPU time can move only as much as the wait: 0.4025 > 1 x 0.3975, the workload's */
 	assert_int_equal(td_watch_series_init(&s, &p1, 2), 0);
