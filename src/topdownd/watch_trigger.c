@@ -106,11 +106,13 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * runnable and not running, kernel/sched/psi.c, test_states), and one that
  * leaves turns wait back into CPU time; on m CPUs, m times as much CPU
  * time as wait (psi.c averages the CPUs' "some" time, weighted by their
- * non-idle time). So: in both windows the wait moved (p below p_value),
- * the same way, and the CPU time moved the other way or not at all, by at
- * most ncpus times the wait. A change of the workload itself changes what
- * it asks for: more CPU time with as much wait or more (a sleeping loop
- * turned compute loop), or less of both. */
+ * non-idle time, and caps it at all of the time). So: the wait moved in
+ * the latest window (p below p_value) and in the first its median the same
+ * way; the CPU time's median the other way or not at all in both; in the
+ * latest, by at most 2 x ncpus times the wait's (twice: a group always
+ * runnable on its CPUs sits on m times, and the wait stops at 1). A change
+ * of the workload itself changes what it asks for: more CPU time with as
+ * much wait or more (a sleeping loop turned compute loop), or less of both. */
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
 			  struct td_watch_trigger *t)
 {
@@ -118,23 +120,22 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	struct td_watch_trigger run, wait;
 
 	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
-	if (!test_window(s, pr, s->nnodes, 1, a, b, &run) && !test_window(s, pr, s->nnodes + 1, 1, a, b, &wait)) {
-		t->run_before = run.before;
-		t->run_after = run.after;
-		t->wait_before = wait.before;
-		t->wait_after = wait.after;
-	}
 	for (int w = 0; w < 2; w++) {
 		double dr, dw;
-		if (test_window(s, pr, s->nnodes + 1, w, a, b, &wait) || wait.p >= pr->p_value ||
-		    test_window(s, pr, s->nnodes, w, a, b, &run))
+		if (test_window(s, pr, s->nnodes + 1, w, a, b, &wait) || test_window(s, pr, s->nnodes, w, a, b, &run))
 			return false;
 		dr = run.after - run.before;
 		dw = wait.after - wait.before;
-		if (dw == 0 || (sign && (dw > 0 ? 1 : -1) != sign))
+		if (w == 1) {
+			t->run_before = run.before;
+			t->run_after = run.after;
+			t->wait_before = wait.before;
+			t->wait_after = wait.after;
+		}
+		if (dw == 0 || (sign && (dw > 0 ? 1 : -1) != sign) || dr * dw > 0)
 			return false;
 		sign = dw > 0 ? 1 : -1;
-		if (dr * dw > 0 || fabs(dr) > k * fabs(dw))
+		if (w == 1 && (wait.p >= pr->p_value || fabs(dr) > 2 * k * fabs(dw)))
 			return false;
 	}
 	return true;

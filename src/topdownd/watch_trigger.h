@@ -80,9 +80,10 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 
 /* The same with the workload's CPU over the interval (cpu: NULL, or a
  * member NaN, when not read): a move is held back (TD_WATCH_HELD_CPU) when,
- * in both windows against the baseline, the wait moved (p below p_value,
- * the same way in both) and the CPU time did not move the same way, by at
- * most ncpus times the wait's move (docs/watch.md, "Neighbours"). */
+ * against the baseline, the wait moved in the latest window (p below
+ * p_value) and its median the same way in the first, the CPU time's median
+ * not the same way in either, and in the latest by at most 2 x ncpus times
+ * the wait's (docs/watch.md, "Neighbours"). */
 enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
 				       const struct td_watch_params *pr, const double *values,
 				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t);

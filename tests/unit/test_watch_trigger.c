@@ -240,9 +240,24 @@ static double wait_up(int k)
 	return k < 10 ? 0.050 + 0.001 * (k % 10) : 0.330 + 0.001 * (k % 5);
 }
 
+static double wait_little(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : 0.150 + 0.001 * (k % 5);
+}
+
+static double wait_lags(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : (k < 15 ? 0.105 + 0.001 * (k % 5) : 0.500 + 0.001 * (k % 5));
+}
+
+static double wait_late(int k)
+{
+	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
+}
+
 static void test_neighbours_held(void **state)
 {
-	struct td_watch_params p2 = P, p1 = P;
+	struct td_watch_params p2 = P, p5 = P;
 	struct td_watch_series s;
 	struct td_watch_limits l;
 	struct td_watch_trigger t;
@@ -250,11 +265,12 @@ static void test_neighbours_held(void **state)
 
 	(void)state;
 	p2.ncpus = 2;
-	p1.ncpus = 1;
+	p5.ncpus = 5;
+	p2.per_hour = p5.per_hour = 10;
 	assert_int_equal(td_watch_limits_init(&l, &p2), 0);
 	/* at 19 node 0 moved (test_step_is_a_change); the wait's medians 0.1045 -> 0.502 (+0.3975), every
 	 * value of both windows above the baseline's (p = 2 / C(15, 5) < 0.01); the CPU time's 0.9045 ->
-	 * 0.502 (-0.4025): the other way, and 0.4025 <= 2 x 0.3975: the neighbours' */
+	 * 0.502 (-0.4025): the other way, and 0.4025 <= 2 x 2 x 0.3975: the neighbours' */
 	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
 	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_taken, &t, &at), TD_WATCH_HELD_CPU);
 	assert_int_equal(at, 19);
@@ -264,9 +280,28 @@ static void test_neighbours_held(void **state)
 	assert_true(fabs(t.run_before - 0.9045) < 1e-12 && fabs(t.run_after - 0.502) < 1e-12);
 	assert_true(fabs(t.wait_before - 0.1045) < 1e-12 && fabs(t.wait_after - 0.502) < 1e-12);
 	td_watch_series_free(&s);
-	/* on one CPU the CPU time can move only as much as the wait: 0.4025 > 1 x 0.3975, the workload's */
-	assert_int_equal(td_watch_series_init(&s, &p1, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p1, 40, run_taken, wait_taken, &t, &at), TD_WATCH_CHANGE);
+	/* the wait up by 0.0475 only (0.1045 -> 0.152, every window value above the baseline's): 0.4025 of CPU
+	 * time is more than 2 x 2 x 0.0475 = 0.19 on 2 CPUs (the workload's), within 2 x 5 x 0.0475 = 0.475
+	 * on 5 (the neighbours') */
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_little, &t, &at), TD_WATCH_CHANGE);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	assert_int_equal(td_watch_series_init(&s, &p5, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p5, 40, run_taken, wait_little, &t, &at), TD_WATCH_HELD_CPU);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	/* the wait's first window (10..14) 0.105..0.109 against the baseline's 0.100..0.109: the median up
+	 * (0.107 against 0.1045) but not significantly (U = 37.5 of 50: z = 12.5 / 8.16, p ~ 0.13); the
+	 * latest all above: the wait may lag the node by an interval or two, the latest is enough */
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_lags, &t, &at), TD_WATCH_HELD_CPU);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
+	 * down as the CPU time: both down is the workload asking for less */
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_late, &t, &at), TD_WATCH_CHANGE);
 	assert_int_equal(at, 19);
 	td_watch_series_free(&s);
 	td_watch_limits_free(&l);
@@ -290,7 +325,7 @@ static void test_phase_not_held(void **state)
 	assert_int_equal(at, 19);
 	td_watch_series_free(&s);
 	/* the wait down by 0.0525 (0.4045 -> 0.352, p = 2 / C(15, 5)) but the CPU time up by 0.5975 >
-	 * 2 x 0.0525: more than neighbours leaving can give */
+	 * 2 x 2 x 0.0525 = 0.21: more than neighbours leaving can give */
 	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
 	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_phase, wait_down, &t, &at), TD_WATCH_CHANGE);
 	assert_int_equal(at, 19);
