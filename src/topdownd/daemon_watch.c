@@ -467,12 +467,22 @@ int daemon_watch_load_changes(struct daemon *d, struct td_store *st, td_err *err
 	return 0;
 }
 
+/* The group's CPU time and wait before and after, for a log line ("": not read, or too few). */
+static void cpu_said(const struct td_watch_trigger *t, char *out, size_t n)
+{
+	out[0] = 0;
+	if (!isnan(t->run_before) && !isnan(t->run_after) && !isnan(t->wait_before) && !isnan(t->wait_after))
+		snprintf(out, n, " (CPU time %.2f -> %.2f, wait for a CPU %.2f -> %.2f of the time)", t->run_before,
+			 t->run_after, t->wait_before, t->wait_after);
+}
+
 /* A change: kept, in the database and in memory, logged, and a drill-down
  * session started on the group. */
 static void record_change(struct daemon *d, struct watch_group *g, const struct dsession *ds,
 			  const struct td_watch_trigger *t)
 {
 	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
+	char said[512];
 	td_err err;
 
 	if (!c || !(c->group = strdup(g->path)) || !(c->node = strdup(ds->wnames[t->node]))) {
@@ -497,11 +507,10 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	}
 	if ((c->id = store_change(d, c)) < 0) /* kept in memory only, numbered after the last */
 		c->id = d->nchanges > 1 ? d->changes[d->nchanges - 2].id + 1 : 1;
-	daemon_log(d,
-		   "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld (CPU time %.2f -> "
-		   "%.2f, wait for a CPU %.2f -> %.2f of the time)",
+	cpu_said(t, said, sizeof(said));
+	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld%s",
 		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill,
-		   t->run_before, t->run_after, t->wait_before, t->wait_after);
+		   said);
 }
 
 /* The value after key (a line "key N" or "key ... total=N") in file name of the cgroup at full. */
@@ -562,6 +571,7 @@ void daemon_watch_step(struct daemon *d)
 		struct td_watch_trigger t;
 		struct td_watch_cpu cpu;
 		enum td_watch_verdict v;
+		char said[512];
 		if (!ds || !ds->wfresh)
 			continue;
 		ds->wfresh = false;
@@ -576,11 +586,9 @@ void daemon_watch_step(struct daemon *d)
 			record_change(d, g, ds, &t);
 		} else if (v != TD_WATCH_NONE) {
 			d->changes_held++;
-			daemon_log(d,
-				   "watch: %s %s %.1f%% -> %.1f%% (p = %.2g; CPU time %.2f -> %.2f, wait for a CPU "
-				   "%.2f -> %.2f of the time) held back: %s",
-				   g->path, ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p, t.run_before,
-				   t.run_after, t.wait_before, t.wait_after,
+			cpu_said(&t, said, sizeof(said));
+			daemon_log(d, "watch: %s %s %.1f%% -> %.1f%% (p = %.2g)%s held back: %s", g->path,
+				   ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p, said,
 				   v == TD_WATCH_HELD_ONE ? "the group changed within workload_every"
 				   : v == TD_WATCH_HELD_CPU
 					   ? "its CPU time and its wait for a CPU traded places (its neighbours')"
