@@ -107,8 +107,8 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * leaves turns wait back into CPU time; on m CPUs, m times as much CPU
  * time as wait (psi.c averages the CPUs' "some" time, weighted by their
  * non-idle time, and caps it at all of the time). So: the wait moved in
- * the latest window (p below p_value) and in the first its median the same
- * way; the CPU time's median the other way or not at all in both; in the
+ * the latest window (p below p_value) and in the first its median not the
+ * other way; the CPU time's median the other way or not at all in both; in the
  * latest, by at most 2 x ncpus times the wait's (twice: a group always
  * runnable on its CPUs sits on m times, and the wait stops at 1). A change
  * of the workload itself changes what it asks for: more CPU time with as
@@ -116,29 +116,26 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
 			  struct td_watch_trigger *t)
 {
-	int k = pr->ncpus > 0 ? pr->ncpus : 1, sign = 0;
+	int k = pr->ncpus > 0 ? pr->ncpus : 1;
 	struct td_watch_trigger run, wait;
+	double dr, dw;
 
 	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
-	for (int w = 0; w < 2; w++) {
-		double dr, dw;
-		if (test_window(s, pr, s->nnodes + 1, w, a, b, &wait) || test_window(s, pr, s->nnodes, w, a, b, &run))
-			return false;
-		dr = run.after - run.before;
-		dw = wait.after - wait.before;
-		if (w == 1) {
-			t->run_before = run.before;
-			t->run_after = run.after;
-			t->wait_before = wait.before;
-			t->wait_after = wait.after;
-		}
-		if (dw == 0 || (sign && (dw > 0 ? 1 : -1) != sign) || dr * dw > 0)
-			return false;
-		sign = dw > 0 ? 1 : -1;
-		if (w == 1 && (wait.p >= pr->p_value || fabs(dr) > 2 * k * fabs(dw)))
-			return false;
-	}
-	return true;
+	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
+	if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
+		return false;
+	t->run_before = run.before;
+	t->run_after = run.after;
+	t->wait_before = wait.before;
+	t->wait_after = wait.after;
+	dr = run.after - run.before;
+	dw = wait.after - wait.before;
+	if (wait.p >= pr->p_value || dw == 0 || dr * dw > 0 || fabs(dr) > 2 * k * fabs(dw))
+		return false;
+	/* the first: nothing the other way (the wait may have stayed put a little longer, or sat at 1.0) */
+	if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
+		return false;
+	return (wait.after - wait.before) * dw >= 0 && (run.after - run.before) * dw <= 0;
 }
 
 /* Changes kept in the hour before now. */

@@ -250,6 +250,16 @@ static double wait_lags(int k)
 	return k < 10 ? 0.100 + 0.001 * (k % 10) : (k < 15 ? 0.105 + 0.001 * (k % 5) : 0.500 + 0.001 * (k % 5));
 }
 
+static double run_freed(int k)
+{
+	return k < 10 ? 0.500 + 0.001 * (k % 10) : 1.200 + 0.001 * (k % 5);
+}
+
+static double wait_pinned(int k)
+{
+	return k < 15 ? 1.0 : 0.500 + 0.001 * (k % 5);
+}
+
 static double wait_late(int k)
 {
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
@@ -296,6 +306,13 @@ static void test_neighbours_held(void **state)
 	 * latest all above: the wait may lag the node by an interval or two, the latest is enough */
 	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
 	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_lags, &t, &at), TD_WATCH_HELD_CPU);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	/* the wait at 1.0 (all of the time) through the baseline and the first window, the CPU time up from
+	 * 10 (0.5045 -> 1.202), then the wait down in the latest (0.502; p = 2 / C(15, 5)): 0.6975 of CPU
+	 * time within 2 x 2 x 0.498; the first window's wait did not move (all tied), not the other way */
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_freed, wait_pinned, &t, &at), TD_WATCH_HELD_CPU);
 	assert_int_equal(at, 19);
 	td_watch_series_free(&s);
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
