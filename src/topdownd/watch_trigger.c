@@ -112,7 +112,23 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * latest, by at most 2 x ncpus times the wait's (twice: a group always
  * runnable on its CPUs sits on m times, and the wait stops at 1). A change
  * of the workload itself changes what it asks for: more CPU time with as
- * much wait or more (a sleeping loop turned compute loop), or less of both. */
+ * much wait or more (a sleeping loop turned compute loop), or less of both.
+ * And while the wait sat at 95 % of the time or more all along (psi.c's
+ * "some" stops at all of it), the CPU time moving (p below p_value) is
+ * enough: the workload got what its neighbours left it. */
+/* Some task of the workload waited for a CPU SATURATED of the time or more
+ * in every interval of the ring (a value not read: no). */
+#define SATURATED 0.95
+static bool saturated(const struct td_watch_series *s, const struct td_watch_params *pr)
+{
+	int rows = ROWS(pr);
+
+	for (int k = 0; k < rows; k++)
+		if (!(at(s, rows, k, s->nnodes + 1) >= SATURATED))
+			return false;
+	return true;
+}
+
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
 			  struct td_watch_trigger *t)
 {
@@ -121,6 +137,17 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	double dr, dw;
 
 	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
+	if (saturated(s, pr)) {
+		/* its tasks waited for a CPU all along: what CPU time it gets is what its neighbours
+		 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
+		if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
+			return false;
+		t->run_before = run.before;
+		t->run_after = run.after;
+		t->wait_before = wait.before;
+		t->wait_after = wait.after;
+		return run.p < pr->p_value;
+	}
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
 		return false;

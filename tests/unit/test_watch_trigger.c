@@ -260,6 +260,16 @@ static double wait_pinned(int k)
 	return k < 15 ? 1.0 : 0.500 + 0.001 * (k % 5);
 }
 
+static double wait_saturated(int k)
+{
+	return 0.950 + 0.001 * (k % 10);
+}
+
+static double run_same(int k)
+{
+	return 0.500 + 0.001 * (k % 10);
+}
+
 static double wait_late(int k)
 {
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
@@ -313,6 +323,17 @@ static void test_neighbours_held(void **state)
 	 * time within 2 x 2 x 0.498; the first window's wait did not move (all tied), not the other way */
 	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
 	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_freed, wait_pinned, &t, &at), TD_WATCH_HELD_CPU);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	/* the wait at 0.95 (saturated) or more all along (0.950..0.959), the CPU time up from 10 (0.5045 ->
+	 * 1.202, p = 2 / C(15, 5)): what the neighbours left it, held back; the same with the CPU time as it
+	 * was (0.500..0.509 all along: U = 12.5 or 37.5 of 50, p ~ 0.13): the workload's */
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_freed, wait_saturated, &t, &at), TD_WATCH_HELD_CPU);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_same, wait_saturated, &t, &at), TD_WATCH_CHANGE);
 	assert_int_equal(at, 19);
 	td_watch_series_free(&s);
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
