@@ -108,7 +108,7 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * time as wait (psi.c averages the CPUs' "some" time, weighted by their
  * non-idle time, and caps it at all of the time). So: the wait moved in
  * the latest window (p below p_value) and in the first its median not the
- * other way; the CPU time's median the other way or not at all in both; in the
+ * other way; the CPU time's median the other way or not at all (not the same way with p below p_value) in both; in the
  * latest, by at most 2 x ncpus times the wait's (twice: a group always
  * runnable on its CPUs sits on m times, and the wait stops at 1). A change
  * of the workload itself changes what it asks for: more CPU time with as
@@ -157,12 +157,12 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	t->wait_after = wait.after;
 	dr = run.after - run.before;
 	dw = wait.after - wait.before;
-	if (wait.p >= pr->p_value || dw == 0 || dr * dw > 0 || fabs(dr) > 2 * k * fabs(dw))
+	if (wait.p >= pr->p_value || dw == 0 || (dr * dw > 0 && run.p < pr->p_value) || fabs(dr) > 2 * k * fabs(dw))
 		return false;
 	/* the first: nothing the other way (the wait may have stayed put a little longer, or sat at 1.0) */
 	if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
 		return false;
-	return (wait.after - wait.before) * dw >= 0 && (run.after - run.before) * dw <= 0;
+	return (wait.after - wait.before) * dw >= 0 && ((run.after - run.before) * dw <= 0 || run.p >= pr->p_value);
 }
 
 /* Changes kept in the hour before now. */

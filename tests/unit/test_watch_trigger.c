@@ -270,6 +270,11 @@ static double run_same(int k)
 	return 0.500 + 0.001 * (k % 10);
 }
 
+static double run_hair(int k)
+{
+	return k < 10 ? 0.500 + 0.001 * (k % 10) : 0.503 + 0.001 * (k % 5);
+}
+
 static double wait_late(int k)
 {
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
@@ -323,6 +328,12 @@ static void test_neighbours_held(void **state)
 	 * time within 2 x 2 x 0.498; the first window's wait did not move (all tied), not the other way */
 	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
 	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_freed, wait_pinned, &t, &at), TD_WATCH_HELD_CPU);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	/* the CPU time as it was, up by a hair (0.500..0.509 -> 0.503..0.507: medians 0.5045 -> 0.505, U = 27.5
+	 * of 50, p ~ 0.8), the wait up as in the first case: "not at all", held back */
+	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
+	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_hair, wait_taken, &t, &at), TD_WATCH_HELD_CPU);
 	assert_int_equal(at, 19);
 	td_watch_series_free(&s);
 	/* the wait at 0.95 (saturated) or more all along (0.950..0.959), the CPU time up from 10 (0.5045 ->
