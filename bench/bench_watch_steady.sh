@@ -53,3 +53,8 @@ iv=$(sqlite3 "$dir/d.db" "select group_concat(s.schedule || ': ' || (select coun
 	from sessions s where s.schedule like 'watch:%'" 2>/dev/null || echo "?")
 echo "bench_watch_steady: $n change(s) in $seconds s of steady workloads (expected 0; $iv intervals)"
 [ "$n" = 0 ] || cat "$dir/changes"
+# the moves held back because the group's CPU time and its wait for a CPU traded places (its neighbours'):
+# without that hold-back (docs/watch.md, "Neighbours") each would have been a change
+h=$(grep -c "held back: its CPU time" "$dir/log" || :)
+echo "bench_watch_steady: $h move(s) held back as the neighbours' (CPU time traded for wait); load $(cat /proc/loadavg)"
+grep "held back\|watch: change" "$dir/log" || :

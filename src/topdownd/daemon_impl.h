@@ -95,6 +95,8 @@ struct watch_group {
 	bool has_series;
 	bool seen;	 /* found by the latest scan */
 	bool start_said; /* why its session could not start is logged (once, not every scan) */
+	/* a cgroup's cpu.stat usage_usec and cpu.pressure "some" total at cpu_ns (monotonic; 0: not read) */
+	uint64_t cpu_ns, cpu_run_us, cpu_wait_us;
 };
 
 struct watch_state {

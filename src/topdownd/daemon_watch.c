@@ -4,14 +4,17 @@
  * --cgroup`'s counting), the same for the busiest processes (top_processes:
  * an attach session on each, by CPU time between two listings of /proc,
  * top_processes.h), each interval's values held against the group's
- * baseline (watch_trigger.h), and on a change the change kept for `tdctl
+ * baseline (watch_trigger.h) with the group's CPU time and wait for a CPU
+ * (cpu.stat, cpu.pressure), and on a change the change kept for `tdctl
  * changes` and a drill-down session started on the group. The daemon's own
  * CPU time bounds how many groups it takes on (max_cpu_percent). */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -369,7 +372,8 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 					  .p_value = c->p_value,
 					  .min_shift = c->min_shift,
 					  .workload_every_ns = c->workload_every_ns,
-					  .per_hour = c->changes_per_hour };
+					  .per_hour = c->changes_per_hour,
+					  .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN) };
 	if (td_watch_limits_init(&w->limits, &w->pr)) {
 		free(w->conf.root);
 		free(w);
@@ -463,12 +467,22 @@ int daemon_watch_load_changes(struct daemon *d, struct td_store *st, td_err *err
 	return 0;
 }
 
+/* The group's CPU time and wait before and after, for a log line ("": not read, or too few). */
+static void cpu_said(const struct td_watch_trigger *t, char *out, size_t n)
+{
+	out[0] = 0;
+	if (!isnan(t->run_before) && !isnan(t->run_after) && !isnan(t->wait_before) && !isnan(t->wait_after))
+		snprintf(out, n, " (CPU time %.2f -> %.2f, wait for a CPU %.2f -> %.2f of the time)", t->run_before,
+			 t->run_after, t->wait_before, t->wait_after);
+}
+
 /* A change: kept, in the database and in memory, logged, and a drill-down
  * session started on the group. */
 static void record_change(struct daemon *d, struct watch_group *g, const struct dsession *ds,
 			  const struct td_watch_trigger *t)
 {
 	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
+	char said[512];
 	td_err err;
 
 	if (!c || !(c->group = strdup(g->path)) || !(c->node = strdup(ds->wnames[t->node]))) {
@@ -493,8 +507,56 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	}
 	if ((c->id = store_change(d, c)) < 0) /* kept in memory only, numbered after the last */
 		c->id = d->nchanges > 1 ? d->changes[d->nchanges - 2].id + 1 : 1;
-	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld",
-		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill);
+	cpu_said(t, said, sizeof(said));
+	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld%s",
+		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill,
+		   said);
+}
+
+/* The value after key (a line "key N" or "key ... total=N") in file name of the cgroup at full. */
+static int read_key(const char *full, const char *name, const char *key, const char *field, uint64_t *v)
+{
+	char path[4200], line[256];
+	FILE *f;
+	int rc = -1;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", full, name) >= sizeof(path) || !(f = fopen(path, "re")))
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		const char *at = strstr(line, field);
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ' ' && at &&
+		    sscanf(at + strlen(field), "%" SCNu64, v) == 1)
+			rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* A group's CPU time and its wait for a CPU since the last reading, as
+ * shares of the time between them (td_watch_cpu); NaN when not read (no
+ * PSI: a kernel without CONFIG_PSI, or psi=0). Not for a process. */
+static void group_cpu(const struct watch_state *w, struct watch_group *g, struct td_watch_cpu *c)
+{
+	char full[8200];
+	size_t rl = strlen(w->root_rel);
+	uint64_t run, wait, now = td_now_ns();
+
+	c->run = c->wait = NAN;
+	if (g->pid || strncmp(g->path, w->root_rel, rl))
+		return;
+	snprintf(full, sizeof(full), "%s%s", w->root, g->path + (strcmp(w->root_rel, "/") ? rl : 0));
+	if (read_key(full, "cpu.stat", "usage_usec", "usage_usec ", &run) ||
+	    read_key(full, "cpu.pressure", "some", "total=", &wait)) {
+		g->cpu_ns = 0;
+		return;
+	}
+	if (g->cpu_ns && now > g->cpu_ns && run >= g->cpu_run_us && wait >= g->cpu_wait_us) {
+		c->run = (double)(run - g->cpu_run_us) * 1000.0 / (double)(now - g->cpu_ns);
+		c->wait = (double)(wait - g->cpu_wait_us) * 1000.0 / (double)(now - g->cpu_ns);
+	}
+	g->cpu_ns = now;
+	g->cpu_run_us = run;
+	g->cpu_wait_us = wait;
 }
 
 void daemon_watch_step(struct daemon *d)
@@ -507,7 +569,9 @@ void daemon_watch_step(struct daemon *d)
 		struct watch_group *g = &w->g[i];
 		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;
 		struct td_watch_trigger t;
+		struct td_watch_cpu cpu;
 		enum td_watch_verdict v;
+		char said[512];
 		if (!ds || !ds->wfresh)
 			continue;
 		ds->wfresh = false;
@@ -516,15 +580,19 @@ void daemon_watch_step(struct daemon *d)
 				continue; /* out of memory: tried again next interval */
 			g->has_series = true;
 		}
-		v = td_watch_add(&g->series, &w->limits, &w->pr, ds->wvals, td_now_ns(), &t);
+		group_cpu(w, g, &cpu);
+		v = td_watch_add_cpu(&g->series, &w->limits, &w->pr, ds->wvals, &cpu, td_now_ns(), &t);
 		if (v == TD_WATCH_CHANGE) {
 			record_change(d, g, ds, &t);
 		} else if (v != TD_WATCH_NONE) {
 			d->changes_held++;
-			daemon_log(d, "watch: %s %s %.1f%% -> %.1f%% (p = %.2g) held back: %s", g->path,
-				   ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p,
+			cpu_said(&t, said, sizeof(said));
+			daemon_log(d, "watch: %s %s %.1f%% -> %.1f%% (p = %.2g)%s held back: %s", g->path,
+				   ds->wnames[t.node], 100 * t.before, 100 * t.after, t.p, said,
 				   v == TD_WATCH_HELD_ONE ? "the group changed within workload_every"
-							  : "changes_per_hour reached");
+				   : v == TD_WATCH_HELD_CPU
+					   ? "its CPU time and its wait for a CPU traded places (its neighbours')"
+					   : "changes_per_hour reached");
 		}
 	}
 	if (td_now_ns() >= w->next_scan_ns)

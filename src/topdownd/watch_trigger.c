@@ -1,5 +1,6 @@
-/* watch_trigger: a workload's baseline against its latest window, and the
- * rate limits (see watch_trigger.h). */
+/* watch_trigger: a workload's baseline against its latest windows, the
+ * hold-back of a move its neighbours made, and the rate limits (see
+ * watch_trigger.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params
 {
 	memset(s, 0, sizeof(*s));
 	s->nnodes = nnodes;
-	s->ring = calloc((size_t)ROWS(pr) * (size_t)(nnodes > 0 ? nnodes : 1), sizeof(double));
+	s->ring = calloc((size_t)ROWS(pr) * (size_t)(nnodes + 2), sizeof(double));
 	return s->ring ? 0 : -1;
 }
 
@@ -39,12 +40,13 @@ void td_watch_limits_free(struct td_watch_limits *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Row k (0: the oldest kept) of node i. */
+/* Row k (0: the oldest kept) of column i: node i, or (nnodes) the CPU
+ * time, (nnodes + 1) the wait for a CPU. */
 static double at(const struct td_watch_series *s, int rows, int k, int i)
 {
 	int r = (s->head - s->filled + k + rows) % rows;
 
-	return s->ring[(size_t)r * (size_t)s->nnodes + (size_t)i];
+	return s->ring[(size_t)r * (size_t)(s->nnodes + 2) + (size_t)i];
 }
 
 /* Node i's baseline against window w (0: the earlier, 1: the latest): 0
@@ -97,6 +99,72 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
 	return 0;
 }
 
+/* Did the neighbours make the move? A task of the workload that is
+ * runnable either runs or waits for a CPU: while what the workload asks
+ * for stays the same, a neighbour that takes CPUs from it turns its CPU
+ * time into wait (cpu.pressure "some": the time some task of it was
+ * runnable and not running, kernel/sched/psi.c, test_states), and one that
+ * leaves turns wait back into CPU time; on m CPUs, m times as much CPU
+ * time as wait (psi.c averages the CPUs' "some" time, weighted by their
+ * non-idle time, and caps it at all of the time). So: the wait moved in
+ * the latest window (p below p_value) and in the first its median not the
+ * other way; the CPU time's median the other way or not at all (not the same way with p below p_value) in both; in the
+ * latest, by at most 2 x ncpus times the wait's (twice: a group always
+ * runnable on its CPUs sits on m times, and the wait stops at 1). A change
+ * of the workload itself changes what it asks for: more CPU time with as
+ * much wait or more (a sleeping loop turned compute loop), or less of both.
+ * And while the wait sat at 95 % of the time or more all along (psi.c's
+ * "some" stops at all of it), the CPU time moving (p below p_value) is
+ * enough: the workload got what its neighbours left it. */
+/* Some task of the workload waited for a CPU SATURATED of the time or more
+ * in every interval of the ring (a value not read: no). */
+#define SATURATED 0.95
+static bool saturated(const struct td_watch_series *s, const struct td_watch_params *pr)
+{
+	int rows = ROWS(pr);
+
+	for (int k = 0; k < rows; k++)
+		if (!(at(s, rows, k, s->nnodes + 1) >= SATURATED))
+			return false;
+	return true;
+}
+
+static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
+			  struct td_watch_trigger *t)
+{
+	int k = pr->ncpus > 0 ? pr->ncpus : 1;
+	struct td_watch_trigger run, wait;
+	double dr, dw;
+
+	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
+	if (saturated(s, pr)) {
+		/* its tasks waited for a CPU all along: what CPU time it gets is what its neighbours
+		 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
+		if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
+			return false;
+		t->run_before = run.before;
+		t->run_after = run.after;
+		t->wait_before = wait.before;
+		t->wait_after = wait.after;
+		return run.p < pr->p_value;
+	}
+	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
+	if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
+		return false;
+	t->run_before = run.before;
+	t->run_after = run.after;
+	t->wait_before = wait.before;
+	t->wait_after = wait.after;
+	dr = run.after - run.before;
+	dw = wait.after - wait.before;
+	if (wait.p >= pr->p_value || dw == 0 || (dr * dw > 0 && run.p < pr->p_value) || fabs(dr) > 2 * k * fabs(dw))
+		return false;
+	/* the first: nothing the other way (the wait may have stayed put a little longer, or sat at 1.0) */
+	if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
+		return false;
+	return (wait.after - wait.before) * dw >= 0 && ((run.after - run.before) * dw <= 0 || run.p >= pr->p_value);
+}
+
 /* Changes kept in the hour before now. */
 static int in_last_hour(const struct td_watch_limits *l, const struct td_watch_params *pr, uint64_t now_ns)
 {
@@ -113,11 +181,21 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 				   const struct td_watch_params *pr, const double *values, uint64_t now_ns,
 				   struct td_watch_trigger *t)
 {
+	return td_watch_add_cpu(s, l, pr, values, NULL, now_ns, t);
+}
+
+enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
+				       const struct td_watch_params *pr, const double *values,
+				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t)
+{
 	int rows = ROWS(pr);
 	enum td_watch_verdict v = TD_WATCH_NONE;
-	double *a, *b;
+	double *a, *b, *row = s->ring + (size_t)s->head * (size_t)(s->nnodes + 2);
+	bool neighbours;
 
-	memcpy(s->ring + (size_t)s->head * (size_t)s->nnodes, values, (size_t)s->nnodes * sizeof(double));
+	memcpy(row, values, (size_t)s->nnodes * sizeof(double));
+	row[s->nnodes] = cpu ? cpu->run : NAN;
+	row[s->nnodes + 1] = cpu ? cpu->wait : NAN;
 	s->head = (s->head + 1) % rows;
 	if (s->filled < rows)
 		s->filled++;
@@ -135,11 +213,14 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 			*t = c;
 		v = TD_WATCH_CHANGE;
 	}
+	neighbours = v != TD_WATCH_NONE && by_neighbours(s, pr, a, b, t);
 	free(a);
 	if (v == TD_WATCH_NONE)
 		return v;
 	/* whatever is decided, the window's values are the new state: the next baseline is what follows */
 	s->filled = 0;
+	if (neighbours)
+		return TD_WATCH_HELD_CPU;
 	if (s->last_change_ns && now_ns < s->last_change_ns + pr->workload_every_ns)
 		return TD_WATCH_HELD_ONE;
 	if (in_last_hour(l, pr, now_ns) >= pr->per_hour)

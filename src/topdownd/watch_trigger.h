@@ -2,8 +2,10 @@
  * — each workload's level-1 node values over its last baseline + 2 windows
  * of intervals, each of the two latest windows held against the baseline
  * before them with the Mann-Whitney rank test (base/stats.h, as `tdctl diff
- * --repeats`): a node moved when both moved it the same way; and the
- * rate limits per workload and over all of them. No I/O and no clock: the
+ * --repeats`): a node moved when both moved it the same way; a move held
+ * back when the workload's CPU time and its wait for a CPU traded against
+ * each other over the same windows (its neighbours' doing); and the rate
+ * limits per workload and over all of them. No I/O and no clock: the
  * caller gives each interval's time, so that the tests replay any history. */
 #ifndef TD_WATCH_TRIGGER_H
 #define TD_WATCH_TRIGGER_H
@@ -17,12 +19,14 @@ struct td_watch_params {
 	double min_shift;	    /* ... and its medians this many percentage points apart (values are fractions) */
 	uint64_t workload_every_ns; /* at most one change of a workload in this */
 	int per_hour;		    /* at most this many changes of all workloads in any hour */
+	int ncpus;		    /* the CPUs a workload's tasks can spread over (the contention test; 0: 1) */
 };
 
-/* One workload's recent values: a ring of (baseline + 2 window) rows of nnodes. */
+/* One workload's recent values: a ring of (baseline + 2 window) rows of
+ * nnodes, then its CPU time and its wait for a CPU (struct td_watch_cpu). */
 struct td_watch_series {
 	int nnodes;
-	double *ring; /* rows of nnodes, the oldest at (head - filled) */
+	double *ring; /* rows of nnodes + 2, the oldest at (head - filled) */
 	int head, filled;
 	uint64_t last_change_ns; /* 0: none yet */
 };
@@ -37,7 +41,16 @@ enum td_watch_verdict {
 	TD_WATCH_NONE,	   /* nothing moved (or too few intervals yet) */
 	TD_WATCH_CHANGE,   /* a node moved: a change to record */
 	TD_WATCH_HELD_ONE, /* a node moved, but the workload had a change within workload_every */
-	TD_WATCH_HELD_ALL  /* a node moved, but per_hour changes happened in the last hour */
+	TD_WATCH_HELD_ALL, /* a node moved, but per_hour changes happened in the last hour */
+	TD_WATCH_HELD_CPU  /* a node moved, as did the workload's CPU time against its wait for a CPU */
+};
+
+/* A workload's CPU over an interval, as shares of the interval: run, the CPU
+ * time of its tasks (cgroup v2 cpu.stat usage_usec; 1.0: one CPU); wait, the
+ * time some task of it was runnable but waiting for a CPU (cpu.pressure's
+ * "some" total). NaN: not read. */
+struct td_watch_cpu {
+	double run, wait;
 };
 
 struct td_watch_trigger {
@@ -45,6 +58,9 @@ struct td_watch_trigger {
 	double before, after;  /* its medians: the baseline's, the latest window's */
 	double p;	       /* the larger of the two windows' two-sided p-values */
 	int n_before, n_after; /* the values each median is of (NaNs, "not counted", left out) */
+	/* the workload's CPU time and wait (td_watch_cpu), their medians: the
+	 * baseline's, the latest window's; NaN: not read, or too few */
+	double run_before, run_after, wait_before, wait_after;
 };
 
 /* 0, or -1 out of memory. */
@@ -57,9 +73,19 @@ void td_watch_limits_free(struct td_watch_limits *l);
  * window moved from the baseline, the verdict says whether it is a change
  * and t what moved; the series then starts again (its next baseline is
  * what follows), whether the change was kept or held back. A kept change
- * counts against both limits. */
+ * counts against both limits. As td_watch_add_cpu without the CPU shares. */
 enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_limits *l,
 				   const struct td_watch_params *pr, const double *values, uint64_t now_ns,
 				   struct td_watch_trigger *t);
+
+/* The same with the workload's CPU over the interval (cpu: NULL, or a
+ * member NaN, when not read): a move is held back (TD_WATCH_HELD_CPU) when,
+ * against the baseline, the wait moved in the latest window (p below
+ * p_value) and its median the same way in the first, the CPU time's median
+ * not the same way in either, and in the latest by at most 2 x ncpus times
+ * the wait's (docs/watch.md, "Neighbours"). */
+enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
+				       const struct td_watch_params *pr, const double *values,
+				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t);
 
 #endif
