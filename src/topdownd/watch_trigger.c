@@ -137,24 +137,17 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	double dr, dw;
 
 	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
-	if (saturated(s, pr)) {
-		/* its tasks waited for a CPU all along: what CPU time it gets is what its neighbours
-		 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
-		if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
-			return false;
-		t->run_before = run.before;
-		t->run_after = run.after;
-		t->wait_before = wait.before;
-		t->wait_after = wait.after;
-		return run.p < pr->p_value;
-	}
-	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
 		return false;
 	t->run_before = run.before;
 	t->run_after = run.after;
 	t->wait_before = wait.before;
 	t->wait_after = wait.after;
+	/* its tasks waited for a CPU all along: what CPU time it gets is what its neighbours
+	 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
+	if (saturated(s, pr))
+		return run.p < pr->p_value;
+	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;
 	dw = wait.after - wait.before;
 	if (wait.p >= pr->p_value || dw == 0 || (dr * dw > 0 && run.p < pr->p_value) || fabs(dr) > 2 * k * fabs(dw))
