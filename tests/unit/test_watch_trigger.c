@@ -211,6 +211,23 @@ static enum td_watch_verdict feed_cpu(struct td_watch_series *s, struct td_watch
 	return v;
 }
 
+/* One case of the hold-back: a group's series fed from the start to the
+ * step's end (feed_cpu); its verdict, found at 19 (the step at 10, two
+ * windows of 5 past it). */
+static enum td_watch_verdict verdict_at_19(const struct td_watch_params *pr, struct td_watch_limits *l,
+					   double (*run)(int), double (*wait)(int), struct td_watch_trigger *t)
+{
+	struct td_watch_series s;
+	enum td_watch_verdict v;
+	int at = -1;
+
+	assert_int_equal(td_watch_series_init(&s, pr, 2), 0);
+	v = feed_cpu(&s, l, pr, 40, run, wait, t, &at);
+	assert_int_equal(at, 19);
+	td_watch_series_free(&s);
+	return v;
+}
+
 /* a compute workload whose neighbours came at 10: CPU time 0.900..0.909 -> 0.500..0.504, wait 0.100..0.109 ->
  * 0.500..0.504 */
 static double run_taken(int k)
@@ -283,10 +300,8 @@ static double wait_late(int k)
 static void test_neighbours_held(void **state)
 {
 	struct td_watch_params p2 = P, p5 = P;
-	struct td_watch_series s;
 	struct td_watch_limits l;
 	struct td_watch_trigger t;
-	int at;
 
 	(void)state;
 	p2.ncpus = 2;
@@ -296,89 +311,54 @@ static void test_neighbours_held(void **state)
 	/* at 19 node 0 moved (test_step_is_a_change); the wait's medians 0.1045 -> 0.502 (+0.3975), every
 	 * value of both windows above the baseline's (p = 2 / C(15, 5) < 0.01); the CPU time's 0.9045 ->
 	 * 0.502 (-0.4025): the other way, and 0.4025 <= 2 x 2 x 0.3975: the neighbours' */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_taken, &t, &at), TD_WATCH_HELD_CPU);
-	assert_int_equal(at, 19);
+	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_taken, &t), TD_WATCH_HELD_CPU);
 	assert_int_equal(t.node, 0);
 	assert_true(fabs(t.after - 0.32) < 1e-12);
 	/* the medians said with it: the baseline's (0.900..0.909, 0.100..0.109) and the latest window's (15..19) */
 	assert_true(fabs(t.run_before - 0.9045) < 1e-12 && fabs(t.run_after - 0.502) < 1e-12);
 	assert_true(fabs(t.wait_before - 0.1045) < 1e-12 && fabs(t.wait_after - 0.502) < 1e-12);
-	td_watch_series_free(&s);
 	/* the wait up by 0.0475 only (0.1045 -> 0.152, every window value above the baseline's): 0.4025 of CPU
 	 * time is more than 2 x 2 x 0.0475 = 0.19 on 2 CPUs (the workload's), within 2 x 5 x 0.0475 = 0.475
 	 * on 5 (the neighbours') */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_little, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
-	assert_int_equal(td_watch_series_init(&s, &p5, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p5, 40, run_taken, wait_little, &t, &at), TD_WATCH_HELD_CPU);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_little, &t), TD_WATCH_CHANGE);
+	assert_int_equal(verdict_at_19(&p5, &l, run_taken, wait_little, &t), TD_WATCH_HELD_CPU);
 	/* the wait's first window (10..14) 0.105..0.109 against the baseline's 0.100..0.109: the median up
 	 * (0.107 against 0.1045) but not significantly (U = 37.5 of 50: z = 12.5 / 8.16, p ~ 0.13); the
 	 * latest all above: the wait may lag the node by an interval or two, the latest is enough */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_lags, &t, &at), TD_WATCH_HELD_CPU);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_lags, &t), TD_WATCH_HELD_CPU);
 	/* the wait at 1.0 (all of the time) through the baseline and the first window, the CPU time up from
 	 * 10 (0.5045 -> 1.202), then the wait down in the latest (0.502; p = 2 / C(15, 5)): 0.6975 of CPU
 	 * time within 2 x 2 x 0.498; the first window's wait did not move (all tied), not the other way */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_freed, wait_pinned, &t, &at), TD_WATCH_HELD_CPU);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_pinned, &t), TD_WATCH_HELD_CPU);
 	/* the CPU time as it was, up by a hair (0.500..0.509 -> 0.503..0.507: medians 0.5045 -> 0.505, U = 27.5
 	 * of 50, p ~ 0.8), the wait up as in the first case: "not at all", held back */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_hair, wait_taken, &t, &at), TD_WATCH_HELD_CPU);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_hair, wait_taken, &t), TD_WATCH_HELD_CPU);
 	/* the wait at 0.95 (saturated) or more all along (0.950..0.959), the CPU time up from 10 (0.5045 ->
 	 * 1.202, p = 2 / C(15, 5)): what the neighbours left it, held back; the same with the CPU time as it
 	 * was (0.500..0.509 all along: U = 12.5 or 37.5 of 50, p ~ 0.13): the workload's */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_freed, wait_saturated, &t, &at), TD_WATCH_HELD_CPU);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_same, wait_saturated, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_saturated, &t), TD_WATCH_HELD_CPU);
+	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_saturated, &t), TD_WATCH_CHANGE);
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
 	 * down as the CPU time: both down is the workload asking for less */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_taken, wait_late, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_late, &t), TD_WATCH_CHANGE);
 	td_watch_limits_free(&l);
 }
 
 static void test_phase_not_held(void **state)
 {
 	struct td_watch_params p2 = P;
-	struct td_watch_series s;
 	struct td_watch_limits l;
 	struct td_watch_trigger t;
-	int at;
 
 	(void)state;
 	p2.ncpus = 2;
 	p2.workload_every_ns = 0;
 	assert_int_equal(td_watch_limits_init(&l, &p2), 0);
 	/* CPU time and wait both up (0.0145 -> 0.612, 0.0545 -> 0.332): the workload asks for more */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_phase, wait_up, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_phase, wait_up, &t), TD_WATCH_CHANGE);
 	/* the wait down by 0.0525 (0.4045 -> 0.352, p = 2 / C(15, 5)) but the CPU time up by 0.5975 >
 	 * 2 x 2 x 0.0525 = 0.21: more than neighbours leaving can give */
-	assert_int_equal(td_watch_series_init(&s, &p2, 2), 0);
-	assert_int_equal(feed_cpu(&s, &l, &p2, 40, run_phase, wait_down, &t, &at), TD_WATCH_CHANGE);
-	assert_int_equal(at, 19);
-	td_watch_series_free(&s);
+	assert_int_equal(verdict_at_19(&p2, &l, run_phase, wait_down, &t), TD_WATCH_CHANGE);
 	td_watch_limits_free(&l);
 }
 
