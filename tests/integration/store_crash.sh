@@ -66,11 +66,14 @@ bad=0 n=0 rows=0
 # the file had before it ("before" while it has none; "busy" when a lock
 # the stopped import holds, e.g. while it sets up the file, keeps it from
 # being read: the reader does not wait then)
-phase_now() {
-	p=$(sqlite3 -batch -noheader "$DB" "select case when s.status = 'completed' then 'after'
+phase_sql() {
+	echo "select case when s.status = 'completed' then 'after'
 		when (select count(*) from intervals i where i.session_id = s.id) < $N then 'counts'
 		when (select count(*) from metrics m join intervals i on i.id = m.interval_id where i.session_id = s.id) = 0
-		then 'metrics' else 'ending' end from sessions s where s.id > $rows order by s.id desc limit 1" 2>/dev/null) || p=busy
+		then 'metrics' else 'ending' end from sessions s where s.id > $rows order by s.id desc limit 1"
+}
+phase_now() {
+	p=$(sqlite3 -batch -noheader "$DB" "$(phase_sql)" 2>/dev/null) || p=busy
 	echo "${p:-before}"
 }
 # after the kill (or the end) of the import PID: integrity, and its phase
@@ -89,10 +92,7 @@ landed() {
 		echo "$1 before" >>"$KILLS"
 		return
 	fi
-	echo "$1 $(sql "$DB" "select case when s.status = 'completed' then 'after'
-		when (select count(*) from intervals i where i.session_id = s.id) < $N then 'counts'
-		when (select count(*) from metrics m join intervals i on i.id = m.interval_id where i.session_id = s.id) = 0
-		then 'metrics' else 'ending' end from sessions s order by s.id desc limit 1")" >>"$KILLS"
+	echo "$1 $(sql "$DB" "$(phase_sql)")" >>"$KILLS"
 	rows=$last
 }
 start_import() {
