@@ -48,6 +48,15 @@ intelpmu() { pmu "$@"; f="$T/sys/bus/event_source/devices/$1/format"; echo "conf
 # carry event codes above 0xff (Linux arch/x86/events/amd/core.c: event "config:0-7,32-35")
 amdpmu() { pmu "$@"; echo "config:0-7,32-35" >"$T/sys/bus/event_source/devices/$1/format/event"; }
 
+# the events of Intel's cpu PMU the trees share (Linux arch/x86/events/intel/core.c: the
+# generic cycles and instructions; slots and the level-1 topdown-* events of PERF_METRICS, and
+# the level-2 ones of Sapphire Rapids and later)
+intel_base="cpu-cycles=event=0x3c instructions=event=0xc0"
+intel_td4="slots=event=0x00,umask=0x4 topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81
+topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83"
+intel_td8="$intel_td4 topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85
+topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87"
+
 tree zen4-vm-nopmu
 readme "AMD EPYC (Zen 4, family 25 model 17) cloud VM under KVM, 2 vCPUs, no PMU exposed to the guest: our CI hosts." \
 	"libpfm4 4.13 knows it as amd64_fam19h_zen4 (TD_PFM_MODEL=amd64_fam19h_zen4)."
@@ -73,27 +82,21 @@ tree skl-bare
 readme "Intel Core i7-6700K (Skylake, family 6 model 94) desktop, bare metal, 4 cores with SMT (8 CPUs)," \
 	"NMI watchdog on (it holds fixed counter 1), perf_event_paranoid 2. libpfm4: skl."
 x86 "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz" GenuineIntel 6 94 3 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
-mounts "$cgroup_rw"; intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+mounts "$cgroup_rw"; intelpmu cpu 4 $intel_base
 
 tree icl-perfmetrics
 readme "Intel Core i7-1065G7 (Ice Lake client, family 6 model 126) laptop, bare metal, 4 cores with SMT," \
 	"PERF_METRICS: the kernel's cpu PMU has slots and topdown-* events. NMI watchdog on. libpfm4: icl."
 x86 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz" GenuineIntel 6 126 5 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+intelpmu cpu 4 $intel_base $intel_td4
 
 tree spr-vm
 readme "Intel Xeon Platinum 8488C (Sapphire Rapids, family 6 model 143) cloud VM with a virtual PMU," \
 	"16 vCPUs (8 cores, SMT), PERF_METRICS with the level-2 topdown events. libpfm4: spr."
 x86 "Intel(R) Xeon(R) Platinum 8488C" GenuineIntel 6 143 8 1; hypervisor KVMKVMKVM; cpus 1 8 2; kernel 6.1.0-13-amd64 2 0
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
-	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
-	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+intelpmu cpu 4 $intel_base $intel_td8
 
 tree neoverse-n1
 readme "Arm Neoverse N1 (AWS Graviton2, implementer 0x41 part 0xd0c), 4 CPUs, no SMT, armv8_pmuv3_0 PMU." \
@@ -137,11 +140,7 @@ tree gnr-2s
 readme "2-socket Intel Xeon 6980P (Granite Rapids-AP, family 6 model 173 = 0xAD), bare metal: 2 x 128 cores x SMT 2 = 512 CPUs." \
 	"libpfm4 4.13 has no Granite Rapids model (TD_PFM_MODEL=none): CPUID names it gnr (intel-gnr.td, raw encodings)."
 x86 "Intel(R) Xeon(R) 6980P" GenuineIntel 6 173 1 0; cpus 2 128 2; kernel 6.12.0-amd64 2 0; mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
-	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
-	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+intelpmu cpu 4 $intel_base $intel_td8
 
 tree srf-2s
 readme "2-socket Intel Xeon 6780E (Sierra Forest-SP, Crestmont E-cores, family 6 model 175 = 0xAF), bare metal: 2 x 144 cores, no SMT = 288 CPUs." \
@@ -161,9 +160,7 @@ readme "Intel Core i7-1185G7 (Tiger Lake, family 6 model 140 = 0x8C) laptop, bar
 	"(slots, topdown-{retiring,bad-spec,fe-bound,be-bound}), offcore_rsp, ldlat, frontend formats."
 x86 "11th Gen Intel(R) Core(TM) i7-1185G7 @ 3.00GHz" GenuineIntel 6 140 1 0; cpus 1 4 2; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+intelpmu cpu 4 $intel_base $intel_td4
 
 tree skx-2s
 readme "2-socket Intel Xeon Gold 6148 (Skylake-SP, family 6 model 85 = 0x55, stepping 4: perfmon's mapfile GenuineIntel-6-55-[01234] is SKX," \
@@ -172,7 +169,7 @@ readme "2-socket Intel Xeon Gold 6148 (Skylake-SP, family 6 model 85 = 0x55, ste
 	"(:7005-7060): no PERF_METRICS; intel_arch3_formats_attr (:5309-5318) with any = config:21 (:4806), offcore_rsp, ldlat, frontend."
 x86 "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz" GenuineIntel 6 85 4 0; cpus 2 20 2; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+intelpmu cpu 4 $intel_base
 echo "config:21" >"$T/sys/bus/event_source/devices/cpu/format/any"
 
 tree clx-2s
@@ -182,7 +179,7 @@ readme "2-socket Intel Xeon Gold 6248 (Cascade Lake, family 6 model 85 = 0x55, s
 	"INTEL_SKYLAKE_X (:7005-7060), whatever the stepping: intel_arch3_formats_attr (:5309-5318), any = config:21 (:4806), offcore_rsp, ldlat, frontend."
 x86 "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz" GenuineIntel 6 85 7 0; cpus 2 20 2; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+intelpmu cpu 4 $intel_base
 echo "config:21" >"$T/sys/bus/event_source/devices/cpu/format/any"
 
 tree bdx-2s
@@ -204,20 +201,14 @@ readme "2-socket Intel Xeon Platinum 8380 (Ice Lake-SP, family 6 model 106 = 0x6
 	"(slots, topdown-{retiring,bad-spec,fe-bound,be-bound}: num_topdown_events 4, :7097), offcore_rsp, ldlat, frontend formats."
 x86 "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz" GenuineIntel 6 106 6 0; cpus 2 40 2; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+intelpmu cpu 4 $intel_base $intel_td4
 
 tree emr-vm
 readme "Intel Xeon Platinum 8592+ (Emerald Rapids, family 6 model 207 = 0xCF) cloud VM under KVM with a virtual PMU, 8 vCPUs (4 cores x SMT 2)." \
 	"libpfm4 4.13 has no Emerald Rapids model (TD_PFM_MODEL=none): CPUID names it emr (intel-emr.td, generated from perfmon, raw encodings)."
 x86 "Intel(R) Xeon(R) Platinum 8592+" GenuineIntel 6 207 2 1; hypervisor KVMKVMKVM; cpus 1 4 2; kernel 6.8.0-amd64 2 0
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
-	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
-	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+intelpmu cpu 4 $intel_base $intel_td8
 
 tree epyc-2s-256
 readme "2-socket AMD EPYC 9554 (Zen 4 Genoa, family 25 model 17) server, bare metal: 2 x 64 cores x SMT 2 = 256 CPUs." \
@@ -236,7 +227,7 @@ tree spr-2s-512-smt4
 readme "A topology fixture: 2 sockets x 64 cores x 4 threads = 512 CPUs, on Sapphire Rapids identity (family 6 model 143)." \
 	"No shipping Intel part has SMT-4; the tree checks that nothing assumes SMT-2, 64 cores or 256 CPUs. libpfm4: spr."
 x86 "Intel(R) Xeon(R) topology fixture" GenuineIntel 6 143 8 0; cpus 2 64 4; kernel 6.1.0-13-amd64 2 0; mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4
+intelpmu cpu 4 $intel_base slots=event=0x00,umask=0x4
 tree adl-hybrid
 readme "Intel Core i9-12900K (Alder Lake-S, family 6 model 151 = 0x97, stepping 2) desktop, bare metal: a hybrid CPU" \
 	"with 8 P-cores x SMT 2 (CPUs 0-15, kernel PMU cpu_core, type 4 = PERF_TYPE_RAW) and 8 E-cores (CPUs 16-23," \
@@ -248,11 +239,7 @@ x86 "12th Gen Intel(R) Core(TM) i9-12900K" GenuineIntel 6 151 2 0; kernel 6.1.0-
 echo "0-23" >"$T/sys/devices/system/cpu/online"; echo 1 >"$T/sys/devices/system/cpu/smt/active"
 i=0; while [ $i -lt 24 ]; do d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"; echo 0 >"$d/physical_package_id"
 	if [ $i -lt 16 ]; then echo $((i / 2)) >"$d/core_id"; else echo $((i - 8)) >"$d/core_id"; fi; i=$((i + 1)); done
-intelpmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
-	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
-	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+intelpmu cpu_core 4 $intel_base $intel_td8
 echo "0-15" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
 pmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
 echo "16-23" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
@@ -268,14 +255,10 @@ x86 "Intel(R) Core(TM) Ultra 7 155H" GenuineIntel 6 170 4 0; kernel 6.12.0-amd64
 echo "0-21" >"$T/sys/devices/system/cpu/online"; echo 1 >"$T/sys/devices/system/cpu/smt/active"
 i=0; while [ $i -lt 22 ]; do d="$T/sys/devices/system/cpu/cpu$i/topology"; mkdir -p "$d"; echo 0 >"$d/physical_package_id"
 	if [ $i -lt 12 ]; then echo $((i / 2)) >"$d/core_id"; else echo $((i - 6)) >"$d/core_id"; fi; i=$((i + 1)); done
-intelpmu cpu_core 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
-	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
-	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+intelpmu cpu_core 4 $intel_base $intel_td8
 echo "0-11" >"$T/sys/bus/event_source/devices/cpu_core/cpus"
 # cpu_atom's formats (intel/core.c:6156-6193, FORMAT_ATTR_HYBRID): offcore_rsp, ldlat, snoop_rsp; no frontend
-intelpmu cpu_atom 10 cpu-cycles=event=0x3c instructions=event=0xc0
+intelpmu cpu_atom 10 $intel_base
 f="$T/sys/bus/event_source/devices/cpu_atom/format"; rm "$f/frontend"; echo "config1:0-63" >"$f/snoop_rsp"
 echo "12-21" >"$T/sys/bus/event_source/devices/cpu_atom/cpus"
 
@@ -288,26 +271,20 @@ tree skl-bare-smtoff
 readme "Intel Core i7-6700K (Skylake, family 6 model 94) desktop, bare metal, SMT disabled: 4 cores, 4 CPUs," \
 	"8 general-purpose counters per thread. NMI watchdog on (it holds fixed counter 1), perf_event_paranoid 2. libpfm4: skl."
 x86 "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz" GenuineIntel 6 94 3 0; cpus 1 4 1; kernel 6.1.0-13-amd64 2 1
-mounts "$cgroup_rw"; intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0
+mounts "$cgroup_rw"; intelpmu cpu 4 $intel_base
 
 tree icl-perfmetrics-smtoff
 readme "Intel Core i7-1065G7 (Ice Lake client, family 6 model 126) laptop, bare metal, SMT disabled: 4 cores, 4 CPUs," \
 	"PERF_METRICS: the kernel's cpu PMU has slots and topdown-* events. NMI watchdog on. libpfm4: icl."
 x86 "Intel(R) Core(TM) i7-1065G7 CPU @ 1.30GHz" GenuineIntel 6 126 5 0; cpus 1 4 1; kernel 6.1.0-13-amd64 2 1
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83
+intelpmu cpu 4 $intel_base $intel_td4
 
 tree spr-vm-smtoff
 readme "Intel Xeon Platinum 8488C (Sapphire Rapids, family 6 model 143) VM with a virtual PMU, SMT off:" \
 	"8 vCPUs (8 cores, one thread each), PERF_METRICS with the level-2 topdown events. libpfm4: spr."
 x86 "Intel(R) Xeon(R) Platinum 8488C" GenuineIntel 6 143 8 1; hypervisor KVMKVMKVM; cpus 1 8 1; kernel 6.1.0-13-amd64 2 0
 mounts "$cgroup_rw"
-intelpmu cpu 4 cpu-cycles=event=0x3c instructions=event=0xc0 slots=event=0x00,umask=0x4 \
-	topdown-retiring=event=0x00,umask=0x80 topdown-bad-spec=event=0x00,umask=0x81 \
-	topdown-fe-bound=event=0x00,umask=0x82 topdown-be-bound=event=0x00,umask=0x83 \
-	topdown-heavy-ops=event=0x00,umask=0x84 topdown-br-mispredict=event=0x00,umask=0x85 \
-	topdown-fetch-lat=event=0x00,umask=0x86 topdown-mem-bound=event=0x00,umask=0x87
+intelpmu cpu 4 $intel_base $intel_td8
 
 echo "made: $(ls -d */ | tr -d / | tr '\n' ' ')"
