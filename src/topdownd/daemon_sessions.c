@@ -176,7 +176,6 @@ int daemon_start_session(struct daemon *d, struct dsession *ds, struct td_sessio
 	o->nodes = ds->nodes;
 	o->cgroup = ds->cgroup;
 	o->schedule = ds->entry_name;
-	o->scan_ms = o->scan_ms ? o->scan_ms : 20;
 	o->tracker = d->cfg.tracker;
 	o->say = session_said;
 	o->say_ctx = ds;
