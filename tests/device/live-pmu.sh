@@ -110,8 +110,11 @@ PERF_L1=0
 perf_l1 "$OUT/perf-probe.txt" true && PERF_L1=1
 # side_by_side SESSION PERFFILE: level 1 of the session and perf's, with the difference
 side_by_side() {
-	td report "$1" -d "$DB" --format csv 2>/dev/null |
-		awk -F, -v perf="$2" '
+	td report "$1" -d "$DB" --format csv >"$OUT/report-$1.csv" 2>"$OUT/report-$1.err" ||
+		echo "    tdctl report $1 failed: $(tail -1 "$OUT/report-$1.err")"
+	grep -q '^session,[^,]*,1,' "$OUT/report-$1.csv" ||
+		echo "    session $1's report has no level-1 row ($(wc -l <"$OUT/report-$1.csv") lines of CSV)"
+	awk -F, -v perf="$2" '
 		BEGIN {
 			while ((getline l < perf) > 0) {
 				n = split(l, f, ";")
@@ -129,7 +132,7 @@ side_by_side() {
 			q = ($2 in p) ? p[$2] : "n/a"
 			d = (v != "n/a" && q != "n/a") ? sprintf("%+.1f", v - q) : "n/a"
 			printf "    %-16s topdown %6s %%  perf %6s %%  difference %s\n", $2, v, q, d
-		}'
+		}' "$OUT/report-$1.csv"
 }
 last_session() { sqlite3 "$DB" "SELECT max(id) FROM sessions" 2>/dev/null || echo 0; }
 
@@ -180,7 +183,19 @@ if [ "$PERF_L1" = 1 ]; then
 fi
 td attach "$demo" -q -l "$LEVEL" $COUNTING --duration "$DEMO_SECS" -d "$DB" >"$OUT/attach.txt" 2>&1 &
 attach=$!
-sleep 0.5
+# the work starts once tdctl's session is recorded as running (its collector attached: a fixed
+# wait let a loaded machine start the work before tdctl attached, leaving the session without
+# level 1); without sqlite3, half a second as before. perf stat -p opens its counters at once.
+if command -v sqlite3 >/dev/null; then
+	waited=0
+	while [ $waited -lt 600 ] && kill -0 "$attach" 2>/dev/null &&
+		[ "$(sqlite3 "$DB" "SELECT count(*) FROM sessions WHERE status = 'running'" 2>/dev/null)" != 1 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+else
+	sleep 0.5
+fi
 kill -USR1 "$demo" 2>/dev/null
 wait "$attach"
 rc=$?
