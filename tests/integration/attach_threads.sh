@@ -3,7 +3,8 @@
 # workers born later (3 exit early): every one of the 13 threads is in the
 # session with its TID, and each thread's task-clock total agrees within 10%
 # with the kernel's own runtime for it (/proc/.../schedstat, first field),
-# which the workload reports itself just before each thread ends.
+# which the workload reports itself just before each thread ends (over by at
+# most what the hypervisor stole meanwhile, which schedstat leaves out).
 # Then a workload idle for its first second (threads that do not run give
 # intervals with enabled = running = 0): the summary's CPU s of every thread is
 # a number agreeing with the database's task-clock sum for that thread, and
@@ -17,6 +18,9 @@ CLEANUP_PIDS="$DPID"
 wait_for 20 test -s "$WORK/ready" || { not_ok "workload started"; finish; exit 1; }
 check_eq "8 workers and main exist at attach time" 9 "$(ls /proc/$DPID/task | wc -l)"
 
+# the time the hypervisor stole from all CPUs (/proc/stat's eighth number, in USER_HZ ticks), ns
+steal_ns() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f", $9 * 1e9 / hz; exit }' /proc/stat; }
+STEAL0=$(steal_ns)
 "$TDCTL" attach "$DPID" -I 250 -d "$DB" >"$WORK/attach.out" 2>"$WORK/attach.err" &
 TPID=$!
 CLEANUP_PIDS="$DPID $TPID"
@@ -27,6 +31,11 @@ kill -USR1 "$DPID"
 wait "$TPID"
 check_eq "tdctl attach exits 0 when the process ends" 0 "$?"
 wait "$DPID"
+# TASK_CLOCK runs on through time the hypervisor took while the thread was on its CPU (perf's
+# clock), which schedstat leaves out (PARAVIRT_TIME_ACCOUNTING: linux 6.12 kernel/sched/core.c
+# update_rq_clock_task 779-790 takes the steal from clock_task): a thread may be over by at most
+# what was stolen meanwhile, plus one tick that a reading may hide
+STOLEN=$(($(steal_ns) - STEAL0 + 1000000000 / $(getconf CLK_TCK)))
 
 check_eq "session completed" "completed|target exited" "$(sql "$DB" "select status||'|'||message from sessions")"
 check_eq "13 threads in the session, and the unlisted remainder (tid 0)" "13|1" \
@@ -47,10 +56,10 @@ while read -r tid runtime; do
 		bad=1
 		continue
 	fi
-	if awk -v m="$measured" -v r="$runtime" 'BEGIN { d = m - r; if (d < 0) d = -d; exit !(r > 0 && d <= 0.10 * r) }'; then
-		ok "thread $tid task-clock $measured ns within 10% of schedstat $runtime ns"
+	if awk -v m="$measured" -v r="$runtime" -v s="$STOLEN" 'BEGIN { d = m - r; exit !(r > 0 && d >= -0.10 * r && d <= 0.10 * r + s) }'; then
+		ok "thread $tid task-clock $measured ns within 10% of schedstat $runtime ns (over by at most $STOLEN ns stolen)"
 	else
-		not_ok "thread $tid task-clock $measured ns within 10% of schedstat $runtime ns"
+		not_ok "thread $tid task-clock $measured ns within 10% of schedstat $runtime ns (over by at most $STOLEN ns stolen)"
 		bad=1
 	fi
 done <"$WORK/runtimes"

@@ -96,7 +96,8 @@ check_eq "integrity_check after pruning by size" ok "$(sql "$DB" "pragma integri
 # ---- a running session whose writer is alive is never deleted ---------------------
 RDB="$WORK/r.db"
 "$TDCTL" import -q --pmu skl -d "$RDB" "$D/per-cpu.csv"
-"$TDCTL" run -q -I 100 -d "$RDB" -- sleep 3 >/dev/null 2>&1 &
+# the run's command lives until the checks are done (a fixed 'sleep 3' ended before them on a loaded host)
+"$TDCTL" run -q -I 100 -d "$RDB" -- sh -c "while [ ! -e '$WORK/stop' ]; do sleep 0.1; done" >/dev/null 2>&1 &
 RPID=$!
 CLEANUP_PIDS="$RPID"
 wait_for 10 sh -c "[ \"\$(sqlite3 '$RDB' \"select count(*) from intervals i join sessions s on s.id = i.session_id where s.status = 'running'\" 2>/dev/null)\" -ge 2 ]" ||
@@ -107,6 +108,7 @@ check_eq "prune --max-age 1s deletes the finished import, keeps the live run" "r
 	"$(sql "$RDB" "select kind || '|' || status from sessions")"
 "$TDCTL" prune -d "$RDB" --max-size 0.01 >/dev/null
 check_eq "prune --max-size keeps the live run too" 1 "$(sql "$RDB" "select count(*) from sessions where status = 'running'")"
+: >"$WORK/stop"
 wait "$RPID"
 CLEANUP_PIDS=
 check_eq "the run completes after being pruned around" completed "$(sql "$RDB" "select status from sessions")"
