@@ -22,9 +22,12 @@
 # (its own CPU time is not the target's; bench_vs_perf.sh measures it) and
 # its window begun once its counters are open (its perf_event and BPF link
 # descriptors unchanged for 0.3 s). The benchmark's ns per switch in a
-# window is the window's time over the switches its tasks made in it
+# window is the CPU time its tasks ran in it (/proc/PID/task/*/schedstat:
+# the scheduler charges a switch's work, perf's and the BPF program's, to
+# the tasks on either side, here the benchmark's; other processes' time on
+# CPU 0 is not in it) over the switches they made in it
 # (/proc/PID/task/*/status, both processes); added is that less the alone
-# window's. perf stat -p is the fair peer for attached use: its events are
+# windows'. The window's wall time per switch is printed beside it. perf stat -p is the fair peer for attached use: its events are
 # per task, with no cloned contexts to swap at a switch between the two
 # processes (perf stat's inherited events give the child a clone of the
 # parent's context, which the kernel swaps without touching the events:
@@ -139,6 +142,11 @@ switches_now() {
 	local p
 	for p in "$@"; do cat "/proc/$p"/task/*/status 2>/dev/null || :; done | awk '/ctxt_switches/ { s += $2 } END { print s + 0 }'
 }
+# the CPU time (ns) the tasks of processes $@ ran so far (schedstat's first field: se.sum_exec_runtime)
+cpu_now() {
+	local p
+	for p in "$@"; do cat "/proc/$p"/task/*/schedstat 2>/dev/null || :; done | awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # the summary's estimate of the cost to the target, ms: "cost to the target: ~X ms of CPU" (absent: none)
 estimate_of() { sed -n 's/.*cost to the target: ~\([0-9.]*\) ms.*/\1/p' "$1" | head -n 1; }
@@ -160,10 +168,11 @@ for r in $(seq "$repeats"); do
 			[ -n "$achild" ] || break
 			[ "$m" = alone ] || attach "$m" "attach-$m-$r" "$apid" "$achild"
 			if [ "$m" = alone ] || wait_counting "$tpid"; then
-				t0=$(date +%s%N) s0=$(switches_now "$apid" "$achild")
+				t0=$(date +%s%N) c0=$(cpu_now "$apid" "$achild") s0=$(switches_now "$apid" "$achild")
 				sleep "$window"
-				t1=$(date +%s%N) s1=$(switches_now "$apid" "$achild")
-				awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" 'BEGIN { if (s > 0) printf "%.2f\n", t / s }' >>"$dir/attach-$m.ns"
+				t1=$(date +%s%N) c1=$(cpu_now "$apid" "$achild") s1=$(switches_now "$apid" "$achild")
+				awk -v t="$((t1 - t0))" -v s="$((s1 - s0))" 'BEGIN { if (s > 0) printf "%.2f\n", t / s }' >>"$dir/attach-$m.wall"
+				awk -v t="$((c1 - c0))" -v s="$((s1 - s0))" 'BEGIN { if (s > 0) printf "%.2f\n", t / s }' >>"$dir/attach-$m.ns"
 				cut -d' ' -f1 /proc/loadavg >>"$dir/attach-$m.load"
 			else
 				echo "  $m: its counters did not open within 20 s (round $r): no window; $(head -c 300 "$dir/attach-$m-$r.err" 2>/dev/null | head -n 1)" >>"$dir/attach.why"
@@ -221,15 +230,18 @@ if [ -n "$amodes" ]; then
 	aalone=$(median <"$dir/attach-alone.ns" 2>/dev/null || echo n/a)
 	echo
 	echo "attached: perf bench sched pipe pinned to CPU 0, left running; a ${window} s window each, $repeats rounds, interleaved (tools on CPU 1)"
-	printf '  %-18s %12s %16s %14s %20s\n' "what was attached" "ns/switch" "added ns/switch" "vs perf stat -p" "load avg (windows)"
+	echo "  per switch: the benchmark's CPU time (its tasks' sum_exec_runtime: a switch's work is charged to them,"
+	echo "  not the other helpers' time on CPU 0) and, beside it, the window's wall time, over its switches"
+	printf '  %-18s %10s %16s %14s %10s %20s\n' "what was attached" "CPU ns/sw" "added ns/switch" "vs perf stat -p" "wall ns/sw" "load avg (windows)"
 	for m in $amodes; do
 		ns=$(median <"$dir/attach-$m.ns" 2>/dev/null || echo n/a)
+		wall=$(median <"$dir/attach-$m.wall" 2>/dev/null || echo n/a)
 		pp=$(median <"$dir/attach-perf-p.ns" 2>/dev/null || echo n/a)
 		loads=$(tr '\n' ' ' <"$dir/attach-$m.load" 2>/dev/null | sed 's/ $//')
-		awk -v m="$m" -v ns="$ns" -v a="$aalone" -v p="$pp" -v l="${loads:-n/a}" 'BEGIN {
+		awk -v m="$m" -v ns="$ns" -v a="$aalone" -v p="$pp" -v w="$wall" -v l="${loads:-n/a}" 'BEGIN {
 			added = (ns == "n/a" || a == "n/a" || m == "alone") ? "-" : sprintf("%.0f", ns - a)
 			ratio = (added == "-" || p == "n/a" || p - a <= 0) ? "-" : sprintf("%.2f", (ns - a) / (p - a))
-			printf "  %-18s %12s %16s %14s %20s\n", m, ns, added, ratio, l
+			printf "  %-18s %10s %16s %14s %10s %20s\n", m, ns, added, ratio, w, l
 		}'
 	done
 	[ -f "$dir/attach.why" ] && cat "$dir/attach.why"
