@@ -9,10 +9,13 @@
 #   tdctl run --counting=per-thread -- (the same)               perf groups per thread
 # and, where a PMU counts cycles, the same with a hardware group added
 # (perf stat -e '{cycles,instructions}' and tdctl -e cycles,instructions);
-# SKIP with the reason otherwise. For each: µs per operation, the context
+# SKIP with the reason otherwise (the benchmark run by a bash whose `times`
+# gives its processes' CPU time). For each: µs per operation, the context
 # switches per operation (perf stat's context-switches count / LOOPS), the
 # ns each switch gained over the benchmark alone, and that as a ratio of
-# perf stat's. tdctl's own estimate of its cost to the target (the summary's
+# perf stat's, then the same from the benchmark's CPU time per operation
+# (other processes' time on CPU 0 is not in it: the figure to trust on a
+# busy machine). tdctl's own estimate of its cost to the target (the summary's
 # "cost to the target" line) is printed beside what this bench measured.
 # Then the same attached (tdctl attach, perf stat -p): one pipe benchmark
 # (pinned to CPU 0, as above) started alone and left running; in turn a
@@ -190,8 +193,13 @@ for r in $(seq "$repeats"); do
 	for m in $modes; do
 		tag="pipe-$m-$r"
 		# shellcheck disable=SC2046
-		$(wrap "$m" "$tag") taskset -c 0 perf bench sched pipe -l "$loops" >"$dir/$tag.out" 2>"$dir/$tag.err" || :
+		# (bash's times: the CPU time of the benchmark's processes, its children)
+		# shellcheck disable=SC2016
+		$(wrap "$m" "$tag") bash -c 'taskset -c 0 perf bench sched pipe -l "$1"; times >"$2"' bench "$loops" \
+			"$dir/$tag.times" >"$dir/$tag.out" 2>"$dir/$tag.err" || :
 		awk '/usecs\/op/ { print $1 }' "$dir/$tag.out" >>"$dir/pipe-$m.us"
+		awk -v l="$loops" 'NR == 2 { split($1, u, /[ms]/); split($2, k, /[ms]/)
+			printf "%.4f\n", (u[1] * 60 + u[2] + k[1] * 60 + k[2]) * 1e6 / l }' "$dir/$tag.times" >>"$dir/pipe-$m.cpu" 2>/dev/null || :
 		if [ -f "$dir/$tag.perf" ]; then
 			awk -F, '$3 == "context-switches" { print $1 }' "$dir/$tag.perf" >>"$dir/pipe.switches"
 		fi
@@ -211,18 +219,26 @@ alone=$(median <"$dir/pipe-alone.us")
 perf_us=$(median <"$dir/pipe-perf.us")
 echo
 echo "pipe: $sw_op context switches per operation (perf stat's context-switches / loops, median)"
-printf '  %-16s %12s %16s %14s %22s\n' "how it ran" "µs per op" "added ns/switch" "vs perf stat" "tdctl's estimate (ms)"
+echo "  CPU: the benchmark's processes' CPU time (bash's times) per op; other processes' time on CPU 0 is not in it"
+printf '  %-16s %12s %16s %14s %22s %10s %12s %10s\n' "how it ran" "µs per op" "added ns/switch" "vs perf stat" \
+	"tdctl's estimate (ms)" "CPU µs/op" "added (CPU)" "vs (CPU)"
+alone_cpu=$(median <"$dir/pipe-alone.cpu")
 for m in $modes; do
 	us=$(median <"$dir/pipe-$m.us")
+	cpu=$(median <"$dir/pipe-$m.cpu")
 	ref=$perf_us
-	case $m in hw-*) ref=$(median <"$dir/pipe-hw-perf.us") ;; esac
+	refc=$(median <"$dir/pipe-perf.cpu")
+	case $m in hw-*) ref=$(median <"$dir/pipe-hw-perf.us") refc=$(median <"$dir/pipe-hw-perf.cpu") ;; esac
 	est=n/a
 	[ -f "$dir/pipe-$m.est" ] && est=$(median <"$dir/pipe-$m.est")
-	awk -v m="$m" -v us="$us" -v a="$alone" -v p="$ref" -v s="$sw_op" -v est="$est" -v l="$loops" 'BEGIN {
+	awk -v m="$m" -v us="$us" -v a="$alone" -v p="$ref" -v s="$sw_op" -v est="$est" -v l="$loops" \
+		-v c="$cpu" -v ca="$alone_cpu" -v cp="$refc" 'BEGIN {
 		added = (us == "n/a" || s == "n/a" || m == "alone") ? "-" : sprintf("%.0f", (us - a) * 1000 / s)
 		ratio = (added == "-" || p == "n/a" || p - a <= 0) ? "-" : sprintf("%.2f", (us - a) / (p - a))
 		meas = (est == "n/a" || us == "n/a") ? "" : sprintf(" (bench: %.1f)", (us - a) * l / 1e3)
-		printf "  %-16s %12s %16s %14s %22s\n", m, us, added, ratio, est meas
+		addc = (c == "n/a" || ca == "n/a" || s == "n/a" || m == "alone") ? "-" : sprintf("%.0f", (c - ca) * 1000 / s)
+		ratc = (addc == "-" || cp == "n/a" || cp - ca <= 0) ? "-" : sprintf("%.2f", (c - ca) / (cp - ca))
+		printf "  %-16s %12s %16s %14s %22s %10s %12s %10s\n", m, us, added, ratio, est meas, c, addc, ratc
 	}'
 done
 
@@ -304,9 +320,12 @@ ratio() {
 	}'
 }
 echo
-echo "ratios of added cost per switch (medians; goals: BPF <= 1 (0.5), per-thread <= 1.1):"
-ratio "BPF/perf-inherit (run)" pipe-bpf.us pipe-perf.us pipe-alone.us
-ratio "per-thread/perf-inherit (run)" pipe-per-thread.us pipe-perf.us pipe-alone.us
+echo "ratios of added cost per switch (medians of the benchmark's CPU time, or of its wall time where said;"
+echo "goals: BPF <= 1 (0.5), per-thread <= 1.1):"
+ratio "BPF/perf-inherit (run)" pipe-bpf.cpu pipe-perf.cpu pipe-alone.cpu
+ratio "per-thread/perf-inherit (run)" pipe-per-thread.cpu pipe-perf.cpu pipe-alone.cpu
+ratio "BPF/perf-inherit (run, wall)" pipe-bpf.us pipe-perf.us pipe-alone.us
+ratio "per-thread/perf-inherit (run, wall)" pipe-per-thread.us pipe-perf.us pipe-alone.us
 if [ -n "$amodes" ]; then
 	ratio "BPF/perf-p (attached)" attach-attach-bpf.ns attach-perf-p.ns attach-alone.ns
 	ratio "per-thread/perf-p (attached)" attach-attach-per-thread.ns attach-perf-p.ns attach-alone.ns
