@@ -15,7 +15,8 @@
 # ns each switch gained over the benchmark alone, and that as a ratio of
 # perf stat's, then the same from the benchmark's CPU time per operation
 # (other processes' time on CPU 0 is not in it: the figure to trust on a
-# busy machine). tdctl's own estimate of its cost to the target (the summary's
+# busy machine; `times` says milliseconds: it needs LOOPS of 100,000 or
+# more). tdctl's own estimate of its cost to the target (the summary's
 # "cost to the target" line) is printed beside what this bench measured.
 # Then the same attached (tdctl attach, perf stat -p): one pipe benchmark
 # (pinned to CPU 0, as above) started alone and left running; in turn a
