@@ -375,7 +375,7 @@ __noinline int read_counters(struct cpu_state *cs, __u32 cpu, __u32 have, __u64 
  * switch. Returns true when the thread had no slot (none free). Run with
  * interrupts off, one at a time on a CPU.
  *
- * read_counters(), account(), count_unseen_stint() and see_runtime() are
+ * read_counters(), account() and count_unseen_stint() are
  * global functions (not static, not inlined): the verifier checks each once,
  * on its own, with its arguments unknown (pointers as memory of their type's
  * size that may be NULL: btf_prepare_func_args(), kernel/bpf/btf.c:7751-7771
@@ -389,7 +389,13 @@ struct account_args {
 	__u32 tid, tgid, owner;
 	__s32 sw;
 	__u32 dead, have;
+	/* a switch out of a followed thread: keep in its slot its CPU time as the
+	 * kernel accounted it (runtime_seen, unseen_stint()'s start for a stint the
+	 * program does not see begin), in the same write as its sums */
+	__u32 seen;
 };
+
+static __always_inline struct task_struct *current_as(__u32 tid);
 
 __noinline int account(struct cpu_state *cs, const struct account_args *a)
 {
@@ -429,8 +435,15 @@ __noinline int account(struct cpu_state *cs, const struct account_args *a)
 			s->voluntary++;
 		else if (sw == SW_INVOLUNTARY)
 			s->involuntary++;
-		if (dead)
+		if (dead) {
 			s->flags |= TD_BPF_SUMS_EXITED;
+		} else if (a->seen) {
+			struct task_struct *task = current_as(tid);
+			if (task) {
+				s->runtime_seen = BPF_CORE_READ(task, se.sum_exec_runtime);
+				s->flags |= TD_BPF_SUMS_RUNTIME;
+			}
+		}
 		write_end(s);
 	} else if (full) {
 		__sync_fetch_and_add(&lost_oncpu_ns, ran);
@@ -544,23 +557,6 @@ __noinline int count_unseen_stint(__u32 tid)
 	return 0;
 }
 
-/* Keep in followed thread tid's slot its CPU time as the kernel accounted it
- * at this switch out (unseen_stint()'s start for a stint the program does
- * not see begin). */
-__noinline int see_runtime(__u32 tid)
-{
-	struct task_struct *task = current_as(tid);
-	struct td_bpf_thread_sums *s = task ? slot_of_tid(tid) : NULL;
-
-	if (!s || (s->flags & TD_BPF_SUMS_EXITED))
-		return 0;
-	write_begin(s);
-	s->runtime_seen = BPF_CORE_READ(task, se.sum_exec_runtime);
-	s->flags |= TD_BPF_SUMS_RUNTIME;
-	write_end(s);
-	return 0;
-}
-
 /* Thread tid leaves the CPU (or, from the flush, is read where it runs):
  * read the counters when it or the thread after it is followed (or when
  * cgroups are summed: whatever runs counts), never otherwise; give it
@@ -593,12 +589,15 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 			if (have)
 				ran = now - cs->since_ns;
 		}
-		struct account_args a = {
-			.ran = ran, .tid = tid, .tgid = tgid, .owner = owner, .sw = sw, .dead = dead, .have = have
-		};
+		struct account_args a = { .ran = ran,
+					  .tid = tid,
+					  .tgid = tgid,
+					  .owner = owner,
+					  .sw = sw,
+					  .dead = dead,
+					  .have = have,
+					  .seen = sw != SW_NONE && owner && tid };
 		full = account(cs, &a);
-		if (sw != SW_NONE && owner && tid)
-			see_runtime(tid);
 	} else if (need_next) {
 		now = now ? now : bpf_ktime_get_ns();
 		read_counters(cs, bpf_get_smp_processor_id(), false, now);
