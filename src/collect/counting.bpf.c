@@ -163,16 +163,17 @@ struct {
 /* Every followed process's sums (all its threads, listed or not, with a
  * slot or not): the collector's total, of which the threads it lists are a
  * part (the rest is its unlisted remainder). Deleted by user space.
- * Not preallocated: made only for a process one of whose threads found no
- * slot (account(): a lookup, and an update once per process, never at a
- * switch of a thread with a slot), while preallocated its 4,096 entries of
- * ~1 KiB on every possible CPU were allocated and cleared at each load
- * (6 ms of a session's start on a 2-CPU guest). An entry the kernel cannot
- * allocate is as one beyond a full map: that process's unslotted time is
- * in lost_oncpu_ns, as it is anyway. */
+ * User space makes it BPF_F_NO_PREALLOC where the kernel allows it at a
+ * switch (counting_bpf.c's load()): an entry is made only for a process
+ * one of whose threads found no slot (account(): a lookup, and an update
+ * once per such process, never at a switch of a thread with a slot), while
+ * preallocated its 4,096 entries of ~1 KiB on every possible CPU are
+ * allocated and cleared at each load (6 ms of a session's start on a 2-CPU
+ * guest). An entry the kernel cannot allocate is as one beyond a full map:
+ * that process's counts miss from its sums (its threads' time is in
+ * lost_oncpu_ns either way). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, TD_BPF_COUNT_PROCS);
 	__type(key, __u32); /* tgid */
 	__type(value, struct td_bpf_thread_sums);
