@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static char last_warning[256];
@@ -83,6 +84,16 @@ bool td_bpf_no_btf(td_err *err)
 		return false;
 	td_err_set(err, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
 	return true;
+}
+
+bool td_bpf_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 bool td_bpf_raw_tp_only(const char *env, td_err *why_btf)

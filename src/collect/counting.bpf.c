@@ -162,7 +162,16 @@ struct {
 
 /* Every followed process's sums (all its threads, listed or not, with a
  * slot or not): the collector's total, of which the threads it lists are a
- * part (the rest is its unlisted remainder). Deleted by user space. */
+ * part (the rest is its unlisted remainder). Deleted by user space.
+ * User space makes it BPF_F_NO_PREALLOC where the kernel allows it at a
+ * switch (counting_bpf.c's load()): an entry is made only for a process
+ * one of whose threads found no slot (account(): a lookup, and an update
+ * once per such process, never at a switch of a thread with a slot), while
+ * preallocated its 4,096 entries of ~1 KiB on every possible CPU are
+ * allocated and cleared at each load (6 ms of a session's start on a 2-CPU
+ * guest). An entry the kernel cannot allocate is as one beyond a full map:
+ * that process's counts miss from its sums (its threads' time is in
+ * lost_oncpu_ns either way). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, TD_BPF_COUNT_PROCS);
@@ -316,6 +325,16 @@ static __always_inline void add_local(struct td_bpf_thread_sums *t, const struct
 		t->owner = owner; /* each CPU's copy names it (user space takes any that does) */
 }
 
+/* bpf_perf_event_value's layout (include/uapi/linux/bpf.h: a user-space
+ * ABI, fixed), declared here rather than taken from vmlinux.h, whose types
+ * are relocatable: a relocation against a type makes libbpf look for it
+ * among the kernel's ~127,000 types at each load (~1 ms). */
+struct perf_value {
+	__u64 counter;
+	__u64 enabled;
+	__u64 running;
+};
+
 /* Read this CPU's counters once: cs->delta* is what they counted since
  * cs->last* when `have` (else zero), and cs->last* the new reading. A
  * group's leader is read with its times (a software group's are the clock:
@@ -326,7 +345,7 @@ __noinline int read_counters(struct cpu_state *cs, __u32 cpu, __u32 have, __u64 
 	if (!cs) /* a global function's pointer argument may be NULL to the verifier */
 		return 0;
 	for (__u32 k = 0; k < TD_BPF_COUNT_MAX; k++) {
-		struct bpf_perf_event_value v;
+		struct perf_value v;
 		__u32 g;
 		__u64 c;
 		if (k >= nevents)
@@ -337,7 +356,7 @@ __noinline int read_counters(struct cpu_state *cs, __u32 cpu, __u32 have, __u64 
 		cs->delta[k] = 0;
 		if ((leaders & (1ull << k)) && !(value_only & (1u << g))) {
 			cs->delta_enabled[g] = cs->delta_running[g] = 0;
-			if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, &v, sizeof(v))) {
+			if (bpf_perf_event_read_value(&counters, cpu * TD_BPF_COUNT_MAX + k, (void *)&v, sizeof(v))) {
 				__sync_fetch_and_add(&read_errors, 1);
 				continue; /* the next reading's delta covers this one's */
 			}
@@ -614,7 +633,7 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 /* A switch from thread tid of process tgid to thread ntid of ntgid; last:
  * prev's process has no live thread left (read only for its last switch). */
 static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u32 tid, __u32 tgid, __u32 ntid,
-				     __u32 ntgid, struct task_struct *prev, bool btf)
+				     __u32 ntgid, struct task_struct *prev)
 {
 	bool dead = !preempt && (prev_state & TD_TASK_DEAD);
 	__u32 zero = 0, nowner;
@@ -631,7 +650,12 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 	if (!dead)
 		return 0;
 	/* the process's last thread gone: its room in followed is free (its sums stay) */
-	live = btf ? prev->signal->live.counter : BPF_CORE_READ(prev, signal, live.counter);
+	/* read by helper in both flavours (only at a thread's last switch): in a
+	 * tp_btf program, loading the pointer prev->signal has the verifier look
+	 * task_struct's "__safe_*" variants up by name among the kernel's types,
+	 * a walk of them each (check_ptr_to_btf_access(), kernel/bpf/verifier.c:
+	 * 7017-7031 in 6.12; btf_nested_type_is_trusted()): ~2.5 ms a load here */
+	live = BPF_CORE_READ(prev, signal, live.counter);
 	if (live == 0 && owner_of(tgid)) {
 		bpf_map_delete_elem(&followed, &tgid);
 		__sync_fetch_and_add(&followed_gen, 1);
@@ -653,7 +677,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 SEC("tp_btf/sched_switch")
 int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev_state, prev->pid, prev->tgid, next->pid, next->tgid, prev, true);
+	return on_switch(preempt, prev_state, prev->pid, prev->tgid, next->pid, next->tgid, prev);
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -666,7 +690,7 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
 	return on_switch(preempt, prev_state, BPF_CORE_READ(prev, pid), BPF_CORE_READ(prev, tgid),
-			 BPF_CORE_READ(next, pid), BPF_CORE_READ(next, tgid), prev, false);
+			 BPF_CORE_READ(next, pid), BPF_CORE_READ(next, tgid), prev);
 }
 
 SEC("raw_tp/sched_process_fork")

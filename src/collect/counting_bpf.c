@@ -113,6 +113,13 @@ static struct counting_bpf *load(bool btf, const struct instance *in, __u32 valu
 	}
 	skel->rodata->value_only = value_only;
 	skel->rodata->nslots = (__u32)map_entries;
+	/* proc_sums not preallocated (counting.bpf.c) where the kernel allocates a map's
+	 * elements from caches of its own, refilled outside the program (bpf_mem_alloc,
+	 * 6.1): before, an element made at a switch was a kmalloc under the run queue's
+	 * lock, which may wake kswapd (that lock again) */
+	if (td_bpf_kernel_at_least(6, 1))
+		bpf_map__set_map_flags(skel->maps.proc_sums,
+				       bpf_map__map_flags(skel->maps.proc_sums) | BPF_F_NO_PREALLOC);
 	if ((rc = bpf_map__set_max_entries(skel->maps.counters, (__u32)(ncpus * TD_BPF_COUNT_MAX))) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.slots, (__u32)map_entries)) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.slot_of, (__u32)map_entries)) == 0 &&

@@ -40,8 +40,22 @@ check_eq "run: TASK_CLOCK of all targets ($tc s) within 2 % of the process's own
 	"$(within "$tc" "$cpu" 2)"
 unl=$(sql "$DB" "select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id
 	join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = 0")
-check "run: the unlisted remainder holds the short threads' work (over 10 % of the CPU: $unl of $tc s)" \
-	test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u > 0.1 * t) ? 1 : 0 }')" = 1
+# the short threads use 1 s of CPU in all (200 x 5 ms, td-demo's busy_thread, by their own clocks);
+# what of it their listed rows do not hold ran in the remainder. A loaded host lengthens their lives
+# until scans list many of them early: the premise is how much of their work went unlisted, not a
+# share of the whole. Their rows: listed threads with under 0.1 s counted (a long one uses 0.5 s;
+# the main thread, or a long one listed late, taken for a short one only lowers the bound)
+short_rows=$(sql "$DB" "select coalesce(sum(v), 0) / 1e9 from (select (select coalesce(sum(c.value), 0) from counts c
+	join events e on e.id = c.event_id where c.thread_id = t.id and e.name = 'TASK_CLOCK') as v
+	from threads t where t.tid != 0) where v < 1e8")
+short_unl=$(awk -v r="$short_rows" 'BEGIN { printf "%.6f", 200 * 0.005 - r }')
+if [ "$(awk -v u="$short_unl" 'BEGIN { print (u >= 0.1) ? 1 : 0 }')" = 1 ]; then
+	check "run: the unlisted remainder holds the short threads' unlisted work ($unl s, at least 90 % of $short_unl s)" \
+		test "$(awk -v u="$unl" -v s="$short_unl" 'BEGIN { print (u >= 0.9 * s) ? 1 : 0 }')" = 1
+else
+	skip "run: the unlisted remainder holds the short threads' unlisted work" \
+		"their listed rows hold all but $short_unl s of it (scans listed them early: a loaded host)"
+fi
 check_eq "run: listed threads alone hold less than everything (no thread counted twice)" 1 \
 	"$(sql "$DB" "select sum(c.value) / 1e9 < $cpu * 1.02 from counts c join events e on e.id = c.event_id
 		join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0")"
