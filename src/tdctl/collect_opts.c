@@ -361,7 +361,8 @@ static uint64_t self_cpu_ns(void)
 /* The end-of-run summary of the session res names, with what the whole
  * command cost up to it: getrusage once the summary is read, before it is
  * written out. */
-static int end_summary(const struct td_session_opts *o, const struct td_session_result *res, td_err *err)
+static int end_summary(const struct td_session_opts *o, const struct td_session_result *res,
+		       struct td_summary_live *live, td_err *err)
 {
 	struct td_summary sum;
 	struct td_store *st;
@@ -373,7 +374,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 			    (long long)res->session_id, err->msg);
 		return 0;
 	}
-	if (td_summary_load(st, res->session_id, o->events_dir, NULL, &sum, err))
+	if (live ? td_summary_load_live(live, st, res->session_id, &sum, err)
+		 : td_summary_load(st, res->session_id, o->events_dir, NULL, &sum, err))
 		rc = -1;
 	else if (td_summary_load_confidence(st, res->session_id, &sum, err)) {
 		td_summary_free(&sum);
@@ -399,23 +401,31 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
  * the summary are as starved as the intervals on a saturated machine. */
 static int collect_raised(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
 {
+	struct td_session_opts with = *o;
 	struct td_session_result res;
+	struct td_summary_live *live = NULL;
 	td_err err;
 
 	*session = 0;
-	if (td_session_execute(o, &res, &err)) {
+	/* the summary's sums kept as each interval commits, not read back at the end
+	 * (TD_SUMMARY_READBACK=1: read back, as tdctl report does) */
+	if (summary && !getenv("TD_SUMMARY_READBACK") && td_summary_live_new(o->events_dir, &live) == 0) {
+		with.counts_observer = td_summary_live_feed;
+		with.counts_observer_ctx = live;
+	}
+	if (td_session_execute(&with, &res, &err)) {
 		tdctl_error("%s", err.msg);
 		*exit_code = res.error_exit;
 		*session = res.session_id;
+		td_summary_live_free(live);
 		return res.session_id ? 0 : -1; /* a failed session is marked so; its message says it all */
 	} else {
 		*exit_code = o->argv ? res.target_status : 0;
 	}
 	*session = res.session_id;
-	if (!summary)
-		return 0;
-	if (end_summary(o, &res, &err))
+	if (summary && end_summary(o, &res, live, &err))
 		tdctl_error("%s", err.msg);
+	td_summary_live_free(live);
 	return 0;
 }
 
