@@ -521,6 +521,7 @@ struct td_summary_live {
 	struct td_tid_map ids;
 	int64_t session; /* 0: not bound yet (no interval committed) */
 	bool failed;	 /* out of memory, a row lost, a store error: the summary reads back */
+	const char *read_back; /* td_summary_load_live: why it read the session back, NULL: it did not */
 };
 
 /* A target's sums, made at its first row. */
@@ -758,10 +759,18 @@ int td_summary_load_live(struct td_summary_live *a, struct td_store *s, int64_t 
 
 	/* nothing committed, a row lost, or the session's counting mode set after its
 	 * first interval (the sums would differ): read back */
-	if (a->failed || a->session != session || td_store_session_meta(s, session, &meta) ||
-	    strcmp(meta.counting, a->L.meta.counting))
-		return load(s, session, a->events_dir, NULL, NULL, sum, err);
-	return load(s, session, a->events_dir, NULL, a, sum, err);
+	a->read_back = a->failed			       ? "its totals are incomplete"
+		       : a->session != session		       ? "no interval of this session was committed"
+		       : td_store_session_meta(s, session, &meta) ? "the session's row cannot be read"
+		       : strcmp(meta.counting, a->L.meta.counting)
+			       ? "its counting mode changed after its first interval"
+			       : NULL;
+	return load(s, session, a->events_dir, NULL, a->read_back ? NULL : a, sum, err);
+}
+
+const char *td_summary_live_read_back(const struct td_summary_live *a)
+{
+	return a->read_back;
 }
 
 void td_summary_free(struct td_summary *sum)

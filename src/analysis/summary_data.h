@@ -121,6 +121,9 @@ int td_summary_live_new(const char *events_dir, struct td_summary_live **out);
 void td_summary_live_feed(void *ctx, struct td_store *s, const struct td_committed_counts *c);
 int td_summary_load_live(struct td_summary_live *a, struct td_store *s, int64_t session, struct td_summary *sum,
 			 td_err *err);
+/* After td_summary_load_live: why it read the session back, NULL when it
+ * built the summary from the totals. */
+const char *td_summary_live_read_back(const struct td_summary_live *a);
 void td_summary_live_free(struct td_summary_live *a);
 /* The confidence section (sum->conf), which only the printed summary shows:
  * it reads every stored metric value of the session. */
