@@ -85,8 +85,8 @@ struct load {
 	bool system_row; /* the group row of the CPUs is made */
 	/* the live accumulator's (sum NULL): its targets by id, index + 1 */
 	struct td_tid_map *live_ids;
-	int nfiles_bound;		      /* files whose c[] a new target gets */
-	const struct file *live_files;	      /* their sizes */
+	int nfiles_bound;		    /* files whose c[] a new target gets */
+	const struct file *live_files;	    /* their sizes */
 	const struct td_tid_map *committed; /* td_summary_load_live: the targets with committed rows */
 };
 
@@ -519,8 +519,8 @@ struct td_summary_live {
 	struct file_walk fw[NFILES];
 	struct load L; /* sum NULL: its threads are every target with a committed row */
 	struct td_tid_map ids;
-	int64_t session; /* 0: not bound yet (no interval committed) */
-	bool failed;	 /* out of memory, a row lost, a store error: the summary reads back */
+	int64_t session;       /* 0: not bound yet (no interval committed) */
+	bool failed;	       /* out of memory, a row lost, a store error: the summary reads back */
 	const char *read_back; /* td_summary_load_live: why it read the session back, NULL: it did not */
 };
 
@@ -697,8 +697,8 @@ static int load(struct td_store *s, int64_t session, const char *events_dir, con
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
 	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
 	if ((acc ? td_store_session_threads : td_store_counted_threads)(s, session, add_thread, &L) ||
-	    td_store_targets(s, session, add_other, &L) ||
-	    (L.pass = 1, td_store_targets(s, session, add_other, &L)) || index_threads(&L))
+	    td_store_targets(s, session, add_other, &L) || (L.pass = 1, td_store_targets(s, session, add_other, &L)) ||
+	    index_threads(&L))
 		goto out;
 	for (int i = 0; i < sum->nrows; i++) /* a CPU, a cgroup, `whole`: there all the session */
 		if (sum->rows[i].kind == TD_SUM_CPU || sum->rows[i].kind == TD_SUM_MEMBER)
@@ -759,8 +759,8 @@ int td_summary_load_live(struct td_summary_live *a, struct td_store *s, int64_t 
 
 	/* nothing committed, a row lost, or the session's counting mode set after its
 	 * first interval (the sums would differ): read back */
-	a->read_back = a->failed			       ? "its totals are incomplete"
-		       : a->session != session		       ? "no interval of this session was committed"
+	a->read_back = a->failed				  ? "its totals are incomplete"
+		       : a->session != session			  ? "no interval of this session was committed"
 		       : td_store_session_meta(s, session, &meta) ? "the session's row cannot be read"
 		       : strcmp(meta.counting, a->L.meta.counting)
 			       ? "its counting mode changed after its first interval"

@@ -63,7 +63,7 @@ struct observed {
 		int64_t id, session;
 		int seq;
 		uint64_t start_ns, end_ns;
-	} *ivs;
+	} * ivs;
 	size_t nivs, cap_ivs, mark_ivs;
 	bool lost, mark_lost; /* a row could not be kept since the last hand-over */
 };
@@ -95,9 +95,9 @@ struct td_store {
 /* store_observe.c: the observer's rows, kept from write to commit */
 void observe_interval(struct td_store *s, int64_t id, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns);
 void observe_counts(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n);
-void observe_begin(struct td_store *s);		    /* a transaction or savepoint began */
+void observe_begin(struct td_store *s);			   /* a transaction or savepoint began */
 void observe_rollback(struct td_store *s, bool savepoint); /* ... rolled back: its rows forgotten */
-void observe_committed(struct td_store *s);		    /* all kept rows committed: handed over */
+void observe_committed(struct td_store *s);		   /* all kept rows committed: handed over */
 void observe_free(struct td_store *s);
 
 /* store_sql.c: the SQLite helpers */

@@ -245,14 +245,15 @@ out:
 
 static int list_threads(struct td_store *s, int64_t session, bool counted, td_thread_total_fn fn, void *ctx)
 {
-	sqlite3_stmt *st = prepare_session(s,
-					   counted ? "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
-						     " WHERE session_id=?1 AND id IN (SELECT c.target_id FROM intervals i"
-						     " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1)"
-						     " ORDER BY pid, tid = 0, tid, id"
-						   : "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
-						     " WHERE session_id=?1 ORDER BY pid, tid = 0, tid, id",
-					   session);
+	sqlite3_stmt *st =
+		prepare_session(s,
+				counted ? "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					  " WHERE session_id=?1 AND id IN (SELECT c.target_id FROM intervals i"
+					  " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1)"
+					  " ORDER BY pid, tid = 0, tid, id"
+					: "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					  " WHERE session_id=?1 ORDER BY pid, tid = 0, tid, id",
+				session);
 	int rc = 0, step = SQLITE_DONE;
 
 	if (!st)

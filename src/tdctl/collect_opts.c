@@ -385,7 +385,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 		sum.summary_ns = td_process_cpu_ns() - before;
 		if (live && getenv("TD_DEBUG_SUMMARY")) /* tests: which way it was built */
 			fprintf(stderr, "tdctl: debug: summary %s%s\n",
-				td_summary_live_read_back(live) ? "read back: " : "from the committed intervals' totals",
+				td_summary_live_read_back(live) ? "read back: "
+								: "from the committed intervals' totals",
 				td_summary_live_read_back(live) ? td_summary_live_read_back(live) : "");
 		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns;
 		sum.helper_ns = res->helper_cpu_ns;

@@ -317,6 +317,7 @@ static void test_summary_live(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values), cmocka_unit_test(test_summary_cut),
-					    cmocka_unit_test(test_remainder_per_mode), cmocka_unit_test(test_summary_live) };
+					    cmocka_unit_test(test_remainder_per_mode),
+					    cmocka_unit_test(test_summary_live) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
