@@ -81,7 +81,11 @@ struct load {
 	/* software.td's bound events (rows in id order): which /proc total each feeds, -1 none */
 	const struct td_session_event *proc_evs;
 	signed char *proc_of;
-	int pass;	 /* add_other: CPUs first, then the rest */
+	struct other { /* add_other: a cgroup or `whole`, made a row after the CPUs */
+		int64_t id;
+		char *label;
+	} * others;
+	int nothers;
 	bool system_row; /* the group row of the CPUs is made */
 	/* the live accumulator's (sum NULL): its targets by id, index + 1 */
 	struct td_tid_map *live_ids;
@@ -158,7 +162,8 @@ static struct td_summary_row *add_member(struct load *L, enum td_summary_kind ki
 	return row;
 }
 
-/* Every online CPU's target (pass 0), then a cgroup or `whole` (pass 1). */
+/* Every online CPU's target a row as it comes; a cgroup or `whole` kept for
+ * add_others (their rows follow the CPUs'). */
 static int add_other(const struct td_target_info *t, void *ctx)
 {
 	struct load *L = ctx;
@@ -168,7 +173,7 @@ static int add_other(const struct td_target_info *t, void *ctx)
 
 	if (L->f && !td_report_filter_keeps(L->f, t))
 		return 0;
-	if (L->pass == 0 && cpu) {
+	if (cpu) {
 		if (!L->system_row) {
 			if (!(row = new_row(sum, 0, "")))
 				return -1;
@@ -179,12 +184,29 @@ static int add_other(const struct td_target_info *t, void *ctx)
 			return -1;
 		row->tid = t->cpu;
 		snprintf(row->comm, sizeof(row->comm), "cpu%d", t->cpu);
-	} else if (L->pass == 1 && (!strcmp(t->kind, "cgroup") || !strcmp(t->kind, "whole"))) {
-		if (!(row = new_row(sum, 0, "")))
+	} else if (!strcmp(t->kind, "cgroup") || !strcmp(t->kind, "whole")) {
+		char label[4200]; /* cgroup: and a path */
+		struct other *o = td_array_push(&L->others, &L->nothers, sizeof(*L->others));
+		if (!o)
+			return -1;
+		td_target_label(t, label, sizeof(label));
+		o->id = t->id;
+		if (!(o->label = strdup(label)))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_others(struct load *L)
+{
+	for (int i = 0; i < L->nothers; i++) {
+		struct td_summary_row *row = new_row(L->sum, 0, "");
+		if (!row)
 			return -1;
 		row->kind = TD_SUM_OTHER;
-		td_target_label(t, row->label, sizeof(row->label));
-		if (!add_member(L, TD_SUM_MEMBER, t->id))
+		row->label = L->others[i].label; /* the row's now */
+		L->others[i].label = NULL;
+		if (!add_member(L, TD_SUM_MEMBER, L->others[i].id))
 			return -1;
 	}
 	return 0;
@@ -697,8 +719,7 @@ static int load(struct td_store *s, int64_t session, const char *events_dir, con
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
 	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
 	if ((acc ? td_store_session_threads : td_store_counted_threads)(s, session, add_thread, &L) ||
-	    td_store_targets(s, session, add_other, &L) || (L.pass = 1, td_store_targets(s, session, add_other, &L)) ||
-	    index_threads(&L))
+	    td_store_targets(s, session, add_other, &L) || add_others(&L) || index_threads(&L))
 		goto out;
 	for (int i = 0; i < sum->nrows; i++) /* a CPU, a cgroup, `whole`: there all the session */
 		if (sum->rows[i].kind == TD_SUM_CPU || sum->rows[i].kind == TD_SUM_MEMBER)
@@ -731,6 +752,9 @@ out:
 	for (int i = 0; i < L.nthreads; i++)
 		for (int k = 0; k < NFILES; k++)
 			td_group_counts_free(&L.threads[i].c[k]);
+	for (int i = 0; i < L.nothers; i++)
+		free(L.others[i].label);
+	free(L.others);
 	free(L.threads);
 	free(L.by_id);
 	free(L.by_offset);
@@ -781,6 +805,8 @@ void td_summary_free(struct td_summary *sum)
 		free(sum->failed[i].names);
 		free(sum->failed[i].error);
 	}
+	for (int i = 0; i < sum->nrows; i++)
+		free(sum->rows[i].label);
 	free(sum->conf);
 	free(sum->failed);
 	free(sum->rows);

@@ -47,7 +47,7 @@ struct td_summary_row {
 	int64_t thread; /* member: its target id; 0 for a group's total */
 	pid_t pid, tid; /* threads; tid is the CPU number of a CPU */
 	char comm[32];
-	char label[4200];	/* OTHER: cgroup:PATH or whole */
+	char *label;		/* OTHER: cgroup:PATH or whole (td_summary_free frees it); NULL otherwise */
 	bool counted;		/* some count of it was read (rows never counted are not printed) */
 	double seconds;		/* the wall time its values cover: the thread's life, the session's for a process */
 	double v[TD_SUM_NCOLS]; /* NaN: not counted */

@@ -404,7 +404,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 			fprintf(stderr,
 				"tdctl: debug: summary %s%s (keeping them: %.2f ms at the start, %.2f ms in %d "
 				"intervals, the first %.2f ms)\n",
-				td_summary_live_read_back(live) ? "read back: " : "from the committed intervals' totals",
+				td_summary_live_read_back(live) ? "read back: "
+								: "from the committed intervals' totals",
 				td_summary_live_read_back(live) ? td_summary_live_read_back(live) : "",
 				(double)live_cost.make_ns / 1e6, (double)live_cost.feed_ns / 1e6, live_cost.feeds,
 				(double)live_cost.first_ns / 1e6);
