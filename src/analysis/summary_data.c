@@ -541,7 +541,11 @@ struct td_summary_live {
 	struct file_walk fw[NFILES];
 	struct load L; /* sum NULL: its threads are every target with a committed row */
 	struct td_tid_map ids;
-	int64_t session;       /* 0: not bound yet (no interval committed) */
+	int64_t session; /* 0: not bound yet (no interval committed) */
+	/* a file bound to no event of the session (generic.td without a PMU) is not walked:
+	 * its walk would hand every target of every interval over empty (all its columns
+	 * n/c), which only says the target had a row; the feed says that itself */
+	bool every_target_any;
 	bool failed;	       /* out of memory, a row lost, a store error: the summary reads back */
 	const char *read_back; /* td_summary_load_live: why it read the session back, NULL: it did not */
 };
@@ -604,6 +608,10 @@ static int live_bind(struct td_summary_live *a, struct td_store *s, int64_t sess
 			continue;
 		if (bind_rows(&a->L, s, session, k, &a->files[k], &a->sc[k], &err))
 			return -1;
+		if (a->sc[k].bound == 0) {
+			a->every_target_any = true;
+			continue;
+		}
 		a->fw[k] = (struct file_walk){ &a->L, k };
 		if (!(a->walker[k] = td_count_walker_new(&a->sc[k], &walk, &a->fw[k])))
 			return -1;
@@ -625,14 +633,17 @@ void td_summary_live_feed(void *ctx, struct td_store *s, const struct td_committ
 	if (c->session != a->session)
 		return; /* another session's */
 	for (int k = 0; k < NFILES && !known; k++)
-		if (a->walker[k])
+		if (a->files[k].ev) /* bound (walked or not) */
 			known = &a->sc[k];
 	for (size_t i = 0; i < c->n && !a->failed; i++) {
 		const struct td_count_row *r = &c->rows[i];
 		/* every target with a row is the summary's (td_store_counted_threads'), and every
 		 * event was bound at the start: one added since would be read back bound */
-		if (!thread_of(&a->L, r->target) || (known && !td_session_event_of(known, r->event)))
+		struct thread *t = thread_of(&a->L, r->target);
+		if (!t || (known && !td_session_event_of(known, r->event)))
 			a->failed = true;
+		else if (a->every_target_any)
+			t->any = true;
 		for (int k = 0; k < NFILES && !a->failed; k++)
 			if (a->walker[k] && td_count_walker_row(a->walker[k], r))
 				a->failed = true;

@@ -257,6 +257,8 @@ static void test_summary_live(void **state)
 	int64_t t1 = td_store_thread_add(s, sess, 7, 7, "demo", 0);
 	int64_t t2 = td_store_thread_add(s, sess, 7, 8, "worker", 0);
 	int64_t t3 = td_store_thread_add(s, sess, 7, 9, "late", S + S / 2);
+	/* a thread with only a row no events file reads: still a row of the summary, all n/c */
+	int64_t t4 = td_store_thread_add(s, sess, 7, 10, "odd", S);
 	int64_t iv = td_store_interval_add(s, sess, 0, 0, S);
 	/* thread 7: group 0 all the time, group 1 half of it; thread 8: a quarter, then not at all */
 	td_store_count_add(s, iv, t1, tc, 400000000, S, S);
@@ -283,6 +285,7 @@ static void test_summary_live(void **state)
 	td_store_count_add(s, iv, t2, cs, 6, S, S);
 	td_store_count_add(s, iv, t2, pf, 30, S, S / 3);
 	td_store_count_add(s, iv, t1, cy, 0, S, 0);
+	td_store_count_add(s, iv, t4, cy, 0, S, 0);
 	td_store_thread_seen(s, t1, NULL, 2 * S, false);
 	td_store_thread_seen(s, t2, NULL, 2 * S, false);
 	td_store_thread_seen(s, t3, NULL, 2 * S, true);
@@ -307,7 +310,8 @@ static void test_summary_live(void **state)
 	td_store_close(s);
 	td_summary_live_free(live);
 	back = summary_of(path, sess);
-	assert_non_null(strstr(back, "3 threads"));
+	assert_non_null(strstr(back, "4 threads"));
+	assert_non_null(strstr(back, "       10 odd                  n/c"));
 	assert_non_null(strstr(back, "not counted: CYCLES: no PMU here"));
 	assert_string_equal(out, back);
 	free(out);
