@@ -221,3 +221,45 @@ int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, s
 	free(ks.k);
 	return rc;
 }
+
+struct td_count_walker {
+	struct walk k;
+};
+
+struct td_count_walker *td_count_walker_new(const struct td_session_counts *sc, const struct td_count_walk *w,
+					    void *ctx)
+{
+	struct td_count_walker *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->k = (struct walk){ .sc = sc, .w = w, .ctx = ctx };
+	if (td_group_counts_init(&k->k.cur, sc->cat ? sc->cat->nevents : 0, sc->ngroups)) {
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+int td_count_walker_row(struct td_count_walker *k, const struct td_count_row *r)
+{
+	return walk_row(r, &k->k);
+}
+
+int td_count_walker_end(struct td_count_walker *k)
+{
+	int rc = end_interval(&k->k);
+
+	k->k.interval = 0; /* the next row begins an interval */
+	k->k.target = 0;
+	return rc;
+}
+
+void td_count_walker_free(struct td_count_walker *k)
+{
+	if (!k)
+		return;
+	td_group_counts_free(&k->k.cur);
+	free(k->k.unbound);
+	free(k);
+}

@@ -72,4 +72,16 @@ int td_session_counts_walk(const struct td_session_counts *sc, struct td_store *
 int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, struct td_store *s, int64_t session,
 			     const struct td_count_walk *const *w, void *const *ctx);
 
+/* The same walk fed row by row, as the rows come (a session's committed
+ * intervals, one after another, each in td_store_counts' order: target,
+ * event): what td_session_counts_walk calls for those rows, in the same
+ * order. td_count_walker_end ends the interval fed last (the next row
+ * of another interval ends it too). NULL when out of memory. */
+struct td_count_walker;
+struct td_count_walker *td_count_walker_new(const struct td_session_counts *sc, const struct td_count_walk *w,
+					    void *ctx);
+int td_count_walker_row(struct td_count_walker *k, const struct td_count_row *r);
+int td_count_walker_end(struct td_count_walker *k);
+void td_count_walker_free(struct td_count_walker *k);
+
 #endif

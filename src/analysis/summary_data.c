@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/tid_map.h"
 #include "eval/evaluator.h"
 #include "eval/group_counts.h"
 #include "model/catalog.h"
@@ -45,6 +46,7 @@ struct thread {
 	double proc[2];	  /* /proc switch totals; NaN: an interval not counted */
 	int proc_rows[2]; /* rows of them (none: not recorded, n/c) */
 	bool counted[NFILES];
+	bool any; /* some target call delivered its counts (its row is counted) */
 	uint64_t window_ns;
 	/* with a time window: the spans of the kept intervals it was counted in */ /* some interval delivered counts of the file */
 };
@@ -79,8 +81,17 @@ struct load {
 	/* software.td's bound events (rows in id order): which /proc total each feeds, -1 none */
 	const struct td_session_event *proc_evs;
 	signed char *proc_of;
-	int pass;	 /* add_other: CPUs first, then the rest */
+	struct other { /* add_other: a cgroup or `whole`, made a row after the CPUs */
+		int64_t id;
+		char *label;
+	} * others;
+	int nothers;
 	bool system_row; /* the group row of the CPUs is made */
+	/* the live accumulator's (sum NULL): its targets by id, index + 1 */
+	struct td_tid_map *live_ids;
+	int nfiles_bound;		    /* files whose c[] a new target gets */
+	const struct file *live_files;	    /* their sizes */
+	const struct td_tid_map *committed; /* td_summary_load_live: the targets with committed rows */
 };
 
 /* ---- threads and rows ------------------------------------------------------------ */
@@ -109,6 +120,8 @@ static int add_thread(const struct td_thread_total *t, void *ctx)
 
 	if (L->nthreads && L->threads[L->nthreads - 1].id == t->thread)
 		return 0;
+	if (L->committed && !td_tid_map_get(L->committed, (uint32_t)t->thread))
+		return 0; /* no committed count of it */
 	if (t->tid == t->pid) {
 		L->main_pid = t->pid;
 		snprintf(L->main_comm, sizeof(L->main_comm), "%s", t->comm);
@@ -149,7 +162,8 @@ static struct td_summary_row *add_member(struct load *L, enum td_summary_kind ki
 	return row;
 }
 
-/* Every online CPU's target (pass 0), then a cgroup or `whole` (pass 1). */
+/* Every online CPU's target a row as it comes; a cgroup or `whole` kept for
+ * add_others (their rows follow the CPUs'). */
 static int add_other(const struct td_target_info *t, void *ctx)
 {
 	struct load *L = ctx;
@@ -159,7 +173,7 @@ static int add_other(const struct td_target_info *t, void *ctx)
 
 	if (L->f && !td_report_filter_keeps(L->f, t))
 		return 0;
-	if (L->pass == 0 && cpu) {
+	if (cpu) {
 		if (!L->system_row) {
 			if (!(row = new_row(sum, 0, "")))
 				return -1;
@@ -170,12 +184,29 @@ static int add_other(const struct td_target_info *t, void *ctx)
 			return -1;
 		row->tid = t->cpu;
 		snprintf(row->comm, sizeof(row->comm), "cpu%d", t->cpu);
-	} else if (L->pass == 1 && (!strcmp(t->kind, "cgroup") || !strcmp(t->kind, "whole"))) {
-		if (!(row = new_row(sum, 0, "")))
+	} else if (!strcmp(t->kind, "cgroup") || !strcmp(t->kind, "whole")) {
+		char label[4200]; /* cgroup: and a path */
+		struct other *o = td_array_push(&L->others, &L->nothers, sizeof(*L->others));
+		if (!o)
+			return -1;
+		td_target_label(t, label, sizeof(label));
+		o->id = t->id;
+		if (!(o->label = strdup(label)))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_others(struct load *L)
+{
+	for (int i = 0; i < L->nothers; i++) {
+		struct td_summary_row *row = new_row(L->sum, 0, "");
+		if (!row)
 			return -1;
 		row->kind = TD_SUM_OTHER;
-		td_target_label(t, row->label, sizeof(row->label));
-		if (!add_member(L, TD_SUM_MEMBER, t->id))
+		row->label = L->others[i].label; /* the row's now */
+		L->others[i].label = NULL;
+		if (!add_member(L, TD_SUM_MEMBER, L->others[i].id))
 			return -1;
 	}
 	return 0;
@@ -215,12 +246,16 @@ struct file_walk {
 	int file;
 };
 
+static struct thread *live_thread(struct load *L, int64_t id);
+
 static struct thread *thread_of(struct load *L, int64_t id)
 {
 	struct thread *t;
 
 	if (L->last && L->last->id == id)
 		return L->last;
+	if (L->live_ids)
+		return L->last = live_thread(L, id);
 	if (L->by_offset) {
 		int k = id >= L->id_base && (uint64_t)(id - L->id_base) < L->id_span ? L->by_offset[id - L->id_base]
 										     : 0;
@@ -258,7 +293,9 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 		L->last_interval = r->interval;
 	}
 	if (t) {
-		L->sum->rows[t->row].counted = true;
+		if (L->sum)
+			L->sum->rows[t->row].counted = true;
+		t->any = true;
 		/* one thread's intervals: multiplexed-out ones are gaps; BPF counting leaves out a quiet one */
 		td_group_counts_add_time(&t->c[fw->file], c, !strcmp(L->meta.counting, "bpf"));
 		if (fw->file == SOFTWARE)
@@ -290,18 +327,24 @@ static int info_index(const struct td_model *m, const char *name)
 /* Read file k and bind the session's rows to it (sc: bound, 1; or 0 when the
  * file cannot be read: its columns stay n/c, and the summary says why).
  * -1 with err on a store error or out of memory. */
-static int bind_file(struct load *L, struct td_store *s, int64_t session, const char *dir, int k, struct file *f,
-		     struct td_session_counts *sc, td_err *err)
+static bool load_file(const char *dir, int k, struct file *f, char *why_not, size_t len)
 {
-	struct td_summary *sum = L->sum;
 	char path[1024];
 	td_err why;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file_name[k]);
 	if (td_catalog_load(path, &f->cat, &why) || td_model_compile(f->cat, &f->model, &why)) {
-		snprintf(sum->why_not_evaluated, sizeof(sum->why_not_evaluated), "%s", why.msg);
-		return 0;
+		snprintf(why_not, len, "%s", why.msg);
+		return false;
 	}
+	return true;
+}
+
+/* The session's rows bound to file k, read (L->meta read): its evaluator
+ * made and the threads' sums sized. */
+static int bind_rows(struct load *L, struct td_store *s, int64_t session, int k, struct file *f,
+		     struct td_session_counts *sc, td_err *err)
+{
 	if (td_session_counts_bind(sc, s, session, f->cat, file_name[k], k == GENERIC ? L->meta.pmu_model : NULL, err))
 		return -1;
 	f->ngroups = sc->ngroups;
@@ -326,15 +369,24 @@ static int bind_file(struct load *L, struct td_store *s, int64_t session, const 
 			return -1;
 		td_group_counts_zero(&L->threads[i].c[k]);
 	}
-	return 1;
+	return 0;
+}
+
+static int bind_file(struct load *L, struct td_store *s, int64_t session, const char *dir, int k, struct file *f,
+		     struct td_session_counts *sc, td_err *err)
+{
+	if (!load_file(dir, k, f, L->sum->why_not_evaluated, sizeof(L->sum->why_not_evaluated)))
+		return 0;
+	return bind_rows(L, s, session, k, f, sc, err) ? -1 : 1;
 }
 
 /* Bind every file that reads, then walk the session's counts once into the
  * threads' sums of each. */
+static const struct td_count_walk walk = { .keep_interval = keep_interval, .row = on_row, .target = on_target };
+
 static int walk_files(struct load *L, struct td_store *s, int64_t session, const char *dir, struct file *files,
 		      td_err *err)
 {
-	static const struct td_count_walk walk = { .keep_interval = keep_interval, .row = on_row, .target = on_target };
 	struct td_session_counts sc[NFILES];
 	const struct td_session_counts *bound[NFILES];
 	const struct td_count_walk *walks[NFILES];
@@ -478,17 +530,190 @@ static void kernel_not_counted(struct td_summary *sum)
 	}
 }
 
-int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
-		    struct td_summary *sum, td_err *err)
+/* ---- the live accumulator ------------------------------------------------------- */
+
+struct td_summary_live {
+	char *events_dir; /* as given (NULL: td_events_dir()) */
+	struct file files[NFILES];
+	char why_not[sizeof(((td_err *)0)->msg)]; /* why a file could not be read, "" */
+	struct td_session_counts sc[NFILES];
+	struct td_count_walker *walker[NFILES]; /* NULL: the file is not walked */
+	struct file_walk fw[NFILES];
+	struct load L; /* sum NULL: its threads are every target with a committed row */
+	struct td_tid_map ids;
+	int64_t session; /* 0: not bound yet (no interval committed) */
+	/* a file bound to no event of the session (generic.td without a PMU) is not walked:
+	 * its walk would hand every target of every interval over empty (all its columns
+	 * n/c), which only says the target had a row; the feed says that itself */
+	bool every_target_any;
+	bool failed;	       /* out of memory, a row lost, a store error: the summary reads back */
+	const char *read_back; /* td_summary_load_live: why it read the session back, NULL: it did not */
+};
+
+/* A target's sums, made at its first row. */
+static struct thread *live_thread(struct load *L, int64_t id)
+{
+	uintptr_t k;
+	struct thread *t;
+
+	if (id <= 0 || id > UINT32_MAX) /* not a row id this session makes */
+		return NULL;
+	if ((k = td_tid_map_get(L->live_ids, (uint32_t)id)))
+		return &L->threads[k - 1];
+	if (!(t = td_array_push(&L->threads, &L->nthreads, sizeof(*L->threads))))
+		return NULL;
+	t->id = id;
+	t->row = L->nthreads - 1;
+	if (td_tid_map_put(L->live_ids, (uint32_t)id, (uintptr_t)L->nthreads)) {
+		L->nthreads--;
+		return NULL;
+	}
+	for (int f = 0; f < NFILES; f++) {
+		if (!L->live_files[f].ev)
+			continue;
+		if (td_group_counts_init(&t->c[f], L->live_files[f].cat->nevents, L->live_files[f].ngroups))
+			return NULL; /* freed with the others */
+		td_group_counts_zero(&t->c[f]);
+	}
+	return t;
+}
+
+int td_summary_live_new(const char *events_dir, struct td_summary_live **out)
+{
+	struct td_summary_live *a = calloc(1, sizeof(*a));
+
+	*out = NULL;
+	if (!a || (events_dir && !(a->events_dir = strdup(events_dir)))) {
+		free(a);
+		return -1;
+	}
+	for (int k = 0; k < NFILES; k++)
+		load_file(td_events_dir(events_dir), k, &a->files[k], a->why_not, sizeof(a->why_not));
+	a->L.live_ids = &a->ids;
+	a->L.live_files = a->files;
+	*out = a;
+	return 0;
+}
+
+/* The first committed interval's session: its events rows bound to the files. */
+static int live_bind(struct td_summary_live *a, struct td_store *s, int64_t session)
+{
+	td_err err;
+
+	a->session = session;
+	if (td_store_session_meta(s, session, &a->L.meta))
+		return -1;
+	for (int k = 0; k < NFILES; k++) {
+		if (!a->files[k].model)
+			continue;
+		if (bind_rows(&a->L, s, session, k, &a->files[k], &a->sc[k], &err))
+			return -1;
+		if (a->sc[k].bound == 0) {
+			a->every_target_any = true;
+			continue;
+		}
+		a->fw[k] = (struct file_walk){ &a->L, k };
+		if (!(a->walker[k] = td_count_walker_new(&a->sc[k], &walk, &a->fw[k])))
+			return -1;
+	}
+	return 0;
+}
+
+void td_summary_live_feed(void *ctx, struct td_store *s, const struct td_committed_counts *c)
+{
+	struct td_summary_live *a = ctx;
+	const struct td_session_counts *known = NULL;
+
+	if (a->failed)
+		return;
+	if (c->lost || (!a->session && (c->session <= 0 || live_bind(a, s, c->session)))) {
+		a->failed = true;
+		return;
+	}
+	if (c->session != a->session)
+		return; /* another session's */
+	for (int k = 0; k < NFILES && !known; k++)
+		if (a->files[k].ev) /* bound (walked or not) */
+			known = &a->sc[k];
+	for (size_t i = 0; i < c->n && !a->failed; i++) {
+		const struct td_count_row *r = &c->rows[i];
+		/* every target with a row is the summary's (td_store_counted_threads'), and every
+		 * event was bound at the start: one added since would be read back bound */
+		struct thread *t = thread_of(&a->L, r->target);
+		if (!t || (known && !td_session_event_of(known, r->event)))
+			a->failed = true;
+		else if (a->every_target_any)
+			t->any = true;
+		for (int k = 0; k < NFILES && !a->failed; k++)
+			if (a->walker[k] && td_count_walker_row(a->walker[k], r))
+				a->failed = true;
+	}
+	for (int k = 0; k < NFILES && !a->failed; k++)
+		if (a->walker[k] && td_count_walker_end(a->walker[k]))
+			a->failed = true;
+}
+
+void td_summary_live_free(struct td_summary_live *a)
+{
+	if (!a)
+		return;
+	for (int k = 0; k < NFILES; k++) {
+		td_count_walker_free(a->walker[k]);
+		td_session_counts_free(&a->sc[k]);
+		td_evaluation_free(&a->files[k].out);
+		td_evaluator_free(a->files[k].ev);
+		td_model_free(a->files[k].model);
+		td_catalog_free(a->files[k].cat);
+	}
+	for (int i = 0; i < a->L.nthreads; i++)
+		for (int k = 0; k < NFILES; k++)
+			td_group_counts_free(&a->L.threads[i].c[k]);
+	free(a->L.threads);
+	free(a->L.proc_of);
+	td_tid_map_free(&a->ids);
+	free(a->events_dir);
+	free(a);
+}
+
+/* The rows' sums taken from the accumulator (moved: it is read once). */
+static int take_live(struct load *L, struct td_summary_live *a)
+{
+	for (int i = 0; i < L->nthreads; i++) {
+		struct thread *th = &L->threads[i];
+		uintptr_t k = td_tid_map_get(&a->ids, (uint32_t)th->id);
+		if (k) {
+			struct thread *src = &a->L.threads[k - 1];
+			memcpy(th->c, src->c, sizeof(th->c));
+			memset(src->c, 0, sizeof(src->c));
+			memcpy(th->proc, src->proc, sizeof(th->proc));
+			memcpy(th->proc_rows, src->proc_rows, sizeof(th->proc_rows));
+			memcpy(th->counted, src->counted, sizeof(th->counted));
+			th->window_ns = src->window_ns;
+			L->sum->rows[th->row].counted |= src->any;
+			continue;
+		}
+		for (int f = 0; f < NFILES; f++) {
+			if (!a->files[f].ev)
+				continue;
+			if (td_group_counts_init(&th->c[f], a->files[f].cat->nevents, a->files[f].ngroups))
+				return -1;
+			td_group_counts_zero(&th->c[f]);
+		}
+	}
+	return 0;
+}
+
+static int load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
+		struct td_summary_live *acc, struct td_summary *sum, td_err *err)
 {
 	const char *dir = td_events_dir(events_dir);
-	struct file files[NFILES];
-	struct load L = { .sum = sum, .f = f };
+	struct file local[NFILES], *files = acc ? acc->files : local;
+	struct load L = { .sum = sum, .f = f, .committed = acc ? &acc->ids : NULL };
 	struct td_session_header h;
 	int rc = -1;
 
 	memset(sum, 0, sizeof(*sum));
-	memset(files, 0, sizeof(files));
+	memset(local, 0, sizeof(local));
 	err->msg[0] = '\0';
 	if (td_store_session(s, session, &sum->session) || td_store_session_meta(s, session, &L.meta)) {
 		td_err_set(err, "no session %lld in the database: see 'tdctl sessions'", (long long)session);
@@ -504,13 +729,17 @@ int td_summary_load(struct td_store *s, int64_t session, const char *events_dir,
 	/* a session still running: up to its last interval */
 	uint64_t end = sum->session.ended_ns ? sum->session.ended_ns : h.last_ns;
 	sum->duration = end > sum->session.started_ns ? (double)(end - sum->session.started_ns) / 1e9 : 0;
-	if (td_store_counted_threads(s, session, add_thread, &L) || td_store_targets(s, session, add_other, &L) ||
-	    (L.pass = 1, td_store_targets(s, session, add_other, &L)) || index_threads(&L))
+	if ((acc ? td_store_session_threads : td_store_counted_threads)(s, session, add_thread, &L) ||
+	    td_store_targets(s, session, add_other, &L) || add_others(&L) || index_threads(&L))
 		goto out;
 	for (int i = 0; i < sum->nrows; i++) /* a CPU, a cgroup, `whole`: there all the session */
 		if (sum->rows[i].kind == TD_SUM_CPU || sum->rows[i].kind == TD_SUM_MEMBER)
 			sum->rows[i].seconds = sum->duration;
-	if (walk_files(&L, s, session, dir, files, err))
+	if (acc) {
+		snprintf(sum->why_not_evaluated, sizeof(sum->why_not_evaluated), "%s", acc->why_not);
+		if (take_live(&L, acc))
+			goto out;
+	} else if (walk_files(&L, s, session, dir, files, err))
 		goto out;
 	for (int i = 0; i < sum->nrows; i++)
 		sum->nthreads += sum->rows[i].kind == TD_SUM_THREAD;
@@ -534,19 +763,49 @@ out:
 	for (int i = 0; i < L.nthreads; i++)
 		for (int k = 0; k < NFILES; k++)
 			td_group_counts_free(&L.threads[i].c[k]);
+	for (int i = 0; i < L.nothers; i++)
+		free(L.others[i].label);
+	free(L.others);
 	free(L.threads);
 	free(L.by_id);
 	free(L.by_offset);
 	free(L.proc_of);
 	for (int k = 0; k < NFILES; k++) {
-		td_evaluation_free(&files[k].out);
-		td_evaluator_free(files[k].ev);
-		td_model_free(files[k].model);
-		td_catalog_free(files[k].cat);
+		td_evaluation_free(&local[k].out);
+		td_evaluator_free(local[k].ev);
+		td_model_free(local[k].model);
+		td_catalog_free(local[k].cat);
 	}
 	if (rc)
 		td_summary_free(sum);
 	return rc;
+}
+
+int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
+		    struct td_summary *sum, td_err *err)
+{
+	return load(s, session, events_dir, f, NULL, sum, err);
+}
+
+int td_summary_load_live(struct td_summary_live *a, struct td_store *s, int64_t session, struct td_summary *sum,
+			 td_err *err)
+{
+	struct td_session_meta meta;
+
+	/* nothing committed, a row lost, or the session's counting mode set after its
+	 * first interval (the sums would differ): read back */
+	a->read_back = a->failed				  ? "its totals are incomplete"
+		       : a->session != session			  ? "no interval of this session was committed"
+		       : td_store_session_meta(s, session, &meta) ? "the session's row cannot be read"
+		       : strcmp(meta.counting, a->L.meta.counting)
+			       ? "its counting mode changed after its first interval"
+			       : NULL;
+	return load(s, session, a->events_dir, NULL, a->read_back ? NULL : a, sum, err);
+}
+
+const char *td_summary_live_read_back(const struct td_summary_live *a)
+{
+	return a->read_back;
 }
 
 void td_summary_free(struct td_summary *sum)
@@ -557,6 +816,8 @@ void td_summary_free(struct td_summary *sum)
 		free(sum->failed[i].names);
 		free(sum->failed[i].error);
 	}
+	for (int i = 0; i < sum->nrows; i++)
+		free(sum->rows[i].label);
 	free(sum->conf);
 	free(sum->failed);
 	free(sum->rows);

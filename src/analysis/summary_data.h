@@ -47,7 +47,7 @@ struct td_summary_row {
 	int64_t thread; /* member: its target id; 0 for a group's total */
 	pid_t pid, tid; /* threads; tid is the CPU number of a CPU */
 	char comm[32];
-	char label[4200];	/* OTHER: cgroup:PATH or whole */
+	char *label;		/* OTHER: cgroup:PATH or whole (td_summary_free frees it); NULL otherwise */
 	bool counted;		/* some count of it was read (rows never counted are not printed) */
 	double seconds;		/* the wall time its values cover: the thread's life, the session's for a process */
 	double v[TD_SUM_NCOLS]; /* NaN: not counted */
@@ -106,6 +106,25 @@ double td_summary_switches(const struct td_summary *sum);
  * err when the session cannot be read. */
 int td_summary_load(struct td_store *s, int64_t session, const char *events_dir, const struct td_report_filter *f,
 		    struct td_summary *sum, td_err *err);
+/* The same summary built from totals summed as the session ran instead of
+ * read back: a td_summary_live made before the session starts (it reads
+ * software.td and generic.td then) is given each committed interval's
+ * counts (td_summary_live_feed: a td_committed_fn for the session's store,
+ * td_store_observe_counts), which it walks as td_summary_load would; at the
+ * end td_summary_load_live builds the summary from them, reading back only
+ * the session's rows of threads and targets (no counts). What it prints is
+ * what td_summary_load gives for the same stored session; when the totals
+ * cannot be trusted (out of memory, a row not kept, events added after the
+ * first interval) it reads the session back instead. */
+struct td_summary_live;
+int td_summary_live_new(const char *events_dir, struct td_summary_live **out);
+void td_summary_live_feed(void *ctx, struct td_store *s, const struct td_committed_counts *c);
+int td_summary_load_live(struct td_summary_live *a, struct td_store *s, int64_t session, struct td_summary *sum,
+			 td_err *err);
+/* After td_summary_load_live: why it read the session back, NULL when it
+ * built the summary from the totals. */
+const char *td_summary_live_read_back(const struct td_summary_live *a);
+void td_summary_live_free(struct td_summary_live *a);
 /* The confidence section (sum->conf), which only the printed summary shows:
  * it reads every stored metric value of the session. */
 int td_summary_load_confidence(struct td_store *s, int64_t session, struct td_summary *sum, td_err *err);

@@ -207,6 +207,7 @@ static int parse_line(struct td_catalog *cat, char *line, int lineno, const stru
 		snprintf(e->desc, sizeof(e->desc), "%s", bar ? td_trim(bar) : "");
 		e->pfm_differs[0] = '\0';
 		e->line = lineno;
+		td_cat_index_event(cat);
 	} else if (!strcmp(kw, "perf-name")) {
 		return parse_perf_name(cat, rest, lineno, err);
 	} else if (!strcmp(kw, "libpfm4-differs")) {
@@ -374,6 +375,7 @@ void td_catalog_free(struct td_catalog *cat)
 	free(cat->defs);
 	free(cat->limits);
 	free(cat->locates);
+	free(cat->event_index);
 	free(cat);
 }
 

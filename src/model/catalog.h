@@ -112,6 +112,12 @@ struct td_catalog {
 	int nlimits;
 	struct td_cat_locate *locates; /* catalog_locate.c */
 	int nlocates;
+	/* td_catalog_event's index of events by alias, kept as the parser adds them:
+	 * open addressing, event index + 1 (0: empty), cap a power of 2 at least twice
+	 * the events; used while it covers every event (indexed == nevents), else
+	 * (out of memory, a catalog made by hand) the events are searched in order */
+	int *event_index;
+	int event_index_cap, indexed;
 };
 
 /* catalog_counters.c: parse a counters/fixed/limit/nocounter/topdown-group/

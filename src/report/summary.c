@@ -210,7 +210,7 @@ static void print_block(FILE *f, const struct td_summary *sum, int i, int j, int
 	else if (p->kind == TD_SUM_SYSTEM)
 		fprintf(f, "\nsystem-wide, %d CPU%s:\n", n, n == 1 ? "" : "s");
 	else
-		fprintf(f, "\n%s:\n", p->label);
+		fprintf(f, "\n%s:\n", p->label ? p->label : "");
 	print_header(f, sum->hw);
 	fprintf(f, "  %7s %-15s", "all", "");
 	print_metrics(f, p, sum->hw);

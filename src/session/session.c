@@ -469,8 +469,11 @@ int td_session_start(const struct td_session_opts *o, struct td_session **out, s
 		rs->store = o->store; /* the caller's, recovered when opened */
 	else if (td_store_open(o->db_path, TD_STORE_WRITE, &rs->store, err))
 		goto fail;
-	else
+	else {
 		td_store_recover(rs->store);
+		if (o->counts_observer)
+			td_store_observe_counts(rs->store, o->counts_observer, o->counts_observer_ctx);
+	}
 	if (open_counters(rs, err))
 		goto fail;
 	session_number_groups(rs);

@@ -16,6 +16,7 @@
 #include "collect/counting.h"
 #include "collect/tracker.h"
 #include "live_metrics.h"
+#include "store/store.h"
 
 /* What a session tells its user while it runs: notes (what the plan
  * multiplexes, formulas spanning groups: a quiet run drops them) and
@@ -46,6 +47,10 @@ struct td_session_opts {
 	bool attach_children;		/* attach --children: also the descendants it has now */
 	int repeats, warmups;		/* run -r N --warmup K (tdctl runs the sessions; 0: one run) */
 	td_live_print_fn print_fn;	/* each interval's values as evaluated (tdctl stat -I), NULL none */
+	/* each committed interval's counts, handed over once its transaction committed
+	 * (td_store_observe_counts on the session's own store; not with `store`): NULL none */
+	td_committed_fn counts_observer;
+	void *counts_observer_ctx;
 	void *print_ctx;
 	bool print_leaves; /* ... each thread's (CPU's) too */
 	bool print_tree;   /* ... and every process summed (kind "tree", td_live_print_tree) */

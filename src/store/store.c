@@ -485,6 +485,7 @@ void td_store_close(struct td_store *s)
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->stmt[i]);
 	sqlite3_close(s->db);
+	observe_free(s);
 	free(s->pack);
 	free(s->path);
 	free(s);
@@ -520,12 +521,14 @@ int td_store_begin(struct td_store *s)
 			return -1;
 		}
 		s->target_id_savepoint = s->target_id_pending;
+		observe_begin(s);
 		return exec_prepared(s, ST_SAVEPOINT, "SAVEPOINT td_one");
 	}
 	/* Transactions do not nest: a BEGIN inside one fails, and the caller's
 	 * rollback of the inner one would undo the outer one's rows. Every
 	 * caller ends a transaction with td_store_commit or td_store_rollback. */
 	assert(sqlite3_get_autocommit(s->db));
+	observe_rollback(s, false); /* nothing is kept from before */
 	return exec_prepared(s, ST_BEGIN, "BEGIN IMMEDIATE");
 }
 
@@ -548,6 +551,7 @@ int td_store_commit(struct td_store *s)
 	assert(!s->batching && s->nbatch == 0 && s->pack_len == 0);
 	if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
 		s->target_id_committed = s->target_id_pending;
+	observe_committed(s);
 	return 0;
 }
 
@@ -573,8 +577,10 @@ int td_store_outer_end(struct td_store *s, td_err *err)
 	if (!s->outer_lost && !sqlite3_get_autocommit(s->db) && exec_prepared(s, ST_COMMIT, "COMMIT") == 0) {
 		if (s->target_id_committed >= 0 && s->target_id_pending > s->target_id_committed)
 			s->target_id_committed = s->target_id_pending;
+		observe_committed(s);
 		return 0;
 	}
+	observe_rollback(s, false);
 	td_err_set(err, "%s", td_store_errmsg(s));
 	s->outer_lost = false;
 	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
@@ -599,6 +605,7 @@ void td_store_rollback(struct td_store *s)
 	batch_drop(s);
 	if (s->outer_open) {
 		/* this savepoint only: the others' rows stay for td_store_outer_end */
+		observe_rollback(s, true);
 		if (s->outer_lost || sqlite3_get_autocommit(s->db)) {
 			s->outer_lost = true;
 			return;
@@ -609,6 +616,7 @@ void td_store_rollback(struct td_store *s)
 		return;
 	}
 	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
+	observe_rollback(s, false);
 	if (!sqlite3_get_autocommit(s->db))
 		td_store_exec(s, "ROLLBACK");
 }
@@ -975,6 +983,7 @@ int64_t td_store_interval_add(struct td_store *s, int64_t session, int seq, uint
 	 * writer (tdctl prune beside a live run) may have deleted the largest,
 	 * so a smaller id than this handle's last may come (store_cmds.sh). */
 	id = td_store_step_insert(s, st);
+	observe_interval(s, id, session, seq, start_ns, end_ns);
 	return id;
 }
 
@@ -1129,6 +1138,7 @@ int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, co
 		if (sample_add(s, interval, target, c + i, j - i))
 			return -1;
 	}
+	observe_counts(s, interval, target, c, n);
 	return 0;
 }
 

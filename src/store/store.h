@@ -219,6 +219,8 @@ int td_store_thread_totals(struct td_store *s, int64_t session, td_thread_total_
 /* The threads td_store_thread_totals names (those with counts), in its order,
  * one callback each (event NULL, no sums): without reading their counts. */
 int td_store_counted_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
+/* Every thread of the session, counted or not, in the same order. */
+int td_store_session_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx);
 
 /* Events of a session that could not be counted, one callback per distinct
  * error: the names (space separated, each once, in plan order) and the error. */
@@ -321,6 +323,24 @@ struct td_count_row {
 };
 typedef int (*td_count_fn)(const struct td_count_row *c, void *ctx);
 int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx);
+
+/* The counts of one interval, handed to an observer once its transaction
+ * committed (store_observe.c): rows in target, event order as
+ * td_store_counts reads them back; lost: some rows of a committed interval
+ * could not be kept (out of memory), so the observer's view is incomplete. */
+struct td_committed_counts {
+	int64_t session;
+	const struct td_count_row *rows;
+	size_t n;
+	bool lost;
+};
+typedef void (*td_committed_fn)(void *ctx, struct td_store *s, const struct td_committed_counts *c);
+/* From now on, hand every interval's counts written through s to fn once
+ * they are committed (td_store_commit, or td_store_outer_end for the
+ * savepoints of an outer transaction), never before; rows rolled back are
+ * never handed over. fn may read through s (it runs outside any
+ * transaction) but not write. fn NULL: stop. */
+void td_store_observe_counts(struct td_store *s, td_committed_fn fn, void *ctx);
 
 /* Metric values of a session in interval, target, metric order. */
 struct td_metric_row {

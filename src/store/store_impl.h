@@ -1,5 +1,5 @@
 /* store_impl: what the store's source files (store.c, store_schema.c,
- * store_read.c, store_prune.c, store_sql.c) share — the handle, its prepared statements
+ * store_read.c, store_prune.c, store_sql.c, store_observe.c) share — the handle, its prepared statements
  * and small SQLite helpers. Not for use outside the store module. */
 #ifndef TD_STORE_IMPL_H
 #define TD_STORE_IMPL_H
@@ -45,6 +45,29 @@ struct pending_sample {
 	size_t off, len;
 };
 
+/* A counts value written in the open transaction, kept for the observer
+ * (store_observe.c) until it commits or rolls back. */
+struct observed_row {
+	struct td_count_row r;
+	size_t iv;  /* index of its interval in observed.ivs */
+	size_t ord; /* order written (ties of target and event keep it) */
+};
+struct observed {
+	td_committed_fn fn; /* NULL: nobody observes */
+	void *ctx;
+	struct observed_row *rows;
+	size_t nrows, cap_rows, mark_rows; /* mark: where the current savepoint began */
+	struct td_count_row *out;	   /* one interval's rows as handed over */
+	size_t cap_out;
+	struct {
+		int64_t id, session;
+		int seq;
+		uint64_t start_ns, end_ns;
+	} * ivs;
+	size_t nivs, cap_ivs, mark_ivs;
+	bool lost, mark_lost; /* a row could not be kept since the last hand-over */
+};
+
 struct td_store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[ST_COUNT];
@@ -66,7 +89,16 @@ struct td_store {
 	 * target id pending when the current savepoint began */
 	bool outer_armed, outer_open, outer_lost;
 	int64_t target_id_savepoint;
+	struct observed observed; /* td_store_observe_counts */
 };
+
+/* store_observe.c: the observer's rows, kept from write to commit */
+void observe_interval(struct td_store *s, int64_t id, int64_t session, int seq, uint64_t start_ns, uint64_t end_ns);
+void observe_counts(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n);
+void observe_begin(struct td_store *s);			   /* a transaction or savepoint began */
+void observe_rollback(struct td_store *s, bool savepoint); /* ... rolled back: its rows forgotten */
+void observe_committed(struct td_store *s);		   /* all kept rows committed: handed over */
+void observe_free(struct td_store *s);
 
 /* store_sql.c: the SQLite helpers */
 int td_store_exec(struct td_store *s, const char *sql);

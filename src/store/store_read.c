@@ -243,14 +243,17 @@ out:
 	return rc;
 }
 
-int td_store_counted_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+static int list_threads(struct td_store *s, int64_t session, bool counted, td_thread_total_fn fn, void *ctx)
 {
-	sqlite3_stmt *st = prepare_session(s,
-					   "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
-					   " WHERE session_id=?1 AND id IN (SELECT c.target_id FROM intervals i"
-					   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1)"
-					   " ORDER BY pid, tid = 0, tid, id",
-					   session);
+	sqlite3_stmt *st =
+		prepare_session(s,
+				counted ? "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					  " WHERE session_id=?1 AND id IN (SELECT c.target_id FROM intervals i"
+					  " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1)"
+					  " ORDER BY pid, tid = 0, tid, id"
+					: "SELECT id, pid, tid, comm, first_seen_ns, last_seen_ns FROM threads"
+					  " WHERE session_id=?1 ORDER BY pid, tid = 0, tid, id",
+				session);
 	int rc = 0, step = SQLITE_DONE;
 
 	if (!st)
@@ -270,6 +273,16 @@ int td_store_counted_threads(struct td_store *s, int64_t session, td_thread_tota
 		rc = -1;
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int td_store_counted_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+{
+	return list_threads(s, session, true, fn, ctx);
+}
+
+int td_store_session_threads(struct td_store *s, int64_t session, td_thread_total_fn fn, void *ctx)
+{
+	return list_threads(s, session, false, fn, ctx);
 }
 
 int td_store_failed_events(struct td_store *s, int64_t session, td_failed_events_fn fn, void *ctx)

@@ -358,10 +358,28 @@ static uint64_t self_cpu_ns(void)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 }
 
+/* TD_DEBUG_SUMMARY: what keeping the summary's totals cost, CPU ns: making the
+ * accumulator (its events files read) and feeding it every committed interval. */
+static struct {
+	uint64_t make_ns, feed_ns, first_ns;
+	int feeds;
+} live_cost;
+
+static void timed_feed(void *ctx, struct td_store *s, const struct td_committed_counts *c)
+{
+	uint64_t t0 = td_process_cpu_ns();
+
+	td_summary_live_feed(ctx, s, c);
+	live_cost.feed_ns += td_process_cpu_ns() - t0;
+	if (!live_cost.feeds++)
+		live_cost.first_ns = live_cost.feed_ns; /* it binds the session's events */
+}
+
 /* The end-of-run summary of the session res names, with what the whole
  * command cost up to it: getrusage once the summary is read, before it is
  * written out. */
-static int end_summary(const struct td_session_opts *o, const struct td_session_result *res, td_err *err)
+static int end_summary(const struct td_session_opts *o, const struct td_session_result *res,
+		       struct td_summary_live *live, td_err *err)
 {
 	struct td_summary sum;
 	struct td_store *st;
@@ -373,7 +391,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 			    (long long)res->session_id, err->msg);
 		return 0;
 	}
-	if (td_summary_load(st, res->session_id, o->events_dir, NULL, &sum, err))
+	if (live ? td_summary_load_live(live, st, res->session_id, &sum, err)
+		 : td_summary_load(st, res->session_id, o->events_dir, NULL, &sum, err))
 		rc = -1;
 	else if (td_summary_load_confidence(st, res->session_id, &sum, err)) {
 		td_summary_free(&sum);
@@ -381,6 +400,15 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 	}
 	if (!rc) {
 		sum.summary_ns = td_process_cpu_ns() - before;
+		if (live && getenv("TD_DEBUG_SUMMARY")) /* tests: which way it was built */
+			fprintf(stderr,
+				"tdctl: debug: summary %s%s (keeping them: %.2f ms at the start, %.2f ms in %d "
+				"intervals, the first %.2f ms)\n",
+				td_summary_live_read_back(live) ? "read back: "
+								: "from the committed intervals' totals",
+				td_summary_live_read_back(live) ? td_summary_live_read_back(live) : "",
+				(double)live_cost.make_ns / 1e6, (double)live_cost.feed_ns / 1e6, live_cost.feeds,
+				(double)live_cost.first_ns / 1e6);
 		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns;
 		sum.helper_ns = res->helper_cpu_ns;
 		sum.start_ns = res->start_cpu_ns;
@@ -399,23 +427,33 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
  * the summary are as starved as the intervals on a saturated machine. */
 static int collect_raised(const struct td_session_opts *o, bool summary, int *exit_code, int64_t *session)
 {
+	struct td_session_opts with = *o;
 	struct td_session_result res;
+	struct td_summary_live *live = NULL;
 	td_err err;
 
 	*session = 0;
-	if (td_session_execute(o, &res, &err)) {
+	/* the summary's sums kept as each interval commits, not read back at the end
+	 * (TD_SUMMARY_READBACK=1: read back, as tdctl report does) */
+	uint64_t t0 = td_process_cpu_ns();
+	if (summary && !getenv("TD_SUMMARY_READBACK") && td_summary_live_new(o->events_dir, &live) == 0) {
+		with.counts_observer = getenv("TD_DEBUG_SUMMARY") ? timed_feed : td_summary_live_feed;
+		with.counts_observer_ctx = live;
+	}
+	live_cost.make_ns = td_process_cpu_ns() - t0;
+	if (td_session_execute(&with, &res, &err)) {
 		tdctl_error("%s", err.msg);
 		*exit_code = res.error_exit;
 		*session = res.session_id;
+		td_summary_live_free(live);
 		return res.session_id ? 0 : -1; /* a failed session is marked so; its message says it all */
 	} else {
 		*exit_code = o->argv ? res.target_status : 0;
 	}
 	*session = res.session_id;
-	if (!summary)
-		return 0;
-	if (end_summary(o, &res, &err))
+	if (summary && end_summary(o, &res, live, &err))
 		tdctl_error("%s", err.msg);
+	td_summary_live_free(live);
 	return 0;
 }
 

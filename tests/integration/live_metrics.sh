@@ -7,7 +7,7 @@
 
 # by default: the process's values every interval, no thread's (the counts are the record)
 DB="$WORK/default.db"
-"$TDCTL" run -I 200 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
+TD_DEBUG_SUMMARY=1 "$TDCTL" run -I 200 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"
 check_eq "default: run exits 0" 0 "$?"
 check_eq "default: CPU_Time of the process in every interval, of no thread" \
 	"$(sql "$DB" "select count(*) from intervals")|0" \
@@ -38,11 +38,39 @@ check "default: the summary gives the whole command's CPU, at least its start, s
 	awk -v w="$whole" -v c="$(sql "$DB" "select sum(collector_ns) / 1e6 from intervals")" \
 	'BEGIN { if (split(w, a, " ") != 3) exit 1; exit !(a[2] > 0 && a[3] > 0 && a[1] + 0.2 >= a[2] + c + a[3]) }'
 # the end-of-run summary is what 'tdctl report' prints of the stored session (its summary part),
-# but for the line on the whole command, which only the end of the run knows
-sed -n '/^topdown session /,$p' "$WORK/err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
-"$TDCTL" report -d "$DB" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
-check "default: the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
-	sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
+# but for the line on the whole command, which only the end of the run knows; the run builds it
+# from the totals of the intervals it committed (TD_DEBUG_SUMMARY says so), the report from the
+# counts read back: same_summary LABEL DB ERR [PATTERN...]: each PATTERN (a case's point) is in it
+same_summary() {
+	label=$1 db=$2 err=$3
+	shift 3
+	check_grep "$label: the run built its summary from the committed intervals' totals" \
+		"tdctl: debug: summary from the committed intervals' totals" "$err"
+	sed -n '/^topdown session /,$p' "$err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
+	"$TDCTL" report -d "$db" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
+	check "$label: the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
+		sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
+	for p in "$@"; do
+		check_grep "$label: the summary shows $p" "$p" "$WORK/end.txt"
+	done
+}
+# not counted: events the kernel refused (this host has no PMU: the hardware files' events) and
+# /proc's switches of a process left out (n/c)
+case $("$TDCTL" doctor 2>/dev/null | sed -n 's/^rung: *//p') in
+software-only) same_summary default "$DB" "$WORK/err" "not counted: " " n/c " ;;
+*) same_summary default "$DB" "$WORK/err" ;;
+esac
+
+# many threads counted by perf groups per thread, each with its own enabled and running, one
+# started late (td-demo -l 1) and one that exits at half time (-e 1): their lives are shorter
+DB="$WORK/threads.db"
+TD_DEBUG_SUMMARY=1 "$TDCTL" run -I 100 --counting=per-thread -d "$DB" -- "$DEMO" -t 6 -l 1 -e 1 -s 1 \
+	>/dev/null 2>"$WORK/err"
+check_eq "per-thread: run exits 0" 0 "$?"
+same_summary per-thread "$DB" "$WORK/err" "threads:"
+
+# multiplexed and partly counted counts: tests/unit/test_summary.c (a session with a tree prints
+# no summary in 'tdctl report' to compare with)
 
 DB="$WORK/m.db"
 "$TDCTL" run -q -I 200 --thread-metrics -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/err"

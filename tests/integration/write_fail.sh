@@ -16,7 +16,7 @@ DB="$WORK/w.db"
 FLAG="$WORK/disk-full"
 
 # ASan insists on coming first among the preloaded libraries; the shim is not instrumented
-LD_PRELOAD="$SHIM" TD_FAIL_DB="$DB" TD_FAIL_FLAG="$FLAG" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+LD_PRELOAD="$SHIM" TD_FAIL_DB="$DB" TD_FAIL_FLAG="$FLAG" TD_DEBUG_SUMMARY=1 ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
 	"$TDCTL" run -I 100 -d "$DB" -- bash -c 'TIMEFORMAT="%3U %3S"; time "$0" -t 2 -l 0 -e 0 -s 3 >/dev/null' "$DEMO" \
 	>/dev/null 2>"$WORK/err" &
 pid=$!
@@ -51,6 +51,16 @@ tc=$(sql "$DB" "select sum(c.value) / 1e9 from counts c join events e on e.id = 
 check "bash timed the workload" test -n "$cpu"
 check "the stored task-clock is the workload's CPU time: none was lost (${tc:-?} s against ${cpu:-?} s)" \
 	awk -v a="${tc:-0}" -v b="${cpu:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0.5 && d <= 0.1 * b + 0.05) }'
+
+# the end-of-run summary, built from the totals of the intervals committed (the attempts that
+# failed gave it nothing: their counts came again in the interval that was written), is what
+# 'tdctl report' reads back from the database
+check_grep "the run built its summary from the committed intervals' totals" \
+	"tdctl: debug: summary from the committed intervals' totals" "$WORK/err"
+sed -n '/^topdown session /,$p' "$WORK/err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
+"$TDCTL" report -d "$DB" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
+check "the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
+	sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
 
 # ---- a real full disk that stays full: a 2 MB tmpfs filled mid-session ------------
 # The target runs to its end, tdctl exits non-zero saying what failed, the database

@@ -400,11 +400,103 @@ static void test_recover(void **state)
 	td_store_close(s);
 }
 
+/* What an observer of committed counts is handed: per call, the interval's
+ * session, its rows' values summed, how many rows, and whether any was lost. */
+struct seen {
+	int calls, rows;
+	uint64_t sum;
+	int64_t session;
+	bool lost;
+	int64_t prev_target, prev_event; /* rows come in target, event order */
+	bool ordered;
+};
+
+static void observe(void *ctx, struct td_store *s, const struct td_committed_counts *c)
+{
+	struct seen *w = ctx;
+
+	(void)s;
+	w->calls++;
+	w->session = c->session;
+	w->lost |= c->lost;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct td_count_row *r = &c->rows[i];
+		if (i && (r->target < w->prev_target || (r->target == w->prev_target && r->event < w->prev_event)))
+			w->ordered = false;
+		w->prev_target = r->target;
+		w->prev_event = r->event;
+		w->rows++;
+		w->sum += r->value;
+	}
+}
+
+/* The counts of a transaction reach the observer once it commits, never a
+ * rolled-back one's; in an outer transaction, at its end, without the
+ * savepoint that was rolled back; each interval's rows by target, event. */
+static void test_observe(void **state)
+{
+	struct td_store *s;
+	td_err err;
+	int64_t sess, t1, t2, ev, ev2, iv;
+	struct seen w = { .ordered = true };
+
+	(void)state;
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	td_store_observe_counts(s, observe, &w);
+	assert_int_equal(td_store_begin(s), 0);
+	ev = td_store_event_add(s, sess, "A", "", 0, 1, 1, "counting", NULL, NULL);
+	ev2 = td_store_event_add(s, sess, "B", "", 0, 1, 2, "counting", NULL, NULL);
+	t1 = td_store_thread_add(s, sess, 5, 5, "a", 0);
+	t2 = td_store_thread_add(s, sess, 5, 6, "b", 0);
+	iv = td_store_interval_add(s, sess, 0, 0, 10);
+	assert_int_equal(td_store_count_add(s, iv, t2, ev, 1, 10, 10), 0); /* written out of order */
+	assert_int_equal(td_store_count_add(s, iv, t1, ev2, 2, 10, 10), 0);
+	assert_int_equal(td_store_count_add(s, iv, t1, ev, 4, 10, 10), 0);
+	assert_int_equal(w.calls, 0); /* not before the commit */
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(w.calls, 1);
+	assert_int_equal(w.rows, 3);
+	assert_int_equal(w.sum, 7);
+	assert_true(w.session == sess && w.ordered && !w.lost);
+	/* rolled back: nothing */
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, 1, 10, 20);
+	assert_int_equal(td_store_count_add(s, iv, t1, ev, 100, 10, 10), 0);
+	td_store_rollback(s);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_int_equal(td_store_commit(s), 0); /* a transaction with no interval: no call */
+	assert_int_equal(w.calls, 1);
+	/* outer: two savepoints committed, one rolled back between them; handed over at its end */
+	td_store_outer_begin(s);
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, 1, 10, 20);
+	assert_int_equal(td_store_count_add(s, iv, t1, ev, 8, 10, 10), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, 2, 20, 30);
+	assert_int_equal(td_store_count_add(s, iv, t1, ev, 1000, 10, 10), 0);
+	td_store_rollback(s);
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, 2, 20, 30);
+	assert_int_equal(td_store_count_add(s, iv, t2, ev, 16, 10, 10), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(w.calls, 1);
+	assert_int_equal(td_store_outer_end(s, &err), 0);
+	assert_int_equal(w.calls, 3);
+	assert_int_equal(w.rows, 5);
+	assert_int_equal(w.sum, 7 + 8 + 16);
+	assert_false(w.lost);
+	td_store_close(s);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_packing), cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_max_target_id), cmocka_unit_test(test_recover), cmocka_unit_test(test_outer),
+		cmocka_unit_test(test_observe),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,8 @@
 /* Unit tests for summary: a session written by hand prints the CPU time,
  * utilisation and rates that follow from its counts, and "n/c" for what was
- * not counted; the unlisted remainder's line names what counted it. */
+ * not counted; the unlisted remainder's line names what counted it; the
+ * summary built from the committed intervals' totals (summary_data's live
+ * accumulator) prints what the session read back does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 
 #include "store/store.h"
 #include "report/summary.h"
+#include "analysis/summary_data.h"
 
 /* A new store at path (a mkstemp template, filled in) with one attach session
  * (its counting mode recorded when given), open for writing. */
@@ -225,9 +228,100 @@ static void test_remainder_per_mode(void **state)
 	free(older);
 }
 
+/* A session written through a handle that hands each committed interval to
+ * the live accumulator: per-thread groups, a second group multiplexed (its
+ * counts scaled), a thread not counted in an interval, one born late, an
+ * event refused, and an interval written, then rolled back (a failed write:
+ * its counts must reach neither the database nor the totals). The summary
+ * from the totals prints what td_summary_print reads back, byte for byte. */
+static void test_summary_live(void **state)
+{
+	char path[] = "/tmp/td-summary-XXXXXX";
+	int64_t sess;
+	struct td_store *s = new_session(path, &sess, "per-thread");
+	struct td_summary_live *live;
+	struct td_summary sum;
+	td_err err;
+	const uint64_t S = 1000000000;
+	char *out = NULL, *back;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(td_summary_live_new(NULL, &live), 0);
+	td_store_observe_counts(s, td_summary_live_feed, live);
+	assert_int_equal(td_store_begin(s), 0);
+	int64_t tc = td_store_event_add(s, sess, "TASK_CLOCK", "", 0, 1, 1, "counting", NULL, NULL);
+	int64_t cs = td_store_event_add(s, sess, "CONTEXT_SWITCHES", "", 0, 1, 3, "counting", NULL, NULL);
+	int64_t pf = td_store_event_add(s, sess, "PAGE_FAULTS", "", 1, 1, 2, "counting", NULL, NULL);
+	int64_t cy = td_store_event_add(s, sess, "CYCLES", "", 2, 0, 0, "failed", "no PMU here", NULL);
+	int64_t t1 = td_store_thread_add(s, sess, 7, 7, "demo", 0);
+	int64_t t2 = td_store_thread_add(s, sess, 7, 8, "worker", 0);
+	int64_t t3 = td_store_thread_add(s, sess, 7, 9, "late", S + S / 2);
+	/* a thread with only a row no events file reads: still a row of the summary, all n/c */
+	int64_t t4 = td_store_thread_add(s, sess, 7, 10, "odd", S);
+	int64_t iv = td_store_interval_add(s, sess, 0, 0, S);
+	/* thread 7: group 0 all the time, group 1 half of it; thread 8: a quarter, then not at all */
+	td_store_count_add(s, iv, t1, tc, 400000000, S, S);
+	td_store_count_add(s, iv, t1, cs, 10, S, S);
+	td_store_count_add(s, iv, t1, pf, 100, S, S / 2);
+	td_store_count_add(s, iv, t2, tc, 100000000, S, S / 4);
+	td_store_count_add(s, iv, t2, cs, 4, S, S / 4);
+	td_store_count_add(s, iv, t2, pf, 0, S, 0);
+	td_store_count_add(s, iv, t1, cy, 0, S, 0);
+	assert_int_equal(td_store_commit(s), 0);
+	/* a write that fails: rolled back */
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, 1, S, 2 * S);
+	td_store_count_add(s, iv, t1, tc, 9 * S, S, S);
+	td_store_count_add(s, iv, t1, cs, 1000, S, S);
+	td_store_rollback(s);
+	assert_int_equal(td_store_begin(s), 0);
+	iv = td_store_interval_add(s, sess, 1, S, 2 * S);
+	td_store_count_add(s, iv, t3, tc, 100000000, S / 2, S / 2); /* written first: the walk's order is by target */
+	td_store_count_add(s, iv, t1, tc, 500000000, S, S);
+	td_store_count_add(s, iv, t1, cs, 20, S, S);
+	td_store_count_add(s, iv, t1, pf, 50, S, S);
+	td_store_count_add(s, iv, t2, tc, 200000000, S, S);
+	td_store_count_add(s, iv, t2, cs, 6, S, S);
+	td_store_count_add(s, iv, t2, pf, 30, S, S / 3);
+	td_store_count_add(s, iv, t1, cy, 0, S, 0);
+	td_store_count_add(s, iv, t4, cy, 0, S, 0);
+	td_store_thread_seen(s, t1, NULL, 2 * S, false);
+	td_store_thread_seen(s, t2, NULL, 2 * S, false);
+	td_store_thread_seen(s, t3, NULL, 2 * S, true);
+	assert_int_equal(td_store_commit(s), 0);
+	td_store_session_end(s, sess, "completed", -1, "target exited");
+	td_store_close(s);
+
+	assert_int_equal(td_store_open(path, TD_STORE_READ, &s, &err), 0);
+	assert_int_equal(td_summary_load_live(live, s, sess, &sum, &err), 0);
+	assert_null(td_summary_live_read_back(live));
+	assert_int_equal(td_summary_load_confidence(s, sess, &sum, &err), 0);
+	for (int i = 0; i < sum.nrows; i++) { /* fully counted threads: their TASK_CLOCK, the failed write's left out */
+		if (sum.rows[i].kind == TD_SUM_THREAD && sum.rows[i].tid == 7)
+			assert_float_equal(sum.rows[i].v[TD_SUM_CPU_TIME], 0.9, 1e-12);
+		if (sum.rows[i].kind == TD_SUM_THREAD && sum.rows[i].tid == 9)
+			assert_float_equal(sum.rows[i].v[TD_SUM_CPU_TIME], 0.1, 1e-12);
+	}
+	FILE *f = open_memstream(&out, &len);
+	td_summary_write(f, &sum, "x.db", 0, 0);
+	fclose(f);
+	td_summary_free(&sum);
+	td_store_close(s);
+	td_summary_live_free(live);
+	back = summary_of(path, sess);
+	assert_non_null(strstr(back, "4 threads"));
+	assert_non_null(strstr(back, "       10 odd                  n/c"));
+	assert_non_null(strstr(back, "not counted: CYCLES: no PMU here"));
+	assert_string_equal(out, back);
+	free(out);
+	free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_summary_values), cmocka_unit_test(test_summary_cut),
-					    cmocka_unit_test(test_remainder_per_mode) };
+					    cmocka_unit_test(test_remainder_per_mode),
+					    cmocka_unit_test(test_summary_live) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
