@@ -49,8 +49,14 @@ tc=$(sql "$DB" "select sum(c.value) / 1e9 from counts c join events e on e.id = 
 	join targets t on t.id = c.thread_id where e.name = 'TASK_CLOCK'
 	and t.pid = (select pid from targets where kind = 'thread' and comm like 'td-demo%' limit 1)")
 check "bash timed the workload" test -n "$cpu"
-check "the stored task-clock is the workload's CPU time: none was lost (${tc:-?} s against ${cpu:-?} s)" \
-	awk -v a="${tc:-0}" -v b="${cpu:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0.5 && d <= 0.1 * b + 0.05) }'
+# (a workload starved by a loaded host, under half a second of CPU in its 3 s, is too little to
+# tell a loss of the full disk's half second from the tolerance: a missing premise, said)
+if awk -v b="${cpu:-0}" 'BEGIN { exit !(b > 0.5) }'; then
+	check "the stored task-clock is the workload's CPU time: none was lost (${tc:-?} s against ${cpu:-?} s)" \
+		awk -v a="${tc:-0}" -v b="${cpu:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.1 * b + 0.05) }'
+else
+	skip "the stored task-clock is the workload's CPU time" "the workload had ${cpu:-no} s of CPU (a starved host): too little to tell"
+fi
 
 # the end-of-run summary, built from the totals of the intervals committed (the attempts that
 # failed gave it nothing: their counts came again in the interval that was written), is what
