@@ -118,12 +118,13 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * enough: the workload got what its neighbours left it. Likewise, the CPU
  * time falling (p below p_value; in the first window not up) while the
  * wait's median in the latest window is STARVED or more: the workload was
- * runnable, its neighbours took the CPU. */
+ * runnable, its neighbours took the CPU; or rising while the baseline's
+ * wait was STARVED or more and the wait not up: they gave it back. */
 /* Some task of the workload waited for a CPU SATURATED of the time or more
  * in every interval of the ring (a value not read: no). */
 #define SATURATED 0.95
-/* A workload whose CPU time fell while some task of it waited for a CPU
- * this much of the time or more (the latest window's median) was starved,
+/* A workload whose CPU time was lower while some task of it waited for a
+ * CPU this much of the time or more (that side's median) was starved,
  * not idle by choice: a loop of 0.5 ms sleeps waits 0.24 to 0.45 of the
  * time on a saturated 2-vCPU host (docs/watch.md), a compute group its
  * neighbours starve 0.89 to 1.00 (bench_watch_steady.sh). */
@@ -156,13 +157,19 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
 	if (saturated(s, pr))
 		return run.p < pr->p_value;
-	/* its CPU time fell while some task of it still waited for a CPU most of the time: it was
-	 * runnable and did not get the CPU, it did not ask for less (the wait near psi.c's cap of
-	 * the whole time can show no rise); in the first window its CPU time not up */
-	if (run.p < pr->p_value && run.after < run.before && wait.after >= STARVED) {
-		if (test_window(s, pr, s->nnodes, 0, a, b, &run))
-			return false;
-		return run.after <= run.before;
+	/* its CPU time moved while, on the side where it had less, some task of it waited for a CPU
+	 * most of the time: it was runnable and did not get the CPU (starved), so the CPU time it
+	 * lacked was not its choice. Fell: starved after (the wait near psi.c's cap of the whole
+	 * time can show no rise). Rose: starved before, and the wait not up (p below p_value: up is
+	 * the workload asking for more). In the first window the CPU time not the other way. */
+	if (run.p < pr->p_value) {
+		bool fell = run.after < run.before;
+		if (fell ? wait.after >= STARVED
+			 : wait.before >= STARVED && !(wait.after > wait.before && wait.p < pr->p_value)) {
+			if (test_window(s, pr, s->nnodes, 0, a, b, &run))
+				return false;
+			return fell ? run.after <= run.before : run.after >= run.before;
+		}
 	}
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;

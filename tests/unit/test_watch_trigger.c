@@ -300,7 +300,7 @@ static double wait_late(int k)
 
 /* a compute workload its neighbours starve from 10: CPU time 0.500..0.509 -> 0.120..0.124; some task of it
  * waiting 0.850..0.859 of the time before and 0.851..0.859 (odd thousandths) after, or a workload asking for
- * less: waiting 0.300..0.309, then 0.301..0.309 */
+ * less: waiting 0.300..0.309, then 0.301..0.309; or one asking for more: 0.850..0.859, then 0.960..0.964 */
 static double run_starved(int k)
 {
 	return k < 10 ? 0.500 + 0.001 * (k % 10) : 0.120 + 0.001 * (k % 5);
@@ -309,6 +309,11 @@ static double run_starved(int k)
 static double wait_high(int k)
 {
 	return k < 10 ? 0.850 + 0.001 * (k % 10) : 0.851 + 0.002 * (k % 5);
+}
+
+static double wait_more(int k)
+{
+	return k < 10 ? 0.850 + 0.001 * (k % 10) : 0.960 + 0.001 * (k % 5);
 }
 
 static double wait_low(int k)
@@ -367,10 +372,15 @@ static void test_neighbours_held(void **state)
 	assert_int_equal(verdict_at_19(&p2, &l, run_starved, wait_high, &t), TD_WATCH_HELD_CPU);
 	assert_true(fabs(t.run_before - 0.5045) < 1e-12 && fabs(t.run_after - 0.122) < 1e-12);
 	assert_true(fabs(t.wait_before - 0.8545) < 1e-12 && fabs(t.wait_after - 0.855) < 1e-12);
-	/* the same fall with the wait at 0.305 (0.3045 before): it asked for less, a change; and the CPU time
-	 * up (0.5045 -> 1.202) beside the wait of 0.855: it got more, not starved, a change */
+	/* the same fall with the wait at 0.305 (0.3045 before): it asked for less, a change */
 	assert_int_equal(verdict_at_19(&p2, &l, run_starved, wait_low, &t), TD_WATCH_CHANGE);
-	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_high, &t), TD_WATCH_CHANGE);
+	/* the CPU time up (0.5045 -> 1.202, p = 2 / C(15, 5)) after a baseline waiting 0.8545 (starved before), the
+	 * wait as it was (p ~ 0.8): its neighbours gave the CPU back, held back; the same with the wait up
+	 * (0.8545 -> 0.962, every window value above the baseline's: p = 2 / C(15, 5)): it asks for more, a
+	 * change; and with the baseline's wait at 0.3045 (not starved, the wait as it was): a change */
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_high, &t), TD_WATCH_HELD_CPU);
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_more, &t), TD_WATCH_CHANGE);
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_low, &t), TD_WATCH_CHANGE);
 	td_watch_limits_free(&l);
 }
 
