@@ -116,10 +116,10 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * And while the wait sat at 95 % of the time or more all along (psi.c's
  * "some" stops at all of it), the CPU time moving (p below p_value) is
  * enough: the workload got what its neighbours left it. Likewise, the CPU
- * time falling (p below p_value; in the first window not up) while the
- * wait's median in the latest window is STARVED or more: the workload was
- * runnable, its neighbours took the CPU; or rising while the baseline's
- * wait was STARVED or more and the wait not up: they gave it back. */
+ * time moving (p below p_value) the way starving does (starved()) in the
+ * latest window, and in the first not at all or that way too (it may
+ * straddle the neighbours' coming or going): the workload was runnable,
+ * its neighbours took the CPU or gave it back. */
 /* Some task of the workload waited for a CPU SATURATED of the time or more
  * in every interval of the ring (a value not read: no). */
 #define SATURATED 0.95
@@ -137,6 +137,21 @@ static bool saturated(const struct td_watch_series *s, const struct td_watch_par
 		if (!(at(s, rows, k, s->nnodes + 1) >= SATURATED))
 			return false;
 	return true;
+}
+
+/* A window's CPU time (run) and wait against the baseline's: did it move
+ * the way starving does? On the side where it had less CPU time, some task
+ * of it waited for a CPU most of the time: it was runnable and did not get
+ * the CPU, so the CPU time it lacked was not its choice. Fell: starved in
+ * the window (the wait near psi.c's cap of the whole time can show no
+ * rise). Rose: starved in the baseline, and the wait not up (p below
+ * p_value: up is the workload asking for more). */
+static bool starved(const struct td_watch_trigger *run, const struct td_watch_trigger *wait,
+		    const struct td_watch_params *pr)
+{
+	if (run->after < run->before)
+		return wait->after >= STARVED;
+	return wait->before >= STARVED && !(wait->after > wait->before && wait->p < pr->p_value);
 }
 
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
@@ -157,19 +172,11 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
 	if (saturated(s, pr))
 		return run.p < pr->p_value;
-	/* its CPU time moved while, on the side where it had less, some task of it waited for a CPU
-	 * most of the time: it was runnable and did not get the CPU (starved), so the CPU time it
-	 * lacked was not its choice. Fell: starved after (the wait near psi.c's cap of the whole
-	 * time can show no rise). Rose: starved before, and the wait not up (p below p_value: up is
-	 * the workload asking for more). In the first window the CPU time not the other way. */
-	if (run.p < pr->p_value) {
-		bool fell = run.after < run.before;
-		if (fell ? wait.after >= STARVED
-			 : wait.before >= STARVED && !(wait.after > wait.before && wait.p < pr->p_value)) {
-			if (test_window(s, pr, s->nnodes, 0, a, b, &run))
-				return false;
-			return fell ? run.after <= run.before : run.after >= run.before;
-		}
+	/* its CPU time moved in the latest window, and in each window starved() explains what it did */
+	if (run.p < pr->p_value && starved(&run, &wait, pr)) {
+		if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
+			return false;
+		return run.p >= pr->p_value || starved(&run, &wait, pr);
 	}
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;

@@ -316,6 +316,12 @@ static double wait_more(int k)
 	return k < 10 ? 0.850 + 0.001 * (k % 10) : 0.960 + 0.001 * (k % 5);
 }
 
+/* starved deeper for a window (0.100..0.109 -> 0.010..0.014 at 10), then given CPU (0.500..0.504 at 15) */
+static double run_straddle(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : k < 15 ? 0.010 + 0.001 * (k % 5) : 0.500 + 0.001 * (k % 5);
+}
+
 static double wait_low(int k)
 {
 	return k < 10 ? 0.300 + 0.001 * (k % 10) : 0.301 + 0.002 * (k % 5);
@@ -381,6 +387,10 @@ static void test_neighbours_held(void **state)
 	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_high, &t), TD_WATCH_HELD_CPU);
 	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_more, &t), TD_WATCH_CHANGE);
 	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_low, &t), TD_WATCH_CHANGE);
+	/* the first window straddles the neighbours' going: the CPU time down in it (0.1045 -> 0.012, p = 2 /
+	 * C(15, 5)) with the wait at 0.855 (starved there), up in the latest (0.502, p = 2 / C(15, 5)) after
+	 * the baseline's 0.8545, the wait as it was: each window starved, held back */
+	assert_int_equal(verdict_at_19(&p2, &l, run_straddle, wait_high, &t), TD_WATCH_HELD_CPU);
 	td_watch_limits_free(&l);
 }
 
