@@ -172,11 +172,14 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
 	if (saturated(s, pr))
 		return run.p < pr->p_value;
-	/* its CPU time moved in the latest window, and in each window starved() explains what it did */
+	/* its CPU time moved in the latest window, and in each window starved() explains what it did
+	 * (when not, the rule below may still) */
 	if (run.p < pr->p_value && starved(&run, &wait, pr)) {
-		if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
-			return false;
-		return run.p >= pr->p_value || starved(&run, &wait, pr);
+		struct td_watch_trigger run0, wait0;
+		if (!test_window(s, pr, s->nnodes + 1, 0, a, b, &wait0) &&
+		    !test_window(s, pr, s->nnodes, 0, a, b, &run0) &&
+		    (run0.p >= pr->p_value || starved(&run0, &wait0, pr)))
+			return true;
 	}
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;

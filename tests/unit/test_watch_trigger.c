@@ -322,6 +322,12 @@ static double run_straddle(int k)
 	return k < 10 ? 0.100 + 0.001 * (k % 10) : k < 15 ? 0.010 + 0.001 * (k % 5) : 0.500 + 0.001 * (k % 5);
 }
 
+/* the wait up in two steps: 0.100..0.109, 0.500..0.504 at 10, 0.800..0.804 at 15 */
+static double wait_steps(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : k < 15 ? 0.500 + 0.001 * (k % 5) : 0.800 + 0.001 * (k % 5);
+}
+
 static double wait_low(int k)
 {
 	return k < 10 ? 0.300 + 0.001 * (k % 10) : 0.301 + 0.002 * (k % 5);
@@ -391,6 +397,10 @@ static void test_neighbours_held(void **state)
 	 * C(15, 5)) with the wait at 0.855 (starved there), up in the latest (0.502, p = 2 / C(15, 5)) after
 	 * the baseline's 0.8545, the wait as it was: each window starved, held back */
 	assert_int_equal(verdict_at_19(&p2, &l, run_straddle, wait_high, &t), TD_WATCH_HELD_CPU);
+	/* starved in the latest window (the CPU time 0.9045 -> 0.502 down, the wait 0.802) but not in the first
+	 * (the CPU time down as much, the wait 0.502, below 0.75): the first rule still holds it back (the wait
+	 * up by 0.6975 in the latest, p = 2 / C(15, 5), and up in the first; 0.4025 within 2 x 2 x 0.6975) */
+	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_steps, &t), TD_WATCH_HELD_CPU);
 	td_watch_limits_free(&l);
 }
 
