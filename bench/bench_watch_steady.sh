@@ -9,6 +9,15 @@
 # Prints the changes (expected: none) and how many intervals each group was
 # tested over. Never fails. Run as root.
 # Usage: bench/bench_watch_steady.sh BUILDDIR [SECONDS]  (default 600)
+# With TD_BENCH_OLD=BUILDDIR2, that build's daemon watches the same groups at
+# the same time (its own socket and database): the two rules side by side over
+# the same workloads and the same neighbours. With TD_BENCH_KEEP=DIR, the
+# databases, logs and a reading every 250 ms of each group's cpu.stat usage and
+# cpu.pressure "some" total (and the load average) are copied to DIR.
+# With TD_BENCH_NEIGHBOURS=N, N busy loops in a cgroup beside the watched root
+# are switched on and off (10 to 40 s each, a fixed pseudo-random sequence):
+# noisy neighbours of one's own, whatever else the host runs; their switches
+# (seconds since boot, on or off) are in neighbours.log.
 set -eu
 build=${1:?usage: bench_watch_steady.sh BUILDDIR [SECONDS]}
 seconds=${2:-600}
@@ -31,6 +40,8 @@ pids=
 cleanup() {
 	kill $pids 2>/dev/null || :
 	sleep 0.5
+	[ -z "${TD_BENCH_KEEP:-}" ] || { mkdir -p "$TD_BENCH_KEEP" && cp -r "$dir"/. "$TD_BENCH_KEEP"/; }
+	[ -z "${nb:-}" ] || { kill $(cat "$nb/cgroup.procs") 2>/dev/null; sleep 0.3; rmdir "$nb"; } 2>/dev/null || :
 	rmdir "$root/sleeps" "$root/compute" "$root" 2>/dev/null || :
 	rm -rf "$dir"
 }
@@ -46,6 +57,45 @@ printf '%s\n' "[daemon]" "events_dir = $dir/events" "[watch]" "enable = yes" "ro
 sleep 3 # past the workloads' start (td-demo's allocation is a phase of its own)
 TD_PFM_MODEL=td_soft_tree "$daemon" -f -c "$dir/conf" --socket "$dir/sock" --database "$dir/d.db" 2>"$dir/log" &
 pids="$pids $!"
+if [ -n "${TD_BENCH_OLD:-}" ]; then
+	TD_PFM_MODEL=td_soft_tree "$TD_BENCH_OLD/src/topdownd/topdownd" -f -c "$dir/conf" --socket "$dir/sock.old" \
+		--database "$dir/d.old.db" 2>"$dir/log.old" &
+	pids="$pids $!"
+fi
+if [ -n "${TD_BENCH_KEEP:-}" ]; then
+	# ns since boot (the daemon's monotonic clock is close enough at 250 ms), then per group usage_usec and some total
+	(while :; do
+		printf '%s %s' "$(awk '{ print $1 }' /proc/uptime)" "$(cut -d' ' -f1 /proc/loadavg)"
+		for g in sleeps compute; do
+			printf ' %s %s' "$(awk '$1 == "usage_usec" { print $2 }' "$root/$g/cpu.stat")" \
+				"$(sed -n 's/^some .*total=//p' "$root/$g/cpu.pressure")"
+		done
+		echo
+		sleep 0.25
+	done) >"$dir/cpu.log" 2>/dev/null &
+	pids="$pids $!"
+fi
+if [ "${TD_BENCH_NEIGHBOURS:-0}" -gt 0 ]; then
+	nb="$mnt/td-bench-steady-nb-$$"
+	mkdir "$nb"
+	(k=0
+	while :; do
+		k=$((k + 1))
+		t=$(awk -v k=$k 'BEGIN { srand(k); print 10 + int(rand() * 31) }')
+		echo "$(awk '{ print $1 }' /proc/uptime) on $t" >>"$dir/neighbours.log"
+		i=0
+		while [ $i -lt "$TD_BENCH_NEIGHBOURS" ]; do
+			sh -c "echo \$\$ >'$nb/cgroup.procs' && exec perl -e '1 while 1'" &
+			i=$((i + 1))
+		done
+		sleep "$t"
+		kill $(cat "$nb/cgroup.procs") 2>/dev/null || :
+		t=$(awk -v k=$k 'BEGIN { srand(1000 + k); print 10 + int(rand() * 31) }')
+		echo "$(awk '{ print $1 }' /proc/uptime) off $t" >>"$dir/neighbours.log"
+		sleep "$t"
+	done) &
+	pids="$pids $!"
+fi
 sleep "$seconds"
 "$tdctl" changes --socket "$dir/sock" >"$dir/changes"
 n=$(grep -c "^ *[0-9]" "$dir/changes" || :)
@@ -58,3 +108,10 @@ echo "bench_watch_steady: $n change(s) in $seconds s of steady workloads (expect
 h=$(grep -c "held back: its CPU time" "$dir/log" || :)
 echo "bench_watch_steady: $h move(s) held back as the neighbours' (CPU time traded for wait); load $(cat /proc/loadavg)"
 grep "held back\|watch: change" "$dir/log" || :
+if [ -n "${TD_BENCH_OLD:-}" ]; then
+	"$tdctl" changes --socket "$dir/sock.old" >"$dir/changes.old"
+	n=$(grep -c "^ *[0-9]" "$dir/changes.old" || :)
+	echo "bench_watch_steady: the old build ($TD_BENCH_OLD) beside it: $n change(s)"
+	[ "$n" = 0 ] || cat "$dir/changes.old"
+	grep "held back\|watch: change" "$dir/log.old" || :
+fi

@@ -115,10 +115,20 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * much wait or more (a sleeping loop turned compute loop), or less of both.
  * And while the wait sat at 95 % of the time or more all along (psi.c's
  * "some" stops at all of it), the CPU time moving (p below p_value) is
- * enough: the workload got what its neighbours left it. */
+ * enough: the workload got what its neighbours left it. Likewise, the CPU
+ * time moving (p below p_value) the way starving does (starved()) in the
+ * latest window, and in the first not at all or that way too (it may
+ * straddle the neighbours' coming or going): the workload was runnable,
+ * its neighbours took the CPU or gave it back. */
 /* Some task of the workload waited for a CPU SATURATED of the time or more
  * in every interval of the ring (a value not read: no). */
 #define SATURATED 0.95
+/* A workload whose CPU time was lower while some task of it waited for a
+ * CPU this much of the time or more (that side's median) was starved,
+ * not idle by choice: a loop of 0.5 ms sleeps waits 0.24 to 0.45 of the
+ * time on a saturated 2-vCPU host (docs/watch.md), a compute group its
+ * neighbours starve 0.89 to 1.00 (bench_watch_steady.sh). */
+#define STARVED 0.75
 static bool saturated(const struct td_watch_series *s, const struct td_watch_params *pr)
 {
 	int rows = ROWS(pr);
@@ -127,6 +137,21 @@ static bool saturated(const struct td_watch_series *s, const struct td_watch_par
 		if (!(at(s, rows, k, s->nnodes + 1) >= SATURATED))
 			return false;
 	return true;
+}
+
+/* A window's CPU time (run) and wait against the baseline's: did it move
+ * the way starving does? On the side where it had less CPU time, some task
+ * of it waited for a CPU most of the time: it was runnable and did not get
+ * the CPU, so the CPU time it lacked was not its choice. Fell: starved in
+ * the window (the wait near psi.c's cap of the whole time can show no
+ * rise). Rose: starved in the baseline, and the wait not up (p below
+ * p_value: up is the workload asking for more). */
+static bool starved(const struct td_watch_trigger *run, const struct td_watch_trigger *wait,
+		    const struct td_watch_params *pr)
+{
+	if (run->after < run->before)
+		return wait->after >= STARVED;
+	return wait->before >= STARVED && !(wait->after > wait->before && wait->p < pr->p_value);
 }
 
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
@@ -147,6 +172,15 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
 	if (saturated(s, pr))
 		return run.p < pr->p_value;
+	/* its CPU time moved in the latest window, and in each window starved() explains what it did
+	 * (when not, the rule below may still) */
+	if (run.p < pr->p_value && starved(&run, &wait, pr)) {
+		struct td_watch_trigger run0, wait0;
+		if (!test_window(s, pr, s->nnodes + 1, 0, a, b, &wait0) &&
+		    !test_window(s, pr, s->nnodes, 0, a, b, &run0) &&
+		    (run0.p >= pr->p_value || starved(&run0, &wait0, pr)))
+			return true;
+	}
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;
 	dw = wait.after - wait.before;

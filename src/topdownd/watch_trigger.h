@@ -83,7 +83,8 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
  * against the baseline, the wait moved in the latest window (p below
  * p_value) and its median the same way in the first, the CPU time's median
  * not the same way in either, and in the latest by at most 2 x ncpus times
- * the wait's (docs/watch.md, "Neighbours"). */
+ * the wait's; or when the CPU time moved while, on its lower side, the wait
+ * was 0.75 of the time or more (starved; docs/watch.md, "Neighbours"). */
 enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
 				       const struct td_watch_params *pr, const double *values,
 				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t);

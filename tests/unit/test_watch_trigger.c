@@ -3,8 +3,9 @@
  * with the medians and the exact p-value worked out by hand; a steady or a
  * small step is none, and so is a burst that lasts one window only; "not counted" (NaN) is left out; the limits per
  * workload and per hour hold a change back; a move while the workload's CPU
- * time turned into wait for a CPU (its neighbours') is held back, one while
- * it asked for more CPU (a phase change) is not. */
+ * time turned into wait for a CPU (its neighbours') is held back, as is one
+ * while its CPU time fell and it kept waiting (starved), one while it asked
+ * for more CPU (a phase change) is not. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -297,6 +298,41 @@ static double wait_late(int k)
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
 }
 
+/* a compute workload its neighbours starve from 10: CPU time 0.500..0.509 -> 0.120..0.124; some task of it
+ * waiting 0.850..0.859 of the time before and 0.851..0.859 (odd thousandths) after, or a workload asking for
+ * less: waiting 0.300..0.309, then 0.301..0.309; or one asking for more: 0.850..0.859, then 0.960..0.964 */
+static double run_starved(int k)
+{
+	return k < 10 ? 0.500 + 0.001 * (k % 10) : 0.120 + 0.001 * (k % 5);
+}
+
+static double wait_high(int k)
+{
+	return k < 10 ? 0.850 + 0.001 * (k % 10) : 0.851 + 0.002 * (k % 5);
+}
+
+static double wait_more(int k)
+{
+	return k < 10 ? 0.850 + 0.001 * (k % 10) : 0.960 + 0.001 * (k % 5);
+}
+
+/* starved deeper for a window (0.100..0.109 -> 0.010..0.014 at 10), then given CPU (0.500..0.504 at 15) */
+static double run_straddle(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : k < 15 ? 0.010 + 0.001 * (k % 5) : 0.500 + 0.001 * (k % 5);
+}
+
+/* the wait up in two steps: 0.100..0.109, 0.500..0.504 at 10, 0.800..0.804 at 15 */
+static double wait_steps(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : k < 15 ? 0.500 + 0.001 * (k % 5) : 0.800 + 0.001 * (k % 5);
+}
+
+static double wait_low(int k)
+{
+	return k < 10 ? 0.300 + 0.001 * (k % 10) : 0.301 + 0.002 * (k % 5);
+}
+
 static void test_neighbours_held(void **state)
 {
 	struct td_watch_params p2 = P, p5 = P;
@@ -341,6 +377,30 @@ static void test_neighbours_held(void **state)
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
 	 * down as the CPU time: both down is the workload asking for less */
 	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_late, &t), TD_WATCH_CHANGE);
+	/* starved: the wait did not move (each window value between two baseline values or tied with one:
+	 * U = 1.5 + 3.5 + 5.5 + 7.5 + 9.5 = 27.5 of 50, p ~ 0.8) and is not saturated (below 0.95), but the
+	 * CPU time fell (0.5045 -> 0.122, every value of both windows below the baseline's: p = 2 / C(15, 5))
+	 * while some task of it waited 0.855 of the time (the latest window's median, above 0.75): held back */
+	assert_int_equal(verdict_at_19(&p2, &l, run_starved, wait_high, &t), TD_WATCH_HELD_CPU);
+	assert_true(fabs(t.run_before - 0.5045) < 1e-12 && fabs(t.run_after - 0.122) < 1e-12);
+	assert_true(fabs(t.wait_before - 0.8545) < 1e-12 && fabs(t.wait_after - 0.855) < 1e-12);
+	/* the same fall with the wait at 0.305 (0.3045 before): it asked for less, a change */
+	assert_int_equal(verdict_at_19(&p2, &l, run_starved, wait_low, &t), TD_WATCH_CHANGE);
+	/* the CPU time up (0.5045 -> 1.202, p = 2 / C(15, 5)) after a baseline waiting 0.8545 (starved before), the
+	 * wait as it was (p ~ 0.8): its neighbours gave the CPU back, held back; the same with the wait up
+	 * (0.8545 -> 0.962, every window value above the baseline's: p = 2 / C(15, 5)): it asks for more, a
+	 * change; and with the baseline's wait at 0.3045 (not starved, the wait as it was): a change */
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_high, &t), TD_WATCH_HELD_CPU);
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_more, &t), TD_WATCH_CHANGE);
+	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_low, &t), TD_WATCH_CHANGE);
+	/* the first window straddles the neighbours' going: the CPU time down in it (0.1045 -> 0.012, p = 2 /
+	 * C(15, 5)) with the wait at 0.855 (starved there), up in the latest (0.502, p = 2 / C(15, 5)) after
+	 * the baseline's 0.8545, the wait as it was: each window starved, held back */
+	assert_int_equal(verdict_at_19(&p2, &l, run_straddle, wait_high, &t), TD_WATCH_HELD_CPU);
+	/* starved in the latest window (the CPU time 0.9045 -> 0.502 down, the wait 0.802) but not in the first
+	 * (the CPU time down as much, the wait 0.502, below 0.75): the first rule still holds it back (the wait
+	 * up by 0.6975 in the latest, p = 2 / C(15, 5), and up in the first; 0.4025 within 2 x 2 x 0.6975) */
+	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_steps, &t), TD_WATCH_HELD_CPU);
 	td_watch_limits_free(&l);
 }
 
