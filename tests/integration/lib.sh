@@ -138,3 +138,21 @@ import_tree() {
 		END { if (n != n_want) print n " node rows, " n_want " hand values" }' "$WORK/$name.want" "$WORK/$name.csv")
 	check_eq "$name: every node of the tree has the vendor's value" "" "$bad"
 }
+
+# the end-of-run summary is what 'tdctl report' prints of the stored session (its summary part),
+# but for the line on the whole command, which only the end of the run knows; the run builds it
+# from the totals of the intervals it committed (TD_DEBUG_SUMMARY says so), the report from the
+# counts read back: same_summary LABEL DB ERR [PATTERN...]: each PATTERN (a case's point) is in it
+same_summary() {
+	label=$1 db=$2 err=$3
+	shift 3
+	check_grep "$label: the run built its summary from the committed intervals' totals" \
+		"tdctl: debug: summary from the committed intervals' totals" "$err"
+	sed -n '/^topdown session /,$p' "$err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
+	"$TDCTL" report -d "$db" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
+	check "$label: the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
+		sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
+	for p in "$@"; do
+		check_grep "$label: the summary shows $p" "$p" "$WORK/end.txt"
+	done
+}

@@ -37,23 +37,6 @@ whole=$(sed -n 's/^  the whole command used \([0-9.]*\) ms of CPU: \([0-9.]*\) m
 check "default: the summary gives the whole command's CPU, at least its start, sampling and summary ($whole)" \
 	awk -v w="$whole" -v c="$(sql "$DB" "select sum(collector_ns) / 1e6 from intervals")" \
 	'BEGIN { if (split(w, a, " ") != 3) exit 1; exit !(a[2] > 0 && a[3] > 0 && a[1] + 0.2 >= a[2] + c + a[3]) }'
-# the end-of-run summary is what 'tdctl report' prints of the stored session (its summary part),
-# but for the line on the whole command, which only the end of the run knows; the run builds it
-# from the totals of the intervals it committed (TD_DEBUG_SUMMARY says so), the report from the
-# counts read back: same_summary LABEL DB ERR [PATTERN...]: each PATTERN (a case's point) is in it
-same_summary() {
-	label=$1 db=$2 err=$3
-	shift 3
-	check_grep "$label: the run built its summary from the committed intervals' totals" \
-		"tdctl: debug: summary from the committed intervals' totals" "$err"
-	sed -n '/^topdown session /,$p' "$err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
-	"$TDCTL" report -d "$db" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
-	check "$label: the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
-		sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
-	for p in "$@"; do
-		check_grep "$label: the summary shows $p" "$p" "$WORK/end.txt"
-	done
-}
 # not counted: events the kernel refused (this host has no PMU: the hardware files' events) and
 # /proc's switches of a process left out (n/c)
 case $("$TDCTL" doctor 2>/dev/null | sed -n 's/^rung: *//p') in

@@ -61,12 +61,7 @@ fi
 # the end-of-run summary, built from the totals of the intervals committed (the attempts that
 # failed gave it nothing: their counts came again in the interval that was written), is what
 # 'tdctl report' reads back from the database
-check_grep "the run built its summary from the committed intervals' totals" \
-	"tdctl: debug: summary from the committed intervals' totals" "$WORK/err"
-sed -n '/^topdown session /,$p' "$WORK/err" | grep -v '^  the whole command used ' >"$WORK/end.txt"
-"$TDCTL" report -d "$DB" 2>&1 | sed -n '/^topdown session /,$p' >"$WORK/report.txt"
-check "the end-of-run summary is the report's ($(wc -l <"$WORK/end.txt") lines)" \
-	sh -c "[ \$(wc -l <'$WORK/end.txt') -gt 5 ] && cmp -s '$WORK/end.txt' '$WORK/report.txt'"
+same_summary "after the full disk" "$DB" "$WORK/err"
 
 # ---- a real full disk that stays full: a 2 MB tmpfs filled mid-session ------------
 # The target runs to its end, tdctl exits non-zero saying what failed, the database
