@@ -723,6 +723,7 @@ static int load(struct td_store *s, int64_t session, const char *events_dir, con
 		goto out;
 	sum->has_read_cost = td_store_read_cost(s, session, &sum->read_cost) == 1;
 	snprintf(sum->counting, sizeof(sum->counting), "%s", L.meta.counting);
+	sum->unlisted_off = L.meta.unlisted_off;
 	sum->switch_cost_ns = L.meta.switch_cost_ns;
 	sum->switch_cost_from = L.meta.switch_cost_from;
 	L.first_ns = h.first_ns;

@@ -80,6 +80,7 @@ struct td_summary {
 	bool has_read_cost; /* read_cost: the event topdown's reads may have added most to */
 	struct td_read_cost_row read_cost;
 	char counting[16];	  /* how threads were counted: 'bpf', 'per-thread', "" unknown (older sessions) */
+	bool unlisted_off;	  /* ... with --unlisted=off: what threads too short to be listed ran not counted */
 	double switch_cost_ns;	  /* what counting added to a switch of the target, measured at start; NAN: not */
 	int64_t switch_cost_from; /* ... at the start of this session (sum->session's) or an earlier one of this boot */
 	const char *switch_cost_kept; /* not NULL: ... not measured by this session nor stored: tdctl's figure for this

@@ -163,6 +163,11 @@ void td_collector_stats(const struct td_collector *c, struct td_collector_stats 
 		st->threads_live += !c->threads[i]->gone;
 }
 
+void td_collector_unlisted_off(struct td_collector *c)
+{
+	c->plan.unlisted_off = true;
+}
+
 void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid)
 {
 	c->plan.open_as = true;
@@ -180,6 +185,10 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 	td_err why;
 	int rc;
 
+	if (c->plan.unlisted_off) {
+		snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "--unlisted=off");
+		return;
+	}
 	if (f->broken || c->plan.disabled[0][0] || c->plan.specs[0].n == 0)
 		return;
 	if (!f->unlisted) {

@@ -127,6 +127,13 @@ void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid);
  * and their switches (TD_SPEC_PROC) come from the program's sums, counted
  * from when the process was followed or the thread born; the roots'
  * inherited spec 0 (the unlisted remainder) is opened as in per-thread mode. */
+/* --unlisted=off: open no root's inherited spec 0, so that each thread
+ * carries its own groups only (per-thread mode: the events perf stat -p
+ * switches, not twice as many; docs/performance.md). What threads too
+ * short to be listed ran is then not counted at all: the session says so
+ * (its counting note), never a remainder of 0. Call before the first
+ * td_collector_add_process. */
+void td_collector_unlisted_off(struct td_collector *c);
 int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err);
 /* record --cgroup: the BPF program td_collector_set_counting loads is to
  * sum cgroups too (td_collector_follow_cgroup); call before it. A program

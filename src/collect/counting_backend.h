@@ -34,6 +34,7 @@ struct td_counting_plan {
 	gid_t as_gid;
 	bool rotated[TD_MAX_SPECS]; /* td_collector_set_rotation: opened disabled unless current */
 	int current;		    /* the rotated spec enabled now, -1 none */
+	bool unlisted_off;	    /* td_collector_unlisted_off: no root's inherited spec 0 */
 	struct td_collector_stats *stats;
 };
 

@@ -484,7 +484,7 @@ const struct td_perf_group *td_counting_perf_group(const struct td_thread *t, in
 
 /* switch_cost's measuring pair, counted as a run's threads are: each
  * process a group per spec, and spec 0 again inherited (every thread of a
- * run carries a copy of its root's). */
+ * run carries a copy of its root's), unless --unlisted=off. */
 struct perf_probe {
 	struct td_perf_group pg[2][TD_MAX_SPECS + 1];
 	bool open[2][TD_MAX_SPECS + 1];
@@ -515,7 +515,8 @@ static int perf_probe_attach(struct td_counting *b, const pid_t pids[2], void **
 	for (int p = 0; p < 2; p++)
 		for (int g = 0; g <= plan->nspecs; g++) {
 			int spec = g < plan->nspecs ? g : 0, failed = 0, rc;
-			if (plan->disabled[spec][0] || plan->specs[spec].n == 0)
+			if (plan->disabled[spec][0] || plan->specs[spec].n == 0 ||
+			    (g == plan->nspecs && plan->unlisted_off))
 				continue;
 			rc = td_perf_group_open(&pr->pg[p][g], &plan->specs[spec], pids[p], -1,
 						g < plan->nspecs ? 0 : TD_OPEN_INHERIT, &failed);

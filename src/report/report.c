@@ -99,6 +99,10 @@ static int print_unlisted(FILE *out, struct td_store *s, int64_t session, const 
 			"only; "
 			"the tree above covers the listed threads\n",
 			unlisted, all, 100 * unlisted / all);
+	else if (sum.unlisted_off)
+		fputs("\nUnlisted: not counted (--unlisted=off): what ran in threads too short to be listed is in no "
+		      "row; the tree above covers the listed threads\n",
+		      out);
 	if (td_summary_cost(out, &sum, "\nOverhead: "))
 		fputc('\n', out);
 	td_summary_free(&sum);

@@ -230,6 +230,11 @@ static void print_block(FILE *f, const struct td_summary *sum, int i, int j, int
 		fprintf(f, "  %7s %-15.15s", "-", unlisted->comm);
 		print_metrics(f, unlisted, sum->hw);
 		print_unlisted(f, p, unlisted, !strcmp(sum->counting, "bpf"));
+	} else if (p->kind == TD_SUM_PROCESS && sum->unlisted_off) {
+		fprintf(f, "  %7s %-15.15s n/c\n", "-", "(unlisted)");
+		fputs("  (unlisted): not counted (--unlisted=off): what threads and children too short to be listed "
+		      "ran is in no row\n",
+		      f);
 	}
 	if (!members)
 		fprintf(f, "  out of memory: the member rows are left out\n");

@@ -354,6 +354,8 @@ static int open_counters(struct td_session *rs, td_err *err)
 		return -1;
 	if (o->open_as_owner)
 		td_collector_open_as(rs->col, o->owner_uid, o->owner_gid);
+	if (o->unlisted_off)
+		td_collector_unlisted_off(rs->col);
 	/* a client's session counts per thread: each counter opened with the client's ids is the
 	 * kernel's check; BPF sums would count what the kernel would refuse the client (a setuid child) */
 	/* --rotate enables and disables groups of each thread: per-thread counting */
@@ -400,9 +402,13 @@ static int begin(struct td_session *rs, td_err *err)
 	if ((rs->session = td_store_session_begin(rs->store, &si, err)) < 0)
 		return -1;
 	rs->res.session_id = rs->session;
+	char note[1200];
+	/* --unlisted=off said where the session keeps how it counted (summary_data reads it back) */
+	snprintf(note, sizeof(note), "%s%s", td_collector_counting(rs->col),
+		 o->unlisted_off ? TD_UNLISTED_OFF_NOTE : "");
 	if (!o->system && (!o->cgroup || rs->cg_bpf) &&
 	    td_store_session_counting(rs->store, rs->session, td_collector_counting_bpf(rs->col) ? "bpf" : "per-thread",
-				      td_collector_counting(rs->col)))
+				      note))
 		td_store_describe_write_error(rs->store, "write to", err);
 	else if (session_register_events(rs))
 		td_store_describe_write_error(rs->store, "write to", err);

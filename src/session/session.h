@@ -60,6 +60,7 @@ struct td_session_opts {
 	uint64_t max_age_ns; /* retention while running (0: none): see td_store_prune */
 	uint64_t max_bytes;
 	int counters;	       /* > 0: at most this many events per group (counter_packing.h) */
+	bool unlisted_off;     /* --unlisted=off: no inherited remainder (collector.h td_collector_unlisted_off) */
 	int rotate_ms;	       /* > 0: user-space rotation of the groups every MS (collector.h) */
 	int level;	       /* -l LEVEL: the model file's tree to this level (0: the deepest that fits one group) */
 	const char *nodes;     /* --nodes LIST: these nodes and their ancestors instead, NULL none */

@@ -454,6 +454,10 @@ void session_record_switch_cost(struct td_session *rs)
 	for (int g = 0; g < rs->nspecs; g++)
 		if (!session_spec_disabled(rs, g))
 			events += rs->specs[g].n;
+	/* per thread, each task also carries its root's inherited spec 0 (the unlisted remainder)
+	 * unless --unlisted=off: the events the kernel switches with it, the cost's key */
+	if (!bpf && !rs->o.unlisted_off && rs->nspecs > 0 && !session_spec_disabled(rs, 0))
+		events += rs->specs[0].n;
 	if (last_switch_cost.have && last_switch_cost.bpf == bpf && last_switch_cost.events == events &&
 	    now - last_switch_cost.at_ns < TD_SWITCH_COST_KEEP_NS) {
 		sc = last_switch_cost.sc;

@@ -757,6 +757,7 @@ int td_store_switch_cost_this_boot(struct td_store *s, int64_t session, double *
 		"SELECT o.switch_cost_ns FROM sessions o, sessions me WHERE me.id = ?1 AND o.id != me.id"
 		" AND o.switch_cost_ns IS NOT NULL AND coalesce(me.writer_boot, '') != ''"
 		" AND o.writer_boot = me.writer_boot AND o.counting = me.counting"
+		" AND (instr(coalesce(o.counting_note, ''), ?2) > 0) = (instr(coalesce(me.counting_note, ''), ?2) > 0)"
 		" AND (SELECT count(*) FROM events e WHERE e.session_id = o.id AND e.status = 'counting') ="
 		" (SELECT count(*) FROM events e WHERE e.session_id = me.id AND e.status = 'counting')"
 		" ORDER BY o.id DESC LIMIT 1";
@@ -766,6 +767,7 @@ int td_store_switch_cost_this_boot(struct td_store *s, int64_t session, double *
 	if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_text(st, 2, TD_UNLISTED_OFF_NOTE, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*ns = sqlite3_column_double(st, 0);

@@ -256,10 +256,15 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
 
 /* ---- reading a session back -------------------------------------------- */
 
+/* The counting note's tail of a session counted with --unlisted=off
+ * (td_store_session_counting's note): read back as unlisted_off. */
+#define TD_UNLISTED_OFF_NOTE "; the unlisted remainder not counted (--unlisted=off)"
+
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];
 	char counting[16];     /* 'bpf', 'per-thread', "" unknown (older, imports, CPU-wide) */
 	int smt, num_cpus;     /* -1 / 0: unknown */
+	bool unlisted_off;     /* counted with --unlisted=off: threads too short to be listed not counted */
 	double switch_cost_ns; /* what counting added to a switch of a counted thread; NAN: not measured */
 	/* the session whose start measured it: the first of this boot with that very
 	 * figure (a figure reused is copied whole: td_store_switch_cost_this_boot) */

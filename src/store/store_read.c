@@ -422,10 +422,12 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 			       "SELECT kind, pmu_model, events_file, source, coalesce(smt, -1),"
 			       " coalesce(num_cpus, 0), counting, switch_cost_ns,"
 			       " (SELECT min(o.id) FROM sessions o WHERE o.switch_cost_ns = s.switch_cost_ns"
-			       " AND o.writer_boot IS s.writer_boot) FROM sessions s WHERE id=?",
+			       " AND o.writer_boot IS s.writer_boot), instr(coalesce(counting_note, ''), ?2) > 0"
+			       " FROM sessions s WHERE id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, TD_UNLISTED_OFF_NOTE, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		snprintf(m->kind, sizeof(m->kind), "%s", td_store_col_text(st, 0));
 		snprintf(m->pmu_model, sizeof(m->pmu_model), "%s", td_store_col_text(st, 1));
@@ -436,6 +438,7 @@ int td_store_session_meta(struct td_store *s, int64_t id, struct td_session_meta
 		snprintf(m->counting, sizeof(m->counting), "%s", td_store_col_text(st, 6));
 		m->switch_cost_ns = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 7);
 		m->switch_cost_from = sqlite3_column_type(st, 8) == SQLITE_NULL ? id : sqlite3_column_int64(st, 8);
+		m->unlisted_off = sqlite3_column_int(st, 9) != 0;
 		rc = 0;
 	}
 	sqlite3_finalize(st);

@@ -103,35 +103,21 @@ static const char *switch_cost_cache_path(void)
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
 	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'I' },
-		{ "database", required_argument, NULL, 'd' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "events-dir", required_argument, NULL, 'E' },
-		{ "scan-ms", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "max-age", required_argument, NULL, 'a' },
-		{ "max-size", required_argument, NULL, 'z' },
-		{ "counters", required_argument, NULL, 'n' },
-		{ "rotate", required_argument, NULL, 'o' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "nodes", required_argument, NULL, 'N' },
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "system", no_argument, NULL, 'y' },
-		{ "cgroup", required_argument, NULL, 'g' },
-		{ "thread-metrics", no_argument, NULL, 'T' },
-		{ "children", no_argument, NULL, 'C' },
-		{ "cpus", required_argument, NULL, 'U' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'W' },
-		{ "tracker", required_argument, NULL, 'K' },
-		{ "no-priority", no_argument, NULL, 'P' },
-		{ "counting", required_argument, NULL, 'B' },
-		{ "bpf-map-entries", required_argument, NULL, 'M' },
-		{ "hotspots", optional_argument, NULL, 'H' },
-		{ "hotspots-hz", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "interval", required_argument, NULL, 'I' }, { "database", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 'D' }, { "events-dir", required_argument, NULL, 'E' },
+		{ "scan-ms", required_argument, NULL, 'S' },  { "quiet", no_argument, NULL, 'q' },
+		{ "max-age", required_argument, NULL, 'a' },  { "max-size", required_argument, NULL, 'z' },
+		{ "counters", required_argument, NULL, 'n' }, { "rotate", required_argument, NULL, 'o' },
+		{ "level", required_argument, NULL, 'l' },    { "nodes", required_argument, NULL, 'N' },
+		{ "pmu", required_argument, NULL, 'p' },      { "system", no_argument, NULL, 'y' },
+		{ "cgroup", required_argument, NULL, 'g' },   { "thread-metrics", no_argument, NULL, 'T' },
+		{ "children", no_argument, NULL, 'C' },	      { "cpus", required_argument, NULL, 'U' },
+		{ "event", required_argument, NULL, 'e' },    { "repeat", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'W' },   { "tracker", required_argument, NULL, 'K' },
+		{ "no-priority", no_argument, NULL, 'P' },    { "counting", required_argument, NULL, 'B' },
+		{ "unlisted", required_argument, NULL, 'L' }, { "bpf-map-entries", required_argument, NULL, 'M' },
+		{ "hotspots", optional_argument, NULL, 'H' }, { "hotspots-hz", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },	      { NULL, 0, NULL, 0 },
 	};
 	bool tracker_given = false, counting_given = false;
 	long v;
@@ -277,6 +263,16 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		case 'P':
 			o->no_priority = true;
 			break;
+		case 'L':
+			if (!strcmp(optarg, "on") || !strcmp(optarg, "off")) {
+				o->unlisted_off = !strcmp(optarg, "off");
+				break;
+			}
+			tdctl_error(
+				"bad '--unlisted=%s': give on (count what threads too short to be listed ran) or off "
+				"(count the listed threads only, as perf stat -p does)",
+				optarg);
+			return -1;
 		case 'B':
 			if (counting_arg(optarg, "--counting=", &o->counting))
 				return -1;
