@@ -185,11 +185,7 @@ static void add_root(struct td_collector *c, const struct td_thread *t, unsigned
 	td_err why;
 	int rc;
 
-	if (c->plan.unlisted_off) {
-		snprintf(c->stats.unlisted_why, sizeof(c->stats.unlisted_why), "--unlisted=off");
-		return;
-	}
-	if (f->broken || c->plan.disabled[0][0] || c->plan.specs[0].n == 0)
+	if (c->plan.unlisted_off || f->broken || c->plan.disabled[0][0] || c->plan.specs[0].n == 0)
 		return;
 	if (!f->unlisted) {
 		if (!(f->unlisted = calloc(1, sizeof(*f->unlisted)))) {

@@ -69,6 +69,27 @@ check_eq "run: the unlisted remainder has no /proc switch rows (not counted, not
 check_match "run: the process keeps its name and its count of listed threads" \
 	"^process [0-9]+ \(td-demo\), $(sql "$DB" "select count(*) from threads where tid != 0") threads:" "$(cat "$WORK/run.out")"
 
+# ---- --unlisted=off: the listed threads only (as perf stat -p), the rest said n/c -----------
+# no root carries the inherited copy of spec 0, so no remainder row is stored (not a 0), the
+# session's counting note says why, and the summary and a tree's report state it not counted
+DB="$WORK/off.db"
+"$TDCTL" run --unlisted=off -I 200 --scan-ms 1000 -d "$DB" -- "$DEMO" -t 4 -b 100 -s 2 -R "$WORK/off.cpu" >/dev/null 2>"$WORK/off.out"
+check_eq "off: exits 0" 0 "$?"
+check_eq "off: no unlisted remainder row is stored" 0 \
+	"$(sql "$DB" "select count(*) from counts c join threads t on t.id = c.thread_id where t.tid = 0")"
+check_match "off: the session's counting note says the remainder is not counted" "\(--unlisted=off\)$" \
+	"$(sql "$DB" "select counting_note from sessions")"
+check_match "off: the summary says the unlisted threads are not counted, not 0" \
+	"\(unlisted\): not counted \(--unlisted=off\)" "$(cat "$WORK/off.out")"
+check_match "off: the summary's (unlisted) row is n/c" "^ +- \(unlisted\) +n/c$" "$(cat "$WORK/off.out")"
+cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", $3 / 1e9 }' "$WORK/off.cpu")
+tc=$(total_task_clock "$DB")
+check_eq "off: the listed threads' TASK_CLOCK ($tc s) is below the process's CPU time ($cpu s): what ran unlisted is in no row" 1 \
+	"$(awk -v t="$tc" -v c="$cpu" 'BEGIN { print (t <= c * 1.02 && t < c) ? 1 : 0 }')"
+"$TDCTL" run --unlisted=maybe -d "$WORK/bad.db" -- true >/dev/null 2>"$WORK/bad.out"
+check_eq "off: --unlisted=maybe is refused" 1 "$([ "$?" -ne 0 ] && echo 1 || echo 0)"
+check_match "off: ... saying what to give" "give on .* or off" "$(cat "$WORK/bad.out")"
+
 # ---- attach: the threads start after attach ------------------------------------------
 DB="$WORK/attach.db"
 "$DEMO" -t 4 -b 100 -s 2 -w -r "$WORK/ready" -R "$WORK/attach.cpu" >/dev/null &
