@@ -7,6 +7,7 @@
 #   perf stat -e <software.td's events> -- (the same)           inherited, as perf counts a command
 #   tdctl run --counting=bpf -- (the same)                      the BPF counting program
 #   tdctl run --counting=per-thread -- (the same)               perf groups per thread
+#   tdctl run --counting=per-thread --unlisted=off -- (the same) ... without the inherited remainder
 # and, where a PMU counts cycles, the same with a hardware group added
 # (perf stat -e '{cycles,instructions}' and tdctl -e cycles,instructions);
 # SKIP with the reason otherwise (the benchmark run by a bash whose `times`
@@ -50,7 +51,10 @@
 # TD_BENCH_ATTACH=0 leaves the attached part out; TD_BENCH_ATTACH_MODES lists
 # its modes instead (alone perf-p attach-bpf attach-per-thread, and
 # perf-p-x2: perf stat -p with each event twice, a group of them and the
-# singles, as many events a task as tdctl's per-thread mode has).
+# singles, as many events a task as tdctl's per-thread mode has, and
+# attach-per-thread-off: --unlisted=off, no inherited remainder).
+# TD_BENCH_MODES lists the run and everyday modes instead (alone perf bpf
+# per-thread per-thread-off, and the hw- ones where a PMU counts).
 set -eu
 build=${1:?usage: bench_target.sh BUILDDIR [LOOPS] [REPEATS]}
 loops=${2:-200000}
@@ -86,15 +90,16 @@ fi
 
 modes="alone perf"
 [ $bpf_ok = 1 ] && modes="$modes bpf"
-modes="$modes per-thread"
+modes="$modes per-thread per-thread-off"
 [ $hw_ok = 1 ] && modes="$modes hw-perf"
 [ $hw_ok = 1 ] && [ $bpf_ok = 1 ] && modes="$modes hw-bpf"
 [ $hw_ok = 1 ] && modes="$modes hw-per-thread"
+modes=${TD_BENCH_MODES:-$modes}
 amodes=
 if [ "${TD_BENCH_ATTACH:-1}" != 0 ]; then
 	amodes="alone perf-p"
 	[ $bpf_ok = 1 ] && amodes="$amodes attach-bpf"
-	amodes="$amodes attach-per-thread"
+	amodes="$amodes attach-per-thread attach-per-thread-off"
 	amodes=${TD_BENCH_ATTACH_MODES:-$amodes}
 fi
 
@@ -106,6 +111,7 @@ wrap() {
 	hw-perf) echo "perf stat -x, -o $dir/$2.perf -e {cycles,instructions},$events --" ;;
 	bpf) echo "$tdctl run -q --counting=bpf -d $dir/$2.db --" ;;
 	per-thread) echo "$tdctl run -q --counting=per-thread -d $dir/$2.db --" ;;
+	per-thread-off) echo "$tdctl run -q --counting=per-thread --unlisted=off -d $dir/$2.db --" ;;
 	hw-bpf) echo "$tdctl run -q --counting=bpf -e cycles,instructions -d $dir/$2.db --" ;;
 	hw-per-thread) echo "$tdctl run -q --counting=per-thread -e cycles,instructions -d $dir/$2.db --" ;;
 	esac
@@ -118,6 +124,10 @@ attach() {
 	attach-bpf) taskset -c 1 "$tdctl" attach "$3" --children -q --counting=bpf -d "$dir/$2.db" >/dev/null 2>"$dir/$2.err" & ;;
 	attach-per-thread)
 		taskset -c 1 "$tdctl" attach "$3" --children -q --counting=per-thread -d "$dir/$2.db" >/dev/null 2>"$dir/$2.err" &
+		;;
+	attach-per-thread-off)
+		taskset -c 1 "$tdctl" attach "$3" --children -q --counting=per-thread --unlisted=off -d "$dir/$2.db" \
+			>/dev/null 2>"$dir/$2.err" &
 		;;
 	esac
 	tpid=$!
@@ -327,8 +337,10 @@ ratio "BPF/perf-inherit (run)" pipe-bpf.cpu pipe-perf.cpu pipe-alone.cpu
 ratio "per-thread/perf-inherit (run)" pipe-per-thread.cpu pipe-perf.cpu pipe-alone.cpu
 ratio "BPF/perf-inherit (run, wall)" pipe-bpf.us pipe-perf.us pipe-alone.us
 ratio "per-thread/perf-inherit (run, wall)" pipe-per-thread.us pipe-perf.us pipe-alone.us
+ratio "per-thread --unlisted=off/perf-inh. (run)" pipe-per-thread-off.cpu pipe-perf.cpu pipe-alone.cpu
 if [ -n "$amodes" ]; then
 	ratio "BPF/perf-p (attached)" attach-attach-bpf.ns attach-perf-p.ns attach-alone.ns
 	ratio "per-thread/perf-p (attached)" attach-attach-per-thread.ns attach-perf-p.ns attach-alone.ns
+	ratio "per-thread --unlisted=off/perf-p (att.)" attach-attach-per-thread-off.ns attach-perf-p.ns attach-alone.ns
 fi
 echo "  load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

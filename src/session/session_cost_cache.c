@@ -1,7 +1,7 @@
 /* session_cost_cache: this boot's switch costs (collect/switch_cost) kept in
  * a small file across processes, so that a run into a new database finds the
  * figure an earlier run measured on this boot, this kernel, counting the same
- * way (mode and number of events) instead of measuring again: the measuring
+ * way (mode and number of events a task carries) instead of measuring again: the measuring
  * pair's tens of ms of CPU are most of a short run's start. One line a key:
  * "BOOT_ID RELEASE MODE EVENTS NS UNIX_SECONDS PID". The file is trusted only
  * when it is a regular file of this user's that nobody else may write. */
@@ -28,7 +28,10 @@ static int key_of(bool bpf, int events, char *key, size_t len)
 	if (td_read_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) < 0 || uname(&u))
 		return -1;
 	boot[strcspn(boot, " \n")] = 0;
-	n = snprintf(key, len, "%s %s %s %d", boot, u.release, bpf ? "bpf" : "per-thread", events);
+	/* per thread, EVENTS are the events each task carries (its groups and, but with --unlisted=off, its
+	 * root's inherited copy of spec 0: session_record_switch_cost), said "per-task" so that a line
+	 * keyed by the groups' events alone (before the copy was counted) is never taken for it */
+	n = snprintf(key, len, "%s %s %s %d", boot, u.release, bpf ? "bpf" : "per-task", events);
 	return boot[0] && n > 0 && (size_t)n < len ? 0 : -1;
 }
 
