@@ -151,11 +151,11 @@ static int opt_value(int argc, char **argv, int *i, const char *s, const char *l
  * next argument? */
 static bool takes_value(const char *a)
 {
-	static const char *const with_value[] = { "-I",		"-d",		"-l",	      "-e",
-						  "--event",	"--interval",	"--database", "--level",
-						  "--duration", "--events-dir", "--scan-ms",  "--max-age",
-						  "--max-size", "--counters",	"--rotate",   "--nodes",
-						  "--pmu",	"--tracker",	"--counting", "--bpf-map-entries" };
+	static const char *const with_value[] = {
+		"-I",	    "-d",	  "-l",		  "-e",	       "--event",    "--interval",	  "--database",
+		"--level",  "--duration", "--events-dir", "--scan-ms", "--max-age",  "--max-size",	  "--counters",
+		"--rotate", "--nodes",	  "--pmu",	  "--tracker", "--counting", "--bpf-map-entries", "--unlisted"
+	};
 
 	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
 		if (!strcmp(a, with_value[k]))
