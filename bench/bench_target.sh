@@ -321,9 +321,9 @@ fi
 # ratio NAME MEDIANS REF-MEDIANS ALONE-MEDIANS: NAME's added cost over REF's, one line
 ratio() {
 	local m r a
-	m=$(median <"$dir/$2" 2>/dev/null || echo n/a)
-	r=$(median <"$dir/$3" 2>/dev/null || echo n/a)
-	a=$(median <"$dir/$4" 2>/dev/null || echo n/a)
+	m=$(median 2>/dev/null <"$dir/$2" || echo n/a)
+	r=$(median 2>/dev/null <"$dir/$3" || echo n/a)
+	a=$(median 2>/dev/null <"$dir/$4" || echo n/a)
 	awk -v n="$1" -v m="$m" -v r="$r" -v a="$a" 'BEGIN {
 		if (m == "n/a" || r == "n/a" || a == "n/a") printf "ratio %-28s n/a (not measured)\n", n
 		else if (r - a <= 0) printf "ratio %-28s n/a (the peer added nothing measurable: %.3f - %.3f)\n", n, r, a
