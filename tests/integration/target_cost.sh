@@ -66,6 +66,10 @@ if [ -n "$first" ]; then
 		"$TDCTL" run --counting=bpf -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/fourth.err" &&
 			check "a run counted another way (BPF) takes no per-thread session's figure" \
 				sh -c "! grep -q 'measured at session' '$WORK/fourth.err'"
+		"$TDCTL" run --counting=per-thread --unlisted=off -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 \
+			>/dev/null 2>"$WORK/fifth.err" &&
+			check "a per-thread run with --unlisted=off (6 events a task fewer) takes no figure measured with the copy" \
+				sh -c "! grep -q 'measured at session' '$WORK/fifth.err'"
 	fi
 else
 	skip "a second run reuses the first's switch cost" "the first run's was not measured (the host's noise hid it)"
