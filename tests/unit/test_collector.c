@@ -199,6 +199,39 @@ static void test_threads_lifecycle(void **state)
 	assert_int_equal(count_fds(), fds0);
 }
 
+/* --unlisted=off: the root carries its own group only, no inherited copy
+ * (perf_event_open: one descriptor an event), and no remainder is delivered,
+ * not even a 0 (seen through the sink: no row of the pseudo-thread). */
+static void test_unlisted_off(void **state)
+{
+	struct td_perf_group_spec spec = { 0 };
+	struct seen seen = { 0 };
+	struct td_sink sink = { &seen, on_born, on_gone, on_counts };
+	struct td_collector_stats st;
+	struct td_collector *c;
+	td_err err;
+	int fds0 = count_fds();
+
+	(void)state;
+	spec_add(&spec, "perf::TASK-CLOCK");
+	spec_add(&spec, "perf::PAGE-FAULTS");
+	c = td_collector_new(&spec, 1, false, 2);
+	assert_non_null(c);
+	td_collector_unlisted_off(c);
+	assert_int_equal(td_collector_add_process(c, getpid(), 0, &sink, &err), 0);
+	assert_int_equal(seen.born, 1); /* this test runs one thread */
+	td_collector_stats(c, &st);
+	assert_int_equal(st.fds_open, 2); /* its group of two; with the copy, four (test_threads_lifecycle) */
+	assert_false(st.unlisted_counted);
+	assert_int_equal(count_fds(), fds0 + 2);
+	assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+	td_collector_commit(c);
+	for (int i = 0; i < MAXT; i++)
+		assert_int_not_equal(seen.tids[i], -1); /* slot()'s key of TD_TID_UNLISTED: never delivered */
+	td_collector_free(c);
+	assert_int_equal(count_fds(), fds0);
+}
+
 static void test_no_such_process(void **state)
 {
 	struct td_perf_group_spec spec = { 0 };
@@ -408,6 +441,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_failed_write_keeps_counts),
 		cmocka_unit_test(test_threads_lifecycle),
+		cmocka_unit_test(test_unlisted_off),
 		cmocka_unit_test(test_no_such_process),
 		cmocka_unit_test(test_switch_reads_bounded),
 		cmocka_unit_test(test_switch_pair_born_after_read),
