@@ -254,8 +254,8 @@ elif [ -n "${USERPID:-}" ]; then
 			rm -f "$D/go"
 			$NOBODY "$D/user.sh" >/dev/null 2>&1 &
 			SCRIPT=$!
-			# attached once setpriv has exec'd the script: between its setresuid and that exec the
-			# process is not dumpable, and the kernel refuses uid 65534 (seen at load 18)
+			# attached once setpriv has exec'd the script: until that exec the process is still root's or,
+			# after its setresuid, not dumpable, and the kernel refuses uid 65534 (seen at load 18)
 			wait_for 10 sh -c "tr '\\0' ' ' </proc/$SCRIPT/cmdline | grep -q user.sh"
 			if [ $who = user ]; then
 				S=$($NOBODY "$TDCTL" attach "$SCRIPT" --children --socket "$SOCK" -I 100 2>"$D/attach.err")
