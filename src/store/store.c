@@ -338,12 +338,22 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 	return 0;
 }
 
-static int prepare_writes(struct td_store *s, td_err *err)
+/* WAL before the schema is looked at: a new database's schema is then written
+ * once, into the log, instead of through a rollback journal and its syncs. A
+ * file this call created holds nothing to lose: its switch to WAL (a rollback
+ * journal's transaction) goes without syncs. */
+static int set_journal(struct td_store *s, bool created, td_err *err)
 {
-	if (td_store_exec(s, "PRAGMA journal_mode=WAL") || td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
+	if ((created && td_store_exec(s, "PRAGMA synchronous=OFF")) || td_store_exec(s, "PRAGMA journal_mode=WAL") ||
+	    td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
 		describe_open_error(err, s, sqlite3_errcode(s->db), "write");
 		return -1;
 	}
+	return 0;
+}
+
+static int prepare_writes(struct td_store *s, td_err *err)
+{
 	/* a WAL file whose -shm this user cannot write is read-only too: find out now, not at
 	 * the first insert (a writer holding the lock is not an error) */
 	if (td_store_exec(s, "BEGIN IMMEDIATE") == 0)
@@ -456,7 +466,8 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
-	if (check_or_create_schema(s, mode, err) || (mode == TD_STORE_WRITE && prepare_writes(s, err))) {
+	if ((mode == TD_STORE_WRITE && set_journal(s, !existed, err)) || check_or_create_schema(s, mode, err) ||
+	    (mode == TD_STORE_WRITE && prepare_writes(s, err))) {
 		td_store_close(s);
 		return -1;
 	}
