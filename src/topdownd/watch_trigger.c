@@ -108,8 +108,8 @@ static int test_node(const struct td_watch_series *s, const struct td_watch_para
  * time as wait (psi.c averages the CPUs' "some" time, weighted by their
  * non-idle time, and caps it at all of the time). So: the wait moved in
  * the latest window (p below p_value) and in the first its median not the
- * other way; the CPU time's median the other way or not at all (not the same way with p below p_value) in both; in the
- * latest, by at most 2 x ncpus times the wait's (twice: a group always
+ * other way; the CPU time's median the other way or not at all (not the same way as same_way() reads it) in both;
+ * in the latest, by at most 2 x ncpus times the wait's (twice: a group always
  * runnable on its CPUs sits on m times, and the wait stops at 1). A change
  * of the workload itself changes what it asks for: more CPU time with as
  * much wait or more (a sleeping loop turned compute loop), or less of both.
@@ -154,6 +154,22 @@ static bool starved(const struct td_watch_trigger *run, const struct td_watch_tr
 	return wait->before >= STARVED && !(wait->after > wait->before && wait->p < pr->p_value);
 }
 
+/* Did the CPU time (run) move the same way as the wait (dw: the latest
+ * window's move of it), as a workload asking for more or less moves them?
+ * Significantly (p below p_value), and by 1 / (2 x ncpus) of the wait's
+ * move or more: the mirror of the bound on the other way (a move the other
+ * way of up to 2 x ncpus times the wait's is the neighbours'). Neighbours
+ * cannot give a group more CPU time while it waits more, yet over a long
+ * baseline a drift of a hundredth (0.99 -> 1.00 of a CPU while the wait
+ * went 0.50 -> 1.00: bench_watch_steady.sh, docs/watch.md) is
+ * significant: below the bound it is no move of the workload's. */
+static bool same_way(const struct td_watch_trigger *run, double dw, int k, const struct td_watch_params *pr)
+{
+	double dr = run->after - run->before;
+
+	return dr * dw > 0 && run->p < pr->p_value && fabs(dr) * 2 * k >= fabs(dw);
+}
+
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
 			  struct td_watch_trigger *t)
 {
@@ -184,12 +200,12 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;
 	dw = wait.after - wait.before;
-	if (wait.p >= pr->p_value || dw == 0 || (dr * dw > 0 && run.p < pr->p_value) || fabs(dr) > 2 * k * fabs(dw))
+	if (wait.p >= pr->p_value || dw == 0 || same_way(&run, dw, k, pr) || fabs(dr) > 2 * k * fabs(dw))
 		return false;
 	/* the first: nothing the other way (the wait may have stayed put a little longer, or sat at 1.0) */
 	if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
 		return false;
-	return (wait.after - wait.before) * dw >= 0 && ((run.after - run.before) * dw <= 0 || run.p >= pr->p_value);
+	return (wait.after - wait.before) * dw >= 0 && !same_way(&run, dw, k, pr);
 }
 
 /* Changes kept in the hour before now. */

@@ -293,6 +293,18 @@ static double run_hair(int k)
 	return k < 10 ? 0.500 + 0.001 * (k % 10) : 0.503 + 0.001 * (k % 5);
 }
 
+/* the CPU time up a little as the wait rose (wait_taken): 0.900..0.909 -> 0.910..0.914 (medians 0.9045 -> 0.912,
+ * every window value above the baseline's), or up more: 1.020..1.024 (1.022) */
+static double run_drift(int k)
+{
+	return k < 10 ? 0.900 + 0.001 * (k % 10) : 0.910 + 0.001 * (k % 5);
+}
+
+static double run_more(int k)
+{
+	return k < 10 ? 0.900 + 0.001 * (k % 10) : 1.020 + 0.001 * (k % 5);
+}
+
 static double wait_late(int k)
 {
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
@@ -374,6 +386,11 @@ static void test_neighbours_held(void **state)
 	 * was (0.500..0.509 all along: U = 12.5 or 37.5 of 50, p ~ 0.13): the workload's */
 	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_saturated, &t), TD_WATCH_HELD_CPU);
 	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_saturated, &t), TD_WATCH_CHANGE);
+	/* the CPU time up with the wait, significantly (p = 2 / C(15, 5) in each window), but by 0.0075 against the
+	 * wait's 0.3975: below 0.3975 / (2 x 2) = 0.0994, a drift, not the workload asking for more: held back;
+	 * up by 0.1175 (above 0.0994): the workload's, a change */
+	assert_int_equal(verdict_at_19(&p2, &l, run_drift, wait_taken, &t), TD_WATCH_HELD_CPU);
+	assert_int_equal(verdict_at_19(&p2, &l, run_more, wait_taken, &t), TD_WATCH_CHANGE);
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
 	 * down as the CPU time: both down is the workload asking for less */
 	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_late, &t), TD_WATCH_CHANGE);
