@@ -310,6 +310,12 @@ static double wait_late(int k)
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
 }
 
+/* the wait down significantly in the first window (0.050..0.054 against 0.100..0.109), up in the latest */
+static double wait_dip(int k)
+{
+	return k < 10 ? 0.100 + 0.001 * (k % 10) : k < 15 ? 0.050 + 0.001 * (k % 5) : 0.500 + 0.001 * (k % 5);
+}
+
 /* a compute workload its neighbours starve from 10: CPU time 0.500..0.509 -> 0.120..0.124; some task of it
  * waiting 0.850..0.859 of the time before and 0.851..0.859 (odd thousandths) after, or a workload asking for
  * less: waiting 0.300..0.309, then 0.301..0.309; or one asking for more: 0.850..0.859, then 0.960..0.964 */
@@ -394,6 +400,12 @@ static void test_neighbours_held(void **state)
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
 	 * down as the CPU time: both down is the workload asking for less */
 	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_late, &t), TD_WATCH_CHANGE);
+	/* ... while with the CPU time as it was (run_same: p ~ 0.13 in each window) the first window's wait a
+	 * little down (0.102 against 0.1045: U = 12.5 of 50, p ~ 0.13) is noise, the neighbours' arrival
+	 * straddled by it (bench_watch_steady.sh: CPU time 0.98 -> 0.98, wait 0.52 -> 0.52 -> 1.00): held back;
+	 * but not when the first window's wait fell significantly (0.1045 -> 0.052, p = 2 / C(15, 5)) */
+	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_late, &t), TD_WATCH_HELD_CPU);
+	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_dip, &t), TD_WATCH_CHANGE);
 	/* starved: the wait did not move (each window value between two baseline values or tied with one:
 	 * U = 1.5 + 3.5 + 5.5 + 7.5 + 9.5 = 27.5 of 50, p ~ 0.8) and is not saturated (below 0.95), but the
 	 * CPU time fell (0.5045 -> 0.122, every value of both windows below the baseline's: p = 2 / C(15, 5))
