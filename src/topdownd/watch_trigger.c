@@ -203,13 +203,15 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	if (wait.p >= pr->p_value || dw == 0 || same_way(&run, dw, k, pr) || fabs(dr) > 2 * k * fabs(dw))
 		return false;
 	/* the first: nothing the other way (the wait may have stayed put a little longer, or sat at 1.0).
-	 * The wait's median a little the other way is its noise while the CPU time stayed (the window
-	 * may straddle the neighbours' arrival: two of its five intervals after it move no median), but
-	 * where the CPU time moved (p below p_value) the wait must not have gone the other way at all:
-	 * that CPU time was not traded for wait */
+	 * The wait's median a little the other way is its noise while the CPU time stayed or drifted
+	 * its way (the window may straddle the neighbours' arrival: two of its five intervals after it
+	 * move no median), but where the CPU time moved the trade's way (the other way from the wait's
+	 * move, p below p_value) the wait must not have gone the other way at all: that CPU time was
+	 * not traded for wait */
 	if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
 		return false;
-	if ((wait.after - wait.before) * dw < 0 && (wait.p < pr->p_value || run.p < pr->p_value))
+	if ((wait.after - wait.before) * dw < 0 &&
+	    (wait.p < pr->p_value || ((run.after - run.before) * dw < 0 && run.p < pr->p_value)))
 		return false;
 	return !same_way(&run, dw, k, pr);
 }

@@ -310,6 +310,13 @@ static double wait_late(int k)
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
 }
 
+/* the CPU time up a hair in the first window (0.510..0.514 against 0.500..0.509: p = 2 / C(15, 5)), as it
+ * was in the latest (0.505..0.509) */
+static double run_nudge(int k)
+{
+	return k < 10 ? 0.500 + 0.001 * (k % 10) : k < 15 ? 0.510 + 0.001 * (k % 5) : 0.505 + 0.001 * (k % 5);
+}
+
 /* the wait down significantly in the first window (0.050..0.054 against 0.100..0.109), up in the latest */
 static double wait_dip(int k)
 {
@@ -406,6 +413,10 @@ static void test_neighbours_held(void **state)
 	 * but not when the first window's wait fell significantly (0.1045 -> 0.052, p = 2 / C(15, 5)) */
 	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_late, &t), TD_WATCH_HELD_CPU);
 	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_dip, &t), TD_WATCH_CHANGE);
+	/* the first window's CPU time up significantly but by a hair (0.5045 -> 0.512: below 0.3975 / 4, a drift
+	 * the wait's way, not the trade's) with the wait a little down (0.102, p ~ 0.13): noise, held back
+	 * (bench_watch_steady.sh: CPU time 0.972 -> 0.996 -> 0.979, wait 0.513 -> 0.506 -> 1.00) */
+	assert_int_equal(verdict_at_19(&p2, &l, run_nudge, wait_late, &t), TD_WATCH_HELD_CPU);
 	/* starved: the wait did not move (each window value between two baseline values or tied with one:
 	 * U = 1.5 + 3.5 + 5.5 + 7.5 + 9.5 = 27.5 of 50, p ~ 0.8) and is not saturated (below 0.95), but the
 	 * CPU time fell (0.5045 -> 0.122, every value of both windows below the baseline's: p = 2 / C(15, 5))
