@@ -55,10 +55,10 @@ pids="$pids $!"
 printf '%s\n' "[daemon]" "events_dir = $dir/events" "[watch]" "enable = yes" "root = $root" "interval = 250ms" \
 	"workload_every = 10s" "changes_per_hour = 3600" >"$dir/conf"
 sleep 3 # past the workloads' start (td-demo's allocation is a phase of its own)
-TD_PFM_MODEL=td_soft_tree "$daemon" -f -c "$dir/conf" --socket "$dir/sock" --database "$dir/d.db" 2>"$dir/log" &
+TD_DEBUG_WATCH="$dir/rows" TD_PFM_MODEL=td_soft_tree "$daemon" -f -c "$dir/conf" --socket "$dir/sock" --database "$dir/d.db" 2>"$dir/log" &
 pids="$pids $!"
 if [ -n "${TD_BENCH_OLD:-}" ]; then
-	TD_PFM_MODEL=td_soft_tree "$TD_BENCH_OLD/src/topdownd/topdownd" -f -c "$dir/conf" --socket "$dir/sock.old" \
+	TD_DEBUG_WATCH="$dir/rows.old" TD_PFM_MODEL=td_soft_tree "$TD_BENCH_OLD/src/topdownd/topdownd" -f -c "$dir/conf" --socket "$dir/sock.old" \
 		--database "$dir/d.old.db" 2>"$dir/log.old" &
 	pids="$pids $!"
 fi

@@ -467,13 +467,41 @@ int daemon_watch_load_changes(struct daemon *d, struct td_store *st, td_err *err
 	return 0;
 }
 
-/* The group's CPU time and wait before and after, for a log line ("": not read, or too few). */
+/* The group's CPU time and wait against the baseline in both windows, and
+ * what the neighbours' rule made of them, for a log line ("": not read). */
 static void cpu_said(const struct td_watch_trigger *t, char *out, size_t n)
 {
+	const struct td_watch_move *r = t->run, *w = t->wait;
+
 	out[0] = 0;
-	if (!isnan(t->run_before) && !isnan(t->run_after) && !isnan(t->wait_before) && !isnan(t->wait_after))
-		snprintf(out, n, " (CPU time %.2f -> %.2f, wait for a CPU %.2f -> %.2f of the time)", t->run_before,
-			 t->run_after, t->wait_before, t->wait_after);
+	if (!isnan(r[1].p) && !isnan(w[1].p))
+		snprintf(out, n,
+			 " (CPU time %.3f -> %.3f, %.3f (p = %.2g, %.2g); wait for a CPU %.3f -> %.3f, %.3f"
+			 " (p = %.2g, %.2g): %s)",
+			 r[0].before, r[0].after, r[1].after, r[0].p, r[1].p, w[0].before, w[0].after, w[1].after,
+			 w[0].p, w[1].p, t->why);
+}
+
+/* TD_DEBUG_WATCH=FILE: the rows a verdict was decided on (the group, then
+ * per interval its nodes' values, its CPU time and its wait), appended, so
+ * that a decision can be read back (bench_watch_steady.sh keeps it). */
+static void dump_rows(const struct watch_state *w, const struct watch_group *g, const struct dsession *ds,
+		      const struct td_watch_trigger *t, enum td_watch_verdict v)
+{
+	const char *path = getenv("TD_DEBUG_WATCH");
+	int rows = w->pr.baseline + 2 * w->pr.window;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "ae")))
+		return;
+	fprintf(f, "# %s %s verdict %d: %s\n", g->path, ds->wnames[t->node], (int)v, t->why ? t->why : "");
+	for (int k = 0; k < rows; k++) {
+		const double *row = td_watch_series_row(&g->series, &w->pr, k);
+		for (int i = 0; i < ds->nw + 2; i++)
+			fprintf(f, i ? " %.17g" : "%.17g", row[i]);
+		fputc('\n', f);
+	}
+	fclose(f);
 }
 
 /* A change: kept, in the database and in memory, logged, and a drill-down
@@ -582,6 +610,8 @@ void daemon_watch_step(struct daemon *d)
 		}
 		group_cpu(w, g, &cpu);
 		v = td_watch_add_cpu(&g->series, &w->limits, &w->pr, ds->wvals, &cpu, td_now_ns(), &t);
+		if (v != TD_WATCH_NONE)
+			dump_rows(w, g, ds, &t, v);
 		if (v == TD_WATCH_CHANGE) {
 			record_change(d, g, ds, &t);
 		} else if (v != TD_WATCH_NONE) {

@@ -40,6 +40,11 @@ void td_watch_limits_free(struct td_watch_limits *l)
 	memset(l, 0, sizeof(*l));
 }
 
+const double *td_watch_series_row(const struct td_watch_series *s, const struct td_watch_params *pr, int k)
+{
+	return s->ring + (size_t)((s->head + k) % ROWS(pr)) * (size_t)(s->nnodes + 2);
+}
+
 /* Row k (0: the oldest kept) of column i: node i, or (nnodes) the CPU
  * time, (nnodes + 1) the wait for a CPU. */
 static double at(const struct td_watch_series *s, int rows, int k, int i)
@@ -170,37 +175,66 @@ static bool same_way(const struct td_watch_trigger *run, double dw, int k, const
 	return dr * dw > 0 && run->p < pr->p_value && fabs(dr) * 2 * k >= fabs(dw);
 }
 
+/* One window's CPU time and wait against the baseline into t (NaN when not
+ * tested); 0 when both could be tested. */
+static int cpu_window(const struct td_watch_series *s, const struct td_watch_params *pr, int w, double *a, double *b,
+		      struct td_watch_trigger *t)
+{
+	struct td_watch_trigger run, wait;
+	int rc = 0;
+
+	if (test_window(s, pr, s->nnodes, w, a, b, &run))
+		run.before = run.after = run.p = NAN, rc = -1;
+	if (test_window(s, pr, s->nnodes + 1, w, a, b, &wait))
+		wait.before = wait.after = wait.p = NAN, rc = -1;
+	t->run[w] = (struct td_watch_move){ run.before, run.after, run.p };
+	t->wait[w] = (struct td_watch_move){ wait.before, wait.after, wait.p };
+	return rc;
+}
+
+/* A window's medians as a trigger's (the form starved() and same_way() take). */
+static struct td_watch_trigger as_trigger(const struct td_watch_move *m)
+{
+	return (struct td_watch_trigger){ .before = m->before, .after = m->after, .p = m->p };
+}
+
 static bool by_neighbours(const struct td_watch_series *s, const struct td_watch_params *pr, double *a, double *b,
 			  struct td_watch_trigger *t)
 {
 	int k = pr->ncpus > 0 ? pr->ncpus : 1;
-	struct td_watch_trigger run, wait;
+	struct td_watch_trigger run, wait, run0, wait0;
+	bool first;
 	double dr, dw;
 
-	t->run_before = t->run_after = t->wait_before = t->wait_after = NAN;
-	if (test_window(s, pr, s->nnodes + 1, 1, a, b, &wait) || test_window(s, pr, s->nnodes, 1, a, b, &run))
+	first = !cpu_window(s, pr, 0, a, b, t);
+	if (cpu_window(s, pr, 1, a, b, t)) {
+		t->why = "its CPU time or wait not read";
 		return false;
-	t->run_before = run.before;
-	t->run_after = run.after;
-	t->wait_before = wait.before;
-	t->wait_after = wait.after;
+	}
+	run = as_trigger(&t->run[1]), wait = as_trigger(&t->wait[1]);
+	run0 = as_trigger(&t->run[0]), wait0 = as_trigger(&t->wait[0]);
 	/* its tasks waited for a CPU all along: what CPU time it gets is what its neighbours
 	 * leave; a move of it is theirs (a change of what it does at the same CPU time is not) */
-	if (saturated(s, pr))
+	if (saturated(s, pr)) {
+		t->why = run.p < pr->p_value ? "saturated, its CPU time moved" : "saturated, its CPU time did not move";
 		return run.p < pr->p_value;
+	}
 	/* its CPU time moved in the latest window, and in each window starved() explains what it did
 	 * (when not, the rule below may still) */
-	if (run.p < pr->p_value && starved(&run, &wait, pr)) {
-		struct td_watch_trigger run0, wait0;
-		if (!test_window(s, pr, s->nnodes + 1, 0, a, b, &wait0) &&
-		    !test_window(s, pr, s->nnodes, 0, a, b, &run0) &&
-		    (run0.p >= pr->p_value || starved(&run0, &wait0, pr)))
-			return true;
+	if (run.p < pr->p_value && starved(&run, &wait, pr) && first &&
+	    (run0.p >= pr->p_value || starved(&run0, &wait0, pr))) {
+		t->why = "starved";
+		return true;
 	}
 	/* the latest window: the wait moved, the CPU time not the same way, and not by more than it explains */
 	dr = run.after - run.before;
 	dw = wait.after - wait.before;
-	if (wait.p >= pr->p_value || dw == 0 || same_way(&run, dw, k, pr) || fabs(dr) > 2 * k * fabs(dw))
+	t->why = wait.p >= pr->p_value || dw == 0 ? "the wait did not move"
+		 : same_way(&run, dw, k, pr)	  ? "the CPU time moved with the wait"
+		 : fabs(dr) > 2 * k * fabs(dw)	  ? "the CPU time moved more than the wait explains"
+		 : !first			  ? "the first window not tested"
+						  : NULL;
+	if (t->why)
 		return false;
 	/* the first: nothing the other way (the wait may have stayed put a little longer, or sat at 1.0).
 	 * The wait's median a little the other way is its noise while the CPU time stayed or drifted
@@ -208,12 +242,17 @@ static bool by_neighbours(const struct td_watch_series *s, const struct td_watch
 	 * move no median), but where the CPU time moved the trade's way (the other way from the wait's
 	 * move, p below p_value) the wait must not have gone the other way at all: that CPU time was
 	 * not traded for wait */
-	if (test_window(s, pr, s->nnodes + 1, 0, a, b, &wait) || test_window(s, pr, s->nnodes, 0, a, b, &run))
+	if ((wait0.after - wait0.before) * dw < 0 &&
+	    (wait0.p < pr->p_value || ((run0.after - run0.before) * dw < 0 && run0.p < pr->p_value))) {
+		t->why = "the first window's wait went the other way";
 		return false;
-	if ((wait.after - wait.before) * dw < 0 &&
-	    (wait.p < pr->p_value || ((run.after - run.before) * dw < 0 && run.p < pr->p_value)))
+	}
+	if (same_way(&run0, dw, k, pr)) {
+		t->why = "the first window's CPU time moved with the wait";
 		return false;
-	return !same_way(&run, dw, k, pr);
+	}
+	t->why = "its CPU time and wait traded places";
+	return true;
 }
 
 /* Changes kept in the hour before now. */

@@ -53,14 +53,22 @@ struct td_watch_cpu {
 	double run, wait;
 };
 
+/* A series' medians over the baseline and over a window, and the rank
+ * test's two-sided p between them; NaN: not read, or too few values. */
+struct td_watch_move {
+	double before, after, p;
+};
+
 struct td_watch_trigger {
 	int node;	       /* the index of the node that moved most (of those significant) */
 	double before, after;  /* its medians: the baseline's, the latest window's */
 	double p;	       /* the larger of the two windows' two-sided p-values */
 	int n_before, n_after; /* the values each median is of (NaNs, "not counted", left out) */
-	/* the workload's CPU time and wait (td_watch_cpu), their medians: the
-	 * baseline's, the latest window's; NaN: not read, or too few */
-	double run_before, run_after, wait_before, wait_after;
+	/* the workload's CPU time and wait (td_watch_cpu) against the baseline
+	 * in each window ([0] the first, [1] the latest), and what the
+	 * neighbours' rule decided on them (a phrase for a log line) */
+	struct td_watch_move run[2], wait[2];
+	const char *why;
 };
 
 /* 0, or -1 out of memory. */
@@ -68,6 +76,12 @@ int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params
 void td_watch_series_free(struct td_watch_series *s);
 int td_watch_limits_init(struct td_watch_limits *l, const struct td_watch_params *pr);
 void td_watch_limits_free(struct td_watch_limits *l);
+
+/* Row k (0: the oldest) of the last baseline + 2 windows the series
+ * holds: nnodes values, then the CPU time and the wait (NaN: not read).
+ * What a verdict other than TD_WATCH_NONE was decided on, until the next
+ * interval is added. */
+const double *td_watch_series_row(const struct td_watch_series *s, const struct td_watch_params *pr, int k);
 
 /* One interval's values (nnodes; NaN: not counted) at now_ns. When the
  * window moved from the baseline, the verdict says whether it is a change

@@ -374,10 +374,11 @@ static void test_neighbours_held(void **state)
 	 * 0.502 (-0.4025): the other way, and 0.4025 <= 2 x 2 x 0.3975: the neighbours' */
 	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_taken, &t), TD_WATCH_HELD_CPU);
 	assert_int_equal(t.node, 0);
+	assert_string_equal(t.why, "its CPU time and wait traded places");
 	assert_true(fabs(t.after - 0.32) < 1e-12);
 	/* the medians said with it: the baseline's (0.900..0.909, 0.100..0.109) and the latest window's (15..19) */
-	assert_true(fabs(t.run_before - 0.9045) < 1e-12 && fabs(t.run_after - 0.502) < 1e-12);
-	assert_true(fabs(t.wait_before - 0.1045) < 1e-12 && fabs(t.wait_after - 0.502) < 1e-12);
+	assert_true(fabs(t.run[1].before - 0.9045) < 1e-12 && fabs(t.run[1].after - 0.502) < 1e-12);
+	assert_true(fabs(t.wait[1].before - 0.1045) < 1e-12 && fabs(t.wait[1].after - 0.502) < 1e-12);
 	/* the wait up by 0.0475 only (0.1045 -> 0.152, every window value above the baseline's): 0.4025 of CPU
 	 * time is more than 2 x 2 x 0.0475 = 0.19 on 2 CPUs (the workload's), within 2 x 5 x 0.0475 = 0.475
 	 * on 5 (the neighbours') */
@@ -398,15 +399,20 @@ static void test_neighbours_held(void **state)
 	 * 1.202, p = 2 / C(15, 5)): what the neighbours left it, held back; the same with the CPU time as it
 	 * was (0.500..0.509 all along: U = 12.5 or 37.5 of 50, p ~ 0.13): the workload's */
 	assert_int_equal(verdict_at_19(&p2, &l, run_freed, wait_saturated, &t), TD_WATCH_HELD_CPU);
+	assert_string_equal(t.why, "saturated, its CPU time moved");
 	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_saturated, &t), TD_WATCH_CHANGE);
 	/* the CPU time up with the wait, significantly (p = 2 / C(15, 5) in each window), but by 0.0075 against the
 	 * wait's 0.3975: below 0.3975 / (2 x 2) = 0.0994, a drift, not the workload asking for more: held back;
 	 * up by 0.1175 (above 0.0994): the workload's, a change */
 	assert_int_equal(verdict_at_19(&p2, &l, run_drift, wait_taken, &t), TD_WATCH_HELD_CPU);
 	assert_int_equal(verdict_at_19(&p2, &l, run_more, wait_taken, &t), TD_WATCH_CHANGE);
+	assert_string_equal(t.why, "the CPU time moved with the wait");
 	/* ... but not when the first window's median went the other way (0.100..0.104: 0.102 below 0.1045),
 	 * down as the CPU time: both down is the workload asking for less */
 	assert_int_equal(verdict_at_19(&p2, &l, run_taken, wait_late, &t), TD_WATCH_CHANGE);
+	assert_string_equal(t.why, "the first window's wait went the other way");
+	/* its medians said: the first window's wait 0.100..0.104 (0.102), the latest's as wait_taken's */
+	assert_true(fabs(t.wait[0].before - 0.1045) < 1e-12 && fabs(t.wait[0].after - 0.102) < 1e-12);
 	/* ... while with the CPU time as it was (run_same: p ~ 0.13 in each window) the first window's wait a
 	 * little down (0.102 against 0.1045: U = 12.5 of 50, p ~ 0.13) is noise, the neighbours' arrival
 	 * straddled by it (bench_watch_steady.sh: CPU time 0.98 -> 0.98, wait 0.52 -> 0.52 -> 1.00): held back;
@@ -422,8 +428,9 @@ static void test_neighbours_held(void **state)
 	 * CPU time fell (0.5045 -> 0.122, every value of both windows below the baseline's: p = 2 / C(15, 5))
 	 * while some task of it waited 0.855 of the time (the latest window's median, above 0.75): held back */
 	assert_int_equal(verdict_at_19(&p2, &l, run_starved, wait_high, &t), TD_WATCH_HELD_CPU);
-	assert_true(fabs(t.run_before - 0.5045) < 1e-12 && fabs(t.run_after - 0.122) < 1e-12);
-	assert_true(fabs(t.wait_before - 0.8545) < 1e-12 && fabs(t.wait_after - 0.855) < 1e-12);
+	assert_string_equal(t.why, "starved");
+	assert_true(fabs(t.run[1].before - 0.5045) < 1e-12 && fabs(t.run[1].after - 0.122) < 1e-12);
+	assert_true(fabs(t.wait[1].before - 0.8545) < 1e-12 && fabs(t.wait[1].after - 0.855) < 1e-12);
 	/* the same fall with the wait at 0.305 (0.3045 before): it asked for less, a change */
 	assert_int_equal(verdict_at_19(&p2, &l, run_starved, wait_low, &t), TD_WATCH_CHANGE);
 	/* the CPU time up (0.5045 -> 1.202, p = 2 / C(15, 5)) after a baseline waiting 0.8545 (starved before), the
