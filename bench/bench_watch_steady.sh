@@ -13,7 +13,10 @@
 # the same time (its own socket and database): the two rules side by side over
 # the same workloads and the same neighbours. With TD_BENCH_KEEP=DIR, the
 # databases, logs and a reading every 250 ms of each group's cpu.stat usage and
-# cpu.pressure "some" total (and the load average) are copied to DIR.
+# cpu.pressure "some" total (and the load average) are copied to DIR, with
+# each daemon's TD_DEBUG_WATCH rows (rows, rows.old): `bench/watch_replay
+# DIR/rows` gives them to the rule of the build it was made in, decision by
+# decision (make bench-programs builds it).
 # With TD_BENCH_NEIGHBOURS=N, N busy loops in a cgroup beside the watched root
 # are switched on and off (10 to 40 s each, a fixed pseudo-random sequence):
 # noisy neighbours of one's own, whatever else the host runs; their switches

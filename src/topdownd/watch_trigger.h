@@ -94,11 +94,13 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 
 /* The same with the workload's CPU over the interval (cpu: NULL, or a
  * member NaN, when not read): a move is held back (TD_WATCH_HELD_CPU) when,
- * against the baseline, the wait moved in the latest window (p below
- * p_value) and its median the same way in the first, the CPU time's median
- * not the same way in either, and in the latest by at most 2 x ncpus times
- * the wait's; or when the CPU time moved while, on its lower side, the wait
- * was 0.75 of the time or more (starved; docs/watch.md, "Neighbours"). */
+ * against the baseline, the wait moved in the latest window or in both
+ * read together (p below 0.05, or p_value if larger) and its median not
+ * the other way in the first, the CPU time not the same way in either, and
+ * in the latest by at most 2 x ncpus times the wait's; or when the CPU time
+ * moved while, on its lower side, the wait was 0.75 of the time or more
+ * (starved; docs/watch.md, "Neighbours"). t->why names the part that
+ * decided, either way. */
 enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
 				       const struct td_watch_params *pr, const double *values,
 				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t);

@@ -310,6 +310,28 @@ static double wait_late(int k)
 	return k < 15 ? 0.100 + 0.001 * (k % 10) : 0.500 + 0.001 * (k % 5);
 }
 
+/* the wait up in the first window (0.500..0.504, every value above the baseline's 0.100..0.109: p = 2 /
+ * C(15, 5)) and back in part in the latest (0.1005, 0.1025, 0.505, 0.506, 0.507: U = 1 + 3 + 30 = 34 of
+ * 50, p = 0.31 by the exact distribution), both windows together U = 84 of 100, p = 0.0089 (the exact
+ * distribution of U for 10 and 10, bench_watch_steady.sh's neighbours
+ * leaving within the latest window) */
+static double wait_back(int k)
+{
+	static const double w[10] = { 0.500, 0.501, 0.502, 0.503, 0.504, 0.1005, 0.1025, 0.505, 0.506, 0.507 };
+
+	return k < 10 ? 0.100 + 0.001 * k : w[(k - 10) % 10];
+}
+
+/* the wait up a little less plainly in each window: 0.1005, 0.500..0.503 (U = 41 of 50, p = 0.055), then
+ * 0.1015, 0.505..0.508 (U = 42, p = 0.040); together U = 83 of 100, p = 0.0115 (exact): between p_value
+ * (0.01) and CPU_P (0.05), as the wait capped at 1.0 was in bench_watch_steady.sh (p = 0.013 to 0.061) */
+static double wait_weak(int k)
+{
+	static const double w[10] = { 0.1005, 0.500, 0.501, 0.502, 0.503, 0.1015, 0.505, 0.506, 0.507, 0.508 };
+
+	return k < 10 ? 0.100 + 0.001 * k : w[(k - 10) % 10];
+}
+
 /* the CPU time up a hair in the first window (0.510..0.514 against 0.500..0.509: p = 2 / C(15, 5)), as it
  * was in the latest (0.505..0.509) */
 static double run_nudge(int k)
@@ -423,6 +445,14 @@ static void test_neighbours_held(void **state)
 	 * the wait's way, not the trade's) with the wait a little down (0.102, p ~ 0.13): noise, held back
 	 * (bench_watch_steady.sh: CPU time 0.972 -> 0.996 -> 0.979, wait 0.513 -> 0.506 -> 1.00) */
 	assert_int_equal(verdict_at_19(&p2, &l, run_nudge, wait_late, &t), TD_WATCH_HELD_CPU);
+	/* the CPU time as it was (run_same) while the wait rose in the first window and fell back in part in
+	 * the latest (wait_back: p = 0.31 alone, 0.0089 with the first): the two windows the node moved in
+	 * read together, held back */
+	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_back, &t), TD_WATCH_HELD_CPU);
+	assert_string_equal(t.why, "its CPU time and wait traded places");
+	/* ... and a wait that moved at p = 0.040 in the latest, 0.0115 in both: not at p_value, at CPU_P */
+	assert_int_equal(verdict_at_19(&p2, &l, run_same, wait_weak, &t), TD_WATCH_HELD_CPU);
+	assert_true(t.wait[1].p > 0.01 && t.wait[1].p < 0.05);
 	/* starved: the wait did not move (each window value between two baseline values or tied with one:
 	 * U = 1.5 + 3.5 + 5.5 + 7.5 + 9.5 = 27.5 of 50, p ~ 0.8) and is not saturated (below 0.95), but the
 	 * CPU time fell (0.5045 -> 0.122, every value of both windows below the baseline's: p = 2 / C(15, 5))
