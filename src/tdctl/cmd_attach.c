@@ -80,6 +80,14 @@ static const char *daemon_refuses(const struct td_session_opts *o)
 		return "--events-dir";
 	if (o->hotspots)
 		return "--hotspots";
+	if (o->unlisted_off)
+		return "--unlisted=off";
+	if (o->scan_ms)
+		return "--scan-ms";
+	if (o->bpf_map_entries != TD_BPF_MAP_ENTRIES_DEFAULT)
+		return "--bpf-map-entries";
+	if (o->no_priority)
+		return "--no-priority";
 	return NULL;
 }
 
