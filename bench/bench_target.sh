@@ -51,7 +51,8 @@
 # TD_BENCH_ATTACH=0 leaves the attached part out; TD_BENCH_ATTACH_MODES lists
 # its modes instead (alone perf-p attach-bpf attach-per-thread, and
 # perf-p-x2: perf stat -p with each event twice, a group of them and the
-# singles, as many events a task as tdctl's per-thread mode has, and
+# singles, as many events a task as tdctl's per-thread mode has;
+# perf-p-group: perf stat -p with the events as one group, as tdctl opens them; and
 # attach-per-thread-off: --unlisted=off, no inherited remainder).
 # TD_BENCH_MODES lists the run and everyday modes instead (alone perf bpf
 # per-thread per-thread-off, and the hw- ones where a PMU counts).
@@ -121,6 +122,7 @@ attach() {
 	case $1 in
 	perf-p) taskset -c 1 perf stat -x, -o "$dir/$2.perf" -e "$events" -p "$3,$4" >/dev/null 2>"$dir/$2.err" & ;;
 	perf-p-x2) taskset -c 1 perf stat -x, -o "$dir/$2.perf" -e "{$events},$events" -p "$3,$4" >/dev/null 2>"$dir/$2.err" & ;;
+	perf-p-group) taskset -c 1 perf stat -x, -o "$dir/$2.perf" -e "{$events}" -p "$3,$4" >/dev/null 2>"$dir/$2.err" & ;;
 	attach-bpf) taskset -c 1 "$tdctl" attach "$3" --children -q --counting=bpf -d "$dir/$2.db" >/dev/null 2>"$dir/$2.err" & ;;
 	attach-per-thread)
 		taskset -c 1 "$tdctl" attach "$3" --children -q --counting=per-thread -d "$dir/$2.db" >/dev/null 2>"$dir/$2.err" &
