@@ -26,6 +26,7 @@ struct td_counting_plan {
 	int paranoid;
 	bool follow_children;
 	bool sum_cgroups;		  /* a BPF program is to sum cgroups too (record --cgroup) */
+	bool track_bpf;			  /* the tracker set next tracks by BPF: its programs load with BPF counting's */
 	bool decided[TD_MAX_SPECS];	  /* first open attempted: counting or disabled */
 	char disabled[TD_MAX_SPECS][300]; /* why spec g is not counted ("": it is) */
 	char split[TD_MAX_SPECS][300];	  /* why spec g is counted in parts ("": it is one group) */
