@@ -27,6 +27,7 @@ struct td_bpf_tracker {
 	struct td_bpf_object *obj; /* a count of it */
 	struct ring_buffer *rb;
 	const char *flavour;
+	bool with_counting; /* obj was a counting instance's, taken */
 	bool follow_children;
 	pid_t *procs; /* followed processes, as user space knows them */
 	int nprocs;
@@ -220,6 +221,7 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err)
 	t->follow_children = follow_children;
 	t->mono_to_wall = mono_to_wall();
 	if ((t->obj = take(follow_children))) {
+		t->with_counting = true;
 		t->flavour = t->obj->tracker_btf ? "tp_btf" : "raw_tp";
 	} else {
 		t->flavour = "tp_btf";
@@ -262,6 +264,11 @@ void td_bpf_tracker_free(struct td_bpf_tracker *t)
 const char *td_bpf_tracker_flavour(const struct td_bpf_tracker *t)
 {
 	return t->flavour;
+}
+
+bool td_bpf_tracker_with_counting(const struct td_bpf_tracker *t)
+{
+	return t->with_counting;
 }
 
 /* The threads a process has now, as born (the kernel reports later ones). */
