@@ -19,7 +19,7 @@ struct prog {
 	struct bpf_link **link;
 };
 
-#define PROG(h, b, name) { h, b, s->progs.name, &s->links.name }
+#define PROG(h, b, name) ((struct prog){ h, b, s->progs.name, &s->links.name })
 #define NPROGS 13
 
 static void progs_of(struct collect_bpf *s, struct prog out[NPROGS])

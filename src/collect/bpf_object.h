@@ -17,7 +17,7 @@
 #include <stdbool.h>
 
 #include "base/util.h"
-#include "counting_event.h" /* the skeleton's read-only data holds a thread's sums */
+#include "counting_event.h"	  /* the skeleton's read-only data holds a thread's sums */
 #include "collect/collect.skel.h" /* generated at build time (Makefile.am) */
 
 enum {
@@ -27,20 +27,21 @@ enum {
 
 struct td_bpf_object {
 	struct collect_bpf *skel;
-	unsigned halves;	    /* TD_BPF_HALF_*: the programs loaded */
-	bool tracker_btf;	    /* the flavour of each half loaded */
+	unsigned halves;  /* TD_BPF_HALF_*: the programs loaded */
+	bool tracker_btf; /* the flavour of each half loaded */
 	bool counting_btf;
 	int refs;
 };
 
 /* Open the object for the halves asked for (count 1), with each one's
  * programs of its flavour only; the caller sets the halves' read-only
- * data and map sizes, then loads. NULL with why and *err (-errno). */
+ * data and map sizes, then loads. NULL with why set (and *err, libbpf's
+ * negative error number, which td_bpf_neither tells apart). */
 struct td_bpf_object *td_bpf_object_open(unsigned halves, bool tracker_btf, bool counting_btf, td_err *why, int *err);
-/* Load what was opened: 0 or -errno. */
+/* Load what was opened: 0 or -errno (a thin wrapper of the system call: libbpf's bpf(2) loads). */
 int td_bpf_object_load(struct td_bpf_object *o);
 /* Attach the loaded programs of one half (the counting's flush is run, not
- * attached): 0 or -errno. */
+ * attached): 0 or -errno (a thin wrapper of the system call: libbpf's attach). */
 int td_bpf_object_attach(struct td_bpf_object *o, unsigned half);
 /* Detach one half's programs (its user is done with them). */
 void td_bpf_object_detach(struct td_bpf_object *o, unsigned half);

@@ -172,7 +172,8 @@ static int load_either(struct instance *b, td_err *why)
 			b->obj = load(true, tracker_btf && with, b, value_only, &why_btf, &err_btf);
 		if (!b->obj) {
 			b->flavour = "raw_tp";
-			b->obj = load(false, false, b, value_only, &why_raw, &err_raw);
+			/* the tracker's tp_btf still first where only the counting's was not tried */
+			b->obj = load(false, tracker_btf && with && !btf, b, value_only, &why_raw, &err_raw);
 		}
 		if (b->obj)
 			return 0;
@@ -354,8 +355,7 @@ static struct instance *instance_like(const struct perf_event_attr *attrs, const
 {
 	for (struct instance *in = instances; in; in = in->next)
 		if (in->nevents == n && (in->what | TD_BPF_WITH_TRACKER) == (what | TD_BPF_WITH_TRACKER) &&
-		    in->map_entries == map_entries &&
-		    !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) &&
+		    in->map_entries == map_entries && !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) &&
 		    !memcmp(in->leads, leads, (size_t)n * sizeof(*leads)))
 			return in;
 	return NULL;
@@ -934,7 +934,8 @@ static uint64_t map_memlock(int fd)
 /* The kernel memory of the thread slots: the array, its index and its free list. */
 static uint64_t slots_memlock(const struct instance *in)
 {
-	return map_memlock(bpf_map__fd(in->obj->skel->maps.slots)) + map_memlock(bpf_map__fd(in->obj->skel->maps.slot_of)) +
+	return map_memlock(bpf_map__fd(in->obj->skel->maps.slots)) +
+	       map_memlock(bpf_map__fd(in->obj->skel->maps.slot_of)) +
 	       map_memlock(bpf_map__fd(in->obj->skel->maps.free_slots));
 }
 

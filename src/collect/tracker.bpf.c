@@ -19,7 +19,9 @@
 
 #include "tracker_event.h"
 
-const volatile bool track_children = false; /* named apart from counting.bpf.c's globals: both are linked into one object (collect.bpf.o) */
+/* named apart from counting.bpf.c's globals (follow_children, followed,
+ * fork_*): both are linked into one object, collect.bpf.o */
+const volatile bool track_children = false;
 
 /* events the ring buffer had no room for, and children the map had no room for */
 __u64 lost_events = 0;
