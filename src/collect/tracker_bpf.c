@@ -3,7 +3,7 @@
  * those a counting instance loaded with its own for this session, else it
  * loads the object's tracker half alone — the tp_btf programs, else the
  * raw_tp ones. It puts the processes
- * to follow in the kernel's `followed` map, and turns the ring buffer's
+ * to follow in the kernel's `tracked` map, and turns the ring buffer's
  * records into td_task_events at each poll. The kernel side follows child
  * processes by itself; user space keeps the list of followed processes
  * (their count ends a session) and drops records of anything else. */
