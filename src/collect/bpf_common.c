@@ -42,8 +42,8 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
  * and 127,000 types here) for every object it loads, into fresh memory it
  * frees when the load ends: glibc maps blocks that large afresh each time
  * and unmaps them on free, so each parse pays ~1,200 page faults again. A
- * session loads two objects (the tracker, the counting program), the daemon
- * more: with large blocks taken from the heap and the heap's top kept when
+ * session loads one object (bpf_object.h), or two when its tracker and
+ * counting program do not load as one; the daemon more (the exec watcher): with large blocks taken from the heap and the heap's top kept when
  * freed, the next parse reuses the memory (the second object of a session
  * loads 7 ms faster here: 20 against 13 ms of CPU). The price: up to
  * TD_BPF_KEEP_BYTES of freed memory stays with the process. */

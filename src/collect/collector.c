@@ -573,6 +573,11 @@ void td_collector_sum_cgroups(struct td_collector *c)
 	c->plan.sum_cgroups = true;
 }
 
+void td_collector_plan_tracker(struct td_collector *c, enum td_tracker_mode mode)
+{
+	c->plan.track_bpf = mode != TD_TRACKER_PROC;
+}
+
 int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode, int map_entries, td_err *err)
 {
 	struct td_counting *b;

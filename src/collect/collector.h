@@ -120,8 +120,9 @@ bool td_collector_tracker_bpf(const struct td_collector *c);
  * could be opened is listed only while its process still belongs to uid. */
 void td_collector_open_as(struct td_collector *c, uid_t uid, gid_t gid);
 /* Count with BPF (counting.h) instead of per-thread groups: TD_COUNTING_AUTO
- * takes it where it loads, else stays per thread. Call after
- * td_collector_set_tracker, before the first td_collector_add_process.
+ * takes it where it loads, else stays per thread. Call before the first
+ * td_collector_add_process (and before td_collector_set_tracker: see
+ * td_collector_plan_tracker).
  * map_entries: threads the sums map holds. -1 with err set only when BPF
  * was demanded and does not load. In BPF mode the threads' spec readings
  * and their switches (TD_SPEC_PROC) come from the program's sums, counted
@@ -139,6 +140,12 @@ int td_collector_set_counting(struct td_collector *c, enum td_counting_mode mode
  * sum cgroups too (td_collector_follow_cgroup); call before it. A program
  * loaded without them leaves that code out and loads twice as fast. */
 void td_collector_sum_cgroups(struct td_collector *c);
+/* The tracker td_collector_set_tracker is to set after
+ * td_collector_set_counting (call before both): with TD_TRACKER_BPF or
+ * AUTO, a BPF counting program loads the tracker's programs in its object,
+ * which the tracker then takes — one read and parse of the kernel's BTF for
+ * both (bpf_object.h) instead of one each. */
+void td_collector_plan_tracker(struct td_collector *c, enum td_tracker_mode mode);
 bool td_collector_counting_bpf(const struct td_collector *c);
 /* What counting adds to each context switch of a counted thread, measured
  * now with the session's counting mode and events (switch_cost.h): 0 with

@@ -81,6 +81,10 @@ uint64_t td_bpf_counting_batch(void);
  * half the time (5 against 11 ms here). */
 #define TD_BPF_FOLLOW_CHILDREN 1u
 #define TD_BPF_SUM_CGROUPS 2u
+/* ... and load the BPF tracker's programs in the same object (one parse of
+ * the kernel's BTF for both), offered to the next BPF tracker made
+ * (tracker_bpf.c); a view asking it shares an instance as one that does not */
+#define TD_BPF_WITH_TRACKER 4u
 
 /* A view of the program: load it (tp_btf, else raw_tp) and open every
  * event of attrs (n at most TD_BPF_COUNT_MAX, in at most TD_BPF_GROUP_MAX

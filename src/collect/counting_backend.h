@@ -25,8 +25,9 @@ struct td_counting_plan {
 	int nspecs;
 	int paranoid;
 	bool follow_children;
-	bool sum_cgroups;		  /* a BPF program is to sum cgroups too (record --cgroup) */
-	bool decided[TD_MAX_SPECS];	  /* first open attempted: counting or disabled */
+	bool sum_cgroups;	    /* a BPF program is to sum cgroups too (record --cgroup) */
+	bool track_bpf;		    /* the tracker set next tracks by BPF: its programs load with BPF counting's */
+	bool decided[TD_MAX_SPECS]; /* first open attempted: counting or disabled */
 	char disabled[TD_MAX_SPECS][300]; /* why spec g is not counted ("": it is) */
 	char split[TD_MAX_SPECS][300];	  /* why spec g is counted in parts ("": it is one group) */
 	bool open_as;			  /* counters opened with as_uid/as_gid (td_collector_open_as) */

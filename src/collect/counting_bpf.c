@@ -1,6 +1,8 @@
 /* counting_bpf: the user-space half of the BPF counting mode (counting.h).
- * An instance loads counting.bpf.c through its skeleton (counting.skel.h,
- * generated at build time) — the tp_btf programs, else the raw_tp ones —
+ * An instance loads counting.bpf.c's half of the collector's BPF object
+ * (bpf_object.h), with the tracker's half too when the session will track
+ * by BPF (TD_BPF_WITH_TRACKER: the object then offered to its tracker) —
+ * the tp_btf programs, else the raw_tp ones —
  * opens each group of the plan as one perf group per CPU into the
  * program's PERF_EVENT_ARRAY, and maps the program's array of thread
  * slots. The process's instances are shared: each collector gets a view
@@ -12,8 +14,8 @@
  * run costs a comparison, not a copy or a system call. */
 #include "base/tid_map.h"
 #include "bpf_common.h"
+#include "bpf_object.h"
 #include "counting.h"
-#include "collect/counting.skel.h" /* generated at build time (Makefile.am) */
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -33,7 +35,7 @@
  * events, children rule and map size share (the sessions of one daemon).
  * Everything here runs on one thread. */
 struct instance {
-	struct counting_bpf *skel;
+	struct td_bpf_object *obj; /* a count of it */
 	const char *flavour;
 	int ncpus; /* possible CPUs */
 	int nevents;
@@ -79,28 +81,23 @@ struct td_bpf_counting {
 static struct instance *instances;
 
 /* Open, size and load one flavour (attached once the counters are in
- * place: td_bpf_counting_new). NULL with why and *err (-errno). */
-static struct counting_bpf *load(bool btf, const struct instance *in, __u32 value_only, td_err *why, int *err)
+ * place: td_bpf_counting_new), with the tracker's half of flavour
+ * tracker_btf when `what` asks. NULL with why and *err (-errno). */
+static struct td_bpf_object *load(bool btf, bool tracker_btf, const struct instance *in, __u32 value_only, td_err *why,
+				  int *err)
 {
 	unsigned what = in->what;
 	int nevents = in->nevents, ncpus = in->ncpus, map_entries = in->map_entries;
-	struct counting_bpf *skel;
+	unsigned halves = TD_BPF_HALF_COUNTING | (what & TD_BPF_WITH_TRACKER ? TD_BPF_HALF_TRACKER : 0);
+	struct td_bpf_object *o;
+	struct collect_bpf *skel;
 	int rc;
 
 	td_bpf_warning_clear();
-	if (!(skel = counting_bpf__open())) {
-		*err = -errno;
-		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
+	if (!(o = td_bpf_object_open(halves, tracker_btf, btf, why, err)))
 		return NULL;
-	}
-	struct bpf_program *unused[] = {
-		btf ? skel->progs.switch_raw : skel->progs.switch_btf,
-		btf ? skel->progs.fork_raw : skel->progs.fork_btf,
-	};
-	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
-		bpf_program__set_autoload(unused[i], false);
-	bpf_program__set_autoattach(skel->progs.flush, false);
-	skel->rodata->follow_children = (what & TD_BPF_FOLLOW_CHILDREN) != 0;
+	skel = o->skel;
+	skel->rodata->track_children = skel->rodata->follow_children = (what & TD_BPF_FOLLOW_CHILDREN) != 0;
 	skel->rodata->sum_cgroups = (what & TD_BPF_SUM_CGROUPS) != 0;
 	skel->rodata->nevents = (__u32)nevents;
 	skel->rodata->ngroups = (__u32)in->ngroups;
@@ -124,11 +121,11 @@ static struct counting_bpf *load(bool btf, const struct instance *in, __u32 valu
 	    (rc = bpf_map__set_max_entries(skel->maps.slots, (__u32)map_entries)) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.slot_of, (__u32)map_entries)) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.free_slots, (__u32)map_entries)) == 0 &&
-	    (rc = counting_bpf__load(skel)) == 0)
-		return skel;
+	    (rc = td_bpf_object_load(o)) == 0)
+		return o;
 	*err = rc;
 	td_bpf_step_failed(why, btf, "load", rc);
-	counting_bpf__destroy(skel);
+	td_bpf_object_put(o);
 	return NULL;
 }
 
@@ -153,23 +150,34 @@ static __u32 value_only_groups(const struct instance *b)
 	return mask;
 }
 
+/* Both flavours, the tracker's half (when asked) in the flavour its
+ * tracker would try first; when neither loads with it, without it (the
+ * tracker then loads its own). */
 static int load_either(struct instance *b, td_err *why)
 {
-	td_err why_btf = { "" }, why_raw = { "" };
+	td_err why_btf = { "" }, why_raw = { "" }, ignored;
 	int err_btf = 0, err_raw = 0;
 	__u32 value_only = getenv("TD_COUNTING_BPF_TIMES") ? 0 : value_only_groups(b);
+	/* TD_COUNTING_BPF_TYPE=raw_tp, TD_TRACKER_BPF_TYPE=raw_tp: the second choice
+	 * only (tests run it where tp_btf loads) */
+	bool btf = !td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf);
+	bool tracker_btf = !td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &ignored);
 
 	td_bpf_quiet();
-	b->flavour = "tp_btf";
-	/* TD_COUNTING_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (!td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf))
-		b->skel = load(true, b, value_only, &why_btf, &err_btf);
-	if (!b->skel) {
-		b->flavour = "raw_tp";
-		b->skel = load(false, b, value_only, &why_raw, &err_raw);
+	for (int with = (b->what & TD_BPF_WITH_TRACKER) != 0; with >= 0; with--) {
+		if (!with)
+			b->what &= ~TD_BPF_WITH_TRACKER;
+		b->flavour = "tp_btf";
+		if (btf)
+			b->obj = load(true, tracker_btf && with, b, value_only, &why_btf, &err_btf);
+		if (!b->obj) {
+			b->flavour = "raw_tp";
+			/* the tracker's tp_btf still first where only the counting's was not tried */
+			b->obj = load(false, tracker_btf && with && !btf, b, value_only, &why_raw, &err_raw);
+		}
+		if (b->obj)
+			return 0;
 	}
-	if (b->skel)
-		return 0;
 	td_bpf_neither(why, err_btf, &why_btf, err_raw, &why_raw);
 	return -1;
 }
@@ -194,7 +202,7 @@ static struct perf_event_attr per_cpu_attr(const struct perf_event_attr *a)
 
 static int open_counters(struct instance *b, const struct perf_event_attr *attrs, const bool *leads, td_err *why)
 {
-	int map = bpf_map__fd(b->skel->maps.counters), opened = 0;
+	int map = bpf_map__fd(b->obj->skel->maps.counters), opened = 0;
 
 	for (int cpu = 0; cpu < b->ncpus; cpu++) {
 		int leader = -1;
@@ -241,7 +249,10 @@ static void instance_free(struct instance *in)
 {
 	if (!in)
 		return;
-	counting_bpf__destroy(in->skel);
+	if (in->obj) {
+		td_bpf_object_detach(in->obj, TD_BPF_HALF_COUNTING);
+		td_bpf_object_put(in->obj);
+	}
 	for (int i = 0; in->fds && i < in->ncpus * in->nevents; i++)
 		if (in->fds[i] >= 0)
 			close(in->fds[i]);
@@ -276,7 +287,7 @@ static int map_slots_to(struct instance *b, int n)
 		want = page;
 	if (want > all)
 		want = all;
-	m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(b->skel->maps.slots), 0);
+	m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(b->obj->skel->maps.slots), 0);
 	if (m == MAP_FAILED)
 		return -errno;
 	if (b->slots)
@@ -328,11 +339,13 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 		return NULL;
 	}
 	/* attached last: a switch before every counter is in the array would fail its reads */
-	if ((rc = counting_bpf__attach(b->skel))) {
+	if ((rc = td_bpf_object_attach(b->obj, TD_BPF_HALF_COUNTING))) {
 		td_err_set(why, "%s programs did not attach: %s", b->flavour, strerror(-rc));
 		instance_free(b);
 		return NULL;
 	}
+	if (b->what & TD_BPF_WITH_TRACKER)
+		td_bpf_object_offer_tracker(b->obj);
 	return b;
 }
 
@@ -341,8 +354,8 @@ static struct instance *instance_like(const struct perf_event_attr *attrs, const
 				      int map_entries)
 {
 	for (struct instance *in = instances; in; in = in->next)
-		if (in->nevents == n && in->what == what && in->map_entries == map_entries &&
-		    !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) &&
+		if (in->nevents == n && (in->what | TD_BPF_WITH_TRACKER) == (what | TD_BPF_WITH_TRACKER) &&
+		    in->map_entries == map_entries && !memcmp(in->attrs, attrs, (size_t)n * sizeof(*attrs)) &&
 		    !memcmp(in->leads, leads, (size_t)n * sizeof(*leads)))
 			return in;
 	return NULL;
@@ -362,7 +375,7 @@ static void view_attach(struct td_bpf_counting *b, struct instance *in)
  * an interrupt there: a program running on that CPU has ended first. */
 static void flush_cpus(struct instance *b)
 {
-	int prog = bpf_program__fd(b->skel->progs.flush);
+	int prog = bpf_program__fd(b->obj->skel->progs.flush);
 
 	for (int cpu = 0; cpu < b->ncpus; cpu++) {
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .cpu = (__u32)cpu, .flags = BPF_F_TEST_RUN_ON_CPU);
@@ -403,19 +416,19 @@ static void slot_give_back(struct instance *in, __u32 i, __u32 tid)
 	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 	__u32 at;
 
-	if (bpf_map_lookup_elem(bpf_map__fd(in->skel->maps.slot_of), &tid, &at) == 0 && at == i)
-		bpf_map_delete_elem(bpf_map__fd(in->skel->maps.slot_of), &tid);
+	if (bpf_map_lookup_elem(bpf_map__fd(in->obj->skel->maps.slot_of), &tid, &at) == 0 && at == i)
+		bpf_map_delete_elem(bpf_map__fd(in->obj->skel->maps.slot_of), &tid);
 	memset((char *)s + offsetof(struct td_bpf_thread_sums, oncpu_ns), 0,
 	       sizeof(*s) - offsetof(struct td_bpf_thread_sums, oncpu_ns));
 	s->pid = s->flags = s->owner = s->tid = 0;
 	__atomic_store_n(&s->seq, (seq | 1) + 1, __ATOMIC_RELEASE);
-	bpf_map_update_elem(bpf_map__fd(in->skel->maps.free_slots), NULL, &i, BPF_ANY);
+	bpf_map_update_elem(bpf_map__fd(in->obj->skel->maps.free_slots), NULL, &i, BPF_ANY);
 }
 
 /* The slots handed out so far: the most in use at once. */
 static int slots_used(const struct instance *in)
 {
-	__u32 n = __atomic_load_n(&in->skel->bss->next_slot, __ATOMIC_ACQUIRE);
+	__u32 n = __atomic_load_n(&in->obj->skel->bss->next_slot, __ATOMIC_ACQUIRE);
 
 	return n < (__u32)in->map_entries ? (int)n : in->map_entries;
 }
@@ -431,7 +444,7 @@ static int proc_sums_get(const struct instance *in, __u32 key, struct td_bpf_thr
 	if (!per)
 		return -ENOMEM;
 	memset(out, 0, sizeof(*out));
-	if (bpf_map_lookup_elem(bpf_map__fd(in->skel->maps.proc_sums), &key, per)) {
+	if (bpf_map_lookup_elem(bpf_map__fd(in->obj->skel->maps.proc_sums), &key, per)) {
 		rc = -errno;
 	} else {
 		for (int c = 0; c < in->ncpus; c++) {
@@ -455,7 +468,7 @@ static int proc_sums_get(const struct instance *in, __u32 key, struct td_bpf_thr
 /* `followed` changed: the program looks its owners up again. */
 static void followed_changed(struct instance *in)
 {
-	__atomic_add_fetch(&in->skel->bss->followed_gen, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&in->obj->skel->bss->followed_gen, 1, __ATOMIC_RELEASE);
 }
 
 /* Take b off its instance, and everything of its owner off the maps; the
@@ -474,7 +487,7 @@ static void view_detach(struct td_bpf_counting *b)
 	b->in = NULL;
 	if (in->views) {
 		/* the others go on: this view's processes stop being followed, and its sums go */
-		int maps[2] = { bpf_map__fd(in->skel->maps.followed), bpf_map__fd(in->skel->maps.proc_sums) };
+		int maps[2] = { bpf_map__fd(in->obj->skel->maps.followed), bpf_map__fd(in->obj->skel->maps.proc_sums) };
 		for (int m = 0; m < 2; m++) {
 			__u32 key, next;
 			bool first = true;
@@ -506,7 +519,7 @@ static void view_detach(struct td_bpf_counting *b)
 				slot_give_back(in, (__u32)i, v.tid);
 		}
 		/* its cgroups (their level bits stay: a lookup more at a switch, no more) */
-		int cg = bpf_map__fd(in->skel->maps.cgroup_sums);
+		int cg = bpf_map__fd(in->obj->skel->maps.cgroup_sums);
 		__u64 key, next;
 		bool first = true;
 		while (bpf_map_get_next_key(cg, first ? NULL : &key, &next) == 0) {
@@ -607,7 +620,7 @@ bool td_bpf_counting_joined(const struct td_bpf_counting *b)
 
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 {
-	int fd = bpf_map__fd(b->in->skel->maps.followed);
+	int fd = bpf_map__fd(b->in->obj->skel->maps.followed);
 	__u32 key = (__u32)pid, owner = 0;
 
 	if (bpf_map_lookup_elem(fd, &key, &owner) == 0)
@@ -624,7 +637,7 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 
 int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int level)
 {
-	int fd = bpf_map__fd(b->in->skel->maps.cgroup_sums);
+	int fd = bpf_map__fd(b->in->obj->skel->maps.cgroup_sums);
 	struct td_bpf_thread_sums v = { .owner = b->owner };
 	__u64 key = id;
 
@@ -636,7 +649,7 @@ int td_bpf_counting_follow_cgroup(struct td_bpf_counting *b, uint64_t id, int le
 		return v.owner == b->owner ? 0 : -EEXIST;
 	if (bpf_map_update_elem(fd, &key, &v, BPF_NOEXIST))
 		return errno == E2BIG ? -E2BIG : -errno;
-	__atomic_or_fetch(&b->in->skel->bss->cgroup_levels, 1u << level, __ATOMIC_RELEASE);
+	__atomic_or_fetch(&b->in->obj->skel->bss->cgroup_levels, 1u << level, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -654,7 +667,7 @@ int td_bpf_counting_cgroup(const struct td_bpf_counting *b, uint64_t id, struct 
 			}
 		return -ENOENT;
 	}
-	if (bpf_map_lookup_elem(bpf_map__fd(b->in->skel->maps.cgroup_sums), &key, out))
+	if (bpf_map_lookup_elem(bpf_map__fd(b->in->obj->skel->maps.cgroup_sums), &key, out))
 		return -errno;
 	return out->owner == b->owner ? 0 : -ENOENT;
 }
@@ -688,7 +701,7 @@ static struct td_bpf_counting *view_of(const struct instance *in, __u32 owner)
  * process: only's, or every view's of in (only NULL). */
 static int walk_procs(struct instance *in, struct td_bpf_counting *only)
 {
-	int fd = bpf_map__fd(in->skel->maps.proc_sums);
+	int fd = bpf_map__fd(in->obj->skel->maps.proc_sums);
 	__u32 key, next;
 	struct td_bpf_thread_sums v;
 	bool first = true;
@@ -698,7 +711,7 @@ static int walk_procs(struct instance *in, struct td_bpf_counting *only)
 			memset(w->procs, 0, sizeof(w->procs));
 	/* no entry made yet: nothing to walk (one made after this load is read next time:
 	 * the sums only grow, and the next read's totals hold it) */
-	if (!__atomic_load_n(&in->skel->bss->proc_sums_made, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&in->obj->skel->bss->proc_sums_made, __ATOMIC_ACQUIRE))
 		return 0;
 	while (bpf_map_get_next_key(fd, first ? NULL : &key, &next) == 0) {
 		first = false;
@@ -770,7 +783,7 @@ static void sum_totals(struct td_bpf_counting *b)
  * looks its own up). */
 static void read_cgroups(struct instance *in)
 {
-	int fd = bpf_map__fd(in->skel->maps.cgroup_sums);
+	int fd = bpf_map__fd(in->obj->skel->maps.cgroup_sums);
 	__u32 count = TD_BPF_COUNT_CGROUPS, out = 0;
 	int rc;
 
@@ -921,8 +934,9 @@ static uint64_t map_memlock(int fd)
 /* The kernel memory of the thread slots: the array, its index and its free list. */
 static uint64_t slots_memlock(const struct instance *in)
 {
-	return map_memlock(bpf_map__fd(in->skel->maps.slots)) + map_memlock(bpf_map__fd(in->skel->maps.slot_of)) +
-	       map_memlock(bpf_map__fd(in->skel->maps.free_slots));
+	return map_memlock(bpf_map__fd(in->obj->skel->maps.slots)) +
+	       map_memlock(bpf_map__fd(in->obj->skel->maps.slot_of)) +
+	       map_memlock(bpf_map__fd(in->obj->skel->maps.free_slots));
 }
 
 void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st)
@@ -930,13 +944,13 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	const struct instance *in = b->in;
 
 	*st = (struct td_bpf_counting_stats){
-		.lost_switches = in->skel->bss->lost_switches,
-		.lost_oncpu_ns = in->skel->bss->lost_oncpu_ns,
-		.read_errors = in->skel->bss->read_errors,
-		.seq_errors = in->skel->bss->seq_errors,
-		.unseen_switches = in->skel->bss->unseen_switches,
-		.unseen_ns = in->skel->bss->unseen_ns,
-		.unseen_untimed = in->skel->bss->unseen_untimed,
+		.lost_switches = in->obj->skel->bss->lost_switches,
+		.lost_oncpu_ns = in->obj->skel->bss->lost_oncpu_ns,
+		.read_errors = in->obj->skel->bss->read_errors,
+		.seq_errors = in->obj->skel->bss->seq_errors,
+		.unseen_switches = in->obj->skel->bss->unseen_switches,
+		.unseen_ns = in->obj->skel->bss->unseen_ns,
+		.unseen_untimed = in->obj->skel->bss->unseen_untimed,
 		.map_entries = in->map_entries,
 		.peak_entries = slots_used(in),
 		.kernel_bytes = slots_memlock(in),

@@ -550,7 +550,8 @@ struct td_counting *td_counting_sums_new(struct td_counting_plan *plan, int map_
 		n += plan->specs[g].n;
 		groups++;
 	}
-	s->what = (plan->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) | (plan->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0);
+	s->what = (plan->follow_children ? TD_BPF_FOLLOW_CHILDREN : 0) | (plan->sum_cgroups ? TD_BPF_SUM_CGROUPS : 0) |
+		  (plan->track_bpf ? TD_BPF_WITH_TRACKER : 0);
 	s->map_entries = map_entries;
 	memcpy(s->attrs, attrs, sizeof(attrs));
 	memcpy(s->leads, leads, sizeof(leads));

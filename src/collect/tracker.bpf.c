@@ -3,8 +3,8 @@
  * the user-space half). Births, execs, renames and deaths of the threads of
  * followed processes go to user space through a ring buffer, as they
  * happen, so threads shorter than a scan period are seen too. The followed
- * processes are the keys of `followed`: user space adds the processes it is
- * asked to follow, and with follow_children set a fork by a followed
+ * processes are the keys of `tracked`: user space adds the processes it is
+ * asked to follow, and with track_children set a fork by a followed
  * process adds the child here, in the kernel, before it runs, so that its
  * own threads and children are followed from their birth.
  *
@@ -19,7 +19,9 @@
 
 #include "tracker_event.h"
 
-const volatile bool follow_children = false;
+/* named apart from counting.bpf.c's globals (follow_children, followed,
+ * fork_*): both are linked into one object, collect.bpf.o */
+const volatile bool track_children = false;
 
 /* events the ring buffer had no room for, and children the map had no room for */
 __u64 lost_events = 0;
@@ -30,7 +32,7 @@ struct {
 	__uint(max_entries, TD_BPF_MAX_FOLLOWED);
 	__type(key, __u32);  /* tgid */
 	__type(value, __u8); /* unused */
-} followed SEC(".maps");
+} tracked SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -39,7 +41,7 @@ struct {
 
 static __always_inline bool is_followed(__u32 tgid)
 {
-	return bpf_map_lookup_elem(&followed, &tgid) != NULL;
+	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
 }
 
 static __always_inline struct td_bpf_event *reserve(__u32 kind, struct task_struct *task)
@@ -72,10 +74,10 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 	if (!is_followed(ptgid))
 		return 0;
 	if (tgid != ptgid) { /* a new process, not a thread */
-		if (!follow_children)
+		if (!track_children)
 			return 0;
 		flags = TD_BPF_NEW_PROCESS;
-		if (bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY)) {
+		if (bpf_map_update_elem(&tracked, &tgid, &one, BPF_ANY)) {
 			__sync_fetch_and_add(&unfollowed_children, 1);
 			flags |= TD_BPF_NOT_FOLLOWED;
 		}
@@ -127,7 +129,7 @@ static __always_inline int on_thread_exit(struct task_struct *task)
 		return 0;
 	last = BPF_CORE_READ(task, signal, live.counter) == 0;
 	if (last)
-		bpf_map_delete_elem(&followed, &tgid);
+		bpf_map_delete_elem(&tracked, &tgid);
 	if (!(e = reserve(TD_BPF_GONE, task)))
 		return 0;
 	e->flags = last ? TD_BPF_LAST_THREAD : 0;
@@ -142,51 +144,52 @@ static __always_inline int on_thread_exit(struct task_struct *task)
 }
 
 SEC("tp_btf/sched_process_fork")
-int BPF_PROG(fork_btf, struct task_struct *parent, struct task_struct *child)
+int BPF_PROG(track_fork_btf, struct task_struct *parent, struct task_struct *child)
 {
 	return on_fork(parent, child);
 }
 
 SEC("tp_btf/sched_process_exec")
-int BPF_PROG(exec_btf, struct task_struct *task, pid_t old_pid)
+int BPF_PROG(track_exec_btf, struct task_struct *task, pid_t old_pid)
 {
 	return on_exec(task, (__u32)old_pid);
 }
 
 SEC("tp_btf/task_rename")
-int BPF_PROG(rename_btf, struct task_struct *task, const char *comm)
+int BPF_PROG(track_rename_btf, struct task_struct *task, const char *comm)
 {
 	return on_rename(task, comm);
 }
 
 SEC("tp_btf/sched_process_exit")
-int BPF_PROG(exit_btf, struct task_struct *task)
+int BPF_PROG(track_exit_btf, struct task_struct *task)
 {
 	return on_thread_exit(task);
 }
 
 SEC("raw_tp/sched_process_fork")
-int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
+int BPF_PROG(track_fork_raw, struct task_struct *parent, struct task_struct *child)
 {
 	return on_fork(parent, child);
 }
 
 SEC("raw_tp/sched_process_exec")
-int BPF_PROG(exec_raw, struct task_struct *task, pid_t old_pid)
+int BPF_PROG(track_exec_raw, struct task_struct *task, pid_t old_pid)
 {
 	return on_exec(task, (__u32)old_pid);
 }
 
 SEC("raw_tp/task_rename")
-int BPF_PROG(rename_raw, struct task_struct *task, const char *comm)
+int BPF_PROG(track_rename_raw, struct task_struct *task, const char *comm)
 {
 	return on_rename(task, comm);
 }
 
 SEC("raw_tp/sched_process_exit")
-int BPF_PROG(exit_raw, struct task_struct *task)
+int BPF_PROG(track_exit_raw, struct task_struct *task)
 {
 	return on_thread_exit(task);
 }
 
-char LICENSE[] SEC("license") = "GPL";
+/* the license of the linked object is counting.bpf.c's (one global LICENSE) */
+static char tracker_license[] SEC("license") = "GPL";

@@ -27,8 +27,9 @@ struct td_tracker *td_tracker_new(bool follow_children, enum td_tracker_mode mod
 		t->mode = TD_TRACKER_BPF;
 		snprintf(t->describe, sizeof(t->describe),
 			 "threads tracked by BPF (%s sched_process_fork/exec/exit, "
-			 "task_rename)",
-			 td_bpf_tracker_flavour(t->bpf));
+			 "task_rename%s)",
+			 td_bpf_tracker_flavour(t->bpf),
+			 td_bpf_tracker_with_counting(t->bpf) ? "; loaded with the counting program" : "");
 		return t;
 	}
 	if (mode == TD_TRACKER_BPF) {

@@ -34,6 +34,8 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err);
 void td_bpf_tracker_free(struct td_bpf_tracker *t);
 /* "tp_btf" or "raw_tp" (a static string): the program type that loaded. */
 const char *td_bpf_tracker_flavour(const struct td_bpf_tracker *t);
+/* Its programs are those a BPF counting instance loaded in its object (bpf_object.h). */
+bool td_bpf_tracker_with_counting(const struct td_bpf_tracker *t);
 int td_bpf_tracker_add_process(struct td_bpf_tracker *t, pid_t pid);
 int td_bpf_tracker_add_descendants(struct td_bpf_tracker *t, pid_t pid);
 int td_bpf_tracker_poll(struct td_bpf_tracker *t, const struct td_task_event **events);

@@ -1,7 +1,9 @@
-/* tracker_bpf: the user-space half of the BPF lifecycle tracker. It loads
- * tracker.bpf.c through its skeleton (tracker.skel.h, generated at build
- * time) — the tp_btf programs, else the raw_tp ones — puts the processes
- * to follow in the kernel's `followed` map, and turns the ring buffer's
+/* tracker_bpf: the user-space half of the BPF lifecycle tracker. It takes
+ * tracker.bpf.c's programs from the collector's BPF object (bpf_object.h):
+ * those a counting instance loaded with its own for this session, else it
+ * loads the object's tracker half alone — the tp_btf programs, else the
+ * raw_tp ones. It puts the processes
+ * to follow in the kernel's `tracked` map, and turns the ring buffer's
  * records into td_task_events at each poll. The kernel side follows child
  * processes by itself; user space keeps the list of followed processes
  * (their count ends a session) and drops records of anything else. */
@@ -9,10 +11,10 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_common.h"
+#include "bpf_object.h"
 #include "tracker_backend.h"
 #include "tracker_event.h"
 #include "machine/procfs.h"
-#include "collect/tracker.skel.h" /* generated at build time (Makefile.am) */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,9 +24,10 @@
 #include <unistd.h>
 
 struct td_bpf_tracker {
-	struct tracker_bpf *skel;
+	struct td_bpf_object *obj; /* a count of it */
 	struct ring_buffer *rb;
 	const char *flavour;
+	bool with_counting; /* obj was a counting instance's, taken */
 	bool follow_children;
 	pid_t *procs; /* followed processes, as user space knows them */
 	int nprocs;
@@ -71,7 +74,7 @@ static int follow(struct td_bpf_tracker *t, pid_t pid)
 
 	if (find_proc(t, pid) >= 0)
 		return 0;
-	if (bpf_map__update_elem(t->skel->maps.followed, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
+	if (bpf_map__update_elem(t->obj->skel->maps.tracked, &key, sizeof(key), &one, sizeof(one), BPF_ANY))
 		return -errno;
 	if (!(slot = td_array_push(&t->procs, &t->nprocs, sizeof(*t->procs))))
 		return -ENOMEM;
@@ -83,7 +86,7 @@ static void unfollow(struct td_bpf_tracker *t, int i)
 {
 	__u32 key = (__u32)t->procs[i];
 
-	bpf_map__delete_elem(t->skel->maps.followed, &key, sizeof(key), 0); /* the kernel may have done it */
+	bpf_map__delete_elem(t->obj->skel->maps.tracked, &key, sizeof(key), 0); /* the kernel may have done it */
 	t->procs[i] = t->procs[--t->nprocs];
 }
 
@@ -165,38 +168,41 @@ static int on_record(void *ctx, void *data, size_t size)
 	return rc;
 }
 
-/* Open, load and attach one flavour: the tp_btf programs or the raw_tp
- * ones. NULL with why set and *err (-errno) when it fails. */
-static struct tracker_bpf *load(bool btf, bool follow_children, td_err *why, int *err)
+/* Open, load and attach one flavour of the object's tracker half alone:
+ * the tp_btf programs or the raw_tp ones. NULL with why set and *err
+ * (-errno) when it fails. */
+static struct td_bpf_object *load(bool btf, bool follow_children, td_err *why, int *err)
 {
-	struct tracker_bpf *skel;
+	struct td_bpf_object *o;
 	const char *step = "load";
 	int rc;
 
 	td_bpf_warning_clear();
-	if (!(skel = tracker_bpf__open())) {
-		*err = -errno;
-		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
+	if (!(o = td_bpf_object_open(TD_BPF_HALF_TRACKER, btf, false, why, err)))
 		return NULL;
-	}
-	struct bpf_program *unused[] = {
-		btf ? skel->progs.fork_raw : skel->progs.fork_btf,
-		btf ? skel->progs.exec_raw : skel->progs.exec_btf,
-		btf ? skel->progs.rename_raw : skel->progs.rename_btf,
-		btf ? skel->progs.exit_raw : skel->progs.exit_btf,
-	};
-	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
-		bpf_program__set_autoload(unused[i], false);
-	skel->rodata->follow_children = follow_children;
-	if ((rc = tracker_bpf__load(skel)) == 0) {
+	o->skel->rodata->track_children = follow_children;
+	if ((rc = td_bpf_object_load(o)) == 0) {
 		step = "attach";
-		if ((rc = tracker_bpf__attach(skel)) == 0)
-			return skel;
+		if ((rc = td_bpf_object_attach(o, TD_BPF_HALF_TRACKER)) == 0)
+			return o;
 	}
 	*err = rc;
 	td_bpf_step_failed(why, btf, step, rc);
-	tracker_bpf__destroy(skel);
+	td_bpf_object_put(o);
 	return NULL;
+}
+
+/* The tracker half a counting instance loaded for this session, attached;
+ * NULL when there is none or it does not attach (then loaded alone). */
+static struct td_bpf_object *take(bool follow_children)
+{
+	struct td_bpf_object *o = td_bpf_object_take_tracker(follow_children);
+
+	if (o && td_bpf_object_attach(o, TD_BPF_HALF_TRACKER)) {
+		td_bpf_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err)
@@ -214,20 +220,25 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err)
 	}
 	t->follow_children = follow_children;
 	t->mono_to_wall = mono_to_wall();
-	t->flavour = "tp_btf";
-	/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-	if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &why_btf))
-		t->skel = load(true, follow_children, &why_btf, &err_btf);
-	if (!t->skel) {
-		t->flavour = "raw_tp";
-		t->skel = load(false, follow_children, &why_raw, &err_raw);
+	if ((t->obj = take(follow_children))) {
+		t->with_counting = true;
+		t->flavour = t->obj->tracker_btf ? "tp_btf" : "raw_tp";
+	} else {
+		t->flavour = "tp_btf";
+		/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
+		if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &why_btf))
+			t->obj = load(true, follow_children, &why_btf, &err_btf);
+		if (!t->obj) {
+			t->flavour = "raw_tp";
+			t->obj = load(false, follow_children, &why_raw, &err_raw);
+		}
 	}
-	if (!t->skel) {
+	if (!t->obj) {
 		td_bpf_neither(err, err_btf, &why_btf, err_raw, &why_raw);
 		free(t);
 		return NULL;
 	}
-	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.events), on_record, t, NULL);
+	t->rb = ring_buffer__new(bpf_map__fd(t->obj->skel->maps.events), on_record, t, NULL);
 	if (!t->rb) {
 		td_err_set(err, "cannot map the BPF ring buffer: %s", strerror(errno));
 		td_bpf_tracker_free(t);
@@ -241,7 +252,10 @@ void td_bpf_tracker_free(struct td_bpf_tracker *t)
 	if (!t)
 		return;
 	ring_buffer__free(t->rb);
-	tracker_bpf__destroy(t->skel);
+	if (t->obj) {
+		td_bpf_object_detach(t->obj, TD_BPF_HALF_TRACKER);
+		td_bpf_object_put(t->obj);
+	}
 	free(t->procs);
 	free(t->events.v);
 	free(t);
@@ -250,6 +264,11 @@ void td_bpf_tracker_free(struct td_bpf_tracker *t)
 const char *td_bpf_tracker_flavour(const struct td_bpf_tracker *t)
 {
 	return t->flavour;
+}
+
+bool td_bpf_tracker_with_counting(const struct td_bpf_tracker *t)
+{
+	return t->with_counting;
 }
 
 /* The threads a process has now, as born (the kernel reports later ones). */
@@ -299,7 +318,7 @@ int td_bpf_tracker_add_descendants(struct td_bpf_tracker *t, pid_t pid)
 
 int td_bpf_tracker_poll(struct td_bpf_tracker *t, const struct td_task_event **events)
 {
-	uint64_t lost = t->skel->bss->lost_events;
+	uint64_t lost = t->obj->skel->bss->lost_events;
 	int rc;
 
 	begin_batch(t);
@@ -330,6 +349,6 @@ int td_bpf_tracker_process_count(const struct td_bpf_tracker *t)
 
 void td_bpf_tracker_stats(const struct td_bpf_tracker *t, struct td_tracker_stats *st)
 {
-	st->lost_events = t->skel->bss->lost_events;
-	st->unfollowed = t->skel->bss->unfollowed_children;
+	st->lost_events = t->obj->skel->bss->lost_events;
+	st->unfollowed = t->obj->skel->bss->unfollowed_children;
 }

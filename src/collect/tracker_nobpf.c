@@ -21,6 +21,12 @@ const char *td_bpf_tracker_flavour(const struct td_bpf_tracker *t)
 	(void)t;
 	return "";
 }
+
+bool td_bpf_tracker_with_counting(const struct td_bpf_tracker *t)
+{
+	(void)t;
+	return false;
+}
 int td_bpf_tracker_add_process(struct td_bpf_tracker *t, pid_t pid)
 {
 	(void)t, (void)pid;

@@ -350,8 +350,6 @@ static int open_counters(struct td_session *rs, td_err *err)
 		td_err_set(err, "out of memory");
 		return -1;
 	}
-	if (!o->system && !o->cgroup && td_collector_set_tracker(rs->col, o->tracker, err))
-		return -1;
 	if (o->open_as_owner)
 		td_collector_open_as(rs->col, o->owner_uid, o->owner_gid);
 	if (o->unlisted_off)
@@ -363,10 +361,15 @@ static int open_counters(struct td_session *rs, td_err *err)
 		td_err_set(err, "--rotate rotates each thread's perf groups: it needs --counting=per-thread (or auto)");
 		return -1;
 	}
+	if (!o->system && !o->cgroup)
+		td_collector_plan_tracker(rs->col, o->tracker);
 	if (!o->system && !o->cgroup &&
 	    td_collector_set_counting(rs->col,
 				      o->open_as_owner || o->rotate_ms > 0 ? TD_COUNTING_PER_THREAD : o->counting,
 				      o->bpf_map_entries ? o->bpf_map_entries : TD_BPF_MAP_ENTRIES_DEFAULT, err))
+		return -1;
+	/* after the counting mode: a BPF counting program loaded its programs with its own */
+	if (!o->system && !o->cgroup && td_collector_set_tracker(rs->col, o->tracker, err))
 		return -1;
 	if (session_setup_rotation(rs, err) || (o->argv && start_child(rs, err)))
 		return -1;

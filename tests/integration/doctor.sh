@@ -94,7 +94,7 @@ if [ -n "$bpf" ]; then check_match "BPF line says whether BPF is available and w
 else skip "BPF line says whether BPF is available and why" "not root and BTF present: availability depends on capabilities"; fi
 # thread discovery: BPF where this build has the skeleton and BPF loads (root
 # and BTF: tp_btf programs load on the kernels we run on), else /proc, saying why
-if [ -f "$TD_BUILDDIR/src/collect/tracker.skel.h" ] && [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then
+if [ -f "$TD_BUILDDIR/src/collect/collect.skel.h" ] && [ -r /sys/kernel/btf/vmlinux ] && [ "$(id -u)" = 0 ]; then
 	method=bpf
 	check_match "thread discovery: the BPF tracker, its programs loaded" \
 		"^thread discovery: BPF tracker \\((tp_btf|raw_tp) programs load; --tracker=proc rescans /proc instead\\)\$" "$out"

@@ -2,7 +2,9 @@
  * a thread born, renamed and gone between two scans is listed — gone, under
  * the name it gave itself — with the CPU time the kernel accounted to it
  * (compared with what the thread measured of itself), where the /proc
- * tracker does not see it at all. Skips where BPF does not load. */
+ * tracker does not see it at all; the same with BPF counting, whose
+ * object then holds the tracker's programs (one load for both). Skips
+ * where BPF does not load. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,7 +104,8 @@ static void spec_add(struct td_perf_group_spec *s, const char *ev)
 	assert_int_equal(td_perf_group_spec_add(s, ev, &enc.attr), 0);
 }
 
-static struct td_collector *collector(enum td_tracker_mode mode, const struct td_sink *sink)
+/* counting: BPF counting set first (td_collector_plan_tracker), as a session does. */
+static struct td_collector *collector_counting(enum td_tracker_mode mode, bool counting, const struct td_sink *sink)
 {
 	struct td_perf_group_spec spec;
 	struct td_collector *c;
@@ -112,6 +115,9 @@ static struct td_collector *collector(enum td_tracker_mode mode, const struct td
 	spec_add(&spec, "perf::TASK-CLOCK");
 	spec_add(&spec, "perf::CONTEXT-SWITCHES");
 	assert_non_null(c = td_collector_new(&spec, 1, false, 2));
+	td_collector_plan_tracker(c, mode);
+	if (counting && td_collector_set_counting(c, TD_COUNTING_AUTO, 1024, &err))
+		fail_msg("%s", err.msg);
 	if (td_collector_set_tracker(c, mode, &err))
 		fail_msg("%s", err.msg);
 	if (td_collector_add_process(c, getpid(), 0, sink, &err))
@@ -120,6 +126,11 @@ static struct td_collector *collector(enum td_tracker_mode mode, const struct td
 	assert_int_equal(td_collector_sample(c, td_wall_ns(), sink), 0);
 	td_collector_commit(c);
 	return c;
+}
+
+static struct td_collector *collector(enum td_tracker_mode mode, const struct td_sink *sink)
+{
+	return collector_counting(mode, false, sink);
 }
 
 static void test_brief_thread_listed(void **state)
@@ -159,14 +170,48 @@ static void test_brief_thread_listed(void **state)
 	td_collector_stats(bpf, &st);
 	assert_int_equal(st.threads_short, 1);
 	assert_int_equal(st.tracker_lost, 0);
+	/* no counting program loaded: the tracker loaded its own */
+	assert_null(strstr(td_collector_tracker(bpf), "counting"));
 	td_collector_free(bpf);
 	td_collector_free(proc);
+}
+
+/* BPF counting loaded first with the tracker's programs: the tracker takes
+ * them (it says so) and still sees the brief thread, born, renamed, gone. */
+static void test_one_object(void **state)
+{
+	struct seen seen = { 0 };
+	struct td_sink sink = { &seen, on_born, on_gone, on_counts };
+	struct td_collector *c = collector_counting(TD_TRACKER_BPF, true, &sink);
+	struct brief b = { 0 };
+	pthread_t th;
+
+	(void)state;
+	if (!td_collector_counting_bpf(c)) { /* the tracker loads here, the counting program not */
+		td_collector_free(c);
+		skip();
+	}
+	assert_non_null(strstr(td_collector_tracker(c), "; loaded with the counting program)"));
+	assert_int_equal(pthread_create(&th, NULL, brief, &b), 0);
+	pthread_join(th, NULL);
+	wait_gone(b.tid);
+	seen.tid = b.tid;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(td_collector_scan(c, td_wall_ns(), &sink), 0);
+		assert_int_equal(td_collector_sample(c, td_wall_ns(), &sink), 0);
+		td_collector_commit(c);
+	}
+	assert_int_equal(seen.born, 1);
+	assert_int_equal(seen.gone, 1);
+	assert_string_equal(seen.comm, "brief-one");
+	td_collector_free(c);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_brief_thread_listed),
+		cmocka_unit_test(test_one_object),
 	};
 	td_err why = { "" };
 
