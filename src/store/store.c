@@ -338,15 +338,54 @@ static int check_or_create_schema(struct td_store *s, enum td_store_mode mode, t
 	return 0;
 }
 
+/* Is the connection's database in WAL mode? A read first: a file another
+ * process switched to WAL meanwhile is opened as one (lockBtree reads its
+ * header's version bytes). */
+static bool in_wal(struct td_store *s)
+{
+	sqlite3_stmt *st;
+	int version;
+	bool wal;
+
+	if (td_store_pragma_int(s, "PRAGMA user_version", &version) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "PRAGMA journal_mode", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	wal = sqlite3_step(st) == SQLITE_ROW && !sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	return wal;
+}
+
+/* How long a statement waits for another connection's lock (SQLite's busy
+ * timeout), the waits of a switch to WAL, and how long that is tried for. */
+#define BUSY_MS 5000
+#define SWITCH_WAIT_MS 50
+#define SWITCH_TRIES_NS (5 * 1000000000ull)
+
 /* WAL before the schema is looked at: a new database's schema is then written
  * once, into the log, instead of through a rollback journal and its syncs. A
  * file this call created holds nothing to lose: its switch to WAL (a rollback
- * journal's transaction) goes without syncs. */
+ * journal's transaction) goes without syncs.
+ * Several first opens of one new file race to switch it: the first to do so
+ * keeps a shared lock on the file for as long as it is open (as every WAL
+ * connection does), so another one's switch, begun in rollback mode, waits
+ * for an exclusive lock it would never get before its busy timeout ended
+ * ("database is locked", 8 first runs at once on a loaded host). So the
+ * switch waits briefly, and after each refusal the header is read again:
+ * once it says WAL, there is nothing to switch. */
 static int set_journal(struct td_store *s, bool created, td_err *err)
 {
-	if ((created && td_store_exec(s, "PRAGMA synchronous=OFF")) || td_store_exec(s, "PRAGMA journal_mode=WAL") ||
-	    td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
-		describe_open_error(err, s, sqlite3_errcode(s->db), "write");
+	uint64_t until = td_now_ns() + SWITCH_TRIES_NS;
+	int rc = SQLITE_OK;
+
+	if (created && td_store_exec(s, "PRAGMA synchronous=OFF"))
+		rc = sqlite3_errcode(s->db);
+	sqlite3_busy_timeout(s->db, SWITCH_WAIT_MS);
+	while (rc == SQLITE_OK && !in_wal(s) && td_store_exec(s, "PRAGMA journal_mode=WAL"))
+		if ((rc = sqlite3_errcode(s->db)) == SQLITE_BUSY && td_now_ns() < until)
+			rc = SQLITE_OK;
+	sqlite3_busy_timeout(s->db, BUSY_MS);
+	if (rc != SQLITE_OK || td_store_exec(s, "PRAGMA synchronous=NORMAL")) {
+		describe_open_error(err, s, rc != SQLITE_OK ? rc : sqlite3_errcode(s->db), "write");
 		return -1;
 	}
 	return 0;
@@ -465,7 +504,7 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		td_store_close(s);
 		return -1;
 	}
-	sqlite3_busy_timeout(s->db, 5000);
+	sqlite3_busy_timeout(s->db, BUSY_MS);
 	if ((mode == TD_STORE_WRITE && set_journal(s, !existed, err)) || check_or_create_schema(s, mode, err) ||
 	    (mode == TD_STORE_WRITE && prepare_writes(s, err))) {
 		td_store_close(s);
