@@ -761,30 +761,14 @@ int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td
 void td_collector_set_rotation(struct td_collector *c, int ref_spec, const bool *rotated)
 {
 	c->ref_spec = ref_spec;
-	c->plan.current = -1;
-	for (int g = 0; g < c->plan.nspecs; g++) {
-		c->plan.rotated[g] = rotated[g] && g != ref_spec;
-		if (c->plan.rotated[g] && c->plan.current < 0)
-			c->plan.current = g;
-	}
-}
-
-/* The rotated spec after `from` that counts (cyclic), or -1. */
-static int next_rotated(const struct td_collector *c, int from)
-{
-	for (int k = 1; k <= c->plan.nspecs; k++) {
-		int g = (from + k) % c->plan.nspecs;
-		if (c->plan.rotated[g] && !c->plan.disabled[g][0])
-			return g;
-	}
-	return -1;
+	td_counting_plan_set_rotation(&c->plan, ref_spec, rotated);
 }
 
 int td_collector_rotate(struct td_collector *c)
 {
 	int next, cur = c->plan.current;
 
-	if (cur < 0 || (next = next_rotated(c, cur)) < 0 || next == cur)
+	if (cur < 0 || (next = td_counting_plan_next_rotated(&c->plan, cur)) < 0 || next == cur)
 		return -1;
 	for (int i = 0; i < c->nthreads; i++) {
 		struct td_thread *t = c->threads[i];

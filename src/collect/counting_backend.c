@@ -1,7 +1,8 @@
 /* counting_backend: what the counting backends (counting_backend.h) share:
  * a thread's switch pair, how perf_event_open says a machine cannot count
- * an event, and the measure of what a backend adds to a context switch
- * (switch_cost.h, through the backend's probe ops). Calls nothing of the
+ * an event, the measure of what a backend adds to a context switch
+ * (switch_cost.h, through the backend's probe ops), and which of the plan's
+ * specs a rotation counts. Calls nothing of the
  * collector, and of the backends only their ops. */
 #include "counting_backend.h"
 
@@ -65,4 +66,24 @@ int td_counting_switch_cost(struct td_counting *b, struct td_switch_cost *out)
 		return 0;
 	}
 	return td_switch_cost_measure(switch_probe_attach, switch_probe_detach, b, out);
+}
+
+void td_counting_plan_set_rotation(struct td_counting_plan *p, int ref_spec, const bool *rotated)
+{
+	p->current = -1;
+	for (int g = 0; g < p->nspecs; g++) {
+		p->rotated[g] = rotated[g] && g != ref_spec;
+		if (p->rotated[g] && p->current < 0)
+			p->current = g;
+	}
+}
+
+int td_counting_plan_next_rotated(const struct td_counting_plan *p, int from)
+{
+	for (int k = 1; k <= p->nspecs; k++) {
+		int g = (from + k) % p->nspecs;
+		if (p->rotated[g] && !p->disabled[g][0])
+			return g;
+	}
+	return -1;
 }

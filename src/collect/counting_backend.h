@@ -39,6 +39,12 @@ struct td_counting_plan {
 	struct td_collector_stats *stats;
 };
 
+/* A rotation (td_collector_set_rotation): the specs rotated (ref_spec, the
+ * always-on reference, never), the first of them current. */
+void td_counting_plan_set_rotation(struct td_counting_plan *p, int ref_spec, const bool *rotated);
+/* The rotated spec after `from` that counts (cyclic), or -1. */
+int td_counting_plan_next_rotated(const struct td_counting_plan *p, int from);
+
 /* thread_open's answers (or -1 with err: fatal). */
 enum {
 	TD_THREAD_OPENED = 0,
