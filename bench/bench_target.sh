@@ -68,7 +68,8 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/td-bench-target.XXXXXX")
 bpid=
 tpid=
 apid=
-trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; [ -z "$apid" ] || kill "$apid" 2>/dev/null || :; rm -rf "$dir"' EXIT
+achild=
+trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; [ -z "$apid" ] || kill "$apid" $achild 2>/dev/null || :; rm -rf "$dir"' EXIT
 events=$(awk '$1 == "event" { printf "%s%s", sep, tolower($3); sep = "," }' "$src/events/software.td" |
 	sed 's/perf:://g')
 pool_args=${TD_BENCH_POOL_ARGS:--t 4 -n 10000 -w 50000} # bench_pool's defaults, said in full
@@ -199,7 +200,8 @@ for r in $(seq "$repeats"); do
 				tpid=
 			fi
 		done
-		kill "$apid" 2>/dev/null || :
+		# the child too: left behind by its parent's end, it would outlive the bench
+		kill "$apid" $achild 2>/dev/null || :
 		wait "$apid" 2>/dev/null || :
 		apid=
 	fi
