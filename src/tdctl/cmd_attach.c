@@ -88,6 +88,8 @@ static const char *daemon_refuses(const struct td_session_opts *o)
 		return "--bpf-map-entries";
 	if (o->no_priority)
 		return "--no-priority";
+	if (tdctl_collect_mode_given())
+		return "--tracker/--counting";
 	return NULL;
 }
 

@@ -100,6 +100,15 @@ static const char *switch_cost_cache_path(void)
 	return NULL;
 }
 
+/* --tracker and --counting given on the command line by the last parse (not
+ * from TD_TRACKER / TD_COUNTING): what an attach through topdownd refuses. */
+static bool given_tracker, given_counting;
+
+bool tdctl_collect_mode_given(void)
+{
+	return given_tracker || given_counting;
+}
+
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
 	static const struct option opts[] = {
@@ -315,6 +324,8 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 			return -1;
 		}
 	}
+	given_tracker = tracker_given;
+	given_counting = counting_given;
 	if (tracker_given && (o->system || o->cgroup)) {
 		tdctl_error("--tracker chooses how the threads of a process are found: record --system and --cgroup "
 			    "count CPUs, not threads; leave it out");

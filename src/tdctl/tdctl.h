@@ -96,6 +96,8 @@ struct td_session_opts;
 /* Parse the options run, attach and record share. Returns the index of the
  * first operand, or -1 after printing a one-line error. */
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o);
+/* Did the last tdctl_parse_collect_opts see --tracker or --counting on the command line? */
+bool tdctl_collect_mode_given(void);
 /* Run the session and print its summary; *exit_code is what tdctl exits with.
  * Returns -1 when no session was recorded. The priority stays raised: the
  * command ends next. */

@@ -76,11 +76,13 @@ check_match "... and says how to end it" "topdownd follows PID $ROOTPID in sessi
 check_match "tdctl list shows it" "^ *$S1  attach .*PID $ROOTPID \(uid 0\)" "$("$TDCTL" list --socket "$SOCK")"
 # what only a session of tdctl's own can do is refused with the way out, not dropped: each of these
 # would otherwise start a daemon session counting as if it had not been given
-for opt in --unlisted=off "--scan-ms 50" "--bpf-map-entries 64" --no-priority; do
+for opt in --unlisted=off "--scan-ms 50" "--bpf-map-entries 64" --no-priority --counting=per-thread; do
 	# shellcheck disable=SC2086 # the option's value is a word of its own
 	"$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 $opt >"$D/out" 2>"$D/err"
 	check_eq "attach $opt through the daemon: exit 2" 2 "$?"
-	check_match "... saying to count in tdctl instead" "^tdctl: attach: ${opt%% *} is not available through topdownd: add --standalone" "$(cat "$D/err")"
+	want=${opt%% *}
+	[ "$want" != --counting=per-thread ] || want=--tracker/--counting
+	check_match "... saying to count in tdctl instead" "^tdctl: attach: $want is not available through topdownd: add --standalone" "$(cat "$D/err")"
 done
 intervals() { sql "$DB" "select count(*) from intervals where session_id = $1"; }
 five() { test "$(intervals "$S1")" -ge 5; }
