@@ -409,12 +409,13 @@ struct account_args {
 	__s32 sw;
 	__u32 dead, have;
 	/* a switch out of a followed thread: keep in its slot its CPU time as the
-	 * kernel accounted it (runtime_seen, unseen_stint()'s start for a stint the
-	 * program does not see begin), in the same write as its sums */
+	 * kernel accounted it (runtime, read by the caller from prev: the
+	 * tp_btf flavour by a load, no helper call; runtime_seen, unseen_stint()'s
+	 * start for a stint the program does not see begin), in the same write as
+	 * its sums */
 	__u32 seen;
+	__u64 runtime;
 };
-
-static __always_inline struct task_struct *current_as(__u32 tid);
 
 __noinline int account(struct cpu_state *cs, const struct account_args *a)
 {
@@ -457,11 +458,8 @@ __noinline int account(struct cpu_state *cs, const struct account_args *a)
 		if (dead) {
 			s->flags |= TD_BPF_SUMS_EXITED;
 		} else if (a->seen) {
-			struct task_struct *task = current_as(tid);
-			if (task) {
-				s->runtime_seen = BPF_CORE_READ(task, se.sum_exec_runtime);
-				s->flags |= TD_BPF_SUMS_RUNTIME;
-			}
+			s->runtime_seen = a->runtime;
+			s->flags |= TD_BPF_SUMS_RUNTIME;
 		}
 		write_end(s);
 	} else if (full) {
@@ -582,7 +580,7 @@ __noinline int count_unseen_stint(__u32 tid)
  * what it counted since its base. Leaves the CPU's state as the thread
  * after it (ntid, nowner) starts: a base taken when that one is followed. */
 static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
-				 __u32 ntid, __u32 nowner, __u64 gen)
+				 __u32 ntid, __u32 nowner, __u64 gen, struct task_struct *prev, bool btf)
 {
 	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next = nowner || all, full = false;
 	__u64 now = 0, ran = 0;
@@ -616,6 +614,11 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 					  .dead = dead,
 					  .have = have,
 					  .seen = sw != SW_NONE && owner && tid };
+		/* prev's CPU time (a switch only: the flush's SW_NONE reads none); btf is
+		 * a constant where this is inlined: a direct load in the tp_btf program,
+		 * one helper call in the raw_tp one */
+		if (a.seen)
+			a.runtime = btf ? prev->se.sum_exec_runtime : BPF_CORE_READ(prev, se.sum_exec_runtime);
 		full = account(cs, &a);
 	} else if (need_next) {
 		now = now ? now : bpf_ktime_get_ns();
@@ -633,7 +636,7 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 /* A switch from thread tid of process tgid to thread ntid of ntgid; last:
  * prev's process has no live thread left (read only for its last switch). */
 static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u32 tid, __u32 tgid, __u32 ntid,
-				     __u32 ntgid, struct task_struct *prev)
+				     __u32 ntgid, struct task_struct *prev, bool btf)
 {
 	bool dead = !preempt && (prev_state & TD_TASK_DEAD);
 	__u32 zero = 0, nowner;
@@ -645,7 +648,7 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 		return 0;
 	nowner = ntid ? owner_of(ntgid) : 0;
 	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
-		 dead, ntid, nowner, gen))
+		 dead, ntid, nowner, gen, prev, btf))
 		__sync_fetch_and_add(&lost_switches, 1);
 	if (!dead)
 		return 0;
@@ -677,7 +680,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 SEC("tp_btf/sched_switch")
 int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev_state, prev->pid, prev->tgid, next->pid, next->tgid, prev);
+	return on_switch(preempt, prev_state, prev->pid, prev->tgid, next->pid, next->tgid, prev, true);
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -686,11 +689,24 @@ int BPF_PROG(fork_btf, struct task_struct *parent, struct task_struct *child)
 	return on_fork(parent, child);
 }
 
+/* raw_tp: two helper calls where four reads would be: prev is the current
+ * task (trace_sched_switch() runs before context_switch(): core.c:6749 and
+ * 6752 in 6.12), its pid and tgid bpf_get_current_pid_tgid()'s; next's pid
+ * and tgid in one read where tgid follows pid in task_struct (as in every
+ * kernel since 2.6: the offsets are relocated, the test done at load) */
 SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	return on_switch(preempt, prev_state, BPF_CORE_READ(prev, pid), BPF_CORE_READ(prev, tgid),
-			 BPF_CORE_READ(next, pid), BPF_CORE_READ(next, tgid), prev);
+	__u64 me = bpf_get_current_pid_tgid();
+	__u32 ids[2] = { 0, 0 };
+
+	if (bpf_core_field_offset(next->tgid) == bpf_core_field_offset(next->pid) + sizeof(ids[0])) {
+		bpf_probe_read_kernel(ids, sizeof(ids), (const char *)next + bpf_core_field_offset(next->pid));
+	} else {
+		ids[0] = BPF_CORE_READ(next, pid);
+		ids[1] = BPF_CORE_READ(next, tgid);
+	}
+	return on_switch(preempt, prev_state, (__u32)me, (__u32)(me >> 32), ids[0], ids[1], prev, false);
 }
 
 SEC("raw_tp/sched_process_fork")
@@ -712,7 +728,7 @@ int flush(void *ctx)
 	if (!cs)
 		return 0;
 	owner = owner_now(cs, tid, tgid, gen);
-	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen);
+	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen, t, false);
 	return 0;
 }
 
