@@ -90,6 +90,7 @@ struct td_summary {
 	 * interval) and reading this summary back */
 	uint64_t whole_ns, start_ns, summary_ns;
 	uint64_t helper_ns; /* ... of which its helper processes' (in whole_ns and start_ns) */
+	uint64_t types_ns; /* ... of which bpftool's, making this boot's kernel types file (in whole_ns and start_ns) */
 };
 /* The target's context switches as counted (its processes' totals: the
  * CONTEXT_SWITCHES event, or /proc's where kernel mode is not counted),

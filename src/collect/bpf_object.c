@@ -5,6 +5,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_object.h"
+#include "kernel_types.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -55,7 +56,16 @@ struct td_bpf_object *td_bpf_object_open(unsigned halves, bool tracker_btf, bool
 		td_err_set(why, "out of memory");
 		return NULL;
 	}
-	if (!(o->skel = collect_bpf__open())) {
+	/* raw_tp programs only: relocated against this boot's kernel types file
+	 * where one was taken (a tp_btf program's object parses the kernel's BTF
+	 * for its attach point whatever it is given) */
+	const char *types =
+		(!(halves & TD_BPF_HALF_TRACKER) || !tracker_btf) && (!(halves & TD_BPF_HALF_COUNTING) || !counting_btf)
+			? td_kernel_types_path()
+			: NULL;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = types);
+
+	if (!(o->skel = collect_bpf__open_opts(&oo))) {
 		*err = -errno;
 		td_err_set(why, "cannot open the BPF object: %s", strerror(errno));
 		free(o);
@@ -65,6 +75,7 @@ struct td_bpf_object *td_bpf_object_open(unsigned halves, bool tracker_btf, bool
 	o->tracker_btf = tracker_btf;
 	o->counting_btf = counting_btf;
 	o->refs = 1;
+	o->own_types = types != NULL;
 	progs_of(o->skel, progs);
 	for (int i = 0; i < NPROGS; i++) {
 		bpf_program__set_autoload(progs[i].p, prog_loads(o, &progs[i]));
@@ -84,7 +95,11 @@ struct td_bpf_object *td_bpf_object_open(unsigned halves, bool tracker_btf, bool
 
 int td_bpf_object_load(struct td_bpf_object *o)
 {
-	return collect_bpf__load(o->skel);
+	int rc = collect_bpf__load(o->skel);
+
+	if (rc && o->own_types)
+		td_kernel_types_failed(); /* the next object parses the kernel's BTF */
+	return rc;
 }
 
 int td_bpf_object_attach(struct td_bpf_object *o, unsigned half)

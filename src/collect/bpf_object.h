@@ -30,6 +30,7 @@ struct td_bpf_object {
 	unsigned halves;  /* TD_BPF_HALF_*: the programs loaded */
 	bool tracker_btf; /* the flavour of each half loaded */
 	bool counting_btf;
+	bool own_types; /* relocated against the kernel types file (kernel_types.h), not the kernel's BTF */
 	int refs;
 };
 

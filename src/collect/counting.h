@@ -100,6 +100,8 @@ struct td_bpf_counting *td_bpf_counting_new(const struct perf_event_attr *attrs,
 void td_bpf_counting_free(struct td_bpf_counting *b);
 /* "tp_btf" or "raw_tp". */
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
+/* Its object relocated against this boot's kernel types file (kernel_types.h). */
+bool td_bpf_counting_own_types(const struct td_bpf_counting *b);
 /* Count the threads of process pid from now on. 0 or -errno (a thin wrapper of the system call, the
  * BPF map update): -EEXIST
  * when another view of the program follows it (its sums are that view's). */

@@ -15,6 +15,7 @@
 #include "base/tid_map.h"
 #include "bpf_common.h"
 #include "bpf_object.h"
+#include "kernel_types.h"
 #include "counting.h"
 
 #include <bpf/bpf.h>
@@ -167,6 +168,14 @@ static int load_either(struct instance *b, td_err *why)
 	for (int with = (b->what & TD_BPF_WITH_TRACKER) != 0; with >= 0; with--) {
 		if (!with)
 			b->what &= ~TD_BPF_WITH_TRACKER;
+		/* this boot's kernel types file taken (kernel_types.h): both halves raw_tp
+		 * first, relocated against it, the kernel's BTF never parsed */
+		if (td_kernel_types_path()) {
+			b->flavour = "raw_tp";
+			b->obj = load(false, false, b, value_only, &why_raw, &err_raw);
+			if (b->obj)
+				return 0;
+		}
 		b->flavour = "tp_btf";
 		if (btf)
 			b->obj = load(true, tracker_btf && with, b, value_only, &why_btf, &err_btf);
@@ -602,6 +611,11 @@ void td_bpf_counting_free(struct td_bpf_counting *b)
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b)
 {
 	return b->in->flavour;
+}
+
+bool td_bpf_counting_own_types(const struct td_bpf_counting *b)
+{
+	return b->in->obj->own_types;
 }
 
 int td_bpf_counting_sharers(const struct td_bpf_counting *b)

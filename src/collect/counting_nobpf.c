@@ -22,6 +22,12 @@ const char *td_bpf_counting_flavour(const struct td_bpf_counting *b)
 	(void)b;
 	return "";
 }
+
+bool td_bpf_counting_own_types(const struct td_bpf_counting *b)
+{
+	(void)b;
+	return false;
+}
 int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 {
 	(void)b, (void)pid;

@@ -12,6 +12,7 @@
 
 #include "bpf_common.h"
 #include "bpf_object.h"
+#include "kernel_types.h"
 #include "tracker_backend.h"
 #include "tracker_event.h"
 #include "machine/procfs.h"
@@ -224,9 +225,16 @@ struct td_bpf_tracker *td_bpf_tracker_new(bool follow_children, td_err *err)
 		t->with_counting = true;
 		t->flavour = t->obj->tracker_btf ? "tp_btf" : "raw_tp";
 	} else {
-		t->flavour = "tp_btf";
+		/* this boot's kernel types file taken (kernel_types.h): raw_tp first, the
+		 * kernel's BTF never parsed */
+		if (td_kernel_types_path()) {
+			t->flavour = "raw_tp";
+			t->obj = load(false, follow_children, &why_raw, &err_raw);
+		}
+		if (!t->obj)
+			t->flavour = "tp_btf";
 		/* TD_TRACKER_BPF_TYPE=raw_tp: the second choice only (tests run it where tp_btf loads) */
-		if (!td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &why_btf))
+		if (!t->obj && !td_bpf_raw_tp_only("TD_TRACKER_BPF_TYPE", &why_btf))
 			t->obj = load(true, follow_children, &why_btf, &err_btf);
 		if (!t->obj) {
 			t->flavour = "raw_tp";

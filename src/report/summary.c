@@ -265,6 +265,9 @@ void td_summary_write(FILE *f, const struct td_summary *sum, const char *db_path
 	if (sum->whole_ns && sum->helper_ns)
 		fprintf(f, " (%.1f ms of its start in the two processes that measured the switch cost)",
 			(double)sum->helper_ns / 1e6);
+	if (sum->whole_ns && sum->types_ns)
+		fprintf(f, " (%.1f ms of its start in bpftool, making this boot's kernel types file)",
+			(double)sum->types_ns / 1e6);
 	fprintf(f, "\n  rung: %s%s\n", sr->rung,
 		!strcmp(sr->rung, "software-only") ? " (top-down metrics need hardware counters: see 'tdctl doctor')"
 						   : "");

@@ -3,9 +3,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/json.h"
 #include "collect/counting.h"
+#include "collect/kernel_types.h"
 #include "collect/tracker.h"
 #include "machine/host.h"
 #include "machine/libpfm.h"
@@ -22,6 +24,41 @@ static const char *yesno(bool b)
  * BPF tracker is loaded for real when BTF and privileges allow (no feature
  * probe is trusted), never on a recorded host (TD_SYSROOT: not this kernel).
  * true for BPF; why says what was tried. */
+/* Whether tdctl's sessions load their BPF programs without parsing the
+ * kernel's BTF (collect/kernel_types.h): this boot's file, or why not. */
+static void kernel_types_line(void)
+{
+	const char *dir = tdctl_kernel_types_dir(), *tool = td_kernel_types_bpftool();
+	char name[4096];
+
+	struct td_switch_reading now;
+	double rate = td_switch_read(&now) ? -1 : td_switch_rate(NULL, &now);
+	char when[160] = "";
+
+	/* the longest session that takes it at this machine's rate (the rule of td_kernel_types_pays) */
+	if (rate > 0)
+		snprintf(when, sizeof(when),
+			 " with --duration of %.0f s or less (at this machine's %.0f context switches a second "
+			 "since boot)",
+			 TD_KERNEL_TYPES_START_SAVED_NS / (rate * TD_KERNEL_TYPES_SWITCH_EXTRA_NS), rate);
+	if (td_kernel_types_cached(dir, name, sizeof(name)))
+		printf("BPF start:      this boot's kernel types file %s: tdctl's sessions%s load raw_tp "
+		       "programs without parsing the kernel's BTF\n",
+		       name, when);
+	else if (!dir || !*dir)
+		printf("BPF start:      no place for a kernel types file (TD_KERNEL_TYPES_CACHE empty, or not root and "
+		       "no "
+		       "XDG_RUNTIME_DIR): each start parses the kernel's BTF\n");
+	else if (access(tool, X_OK))
+		printf("BPF start:      %s missing (apt-get install bpftool): each start parses the kernel's BTF, "
+		       "~10 ms\n",
+		       tool);
+	else
+		printf("BPF start:      no kernel types file in %s yet: the next tdctl session%s makes it with "
+		       "%s (once a boot), then loads without parsing the kernel's BTF\n",
+		       dir, when, tool);
+}
+
 static bool tracker_bpf(const struct td_caps *c, char *why, size_t len)
 {
 	if (td_host_root()[0]) {
@@ -147,6 +184,8 @@ static void print_text(const struct td_caps *c)
 		       why);
 	else
 		printf("thread counting: perf groups per thread (%s)\n", why);
+	if (c->bpf_available)
+		kernel_types_line();
 	if (c->events_dir)
 		printf("events dir:     %s\n", c->events_dir);
 	if (c->ncore_pmus == 2 && c->core_pmus[0].events_file[0] && c->core_pmus[1].events_file[0])

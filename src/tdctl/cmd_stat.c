@@ -250,6 +250,7 @@ static int stat_pids(struct td_session_opts *o, const char *pids)
 		return 1;
 	sigfd = td_session_block_signals(&oldmask);
 	tdctl_priority_raise(o, &prio);
+	tdctl_kernel_types(o);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long pid;
 		struct td_session **ns;

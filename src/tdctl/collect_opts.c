@@ -16,6 +16,7 @@
 #include "report/summary.h"
 #include "tdctl.h"
 #include "collect/counting.h"
+#include "collect/kernel_types.h"
 #include "collect/tracker.h"
 
 /* -q: notes are not said; warnings always are. */
@@ -100,6 +101,51 @@ static const char *switch_cost_cache_path(void)
 	return NULL;
 }
 
+/* Where tdctl keeps this boot's kernel types file (kernel_types.h):
+ * $TD_KERNEL_TYPES_CACHE (a directory; empty: nowhere), else /run for root
+ * (a tmpfs), else $XDG_RUNTIME_DIR, else nowhere. */
+static const char *kernel_types_dir(void)
+{
+	const char *env = getenv("TD_KERNEL_TYPES_CACHE"), *run = getenv("XDG_RUNTIME_DIR");
+
+	if (env)
+		return env;
+	if (geteuid() == 0)
+		return "/run";
+	return run && *run == '/' ? run : NULL;
+}
+
+/* The machine's switches when the options were parsed: the rate over the
+ * start so far (the events files read, the database opened: ~10 ms) is what
+ * decides whether this boot's kernel types file pays (tdctl_kernel_types). */
+static struct td_switch_reading parse_switches;
+static bool have_parse_switches;
+
+const char *tdctl_kernel_types_dir(void)
+{
+	return kernel_types_dir();
+}
+
+void tdctl_kernel_types(const struct td_session_opts *o)
+{
+	char said[512];
+
+	if (o->tracker == TD_TRACKER_PROC && o->counting == TD_COUNTING_PER_THREAD)
+		return; /* no BPF object */
+	/* only where what the start saves outweighs what the raw_tp programs add to
+	 * the machine's switches over the session: never for an open-ended one */
+	struct td_switch_reading now;
+	if (td_switch_read(&now) ||
+	    !td_kernel_types_pays(o->duration_ms / 1000.0,
+				  td_switch_rate(have_parse_switches ? &parse_switches : NULL, &now)))
+		return;
+	if (td_kernel_types_take(kernel_types_dir(), said, sizeof(said)) == 0 && said[0] && !quiet)
+		fprintf(stderr,
+			"tdctl: note: this boot's kernel types file was not made (%s): each start parses the "
+			"kernel's BTF (see 'tdctl doctor')\n",
+			said);
+}
+
 /* --tracker and --counting given on the command line by the last parse (not
  * from TD_TRACKER / TD_COUNTING): what an attach through topdownd refuses. */
 static bool given_tracker, given_counting;
@@ -111,6 +157,7 @@ bool tdctl_collect_mode_given(void)
 
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
+	have_parse_switches = td_switch_read(&parse_switches) == 0;
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'I' },
 		{ "database", required_argument, NULL, 'd' },
@@ -431,9 +478,10 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 				td_summary_live_read_back(live) ? td_summary_live_read_back(live) : "",
 				(double)live_cost.make_ns / 1e6, (double)live_cost.feed_ns / 1e6, live_cost.feeds,
 				(double)live_cost.first_ns / 1e6);
-		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns;
+		sum.types_ns = td_kernel_types_made_cpu_ns(); /* before the session: its start */
+		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns + sum.types_ns;
 		sum.helper_ns = res->helper_cpu_ns;
-		sum.start_ns = res->start_cpu_ns;
+		sum.start_ns = res->start_cpu_ns + sum.types_ns;
 		if (res->switch_cost_kept_ns > 0 && isnan(sum.switch_cost_ns)) {
 			sum.switch_cost_ns = res->switch_cost_kept_ns;
 			sum.switch_cost_kept = res->switch_cost_kept;
@@ -463,6 +511,7 @@ static int collect_raised(const struct td_session_opts *o, bool summary, int *ex
 		with.counts_observer_ctx = live;
 	}
 	live_cost.make_ns = td_process_cpu_ns() - t0;
+	tdctl_kernel_types(o);
 	if (td_session_execute(&with, &res, &err)) {
 		tdctl_error("%s", err.msg);
 		*exit_code = res.error_exit;

@@ -12,6 +12,9 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/td-test.XXXXXX")
 # every run measures its own switch cost (tdctl keeps this boot's in /run/tdctl-switch-cost by
 # default: a test's figures would depend on what ran before it); target_cost.sh tests the file
 export TD_SWITCH_COST_CACHE=
+# nor does a run take this boot's kernel types file (tdctl makes one in /run by default: a test's
+# programs would be the tp_btf or raw_tp ones by what ran before it); kernel_types.sh tests the file
+export TD_KERNEL_TYPES_CACHE=
 TAP_T0=$(date +%s%N)
 trap 'finish_cleanup' EXIT
 
