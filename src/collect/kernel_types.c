@@ -84,7 +84,7 @@ static int open_trusted(const char *path)
 	return fd;
 }
 
-/* Write the object's bytes to a new file: its descriptor (path in tmpl), or -1. */
+/* Write the object's bytes to a new file named from tmpl (mkstemp's): 0, or -1. */
 static int write_object(char *tmpl)
 {
 	size_t n = 0;

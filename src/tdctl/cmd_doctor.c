@@ -178,13 +178,14 @@ static void print_text(const struct td_caps *c)
 	else
 		printf("thread discovery: /proc rescan every %d ms (BPF tracker not used: %s)\n", TD_TRACKER_SCAN_MS,
 		       why);
-	if (counting_bpf(c, why, sizeof(why)))
+	bool bpf_counts = counting_bpf(c, why, sizeof(why));
+	if (bpf_counts)
 		printf("thread counting: BPF at each context switch (%s; --counting=per-thread opens perf groups per "
 		       "thread instead)\n",
 		       why);
 	else
 		printf("thread counting: perf groups per thread (%s)\n", why);
-	if (c->bpf_available)
+	if (bpf_counts)
 		kernel_types_line();
 	if (c->events_dir)
 		printf("events dir:     %s\n", c->events_dir);
