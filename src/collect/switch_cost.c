@@ -139,6 +139,7 @@ int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detac
 {
 	double on[ROUNDS], off[ROUNDS], sorted[ROUNDS], idle_ns[ROUNDS];
 	int nidle = 0;
+	bool idle_given = idle != NULL;
 	uint64_t ns0, runs0, ns1, runs1;
 	int sv[2];
 	pid_t pids[2] = { 0, 0 };
@@ -204,6 +205,7 @@ int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detac
 	qsort(sorted, ROUNDS, sizeof(sorted[0]), cmp_double);
 	out->alone = sorted[ROUNDS / 2];
 	out->ns = td_switch_cost_median_diff(on, off, ROUNDS);
+	out->idle_unknown = idle_given && nidle == 0;
 	if (nidle > 0) { /* the median of the phases' */
 		qsort(idle_ns, (size_t)nidle, sizeof(idle_ns[0]), cmp_double);
 		out->idle = nidle % 2 ? idle_ns[nidle / 2] : (idle_ns[nidle / 2 - 1] + idle_ns[nidle / 2]) / 2;

@@ -23,6 +23,7 @@ struct td_switch_cost {
 	double ns;	      /* ns each switch of a counted thread gains (the median of the rounds' differences) */
 	double alone;	      /* ns a switch took alone (the median of the rounds) */
 	double idle;	      /* ns the counting ran at each switch of a phase alone (in ns; 0: none, or not known) */
+	bool idle_unknown;    /* the caller runs there, and how long was not known: ns leaves it out */
 	int rounds, switches; /* rounds, and switches in each phase of one */
 	uint64_t cpu_ns;      /* the CPU time of the measuring pair (tdctl's children, not in its own) */
 	char why[300];	      /* measured false: why, in one line */

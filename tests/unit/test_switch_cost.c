@@ -81,6 +81,7 @@ static void test_idle_median(void **state)
 	assert_int_equal(f.reads, 2 * sc.rounds);
 	/* k = 1, 4, 7, 3, 6, 2, 5: 100 x {1, 16, 49, 9, 36, 4, 25}, the median 1600 (the mean 2000) */
 	assert_true(sc.idle == 1600.0);
+	assert_false(sc.idle_unknown);
 }
 
 static void test_idle_cannot_start(void **state)
@@ -94,6 +95,7 @@ static void test_idle_cannot_start(void **state)
 	assert_int_equal(f.reads, 0);
 	assert_int_equal(f.stops, 0);
 	assert_true(sc.idle == 0.0);
+	assert_true(sc.idle_unknown);
 }
 
 static void test_idle_runs_still(void **state)
@@ -107,6 +109,7 @@ static void test_idle_runs_still(void **state)
 		skip();
 	assert_int_equal(f.stops, 1);
 	assert_true(sc.idle == 0.0);
+	assert_true(sc.idle_unknown);
 }
 
 static void test_no_idle(void **state)
@@ -116,6 +119,7 @@ static void test_no_idle(void **state)
 	(void)state;
 	assert_int_equal(td_switch_cost_measure(attach, detach, NULL, NULL, &sc), 0);
 	assert_true(sc.idle == 0.0);
+	assert_false(sc.idle_unknown);
 }
 
 int main(void)
