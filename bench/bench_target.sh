@@ -18,7 +18,12 @@
 # (other processes' time on CPU 0 is not in it: the figure to trust on a
 # busy machine; `times` says milliseconds: it needs LOOPS of 100,000 or
 # more). tdctl's own estimate of its cost to the target (the summary's
-# "cost to the target" line) is printed beside what this bench measured.
+# "cost to the target" line) is printed beside what this bench measured
+# (ms: from the wall time per op, and from the CPU time),
+# measured by each run (TD_SWITCH_COST_CACHE empty: not this boot's figure
+# an earlier tdctl kept, which another build or a busier moment may have
+# measured); without the perf mode the switches per operation, and what
+# depends on them, are n/a.
 # Then the same attached (tdctl attach, perf stat -p): one pipe benchmark
 # (pinned to CPU 0, as above) started alone and left running; in turn a
 # window of WINDOW seconds (TD_BENCH_WINDOW, default 2) with nothing
@@ -61,6 +66,7 @@ build=${1:?usage: bench_target.sh BUILDDIR [LOOPS] [REPEATS]}
 loops=${2:-200000}
 repeats=${3:-3}
 src=$(cd "$(dirname "$0")/.." && pwd)
+export TD_SWITCH_COST_CACHE= # each run measures its cost to the target (the header)
 tdctl="$build/src/tdctl/tdctl"
 pool="$build/bench/bench_pool"
 bpfrun="$build/bench/bench_bpf_run"
@@ -228,10 +234,10 @@ for r in $(seq "$repeats"); do
 	done
 done
 
-sw=$(median <"$dir/pipe.switches")
+sw=$(median 2>/dev/null <"$dir/pipe.switches" || echo n/a)
 sw_op=$(awk -v s="$sw" -v l="$loops" 'BEGIN { if (s == "n/a") print "n/a"; else printf "%.3f", s / l }')
 alone=$(median <"$dir/pipe-alone.us")
-perf_us=$(median <"$dir/pipe-perf.us")
+perf_us=$(median 2>/dev/null <"$dir/pipe-perf.us" || echo n/a)
 echo
 echo "pipe: $sw_op context switches per operation (perf stat's context-switches / loops, median)"
 echo "  CPU: the benchmark's processes' CPU time (bash's times) per op; other processes' time on CPU 0 is not in it"
@@ -242,15 +248,18 @@ for m in $modes; do
 	us=$(median <"$dir/pipe-$m.us")
 	cpu=$(median <"$dir/pipe-$m.cpu")
 	ref=$perf_us
-	refc=$(median <"$dir/pipe-perf.cpu")
-	case $m in hw-*) ref=$(median <"$dir/pipe-hw-perf.us") refc=$(median <"$dir/pipe-hw-perf.cpu") ;; esac
+	refc=$(median 2>/dev/null <"$dir/pipe-perf.cpu" || echo n/a)
+	case $m in hw-*) ref=$(median 2>/dev/null <"$dir/pipe-hw-perf.us" || echo n/a)
+		refc=$(median 2>/dev/null <"$dir/pipe-hw-perf.cpu" || echo n/a) ;;
+	esac
 	est=n/a
 	[ -f "$dir/pipe-$m.est" ] && est=$(median <"$dir/pipe-$m.est")
 	awk -v m="$m" -v us="$us" -v a="$alone" -v p="$ref" -v s="$sw_op" -v est="$est" -v l="$loops" \
 		-v c="$cpu" -v ca="$alone_cpu" -v cp="$refc" 'BEGIN {
 		added = (us == "n/a" || s == "n/a" || m == "alone") ? "-" : sprintf("%.0f", (us - a) * 1000 / s)
 		ratio = (added == "-" || p == "n/a" || p - a <= 0) ? "-" : sprintf("%.2f", (us - a) / (p - a))
-		meas = (est == "n/a" || us == "n/a") ? "" : sprintf(" (bench: %.1f)", (us - a) * l / 1e3)
+		meas = (est == "n/a" || us == "n/a") ? "" : sprintf(" (bench: %.1f", (us - a) * l / 1e3)
+		if (meas != "") meas = meas ((c == "n/a" || ca == "n/a") ? ")" : sprintf(", CPU %.1f)", (c - ca) * l / 1e3))
 		addc = (c == "n/a" || ca == "n/a" || s == "n/a" || m == "alone") ? "-" : sprintf("%.0f", (c - ca) * 1000 / s)
 		ratc = (addc == "-" || cp == "n/a" || cp - ca <= 0) ? "-" : sprintf("%.2f", (c - ca) / (cp - ca))
 		printf "  %-16s %12s %16s %14s %22s %10s %12s %10s\n", m, us, added, ratio, est meas, c, addc, ratc

@@ -142,6 +142,15 @@ const struct td_bpf_thread_sums *td_bpf_counting_find(const struct td_bpf_counti
 int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ctx, pid_t tid), void *ctx);
 void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counting_stats *st);
 
+/* The switch program's run time (ns) and runs so far, as the kernel
+ * counts them while run-time statistics are on (td_bpf_run_stats): 0, or
+ * -errno (a thin wrapper of the system call, BPF_OBJ_GET_INFO_BY_FD). */
+int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs);
+/* The kernel's run-time statistics of BPF programs on (BPF_ENABLE_STATS,
+ * for every program of the host until the descriptor is closed): the
+ * descriptor, or -errno (a thin wrapper of the system call). */
+int td_bpf_run_stats(void);
+
 /* Whether the BPF counting mode loads here, tried for real with one
  * software event (loaded, attached, unloaded): 0 with what loads in
  * err->msg (one line for doctor), or -1 with why not in it. */

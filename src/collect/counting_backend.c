@@ -58,6 +58,13 @@ static void switch_probe_detach(void *ctx, void *probe)
 	b->ops->probe_detach(b, probe);
 }
 
+static int switch_probe_idle(void *ctx, enum td_switch_idle what, uint64_t *ns, uint64_t *runs)
+{
+	struct td_counting *b = ctx;
+
+	return b->ops->probe_idle(b, what, ns, runs);
+}
+
 int td_counting_switch_cost(struct td_counting *b, struct td_switch_cost *out)
 {
 	if (!b->ops->probe_attach) {
@@ -65,7 +72,8 @@ int td_counting_switch_cost(struct td_counting *b, struct td_switch_cost *out)
 		snprintf(out->why, sizeof(out->why), "this counting mode cannot count a measuring pair");
 		return 0;
 	}
-	return td_switch_cost_measure(switch_probe_attach, switch_probe_detach, b, out);
+	return td_switch_cost_measure(switch_probe_attach, switch_probe_detach,
+				      b->ops->probe_idle ? switch_probe_idle : NULL, b, out);
 }
 
 void td_counting_plan_set_rotation(struct td_counting_plan *p, int ref_spec, const bool *rotated)

@@ -128,6 +128,9 @@ struct td_counting_ops {
 	 * counted: 0 with *probe, or -1 with err; then stop (probe_detach). */
 	int (*probe_attach)(struct td_counting *b, const pid_t pids[2], void **probe, td_err *err);
 	void (*probe_detach)(struct td_counting *b, void *probe);
+	/* Optional: what the backend runs at a switch of threads it does not
+	 * count (switch_cost.h's td_switch_idle_fn), NULL: nothing. */
+	int (*probe_idle)(struct td_counting *b, enum td_switch_idle what, uint64_t *ns, uint64_t *runs);
 };
 
 /* Every backend's state begins with this. */

@@ -972,6 +972,29 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	};
 }
 
+int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs)
+{
+	struct collect_bpf *s = b->in->obj->skel;
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	/* the flavour attached (load_either): its link is set */
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(s->links.switch_btf ? s->progs.switch_btf : s->progs.switch_raw),
+				   &info, &len))
+		return -errno;
+	*ns = info.run_time_ns;
+	*runs = info.run_cnt;
+	return 0;
+}
+
+int td_bpf_run_stats(void)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	return fd < 0 ? -errno : fd;
+}
+
 int td_bpf_counting_probe(td_err *err)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };

@@ -85,6 +85,15 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	(void)b;
 	*st = (struct td_bpf_counting_stats){ 0 };
 }
+int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs)
+{
+	(void)b, (void)ns, (void)runs;
+	return -EOPNOTSUPP;
+}
+int td_bpf_run_stats(void)
+{
+	return -EOPNOTSUPP;
+}
 int td_bpf_counting_probe(td_err *err)
 {
 	return td_bpf_counting_new(NULL, NULL, 0, false, 0, err) ? 0 : -1;

@@ -134,10 +134,13 @@ static double phase(int ctl)
 	return (double)t / (2.0 * ROUND_TRIPS);
 }
 
-int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detach, void *ctx,
+int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detach, td_switch_idle_fn idle, void *ctx,
 			   struct td_switch_cost *out)
 {
-	double on[ROUNDS], off[ROUNDS], sorted[ROUNDS];
+	double on[ROUNDS], off[ROUNDS], sorted[ROUNDS], idle_ns[ROUNDS];
+	int nidle = 0;
+	bool idle_given = idle != NULL;
+	uint64_t ns0, runs0, ns1, runs1;
 	int sv[2];
 	pid_t pids[2] = { 0, 0 };
 	struct rusage ru;
@@ -162,6 +165,8 @@ int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detac
 		pair_main(sv[1], policy == SCHED_FIFO || policy == SCHED_RR);
 	}
 	close(sv[1]);
+	if (idle && idle(ctx, TD_SWITCH_IDLE_START, &ns0, &runs0))
+		idle = NULL;						     /* not known: the cost as without it */
 	if (!answer(sv[0], &pids[1], sizeof(pids[1])) || phase(sv[0]) < 0) { /* a warm-up phase */
 		snprintf(out->why, sizeof(out->why), "the measuring processes did not answer");
 		goto end;
@@ -169,10 +174,14 @@ int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detac
 	for (int r = 0; r < ROUNDS; r++) {
 		void *probe = NULL;
 		td_err err = { "" };
+		bool read = idle && idle(ctx, TD_SWITCH_IDLE_READ, &ns0, &runs0) == 0;
 		if ((off[r] = phase(sv[0])) < 0) {
 			snprintf(out->why, sizeof(out->why), "the measuring processes did not answer");
 			goto end;
 		}
+		/* every program run of the phase, on every CPU: the pair's switches and the others' */
+		if (read && idle(ctx, TD_SWITCH_IDLE_READ, &ns1, &runs1) == 0 && runs1 > runs0 && ns1 >= ns0)
+			idle_ns[nidle++] = (double)(ns1 - ns0) / (double)(runs1 - runs0);
 		if (attach(ctx, pids, &probe, &err)) {
 			snprintf(out->why, sizeof(out->why), "the measuring processes could not be counted: %.200s",
 				 err.msg);
@@ -196,6 +205,13 @@ int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detac
 	qsort(sorted, ROUNDS, sizeof(sorted[0]), cmp_double);
 	out->alone = sorted[ROUNDS / 2];
 	out->ns = td_switch_cost_median_diff(on, off, ROUNDS);
+	out->idle_unknown = idle_given && nidle == 0;
+	if (nidle > 0) { /* the median of the phases' */
+		qsort(idle_ns, (size_t)nidle, sizeof(idle_ns[0]), cmp_double);
+		out->idle = nidle % 2 ? idle_ns[nidle / 2] : (idle_ns[nidle / 2 - 1] + idle_ns[nidle / 2]) / 2;
+		if (out->ns > 0)
+			out->ns += out->idle;
+	}
 	if (out->ns > 0)
 		out->measured = true;
 	else
@@ -204,6 +220,8 @@ int td_switch_cost_measure(td_switch_attach_fn attach, td_switch_detach_fn detac
 			 "host's noise hid the cost",
 			 out->alone, ROUNDS);
 end:
+	if (idle)
+		idle(ctx, TD_SWITCH_IDLE_STOP, &ns0, &runs0);
 	close(sv[0]); /* A ends B, then itself; a pair that stopped answering is ended */
 	if (strstr(out->why, "did not answer"))
 		kill(pids[0], SIGKILL); /* B reads the end of its pipe and ends */

@@ -481,7 +481,8 @@ void session_record_switch_cost(struct td_session *rs)
 		last_switch_cost.events = events;
 		last_switch_cost.at_ns = now;
 		last_switch_cost.sc = sc;
-		if (sc.measured && rs->o.switch_cost_cache)
+		/* kept as "bpf-all" (session_cost_cache.c): not a figure that left the idle switches out */
+		if (sc.measured && rs->o.switch_cost_cache && !sc.idle_unknown)
 			session_cost_cache_put(rs->o.switch_cost_cache, bpf, events, sc.ns);
 	}
 	if (!sc.measured) {
@@ -489,6 +490,12 @@ void session_record_switch_cost(struct td_session *rs)
 			    sc.why);
 		return;
 	}
+	if (sc.idle_unknown)
+		session_say(
+			rs, TD_SAY_NOTE,
+			"what counting adds to the target's context switches leaves out what the BPF program runs at "
+			"the switches of threads nobody follows: its run-time statistics did not turn on "
+			"(BPF_ENABLE_STATS needs CAP_SYS_ADMIN and Linux 5.8)");
 	td_store_session_switch_cost(rs->store, rs->session, sc.ns);
 }
 
