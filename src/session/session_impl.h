@@ -150,8 +150,8 @@ void session_record_switch_cost(struct td_session *s);
  * and when it was measured (said) when the file holds a figure of this boot,
  * kernel, mode and events, else 0. put: the figure measured now replaces the
  * key's line; the file is left as it was where it cannot be written. */
-int session_cost_cache_get(const char *path, bool bpf, int events, double *ns, char *said, size_t len);
-void session_cost_cache_put(const char *path, bool bpf, int events, double ns);
+int session_cost_cache_get(const char *path, const char *mode, int events, double *ns, char *said, size_t len);
+void session_cost_cache_put(const char *path, const char *mode, int events, double ns);
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);

@@ -438,7 +438,8 @@ void session_record_read_cost(struct td_session *rs)
  * run's start) and kept in that file. */
 #define TD_SWITCH_COST_KEEP_NS (600 * 1000000000ull)
 static struct {
-	bool have, bpf;
+	bool have;
+	const char *mode;
 	int events;
 	uint64_t at_ns;
 	struct td_switch_cost sc;
@@ -448,6 +449,11 @@ void session_record_switch_cost(struct td_session *rs)
 {
 	struct td_switch_cost sc;
 	bool bpf = td_collector_counting_bpf(rs->col);
+	const char *how = td_collector_counting(rs->col);
+	/* the kind of figure: per-task groups, the tp_btf program or the raw_tp one (session_cost_cache.c) */
+	const char *mode = !bpf						 ? "per-task"
+			   : how && strstr(how, TD_COUNTING_RAW_TP_NOTE) ? "bpf-all-raw_tp"
+									 : "bpf-all";
 	int events = 0;
 	uint64_t now = td_now_ns();
 
@@ -458,13 +464,13 @@ void session_record_switch_cost(struct td_session *rs)
 	 * unless --unlisted=off: the events the kernel switches with it, the cost's key */
 	if (!bpf && !rs->o.unlisted_off && rs->nspecs > 0 && !session_spec_disabled(rs, 0))
 		events += rs->specs[0].n;
-	if (last_switch_cost.have && last_switch_cost.bpf == bpf && last_switch_cost.events == events &&
+	if (last_switch_cost.have && !strcmp(last_switch_cost.mode, mode) && last_switch_cost.events == events &&
 	    now - last_switch_cost.at_ns < TD_SWITCH_COST_KEEP_NS) {
 		sc = last_switch_cost.sc;
 	} else if (td_store_switch_cost_this_boot(rs->store, rs->session, &sc.ns) == 1) {
 		sc.measured = true;
 	} else if (rs->o.switch_cost_cache &&
-		   session_cost_cache_get(rs->o.switch_cost_cache, bpf, events, &rs->res.switch_cost_kept_ns,
+		   session_cost_cache_get(rs->o.switch_cost_cache, mode, events, &rs->res.switch_cost_kept_ns,
 					  rs->res.switch_cost_kept, sizeof(rs->res.switch_cost_kept)) == 1) {
 		/* not this session's measure: said at the end (the summary), not stored with it */
 		session_say(rs, TD_SAY_NOTE,
@@ -477,13 +483,13 @@ void session_record_switch_cost(struct td_session *rs)
 			return;
 		rs->helper_cpu_ns += sc.cpu_ns;
 		last_switch_cost.have = true;
-		last_switch_cost.bpf = bpf;
+		last_switch_cost.mode = mode;
 		last_switch_cost.events = events;
 		last_switch_cost.at_ns = now;
 		last_switch_cost.sc = sc;
 		/* kept as "bpf-all" (session_cost_cache.c): not a figure that left the idle switches out */
 		if (sc.measured && rs->o.switch_cost_cache && !sc.idle_unknown)
-			session_cost_cache_put(rs->o.switch_cost_cache, bpf, events, sc.ns);
+			session_cost_cache_put(rs->o.switch_cost_cache, mode, events, sc.ns);
 	}
 	if (!sc.measured) {
 		session_say(rs, TD_SAY_NOTE, "what counting adds to the target's context switches is not measured: %s",

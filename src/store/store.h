@@ -259,6 +259,10 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
 /* The counting note's tail of a session counted with --unlisted=off
  * (td_store_session_counting's note): read back as unlisted_off. */
 #define TD_UNLISTED_OFF_NOTE "; the unlisted remainder not counted (--unlisted=off)"
+/* ... and holds this exactly when the raw_tp switch program counted (collect/counting_sums.c's
+ * "(%s sched_switch"): its cost a switch is not the tp_btf one's, and a switch cost measured with
+ * one is never taken for the other */
+#define TD_COUNTING_RAW_TP_NOTE "(raw_tp sched_switch"
 
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];

@@ -105,6 +105,26 @@ if [ -n "$kept" ]; then
 	else
 		skip "... and keeps its own under its own key" "its measure was not made (the host's noise hid it)"
 	fi
+	# BPF: the tp_btf program's figure and the raw_tp one's (helper calls where the other loads) are
+	# kept apart, neither taken for the other
+	if "$TDCTL" run --counting=bpf -I 50 -d "$WORK/probe-bpf.db" -- true >/dev/null 2>&1; then
+		TD_SWITCH_COST_CACHE="$CACHE" "$TDCTL" run --counting=bpf -I 50 -d "$WORK/b1.db" -- \
+			"$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/b1.err"
+		TD_SWITCH_COST_CACHE="$CACHE" TD_COUNTING_BPF_TYPE=raw_tp "$TDCTL" run --counting=bpf -I 50 \
+			-d "$WORK/b2.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/b2.err"
+		check "kept: two BPF runs, one with each program" \
+			sh -c "grep -q '(tp_btf sched_switch' '$WORK/b1.err' && grep -q '(raw_tp sched_switch' '$WORK/b2.err'"
+		if [ -n "$(sql "$WORK/b1.db" "select switch_cost_ns from sessions where id = 1")" ]; then
+			check "... the raw_tp run does not take the tp_btf run's figure" sh -c "! grep -q 'kept in' '$WORK/b2.err'"
+			[ -n "$(sql "$WORK/b2.db" "select switch_cost_ns from sessions where id = 1")" ] &&
+				check "... and each is kept under its own key (bpf-all, bpf-all-raw_tp)" sh -c \
+					"grep -q ' bpf-all [0-9]* ' '$CACHE' && grep -q ' bpf-all-raw_tp [0-9]* ' '$CACHE'"
+		else
+			skip "... the raw_tp run does not take the tp_btf run's figure" "the first run's was not measured"
+		fi
+	else
+		skip "kept: BPF figures of each program apart" "BPF counting does not load here"
+	fi
 	chmod 666 "$CACHE"
 	TD_SWITCH_COST_CACHE="$CACHE" "$TDCTL" run --counting=per-thread -I 50 -d "$WORK/c3.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 \
 		>/dev/null 2>"$WORK/c3.err"
