@@ -217,8 +217,63 @@ int td_kernel_types_take(const char *dir, char *said, size_t len)
 	return 1;
 }
 
+/* An offer not yet decided (td_kernel_types_offer) */
+static struct {
+	bool open, always, have_at;
+	double seconds;
+	char dir[4096];
+	struct td_switch_reading at;
+	long own; /* this process's switches then */
+	char said[512];
+} offer;
+
+/* This process's context switches so far (all its threads'). */
+static long own_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+void td_kernel_types_offer(const char *dir, double seconds, bool always)
+{
+	offer.open = dir && *dir;
+	offer.always = always;
+	offer.seconds = seconds;
+	snprintf(offer.dir, sizeof(offer.dir), "%s", dir ? dir : "");
+	offer.have_at = td_switch_read(&offer.at) == 0;
+	offer.own = own_switches();
+	offer.said[0] = 0;
+}
+
+const char *td_kernel_types_said(void)
+{
+	return offer.said;
+}
+
+/* Decide the offer: the machine's rate since it, less this process's own
+ * switches (each one out and one back in), against the session's length. */
+static void decide(void)
+{
+	struct td_switch_reading now, was = offer.at;
+
+	offer.open = false;
+	if (!offer.always) {
+		if (td_switch_read(&now))
+			return;
+		unsigned long long mine = 2ull * (unsigned long long)(own_switches() - offer.own);
+		if (offer.have_at && now.ctxt >= was.ctxt)
+			was.ctxt += mine < now.ctxt - was.ctxt ? mine : now.ctxt - was.ctxt;
+		if (!td_kernel_types_pays(offer.seconds, td_switch_rate(offer.have_at ? &was : NULL, &now)))
+			return;
+	}
+	td_kernel_types_take(offer.dir, offer.said, sizeof(offer.said));
+}
+
 const char *td_kernel_types_path(void)
 {
+	if (offer.open)
+		decide();
 	return taken_fd >= 0 ? taken_path : NULL;
 }
 

@@ -18,8 +18,9 @@
  * switch than the tp_btf ones, every switch of the machine (below; the
  * figures in docs/performance.md): a tdctl session takes the file only
  * when it is bounded (--duration) and its switches' extra cost, at the
- * rate the machine switches during tdctl's start, stays within what the
- * start saves (td_kernel_types_pays); topdownd, whose start is once, never.
+ * rate the machine switches during tdctl's start (td_kernel_types_offer),
+ * stays within what the start saves (td_kernel_types_pays); topdownd, whose
+ * start is once, never.
  * Built with BPF only (kernel_types_nobpf.c without). */
 #ifndef TD_KERNEL_TYPES_H
 #define TD_KERNEL_TYPES_H
@@ -65,8 +66,16 @@ double td_switch_rate(const struct td_switch_reading *a, const struct td_switch_
  * it are tried first); 0: none (*said, when not "", is why: bpftool failed;
  * bpftool missing says nothing); -1 never. dir NULL or "": nowhere. */
 int td_kernel_types_take(const char *dir, char *said, size_t len);
+/* Offer dir's file to this process's first load (td_kernel_types_path), for
+ * a session of seconds (<= 0: open-ended): taken then if the session pays
+ * with it at the rate the machine switched from this call to that load
+ * (what it does now, not since boot; this process's own switches, each a
+ * switch out and one back in, left out), or always (the tests' way). */
+void td_kernel_types_offer(const char *dir, double seconds, bool always);
+/* Why the file offered was not made (bpftool failed), or "". */
+const char *td_kernel_types_said(void);
 /* The taken file as a path libbpf can open (the descriptor taken: what
- * was checked is what is read), or NULL. */
+ * was checked is what is read), or NULL; the first call decides an offer. */
 const char *td_kernel_types_path(void);
 /* The CPU time bpftool took making the file in this process (0: not made here). */
 uint64_t td_kernel_types_made_cpu_ns(void);

@@ -10,6 +10,18 @@ int td_kernel_types_take(const char *dir, char *said, size_t len)
 	return 0;
 }
 
+void td_kernel_types_offer(const char *dir, double seconds, bool always)
+{
+	(void)dir;
+	(void)seconds;
+	(void)always;
+}
+
+const char *td_kernel_types_said(void)
+{
+	return "";
+}
+
 const char *td_kernel_types_path(void)
 {
 	return NULL;

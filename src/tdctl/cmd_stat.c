@@ -274,6 +274,7 @@ static int stat_pids(struct td_session_opts *o, const char *pids)
 	}
 	if (code == 0)
 		td_session_loop(s, n, sigfd);
+	tdctl_kernel_types_note();
 	for (int i = 0; i < n; i++) {
 		struct td_store *st;
 		if (td_session_finish(s[i], &res, &err)) {

@@ -115,12 +115,6 @@ static const char *kernel_types_dir(void)
 	return run && *run == '/' ? run : NULL;
 }
 
-/* The machine's switches when the options were parsed: the rate over the
- * start so far (the events files read, the database opened: ~10 ms) is what
- * decides whether this boot's kernel types file pays (tdctl_kernel_types). */
-static struct td_switch_reading parse_switches;
-static bool have_parse_switches;
-
 const char *tdctl_kernel_types_dir(void)
 {
 	return kernel_types_dir();
@@ -128,25 +122,25 @@ const char *tdctl_kernel_types_dir(void)
 
 void tdctl_kernel_types(const struct td_session_opts *o)
 {
-	char said[512];
+	const char *take = getenv("TD_KERNEL_TYPES_TAKE");
 
 	if (o->tracker == TD_TRACKER_PROC && o->counting == TD_COUNTING_PER_THREAD)
 		return; /* no BPF object */
-	/* only where what the start saves outweighs what the raw_tp programs add to
-	 * the machine's switches over the session: never for an open-ended one
-	 * (TD_KERNEL_TYPES_TAKE=always: any session; the tests' way to the file
-	 * whatever the machine does meanwhile) */
-	const char *take = getenv("TD_KERNEL_TYPES_TAKE");
-	bool always = take && !strcmp(take, "always");
-	struct td_switch_reading now;
-	if (!always && (td_switch_read(&now) ||
-			!td_kernel_types_pays(o->duration_ms / 1000.0,
-					      td_switch_rate(have_parse_switches ? &parse_switches : NULL, &now))))
-		return;
-	if (td_kernel_types_take(kernel_types_dir(), said, sizeof(said)) == 0 && said[0] && !quiet)
+	/* taken at the BPF object's load only where what the start saves outweighs what the
+	 * raw_tp programs add to the machine's switches over the session, at the rate it
+	 * switches meanwhile: never for an open-ended one (TD_KERNEL_TYPES_TAKE=always: any
+	 * session; the tests' way to the file whatever the machine does meanwhile) */
+	td_kernel_types_offer(kernel_types_dir(), o->duration_ms / 1000.0, take && !strcmp(take, "always"));
+}
+
+void tdctl_kernel_types_note(void)
+{
+	const char *said = td_kernel_types_said();
+
+	if (said[0] && !quiet)
 		fprintf(stderr,
-			"tdctl: note: this boot's kernel types file was not made (%s): each start parses the "
-			"kernel's BTF (see 'tdctl doctor')\n",
+			"tdctl: note: this boot's kernel types file was not made (%s): each start parses the kernel's "
+			"BTF (see 'tdctl doctor')\n",
 			said);
 }
 
@@ -161,7 +155,6 @@ bool tdctl_collect_mode_given(void)
 
 int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool attach, struct td_session_opts *o)
 {
-	have_parse_switches = td_switch_read(&parse_switches) == 0;
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'I' },
 		{ "database", required_argument, NULL, 'd' },
@@ -516,7 +509,9 @@ static int collect_raised(const struct td_session_opts *o, bool summary, int *ex
 	}
 	live_cost.make_ns = td_process_cpu_ns() - t0;
 	tdctl_kernel_types(o);
-	if (td_session_execute(&with, &res, &err)) {
+	int failed = td_session_execute(&with, &res, &err);
+	tdctl_kernel_types_note();
+	if (failed) {
 		tdctl_error("%s", err.msg);
 		*exit_code = res.error_exit;
 		*session = res.session_id;

@@ -102,10 +102,11 @@ bool tdctl_collect_mode_given(void);
  * Returns -1 when no session was recorded. The priority stays raised: the
  * command ends next. */
 int tdctl_collect(const struct td_session_opts *o, int *exit_code);
-/* Take this boot's kernel types file for the BPF object (collect/kernel_types.h), making it when there is
- * none: a session of o then loads its programs without parsing the kernel's BTF. A note when it could
- * not be made (not with -q). */
+/* Offer this boot's kernel types file to the BPF object's load (collect/kernel_types.h), made there when
+ * there is none: a session of o that pays with it then loads its programs without parsing the kernel's
+ * BTF. The note after the session: when it could not be made (not with -q). */
 void tdctl_kernel_types(const struct td_session_opts *o);
+void tdctl_kernel_types_note(void);
 /* The directory tdctl keeps it in (NULL: nowhere). */
 const char *tdctl_kernel_types_dir(void);
 /* The same, with the summary only when asked, and the session's id (0: none);
