@@ -475,7 +475,8 @@ static int end_summary(const struct td_session_opts *o, const struct td_session_
 				td_summary_live_read_back(live) ? td_summary_live_read_back(live) : "",
 				(double)live_cost.make_ns / 1e6, (double)live_cost.feed_ns / 1e6, live_cost.feeds,
 				(double)live_cost.first_ns / 1e6);
-		sum.types_ns = td_kernel_types_made_cpu_ns(); /* before the session: its start */
+		/* bpftool's, at the object's load: a child's, in no figure of the session's */
+		sum.types_ns = td_kernel_types_made_cpu_ns();
 		sum.whole_ns = self_cpu_ns() + res->helper_cpu_ns + sum.types_ns;
 		sum.helper_ns = res->helper_cpu_ns;
 		sum.start_ns = res->start_cpu_ns + sum.types_ns;
