@@ -24,9 +24,18 @@
 KERNELS="$TD_BUILDDIR/src/verify/td-kernels"
 [ -x "$KERNELS" ] || skip_all "src/verify/td-kernels is not built"
 
-"$KERNELS" time -m 64 >"$WORK/time" 2>"$WORK/time.err"
-check_eq "td-kernels time exits 0" 0 "$?"
-sed 's/^/# /' "$WORK/time" "$WORK/time.err"
+# three runs, each kernel's least time kept: what other processes do to a run (a preemption that
+# cools the caches and the branch predictor, stolen cycles) only adds to it (the predictable branch
+# loop took 1.03 ns an iteration in a CI run under load, 0.55 on the same host idle: ratio 1.3)
+rc=0
+for i in 1 2 3; do
+	"$KERNELS" time -m 64 >"$WORK/time.$i" 2>>"$WORK/time.err" || rc=$?
+done
+check_eq "td-kernels time exits 0 (three runs)" 0 "$rc"
+sed 's/^/# /' "$WORK/time.1" "$WORK/time.2" "$WORK/time.3" "$WORK/time.err"
+# the least of the three runs' ns per operation; the comment lines (skips) of the first
+awk '$1 ~ /^#/ { if (FILENAME == ARGV[1]) print; next } NF >= 2 && (!($1 in m) || $2 < m[$1]) { m[$1] = $2 }
+	END { for (k in m) print k, m[k] }' "$WORK/time.1" "$WORK/time.2" "$WORK/time.3" >"$WORK/time"
 ns() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/time"; }
 
 # ratio NAME KERNEL TWIN MIN: KERNEL's ns per operation is at least MIN x TWIN's
