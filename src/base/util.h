@@ -22,6 +22,10 @@ void td_err_vset_at(td_err *e, const char *file, int line, const char *fmt, va_l
  * newline stripped. Returns bytes read or -errno: a thin wrapper of the
  * system calls (open, read). */
 int td_read_file(const char *path, char *buf, size_t len);
+/* Open path for reading when it is a regular file of this user's that
+ * nobody else can write (no symbolic link followed): what a cache of ours
+ * may be taken from. A descriptor, or -1 (none, or not to be trusted). */
+int td_open_own(const char *path);
 /* Read a file holding one integer. Returns 0 or -errno: a thin wrapper of
  * the system calls (open, read; -EINVAL when it holds no integer). */
 int td_read_long(const char *path, long *out);

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "kernel_types.h"
+#include "base/util.h"
 #include "counting_event.h"	  /* before the skeleton: its read-only data holds a thread's sums */
 #include "collect/collect.skel.h" /* the object's bytes: what the file is made for */
 
@@ -58,15 +59,11 @@ static uint64_t object_hash(void)
 /* dir's file for this boot and object into out: 0, or -1 (no boot id, or too long). */
 static int name_of(const char *dir, char *out, size_t len)
 {
-	char boot[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	char boot[64];
 	int n;
 
-	if (!f)
+	if (td_read_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) < 0)
 		return -1;
-	if (!fgets(boot, sizeof(boot), f))
-		boot[0] = 0;
-	fclose(f);
 	boot[strcspn(boot, "-\n")] = 0; /* its first part: 32 bits of a random id */
 	if (!boot[0])
 		return -1;
@@ -74,18 +71,16 @@ static int name_of(const char *dir, char *out, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* A descriptor of path when it is a regular file of this user's that nobody
- * else can write (and not empty), else -1. */
+/* A descriptor of path when it is a file of ours nobody else can write
+ * (td_open_own) and not empty, else -1. */
 static int open_trusted(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = td_open_own(path);
 	struct stat st;
 
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022) || st.st_size <= 0) {
+	if (fd >= 0 && (fstat(fd, &st) || st.st_size <= 0)) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
 	return fd;
 }

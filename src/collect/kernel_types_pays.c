@@ -4,8 +4,9 @@
  * at the machine's rate read from /proc/stat. Built with and without BPF
  * (without, the file is never taken anyway). */
 #include "kernel_types.h"
+#include "machine/procfs.h"
 
-#include <stdio.h>
+#include <stdint.h>
 #include <time.h>
 
 bool td_kernel_types_pays(double seconds, double switches_per_s)
@@ -17,19 +18,12 @@ bool td_kernel_types_pays(double seconds, double switches_per_s)
 
 int td_switch_read(struct td_switch_reading *r)
 {
-	char line[256];
-	bool found = false;
 	struct timespec ts;
-	FILE *f = fopen("/proc/stat", "re");
+	uint64_t n;
 
-	if (!f)
+	if (td_proc_switches(&n) || clock_gettime(CLOCK_BOOTTIME, &ts))
 		return -1;
-	/* ctxt comes after the CPUs' lines and the long intr line: read as lines, whatever their length */
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "ctxt %llu", &r->ctxt) == 1;
-	fclose(f);
-	if (!found || clock_gettime(CLOCK_BOOTTIME, &ts))
-		return -1;
+	r->ctxt = n;
 	r->at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	return 0;
 }

@@ -236,6 +236,21 @@ int td_proc_uids(pid_t pid, uid_t ids[3])
 
 /* /proc/self/io, kept open: read every interval (an open and a close fewer
  * each time); opened again in a child of the process that opened it. */
+int td_proc_switches(uint64_t *n)
+{
+	char path[300], *text = NULL, *p;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/stat", proc_root);
+	if ((rc = td_slurp(path, &text, NULL)) < 0)
+		return rc;
+	/* after the CPUs' lines and the intr line (thousands of numbers on a large machine) */
+	p = strstr(text, "\nctxt ");
+	rc = p && sscanf(p, "\nctxt %" SCNu64, n) == 1 ? 0 : -EINVAL;
+	free(text);
+	return rc;
+}
+
 static int self_io_fd = -1;
 static pid_t self_io_pid;
 

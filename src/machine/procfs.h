@@ -46,6 +46,10 @@ int td_proc_starttime(pid_t pid, long long *start);
  * syscw). 0, or -errno (a kernel without task I/O accounting): a thin
  * wrapper of the system call (its read). */
 int td_self_syscalls(uint64_t *n);
+/* The machine's context switches since boot (/proc/stat's ctxt). 0 or
+ * -errno (-EINVAL: no ctxt line): a thin wrapper of the system call (its
+ * read). */
+int td_proc_switches(uint64_t *n);
 /* Real, effective and saved uids of process pid (/proc/PID/status Uid:).
  * 0 or -errno: a thin wrapper of the system call (its read). */
 int td_proc_uids(pid_t pid, uid_t ids[3]);
