@@ -12,8 +12,10 @@
  *   -s SEC  seconds of work (default 2)
  *   -w      wait for SIGUSR1 before working (to attach first)
  *   -r FILE write FILE once every first thread exists (then wait or work)
- *   -R FILE at its end, each thread appends "TID RUNTIME_NS" from its own
- *           /proc/self/task/TID/schedstat (the kernel's count of its CPU time)
+ *   -R FILE at its end, each thread appends "TID RUNTIME_NS SWITCHES" from its
+ *           own /proc/self/task/TID/schedstat (the kernel's count of its CPU
+ *           time) and, read just before, its voluntary and involuntary
+ *           switches so far (/proc/self/task/TID/status: the kernel's count)
  *   -c RATE churn instead: start RATE short-lived threads a second for -s
  *           seconds, each sleeping 10 ms to -m MS (default 490), then idle
  *           -i MS (default 1000)
@@ -56,10 +58,19 @@ static void report_runtime(void)
 	char path[128], buf[128];
 	FILE *f;
 	pid_t tid = (pid_t)syscall(SYS_gettid);
-	uint64_t runtime = 0;
+	uint64_t runtime = 0, switches = 0, n;
 
 	if (!runtime_file)
 		return;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "voluntary_ctxt_switches: %" SCNu64, &n) == 1 ||
+		    sscanf(buf, "nonvoluntary_ctxt_switches: %" SCNu64, &n) == 1)
+			switches += n;
+	fclose(f);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
 	f = fopen(path, "r");
 	if (!f)
@@ -70,7 +81,7 @@ static void report_runtime(void)
 	pthread_mutex_lock(&report_lock);
 	f = fopen(runtime_file, "a");
 	if (f) {
-		fprintf(f, "%d %" PRIu64 "\n", (int)tid, runtime);
+		fprintf(f, "%d %" PRIu64 " %" PRIu64 "\n", (int)tid, runtime, switches);
 		fclose(f);
 	}
 	pthread_mutex_unlock(&report_lock);

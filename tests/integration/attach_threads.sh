@@ -49,7 +49,7 @@ check_eq "all 12 workers ended before the process and are marked exited" 12 \
 sql "$DB" "select t.tid, sum(c.value) from counts c join threads t on t.id=c.thread_id
            join events e on e.id=c.event_id where e.name='TASK_CLOCK' group by t.tid" >"$WORK/measured"
 bad=0
-while read -r tid runtime; do
+while read -r tid runtime _switches; do
 	measured=$(awk -v t="$tid" '$0 ~ "^"t"\\|" { split($0, a, "|"); print a[2] }' "$WORK/measured")
 	if [ -z "$measured" ]; then
 		not_ok "thread $tid is in the database"

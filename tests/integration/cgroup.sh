@@ -94,8 +94,8 @@ for mode in bpf per-thread; do
 			from sessions")" ;;
 	esac
 	unseen=$(sed -n 's/.* the \([0-9.]*\) ms of followed time they hid went to no thread.*/\1/p' "$WORK/$mode.err")
-	# -R: each thread's CPU time (TID NS), as it measured it just before it ended
-	cpu=$(awk 'NF == 2 { s += $2 } END { if (NR) printf "%.0f", s }' "$WORK/$mode.cpu")
+	# -R: each thread's CPU time (TID NS SWITCHES), as it measured it just before it ended
+	cpu=$(awk 'NF == 3 && $1 != "CPU_NS" { s += $2 } END { if (NR) printf "%.0f", s }' "$WORK/$mode.cpu")
 	tc=$(sql "$MDB" "select sum(c.value) from counts c join events e on e.id = c.event_id where e.name = 'TASK_CLOCK'")
 	check_eq "$mode: the cgroup's TASK_CLOCK (${tc:-none} ns) is the demo's CPU time below it ($cpu ns) within 2 % (+ ${stolen} ns stolen, ${unseen:-0} ms to nobody)" 1 \
 		"$(awk -v a="${tc:-0}" -v b="${cpu:-0}" -v s="$stolen" -v u="${unseen:-0}" \

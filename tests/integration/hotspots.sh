@@ -35,7 +35,7 @@ check_eq "every sample taken is stored" "$(sql "$DB" "select samples from sampli
 check_eq "report --hotspots --format csv exits 0" 0 "$?"
 # each worker: its top function (the first row of its tid: rows are by samples) and its samples
 nthreads=0
-while read -r tid runtime; do
+while read -r tid runtime _switches; do
 	comm=$(sql "$DB" "select comm from threads where tid = $tid order by id desc limit 1")
 	kind=${comm%%-*}
 	case $kind in compute | memory | branchy | sleepy) ;; *) continue ;; esac
