@@ -67,6 +67,17 @@ const volatile __u64 leaders = 0;
  * user space: software groups, never multiplexed): those are the time
  * between readings, bpf_ktime_get_ns's */
 const volatile __u32 value_only = 0;
+/* events of those groups the program counts itself instead of reading, a bit
+ * each (set by user space, like value_only): a CPU's TASK_CLOCK (`clocks`),
+ * which counts the time it is on, and in a group never multiplexed that is
+ * the time between two readings; and a CPU's CONTEXT_SWITCHES (`switches`),
+ * which the kernel counts at each switch there just after this program runs
+ * (perf_event_task_sched_out() from prepare_task_switch(), after
+ * trace_sched_switch(): kernel/sched/core.c:5161, 5310, 6749-6752 in 6.12),
+ * as the program counts them in cpu_state.switches. A bpf_perf_event_read()
+ * less each, at every switch read. */
+const volatile __u64 clocks = 0;
+const volatile __u64 switches = 0;
 const volatile __u32 nslots = 0; /* the size of slots, slot_of and free_slots (set by user space) */
 
 /* switches out of followed threads that had no slot (none free), and the
@@ -183,11 +194,12 @@ struct {
  * switched to. */
 struct cpu_state {
 	__u64 since_ns;
-	__u32 valid;   /* last[] was read: the next read gives deltas */
-	__u32 known;   /* running is set */
-	__u32 running; /* tid of the thread switched to (0: idle) */
-	__u32 owner;   /* its process's owner when it switched in (0: not followed), as of gen */
-	__u64 gen;     /* followed_gen then */
+	__u32 valid;	/* last[] was read: the next read gives deltas */
+	__u32 known;	/* running is set */
+	__u32 running;	/* tid of the thread switched to (0: idle) */
+	__u32 owner;	/* its process's owner when it switched in (0: not followed), as of gen */
+	__u64 gen;	/* followed_gen then */
+	__u64 switches; /* the switches here the program has seen: the `switches` events' reading */
 	/* each event's value and each group's times as last read, and what they
 	 * moved since the reading before (account()'s) */
 	__u64 last[TD_BPF_COUNT_MAX];
@@ -374,10 +386,16 @@ __noinline int read_counters(struct cpu_state *cs, __u32 cpu, __u32 have, __u64 
 				cs->delta_enabled[g] = cs->delta_running[g] = have ? now - cs->last_enabled[g] : 0;
 				cs->last_enabled[g] = cs->last_running[g] = now;
 			}
-			c = bpf_perf_event_read(&counters, cpu * TD_BPF_COUNT_MAX + k);
-			if (c >= (__u64)-4095) { /* -errno */
-				__sync_fetch_and_add(&read_errors, 1);
-				continue;
+			if (clocks & (1ull << k)) {
+				c = now;
+			} else if (switches & (1ull << k)) {
+				c = cs->switches;
+			} else {
+				c = bpf_perf_event_read(&counters, cpu * TD_BPF_COUNT_MAX + k);
+				if (c >= (__u64)-4095) { /* -errno */
+					__sync_fetch_and_add(&read_errors, 1);
+					continue;
+				}
 			}
 		}
 		if (have)
@@ -650,6 +668,7 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
 		 dead, ntid, nowner, gen, prev, btf))
 		__sync_fetch_and_add(&lost_switches, 1);
+	cs->switches++; /* after the reading, as the kernel's count (`switches`) */
 	if (!dead)
 		return 0;
 	/* the process's last thread gone: its room in followed is free (its sums stay) */

@@ -102,6 +102,9 @@ void td_bpf_counting_free(struct td_bpf_counting *b);
 const char *td_bpf_counting_flavour(const struct td_bpf_counting *b);
 /* Its object relocated against this boot's kernel types file (kernel_types.h). */
 bool td_bpf_counting_own_types(const struct td_bpf_counting *b);
+/* How many of its events the program counts itself instead of reading them: a CPU's clock and its
+ * switches in a software group (counting.bpf.c's clocks and switches). */
+int td_bpf_counting_self_counted(const struct td_bpf_counting *b);
 /* Count the threads of process pid from now on. 0 or -errno (a thin wrapper of the system call, the
  * BPF map update): -EEXIST
  * when another view of the program follows it (its sums are that view's). */

@@ -45,8 +45,11 @@ struct instance {
 	bool leads[TD_BPF_COUNT_MAX];			/* what a view must ask for to share */
 	unsigned what;					/* TD_BPF_FOLLOW_CHILDREN, TD_BPF_SUM_CGROUPS */
 	int *fds;					/* ncpus * nevents counters, -1 for an offline CPU */
-	bool *online;					/* CPUs whose counters opened: the flush runs there */
-	int map_entries;				/* slots */
+	/* events the program counts itself, not opened (counting.bpf.c's clocks and
+	 * switches; self_counted()), a bit each */
+	__u64 clocks, switches;
+	bool *online;			  /* CPUs whose counters opened: the flush runs there */
+	int map_entries;		  /* slots */
 	struct td_bpf_thread_sums *slots; /* the program's array, mapped (map_len bytes: its first slots) */
 	size_t map_len;
 	struct td_bpf_counting *views; /* the views on it (linked by next) */
@@ -110,6 +113,8 @@ static struct td_bpf_object *load(bool btf, bool tracker_btf, const struct insta
 			skel->rodata->leaders |= 1ull << k;
 	}
 	skel->rodata->value_only = value_only;
+	skel->rodata->clocks = in->clocks;
+	skel->rodata->switches = in->switches;
 	skel->rodata->nslots = (__u32)map_entries;
 	/* proc_sums not preallocated (counting.bpf.c) where the kernel allocates a map's
 	 * elements from caches of its own, refilled outside the program (bpf_mem_alloc,
@@ -151,6 +156,34 @@ static __u32 value_only_groups(const struct instance *b)
 	return mask;
 }
 
+/* The events of the groups read by value alone (value_only) that the
+ * program counts itself (counting.bpf.c): a CPU's clock (TASK_CLOCK, opened
+ * per CPU as CPU_CLOCK: per_cpu_attr(), or CPU_CLOCK) is the time between two
+ * readings there, and a CPU's CONTEXT_SWITCHES the switches there, which the
+ * program sees all of: a counter less to open on each CPU and to read at
+ * each switch. The kernel counts a CPU's CONTEXT_SWITCHES on every switch
+ * for as long as one is open (perf_sw_event(), behind a static key while
+ * none is: include/linux/perf_event.h:1549-1550 in 6.12). */
+static void self_counted(struct instance *b, __u32 value_only)
+{
+	b->clocks = b->switches = 0;
+	for (int k = 0, g = -1; k < b->nevents; k++) {
+		const struct perf_event_attr *a = &b->attrs[k];
+		g += b->leads[k];
+		if (!(value_only & (1u << g)) || a->type != PERF_TYPE_SOFTWARE)
+			continue;
+		if (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK)
+			b->clocks |= 1ull << k;
+		else if (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			b->switches |= 1ull << k;
+	}
+	/* one counter a CPU opened at the least: its open tells an offline CPU (ENODEV) */
+	if (b->nevents > 0 && (b->clocks | b->switches) == (b->nevents < 64 ? 1ull << b->nevents : 0) - 1) {
+		b->clocks &= ~1ull;
+		b->switches &= ~1ull;
+	}
+}
+
 /* Both flavours, the tracker's half (when asked) in the flavour its
  * tracker would try first; when neither loads with it, without it (the
  * tracker then loads its own). */
@@ -159,6 +192,10 @@ static int load_either(struct instance *b, td_err *why)
 	td_err why_btf = { "" }, why_raw = { "" }, ignored;
 	int err_btf = 0, err_raw = 0;
 	__u32 value_only = getenv("TD_COUNTING_BPF_TIMES") ? 0 : value_only_groups(b);
+	/* TD_COUNTING_BPF_READ=all: every event read, none counted by the program (tests) */
+	const char *read = getenv("TD_COUNTING_BPF_READ");
+
+	self_counted(b, read && !strcmp(read, "all") ? 0 : value_only);
 	/* TD_COUNTING_BPF_TYPE=raw_tp, TD_TRACKER_BPF_TYPE=raw_tp: the second choice
 	 * only (tests run it where tp_btf loads) */
 	bool btf = !td_bpf_raw_tp_only("TD_COUNTING_BPF_TYPE", &why_btf);
@@ -212,39 +249,51 @@ static struct perf_event_attr per_cpu_attr(const struct perf_event_attr *a)
 static int open_counters(struct instance *b, const struct perf_event_attr *attrs, const bool *leads, td_err *why)
 {
 	int map = bpf_map__fd(b->obj->skel->maps.counters), opened = 0;
+	__u64 mine = b->clocks | b->switches;
 
 	for (int cpu = 0; cpu < b->ncpus; cpu++) {
 		int leader = -1;
+		bool first = true; /* no counter of the CPU opened yet (the offline test) */
 		for (int k = 0; k < b->nevents; k++) {
+			if (leads[k])
+				leader = -1;
+			if (mine & (1ull << k))
+				continue; /* counted by the program: its group's next leads */
 			struct perf_event_attr a = per_cpu_attr(&attrs[k]);
 			/* a member joining a group that counts already would never be scheduled in
 			 * (the CPU's context is not rescheduled): leaders start disabled, and are
 			 * enabled, whole, once their members are in */
-			a.disabled = leads[k];
+			a.disabled = leader < 0;
 			__u32 slot = (__u32)(cpu * TD_BPF_COUNT_MAX + k);
-			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, leads[k] ? -1 : leader,
-					      PERF_FLAG_FD_CLOEXEC);
-			if (leads[k])
-				leader = fd;
-			if (fd < 0 && errno == ENODEV && k == 0)
+			int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, leader, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0 && errno == ENODEV && first)
 				break; /* an offline CPU */
 			if (fd < 0) {
 				td_err_set(why, "cannot open event %d on CPU %d: %s", k, cpu, strerror(errno));
 				return -1;
 			}
+			first = false;
+			if (leader < 0)
+				leader = fd;
 			b->fds[cpu * b->nevents + k] = fd;
 			if (bpf_map_update_elem(map, &slot, &fd, BPF_ANY)) {
 				td_err_set(why, "cannot put a counter in the BPF array: %s", strerror(errno));
 				return -1;
 			}
-			b->online[cpu] = true;
 		}
-		for (int k = 0; b->online[cpu] && k < b->nevents; k++)
-			if (leads[k] &&
-			    ioctl(b->fds[cpu * b->nevents + k], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+		b->online[cpu] = !first;
+		/* each group's leader: its first counter opened */
+		for (int k = 0, lead = 1; b->online[cpu] && k < b->nevents; k++) {
+			int fd = b->fds[cpu * b->nevents + k];
+			lead |= leads[k];
+			if (fd < 0)
+				continue;
+			if (lead && ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
 				td_err_set(why, "cannot enable event %d on CPU %d: %s", k, cpu, strerror(errno));
 				return -1;
 			}
+			lead = 0;
+		}
 		opened += b->online[cpu];
 	}
 	if (!opened) {
@@ -616,6 +665,11 @@ const char *td_bpf_counting_flavour(const struct td_bpf_counting *b)
 bool td_bpf_counting_own_types(const struct td_bpf_counting *b)
 {
 	return b->in->obj->own_types;
+}
+
+int td_bpf_counting_self_counted(const struct td_bpf_counting *b)
+{
+	return __builtin_popcountll(b->in->clocks | b->in->switches);
 }
 
 int td_bpf_counting_sharers(const struct td_bpf_counting *b)

@@ -70,14 +70,21 @@ static void note(struct sums_counting *s)
 	struct td_bpf_counting_stats st;
 	int n = s->events;
 
+	char self[96] = "";
+	int k = td_bpf_counting_self_counted(s->bpf);
+
 	td_bpf_counting_stats(s->bpf, &st);
+	/* "counted by the program itself": store.h's TD_COUNTING_SELF_NOTE */
+	if (k)
+		snprintf(self, sizeof(self), ", %d of them (a CPU's clock, its switches) counted by the program itself",
+			 k);
 	snprintf(s->note, sizeof(s->note),
 		 "counted by BPF at each context switch (%s sched_switch%s, "
-		 "%d event%s per CPU; sums map of %d threads, %.1f MiB in the kernel, mapped by tdctl, which copies "
+		 "%d event%s per CPU%s; sums map of %d threads, %.1f MiB in the kernel, mapped by tdctl, which copies "
 		 "%zu bytes a thread%s)",
 		 td_bpf_counting_flavour(s->bpf),
 		 td_bpf_counting_own_types(s->bpf) ? ", relocated against this boot's kernel types file" : "", n,
-		 n == 1 ? "" : "s", st.map_entries, (double)st.kernel_bytes / (1024.0 * 1024.0),
+		 n == 1 ? "" : "s", self, st.map_entries, (double)st.kernel_bytes / (1024.0 * 1024.0),
 		 sizeof(struct td_bpf_thread_sums),
 		 td_bpf_counting_joined(s->bpf) ? "; program, counters and map shared with the other sessions of this "
 						  "process that count the same events"

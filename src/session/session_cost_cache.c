@@ -34,7 +34,10 @@ static int key_of(const char *mode, int events, char *key, size_t len)
 	 * BPF, "bpf-all": the figure holds what the program runs at every switch, those of threads nobody
 	 * follows too (switch_cost.h's idle), so that one measured without them is never taken, and
 	 * "bpf-all-raw_tp" for the raw_tp programs (helper calls where tp_btf's load: ~100 ns more a
-	 * switch on an AMD Zen 4 guest), so that neither program's figure is taken for the other's */
+	 * switch on an AMD Zen 4 guest), so that neither program's figure is taken for the other's; "-self"
+	 * after either where the program counts a CPU's clock and switches itself (two counter reads a
+	 * switch fewer: counting.bpf.c's clocks and switches), so that a figure measured by a tdctl whose
+	 * program read them, earlier on this boot, is not taken */
 	n = snprintf(key, len, "%s %s %s %d", boot, u.release, mode, events);
 	return boot[0] && n > 0 && (size_t)n < len ? 0 : -1;
 }

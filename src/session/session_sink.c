@@ -451,9 +451,12 @@ void session_record_switch_cost(struct td_session *rs)
 	bool bpf = td_collector_counting_bpf(rs->col);
 	const char *how = td_collector_counting(rs->col);
 	/* the kind of figure: per-task groups, the tp_btf program or the raw_tp one (session_cost_cache.c) */
-	const char *mode = !bpf						 ? "per-task"
-			   : how && strstr(how, TD_COUNTING_RAW_TP_NOTE) ? "bpf-all-raw_tp"
-									 : "bpf-all";
+	bool raw = how && strstr(how, TD_COUNTING_RAW_TP_NOTE), self = how && strstr(how, TD_COUNTING_SELF_NOTE);
+	const char *mode = !bpf		 ? "per-task"
+			   : raw && self ? "bpf-all-raw_tp-self"
+			   : raw	 ? "bpf-all-raw_tp"
+			   : self	 ? "bpf-all-self"
+					 : "bpf-all";
 	int events = 0;
 	uint64_t now = td_now_ns();
 

@@ -263,6 +263,10 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
  * "(%s sched_switch"): its cost a switch is not the tp_btf one's, and a switch cost measured with
  * one is never taken for the other */
 #define TD_COUNTING_RAW_TP_NOTE "(raw_tp sched_switch"
+/* ... and this when the program counted a CPU's clock and switches itself (collect/counting_sums.c's
+ * note: counting.bpf.c's clocks and switches): two counter reads a switch fewer, a cost a switch
+ * not that of a program that read them */
+#define TD_COUNTING_SELF_NOTE "counted by the program itself"
 
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];

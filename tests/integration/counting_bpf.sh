@@ -8,7 +8,9 @@
 # the one asked for, and the TASK_CLOCK of all targets must be within 1 % of
 # the process's CPU time. In BPF mode a thread is counted from its birth, so
 # nearly nothing is left to the unlisted remainder and each thread's
-# TASK_CLOCK is within 1 % of its own schedstat; the raw_tp programs, and
+# TASK_CLOCK is within 1 % of its own schedstat and its CONTEXT_SWITCHES
+# within a few of its own count (/proc status), whether the program counts
+# the CPU's clock and switches itself or reads them; the raw_tp programs, and
 # the raw_tp ones relocated against this boot's kernel types file, must
 # give the same; a sums map too small must say what it lost and still lose
 # nothing from the total. The references leave out the time the hypervisor
@@ -71,7 +73,7 @@ for mode in bpf per-thread; do
 	stolen=$(awk -v n="$(stolen_since_ns "$s0")" 'BEGIN { printf "%.6f", n / 1e9 }')
 	check_eq "$mode: the session records the counting mode" "$mode" "$(sql "$DB" "select counting from sessions")"
 	case $mode in
-	bpf) note="counted by BPF at each context switch \(tp_btf sched_switch, 6 events per CPU; sums map of 8192 threads" ;;
+	bpf) note="counted by BPF at each context switch \(tp_btf sched_switch, 6 events per CPU, 2 of them \(a CPU.s clock, its switches\) counted by the program itself; sums map of 8192 threads" ;;
 	*) note="counted with perf groups per thread \(--counting=per-thread\)" ;;
 	esac
 	check_match "$mode: ... with the line that says why, also said at the end" "$note" \
@@ -169,22 +171,34 @@ TICK_NS=$((1000000000 / ${hz:-100}))
 # types: the raw_tp programs relocated against this boot's kernel types file (made by the first
 # run into an empty directory: collect/kernel_types.h), the kernel's BTF not parsed
 mkdir -p "$WORK/types"
-for type in tp_btf raw_tp types; do
+# read_all: the tp_btf program reading every counter (TD_COUNTING_BPF_READ=all), the CPU's clock and
+# switches too, which the others count themselves (counting.bpf.c's clocks and switches)
+for type in tp_btf raw_tp types read_all; do
 	DB="$WORK/threads-$type.db"
 	if [ $type = types ] && [ ! -x "${TD_BPFTOOL:-/usr/sbin/bpftool}" ]; then
 		skip "types: the raw_tp programs with this boot's kernel types file" "bpftool is missing"
 		continue
 	fi
 	s0=$(steal_ns)
+	prog=$type
+	[ $type = read_all ] && prog=tp_btf
 	TD_KERNEL_TYPES_CACHE=$([ $type = types ] && echo "$WORK/types") TD_KERNEL_TYPES_TAKE=always \
-		TD_COUNTING_BPF_TYPE=$type "$TDCTL" run -I 100 -d "$DB" --counting=bpf -- "$DEMO" -t 4 -l 2 -s 2 \
+		TD_COUNTING_BPF_READ=$([ $type = read_all ] && echo all) TD_COUNTING_BPF_TYPE=$prog "$TDCTL" run -I 100 -d "$DB" --counting=bpf -- "$DEMO" -t 4 -l 2 -s 2 \
 		-R "$WORK/$type.rt" >/dev/null 2>"$WORK/$type.out"
 	check_eq "$type: run exits 0" 0 "$?"
 	stolen=$(stolen_since_ns "$s0")
 	[ $type = types ] && said="raw_tp sched_switch, relocated against this boot's kernel types file"
-	[ $type = types ] || said="$type sched_switch"
+	[ $type = types ] || said="$prog sched_switch"
 	check_match "$type: those programs count" "note: counted by BPF at each context switch \($said" \
 		"$(cat "$WORK/$type.out")"
+	if [ $type = read_all ]; then
+		check "$type: and reads every counter (its note says none counted by the program)" \
+			sh -c "! grep -q 'counted by the program itself' '$WORK/$type.out'"
+	else
+		check_match "$type: and counts the CPU's clock and switches itself (software.td: 6 events, 2 of them)" \
+			"6 events per CPU, 2 of them \(a CPU's clock, its switches\) counted by the program itself" \
+			"$(cat "$WORK/$type.out")"
+	fi
 	check_eq "$type: the workload reported its 7 threads" 7 "$(wc -l <"$WORK/$type.rt")"
 	# the main thread reports before it frees 32 MiB and exits: the 6 workers report as they end
 	main=$(sql "$DB" "select tid from threads where tid = pid")
@@ -201,6 +215,22 @@ for type in tp_btf raw_tp types; do
 		if ($2 > rt[$1] + m || $2 < rt[$1] - m - unseen) printf "%s: %d ns stored, %d ns in schedstat; ", $1, $2, rt[$1] }' \
 		"$WORK/$type.workers" "$WORK/$type.tc")
 	check_eq "$type: each worker's TASK_CLOCK within 1 % + a tick ($TICK_NS ns) + the time stolen meanwhile (at most $stolen ns) of its own schedstat, short by at most the $unseen ns said to have gone to no thread" "" "$bad"
+	# CONTEXT_SWITCHES against the thread's own count (/proc status: voluntary and involuntary, read by
+	# the thread as it ends, td-demo -R's third field): a stint counts the switch that began it, and
+	# every switch out follows a stint, which the program counts when it saw it begin: no fewer than
+	# the thread counted, less one and the switches said unseen (a stint begun unseen is counted by
+	# nobody: 2 under its own count with 5 said unseen, under CI's load); and no more than its own
+	# count and the switches after its reading (its report, its exit: 20 allowed, the load's
+	# preemptions) and those said unseen
+	sql "$DB" "select t.tid, sum(c.value) from counts c join events e on e.id = c.event_id join threads t
+		on t.id = c.thread_id where e.name = 'CONTEXT_SWITCHES' and t.tid != 0 group by t.tid" | tr '|' ' ' >"$WORK/$type.cs"
+	unseen_sw=$(sed -n 's/.* \([0-9][0-9]*\) context switch\(es\)\{0,1\} the program did not see.*/\1/p' "$WORK/$type.out" | head -n 1)
+	bad=$(awk -v u="${unseen_sw:-0}" 'NR == FNR { own[$1] = $3; next } ($1 in own) {
+		if ($2 < own[$1] - 1 - u || $2 > own[$1] + 20 + u) printf "%s: %d stored, %d its own; ", $1, $2, own[$1] }' \
+		"$WORK/$type.workers" "$WORK/$type.cs")
+	check_eq "$type: each worker's CONTEXT_SWITCHES within its own count - 1 and + 20, give or take the ${unseen_sw:-0} switches said unseen" "" "$bad"
+	check_eq "$type: each worker's switches are stored" 6 \
+		"$(awk 'NR == FNR { rt[$1] = 1; next } ($1 in rt) { seen++ } END { print seen + 0 }' "$WORK/$type.workers" "$WORK/$type.cs")"
 	check_eq "$type: each worker is stored" 6 \
 		"$(awk 'NR == FNR { rt[$1] = 1; next } ($1 in rt) { seen++ } END { print seen + 0 }' "$WORK/$type.workers" "$WORK/$type.tc")"
 done

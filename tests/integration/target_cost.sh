@@ -116,9 +116,18 @@ if [ -n "$kept" ]; then
 			sh -c "grep -q '(tp_btf sched_switch' '$WORK/b1.err' && grep -q '(raw_tp sched_switch' '$WORK/b2.err'"
 		if [ -n "$(sql "$WORK/b1.db" "select switch_cost_ns from sessions where id = 1")" ]; then
 			check "... the raw_tp run does not take the tp_btf run's figure" sh -c "! grep -q 'kept in' '$WORK/b2.err'"
+			# software events: the program counts a CPU's clock and switches itself ("-self")
 			[ -n "$(sql "$WORK/b2.db" "select switch_cost_ns from sessions where id = 1")" ] &&
-				check "... and each is kept under its own key (bpf-all, bpf-all-raw_tp)" sh -c \
-					"grep -q ' bpf-all [0-9]* ' '$CACHE' && grep -q ' bpf-all-raw_tp [0-9]* ' '$CACHE'"
+				check "... and each is kept under its own key (bpf-all-self, bpf-all-raw_tp-self)" sh -c \
+					"grep -q ' bpf-all-self [0-9]* ' '$CACHE' && grep -q ' bpf-all-raw_tp-self [0-9]* ' '$CACHE'"
+			# a program that reads every counter (as an older tdctl's did) costs a switch more:
+			# the figures of one that counted two itself are not its figures
+			TD_SWITCH_COST_CACHE="$CACHE" TD_COUNTING_BPF_READ=all "$TDCTL" run --counting=bpf -I 50 \
+				-d "$WORK/b3.db" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/b3.err"
+			check "... a run reading every counter says so in its note" \
+				sh -c "grep -q '(tp_btf sched_switch' '$WORK/b3.err' && ! grep -q 'counted by the program itself' '$WORK/b3.err'"
+			check "... and does not take the figure of a program that counted two itself" \
+				sh -c "! grep -q 'kept in' '$WORK/b3.err'"
 		else
 			skip "... the raw_tp run does not take the tp_btf run's figure" "the first run's was not measured"
 		fi
