@@ -128,7 +128,14 @@ void observe_committed(struct td_store *s)
 
 	if (!o->fn)
 		return;
-	qsort(o->rows, o->nrows, sizeof(*o->rows), cmp_row);
+	/* written in that order as a rule (every commit of a 1,000-thread session
+	 * was): the sort, n log n comparisons where n is every row of the commit,
+	 * only when one is out of place */
+	for (size_t k = 1; k < o->nrows; k++)
+		if (cmp_row(&o->rows[k - 1], &o->rows[k]) > 0) {
+			qsort(o->rows, o->nrows, sizeof(*o->rows), cmp_row);
+			break;
+		}
 	for (size_t iv = 0; iv < o->nivs; iv++) {
 		struct td_committed_counts c = { .session = o->ivs[iv].session, .lost = o->lost };
 		size_t n = 0;
