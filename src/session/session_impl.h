@@ -113,6 +113,7 @@ struct td_session {
 	bool cg_have[TD_MAX_SPECS];
 	/* the loop */
 	int tick, scan, rot, pidfd; /* timerfds and the target's pidfd, -1 none */
+	bool scan_on_tick;	    /* no scan timer: the scan comes with each tick (session_loop_arm) */
 	uint64_t deadline;	    /* --duration, monotonic ns; 0 none */
 	bool done;		    /* stop_reason says why */
 	struct session_hot *hot;    /* --hotspots: session_hotspots.c's, NULL none */

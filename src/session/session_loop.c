@@ -104,9 +104,13 @@ int session_loop_arm(struct td_session *s, td_err *err)
 	pid_t target = s->child ? s->child : s->o.attach_pid;
 
 	s->tick = new_timer(s->o.interval_ms, s->o.aligned);
-	s->scan = new_timer(scan_ms(s), s->o.aligned);
+	/* a scan as often as the interval comes with its tick: a second timer of the same
+	 * period, started a moment later, woke the loop twice an interval (a poll and a
+	 * read more each time, and the scan's kernel paths gone cold in between) */
+	s->scan_on_tick = scan_ms(s) == s->o.interval_ms;
+	s->scan = s->scan_on_tick ? -1 : new_timer(scan_ms(s), s->o.aligned);
 	s->rot = s->o.rotate_ms > 0 ? new_timer(s->o.rotate_ms, false) : -1;
-	if (s->tick < 0 || s->scan < 0 || (s->o.rotate_ms > 0 && s->rot < 0)) {
+	if (s->tick < 0 || (!s->scan_on_tick && s->scan < 0) || (s->o.rotate_ms > 0 && s->rot < 0)) {
 		td_err_set(err, "cannot create timers: %s", strerror(errno));
 		return -1;
 	}
@@ -211,13 +215,16 @@ void td_session_dispatch(struct td_session *s, const struct pollfd *p, int n)
 		drain(s->rot);
 		td_collector_rotate(s->col);
 	}
-	if (ready(p, n, s->scan)) {
-		drain(s->scan);
+	bool tick = ready(p, n, s->tick);
+
+	if (ready(p, n, s->scan) || (tick && s->scan_on_tick)) {
+		if (s->scan >= 0)
+			drain(s->scan);
 		td_collector_scan(s->col, td_wall_ns(), &s->sink);
 		session_hotspots_drain(s);
 		report_open_failures(s);
 	}
-	if (ready(p, n, s->tick)) {
+	if (tick) {
 		session_loop_take_periods(s);
 		/* the tick that ends the duration (the deadline was set a moment
 		 * after the timer started, so it falls just after this tick): the
