@@ -52,7 +52,9 @@
 # one guest and 66,700 on another. Last, the BPF counting
 # program's run time per invocation (kernel.bpf_stats_enabled, through
 # bench_bpf_run) against an empty tp_btf program on the same tracepoint
-# (bench/empty_switch.bpf.c), both attached during one tdctl run.
+# (bench/empty_switch.bpf.c), both attached during one tdctl run; and again
+# for switches nobody follows (tdctl attached to a sleeping process while the
+# pipe benchmark runs beside it), in each flavour (tp_btf, raw_tp).
 # The figures are the medians of REPEATS; the load average at the start and
 # the end says how busy the machine was. Never fails on a missing tool: says
 # what is missing and skips what needs it. Needs root (perf, BPF).
@@ -79,7 +81,9 @@ bpid=
 tpid=
 apid=
 achild=
-trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; [ -z "$apid" ] || kill "$apid" $achild 2>/dev/null || :; rm -rf "$dir"' EXIT
+spid=
+upid=
+trap '[ -z "$bpid" ] || kill "$bpid" 2>/dev/null || :; [ -z "$tpid" ] || kill "$tpid" 2>/dev/null || :; [ -z "$apid" ] || kill "$apid" $achild 2>/dev/null || :; [ -z "$upid" ] || kill "$upid" 2>/dev/null || :; [ -z "$spid" ] || kill "$spid" 2>/dev/null || :; rm -rf "$dir"' EXIT
 events=$(awk '$1 == "event" { printf "%s%s", sep, tolower($3); sep = "," }' "$src/events/software.td" |
 	sed 's/perf:://g')
 pool_args=${TD_BENCH_POOL_ARGS:--t 4 -n 10000 -w 50000} # bench_pool's defaults, said in full
@@ -361,6 +365,39 @@ else
 	awk -v ids="$(sort -u "$dir/ids" | tr '\n' ' ')" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
 		$1 == "prog" && ($2 == "td_empty_switch" || $4 in mine) { printf "  %-16s %12s ns over %s runs\n", $2, $10, $6 }' "$dir/bpfrun.out"
 	[ -s "$dir/bpfrun.err" ] && sed 's/^/  /' "$dir/bpfrun.err"
+	# switches nobody follows: tdctl attached to a sleeping process (open-ended, so the
+	# tp_btf flavour; raw_tp as a bounded session takes it with the kernel types file)
+	# while the pipe benchmark runs unfollowed
+	echo "bpf run time per invocation for switches nobody follows (tdctl attach on a sleeping process, the pipe benchmark beside it):"
+	for flavour in tp_btf raw_tp; do
+		sleep 600 &
+		spid=$!
+		"$bpfrun" "$dir/empty.o" td_empty_switch switch_btf switch_raw >"$dir/bpfrun2.out" 2>"$dir/bpfrun2.err" &
+		bpid=$!
+		for _ in $(seq 100); do
+			grep -q ready "$dir/bpfrun2.out" 2>/dev/null && break
+			sleep 0.1
+		done
+		TD_COUNTING_BPF_TYPE=$([ $flavour = raw_tp ] && echo raw_tp || :) \
+			"$tdctl" attach "$spid" -I 1000 --counting=bpf -d "$dir/unfollowed.db" >/dev/null 2>"$dir/unfollowed.err" &
+		upid=$!
+		# its programs attached: the database has its session's first interval
+		for _ in $(seq 100); do
+			[ "$(sqlite3 "$dir/unfollowed.db" 'SELECT count(*) FROM intervals' 2>/dev/null || echo 0)" -gt 0 ] && break
+			sleep 0.1
+		done
+		taskset -c 0 perf bench sched pipe -l "$loops" >/dev/null 2>&1 || :
+		kill -TERM "$bpid" "$upid" 2>/dev/null || :
+		wait "$bpid" "$upid" 2>/dev/null || :
+		kill "$spid" 2>/dev/null || :
+		wait "$spid" 2>/dev/null || :
+		bpid=
+		upid=
+		spid=
+		rm -f "$dir"/unfollowed.db*
+		awk -v f=$flavour '$1 == "prog" { printf "  %-16s %12s ns over %s runs (%s)\n", $2, $10, $6, f }' "$dir/bpfrun2.out"
+		[ -s "$dir/bpfrun2.err" ] && sed 's/^/  /' "$dir/bpfrun2.err"
+	done
 fi
 # ratio NAME MEDIANS REF-MEDIANS ALONE-MEDIANS: NAME's added cost over REF's, one line
 ratio() {

@@ -694,6 +694,9 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	if (bpf_map_lookup_elem(fd, &key, &owner) == 0)
 		return owner == b->owner ? 0 : -EEXIST; /* followed already (a thread of it listed before), or another
 							 * view's: its sums are that view's */
+	/* its bit in the program's filter first (never cleared: counting.bpf.c) */
+	__atomic_or_fetch(&b->in->obj->skel->bss->followed_bits[(key / 64) % (TD_BPF_FOLLOWED_BITS / 64)],
+			  1ull << (key % 64), __ATOMIC_RELEASE);
 	if (bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY))
 		return -errno;
 	followed_changed(b->in);

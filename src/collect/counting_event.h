@@ -15,6 +15,11 @@
 /* Processes the program follows at once (children included), for every
  * view of it together (counting_bpf.c: sessions of one process share it). */
 #define TD_BPF_COUNT_PROCS 4096
+/* The bits of the program's filter before its `followed` lookup
+ * (counting.bpf.c's followed_bits): a process's bit is its tgid modulo
+ * this, set before it is followed and never cleared while the program
+ * stays loaded. A power of two. */
+#define TD_BPF_FOLLOWED_BITS (1u << 18)
 
 /* Cgroups (v2) the program sums at once, every view's, and the deepest
  * level below the root one may be at. */
