@@ -16,7 +16,11 @@
  * read user space runs `flush` on each CPU, which does the same for the
  * thread running there, so a thread that never switches is counted up to
  * the read. The owner looked up for the thread switched in is kept in the
- * CPU's state for its switch out while `followed_gen` stays.
+ * CPU's state for its switch out while `followed_gen` stays; a bit per tgid
+ * (`followed_bits`) says which processes need a lookup of `followed` at all,
+ * and each CPU keeps the owners and slots it looked up last (a small cache
+ * by tgid and tid), so that a switch between threads that ran there lately
+ * does no hash lookup.
  *
  * A thread's sums are a slot of `slots`, an array user space maps and
  * reads in place (no copy, no system call: counting_event.h has the
@@ -209,6 +213,8 @@ struct {
 
 /* Each CPU's counters as last read, and when, and who the last switch there
  * switched to. */
+#define TD_CPU_CACHE 16 /* a power of two */
+
 struct cpu_state {
 	__u64 since_ns;
 	__u32 valid;	/* last[] was read: the next read gives deltas */
@@ -225,6 +231,17 @@ struct cpu_state {
 	__u64 delta[TD_BPF_COUNT_MAX];
 	__u64 delta_enabled[TD_BPF_GROUP_MAX];
 	__u64 delta_running[TD_BPF_GROUP_MAX];
+	/* owners and slots looked up on this CPU before, at tgid and tid modulo
+	 * TD_CPU_CACHE (owner_cached(), slot_cached()): a switch between threads
+	 * that ran here lately looks neither up again (a hash lookup ~40 ns each
+	 * on the Zen 4 guest) */
+	struct {
+		__u32 tgid, owner;
+		__u64 gen; /* followed_gen when looked up: another, and it is looked up again */
+	} owners[TD_CPU_CACHE];
+	struct {
+		__u32 tid, slot;
+	} slot_at[TD_CPU_CACHE];
 };
 
 struct {
@@ -242,6 +259,25 @@ static __always_inline __u32 owner_of(__u32 tgid)
 	__u32 *o = bpf_map_lookup_elem(&followed, &tgid);
 
 	return o ? *o : 0;
+}
+
+/* owner_of(tgid) through this CPU's cache, looked up as of gen (read
+ * before any lookup: a change of `followed` after it moves followed_gen on,
+ * and the entry is looked up again). With interrupts off, one at a time on
+ * a CPU (a switch, the flush). */
+static __always_inline __u32 owner_cached(struct cpu_state *cs, __u32 tgid, __u64 gen)
+{
+	__u32 i = tgid % TD_CPU_CACHE, owner;
+
+	if (!maybe_followed(tgid))
+		return 0;
+	if (cs->owners[i].tgid == tgid && cs->owners[i].gen == gen)
+		return cs->owners[i].owner;
+	owner = owner_of(tgid);
+	cs->owners[i].tgid = tgid;
+	cs->owners[i].owner = owner;
+	cs->owners[i].gen = gen;
+	return owner;
 }
 
 /* The seqlock of a slot (counting_event.h): odd while it is written. The
@@ -266,15 +302,39 @@ static __always_inline struct td_bpf_thread_sums *slot_of_tid(__u32 tid)
 	return at ? bpf_map_lookup_elem(&slots, at) : NULL;
 }
 
-/* The slot of followed thread tid, a new one the first time, or NULL
- * (*full: none free). */
-static __always_inline struct td_bpf_thread_sums *slot_for(__u32 tid, __u32 tgid, __u32 owner, bool *full)
+/* The slot of thread tid as this CPU's cache has it, NULL when it has
+ * another tid there or the slot is no longer tid's: user space gives a
+ * slot back with its tid 0 (counting_bpf.c's slot_give_back()), after its
+ * thread's last switch marked it exited; a slot handed out again names
+ * its new thread. So a slot found here is the one slot_of gives tid. */
+static __always_inline struct td_bpf_thread_sums *slot_cached(const struct cpu_state *cs, __u32 tid)
 {
-	struct td_bpf_thread_sums *s = slot_of_tid(tid);
-	__u32 slot;
+	__u32 i = tid % TD_CPU_CACHE, at = cs->slot_at[i].slot;
+	struct td_bpf_thread_sums *s;
+
+	if (cs->slot_at[i].tid != tid || !(s = bpf_map_lookup_elem(&slots, &at)))
+		return NULL;
+	return s->tid == tid && !(s->flags & TD_BPF_SUMS_EXITED) ? s : NULL;
+}
+
+/* The slot of followed thread tid, a new one the first time, or NULL
+ * (*full: none free); this CPU's cache (cs) first, and kept there. */
+static __always_inline struct td_bpf_thread_sums *slot_for(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner,
+							    bool *full)
+{
+	struct td_bpf_thread_sums *s = slot_cached(cs, tid);
+	__u32 *at, slot;
 
 	if (s)
 		return s;
+	if ((at = bpf_map_lookup_elem(&slot_of, &tid))) {
+		slot = *at;
+		if ((s = bpf_map_lookup_elem(&slots, &slot))) {
+			cs->slot_at[tid % TD_CPU_CACHE].tid = tid;
+			cs->slot_at[tid % TD_CPU_CACHE].slot = slot;
+		}
+		return s;
+	}
 	if (bpf_map_pop_elem(&free_slots, &slot)) {
 		if (next_slot >= nslots) {
 			*full = true;
@@ -301,6 +361,8 @@ static __always_inline struct td_bpf_thread_sums *slot_for(__u32 tid, __u32 tgid
 		*full = true;
 		return NULL;
 	}
+	cs->slot_at[tid % TD_CPU_CACHE].tid = tid;
+	cs->slot_at[tid % TD_CPU_CACHE].slot = slot;
 	return s;
 }
 
@@ -469,7 +531,7 @@ __noinline int account(struct cpu_state *cs, const struct account_args *a)
 	/* a thread with a slot counts there only: user space adds its process's
 	 * slots up (counting_bpf.c's read); proc_sums takes what has no slot */
 	if (tid && owner) {
-		s = slot_for(tid, tgid, owner, &full);
+		s = slot_for(cs, tid, tgid, owner, &full);
 		if (!s && (p = bpf_map_lookup_elem(&proc_sums, &tgid)) == NULL) {
 			/* from a global: the stack has no room for it beside the rest */
 			bpf_map_update_elem(&proc_sums, &tgid, &zero_sums, BPF_NOEXIST);
@@ -522,13 +584,13 @@ __noinline int account(struct cpu_state *cs, const struct account_args *a)
 /* The owner of the process of thread tid (tgid) about to be accounted on
  * this CPU: the one looked up when it switched in, while nothing changed
  * `followed` since, else looked up now. */
-static __always_inline __u32 owner_now(const struct cpu_state *cs, __u32 tid, __u32 tgid, __u64 gen)
+static __always_inline __u32 owner_now(struct cpu_state *cs, __u32 tid, __u32 tgid, __u64 gen)
 {
 	if (!tid)
 		return 0;
 	if (cs->known && cs->running == tid && cs->gen == gen)
 		return cs->owner;
-	return owner_of(tgid);
+	return owner_cached(cs, tgid, gen);
 }
 
 struct sched_ext_entity___td {
@@ -683,7 +745,7 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 
 	if (!cs)
 		return 0;
-	nowner = ntid ? owner_of(ntgid) : 0;
+	nowner = ntid ? owner_cached(cs, ntgid, gen) : 0;
 	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
 		 dead, ntid, nowner, gen, prev, btf))
 		__sync_fetch_and_add(&lost_switches, 1);
