@@ -629,6 +629,11 @@ const char *td_collector_counting(const struct td_collector *c)
 	return c->counting[0] ? c->counting : "counted with perf groups per thread";
 }
 
+int td_collector_counting_tag(const struct td_collector *c, char *buf, size_t len)
+{
+	return c->be->ops->program_tag ? c->be->ops->program_tag(c->be, buf, len) : -1;
+}
+
 int td_collector_counting_lost(const struct td_collector *c, char *buf, size_t len)
 {
 	return c->be->ops->lost ? c->be->ops->lost(c->be, buf, len) : 0;

@@ -153,6 +153,10 @@ bool td_collector_counting_bpf(const struct td_collector *c);
 int td_collector_switch_cost(struct td_collector *c, struct td_switch_cost *out);
 /* One line: the counting mode and why. */
 const char *td_collector_counting(const struct td_collector *c);
+/* The tag of the counting program that runs at every context switch (BPF
+ * counting: 16 hex digits into buf, len >= 17): 0; -1 when there is none
+ * (per-thread groups) or it cannot be read. */
+int td_collector_counting_tag(const struct td_collector *c, char *buf, size_t len);
 /* record --cgroup with BPF counting (after td_collector_set_counting
  * loaded it): the program sums what runs in cgroup v2 `id` (its
  * directory's inode number) and below it, `level` its depth below the

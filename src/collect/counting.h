@@ -149,6 +149,10 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
  * counts them while run-time statistics are on (td_bpf_run_stats): 0, or
  * -errno (a thin wrapper of the system call, BPF_OBJ_GET_INFO_BY_FD). */
 int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs);
+/* The switch program's tag (the kernel's hash of its instructions as
+ * loaded, BPF_OBJ_GET_INFO_BY_FD's): 16 hex digits into out (len >= 17).
+ * 0, or -errno (a thin wrapper of the system call). */
+int td_bpf_counting_switch_tag(const struct td_bpf_counting *b, char *out, size_t len);
 /* The kernel's run-time statistics of BPF programs on (BPF_ENABLE_STATS,
  * for every program of the host until the descriptor is closed): the
  * descriptor, or -errno (a thin wrapper of the system call). */

@@ -131,6 +131,9 @@ struct td_counting_ops {
 	/* Optional: what the backend runs at a switch of threads it does not
 	 * count (switch_cost.h's td_switch_idle_fn), NULL: nothing. */
 	int (*probe_idle)(struct td_counting *b, enum td_switch_idle what, uint64_t *ns, uint64_t *runs);
+	/* The tag of the program that runs at every switch (16 hex digits into
+	 * buf): 0, -1 when there is none or it cannot be read. NULL: none. */
+	int (*program_tag)(const struct td_counting *b, char *buf, size_t len);
 };
 
 /* Every backend's state begins with this. */

@@ -1045,6 +1045,23 @@ int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, u
 	return 0;
 }
 
+int td_bpf_counting_switch_tag(const struct td_bpf_counting *b, char *out, size_t len)
+{
+	struct collect_bpf *s = b->in->obj->skel;
+	struct bpf_prog_info info;
+	__u32 n = sizeof(info);
+
+	if (len < 2 * sizeof(info.tag) + 1)
+		return -ENOSPC;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(s->links.switch_btf ? s->progs.switch_btf : s->progs.switch_raw),
+				   &info, &n))
+		return -errno;
+	for (size_t i = 0; i < sizeof(info.tag); i++)
+		snprintf(out + 2 * i, 3, "%02x", info.tag[i]);
+	return 0;
+}
+
 int td_bpf_run_stats(void)
 {
 	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);

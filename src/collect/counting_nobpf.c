@@ -85,6 +85,11 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	(void)b;
 	*st = (struct td_bpf_counting_stats){ 0 };
 }
+int td_bpf_counting_switch_tag(const struct td_bpf_counting *b, char *out, size_t len)
+{
+	(void)b, (void)out, (void)len;
+	return -EOPNOTSUPP;
+}
 int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs)
 {
 	(void)b, (void)ns, (void)runs;

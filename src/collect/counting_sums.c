@@ -494,6 +494,13 @@ static int sums_probe_idle(struct td_counting *b, enum td_switch_idle what, uint
 	return td_bpf_counting_switch_runs(s->bpf, ns, runs) ? -1 : 0;
 }
 
+static int sums_program_tag(const struct td_counting *b, char *buf, size_t len)
+{
+	const struct sums_counting *s = (const struct sums_counting *)b;
+
+	return td_bpf_counting_switch_tag(s->bpf, buf, len) ? -1 : 0;
+}
+
 static const struct td_counting_ops sums_ops = {
 	.mode = TD_COUNTING_BPF,
 	.from_birth = true,
@@ -522,6 +529,7 @@ static const struct td_counting_ops sums_ops = {
 	.probe_attach = sums_probe_attach,
 	.probe_detach = sums_probe_detach,
 	.probe_idle = sums_probe_idle,
+	.program_tag = sums_program_tag,
 };
 
 static bool only_software(const struct td_perf_group_spec *s)

@@ -37,7 +37,9 @@ static int key_of(const char *mode, int events, char *key, size_t len)
 	 * switch on an AMD Zen 4 guest), so that neither program's figure is taken for the other's; "-self"
 	 * after either where the program counts a CPU's clock and switches itself (two counter reads a
 	 * switch fewer: counting.bpf.c's clocks and switches), so that a figure measured by a tdctl whose
-	 * program read them, earlier on this boot, is not taken */
+	 * program read them, earlier on this boot, is not taken; and "@TAG" after any BPF mode, the
+	 * switch program's tag (the kernel's hash of its instructions), so that a figure kept by
+	 * another program (an earlier build's, on this boot) is not taken for this one's */
 	n = snprintf(key, len, "%s %s %s %d", boot, u.release, mode, events);
 	return boot[0] && n > 0 && (size_t)n < len ? 0 : -1;
 }

@@ -439,7 +439,7 @@ void session_record_read_cost(struct td_session *rs)
 #define TD_SWITCH_COST_KEEP_NS (600 * 1000000000ull)
 static struct {
 	bool have;
-	const char *mode;
+	char mode[64];
 	int events;
 	uint64_t at_ns;
 	struct td_switch_cost sc;
@@ -452,14 +452,21 @@ void session_record_switch_cost(struct td_session *rs)
 	const char *how = td_collector_counting(rs->col);
 	/* the kind of figure: per-task groups, the tp_btf program or the raw_tp one (session_cost_cache.c) */
 	bool raw = how && strstr(how, TD_COUNTING_RAW_TP_NOTE), self = how && strstr(how, TD_COUNTING_SELF_NOTE);
-	const char *mode = !bpf		 ? "per-task"
+	const char *kind = !bpf		 ? "per-task"
 			   : raw && self ? "bpf-all-raw_tp-self"
 			   : raw	 ? "bpf-all-raw_tp"
 			   : self	 ? "bpf-all-self"
 					 : "bpf-all";
+	char mode[64], tag[24];
 	int events = 0;
 	uint64_t now = td_now_ns();
 
+	/* with BPF, the program's tag too (session_cost_cache.c): a figure kept by another
+	 * program, of an earlier build on this boot, is not taken for this one's */
+	if (bpf && td_collector_counting_tag(rs->col, tag, sizeof(tag)) == 0)
+		snprintf(mode, sizeof(mode), "%s@%s", kind, tag);
+	else
+		snprintf(mode, sizeof(mode), "%s", kind);
 	for (int g = 0; g < rs->nspecs; g++)
 		if (!session_spec_disabled(rs, g))
 			events += rs->specs[g].n;
@@ -486,7 +493,7 @@ void session_record_switch_cost(struct td_session *rs)
 			return;
 		rs->helper_cpu_ns += sc.cpu_ns;
 		last_switch_cost.have = true;
-		last_switch_cost.mode = mode;
+		snprintf(last_switch_cost.mode, sizeof(last_switch_cost.mode), "%s", mode);
 		last_switch_cost.events = events;
 		last_switch_cost.at_ns = now;
 		last_switch_cost.sc = sc;

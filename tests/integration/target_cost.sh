@@ -118,8 +118,21 @@ if [ -n "$kept" ]; then
 			check "... the raw_tp run does not take the tp_btf run's figure" sh -c "! grep -q 'kept in' '$WORK/b2.err'"
 			# software events: the program counts a CPU's clock and switches itself ("-self")
 			[ -n "$(sql "$WORK/b2.db" "select switch_cost_ns from sessions where id = 1")" ] &&
-				check "... and each is kept under its own key (bpf-all-self, bpf-all-raw_tp-self)" sh -c \
-					"grep -q ' bpf-all-self [0-9]* ' '$CACHE' && grep -q ' bpf-all-raw_tp-self [0-9]* ' '$CACHE'"
+				check "... and each is kept under its own key (bpf-all-self, bpf-all-raw_tp-self, each with its program's tag)" sh -c \
+					"grep -Eq ' bpf-all-self@[0-9a-f]{16} [0-9]+ ' '$CACHE' && grep -Eq ' bpf-all-raw_tp-self@[0-9a-f]{16} [0-9]+ ' '$CACHE'"
+			# another program's figure (an earlier build's, on this boot): the tp_btf line again
+			# under another tag, alone in the file, is not taken
+			if grep -Eq ' bpf-all-self@[0-9a-f]{16} ' "$CACHE"; then
+				grep -E ' bpf-all-self@[0-9a-f]{16} ' "$CACHE" | head -n 1 |
+					sed -E 's/ bpf-all-self@[0-9a-f]{16} / bpf-all-self@0123456789abcdef /' >"$WORK/other-tag"
+				cp "$CACHE" "$WORK/cache.saved"
+				cat "$WORK/other-tag" >"$CACHE"
+				TD_SWITCH_COST_CACHE="$CACHE" "$TDCTL" run --counting=bpf -I 50 -d "$WORK/b4.db" -- \
+					"$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/b4.err"
+				check "... a figure kept under another program's tag is not taken (measured anew)" \
+					sh -c "grep -q '(tp_btf sched_switch' '$WORK/b4.err' && ! grep -q 'kept in' '$WORK/b4.err'"
+				cp "$WORK/cache.saved" "$CACHE"
+			fi
 			# a program that reads every counter (as an older tdctl's did) costs a switch more:
 			# the figures of one that counted two itself are not its figures
 			TD_SWITCH_COST_CACHE="$CACHE" TD_COUNTING_BPF_READ=all "$TDCTL" run --counting=bpf -I 50 \
