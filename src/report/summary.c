@@ -79,9 +79,9 @@ bool td_summary_cost(FILE *f, const struct td_summary *sum, const char *prefix)
 		fprintf(f, " (%.2f %% of the target's %.3f s)", 100 * own / target, target);
 	if (sum->session.cost_intervals > 0) {
 		fprintf(f, ", %.0f counter reads", (double)sum->session.counter_reads / sum->session.cost_intervals);
-		if (sum->session.syscalls >= 0)
+		if (sum->session.syscalls >= 0 && sum->session.syscall_intervals > 0)
 			fprintf(f, " and %.0f read/write system calls",
-				(double)sum->session.syscalls / sum->session.cost_intervals);
+				(double)sum->session.syscalls / sum->session.syscall_intervals);
 		fputs(" per interval", f);
 	}
 	/* what the target paid: its switches x what counting added to each (measured at the start) */

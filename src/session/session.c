@@ -439,6 +439,7 @@ static int begin(struct td_session *rs, td_err *err)
 	rs->cost_reads = td_perf_group_reads() + td_bpf_counting_reads();
 	if (td_self_syscalls(&rs->cost_syscalls))
 		rs->cost_syscalls = 0;
+	rs->syscalls_read_ns = rs->interval_start;
 	if (o->argv) {
 		int rc = release_child(rs);
 		if (rc < 0) {

@@ -239,6 +239,7 @@ struct td_session_row {
 	int64_t collector_ns;		 /* the collector's CPU time over the intervals that recorded it, -1 none did */
 	int cost_intervals;		 /* intervals that recorded it */
 	int64_t counter_reads, syscalls; /* summed over those intervals; syscalls -1 when not known */
+	int syscall_intervals;		 /* the intervals syscalls covers: those up to the last that read them */
 	int64_t owner_uid;		 /* topdownd's client, -1 none */
 	char schedule[64];		 /* the schedule entry that started it, "" none */
 };

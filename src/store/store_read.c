@@ -339,8 +339,13 @@ static const char session_cols[] =
 	" (SELECT sum(collector_ns) FROM intervals i WHERE i.session_id = s.id),"
 	" (SELECT count(collector_ns) FROM intervals i WHERE i.session_id = s.id),"
 	" (SELECT sum(counter_reads) FROM intervals i WHERE i.session_id = s.id),"
-	" (SELECT CASE WHEN count(syscalls) = count(collector_ns) THEN sum(syscalls) END FROM intervals i"
-	"  WHERE i.session_id = s.id), s.owner_uid, s.schedule FROM sessions s";
+	/* an interval's syscalls are those since the previous interval that has them (read at most
+	 * once a second: session_sink.c), so their sum covers the intervals up to the last that has
+	 * them (every one, in a session written before that) */
+	" (SELECT sum(syscalls) FROM intervals i WHERE i.session_id = s.id), s.owner_uid, s.schedule,"
+	" (SELECT count(collector_ns) FROM intervals i WHERE i.session_id = s.id AND i.seq <="
+	"  (SELECT max(seq) FROM intervals j WHERE j.session_id = s.id AND j.syscalls IS NOT NULL))"
+	" FROM sessions s";
 
 static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 {
@@ -367,7 +372,10 @@ static void fill_session(sqlite3_stmt *st, struct td_session_row *r)
 	r->cost_intervals = sqlite3_column_int(st, 17);
 	r->collector_ns = r->cost_intervals ? sqlite3_column_int64(st, 16) : -1;
 	r->counter_reads = sqlite3_column_int64(st, 18);
-	r->syscalls = sqlite3_column_type(st, 19) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 19);
+	r->syscall_intervals = sqlite3_column_int(st, 22);
+	r->syscalls = sqlite3_column_type(st, 19) == SQLITE_NULL || r->syscall_intervals <= 0
+			      ? -1
+			      : sqlite3_column_int64(st, 19);
 	r->owner_uid = sqlite3_column_type(st, 20) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 20);
 	if (sqlite3_column_text(st, 21))
 		snprintf(r->schedule, sizeof(r->schedule), "%s", (const char *)sqlite3_column_text(st, 21));

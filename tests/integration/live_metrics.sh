@@ -19,13 +19,31 @@ check_eq "default: the process's CPU_Time is the sum of its threads' TASK_CLOCK 
 			where e.name = 'TASK_CLOCK' and c.interval_id = m.interval_id)) > 1e-9")"
 
 # what collecting cost, per interval: tdctl's CPU time and counter reads, and the summary's total
-check_eq "default: every interval records the collector's CPU time, reads and system calls (> 0)" \
+check_eq "default: every interval records the collector's CPU time and reads (> 0)" \
 	"$(sql "$DB" "select count(*) from intervals")" \
-	"$(sql "$DB" "select count(*) from intervals where collector_ns > 0 and counter_reads > 0 and syscalls > 0")"
+	"$(sql "$DB" "select count(*) from intervals where collector_ns > 0 and counter_reads > 0")"
+check_eq "default: the last interval records its system calls (> 0): the sum covers every interval" 1 \
+	"$(sql "$DB" "select syscalls > 0 from intervals order by seq desc limit 1")"
 check_match "default: the summary gives reads and system calls per interval, from the intervals" \
 	"$(sql "$DB" "select sum(counter_reads), sum(syscalls), count(*) from intervals" |
 		awk -F'|' '{ printf "%.0f counter reads and %.0f read/write system calls per interval", $1 / $3, $2 / $3 }')" \
 	"$(cat "$WORK/err")"
+# the read and write system calls (/proc/self/io) are read at most once a second and for the last
+# interval: an interval's count is since the previous interval that has one
+DB2="$WORK/syscalls.db"
+"$TDCTL" run -I 100 -d "$DB2" -- "$DEMO" -t 2 -l 0 -e 0 -s 3 >/dev/null 2>"$WORK/err2"
+check_eq "system calls: run -I 100 for 3 s exits 0" 0 "$?"
+check "system calls: read for some intervals, not all (at -I 100, at most once a second: $(sql "$DB2" \
+	"select count(syscalls) || ' of ' || count(*) from intervals"))" test "$(sql "$DB2" \
+	"select count(syscalls) > 1 and count(syscalls) <= 1 + (max(end_ns) - min(start_ns)) / 1e9 + 1 from intervals")" = 1
+check_eq "system calls: two readings before the last are a second apart or more" 0 \
+	"$(sql "$DB2" "select count(*) from intervals a join intervals b on b.seq = (select min(seq) from intervals c
+		where c.seq > a.seq and c.syscalls is not null) where a.syscalls is not null
+		and b.seq < (select max(seq) from intervals) and b.end_ns - a.end_ns < 1e9")"
+check_match "system calls: the summary's per interval is their sum over every interval" \
+	"$(sql "$DB2" "select sum(syscalls), count(*) from intervals" |
+		awk -F'|' '{ printf "and %.0f read/write system calls per interval", $1 / $2 }')" \
+	"$(cat "$WORK/err2")"
 check_match "default: the summary says what topdown used: the intervals' sum" \
 	"topdown used $(sql "$DB" "select printf('%.1f', sum(collector_ns) / 1e6) from intervals") ms of CPU \([0-9.]+ % of the target's" \
 	"$(cat "$WORK/err")"
