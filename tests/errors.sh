@@ -36,7 +36,7 @@ collect/tracker_backend.h td_proc_descendants
 collect/exec_watch.h td_exec_watch_poll
 collect/exec_watch_backend.h td_bpf_exec_watch_drain
 collect/counting.h td_bpf_counting_follow td_bpf_counting_follow_cgroup td_bpf_counting_cgroup td_bpf_counting_read
-collect/counting.h td_bpf_counting_switch_runs td_bpf_run_stats
+collect/counting.h td_bpf_counting_switch_runs td_bpf_counting_switch_tag td_bpf_run_stats
 collect/bpf_object.h td_bpf_object_load td_bpf_object_attach
 "
 # header function | why it still documents -errno

@@ -320,7 +320,7 @@ static __always_inline struct td_bpf_thread_sums *slot_cached(const struct cpu_s
 /* The slot of followed thread tid, a new one the first time, or NULL
  * (*full: none free); this CPU's cache (cs) first, and kept there. */
 static __always_inline struct td_bpf_thread_sums *slot_for(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner,
-							    bool *full)
+							   bool *full)
 {
 	struct td_bpf_thread_sums *s = slot_cached(cs, tid);
 	__u32 *at, slot;

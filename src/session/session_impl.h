@@ -77,13 +77,13 @@ struct td_session {
 	uint64_t cost_cpu_ns, cost_reads, cost_syscalls; /* tdctl's CPU time, group reads and read/write
 							  * system calls at the last commit */
 	uint64_t syscalls_read_ns; /* when cost_syscalls was read (session_sink.c's SYSCALLS_EVERY_NS) */
-	bool final_write;				 /* the interval being written is the last */
+	bool final_write;	   /* the interval being written is the last */
 	/* written in a shared store's outer transaction, committed with it
 	 * (td_session_settle): the ids above settle_above are the interval's */
 	bool settle_pending;
 	int64_t settle_above;
 	uint64_t settle_now, settle_cpu, settle_reads, settle_calls; /* the clock and the costs at the write */
-	bool settle_have_calls;						     /* settle_calls was read */
+	bool settle_have_calls;					     /* settle_calls was read */
 	bool write_failed;					     /* the last interval could not be written */
 	int failed_streak;					     /* attempts that failed since the last write */
 	uint64_t missed_periods; /* interval periods the sampler was too late to read */
