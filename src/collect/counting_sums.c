@@ -70,7 +70,7 @@ static void note(struct sums_counting *s)
 	struct td_bpf_counting_stats st;
 	int n = s->events;
 
-	char self[96] = "";
+	char self[96] = "", tag[24], named[64] = "";
 	int k = td_bpf_counting_self_counted(s->bpf);
 
 	td_bpf_counting_stats(s->bpf, &st);
@@ -78,17 +78,21 @@ static void note(struct sums_counting *s)
 	if (k)
 		snprintf(self, sizeof(self), ", %d of them (a CPU's clock, its switches) counted by the program itself",
 			 k);
+	/* store.h's TD_COUNTING_TAG_NOTE: the switch cost of another program is not taken for its */
+	if (td_bpf_counting_switch_tag(s->bpf, tag, sizeof(tag)) == 0)
+		snprintf(named, sizeof(named), "; the switch program's tag %s", tag);
 	snprintf(s->note, sizeof(s->note),
 		 "counted by BPF at each context switch (%s sched_switch%s, "
 		 "%d event%s per CPU%s; sums map of %d threads, %.1f MiB in the kernel, mapped by tdctl, which copies "
-		 "%zu bytes a thread%s)",
+		 "%zu bytes a thread%s%s)",
 		 td_bpf_counting_flavour(s->bpf),
 		 td_bpf_counting_own_types(s->bpf) ? ", relocated against this boot's kernel types file" : "", n,
 		 n == 1 ? "" : "s", self, st.map_entries, (double)st.kernel_bytes / (1024.0 * 1024.0),
 		 sizeof(struct td_bpf_thread_sums),
 		 td_bpf_counting_joined(s->bpf) ? "; program, counters and map shared with the other sessions of this "
 						  "process that count the same events"
-						: "");
+						: "",
+		 named);
 }
 
 static const char *sums_describe(const struct td_counting *b)

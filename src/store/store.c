@@ -810,6 +810,9 @@ int td_store_switch_cost_this_boot(struct td_store *s, int64_t session, double *
 		" AND (instr(coalesce(o.counting_note, ''), ?2) > 0) = (instr(coalesce(me.counting_note, ''), ?2) > 0)"
 		" AND (instr(coalesce(o.counting_note, ''), ?3) > 0) = (instr(coalesce(me.counting_note, ''), ?3) > 0)"
 		" AND (instr(coalesce(o.counting_note, ''), ?4) > 0) = (instr(coalesce(me.counting_note, ''), ?4) > 0)"
+		/* the same switch program (its tag) where this session's note names one */
+		" AND (instr(coalesce(me.counting_note, ''), ?5) = 0 OR instr(coalesce(o.counting_note, ''),"
+		" substr(me.counting_note, instr(me.counting_note, ?5), length(?5) + 16)) > 0)"
 		" AND (SELECT count(*) FROM events e WHERE e.session_id = o.id AND e.status = 'counting') ="
 		" (SELECT count(*) FROM events e WHERE e.session_id = me.id AND e.status = 'counting')"
 		" ORDER BY o.id DESC LIMIT 1";
@@ -822,6 +825,7 @@ int td_store_switch_cost_this_boot(struct td_store *s, int64_t session, double *
 	sqlite3_bind_text(st, 2, TD_UNLISTED_OFF_NOTE, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, TD_COUNTING_RAW_TP_NOTE, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, TD_COUNTING_SELF_NOTE, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, TD_COUNTING_TAG_NOTE, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*ns = sqlite3_column_double(st, 0);

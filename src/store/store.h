@@ -268,6 +268,10 @@ int td_store_repeat_group(struct td_store *s, int64_t session, int64_t **ids, in
  * note: counting.bpf.c's clocks and switches): two counter reads a switch fewer, a cost a switch
  * not that of a program that read them */
 #define TD_COUNTING_SELF_NOTE "counted by the program itself"
+/* ... and names the switch program by its tag (16 hex digits after this):
+ * a figure measured under another program (an earlier build's) is not
+ * taken for this one's */
+#define TD_COUNTING_TAG_NOTE "the switch program's tag "
 
 struct td_session_meta {
 	char kind[16], pmu_model[64], events_file[64], source[512];

@@ -74,6 +74,26 @@ if [ -n "$first" ]; then
 else
 	skip "a second run reuses the first's switch cost" "the first run's was not measured (the host's noise hid it)"
 fi
+# BPF: a second run into the same database reuses the first's figure only under the same switch
+# program (its tag in the counting note); a session noted with another program's tag gives none
+DB="$WORK/bpf.db"
+if [ -n "$(sql "$DB" "select switch_cost_ns from sessions where id = 1" 2>/dev/null)" ]; then
+	check "bpf: the counting note names the switch program's tag" test -n \
+		"$(sql "$DB" "select 1 from sessions where id = 1 and counting_note glob '*the switch program''s tag [0-9a-f][0-9a-f]*)'")"
+	"$TDCTL" run --counting=bpf -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/bpf-again.err"
+	check_match "bpf: a second run into the same database takes the first's figure (the same program)" \
+		"ns, measured at session 1's start, on this boot, counted as this one)" "$(cat "$WORK/bpf-again.err")"
+	sql "$DB" "update sessions set counting_note = substr(counting_note, 1,
+		instr(counting_note, 'the switch program''s tag ') + length('the switch program''s tag ') - 1)
+		|| '0123456789abcdef)' where id in (1, 2)"
+	"$TDCTL" run --counting=bpf -I 50 -d "$DB" -- "$DEMO" -t 2 -l 0 -e 0 -s 1 >/dev/null 2>"$WORK/bpf-third.err"
+	check "bpf: ... but not a figure noted under another program's tag" \
+		sh -c "! grep -q 'measured at session' '$WORK/bpf-third.err'"
+else
+	skip "bpf: a second run reuses the first's figure under the same program" \
+		"the first BPF run's was not measured, or BPF does not load here"
+fi
+
 # A run into a new database finds the figure an earlier run of this boot kept in tdctl's file
 # (TD_SWITCH_COST_CACHE), counted the same way: said as such, not measured, not stored.
 CACHE="$WORK/switch-cost"
