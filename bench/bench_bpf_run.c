@@ -9,6 +9,9 @@
  * seen: "prog NAME id ID run_cnt N run_time_ns T ns_per_run X" (X n/a when it
  * never ran). Needs root (CAP_BPF and CAP_PERFMON, CAP_SYS_ADMIN for the
  * statistics).
+ * On SIGUSR1 prints the same lines as of then, each starting "mark " instead
+ * of "prog ", and goes on. EMPTY_OBJ "-" loads nothing: the statistics only (a test tool too,
+ * tests/tools/bpf_run_stats: counting_bpf.sh counts the flush's runs).
  * Usage: bench_bpf_run EMPTY_OBJ NAME... */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -27,12 +30,28 @@ struct seen {
 	__u64 run_cnt, run_time_ns;
 };
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, mark;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		mark = 1;
+	else
+		stop = 1;
+}
+
+/* One line per program seen, each starting with `what`. */
+static void print(const char *what, const struct seen *seen, int nseen)
+{
+	for (int i = 0; i < nseen; i++) {
+		printf("%s %s id %u run_cnt %llu run_time_ns %llu ns_per_run ", what, seen[i].name, seen[i].id,
+		       (unsigned long long)seen[i].run_cnt, (unsigned long long)seen[i].run_time_ns);
+		if (seen[i].run_cnt)
+			printf("%.1f\n", (double)seen[i].run_time_ns / (double)seen[i].run_cnt);
+		else
+			printf("n/a\n");
+	}
+	fflush(stdout);
 }
 
 static int scan(struct seen *seen, int *nseen, char **names, int nnames)
@@ -78,7 +97,7 @@ static int scan(struct seen *seen, int *nseen, char **names, int nnames)
 int main(int argc, char **argv)
 {
 	static struct seen seen[MAX_SEEN];
-	struct bpf_object *obj;
+	struct bpf_object *obj = NULL;
 	struct bpf_program *prog;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int nseen = 0, stats_fd, rc = 0;
@@ -89,19 +108,20 @@ int main(int argc, char **argv)
 	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	obj = bpf_object__open_file(argv[1], NULL);
-	if (!obj || bpf_object__load(obj)) {
+	sigaction(SIGUSR1, &sa, NULL);
+	if (strcmp(argv[1], "-") && (!(obj = bpf_object__open_file(argv[1], NULL)) || bpf_object__load(obj))) {
 		fprintf(stderr, "bench_bpf_run: %s did not load (%s)\n", argv[1], strerror(errno));
 		return 1;
 	}
-	bpf_object__for_each_program(prog, obj)
-	{
-		if (!bpf_program__attach(prog)) {
-			fprintf(stderr, "bench_bpf_run: %s did not attach (%s)\n", bpf_program__name(prog),
-				strerror(errno));
-			return 1;
+	if (obj)
+		bpf_object__for_each_program(prog, obj)
+		{
+			if (!bpf_program__attach(prog)) {
+				fprintf(stderr, "bench_bpf_run: %s did not attach (%s)\n", bpf_program__name(prog),
+					strerror(errno));
+				return 1;
+			}
 		}
-	}
 	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (stats_fd < 0) {
 		fprintf(stderr, "bench_bpf_run: the run-time statistics could not be turned on (%s)\n",
@@ -114,18 +134,15 @@ int main(int argc, char **argv)
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 		rc = scan(seen, &nseen, argv + 2, argc - 2);
+		if (mark && rc == 0) {
+			mark = 0;
+			print("mark", seen, nseen);
+		}
 		nanosleep(&ts, NULL);
 	}
 	if (rc == 0)
 		rc = scan(seen, &nseen, argv + 2, argc - 2);
-	for (int i = 0; i < nseen; i++) {
-		printf("prog %s id %u run_cnt %llu run_time_ns %llu ns_per_run ", seen[i].name, seen[i].id,
-		       (unsigned long long)seen[i].run_cnt, (unsigned long long)seen[i].run_time_ns);
-		if (seen[i].run_cnt)
-			printf("%.1f\n", (double)seen[i].run_time_ns / (double)seen[i].run_cnt);
-		else
-			printf("n/a\n");
-	}
+	print("prog", seen, nseen);
 	close(stats_fd);
 	bpf_object__close(obj);
 	return rc ? 1 : 0;

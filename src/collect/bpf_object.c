@@ -83,8 +83,9 @@ struct td_bpf_object *td_bpf_object_open(unsigned halves, bool tracker_btf, bool
 	}
 	struct bpf_map *tracker_maps[] = { o->skel->maps.tracked, o->skel->maps.events };
 	struct bpf_map *counting_maps[] = {
-		o->skel->maps.counters, o->skel->maps.proc_sums, o->skel->maps.cgroup_sums, o->skel->maps.cpu_states,
-		o->skel->maps.followed, o->skel->maps.slots,	 o->skel->maps.slot_of,	    o->skel->maps.free_slots,
+		o->skel->maps.counters,	  o->skel->maps.proc_sums,  o->skel->maps.cgroup_sums,
+		o->skel->maps.cpu_states, o->skel->maps.followed,   o->skel->maps.slots,
+		o->skel->maps.slot_of,	  o->skel->maps.free_slots, o->skel->maps.based,
 	};
 	for (size_t i = 0; i < sizeof(tracker_maps) / sizeof(tracker_maps[0]); i++)
 		bpf_map__set_autocreate(tracker_maps[i], (halves & TD_BPF_HALF_TRACKER) != 0);

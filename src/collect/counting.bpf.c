@@ -251,6 +251,21 @@ struct {
 	__type(value, struct cpu_state);
 } cpu_states SEC(".maps");
 
+/* Each CPU's "a base is taken here" (cpu_state.valid: a followed thread, or
+ * with cgroups summed any, runs there since a reading of its switch in),
+ * where user space can see it: it maps the array and runs the flush only
+ * on the CPUs that have it, so that a CPU running nothing followed is not
+ * interrupted at each interval (an IPI each, a VM exit each in a guest).
+ * A cache line a CPU, written by that CPU only and only when it changes.
+ * max_entries: possible CPUs, set by user space. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct td_bpf_cpu_based);
+} based SEC(".maps");
+
 /* The owner of process tgid, 0 when it is not followed. */
 static __always_inline __u32 owner_of(__u32 tgid)
 {
@@ -722,6 +737,12 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 	} else if (need_next) {
 		now = now ? now : bpf_ktime_get_ns();
 		read_counters(cs, bpf_get_smp_processor_id(), false, now);
+	}
+	if (cs->valid != need_next) {
+		__u32 cpu = bpf_get_smp_processor_id();
+		struct td_bpf_cpu_based *b = bpf_map_lookup_elem(&based, &cpu);
+		if (b)
+			b->based = need_next;
 	}
 	cs->valid = need_next;
 	cs->since_ns = need_next ? now : 0;

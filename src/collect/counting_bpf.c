@@ -52,6 +52,8 @@ struct instance {
 	int map_entries;		  /* slots */
 	struct td_bpf_thread_sums *slots; /* the program's array, mapped (map_len bytes: its first slots) */
 	size_t map_len;
+	struct td_bpf_cpu_based *based; /* the program's array of CPUs with a base taken, mapped (based_len) */
+	size_t based_len;
 	struct td_bpf_counting *views; /* the views on it (linked by next) */
 	__u32 last_owner;	       /* owners are never reused: a late entry of a freed view is nobody's */
 	/* the batch (td_bpf_counting_batch) whose first read brought every view
@@ -127,7 +129,7 @@ static struct td_bpf_object *load(bool btf, bool tracker_btf, const struct insta
 	    (rc = bpf_map__set_max_entries(skel->maps.slots, (__u32)map_entries)) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.slot_of, (__u32)map_entries)) == 0 &&
 	    (rc = bpf_map__set_max_entries(skel->maps.free_slots, (__u32)map_entries)) == 0 &&
-	    (rc = td_bpf_object_load(o)) == 0)
+	    (rc = bpf_map__set_max_entries(skel->maps.based, (__u32)ncpus)) == 0 && (rc = td_bpf_object_load(o)) == 0)
 		return o;
 	*err = rc;
 	td_bpf_step_failed(why, btf, "load", rc);
@@ -320,6 +322,8 @@ static void instance_free(struct instance *in)
 	free(in->cgroups);
 	if (in->slots)
 		munmap(in->slots, in->map_len);
+	if (in->based)
+		munmap(in->based, in->based_len);
 	free(in);
 }
 
@@ -364,6 +368,20 @@ static int map_slots(struct instance *b, td_err *why)
 	return rc < 0 ? -1 : 0;
 }
 
+/* Map the program's array of CPUs with a base taken (read before each
+ * flush); without it every CPU is flushed. */
+static void map_based(struct instance *b)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = ((size_t)b->ncpus * sizeof(struct td_bpf_cpu_based) + page - 1) / page * page;
+	void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(b->obj->skel->maps.based), 0);
+
+	if (m != MAP_FAILED) {
+		b->based = m;
+		b->based_len = len;
+	}
+}
+
 /* Load the program and open the counters. NULL with why. */
 static struct instance *instance_new(const struct perf_event_attr *attrs, const bool *leads, int n, unsigned what,
 				     int map_entries, int ncpus, td_err *why)
@@ -396,6 +414,7 @@ static struct instance *instance_new(const struct perf_event_attr *attrs, const 
 		instance_free(b);
 		return NULL;
 	}
+	map_based(b);
 	/* attached last: a switch before every counter is in the array would fail its reads */
 	if ((rc = td_bpf_object_attach(b->obj, TD_BPF_HALF_COUNTING))) {
 		td_err_set(why, "%s programs did not attach: %s", b->flavour, strerror(-rc));
@@ -431,14 +450,23 @@ static void view_attach(struct td_bpf_counting *b, struct instance *in)
 
 /* Run the flush program on each CPU whose counters are open. It runs in
  * an interrupt there: a program running on that CPU has ended first. */
-static void flush_cpus(struct instance *b)
+/* Run the flush on each CPU; for an interval's read (all false) only on
+ * those where a base is taken (the program's `based`): elsewhere it would
+ * find nothing followed running. A base taken just after its flag was
+ * read here is read at that thread's switch out, in a later interval, as
+ * any switch in after the flush. Following or leaving a process flushes
+ * every CPU (all): a thread of it may run where no base was taken. */
+static void flush_cpus(struct instance *b, bool all)
 {
 	int prog = bpf_program__fd(b->obj->skel->progs.flush);
 
 	for (int cpu = 0; cpu < b->ncpus; cpu++) {
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .cpu = (__u32)cpu, .flags = BPF_F_TEST_RUN_ON_CPU);
-		if (b->online[cpu])
-			bpf_prog_test_run_opts(prog, &opts); /* a CPU gone offline: its threads switch elsewhere */
+		if (!b->online[cpu])
+			continue; /* a CPU gone offline: its threads switch elsewhere */
+		if (!all && b->based && !__atomic_load_n(&b->based[cpu].based, __ATOMIC_ACQUIRE))
+			continue;
+		bpf_prog_test_run_opts(prog, &opts);
 	}
 }
 
@@ -564,7 +592,7 @@ static void view_detach(struct td_bpf_counting *b)
 			}
 			if (m == 0) {
 				followed_changed(in);
-				flush_cpus(in); /* a program that found one of them followed has ended */
+				flush_cpus(in, true); /* a program that found one of them followed has ended */
 			}
 		}
 		/* the slots beyond the mapping (when it cannot grow) were never read by this view */
@@ -588,7 +616,7 @@ static void view_detach(struct td_bpf_counting *b)
 			first = false;
 			key = next;
 		}
-		flush_cpus(in); /* a program adding to one of them has ended before its entry is reused */
+		flush_cpus(in, true); /* a program adding to one of them has ended before its entry is reused */
 		return;
 	}
 	for (struct instance **q = &instances; *q; q = &(*q)->next)
@@ -702,7 +730,7 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 	followed_changed(b->in);
 	/* a thread of it on a CPU now is counted from here: the flush takes its base
 	 * (the program takes one at a switch in, and this one's was before) */
-	flush_cpus(b->in);
+	flush_cpus(b->in, true);
 	return 0;
 }
 
@@ -887,7 +915,7 @@ static int read_all(struct instance *in, uint64_t batch)
 	int n, rc;
 
 	td_bpf_counting_note_read();
-	flush_cpus(in);
+	flush_cpus(in, false);
 	if ((rc = walk_procs(in, NULL)) < 0)
 		return rc;
 	n = slots_used(in);
@@ -934,7 +962,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 	/* a read of its own (no batch; a view made after the batch's read) */
 	b->batch = 0;
 	td_bpf_counting_note_read();
-	flush_cpus(in);
+	flush_cpus(in, false);
 	if ((rc = walk_procs(in, b)) < 0)
 		return rc;
 	n = slots_used(in);

@@ -43,6 +43,14 @@
  * user space adds 2 when it gives the slot back, so that a slot's
  * (tid, seq) never repeats and an unchanged seq means nothing new. The
  * sums of a process (proc_sums) have the same layout, seq unused. */
+/* A CPU's entry of the program's `based` array (counting.bpf.c): nonzero
+ * while a base is taken there, so that the flush has something to do. A
+ * cache line each. */
+struct td_bpf_cpu_based {
+	__u32 based;
+	__u32 pad[15];
+};
+
 struct td_bpf_thread_sums {
 	__u32 pid; /* its process (tgid) */
 	__u32 flags;

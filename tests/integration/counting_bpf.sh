@@ -149,6 +149,55 @@ check_eq "asleep: its TASK_CLOCK rows are its first interval's and the last's" 2
 check_eq "asleep: it was seen to the end (last seen = the last interval's end)" 1 \
 	"$(sql "$WORK/asleep.db" "select last_seen_ns = (select max(end_ns) from intervals) from threads where tid = $SLEEPER")"
 
+# ---- the flush runs where a followed thread runs, not on every CPU at every read ---------
+# attached to a process that sleeps throughout, the flush program (run on a CPU by an IPI) runs
+# when the process is followed (every CPU once), not at each interval's read: no CPU runs a
+# followed thread then. Its runs as the kernel counts them (BPF_ENABLE_STATS, read by
+# tests/tools/bpf_run_stats), for this tdctl's program only (its descriptors' prog_ids)
+RUNS="$TD_BUILDDIR/tests/tools/bpf_run_stats"
+if [ -x "$RUNS" ] && [ "$(id -u)" = 0 ]; then
+	"$RUNS" - flush >"$WORK/runs.out" 2>"$WORK/runs.err" &
+	runs=$!
+	for _ in $(seq 100); do
+		grep -q ready "$WORK/runs.out" 2>/dev/null && break
+		sleep 0.05
+	done
+	sleep 30 &
+	SLEEPER=$!
+	"$TDCTL" attach "$SLEEPER" -q -I 100 --duration 3 --counting=bpf -d "$WORK/flush.db" >/dev/null 2>&1 &
+	tpid=$!
+	marked=0
+	while kill -0 "$tpid" 2>/dev/null; do
+		grep -h '^prog_id:' /proc/"$tpid"/fdinfo/* 2>/dev/null | awk '{ print $2 }' >>"$WORK/flush.ids"
+		# its start done (the switch cost's probe follows and leaves its pair: flushes of its own),
+		# the first interval written: the flush's runs so far
+		if [ $marked = 0 ] && [ "$(sql "$WORK/flush.db" "select count(*) from intervals" 2>/dev/null || echo 0)" -gt 0 ]; then
+			kill -USR1 "$runs"
+			marked=1
+		fi
+		sleep 0.05
+	done
+	wait "$tpid"
+	rc=$?
+	kill -INT "$runs"
+	wait "$runs"
+	kill "$SLEEPER"
+	n=$(sql "$WORK/flush.db" "select count(*) from intervals")
+	# its runs from the first interval to the end (the last mark before the end, then the end)
+	flushes=$(awk -v ids="$(sort -u "$WORK/flush.ids" | tr '\n' ' ')" 'BEGIN { k = split(ids, a, " "); for (i = 1; i <= k; i++) mine[a[i]] = 1 }
+		$2 == "flush" && ($4 in mine) && $1 == "mark" { at = $6 } $2 == "flush" && ($4 in mine) && $1 == "prog" { end = $6 }
+		END { if (at != "" && end != "") print end - at }' "$WORK/runs.out")
+	if [ "$rc" = 0 ] && [ -n "$flushes" ] && [ "$n" -ge 20 ]; then
+		check "flush: over $n intervals of a sleeping process, $flushes runs of the flush on $(nproc) CPUs after the first: at its end, not at each read (<= 2 a CPU)" \
+			test "$flushes" -le $((2 * $(nproc)))
+	else
+		skip "flush: runs only where a followed thread runs" \
+			"not measured (attach exit $rc, $n intervals, the flush's runs '${flushes}': $(head -c 200 "$WORK/runs.err"))"
+	fi
+else
+	skip "flush: runs only where a followed thread runs" "needs root and tests/tools/bpf_run_stats (a BPF build)"
+fi
+
 # ---- against perf stat on the same run (issue 16's first figure) -----------------------
 # perf stat -e task-clock runs the workload under tdctl: td-demo's 205 threads (the main
 # thread, 4 long ones, 2 bursts of 100 of 5 ms each) are listed, and their TASK_CLOCK sums to
