@@ -211,10 +211,10 @@ struct {
 	__type(value, struct td_bpf_thread_sums);
 } proc_sums SEC(".maps");
 
+#define TD_CPU_CACHE 16 /* owners and slots each CPU keeps (cpu_state): a power of two */
+
 /* Each CPU's counters as last read, and when, and who the last switch there
  * switched to. */
-#define TD_CPU_CACHE 16 /* a power of two */
-
 struct cpu_state {
 	__u64 since_ns;
 	__u32 valid;	/* last[] was read: the next read gives deltas */

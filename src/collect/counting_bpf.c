@@ -449,10 +449,9 @@ static void view_attach(struct td_bpf_counting *b, struct instance *in)
 }
 
 /* Run the flush program on each CPU whose counters are open. It runs in
- * an interrupt there: a program running on that CPU has ended first. */
-/* Run the flush on each CPU; for an interval's read (all false) only on
- * those where a base is taken (the program's `based`): elsewhere it would
- * find nothing followed running. A base taken just after its flag was
+ * an interrupt there: a program running on that CPU has ended first. For
+ * an interval's read (all false) only on the CPUs where a base is taken
+ * (the program's `based`): elsewhere it would find nothing followed running. A base taken just after its flag was
  * read here is read at that thread's switch out, in a later interval, as
  * any switch in after the flush. Following or leaving a process flushes
  * every CPU (all): a thread of it may run where no base was taken. */
