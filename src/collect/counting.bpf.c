@@ -139,7 +139,7 @@ __u64 followed_bits[TD_BPF_FOLLOWED_BITS / 64] = { 0 };
 
 static __always_inline bool maybe_followed(__u32 tgid)
 {
-	return followed_bits[(tgid / 64) % (TD_BPF_FOLLOWED_BITS / 64)] & (1ull << (tgid % 64));
+	return followed_bits[TD_BPF_FOLLOWED_WORD(tgid)] & TD_BPF_FOLLOWED_BIT(tgid);
 }
 
 /* an empty entry, copied into proc_sums for a new process */
@@ -282,13 +282,14 @@ static __always_inline __u32 owner_of(__u32 tgid)
  * a CPU (a switch, the flush). */
 static __always_inline __u32 owner_cached(struct cpu_state *cs, __u32 tgid, __u64 gen)
 {
-	__u32 i = tgid % TD_CPU_CACHE, owner;
+	__u32 i = tgid % TD_CPU_CACHE, owner, *o;
 
 	if (!maybe_followed(tgid))
 		return 0;
 	if (cs->owners[i].tgid == tgid && cs->owners[i].gen == gen)
 		return cs->owners[i].owner;
-	owner = owner_of(tgid);
+	o = bpf_map_lookup_elem(&followed, &tgid);
+	owner = o ? *o : 0;
 	cs->owners[i].tgid = tgid;
 	cs->owners[i].owner = owner;
 	cs->owners[i].gen = gen;
@@ -332,6 +333,13 @@ static __always_inline struct td_bpf_thread_sums *slot_cached(const struct cpu_s
 	return s->tid == tid && !(s->flags & TD_BPF_SUMS_EXITED) ? s : NULL;
 }
 
+/* Keep slot in this CPU's cache as thread tid's. */
+static __always_inline void slot_remember(struct cpu_state *cs, __u32 tid, __u32 slot)
+{
+	cs->slot_at[tid % TD_CPU_CACHE].tid = tid;
+	cs->slot_at[tid % TD_CPU_CACHE].slot = slot;
+}
+
 /* The slot of followed thread tid, a new one the first time, or NULL
  * (*full: none free); this CPU's cache (cs) first, and kept there. */
 static __always_inline struct td_bpf_thread_sums *slot_for(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner,
@@ -344,10 +352,8 @@ static __always_inline struct td_bpf_thread_sums *slot_for(struct cpu_state *cs,
 		return s;
 	if ((at = bpf_map_lookup_elem(&slot_of, &tid))) {
 		slot = *at;
-		if ((s = bpf_map_lookup_elem(&slots, &slot))) {
-			cs->slot_at[tid % TD_CPU_CACHE].tid = tid;
-			cs->slot_at[tid % TD_CPU_CACHE].slot = slot;
-		}
+		if ((s = bpf_map_lookup_elem(&slots, &slot)))
+			slot_remember(cs, tid, slot);
 		return s;
 	}
 	if (bpf_map_pop_elem(&free_slots, &slot)) {
@@ -376,8 +382,7 @@ static __always_inline struct td_bpf_thread_sums *slot_for(struct cpu_state *cs,
 		*full = true;
 		return NULL;
 	}
-	cs->slot_at[tid % TD_CPU_CACHE].tid = tid;
-	cs->slot_at[tid % TD_CPU_CACHE].slot = slot;
+	slot_remember(cs, tid, slot);
 	return s;
 }
 
@@ -793,7 +798,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 
 	if (follow_children && tgid != ptgid && (owner = owner_of(ptgid))) {
 		/* the bit before the entry: the child runs after this (wake_up_new_task()) */
-		__sync_fetch_and_or(&followed_bits[(tgid / 64) % (TD_BPF_FOLLOWED_BITS / 64)], 1ull << (tgid % 64));
+		__sync_fetch_and_or(&followed_bits[TD_BPF_FOLLOWED_WORD(tgid)], TD_BPF_FOLLOWED_BIT(tgid));
 		if (bpf_map_update_elem(&followed, &tgid, &owner, BPF_ANY) == 0)
 			__sync_fetch_and_add(&followed_gen, 1);
 	}

@@ -722,8 +722,8 @@ int td_bpf_counting_follow(struct td_bpf_counting *b, pid_t pid)
 		return owner == b->owner ? 0 : -EEXIST; /* followed already (a thread of it listed before), or another
 							 * view's: its sums are that view's */
 	/* its bit in the program's filter first (never cleared: counting.bpf.c) */
-	__atomic_or_fetch(&b->in->obj->skel->bss->followed_bits[(key / 64) % (TD_BPF_FOLLOWED_BITS / 64)],
-			  1ull << (key % 64), __ATOMIC_RELEASE);
+	__atomic_or_fetch(&b->in->obj->skel->bss->followed_bits[TD_BPF_FOLLOWED_WORD(key)], TD_BPF_FOLLOWED_BIT(key),
+			  __ATOMIC_RELEASE);
 	if (bpf_map_update_elem(fd, &key, &b->owner, BPF_ANY))
 		return -errno;
 	followed_changed(b->in);
@@ -1056,17 +1056,27 @@ void td_bpf_counting_stats(const struct td_bpf_counting *b, struct td_bpf_counti
 	};
 }
 
-int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs)
+/* The kernel's information on the switch program attached: 0, or -errno. */
+static int switch_info(const struct td_bpf_counting *b, struct bpf_prog_info *info)
 {
 	struct collect_bpf *s = b->in->obj->skel;
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
+	__u32 len = sizeof(*info);
 
-	memset(&info, 0, sizeof(info));
+	memset(info, 0, sizeof(*info));
 	/* the flavour attached (load_either): its link is set */
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(s->links.switch_btf ? s->progs.switch_btf : s->progs.switch_raw),
-				   &info, &len))
+				   info, &len))
 		return -errno;
+	return 0;
+}
+
+int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, uint64_t *runs)
+{
+	struct bpf_prog_info info;
+	int rc = switch_info(b, &info);
+
+	if (rc)
+		return rc;
 	*ns = info.run_time_ns;
 	*runs = info.run_cnt;
 	return 0;
@@ -1074,16 +1084,13 @@ int td_bpf_counting_switch_runs(const struct td_bpf_counting *b, uint64_t *ns, u
 
 int td_bpf_counting_switch_tag(const struct td_bpf_counting *b, char *out, size_t len)
 {
-	struct collect_bpf *s = b->in->obj->skel;
 	struct bpf_prog_info info;
-	__u32 n = sizeof(info);
+	int rc;
 
 	if (len < 2 * sizeof(info.tag) + 1)
 		return -ENOSPC;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(s->links.switch_btf ? s->progs.switch_btf : s->progs.switch_raw),
-				   &info, &n))
-		return -errno;
+	if ((rc = switch_info(b, &info)))
+		return rc;
 	for (size_t i = 0; i < sizeof(info.tag); i++)
 		snprintf(out + 2 * i, 3, "%02x", info.tag[i]);
 	return 0;

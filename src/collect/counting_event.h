@@ -20,6 +20,9 @@
  * this, set before it is followed and never cleared while the program
  * stays loaded. A power of two. */
 #define TD_BPF_FOLLOWED_BITS (1u << 18)
+/* process tgid's word of that filter, and its bit in the word (both halves) */
+#define TD_BPF_FOLLOWED_WORD(tgid) (((tgid) / 64) % (TD_BPF_FOLLOWED_BITS / 64))
+#define TD_BPF_FOLLOWED_BIT(tgid) (1ull << ((tgid) % 64))
 
 /* Cgroups (v2) the program sums at once, every view's, and the deepest
  * level below the root one may be at. */

@@ -121,8 +121,10 @@ int session_loop_arm(struct td_session *s, td_err *err)
 	/* a scan as often as the interval comes with its tick: a second timer of the same
 	 * period, started a moment later, woke the loop twice an interval (a poll and a
 	 * read more each time, and the scan's kernel paths gone cold in between) */
-	s->scan_on_tick = scan_ms(s) == s->o.interval_ms;
-	s->scan = s->scan_on_tick ? -1 : new_timer(scan_ms(s), s->o.aligned);
+	int every = scan_ms(s);
+
+	s->scan_on_tick = every == s->o.interval_ms;
+	s->scan = s->scan_on_tick ? -1 : new_timer(every, s->o.aligned);
 	s->rot = s->o.rotate_ms > 0 ? new_timer(s->o.rotate_ms, false) : -1;
 	if (s->tick < 0 || (!s->scan_on_tick && s->scan < 0) || (s->o.rotate_ms > 0 && s->rot < 0)) {
 		td_err_set(err, "cannot create timers: %s", strerror(errno));
