@@ -557,10 +557,18 @@ static int deliver_unlisted(struct td_collector *c, uint64_t now_ns, const struc
 
 	for (int k = 0; k < n; k++) {
 		uint64_t accounted = f->listed[k] + f->pending[k] + f->given[k];
-		f->giving[k] = total[k] > accounted ? total[k] - accounted : 0;
+		uint64_t gap = total[k] > accounted ? total[k] - accounted : 0;
 		/* what the remainder is given brings what was accounted up to the
-		 * total, never beyond it: no count delivered twice */
-		assert(f->giving[k] == 0 || accounted + f->giving[k] == total[k]);
+		 * total, never beyond it: no count delivered twice. Sampled again
+		 * before a commit (a write that failed, an interval of a group the
+		 * session commits together), it is given no less than before: a
+		 * listed thread read a moment after the roots may have counted
+		 * what the roots' total did not hold yet, so the gap can narrow,
+		 * and what was delivered is not taken back (as across commits,
+		 * where `given` keeps it) */
+		if (gap > f->giving[k])
+			f->giving[k] = gap;
+		assert(f->giving[k] == 0 || accounted + f->giving[k] >= total[k]);
 		d[k] = (struct td_count){ f->giving[k], span, span };
 	}
 	f->unlisted->last_seen_ns = now_ns;
@@ -669,7 +677,6 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 		return rc;
 
 	memset(c->family.pending, 0, sizeof(c->family.pending));
-	memset(c->family.giving, 0, sizeof(c->family.giving));
 	have_total = read_roots(c, total);
 	for (int i = 0; i < c->nthreads && rc == 0; i++) {
 		struct td_thread *t = c->threads[i];
@@ -741,11 +748,16 @@ void td_collector_commit(struct td_collector *c)
 
 void td_collector_forget_ids(struct td_collector *c, int64_t above)
 {
+	/* what the remainder was given went with the rows: the next sample gives it afresh */
+	memset(c->family.giving, 0, sizeof(c->family.giving));
 	if (c->family.unlisted && c->family.unlisted->store_id > above)
 		c->family.unlisted->store_id = 0;
-	for (int i = 0; i < c->nthreads; i++)
+	for (int i = 0; i < c->nthreads; i++) {
 		if (c->threads[i]->store_id > above)
 			c->threads[i]->store_id = 0;
+		if (c->be->ops->thread_forget)
+			c->be->ops->thread_forget(c->be, c->threads[i]);
+	}
 }
 
 int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td_sink *sink)

@@ -210,7 +210,11 @@ int td_collector_finish(struct td_collector *c, uint64_t now_ns, const struct td
  * baselines of the next deltas, and gone threads are forgotten. */
 void td_collector_commit(struct td_collector *c);
 /* The sink could not keep it: every thread's store_id above `above` (handles
- * the sink made in the failed interval) goes back to 0. Baselines stay. */
+ * the sink made in the failed interval) goes back to 0. Baselines stay.
+ * Sampled again before a commit, the deltas run from the same baselines
+ * (a sink that keeps several samples before a commit writes their
+ * differences: session_written.c); the unlisted remainder's never shrinks
+ * until a commit or this. */
 void td_collector_forget_ids(struct td_collector *c, int64_t above);
 
 /* User-space rotation (`--rotate`): the specs marked in `rotated` take turns,

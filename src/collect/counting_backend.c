@@ -12,17 +12,26 @@
 
 bool td_switch_pair_delta(const struct td_switch_pair *p, struct td_count *d)
 {
-	uint64_t span;
+	const uint64_t *from = p->sent_valid ? p->sent : p->prev;
+	uint64_t from_ns = p->sent_valid ? p->sent_ns : p->prev_ns, span;
 
-	if (!p->have || p->ns <= p->prev_ns)
+	if (!p->have || p->ns <= from_ns)
 		return false;
 	/* /proc's and the program's counters are exact: counted for all the time between the two reads */
-	span = p->ns - p->prev_ns;
+	span = p->ns - from_ns;
 	for (int k = 0; k < 2; k++) {
-		d[k].value = p->last[k] >= p->prev[k] ? p->last[k] - p->prev[k] : 0;
+		d[k].value = p->last[k] >= from[k] ? p->last[k] - from[k] : 0;
 		d[k].enabled = d[k].running = span;
 	}
 	return true;
+}
+
+void td_switch_pair_sent(struct td_switch_pair *p)
+{
+	p->sent[0] = p->last[0];
+	p->sent[1] = p->last[1];
+	p->sent_ns = p->ns;
+	p->sent_valid = true;
 }
 
 void td_switch_pair_commit(struct td_switch_pair *p)
@@ -32,11 +41,17 @@ void td_switch_pair_commit(struct td_switch_pair *p)
 	 * (its ring buffer is read after that time is), whose baseline is its
 	 * birth. The baseline stays: its next row spans from its birth, with its
 	 * switches since, never from before it was born. */
-	if (!p->have || p->ns <= p->prev_ns)
-		return;
-	p->prev[0] = p->last[0];
-	p->prev[1] = p->last[1];
-	p->prev_ns = p->ns;
+	if (p->sent_valid && p->sent_ns > p->prev_ns) {
+		p->prev[0] = p->sent[0];
+		p->prev[1] = p->sent[1];
+		p->prev_ns = p->sent_ns;
+	}
+	p->sent_valid = false;
+}
+
+void td_switch_pair_forget(struct td_switch_pair *p)
+{
+	p->sent_valid = false;
 }
 
 bool td_counting_cannot_count(int err)

@@ -113,6 +113,9 @@ struct td_counting_ops {
 	bool (*thread_switches)(struct td_counting *b, struct td_thread *t, struct td_count *d);
 	/* The sink kept the sample: its readings become the thread's baselines. */
 	void (*thread_commit)(struct td_counting *b, struct td_thread *t);
+	/* The rows delivered for t since the commit were not kept (the sink's
+	 * write failed): what it delivers next runs from the commit again. */
+	void (*thread_forget)(struct td_counting *b, struct td_thread *t);
 	/* ... after the gone threads were forgotten: listed(ctx, tid) says
 	 * which threads are still listed. */
 	void (*commit)(struct td_counting *b, bool (*listed)(void *ctx, pid_t tid), void *ctx);
@@ -156,15 +159,22 @@ struct td_counting *td_counting_sums_new(struct td_counting_plan *plan, int map_
 /* A thread's voluntary and involuntary context switches: the pair as of the
  * last commit (prev, read at prev_ns) and the latest (last, read at ns). */
 struct td_switch_pair {
-	uint64_t prev[2], last[2];
-	uint64_t prev_ns, ns;
+	uint64_t prev[2], last[2], sent[2];
+	uint64_t prev_ns, ns, sent_ns;
 	bool have;
+	bool sent_valid; /* a row was delivered since the commit, up to sent */
 };
-/* The switches since prev, counted over the time between the two reads:
- * true with d when there is a newer read than prev. */
+/* The switches since the last row delivered (td_switch_pair_sent) since
+ * the commit, else since prev, counted over the time between the two
+ * reads: true with d when there is a newer read. */
 bool td_switch_pair_delta(const struct td_switch_pair *p, struct td_count *d);
-/* The latest becomes the baseline, when it is newer than the baseline. */
+/* The row td_switch_pair_delta gave was delivered. */
+void td_switch_pair_sent(struct td_switch_pair *p);
+/* What was delivered becomes the baseline (what was not, a pair held back
+ * or read after the last row, is in the next row). */
 void td_switch_pair_commit(struct td_switch_pair *p);
+/* The rows delivered since the commit were not kept: the next spans them. */
+void td_switch_pair_forget(struct td_switch_pair *p);
 /* perf_event_open's errno for an event this machine cannot count. */
 bool td_counting_cannot_count(int err);
 /* What counting with b adds to a context switch, measured now on a pair of

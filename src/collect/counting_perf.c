@@ -436,7 +436,16 @@ static int perf_thread_delta(struct td_counting *b, struct td_thread *t, int g, 
 static bool perf_thread_switches(struct td_counting *b, struct td_thread *t, struct td_count *d)
 {
 	(void)b;
-	return td_switch_pair_delta(&state(t)->sw, d);
+	if (!td_switch_pair_delta(&state(t)->sw, d))
+		return false;
+	td_switch_pair_sent(&state(t)->sw);
+	return true;
+}
+
+static void perf_thread_forget(struct td_counting *b, struct td_thread *t)
+{
+	(void)b;
+	td_switch_pair_forget(&state(t)->sw);
 }
 
 static void perf_thread_commit(struct td_counting *b, struct td_thread *t)
@@ -554,6 +563,7 @@ static const struct td_counting_ops perf_ops = {
 	.thread_delta = perf_thread_delta,
 	.thread_switches = perf_thread_switches,
 	.thread_commit = perf_thread_commit,
+	.thread_forget = perf_thread_forget,
 	.commit = perf_commit,
 	.enable = perf_enable,
 	.probe_attach = perf_probe_attach,

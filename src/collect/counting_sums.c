@@ -17,7 +17,6 @@
 /* A thread's state (td_thread.counting). */
 struct sums_thread {
 	struct td_switch_pair sw;
-	bool sw_held; /* no switch since sw.prev, not delivered: the next row spans from sw.prev_ns */
 	/* its slot's seq + 2 (1: no slot, 0: never read) as of the readings in
 	 * last, and as of those committed (prev): the same as the slot's now, nothing new */
 	uint64_t seq_read, seq_committed;
@@ -295,11 +294,21 @@ static bool sums_thread_switches(struct td_counting *b, struct td_thread *t, str
 	struct sums_counting *s = (struct sums_counting *)b;
 	struct sums_thread *st = state(t);
 
-	st->sw_held = false;
 	if (!td_switch_pair_delta(&st->sw, d))
 		return false;
-	st->sw_held = !d[0].value && !d[1].value && !t->gone && !(s->how & TD_SAMPLE_FINAL);
-	return !st->sw_held;
+	/* no switch since its last row: held, the next row spans from there; a
+	 * thread gone has one last row, and no other after it (a sink that
+	 * samples several times before a commit keeps it until then) */
+	if (!d[0].value && !d[1].value && (t->gone ? st->sw.sent_valid : !(s->how & TD_SAMPLE_FINAL)))
+		return false;
+	td_switch_pair_sent(&st->sw);
+	return true;
+}
+
+static void sums_thread_forget(struct td_counting *b, struct td_thread *t)
+{
+	(void)b;
+	td_switch_pair_forget(&state(t)->sw);
 }
 
 static void sums_thread_commit(struct td_counting *b, struct td_thread *t)
@@ -316,8 +325,7 @@ static void sums_thread_commit(struct td_counting *b, struct td_thread *t)
 			st->g[g].given |= st->g[g].giving;
 		}
 	}
-	if (!st->sw_held)
-		td_switch_pair_commit(&st->sw);
+	td_switch_pair_commit(&st->sw);
 	st->seq_committed = st->seq_read;
 }
 
@@ -523,6 +531,7 @@ static const struct td_counting_ops sums_ops = {
 	.thread_delta = sums_thread_delta,
 	.thread_switches = sums_thread_switches,
 	.thread_commit = sums_thread_commit,
+	.thread_forget = sums_thread_forget,
 	.commit = sums_commit,
 	.enable = sums_enable,
 	.describe = sums_describe,

@@ -431,9 +431,58 @@ static void test_switch_pair_born_after_read(void **state)
 	assert_int_equal(d[1].running, 100);
 	assert_int_equal(d[0].value, 5);
 	assert_int_equal(d[1].value, 2);
+	td_switch_pair_sent(&p); /* the row was delivered */
 	td_switch_pair_commit(&p);
 	assert_int_equal(p.prev_ns, 300);
 	assert_int_equal(p.prev[0], 5);
+}
+
+/* A pair sampled several times before a commit (a failed write, a group
+ * of intervals committed together): each row runs from the last one
+ * delivered; what was not delivered (held back) stays for the next row,
+ * across the commit; rows forgotten (their write failed) are delivered
+ * again, from the commit. */
+static void test_switch_pair_rows_between_commits(void **state)
+{
+	struct td_switch_pair p = { .prev = { 10, 1 }, .prev_ns = 1000, .have = true };
+	struct td_count d[2];
+
+	(void)state;
+	p.last[0] = 14, p.last[1] = 2, p.ns = 1100;
+	assert_true(td_switch_pair_delta(&p, d));
+	assert_int_equal(d[0].value, 4);
+	assert_int_equal(d[1].value, 1);
+	assert_int_equal(d[0].enabled, 100);
+	td_switch_pair_sent(&p);
+	/* read again, 100 ns on, no switch: the row would be zeros over 100 ns; held back */
+	p.ns = 1200;
+	assert_true(td_switch_pair_delta(&p, d));
+	assert_int_equal(d[0].value, 0);
+	assert_int_equal(d[0].running, 100);
+	td_switch_pair_commit(&p); /* what was delivered only: up to 1100 */
+	assert_int_equal(p.prev_ns, 1100);
+	assert_int_equal(p.prev[0], 14);
+	assert_int_equal(p.prev[1], 2);
+	/* the held time is in the next row: from 1100, not 1200 */
+	p.last[0] = 15, p.ns = 1300;
+	assert_true(td_switch_pair_delta(&p, d));
+	assert_int_equal(d[0].value, 1);
+	assert_int_equal(d[1].value, 0);
+	assert_int_equal(d[0].enabled, 200);
+	td_switch_pair_sent(&p);
+	/* that row's write failed: forgotten, the next row runs from the commit at 1100 again */
+	td_switch_pair_forget(&p);
+	p.last[1] = 5, p.ns = 1400;
+	assert_true(td_switch_pair_delta(&p, d));
+	assert_int_equal(d[0].value, 1);
+	assert_int_equal(d[1].value, 3);
+	assert_int_equal(d[1].enabled, 300);
+	td_switch_pair_sent(&p);
+	td_switch_pair_commit(&p);
+	assert_int_equal(p.prev_ns, 1400);
+	assert_int_equal(p.prev[1], 5);
+	/* nothing newer than the last row: no row */
+	assert_false(td_switch_pair_delta(&p, d));
 }
 
 int main(void)
@@ -445,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_no_such_process),
 		cmocka_unit_test(test_switch_reads_bounded),
 		cmocka_unit_test(test_switch_pair_born_after_read),
+		cmocka_unit_test(test_switch_pair_rows_between_commits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
