@@ -240,6 +240,7 @@ static void cleanup(struct td_session *rs)
 	session_hotspots_free(rs);
 	td_collector_free(rs->col);
 	td_live_free(rs->live);
+	td_written_free(&rs->written);
 	free(rs->extra_td);
 	td_syswide_free(rs->sys);
 	if (rs->cg_fd >= 0)
@@ -430,6 +431,7 @@ static int begin(struct td_session *rs, td_err *err)
 		return -1;
 	}
 	session_enforce_retention(rs);
+	session_group_init(rs, false);
 	rs->interval_start = td_wall_ns();
 	/* what sampling costs is counted from here: the set-up (events files, libpfm4's
 	 * initialisation, which reads every tracepoint's id, the counters opened) is once */
@@ -637,6 +639,7 @@ int td_session_execute(const struct td_session_opts *o, struct td_session_result
 	int sigfd = td_session_block_signals(&oldmask), ret = -1;
 
 	if (td_session_start(o, &s, res, err) == 0) {
+		session_group_init(s, true);
 		td_session_loop(&s, 1, sigfd);
 		ret = td_session_finish(s, res, err);
 	}

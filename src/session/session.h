@@ -1,7 +1,7 @@
 /* session: one monitoring session from start to end, shared by `tdctl run`,
  * `tdctl attach`, `tdctl record` and (later) the daemon — checks the target
  * and the database, builds the event groups from events/NAME.td, writes
- * everything to the store one interval per transaction. Any number of
+ * everything to the store, a group of intervals a transaction (session_sink.c). Any number of
  * sessions run from one poll() loop (td_session_loop); td_session_execute
  * is the one-session case. */
 #ifndef TD_SESSION_H

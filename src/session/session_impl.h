@@ -17,6 +17,7 @@
 #include "live_metrics.h"
 #include "machine/pmu.h"
 #include "session.h"
+#include "session_written.h"
 #include "store/store.h"
 #include "collect/syswide.h"
 
@@ -78,10 +79,21 @@ struct td_session {
 							  * system calls at the last commit */
 	uint64_t syscalls_read_ns; /* when cost_syscalls was read (session_sink.c's SYSCALLS_EVERY_NS) */
 	bool final_write;	   /* the interval being written is the last */
+	/* Intervals are committed a group at a time (session_sink.c): up to
+	 * group_max of them, about a second's, in one transaction, and the
+	 * collector with them; group_n were written in the open group (0:
+	 * none open), whose rows hold the differences `written` gives. The
+	 * session's counters as the group began, for a group that fails: */
+	int group_max, group_n;
+	struct td_written written;
+	struct {
+		int seq;
+		int64_t above;
+		uint64_t start, cpu, reads, calls, calls_ns;
+	} group_at;
 	/* written in a shared store's outer transaction, committed with it
-	 * (td_session_settle): the ids above settle_above are the interval's */
+	 * (td_session_settle): the ids above group_at.above are the interval's */
 	bool settle_pending;
-	int64_t settle_above;
 	uint64_t settle_now, settle_cpu, settle_reads, settle_calls; /* the clock and the costs at the write */
 	bool settle_have_calls;					     /* settle_calls was read */
 	bool write_failed;					     /* the last interval could not be written */
@@ -158,6 +170,9 @@ void session_cost_cache_put(const char *path, const char *mode, int events, doub
 int session_setup_live(struct td_session *s, td_err *err);
 int session_setup_rotation(struct td_session *s, td_err *err);
 void session_enforce_retention(struct td_session *s);
+/* How many intervals the session commits together (session_sink.c);
+ * alone: the only session of its process, writing its own database. */
+void session_group_init(struct td_session *rs, bool alone);
 int session_write_interval(struct td_session *s, bool final);
 /* td_session_batch_begin / _end: the process's costs read once for the
  * batch's intervals (they are the process's, whichever session reads them). */

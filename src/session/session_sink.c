@@ -1,6 +1,6 @@
 /* session_sink: what a session's collector reads goes into SQLite — thread
  * and CPU targets, raw counts, the event plan, metric values evaluated live
- * (live_metrics), one interval per transaction, retention while running —
+ * (live_metrics), a group of intervals per transaction, retention while running —
  * and the --rotate / TD_DEBUG_RAW set-up of the collector. */
 #include <assert.h>
 #include <math.h>
@@ -29,16 +29,32 @@ static int ensure_thread_row(struct td_session *rs, struct td_thread *t)
 }
 
 /* One target's values of one group: the store keeps them as one row. n is
- * at most TD_GROUP_MAX (a perf group's size; /proc's 2). */
-static int write_counts(struct td_session *rs, int64_t target, const int64_t *events, const struct td_count *c, int n)
+ * at most TD_GROUP_MAX (a perf group's size; /proc's 2). c: what the
+ * collector read, since the open group of intervals began (a switch pair:
+ * since its last row already, counting_backend.h); d: the row, what to
+ * evaluate (session_written.c); *none: no row (nothing moved since the
+ * group's last row of it). */
+static int write_counts(struct td_session *rs, int64_t target, const int64_t *events, const struct td_count *c, int n,
+			struct td_count *d, bool *none)
 {
+	bool since_row = events == rs->proc_event_ids;
+
 	struct td_store_count v[TD_GROUP_MAX];
 
 	_Static_assert(TD_GROUP_MAX >= 2, "the /proc pair fits");
+	*none = false;
 	if (n > TD_GROUP_MAX)
 		return -1;
+	if (rs->group_max > 1 && !since_row) {
+		if (td_written_row(&rs->written, target, events[0], c, n, d, none))
+			return -1;
+		if (*none)
+			return 0;
+	} else {
+		memcpy(d, c, (size_t)n * sizeof(*c));
+	}
 	for (int i = 0; i < n; i++)
-		v[i] = (struct td_store_count){ events[i], c[i].value, c[i].enabled, c[i].running };
+		v[i] = (struct td_store_count){ events[i], d[i].value, d[i].enabled, d[i].running };
 	return td_store_counts_add(rs->store, rs->interval_id, target, v, n);
 }
 
@@ -62,14 +78,18 @@ static int sink_counts(void *ctx, struct td_thread *t, int spec, const struct td
 {
 	struct td_session *rs = ctx;
 
+	struct td_count d[TD_GROUP_MAX];
+	bool none;
+
 	if (ensure_thread_row(rs, t))
 		return -1;
-	if (write_counts(rs, t->store_id, spec == TD_SPEC_PROC ? rs->proc_event_ids : rs->event_ids[spec], c, n))
+	if (write_counts(rs, t->store_id, spec == TD_SPEC_PROC ? rs->proc_event_ids : rs->event_ids[spec], c, n, d,
+			 &none))
 		return -1;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !none; i++) {
 		if (spec != TD_SPEC_PROC && rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count(rs->live, rs->spec_live[spec], t->store_id, t->pid, t->tid, t->comm,
-				  rs->spec_alias[spec][i], rs->live_group[spec][i], &c[i]))
+				  rs->spec_alias[spec][i], rs->live_group[spec][i], &d[i]))
 			return -1;
 	}
 	/* the row's name (the collector keeps it current: tracker events, /proc in turn) and
@@ -110,7 +130,9 @@ static int64_t cpu_aggregate(struct td_session *rs, int core, int socket)
 static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct td_count *c, int n)
 {
 	struct td_session *rs = ctx;
+	struct td_count d[TD_GROUP_MAX];
 	int64_t agg[2];
+	bool none;
 
 	if (cpu->store_id <= 0 &&
 	    (cpu->store_id = td_store_cpu_add(rs->store, rs->session, cpu->cpu, cpu->core, cpu->socket)) < 0)
@@ -119,12 +141,12 @@ static int sink_cpu(void *ctx, struct td_cpu_slot *cpu, int spec, const struct t
 	agg[1] = cpu_aggregate(rs, -1, cpu->socket);
 	if (agg[0] < 0 || agg[1] < 0)
 		return -1;
-	if (write_counts(rs, cpu->store_id, rs->event_ids[spec], c, n))
+	if (write_counts(rs, cpu->store_id, rs->event_ids[spec], c, n, d, &none))
 		return -1;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !none; i++) {
 		if (rs->live && rs->spec_live[spec] >= 0 &&
 		    td_live_count_agg(rs->live, rs->spec_live[spec], cpu->store_id, cpu->cpu, agg,
-				      rs->spec_alias[spec][i], rs->live_group[spec][i], &c[i]))
+				      rs->spec_alias[spec][i], rs->live_group[spec][i], &d[i]))
 			return -1;
 	}
 	return 0;
@@ -159,12 +181,14 @@ static int write_cgroup_counts(struct td_session *rs)
 	    (rs->cg_target = td_store_target_add(rs->store, rs->session, "cgroup", 0, NULL, rs->cg_path)) < 0)
 		return -1;
 	for (int g = 0; g < rs->nspecs; g++) {
+		struct td_count d[TD_GROUP_MAX];
+		bool same;
 		if (!rs->cg_have[g])
 			continue;
-		if (write_counts(rs, rs->cg_target, rs->event_ids[g], rs->cg_sum[g], rs->specs[g].n))
+		if (write_counts(rs, rs->cg_target, rs->event_ids[g], rs->cg_sum[g], rs->specs[g].n, d, &same))
 			return -1;
-		for (int i = 0; i < rs->specs[g].n; i++) {
-			const struct td_count *c = &rs->cg_sum[g][i];
+		for (int i = 0; i < rs->specs[g].n && !same; i++) {
+			const struct td_count *c = &d[i];
 			if (rs->live && rs->spec_live[g] >= 0 &&
 			    td_live_count_agg(rs->live, rs->spec_live[g], rs->cg_target, -1, none, rs->spec_alias[g][i],
 					      rs->live_group[g][i], c))
@@ -185,12 +209,12 @@ void session_sink_init(struct td_session *rs)
 }
 
 /* Keep the database within the run's retention limits: at the start and
- * after each interval, short steps (td_store_retain_step: small
+ * after each commit, short steps (td_store_retain_step: small
  * transactions, no VACUUM) while something is due, for at most a fifth of
- * the interval, so that sampling never waits for retention. */
-void session_enforce_retention(struct td_session *rs)
+ * the intervals committed, so that sampling never waits for retention. */
+static void enforce_retention(struct td_session *rs, int intervals)
 {
-	uint64_t deadline = td_now_ns() + (uint64_t)rs->o.interval_ms * 1000000ull / 5;
+	uint64_t deadline = td_now_ns() + (uint64_t)intervals * (uint64_t)rs->o.interval_ms * 1000000ull / 5;
 	struct td_prune_result pr;
 	td_err err;
 	int rc;
@@ -204,8 +228,14 @@ void session_enforce_retention(struct td_session *rs)
 		session_say(rs, TD_SAY_WARNING, "retention: %s", err.msg);
 }
 
-/* The interval's transaction failed: forget what was made and summed in it
- * (the readings stay, so the next interval delivers these counts again). */
+void session_enforce_retention(struct td_session *rs)
+{
+	enforce_retention(rs, 1);
+}
+
+/* The interval's transaction, or its group's, failed: forget what was made
+ * and summed in it (the readings stay, so the next interval delivers these
+ * counts again). */
 static void forget_interval(struct td_session *rs, int64_t above)
 {
 	int kept = 0;
@@ -225,10 +255,10 @@ static void forget_interval(struct td_session *rs, int64_t above)
 	memset(rs->cg_have, 0, sizeof(rs->cg_have));
 }
 
-/* The interval's transaction committed: the readings become the next
- * interval's base. */
-static void committed(struct td_session *rs, uint64_t now, uint64_t cpu, uint64_t reads, bool have_calls,
-		      uint64_t calls)
+/* The interval's rows are written (committed, or in its group's open
+ * transaction): the next interval's row begins here. */
+static void row_written(struct td_session *rs, uint64_t now, uint64_t cpu, uint64_t reads, bool have_calls,
+			uint64_t calls)
 {
 	if (have_calls) {
 		rs->cost_syscalls = calls;
@@ -236,6 +266,14 @@ static void committed(struct td_session *rs, uint64_t now, uint64_t cpu, uint64_
 	}
 	rs->cost_cpu_ns = cpu;
 	rs->cost_reads = reads;
+	rs->seq++;
+	rs->interval_start = now;
+}
+
+/* The interval, or the group of intervals from `first`, committed: the
+ * readings become the next interval's base. */
+static void committed(struct td_session *rs, int first)
+{
 	td_collector_commit(rs->col);
 	session_hotspots_commit(rs);
 	if (rs->sys)
@@ -244,20 +282,29 @@ static void committed(struct td_session *rs, uint64_t now, uint64_t cpu, uint64_
 		session_say(rs, TD_SAY_NOTE,
 			    "interval %d written: it holds the counts of the %d attempt%s that failed before "
 			    "it",
-			    rs->seq, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
+			    first, rs->failed_streak, rs->failed_streak == 1 ? "" : "s");
 	rs->write_failed = false;
 	rs->failed_streak = 0;
-	rs->seq++;
-	rs->interval_start = now;
+	td_written_reset(&rs->written);
 	if (!rs->final_write && !rs->o.store)
-		session_enforce_retention(rs);
+		enforce_retention(rs, rs->seq - first);
+	rs->group_n = 0;
 }
 
-/* The interval's transaction failed (why): what was made in it forgotten,
- * its readings kept for the next interval. */
-static void not_written(struct td_session *rs, int64_t above, const char *why, const char *advice)
+/* The interval's transaction, or its group's, failed (why): what was made
+ * in it forgotten, its readings kept for the next interval, which begins
+ * where the group did. */
+static void not_written(struct td_session *rs, const char *why, const char *advice)
 {
-	forget_interval(rs, above < 0 ? INT64_MAX : above);
+	forget_interval(rs, rs->group_at.above < 0 ? INT64_MAX : rs->group_at.above);
+	rs->seq = rs->group_at.seq;
+	rs->interval_start = rs->group_at.start;
+	rs->cost_cpu_ns = rs->group_at.cpu;
+	rs->cost_reads = rs->group_at.reads;
+	rs->cost_syscalls = rs->group_at.calls;
+	rs->syscalls_read_ns = rs->group_at.calls_ns;
+	rs->group_n = 0;
+	td_written_reset(&rs->written);
 	if (!rs->write_failed)
 		session_say(rs, TD_SAY_WARNING,
 			    "cannot write interval %d to the database: %s; its counts are kept and "
@@ -310,22 +357,65 @@ static bool costs_now(bool want_calls, uint64_t *cpu, uint64_t *reads, uint64_t 
 	return want_calls && costs.have_calls;
 }
 
-/* Read everything and write one interval, in one transaction. When the
- * write fails (disk full, I/O error, a lock), nothing is lost: the readings
- * stay uncommitted and the next interval written covers both, from the
- * start of the first (its row spans them). In a shared store's outer
- * transaction, the interval is committed with it: td_session_settle. */
+/* How long a group of intervals is: up to GROUP_NS of them. Each interval
+ * its own transaction, a 13-thread session at -I 100 spent a third of its
+ * sampling time beginning and committing them (BEGIN's locks and WAL index
+ * reads, COMMIT's frames: ~8 WAL frames an interval). Half a second's
+ * group, five of them: also the longest another writer of the same
+ * database waits for its lock (BUSY_MS in store.c gives it 5 s). */
+#define GROUP_NS 500000000ull
+
+void session_group_init(struct td_session *rs, bool alone)
+{
+	uint64_t every = (uint64_t)rs->o.interval_ms * 1000000ull;
+
+	/* Only a session alone in its process and database: beside others (topdownd's, tdctl
+	 * stat's several processes) each would hold the database's write lock half a second
+	 * while the others, sampled by the same loop, wait for it. And not with hotspot rows,
+	 * which an interval writes as they stand, with --rotate, whose rows' enabled time (the
+	 * reference's, or the group's running time where larger: collector.c's rebase) does not
+	 * add up over differences, or TD_DEBUG_RAW, which records what each sample read. */
+	rs->group_max = !alone || rs->o.store || rs->hot || rs->o.rotate_ms > 0 || rs->raw_dump || every >= GROUP_NS
+				? 1
+				: (int)(GROUP_NS / every);
+	rs->group_n = 0;
+}
+
+/* Read everything and write one interval. Intervals are committed a group
+ * at a time: up to group_max of them (session_group_max: about half a
+ * second's), each a savepoint of the group's transaction, committed with
+ * the last, the final interval or a failure ending the group. When a write
+ * fails (disk full, I/O error, a lock), nothing is lost: the group's
+ * readings stay uncommitted (the collector is committed only with the
+ * group; its rows hold differences: session_written.c) and the next
+ * interval written covers all of them, from the start of the group's first
+ * (its row spans them). A kill loses the open group's intervals, never
+ * one committed. In a shared store's outer transaction (group_max 1), the
+ * interval is committed with it: td_session_settle. */
 int session_write_interval(struct td_session *rs, bool final)
 {
 	uint64_t now = td_wall_ns();
-	int64_t above;
 	char why[sizeof(rs->write_error)];
 	const char *advice;
+	td_err err;
 
 	assert(!rs->settle_pending);
 	rs->final_write = final;
-	if ((above = td_store_max_target_id(rs->store)) < 0 || td_store_begin(rs->store))
-		goto fail;
+	if (rs->group_n == 0) {
+		/* a group begins: what it goes back to when it fails */
+		rs->group_at.seq = rs->seq;
+		rs->group_at.start = rs->interval_start;
+		rs->group_at.cpu = rs->cost_cpu_ns;
+		rs->group_at.reads = rs->cost_reads;
+		rs->group_at.calls = rs->cost_syscalls;
+		rs->group_at.calls_ns = rs->syscalls_read_ns;
+		if ((rs->group_at.above = td_store_max_target_id(rs->store)) < 0)
+			goto fail;
+		if (rs->group_max > 1)
+			td_store_outer_begin(rs->store);
+	}
+	if (td_store_begin(rs->store))
+		goto fail_group;
 	td_store_batch_begin(rs->store); /* thousands of samples rows an interval: 16 to an INSERT */
 	rs->interval_id = td_store_interval_add(rs->store, rs->session, rs->seq, rs->interval_start, now);
 	if (rs->interval_id < 0)
@@ -342,7 +432,7 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (td_store_batch_end(rs->store) || session_hotspots_write(rs))
 		goto fail_tx;
-	/* what this interval cost tdctl: its CPU time and reads since the last commit (all its
+	/* what this interval cost tdctl: its CPU time and reads since the last interval (all its
 	 * sessions: one process samples them all; in a batch, as of the batch's first interval) */
 	uint64_t cpu, reads, calls;
 	bool have_calls = costs_now(final || now - rs->syscalls_read_ns >= SYSCALLS_EVERY_NS, &cpu, &reads, &calls);
@@ -351,9 +441,21 @@ int session_write_interval(struct td_session *rs, bool final)
 		goto fail_tx;
 	if (td_store_commit(rs->store))
 		goto fail_tx;
+	if (rs->group_max > 1) {
+		int first = rs->group_at.seq;
+		row_written(rs, now, cpu, reads, have_calls, calls);
+		if (++rs->group_n < rs->group_max && !final)
+			return 0;
+		if (td_store_outer_end(rs->store, &err)) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			advice = td_store_disk_advice(rs->store);
+			goto said;
+		}
+		committed(rs, first);
+		return 0;
+	}
 	if (td_store_outer_open(rs->store)) {
 		rs->settle_pending = true;
-		rs->settle_above = above;
 		rs->settle_now = now;
 		rs->settle_cpu = cpu;
 		rs->settle_reads = reads;
@@ -361,18 +463,28 @@ int session_write_interval(struct td_session *rs, bool final)
 		rs->settle_have_calls = have_calls;
 		return 0;
 	}
-	committed(rs, now, cpu, reads, have_calls, calls);
+	row_written(rs, now, cpu, reads, have_calls, calls);
+	committed(rs, rs->seq - 1);
 	return 0;
 fail_tx:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store)); /* what failed, not what the rollback says */
 	advice = td_store_disk_advice(rs->store);
 	td_store_rollback(rs->store);
+	if (rs->group_max > 1)
+		td_store_outer_abort(rs->store); /* the group's other intervals with it */
 	goto said;
+fail_group:
+	if (rs->group_max > 1) {
+		snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store));
+		advice = td_store_disk_advice(rs->store);
+		td_store_outer_abort(rs->store);
+		goto said;
+	}
 fail:
 	snprintf(why, sizeof(why), "%s", td_store_errmsg(rs->store));
 	advice = td_store_disk_advice(rs->store);
 said:
-	not_written(rs, above, why, advice);
+	not_written(rs, why, advice);
 	return -1;
 }
 
@@ -381,10 +493,12 @@ bool td_session_settle(struct td_session *s, const char *why)
 	if (!s->settle_pending)
 		return false;
 	s->settle_pending = false;
-	if (why)
-		not_written(s, s->settle_above, why, NULL);
-	else
-		committed(s, s->settle_now, s->settle_cpu, s->settle_reads, s->settle_have_calls, s->settle_calls);
+	if (why) {
+		not_written(s, why, NULL);
+	} else {
+		row_written(s, s->settle_now, s->settle_cpu, s->settle_reads, s->settle_have_calls, s->settle_calls);
+		committed(s, s->seq - 1);
+	}
 	return true;
 }
 

@@ -617,6 +617,16 @@ bool td_store_outer_open(const struct td_store *s)
 	return s->outer_open;
 }
 
+/* The outer transaction's rows are gone: none of its savepoints is kept. */
+static void outer_roll_back(struct td_store *s)
+{
+	observe_rollback(s, false);
+	s->outer_lost = false;
+	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
+	if (!sqlite3_get_autocommit(s->db))
+		td_store_exec(s, "ROLLBACK");
+}
+
 int td_store_outer_end(struct td_store *s, td_err *err)
 {
 	bool was_open = s->outer_open;
@@ -630,13 +640,18 @@ int td_store_outer_end(struct td_store *s, td_err *err)
 		observe_committed(s);
 		return 0;
 	}
-	observe_rollback(s, false);
 	td_err_set(err, "%s", td_store_errmsg(s));
-	s->outer_lost = false;
-	s->target_id_pending = s->target_id_committed; /* the rows inserted since are gone */
-	if (!sqlite3_get_autocommit(s->db))
-		td_store_exec(s, "ROLLBACK");
+	outer_roll_back(s);
 	return -1;
+}
+
+void td_store_outer_abort(struct td_store *s)
+{
+	bool was_open = s->outer_open;
+
+	s->outer_armed = s->outer_open = false;
+	if (was_open)
+		outer_roll_back(s);
 }
 
 /* The batch's rows are forgotten with the transaction they were for. */

@@ -59,7 +59,8 @@ int td_store_begin(struct td_store *s);
 int td_store_commit(struct td_store *s);
 void td_store_rollback(struct td_store *s);
 /* Many writers' transactions as one (topdownd's watch sessions, each an
- * interval a second, share a handle): after td_store_outer_begin, each
+ * interval a second, share a handle; a session's group of intervals,
+ * session_sink.c): after td_store_outer_begin, each
  * td_store_begin .. td_store_commit (or _rollback) is a savepoint of one
  * transaction, which the first td_store_begin opens and td_store_outer_end
  * commits. Nothing of it is committed before td_store_outer_end says 0
@@ -69,6 +70,9 @@ int td_store_outer_end(struct td_store *s, td_err *err);
 /* Between td_store_outer_begin and _end, and a transaction began: a
  * td_store_commit's rows wait for td_store_outer_end. */
 bool td_store_outer_open(const struct td_store *s);
+/* Roll the outer transaction back, every savepoint of it (a caller that
+ * commits several of its own intervals together, one of which failed). */
+void td_store_outer_abort(struct td_store *s);
 
 /* Sessions. status: running, completed, failed, interrupted. */
 int64_t td_store_session_begin(struct td_store *s, const struct td_session_info *info, td_err *err);
