@@ -412,7 +412,7 @@ int session_write_interval(struct td_session *rs, bool final)
 		if ((rs->group_at.above = td_store_max_target_id(rs->store)) < 0)
 			goto fail;
 		if (rs->group_max > 1)
-			td_store_outer_begin(rs->store);
+			td_store_group_begin(rs->store);
 	}
 	if (td_store_begin(rs->store))
 		goto fail_group;

@@ -572,7 +572,9 @@ int td_store_begin(struct td_store *s)
 		}
 		s->target_id_savepoint = s->target_id_pending;
 		observe_begin(s);
-		return exec_prepared(s, ST_SAVEPOINT, "SAVEPOINT td_one");
+		/* a group's intervals fail together: no savepoint (SQLite would copy
+		 * each page a savepoint first changes into its sub-journal) */
+		return s->outer_group ? 0 : exec_prepared(s, ST_SAVEPOINT, "SAVEPOINT td_one");
 	}
 	/* Transactions do not nest: a BEGIN inside one fails, and the caller's
 	 * rollback of the inner one would undo the outer one's rows. Every
@@ -593,7 +595,7 @@ int td_store_commit(struct td_store *s)
 			s->outer_lost = true;
 			return -1;
 		}
-		return exec_prepared(s, ST_RELEASE, "RELEASE td_one");
+		return s->outer_group ? 0 : exec_prepared(s, ST_RELEASE, "RELEASE td_one");
 	}
 	if (exec_prepared(s, ST_COMMIT, "COMMIT"))
 		return -1;
@@ -609,7 +611,13 @@ void td_store_outer_begin(struct td_store *s)
 {
 	assert(!s->outer_armed && sqlite3_get_autocommit(s->db));
 	s->outer_armed = true;
-	s->outer_open = s->outer_lost = false;
+	s->outer_open = s->outer_lost = s->outer_group = false;
+}
+
+void td_store_group_begin(struct td_store *s)
+{
+	td_store_outer_begin(s);
+	s->outer_group = true;
 }
 
 bool td_store_outer_open(const struct td_store *s)
@@ -668,6 +676,12 @@ static void batch_drop(struct td_store *s)
 void td_store_rollback(struct td_store *s)
 {
 	batch_drop(s);
+	if (s->outer_open && s->outer_group) {
+		/* a group's transaction: nothing of it is kept (td_store_outer_abort) */
+		observe_rollback(s, true);
+		s->outer_lost = true;
+		return;
+	}
 	if (s->outer_open) {
 		/* this savepoint only: the others' rows stay for td_store_outer_end */
 		observe_rollback(s, true);

@@ -70,7 +70,11 @@ int td_store_outer_end(struct td_store *s, td_err *err);
 /* Between td_store_outer_begin and _end, and a transaction began: a
  * td_store_commit's rows wait for td_store_outer_end. */
 bool td_store_outer_open(const struct td_store *s);
-/* Roll the outer transaction back, every savepoint of it (a caller that
+/* An outer transaction whose transactions fail together (a session's
+ * group of intervals): without savepoints; a td_store_rollback in it
+ * leaves the whole of it to td_store_outer_abort. */
+void td_store_group_begin(struct td_store *s);
+/* Roll the outer transaction back, every transaction in it (a caller that
  * commits several of its own intervals together, one of which failed). */
 void td_store_outer_abort(struct td_store *s);
 

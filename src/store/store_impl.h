@@ -88,6 +88,7 @@ struct td_store {
 	 * outer_lost: SQLite rolled it back by itself after an error; the
 	 * target id pending when the current savepoint began */
 	bool outer_armed, outer_open, outer_lost;
+	bool outer_group; /* td_store_group_begin: no savepoints, all of it kept or none */
 	int64_t target_id_savepoint;
 	struct observed observed; /* td_store_observe_counts */
 };
