@@ -382,9 +382,9 @@ void session_group_init(struct td_session *rs, bool alone)
 }
 
 /* Read everything and write one interval. Intervals are committed a group
- * at a time: up to group_max of them (session_group_max: about half a
- * second's), each a savepoint of the group's transaction, committed with
- * the last, the final interval or a failure ending the group. When a write
+ * at a time: up to group_max of them (session_group_init: about half a
+ * second's) in one transaction (td_store_group_begin: no savepoints), the
+ * last, the final interval or a failure ending the group. When a write
  * fails (disk full, I/O error, a lock), nothing is lost: the group's
  * readings stay uncommitted (the collector is committed only with the
  * group; its rows hold differences: session_written.c) and the next
