@@ -525,6 +525,21 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	return 0;
 }
 
+/* A thread whose readings are those the last sample delivered (the
+ * session commits several samples at once): no row again, but what it
+ * counted since the commit is the listed threads' still, as deliver()
+ * adds it (the remainder is the total beyond them). */
+static void listed_again(struct td_collector *c, struct td_thread *t)
+{
+	struct td_count d[TD_GROUP_MAX];
+	int n = c->plan.specs[0].n;
+
+	if (n == 0 || c->be->ops->thread_delta(c->be, t, 0, d) == TD_DELTA_NONE)
+		return;
+	for (int k = 0; k < n; k++)
+		c->family.pending[k] += d[k].value;
+}
+
 /* Read the roots' total: everything the target ran so far, into total.
  * false when there is no remainder to deliver (or a root was never read
  * yet). Done before the threads are read (td_collector_sample). */
@@ -691,11 +706,15 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			t->held++;
 			continue;
 		}
-		bool quiet = be->ops->thread_read(be, t) == TD_READ_QUIET;
+		int read = be->ops->thread_read(be, t);
 		if (!t->gone)
 			t->last_seen_ns = seen_at(t, now_ns);
-		if (quiet)
+		if (read == TD_READ_QUIET)
 			continue; /* nothing new: no row, nothing to commit */
+		if (read == TD_READ_SAME) {
+			listed_again(c, t);
+			continue; /* its rows are delivered: what it counted since the commit, for the remainder */
+		}
 		rc = deliver(c, t, now_ns, sink);
 		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
 			rc = -1;

@@ -51,11 +51,15 @@ enum {
 	TD_THREAD_EXITED = 1,
 	TD_THREAD_FAILED = 2
 };
-/* thread_read's: new readings, or nothing new since the last commit (no
- * row to deliver, nothing to commit). */
+/* thread_read's: new readings; nothing new since the last commit (no row
+ * to deliver, nothing to commit); or readings the same as the last
+ * sample's since that commit, whose rows it delivered (a session that
+ * commits several samples at once): no row, but its delta of spec 0 is
+ * still part of what the listed threads counted (thread_delta). */
 enum {
 	TD_READ_NEW = 0,
-	TD_READ_QUIET = 1
+	TD_READ_QUIET = 1,
+	TD_READ_SAME = 2
 };
 /* thread_delta's: no reading of the spec; a delta to deliver; a delta the
  * backend leaves out (nothing counted, a row of it delivered before). */
@@ -104,7 +108,7 @@ struct td_counting_ops {
 	/* Add the roots' total of spec 0's events to total: false when there is
 	 * none yet. Read before the threads (the unlisted remainder). */
 	bool (*roots_read)(struct td_counting *b, uint64_t *total);
-	/* The thread's readings as of this sample: TD_READ_NEW or TD_READ_QUIET. */
+	/* The thread's readings as of this sample: TD_READ_NEW, TD_READ_QUIET or TD_READ_SAME. */
 	int (*thread_read)(struct td_counting *b, struct td_thread *t);
 	/* Its delta of spec g since the last commit into d (one per event). */
 	int (*thread_delta)(struct td_counting *b, struct td_thread *t, int g, struct td_count *d);

@@ -21,6 +21,9 @@ struct sums_thread {
 	 * last, and as of those committed (prev): the same as the slot's now, nothing new */
 	uint64_t seq_read, seq_committed;
 	bool quiet; /* ... so the last sample passed it by: its commit has nothing to copy */
+	/* the readings in last were read since the commit and their rows
+	 * delivered (cleared when they were not kept: sums_thread_forget) */
+	bool delivered;
 	struct sums_spec {
 		bool have_last;
 		/* a row of this group was delivered (since the last commit: giving)
@@ -202,18 +205,17 @@ static uint64_t slot_seq(const struct sums_counting *s, pid_t tid, const struct 
 }
 
 /* A thread with nothing new since the interval last committed: its slot
- * unchanged since the readings committed (so last is prev, and every delta
+ * (seq: slot_seq's now) unchanged since the readings committed (so last is prev, and every delta
  * 0), a row of each group delivered already, not the last sample. Its turn
  * costs nothing: there would be no row (the program saw it not run), and
  * its commit would copy last onto itself. */
-static bool quiet(const struct sums_counting *s, const struct td_thread *t)
+static bool quiet(const struct sums_counting *s, const struct td_thread *t, uint64_t seq)
 {
 	const struct td_counting_plan *plan = s->base.plan;
 	const struct sums_thread *st = state(t);
-	const struct td_bpf_thread_sums *sums;
 
 	if ((s->how & (TD_SAMPLE_FINAL | TD_SAMPLE_EVERY)) || t->gone || t->short_lived || !st->seq_committed ||
-	    slot_seq(s, t->tid, &sums) != st->seq_committed)
+	    seq != st->seq_committed)
 		return false;
 	for (int g = 0; g < plan->nspecs; g++)
 		if (!plan->disabled[g][0] && plan->specs[g].n > 0 && !st->g[g].given)
@@ -231,10 +233,19 @@ static int sums_thread_read(struct td_counting *b, struct td_thread *t)
 	const struct td_counting_plan *plan = b->plan;
 	struct sums_thread *st = state(t);
 	const struct td_bpf_thread_sums *sums;
+	uint64_t seq;
 
-	if ((st->quiet = quiet(s, t)))
+	seq = slot_seq(s, t->tid, &sums);
+	if ((st->quiet = quiet(s, t, seq)))
 		return TD_READ_QUIET;
-	st->seq_read = slot_seq(s, t->tid, &sums);
+	/* Another sample before the commit (a session that commits a group of
+	 * intervals at once) and the slot unchanged since the last: the
+	 * readings are those, and their rows are delivered (a new copy would
+	 * make the same deltas, and the sink finds nothing new in them) */
+	if (st->delivered && !(s->how & (TD_SAMPLE_FINAL | TD_SAMPLE_EVERY)) && !t->gone && seq == st->seq_read)
+		return TD_READ_SAME;
+	st->seq_read = seq;
+	st->delivered = true; /* the collector delivers them next, or the sample fails and they are forgotten */
 	for (int g = 0; g < plan->nspecs; g++) {
 		struct td_reading r = { 0 };
 		int base = s->base_event[g];
@@ -308,6 +319,7 @@ static bool sums_thread_switches(struct td_counting *b, struct td_thread *t, str
 static void sums_thread_forget(struct td_counting *b, struct td_thread *t)
 {
 	(void)b;
+	state(t)->delivered = false;
 	td_switch_pair_forget(&state(t)->sw);
 }
 
@@ -327,6 +339,7 @@ static void sums_thread_commit(struct td_counting *b, struct td_thread *t)
 	}
 	td_switch_pair_commit(&st->sw);
 	st->seq_committed = st->seq_read;
+	st->delivered = false; /* the readings are the baselines: quiet() from here */
 }
 
 static void sums_commit(struct td_counting *b, bool (*listed)(void *ctx, pid_t tid), void *ctx)

@@ -137,6 +137,33 @@ check_eq "bpf: every listed thread has its switches, from the program (not /proc
 	"$(sql "$WORK/bpf.db" "select count(*) from threads t where t.tid != 0 and not exists (select 1 from counts c
 		join events e on e.id = c.event_id where c.thread_id = t.id and e.name = 'VOLUNTARY_SWITCHES')")"
 
+# ---- threads that run now and then, in a session that commits five intervals at once ----------
+# tests/tools/pulses: 4 threads, each busy 15 ms of its CPU then asleep 300 ms, for 3 s. At
+# -I 100 a thread runs in one interval of a group and in none of the next two or three: those
+# samples find its sums as the group's last one did (counting_sums.c's TD_READ_SAME) and
+# deliver no row, yet what it counted since the commit is still the listed threads', not the
+# unlisted remainder's (the remainder is the process's total beyond them)
+s0=$(steal_ns)
+"$TDCTL" run -I 100 -d "$WORK/pulses.db" --counting=bpf -- "$TD_BUILDDIR/tests/tools/pulses" "$WORK/pulses.cpu" \
+	4 15 300 3 >/dev/null 2>"$WORK/pulses.out"
+check_eq "pulses: run exits 0" 0 "$?"
+stolen=$(awk -v n="$(stolen_since_ns "$s0")" 'BEGIN { printf "%.6f", n / 1e9 }')
+cpu=$(awk '$1 == "CPU_NS" { printf "%.6f", ($3 - $2) / 1e9 }' "$WORK/pulses.cpu")
+tc=$(sql "$WORK/pulses.db" "select sum(c.value) / 1e9 from counts c join events e on e.id = c.event_id join
+	threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.comm = 'pulses' and t.tid != (select min(tid)
+	from threads where tid != 0)")
+unseen=$(awk -v n="$(unseen_ns "$WORK/pulses.out")" 'BEGIN { printf "%.6f", n / 1e9 }')
+check_eq "pulses: the 4 threads' TASK_CLOCK ($tc s) within 1 % of their CPU time (the process's from their start to their end: $cpu s, at most $stolen s stolen meanwhile; $unseen s said to have gone to no thread)" 1 \
+	"$(within_short "$tc" "$cpu" 1 "$stolen" "$unseen")"
+unl=$(unlisted_task_clock "$WORK/pulses.db")
+tc=$(total_task_clock "$WORK/pulses.db")
+check "pulses: under 1 % of the CPU time is unlisted ($unl of $tc s)" \
+	test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u < 0.01 * t) ? 1 : 0 }')" = 1
+check "pulses: the threads ran in under half of the intervals each (the premise: samples that find a thread as the last one did)" \
+	test "$(sql "$WORK/pulses.db" "select max(n) from (select count(*) n from counts c join events e on
+		e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0
+		and t.tid != (select min(tid) from threads where tid != 0) group by t.id)")" -lt 16
+
 # ---- a thread asleep through an attach: no rows but its first and last, alive throughout --------
 sleep 30 &
 SLEEPER=$!
