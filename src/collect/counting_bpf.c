@@ -78,6 +78,7 @@ struct td_bpf_counting {
 	int ncopy;
 	struct td_tid_map index;	    /* its threads' slots + 1, by tid */
 	uint64_t totals[TD_BPF_COUNT_MAX];  /* its processes' counts: its slots, retired and proc_sums */
+	uint64_t slotted[TD_BPF_COUNT_MAX]; /* its threads' slots in copy, summed (kept as they change) */
 	uint64_t retired[TD_BPF_COUNT_MAX]; /* the final counts of its slots given back */
 	uint64_t procs[TD_BPF_COUNT_MAX];   /* its processes' proc_sums as of its last read */
 	uint64_t batch;			    /* the batch whose read brought it up to date (instance's batch) */
@@ -438,11 +439,24 @@ static struct instance *instance_like(const struct perf_event_attr *attrs, const
 	return NULL;
 }
 
+/* A slot of b's copy in or out of b's slotted sums: a thread of b's counts there. */
+static void slotted_add(struct td_bpf_counting *b, const struct td_bpf_thread_sums *c, bool in)
+{
+	if (!c->tid || c->owner != b->owner)
+		return;
+	for (int k = 0; k < b->in->nevents; k++)
+		b->slotted[k] = in ? b->slotted[k] + c->value[k] : b->slotted[k] - c->value[k];
+}
+
 /* b's view on in, the first or the next (b->in NULL before). */
 static void view_attach(struct td_bpf_counting *b, struct instance *in)
 {
 	b->in = in;
 	b->owner = ++in->last_owner;
+	/* its slots of an instance before (unshared), as sum_totals takes them: those of its new owner's number */
+	memset(b->slotted, 0, sizeof(b->slotted));
+	for (int i = 0; i < b->ncopy; i++)
+		slotted_add(b, &b->copy[i], true);
 	b->shared = in->views != NULL;
 	b->next = in->views;
 	in->views = b;
@@ -469,19 +483,30 @@ static void flush_cpus(struct instance *b, bool all)
 	}
 }
 
-/* A whole copy of slot s (counting_event.h's seqlock), false when its
- * writer kept it (a program writes a slot in a microsecond: never seen). */
-static bool snapshot(const struct td_bpf_thread_sums *s, struct td_bpf_thread_sums *out)
+static void load_words(__u64 *to, const __u64 *from, size_t n)
 {
-	const uint64_t *from = (const uint64_t *)s;
-	uint64_t *to = (uint64_t *)out;
+	for (size_t w = 0; w < n; w++)
+		to[w] = __atomic_load_n(&from[w], __ATOMIC_RELAXED);
+}
 
+/* A copy of slot s's parts in use (counting_event.h's seqlock), false when
+ * its writer kept it (a program writes a slot in a microsecond: never seen). */
+static bool snapshot(const struct instance *in, const struct td_bpf_thread_sums *s, struct td_bpf_thread_sums *out)
+{
+	const size_t head = offsetof(struct td_bpf_thread_sums, value) / sizeof(__u64);
+
+	_Static_assert(offsetof(struct td_bpf_thread_sums, value) % sizeof(__u64) == 0, "whole words");
 	for (int tries = 0; tries < 100000; tries++) {
 		uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 		if (seq & 1)
 			continue;
-		for (size_t w = 0; w < sizeof(*s) / sizeof(uint64_t); w++)
-			to[w] = __atomic_load_n(&from[w], __ATOMIC_RELAXED);
+		/* the parts in use: the header, the instance's events and groups, and
+		 * the runtime (a slot is ~1 KB, the few events of a plan a tenth of it) */
+		load_words((__u64 *)out, (const __u64 *)s, head);
+		load_words(out->value, s->value, (size_t)in->nevents);
+		load_words(out->enabled, s->enabled, (size_t)in->ngroups);
+		load_words(out->running, s->running, (size_t)in->ngroups);
+		out->runtime_seen = __atomic_load_n(&s->runtime_seen, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq) {
 			out->seq = seq;
@@ -489,6 +514,16 @@ static bool snapshot(const struct td_bpf_thread_sums *s, struct td_bpf_thread_su
 		}
 	}
 	return false;
+}
+
+/* The parts of a slot in use (snapshot's) from one copy to another. */
+static void copy_used(const struct instance *in, struct td_bpf_thread_sums *to, const struct td_bpf_thread_sums *from)
+{
+	memcpy(to, from, offsetof(struct td_bpf_thread_sums, value));
+	memcpy(to->value, from->value, (size_t)in->nevents * sizeof(*to->value));
+	memcpy(to->enabled, from->enabled, (size_t)in->ngroups * sizeof(*to->enabled));
+	memcpy(to->running, from->running, (size_t)in->ngroups * sizeof(*to->running));
+	to->runtime_seen = from->runtime_seen;
 }
 
 /* Give slot i (its thread tid gone, or its view) back to the program:
@@ -600,7 +635,7 @@ static void view_detach(struct td_bpf_counting *b)
 			used = (int)(in->map_len / sizeof(struct td_bpf_thread_sums));
 		for (int i = 0, n = used; i < n; i++) {
 			struct td_bpf_thread_sums v;
-			if (snapshot(&in->slots[i], &v) && v.tid && v.owner == b->owner)
+			if (snapshot(in, &in->slots[i], &v) && v.tid && v.owner == b->owner)
 				slot_give_back(in, (__u32)i, v.tid);
 		}
 		/* its cgroups (their level bits stay: a lookup more at a switch, no more) */
@@ -853,9 +888,11 @@ static int take_slot(struct td_bpf_counting *b, int i, const struct td_bpf_threa
 		td_tid_map_del(&b->index, mine->tid);
 	if (ours && mine->tid != v->tid && (rc = td_tid_map_put(&b->index, v->tid, (uintptr_t)i + 1)) < 0)
 		return rc;
-	if (ours)
-		*mine = *v;
-	else if (mine->tid)
+	slotted_add(b, mine, false);
+	if (ours) {
+		copy_used(b->in, mine, v);
+		slotted_add(b, mine, true);
+	} else if (mine->tid)
 		*mine = (struct td_bpf_thread_sums){ .seq = v->seq };
 	else
 		mine->seq = v->seq; /* another view's: nothing but its seq was kept (a batch's pass meets every view) */
@@ -867,13 +904,8 @@ static int take_slot(struct td_bpf_counting *b, int i, const struct td_bpf_threa
  * per-process sums read first). */
 static void sum_totals(struct td_bpf_counting *b)
 {
-	memcpy(b->totals, b->retired, sizeof(b->totals));
 	for (int k = 0; k < b->in->nevents; k++)
-		b->totals[k] += b->procs[k];
-	for (int i = 0; i < b->ncopy; i++)
-		if (b->copy[i].tid && b->copy[i].owner == b->owner)
-			for (int k = 0; k < b->in->nevents; k++)
-				b->totals[k] += b->copy[i].value[k];
+		b->totals[k] = b->retired[k] + b->procs[k] + b->slotted[k];
 }
 
 /* The cgroups' sums, for the batch: all of them in one call (a hash map's
@@ -931,7 +963,7 @@ static int read_all(struct instance *in, uint64_t batch)
 		for (struct td_bpf_counting *w = in->views; w; w = w->next) {
 			if (w->copy[i].seq == seq)
 				continue; /* nothing new for this view */
-			if (!have && !(have = snapshot(s, &v)))
+			if (!have && !(have = snapshot(in, s, &v)))
 				break; /* a writer in it: the next read */
 			if ((rc = take_slot(w, i, &v)) < 0)
 				return rc;
@@ -970,7 +1002,7 @@ int td_bpf_counting_read(struct td_bpf_counting *b)
 	for (int i = 0; i < n; i++) {
 		const struct td_bpf_thread_sums *s = &in->slots[i];
 		struct td_bpf_thread_sums v;
-		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == b->copy[i].seq || !snapshot(s, &v))
+		if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == b->copy[i].seq || !snapshot(in, s, &v))
 			continue; /* nothing new (or a writer in it: the next read) */
 		if ((rc = take_slot(b, i, &v)) < 0)
 			return rc;
@@ -1003,6 +1035,7 @@ int td_bpf_counting_drop_exited(struct td_bpf_counting *b, bool (*keep)(void *ct
 		/* final since its exit (counting.bpf.c), and read: the totals keep it */
 		for (int k = 0; k < b->in->nevents; k++)
 			b->retired[k] += mine->value[k];
+		slotted_add(b, mine, false);
 		slot_give_back(b->in, (__u32)i, tid);
 		td_tid_map_del(&b->index, tid);
 		memset(mine, 0, sizeof(*mine));
