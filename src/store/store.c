@@ -505,12 +505,17 @@ int td_store_open(const char *path, enum td_store_mode mode, struct td_store **o
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, BUSY_MS);
-	if ((mode == TD_STORE_WRITE && set_journal(s, !existed, err)) || check_or_create_schema(s, mode, err) ||
-	    (mode == TD_STORE_WRITE && prepare_writes(s, err))) {
+	if ((mode == TD_STORE_WRITE && set_journal(s, !existed, err)) || check_or_create_schema(s, mode, err)) {
 		td_store_close(s);
 		return -1;
 	}
+	/* before the writes are prepared: a flag pragma expires every statement
+	 * prepared so far (SQLite's OP_Expire), each then parsed again at its first step */
 	td_store_exec(s, mode == TD_STORE_WRITE ? "PRAGMA foreign_keys=ON" : "PRAGMA query_only=ON");
+	if (mode == TD_STORE_WRITE && prepare_writes(s, err)) {
+		td_store_close(s);
+		return -1;
+	}
 	*out = s;
 	return 0;
 }
