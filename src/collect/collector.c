@@ -525,6 +525,22 @@ static int deliver(struct td_collector *c, struct td_thread *t, uint64_t now_ns,
 	return 0;
 }
 
+/* How long a gone thread's rows may wait for its last switch to be
+ * counted: an exit whose files or task work run longer gives the rest of
+ * its counts to the unlisted remainder (the totals keep them). */
+#define SETTLE_NS 2000000000ull
+
+/* Is gone thread t's reading its last: its backend counted its last
+ * switch, or it has waited SETTLE_NS since its exit, or the session ends?
+ * Until then it is delivered as a live thread is (a row of what it ran in
+ * its exit so far), and neither said gone nor forgotten: forgotten, what
+ * it ran until its last switch went to the remainder, not to it. */
+static bool settled(const struct td_collector *c, const struct td_thread *t, uint64_t now)
+{
+	return c->finishing || !c->be->ops->thread_settled || now >= t->last_seen_ns + SETTLE_NS ||
+	       c->be->ops->thread_settled(c->be, t);
+}
+
 /* A thread whose readings are those the last sample delivered (the
  * session commits several samples at once): no row again, but what it
  * counted since the commit is the listed threads' still, as deliver()
@@ -715,8 +731,9 @@ int td_collector_sample(struct td_collector *c, uint64_t now_ns, const struct td
 			listed_again(c, t);
 			continue; /* its rows are delivered: what it counted since the commit, for the remainder */
 		}
+		t->settling = t->gone && !settled(c, t, now_ns);
 		rc = deliver(c, t, now_ns, sink);
-		if (rc == 0 && sink->thread_gone && (t->gone ? sink->thread_gone(sink->ctx, t) : 0))
+		if (rc == 0 && sink->thread_gone && t->gone && !t->settling && sink->thread_gone(sink->ctx, t))
 			rc = -1;
 	}
 	if (rc == 0 && have_total)
@@ -753,7 +770,7 @@ void td_collector_commit(struct td_collector *c)
 	 * the sample kept back: td_collector_sample) */
 	for (int i = 0; i < c->nthreads;) {
 		struct td_thread *t = c->threads[i];
-		if (t->gone && !t->kept_back) {
+		if (t->gone && !t->kept_back && !t->settling) {
 			if (newest_thread(c, t->tid) == t)
 				td_tid_map_del(&c->by_tid, (uint32_t)t->tid);
 			free(c->threads[i]); /* gone: its backend holds nothing of it any more */

@@ -59,6 +59,7 @@ struct td_thread {
 	bool exit_seen;	     /* short_lived: its exit event (name, end, counts) has come */
 	int held;	     /* short_lived: samples it was kept back waiting for that event */
 	bool kept_back;	     /* ... by the last sample: not delivered, not to be forgotten */
+	bool settling;	     /* gone, its last switch not counted yet (thread_settled): delivered, not forgotten */
 	/* the counting backend's own state of this thread (counting_backend.h:
 	 * its groups and readings, its switches): none of it the collector's */
 	void *counting;

@@ -91,6 +91,12 @@ struct td_counting_ops {
 	int (*thread_open)(struct td_counting *b, struct td_thread *t, unsigned flags, pid_t adding, td_err *err);
 	/* It exited: take its last reading, give back what it holds. */
 	void (*thread_exit)(struct td_counting *b, struct td_thread *t);
+	/* Optional: false while the readings of gone thread t, as of the last
+	 * read, still lack what it runs until its last switch (the tracker
+	 * hears of an exit before the thread's files and task work are done:
+	 * linux 6.12 kernel/exit.c:945, trace_sched_process_exit(), against
+	 * do_task_dead() at 997). NULL: a gone thread's reading is its last. */
+	bool (*thread_settled)(struct td_counting *b, const struct td_thread *t);
 	/* Give back what it holds (it is not to be counted). */
 	void (*thread_close)(struct td_counting *b, struct td_thread *t);
 	/* A thread listed gone at once (TD_THREAD_EXITED) and what the kernel

@@ -316,6 +316,15 @@ static bool sums_thread_switches(struct td_counting *b, struct td_thread *t, str
 	return true;
 }
 
+/* Its last switch marks its sums final (counting.bpf.c's account()): as
+ * of the last read. A thread without sums never ran counted. */
+static bool sums_thread_settled(struct td_counting *b, const struct td_thread *t)
+{
+	const struct td_bpf_thread_sums *sums = td_bpf_counting_find(((struct sums_counting *)b)->bpf, t->tid);
+
+	return !sums || (sums->flags & TD_BPF_SUMS_EXITED);
+}
+
 static void sums_thread_forget(struct td_counting *b, struct td_thread *t)
 {
 	(void)b;
@@ -545,6 +554,7 @@ static const struct td_counting_ops sums_ops = {
 	.thread_switches = sums_thread_switches,
 	.thread_commit = sums_thread_commit,
 	.thread_forget = sums_thread_forget,
+	.thread_settled = sums_thread_settled,
 	.commit = sums_commit,
 	.enable = sums_enable,
 	.describe = sums_describe,

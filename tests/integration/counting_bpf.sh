@@ -164,6 +164,37 @@ check "pulses: the threads ran in under half of the intervals each (the premise:
 		e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0
 		and t.tid != (select min(tid) from threads where tid != 0) group by t.id)")" -lt 16
 
+# ---- a thread whose exit runs on after the tracker heard of it -----------------------------------
+# tests/tools/exit_tail: a worker busy 20 ms that then, in its exit, frees 512 MB of shared memory
+# (a memfd its own file table holds last): ~60 ms of its CPU between sched_process_exit, where the
+# BPF tracker says it is gone, and its last switch (linux 6.12 kernel/exit.c:945 and 997). At
+# -I 50, each interval committed on its own (TD_DEBUG_RAW), a sample falls in that stretch: the
+# thread read there must not be forgotten, or what it ran until its last switch goes to the
+# unlisted remainder (the totals right, the thread short: 30 of its 84 ms before the fix).
+# Reference: its CPU time, exit included (the process's once it is reaped, less the main thread's).
+s0=$(steal_ns)
+TD_DEBUG_RAW="$WORK/tail.raw" "$TDCTL" run -I 50 -d "$WORK/tail.db" --counting=bpf -- \
+	"$TD_BUILDDIR/tests/tools/exit_tail" "$WORK/tail.cpu" 512 20 >/dev/null 2>"$WORK/tail.out"
+check_eq "exit tail: run exits 0" 0 "$?"
+stolen=$(awk -v n="$(stolen_since_ns "$s0")" 'BEGIN { printf "%.6f", n / 1e9 }')
+read -r wtid wcpu <"$WORK/tail.cpu" || wtid=
+cpu=$(awk -v n="${wcpu:-0}" 'BEGIN { printf "%.6f", n / 1e9 }')
+tc=$(sql "$WORK/tail.db" "select coalesce(sum(c.value), 0) / 1e9 from counts c join events e on e.id = c.event_id
+	join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = ${wtid:-0}")
+unseen=$(awk -v n="$(unseen_ns "$WORK/tail.out")" 'BEGIN { printf "%.6f", n / 1e9 }')
+# the premise: its exit ran longer than an interval (20 ms busy, the rest its exit)
+if awk -v c="$cpu" 'BEGIN { exit !(c - 0.020 > 0.050) }'; then
+	check_eq "exit tail: the worker's TASK_CLOCK ($tc s) within 1 % of its CPU time, its exit's included ($cpu s, at most $stolen s stolen meanwhile; $unseen s said to have gone to no thread)" 1 \
+		"$(within_short "$tc" "$cpu" 1 "$stolen" "$unseen")"
+else
+	skip "exit tail: the worker's TASK_CLOCK against its CPU time" "its exit ran $cpu s less its 20 ms busy: not longer than an interval"
+fi
+check_eq "exit tail: it is said to have exited" 1 "$(sql "$WORK/tail.db" "select exited from threads where tid = ${wtid:-0}")"
+unl=$(unlisted_task_clock "$WORK/tail.db")
+tc=$(total_task_clock "$WORK/tail.db")
+check "exit tail: under 1 % of the CPU time is unlisted ($unl of $tc s)" \
+	test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u < 0.01 * t) ? 1 : 0 }')" = 1
+
 # ---- a thread asleep through an attach: no rows but its first and last, alive throughout --------
 sleep 30 &
 SLEEPER=$!
@@ -414,10 +445,11 @@ sql "$WORK/wide.db" "select t.tid, e.id, cast(sum(c.value * 1.0 * c.enabled / c.
 	and t.tid != 0 and c.running > 0 group by t.tid, e.id" | tr '|' ' ' >"$WORK/wide.tc"
 check_eq "wide plan: TC in all 8 groups for each of the 1,002 threads" 8016 "$(wc -l <"$WORK/wide.tc")"
 unseen=$(unseen_ns "$WORK/wide.out")
-# A known defect, not understood yet (docs/internals.md, "BPF counting: a short thread"): about one run in
-# ten, ONE thread of the 1,000 comes out 10-125 us short (in every group, or in some), with nothing said to
-# have gone unseen. The check lists every thread outside the bound and allows that one thread, at most
-# 15 % short and never over; two such threads, or any other miss, fail.
+# A known defect (docs/internals.md, "BPF counting: a short thread"): about one run in ten, ONE thread of
+# the 1,000 came out 10-125 us short (in every group, or in some), with nothing said to have gone unseen;
+# its likely cause, a gone thread forgotten before its last switch, is fixed (the exit tail above), not
+# shown to be the only one. The check lists every thread outside the bound and allows that one thread,
+# at most 15 % short and never over; two such threads, or any other miss, fail.
 out=$(awk -v stolen="$stolen_ns" -v unseen="$unseen" '$4 == 0 { long[$1] = 1
 	if ($3 > 1010000 + 300000 + stolen) { over++; printf "over: %s (group %s): %d ns; ", $1, $2, $3 }
 	else if ($3 < 990000 - unseen) { shortt[$1] = 1; if ($3 < 850000 - unseen) deep++; printf "short: %s (group %s): %d ns; ", $1, $2, $3 } }
