@@ -30,24 +30,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "busy.h"
+
 static int memfd;
 static long busy_ms;
 static volatile pid_t worker_tid;
 static volatile int unshared, closed;
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *worker(void *arg)
 {
-	volatile uint64_t x = 0;
-	uint64_t until;
-
 	(void)arg;
 	worker_tid = (pid_t)syscall(SYS_gettid);
 	if (unshare(CLONE_FILES)) { /* its own copy of the file table: the memfd's last holder once main closes it */
@@ -57,10 +48,7 @@ static void *worker(void *arg)
 	unshared = 1;
 	while (!closed)
 		usleep(1000);
-	until = clock_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)busy_ms * 1000000ull;
-	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < until)
-		for (int i = 0; i < 10000; i++)
-			x += (uint64_t)i;
+	busy_cpu_ms(busy_ms);
 	return NULL; /* exit: its file table goes, and with it the memfd's pages */
 }
 

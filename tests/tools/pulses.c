@@ -16,28 +16,17 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "busy.h"
+
 static long busy_ms, sleep_ms;
 static uint64_t end_ns;
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *pulse(void *arg)
 {
-	volatile uint64_t x = 0;
-
 	(void)arg;
 	while (clock_ns(CLOCK_MONOTONIC) < end_ns) {
-		uint64_t until = clock_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)busy_ms * 1000000ull;
 		struct timespec rest = { sleep_ms / 1000, (sleep_ms % 1000) * 1000000L };
-		while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < until)
-			for (int i = 0; i < 10000; i++)
-				x += (uint64_t)i;
+		busy_cpu_ms(busy_ms);
 		nanosleep(&rest, NULL);
 	}
 	return NULL;
