@@ -159,10 +159,16 @@ unl=$(unlisted_task_clock "$WORK/pulses.db")
 tc=$(total_task_clock "$WORK/pulses.db")
 check "pulses: under 1 % of the CPU time is unlisted ($unl of $tc s)" \
 	test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u < 0.01 * t) ? 1 : 0 }')" = 1
-check "pulses: the threads ran in under half of the intervals each (the premise: samples that find a thread as the last one did)" \
-	test "$(sql "$WORK/pulses.db" "select max(n) from (select count(*) n from counts c join events e on
-		e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0
-		and t.tid != (select min(tid) from threads where tid != 0) group by t.id)")" -lt 16
+# the premise that makes the two checks above about such samples (a host too busy to let the
+# threads sleep between their runs makes them ordinary checks of counting: said, not failed)
+most=$(sql "$WORK/pulses.db" "select max(n) from (select count(*) n from counts c join events e on
+	e.id = c.event_id join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid != 0
+	and t.tid != (select min(tid) from threads where tid != 0) group by t.id)")
+if [ "${most:-99}" -lt 16 ]; then
+	check "pulses: the threads ran in under half of the intervals each ($most at most: samples found them as the last one did)" true
+else
+	skip "pulses: the threads ran in under half of the intervals each" "one ran in ${most:-?} of ~30 (too busy a host): the checks above met few such samples"
+fi
 
 # ---- a thread whose exit runs on after the tracker heard of it -----------------------------------
 # tests/tools/exit_tail: a worker busy 20 ms that then, in its exit, frees 512 MB of shared memory
@@ -175,25 +181,30 @@ check "pulses: the threads ran in under half of the intervals each (the premise:
 s0=$(steal_ns)
 TD_DEBUG_RAW="$WORK/tail.raw" "$TDCTL" run -I 50 -d "$WORK/tail.db" --counting=bpf -- \
 	"$TD_BUILDDIR/tests/tools/exit_tail" "$WORK/tail.cpu" 512 20 >/dev/null 2>"$WORK/tail.out"
-check_eq "exit tail: run exits 0" 0 "$?"
-stolen=$(awk -v n="$(stolen_since_ns "$s0")" 'BEGIN { printf "%.6f", n / 1e9 }')
-read -r wtid wcpu <"$WORK/tail.cpu" || wtid=
-cpu=$(awk -v n="${wcpu:-0}" 'BEGIN { printf "%.6f", n / 1e9 }')
-tc=$(sql "$WORK/tail.db" "select coalesce(sum(c.value), 0) / 1e9 from counts c join events e on e.id = c.event_id
-	join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = ${wtid:-0}")
-unseen=$(awk -v n="$(unseen_ns "$WORK/tail.out")" 'BEGIN { printf "%.6f", n / 1e9 }')
-# the premise: its exit ran longer than an interval (20 ms busy, the rest its exit)
-if awk -v c="$cpu" 'BEGIN { exit !(c - 0.020 > 0.050) }'; then
-	check_eq "exit tail: the worker's TASK_CLOCK ($tc s) within 1 % of its CPU time, its exit's included ($cpu s, at most $stolen s stolen meanwhile; $unseen s said to have gone to no thread)" 1 \
-		"$(within_short "$tc" "$cpu" 1 "$stolen" "$unseen")"
+rc=$?
+if grep -q "^exit_tail: 512 MB of shared memory" "$WORK/tail.out"; then
+	skip "exit tail" "the workload could not have its memory: $(grep '^exit_tail:' "$WORK/tail.out")"
 else
-	skip "exit tail: the worker's TASK_CLOCK against its CPU time" "its exit ran $cpu s less its 20 ms busy: not longer than an interval"
+	check_eq "exit tail: run exits 0" 0 "$rc"
+	stolen=$(awk -v n="$(stolen_since_ns "$s0")" 'BEGIN { printf "%.6f", n / 1e9 }')
+	read -r wtid wcpu <"$WORK/tail.cpu" || wtid=
+	cpu=$(awk -v n="${wcpu:-0}" 'BEGIN { printf "%.6f", n / 1e9 }')
+	tc=$(sql "$WORK/tail.db" "select coalesce(sum(c.value), 0) / 1e9 from counts c join events e on e.id = c.event_id
+		join threads t on t.id = c.thread_id where e.name = 'TASK_CLOCK' and t.tid = ${wtid:-0}")
+	unseen=$(awk -v n="$(unseen_ns "$WORK/tail.out")" 'BEGIN { printf "%.6f", n / 1e9 }')
+	# the premise: its exit ran longer than an interval (20 ms busy, the rest its exit)
+	if awk -v c="$cpu" 'BEGIN { exit !(c - 0.020 > 0.050) }'; then
+		check_eq "exit tail: the worker's TASK_CLOCK ($tc s) within 1 % of its CPU time, its exit's included ($cpu s, at most $stolen s stolen meanwhile; $unseen s said to have gone to no thread)" 1 \
+			"$(within_short "$tc" "$cpu" 1 "$stolen" "$unseen")"
+	else
+		skip "exit tail: the worker's TASK_CLOCK against its CPU time" "its exit ran $cpu s less its 20 ms busy: not longer than an interval"
+	fi
+	check_eq "exit tail: it is said to have exited" 1 "$(sql "$WORK/tail.db" "select exited from threads where tid = ${wtid:-0}")"
+	unl=$(unlisted_task_clock "$WORK/tail.db")
+	tc=$(total_task_clock "$WORK/tail.db")
+	check "exit tail: under 1 % of the CPU time is unlisted ($unl of $tc s)" \
+		test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u < 0.01 * t) ? 1 : 0 }')" = 1
 fi
-check_eq "exit tail: it is said to have exited" 1 "$(sql "$WORK/tail.db" "select exited from threads where tid = ${wtid:-0}")"
-unl=$(unlisted_task_clock "$WORK/tail.db")
-tc=$(total_task_clock "$WORK/tail.db")
-check "exit tail: under 1 % of the CPU time is unlisted ($unl of $tc s)" \
-	test "$(awk -v u="$unl" -v t="$tc" 'BEGIN { print (u < 0.01 * t) ? 1 : 0 }')" = 1
 
 # ---- a thread asleep through an attach: no rows but its first and last, alive throughout --------
 sleep 30 &
