@@ -513,15 +513,16 @@ __noinline int read_counters(struct cpu_state *cs, __u32 cpu, __u32 have, __u64 
  * switch. Returns true when the thread had no slot (none free). Run with
  * interrupts off, one at a time on a CPU.
  *
- * read_counters(), account() and count_unseen_stint() are
+ * read_counters(), account(), count_unseen_stint() and step() are
  * global functions (not static, not inlined): the verifier checks each once,
  * on its own, with its arguments unknown (pointers as memory of their type's
  * size that may be NULL: btf_prepare_func_args(), kernel/bpf/btf.c:7751-7771
- * in 6.12), instead of once on every path of step() that reaches them.
+ * in 6.12), instead of once on every path of its caller that reaches it.
  * Inlined, the switch program (tp_btf, 6 events) took 21,074 instructions
  * processed and 34 ms of the session's start to verify on this 6.18 guest;
- * with them global, 4,485 and 4-10 ms. A global function takes five
- * arguments at most: account()'s come in a struct. */
+ * with the first three global, 4,485 and 4-10 ms (step(): below). A global
+ * function takes five arguments at most: account()'s and step()'s come in
+ * a struct. */
 struct account_args {
 	__u64 ran;
 	__u32 tid, tgid, owner;
@@ -697,13 +698,41 @@ __noinline int count_unseen_stint(__u32 tid)
  * read the counters when it or the thread after it is followed (or when
  * cgroups are summed: whatever runs counts), never otherwise; give it
  * what it counted since its base. Leaves the CPU's state as the thread
- * after it (ntid, nowner) starts: a base taken when that one is followed. */
-static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __u32 owner, int sw, bool dead,
-				 __u32 ntid, __u32 nowner, __u64 gen, struct task_struct *prev, bool btf)
+ * after it (ntid, nowner) starts: a base taken when that one is followed.
+ * Returns true when the thread had no slot (none free).
+ *
+ * The switch programs call it as a global function (step(), as
+ * read_counters() and account() above); inlined there, the verifier walked
+ * it once for every path of on_switch() that reached it (the owner looked
+ * up or cached, a thread switched to or idle, its last switch or not): of
+ * the raw_tp switch program's 5,510 instructions processed at load on the
+ * Zen 4 guest of stop 50, ~4,000 were this function's (5.5 to 8 ms of a
+ * session's start; global: 3,713 and 3.1 to 4.3 ms, no more run time per
+ * switch measured). The flush inlines it (step_inline()): its constants
+ * (no switch, the same thread before and after) leave one path. The caller
+ * reads prev's CPU time (s->runtime) when the switch keeps it: a global
+ * function's arguments are scalars or memory, and a tp_btf program's task
+ * is neither. */
+struct step_args {
+	__u32 tid, tgid, owner;
+	__s32 sw;
+	__u32 dead;
+	__u32 ntid, nowner;
+	__u64 gen;
+	__u64 runtime; /* prev's se.sum_exec_runtime, when sw != SW_NONE && owner && tid */
+};
+
+static __always_inline int step_inline(struct cpu_state *cs, const struct step_args *s)
 {
-	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next = nowner || all, full = false;
+	bool all = sum_cgroups && cgroup_levels, mine, have = false, need_next, full = false;
 	__u64 now = 0, ran = 0;
 
+	if (!cs || !s)
+		return 0;
+	__u32 tid = s->tid, owner = s->owner, ntid = s->ntid, nowner = s->nowner;
+	bool dead = s->dead;
+
+	need_next = nowner || all;
 	mine = cs->known && cs->running == tid;
 	if (!mine && cs->known && cs->valid && cs->since_ns && (owner || all || cs->owner)) {
 		/* a switch the program did not see since a base was taken (for a followed
@@ -727,17 +756,13 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 		}
 		struct account_args a = { .ran = ran,
 					  .tid = tid,
-					  .tgid = tgid,
+					  .tgid = s->tgid,
 					  .owner = owner,
-					  .sw = sw,
+					  .sw = s->sw,
 					  .dead = dead,
 					  .have = have,
-					  .seen = sw != SW_NONE && owner && tid };
-		/* prev's CPU time (a switch only: the flush's SW_NONE reads none); btf is
-		 * a constant where this is inlined: a direct load in the tp_btf program,
-		 * one helper call in the raw_tp one */
-		if (a.seen)
-			a.runtime = btf ? prev->se.sum_exec_runtime : BPF_CORE_READ(prev, se.sum_exec_runtime);
+					  .seen = s->sw != SW_NONE && owner && tid,
+					  .runtime = s->runtime };
 		full = account(cs, &a);
 	} else if (need_next) {
 		now = now ? now : bpf_ktime_get_ns();
@@ -754,8 +779,13 @@ static __always_inline bool step(struct cpu_state *cs, __u32 tid, __u32 tgid, __
 	cs->running = ntid;
 	cs->known = 1;
 	cs->owner = nowner;
-	cs->gen = gen;
+	cs->gen = s->gen;
 	return full;
+}
+
+__noinline int step(struct cpu_state *cs, const struct step_args *s)
+{
+	return step_inline(cs, s);
 }
 
 /* A switch from thread tid of process tgid to thread ntid of ntgid; last:
@@ -764,17 +794,37 @@ static __always_inline int on_switch(bool preempt, unsigned int prev_state, __u3
 				     __u32 ntgid, struct task_struct *prev, bool btf)
 {
 	bool dead = !preempt && (prev_state & TD_TASK_DEAD);
-	__u32 zero = 0, nowner;
+	__u32 zero = 0;
 	struct cpu_state *cs = bpf_map_lookup_elem(&cpu_states, &zero);
 	__u64 gen = followed_gen; /* before any lookup of followed: a change after it moves it on */
 	int live;
 
 	if (!cs)
 		return 0;
-	nowner = ntid ? owner_cached(cs, ntgid, gen) : 0;
-	if (step(cs, tid, tgid, owner_now(cs, tid, tgid, gen), !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
-		 dead, ntid, nowner, gen, prev, btf))
+	struct step_args a = { .tid = tid,
+			       .tgid = tgid,
+			       .owner = owner_now(cs, tid, tgid, gen),
+			       .sw = !preempt && prev_state ? SW_VOLUNTARY : SW_INVOLUNTARY,
+			       .dead = dead,
+			       .ntid = ntid,
+			       .nowner = ntid ? owner_cached(cs, ntgid, gen) : 0,
+			       .gen = gen };
+	/* prev's CPU time, kept at a switch out of a followed thread (account()):
+	 * btf is a constant where this is inlined: a direct load in the tp_btf
+	 * program, one helper call in the raw_tp one */
+	if (a.owner && tid)
+		a.runtime = btf ? prev->se.sum_exec_runtime : BPF_CORE_READ(prev, se.sum_exec_runtime);
+	if (!a.owner && !a.nowner && !cs->valid && !(sum_cgroups && cgroup_levels) && !(dead && tid)) {
+		/* between threads nobody follows, no base taken: what step() would do
+		 * then (nothing read, nothing given), without the call */
+		cs->since_ns = 0;
+		cs->running = ntid;
+		cs->known = 1;
+		cs->owner = 0;
+		cs->gen = gen;
+	} else if (step(cs, &a)) {
 		__sync_fetch_and_add(&lost_switches, 1);
+	}
 	cs->switches++; /* after the reading, as the kernel's count (`switches`) */
 	if (!dead)
 		return 0;
@@ -857,7 +907,10 @@ int flush(void *ctx)
 	if (!cs)
 		return 0;
 	owner = owner_now(cs, tid, tgid, gen);
-	step(cs, tid, tgid, owner, SW_NONE, false, tid, owner, gen, t, false);
+	struct step_args a = {
+		.tid = tid, .tgid = tgid, .owner = owner, .sw = SW_NONE, .ntid = tid, .nowner = owner, .gen = gen
+	};
+	step_inline(cs, &a);
 	return 0;
 }
 
