@@ -69,7 +69,8 @@ struct td_live {
 	bool print_tree; /* hand over every process summed too */
 	int seq;	 /* the interval being flushed */
 	double seconds;
-	double elapsed; /* every interval's length summed, this one's included (printed or not) */
+	double elapsed;	  /* every interval's length summed, this one's included (printed or not) */
+	double committed; /* elapsed as of the last commit (td_live_committed) */
 };
 
 struct td_live *td_live_new(struct td_store *s, int64_t session, int smt, int num_cpus, bool each_target)
@@ -548,9 +549,16 @@ int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds)
 	return 0;
 }
 
+void td_live_committed(struct td_live *l)
+{
+	l->committed = l->elapsed;
+}
+
 void td_live_rollback(struct td_live *l, int64_t above)
 {
 	int kept = 0;
+
+	l->elapsed = l->committed;
 
 	for (int fi = 0; fi < l->nf; fi++)
 		targets_clear(&l->f[fi]);

@@ -91,9 +91,13 @@ int td_live_count_agg(struct td_live *l, int file, int64_t target, int cpu, cons
  * counted for in the interval is written for the other files' targets, all
  * n/a (as recompute and reports evaluate it). -1 on a store error. */
 int td_live_flush(struct td_live *l, int64_t interval, int seq, double seconds);
-/* The interval's transaction failed: forget what was counted since the last
- * flush (it is delivered again with the next interval) and the process
- * targets made in it (ids above `above`). */
+/* The intervals flushed so far are committed: a rollback goes back to here. */
+void td_live_committed(struct td_live *l);
+/* The interval's transaction, or its group's, failed: forget what was
+ * counted since the last flush (it is delivered again with the next
+ * interval, which begins where the failed ones did), the process targets
+ * made in it (ids above `above`), and the failed intervals' lengths in the
+ * elapsed time printed (the next interval's length covers them again). */
 void td_live_rollback(struct td_live *l, int64_t above);
 /* Formulas seen spanning groups so far (for the end-of-run note). */
 int td_live_spanning(const struct td_live *l);

@@ -278,6 +278,8 @@ static void committed(struct td_session *rs, int first)
 	session_hotspots_commit(rs);
 	if (rs->sys)
 		td_syswide_commit(rs->sys);
+	if (rs->live)
+		td_live_committed(rs->live);
 	if (rs->write_failed)
 		session_say(rs, TD_SAY_NOTE,
 			    "interval %d written: it holds the counts of the %d attempt%s that failed before "

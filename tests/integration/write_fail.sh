@@ -63,6 +63,31 @@ fi
 # 'tdctl report' reads back from the database
 same_summary "after the full disk" "$DB" "$WORK/err"
 
+# ---- the time printed with each interval (tdctl stat -I) over a full disk -----------
+# An interval that could not be written is delivered again by the next one, which begins
+# where the failed one did: its time must not be counted twice in the elapsed time each
+# line begins with. Reference: the wall time of the whole command, taken around it here
+# (the session begins after the command does, so the last line's time is under it).
+DB="$WORK/s.db"
+rm -f "$FLAG"
+t0=$(date +%s.%N)
+LD_PRELOAD="$SHIM" TD_FAIL_DB="$DB" TD_FAIL_FLAG="$FLAG" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+	"$TDCTL" stat -I 100 -x , -d "$DB" -- "$DEMO" -t 1 -l 0 -e 0 -s 3 >"$WORK/stat.out" 2>"$WORK/stat.err" &
+pid=$!
+CLEANUP_PIDS=$pid
+check "stat: the run writes intervals" wait_for 20 five_intervals
+: >"$FLAG"
+check "stat: a write fails" wait_for 10 grep -q "cannot write interval .*its counts are kept" "$WORK/stat.err"
+sleep 1
+rm -f "$FLAG"
+wait $pid
+check_eq "stat: the run exits 0" 0 "$?"
+t1=$(date +%s.%N)
+last=$(awk -F, 'END { print $1 }' "$WORK/stat.out")
+check "stat: the last interval's time (${last:-none} s) is under the command's wall time ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s)" \
+	awk -v e="${last:-0}" -v a="$t0" -v b="$t1" 'BEGIN { exit !(e > 0 && e <= b - a) }'
+check "stat: ... and over the target's 3 s" awk -v e="${last:-0}" 'BEGIN { exit !(e >= 3) }'
+
 # ---- a real full disk that stays full: a 2 MB tmpfs filled mid-session ------------
 # The target runs to its end, tdctl exits non-zero saying what failed, the database
 # is sound and holds every interval written before the disk filled.
