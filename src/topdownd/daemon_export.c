@@ -37,14 +37,16 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 	struct daemon *d = ctx;
 	struct td_export_target *t = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*t));
 	char(*names)[96] = calloc((size_t)d->cfg.nschedule + (size_t)d->ns + 1, sizeof(*names));
+	struct td_workload *wl = calloc((size_t)d->ns + 1, sizeof(*wl));
 	struct td_export_health h = { .scrape_seconds = d->scrape_seconds };
 	uint64_t t0 = td_now_ns();
 	struct rusage ru;
 	int n = 0, attached = 0;
 
-	if (!t || !names) {
+	if (!t || !names || !wl) {
 		free(t);
 		free(names);
+		free(wl);
 		om->failed = true;
 		return;
 	}
@@ -53,12 +55,19 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 		const struct dsession *run = st->running ? daemon_find_running(d, st->running) : NULL;
 		snprintf(names[n], sizeof(names[n]), "schedule:%s", d->cfg.schedule[k].name);
 		if (run && run->snap.seq >= 0)
-			t[n] = (struct td_export_target){ names[n],	    NULL,      run->id, run->rung, run->model,
-							  run->events_file, &run->snap };
+			t[n] = (struct td_export_target){ .target = names[n],
+							  .session = run->id,
+							  .rung = run->rung,
+							  .model = run->model,
+							  .events_file = run->events_file,
+							  .snap = &run->snap };
 		else if (st->last.seq >= 0)
-			t[n] = (struct td_export_target){ names[n], NULL,      st->last_session,
-							  st->rung, st->model, st->events_file,
-							  &st->last };
+			t[n] = (struct td_export_target){ .target = names[n],
+							  .session = st->last_session,
+							  .rung = st->rung,
+							  .model = st->model,
+							  .events_file = st->events_file,
+							  .snap = &st->last };
 		else
 			continue;
 		n++;
@@ -69,10 +78,13 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 			continue;
 		attached++;
 		snprintf(names[n], sizeof(names[n]), "pid:%d", (int)ds->pid);
-		t[n] = (struct td_export_target){ names[n],  d->cfg.export_comm ? ds->comm : NULL,
-						  ds->id,    ds->rung,
-						  ds->model, ds->events_file,
-						  &ds->snap };
+		t[n] = (struct td_export_target){ .target = names[n],
+						  .comm = d->cfg.export_comm ? ds->comm : NULL,
+						  .session = ds->id,
+						  .rung = ds->rung,
+						  .model = ds->model,
+						  .events_file = ds->events_file,
+						  .snap = &ds->snap };
 		n++;
 	}
 	/* every watched group: as many series as groups, which [watch] chose (its drill-downs are not exported) */
@@ -80,8 +92,16 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 		const struct dsession *ds = d->s[i];
 		if (!ds->watch || strcmp(ds->watch, "watch") || ds->snap.seq < 0)
 			continue;
-		t[n++] = (struct td_export_target){ ds->entry_name,  NULL,     ds->id, ds->rung, ds->model,
-						    ds->events_file, &ds->snap };
+		/* its workload as its path says (a systemd unit, a pod, a container): labels beside target */
+		if (ds->cgroup)
+			td_workload_of(ds->cgroup, &wl[i]);
+		t[n++] = (struct td_export_target){ .target = ds->entry_name,
+						    .workload = ds->cgroup ? &wl[i] : NULL,
+						    .session = ds->id,
+						    .rung = ds->rung,
+						    .model = ds->model,
+						    .events_file = ds->events_file,
+						    .snap = &ds->snap };
 	}
 	h.watch_changes = d->nchanges;
 	h.watch_held = d->changes_held;
@@ -109,4 +129,5 @@ void daemon_fill_metrics(void *ctx, struct td_om *om)
 	d->scrape_seconds = (double)(td_now_ns() - t0) / 1e9;
 	free(t);
 	free(names);
+	free(wl);
 }

@@ -5,14 +5,19 @@
  * topdown_ipc, topdown_cpi, topdown_cpi_component. Node values are fractions
  * of the node's domain (0.25 = 25 % of slots); a value not measured has no
  * sample. */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "metrics_export.h"
 
-#define MAX_LABELS 16
+/* extra label pairs a family adds at most (topdown_node_ratio's node, level,
+ * parent, domain) */
+#define MAX_EXTRA 4
+/* target and comm, the workload's, the family's, and the NULL after them */
+#define MAX_LABELS (2 * (2 + TD_WORKLOAD_PAIRS + MAX_EXTRA) + 1)
 
-/* Labels: the target's, then extra pairs, NULL-terminated. */
+/* Labels: the target's, its workload's, then extra pairs, NULL-terminated. */
 static void labels(const struct td_export_target *t, const char **out, const char *const *extra)
 {
 	int n = 0;
@@ -23,7 +28,10 @@ static void labels(const struct td_export_target *t, const char **out, const cha
 		out[n++] = "comm";
 		out[n++] = t->comm;
 	}
-	for (int i = 0; extra && extra[i] && n + 2 < MAX_LABELS; i += 2) {
+	if (t->workload)
+		n += td_workload_labels(t->workload, out + n);
+	for (int i = 0; extra && extra[i]; i += 2) {
+		assert(n + 2 < MAX_LABELS); /* MAX_EXTRA pairs at most */
 		out[n++] = extra[i];
 		out[n++] = extra[i + 1];
 	}

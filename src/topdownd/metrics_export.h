@@ -10,6 +10,7 @@
 
 #include "openmetrics.h"
 #include "snapshot.h"
+#include "workload.h"
 
 struct td_export_target {
 	const char *target; /* label: "schedule:NAME", "pid:PID" or "watch:GROUP" */
@@ -17,6 +18,9 @@ struct td_export_target {
 	int64_t session;
 	const char *rung, *model, *events_file;
 	const struct td_snapshot *snap;
+	/* a watched group's workload, as its path says (workload.h): its labels
+	 * after target's; NULL: none */
+	const struct td_workload *workload;
 };
 
 struct td_export_health {

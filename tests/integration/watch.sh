@@ -20,7 +20,8 @@ TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
 command -v perl >/dev/null || skip_all "perl (the workloads' loops) is not installed"
 mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 [ -n "$mnt" ] || skip_all "no cgroup v2 hierarchy in /proc/mounts (mount one: mount -t cgroup2 none /sys/fs/cgroup)"
-root="$mnt/td-watch-$$"
+# a systemd-style slice name: the exporter labels the groups below it with it (workload.c)
+root="$mnt/td-watch-$$.slice"
 rel="${root#"$mnt"}"
 if ! mkdir "$root" "$root/steady" "$root/phase" 2>"$WORK/mkdir.err"; then
 	rmdir "$root/steady" "$root/phase" "$root" 2>/dev/null
@@ -126,10 +127,10 @@ check "... which stores level-2 values" wait_for 10 drilled
 check "the log says it" grep -q "watch: change 1: $rel/phase $NODE" "$D/log"
 if scrape "$D/scrape"; then
 	check_eq "the exporter counts the change" "topdown_watch_changes_total 1" "$(grep '^topdown_watch_changes_total ' "$D/scrape")"
-	check_eq "... and serves each group's level 1" "2 2" "$(grep -c "^topdown_node_ratio{target=\"watch:$rel/\(steady\|phase\)\",node=\"Running\",level=\"1\"" "$D/scrape") $(grep -c "^topdown_node_ratio{target=\"watch:$rel/[a-z]*\",node=\"Switching\",level=\"1\"" "$D/scrape")"
+	check_eq "... and serves each group's level 1, labelled with the slice its path names" "2 2" "$(grep -c "^topdown_node_ratio{target=\"watch:$rel/\(steady\|phase\)\",systemd_slice=\"td-watch-$$.slice\",node=\"Running\",level=\"1\"" "$D/scrape") $(grep -c "^topdown_node_ratio{target=\"watch:$rel/[a-z]*\",systemd_slice=\"td-watch-$$.slice\",node=\"Switching\",level=\"1\"" "$D/scrape")"
 else
 	skip "the exporter counts the change" "curl is not installed, or no exporter port in the log"
-	skip "... and serves each group's level 1" "curl is not installed, or no exporter port in the log"
+	skip "... and serves each group's level 1, labelled with the slice its path names" "curl is not installed, or no exporter port in the log"
 fi
 # the shipped alerting rules: their own test, then the change alert over the two scrapes' series
 if command -v promtool >/dev/null && [ -s "$D/scrape" ]; then

@@ -52,9 +52,16 @@ static void build(void)
 	snap = (struct td_snapshot){ .seq = 7, .seconds = 0.5, .files = &file, .nfiles = 1 };
 }
 
-static char *render(bool openmetrics, const char *comm)
+static char *render_workload(bool openmetrics, const char *comm, const struct td_workload *w)
 {
-	struct td_export_target t = { "pid:42", comm, 12, "full", "skl", "intel-skl.td", &snap };
+	struct td_export_target t = { .target = "pid:42",
+				      .comm = comm,
+				      .session = 12,
+				      .rung = "full",
+				      .model = "skl",
+				      .events_file = "intel-skl.td",
+				      .snap = &snap,
+				      .workload = w };
 	struct td_export_health h = { .attach_running = 1,
 				      .sessions_started = 3,
 				      .intervals_written = 99,
@@ -73,6 +80,11 @@ static char *render(bool openmetrics, const char *comm)
 	td_export_render(&om, &t, 1, &h);
 	assert_false(om.failed);
 	return om.text; /* the caller frees */
+}
+
+static char *render(bool openmetrics, const char *comm)
+{
+	return render_workload(openmetrics, comm, NULL);
 }
 
 static void has_line(const char *text, const char *line)
@@ -173,10 +185,45 @@ static void test_families_announced(void **state)
 	free(t);
 }
 
+/* A watched group's workload labels (workload.c) follow target and comm on
+ * every series, every one of them beside the most labels a family adds
+ * (topdown_node_ratio's four): none is dropped. */
+static void test_workload_labels(void **state)
+{
+	struct td_workload w;
+	char *t;
+
+	(void)state;
+	td_workload_of(
+		"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0f5c3c9e_0d6e_4c1a_9d7f_"
+		"2b8a1d0e6f4a.slice/cri-containerd-4d1f0c8b9e2a7f6d5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070605"
+		".scope",
+		&w);
+	t = render_workload(false, "app", &w);
+	has_line(t, "topdown_node_ratio{target=\"pid:42\",comm=\"app\",systemd_unit=\"cri-containerd-"
+		    "4d1f0c8b9e2a7f6d5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070605.scope\",systemd_slice=\"kubepods-"
+		    "burstable-pod0f5c3c9e_0d6e_4c1a_9d7f_2b8a1d0e6f4a.slice\",pod_uid=\"0f5c3c9e-0d6e-4c1a-9d7f-"
+		    "2b8a1d0e6f4a\",qos_class=\"burstable\",container_runtime=\"containerd\",container_id=\""
+		    "4d1f0c8b9e2a7f6d5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070605\",node=\"Frontend_Bound\",level="
+		    "\"1\",parent=\"\",domain=\"Slots\"} 0.25");
+	has_line(t, "topdown_session_id{target=\"pid:42\",comm=\"app\",systemd_unit=\"cri-containerd-"
+		    "4d1f0c8b9e2a7f6d5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070605.scope\",systemd_slice=\"kubepods-"
+		    "burstable-pod0f5c3c9e_0d6e_4c1a_9d7f_2b8a1d0e6f4a.slice\",pod_uid=\"0f5c3c9e-0d6e-4c1a-9d7f-"
+		    "2b8a1d0e6f4a\",qos_class=\"burstable\",container_runtime=\"containerd\",container_id=\""
+		    "4d1f0c8b9e2a7f6d5c4b3a291807f6e5d4c3b2a1908f7e6d5c4b3a2918070605\"} 12");
+	free(t);
+	/* a path that says nothing: target alone, as before */
+	td_workload_of("/td-watch/steady", &w);
+	t = render_workload(false, NULL, &w);
+	has_line(t, "topdown_cpi{target=\"pid:42\"} 3");
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prometheus_text),
+		cmocka_unit_test(test_workload_labels),
 		cmocka_unit_test(test_openmetrics_text),
 		cmocka_unit_test(test_families_announced),
 	};
