@@ -250,3 +250,6 @@ char *td_request_encode(const struct td_request *r)
 	free(text);
 	return line;
 }
+
+const char *const td_change_seq_keys[4] = { "before_first_seq", "before_last_seq", "after_first_seq",
+					    "after_last_seq" };

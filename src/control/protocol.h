@@ -56,4 +56,9 @@ const char *td_op_name(enum td_op op);
 /* Encode a request as one line with its newline (malloc'd), for tdctl. */
 char *td_request_encode(const struct td_request *r);
 
+/* A change's keys in the changes reply (and tdctl's from the database) for
+ * the intervals it was decided on, by seq: its baseline's first and last,
+ * its latest window's first and last (null: not known). */
+extern const char *const td_change_seq_keys[4];
+
 #endif

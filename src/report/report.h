@@ -111,6 +111,12 @@ int td_report_diff_repeats(struct td_store *s, int64_t a, int64_t b, const char 
  * (report_format.c). */
 void td_report_no_such_target(const struct td_report_data *d, int64_t session, const struct td_report_filter *f,
 			      td_err *err);
+/* tdctl report --change: a watch session's tree over its baseline's intervals
+ * (seqs[0] to seqs[1]) beside the tree over its latest window's (seqs[2] to
+ * seqs[3]), as diff's rows (text). 0, or -1 with err (an interval range no
+ * longer stored among them). */
+int td_report_change_trees(struct td_store *s, int64_t session, const int seqs[4], const char *events_dir, FILE *out,
+			   td_err *err);
 /* what_if (NULL: none): also project A's CPI stack and compare it with B (text). */
 int td_report_diff(struct td_store *s, int64_t a, int64_t b, const struct td_report_filter *f,
 		   enum td_report_format fmt, const char *events_dir, const char *what_if, FILE *out, td_err *err);

@@ -91,11 +91,15 @@ static void text_val(FILE *out, double v)
 		fprintf(out, " %9.1f", 100 * v);
 }
 
-static void text(FILE *out, const struct td_report_data *a, const struct td_report_data *b, const struct drow *r, int n)
+/* The rows under the column heads A, B (each at most 7 characters) and
+ * their difference's. */
+static void text_rows(FILE *out, const char *ha, const char *hb, const char *hd, const struct drow *r, int n)
 {
-	fprintf(out, "A: session %lld  %s\nB: session %lld  %s\n\n", (long long)a->h.id, a->h.command,
-		(long long)b->h.id, b->h.command);
-	fprintf(out, "%-64s %9s %9s %9s\n", "Node (biggest change first)", "A %", "B %", "B-A pts");
+	char ca[16], cb[16];
+
+	snprintf(ca, sizeof(ca), "%s %%", ha);
+	snprintf(cb, sizeof(cb), "%s %%", hb);
+	fprintf(out, "%-64s %9s %9s %9s\n", "Node (biggest change first)", ca, cb, hd);
 	for (int k = 0; k < n; k++) {
 		fprintf(out, "%-64s", r[k].path);
 		text_val(out, r[k].a);
@@ -104,8 +108,16 @@ static void text(FILE *out, const struct td_report_data *a, const struct td_repo
 			fprintf(out, " %9s", "n/a");
 		else
 			fprintf(out, " %+9.1f", 100 * r[k].delta);
-		fprintf(out, "%s%s\n", r[k].bott_a ? "  <== A" : "", r[k].bott_b ? "  <== B" : "");
+		fprintf(out, "%s%s%s%s\n", r[k].bott_a ? "  <== " : "", r[k].bott_a ? ha : "",
+			r[k].bott_b ? "  <== " : "", r[k].bott_b ? hb : "");
 	}
+}
+
+static void text(FILE *out, const struct td_report_data *a, const struct td_report_data *b, const struct drow *r, int n)
+{
+	fprintf(out, "A: session %lld  %s\nB: session %lld  %s\n\n", (long long)a->h.id, a->h.command,
+		(long long)b->h.id, b->h.command);
+	text_rows(out, "A", "B", "B-A pts", r, n);
 }
 
 static void esc(FILE *out, const char *s)
@@ -246,6 +258,74 @@ int td_report_diff(struct td_store *s, int64_t ida, int64_t idb, const struct td
 	}
 	free(rows);
 	free(wi);
+	td_report_data_free(&a);
+	td_report_data_free(&b);
+	return rc;
+}
+
+/* The window of intervals first..last (seq) of d as a filter: seconds after
+ * the session's first interval, from the first one's start to the last
+ * one's end (each interval's midpoint within: report_data's rule). */
+static int seq_window(const struct td_report_data *d, int first, int last, struct td_report_filter *f, int *n,
+		      td_err *err)
+{
+	int a = -1, b = -1;
+
+	*n = 0;
+	for (int i = 0; i < d->nivs; i++) {
+		if (d->ivs[i].seq < first || d->ivs[i].seq > last)
+			continue;
+		if (a < 0)
+			a = i;
+		b = i;
+		(*n)++;
+	}
+	if (a < 0) {
+		td_err_set(err,
+			   "the intervals %d to %d of session %lld are no longer in the database (retention removed "
+			   "them, or tdctl prune)",
+			   first, last, (long long)d->h.id);
+		return -1;
+	}
+	*f = (struct td_report_filter){ .kind = TD_RF_ALL,
+					.window = true,
+					.from = (double)(d->ivs[a].start_ns - d->h.first_ns) / 1e9,
+					.to = (double)(d->ivs[b].end_ns - d->h.first_ns) / 1e9 };
+	return 0;
+}
+
+int td_report_change_trees(struct td_store *s, int64_t session, const int seqs[4], const char *events_dir, FILE *out,
+			   td_err *err)
+{
+	struct td_report_filter all = { .kind = TD_RF_ALL, .to = INFINITY }, fa, fb;
+	struct td_report_data d, a, b;
+	struct drow *rows;
+	int n, na, nb, rc = 0;
+
+	if (load(s, session, &all, events_dir, &d, err))
+		return -1;
+	if (seq_window(&d, seqs[0], seqs[1], &fa, &na, err) || seq_window(&d, seqs[2], seqs[3], &fb, &nb, err)) {
+		td_report_data_free(&d);
+		return -1;
+	}
+	td_report_data_free(&d);
+	if (load(s, session, &fa, events_dir, &a, err))
+		return -1;
+	if (load(s, session, &fb, events_dir, &b, err)) {
+		td_report_data_free(&a);
+		return -1;
+	}
+	if (!(rows = build_rows(&a, &b, &n))) {
+		td_err_set(err, "out of memory");
+		rc = -1;
+	} else {
+		fprintf(out,
+			"watch session %lld: its baseline (intervals %d to %d, %d stored) against its latest window "
+			"(intervals %d to %d, %d stored), counts summed over each:\n",
+			(long long)session, seqs[0], seqs[1], na, seqs[2], seqs[3], nb);
+		text_rows(out, "before", "after", "pts", rows, n);
+	}
+	free(rows);
 	td_report_data_free(&a);
 	td_report_data_free(&b);
 	return rc;

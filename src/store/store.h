@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 11
+#define TD_SCHEMA_VERSION 12
 
 struct td_store;
 
@@ -110,6 +110,9 @@ struct td_store_change {
 	char *workload, *node;
 	double before, after, p;
 	int n_before, n_after;
+	/* the watch session's intervals (seq) of the baseline and of the latest
+	 * window, first and last; -1: not known (a change stored before v12) */
+	int before_first, before_last, after_first, after_last;
 };
 /* Insert c (its id ignored): the new row's id, or -1. */
 int64_t td_store_change_add(struct td_store *s, const struct td_store_change *c);

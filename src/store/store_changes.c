@@ -1,7 +1,7 @@
 /* store_changes: the changes watch mode found (topdownd's [watch]) in the
  * database — when, which workload and node, the node's medians before and
  * after, the test's p-value, the watch session whose values moved and the
- * drill-down session started on it — written when found and read back, so a
+ * drill-down session started on it, the intervals it was decided on — written when found and read back, so a
  * change outlives the daemon that found it. */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,8 @@ int64_t td_store_change_add(struct td_store *s, const struct td_store_change *c)
 
 	if (sqlite3_prepare_v2(s->db,
 			       "INSERT INTO changes(session_id, detected_ns, workload, node, before, after, n_before,"
-			       " n_after, p_value, drill_session_id) VALUES(?,?,?,?,?,?,?,?,?,?)",
+			       " n_after, p_value, drill_session_id, before_first_seq, before_last_seq,"
+			       " after_first_seq, after_last_seq) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, c->session);
@@ -31,6 +32,12 @@ int64_t td_store_change_add(struct td_store *s, const struct td_store_change *c)
 		sqlite3_bind_int64(st, 10, c->drill);
 	else
 		sqlite3_bind_null(st, 10);
+	const int seqs[4] = { c->before_first, c->before_last, c->after_first, c->after_last };
+	for (int k = 0; k < 4; k++)
+		if (seqs[k] >= 0)
+			sqlite3_bind_int(st, 11 + k, seqs[k]);
+		else
+			sqlite3_bind_null(st, 11 + k);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_finalize(st);
@@ -48,10 +55,13 @@ int td_store_changes(struct td_store *s, td_change_fn fn, void *ctx)
 	sqlite3_stmt *st;
 	int rc = 0, step;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT id, session_id, detected_ns, workload, node, before, after, n_before, n_after,"
-			       " p_value, coalesce(drill_session_id, 0) FROM changes ORDER BY id",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    s->db,
+		    "SELECT id, session_id, detected_ns, workload, node, before, after, n_before, n_after,"
+		    " p_value, coalesce(drill_session_id, 0), coalesce(before_first_seq, -1),"
+		    " coalesce(before_last_seq, -1), coalesce(after_first_seq, -1), coalesce(after_last_seq, -1)"
+		    " FROM changes ORDER BY id",
+		    -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct td_store_change c = {
@@ -66,6 +76,10 @@ int td_store_changes(struct td_store *s, td_change_fn fn, void *ctx)
 			.n_after = sqlite3_column_int(st, 8),
 			.p = sqlite3_column_double(st, 9),
 			.drill = sqlite3_column_int64(st, 10),
+			.before_first = sqlite3_column_int(st, 11),
+			.before_last = sqlite3_column_int(st, 12),
+			.after_first = sqlite3_column_int(st, 13),
+			.after_last = sqlite3_column_int(st, 14),
 		};
 		if (!c.workload || !c.node)
 			rc = -1;

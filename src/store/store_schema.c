@@ -190,6 +190,23 @@ static const char migrate_9_10[] = SQL_9_10;
 	" p_value REAL NOT NULL, drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL);"
 static const char migrate_10_11[] = SQL_10_11;
 
+/* v11 -> v12: the intervals of the watch session a change was decided on
+ * (seq, first and last): its baseline's and its latest window's; NULL for a
+ * change stored before (tdctl report --change shows no trees for it). */
+static const char migrate_11_12[] = "ALTER TABLE changes ADD COLUMN before_first_seq INTEGER;"
+				    "ALTER TABLE changes ADD COLUMN before_last_seq INTEGER;"
+				    "ALTER TABLE changes ADD COLUMN after_first_seq INTEGER;"
+				    "ALTER TABLE changes ADD COLUMN after_last_seq INTEGER;";
+/* the changes table as version 12 has it: what SQLite leaves of SQL_10_11's
+ * text after migrate_11_12 (each column added before the closing parenthesis) */
+#define SQL_CHANGES_12                                                                                     \
+	"CREATE TABLE changes( id INTEGER PRIMARY KEY,"                                                    \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"                          \
+	" detected_ns INTEGER NOT NULL, workload TEXT NOT NULL, node TEXT NOT NULL,"                       \
+	" before REAL NOT NULL, after REAL NOT NULL, n_before INTEGER NOT NULL, n_after INTEGER NOT NULL," \
+	" p_value REAL NOT NULL, drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,"     \
+	" before_first_seq INTEGER, before_last_seq INTEGER, after_first_seq INTEGER, after_last_seq INTEGER);"
+
 /* v8 -> v9: what counting added to a context switch of the target, measured
  * at the session's start; NULL for every older session and when not measured. */
 static const char migrate_8_9[] = "ALTER TABLE sessions ADD COLUMN switch_cost_ns REAL;";
@@ -250,7 +267,8 @@ static const char schema_current[] =
 	"s.event_id + v.key AS event_id, v.value AS value,  s.enabled, s.running FROM samples s, "
 	"json_each(s.vals) v;"
 	"CREATE TRIGGER counts_insert INSTEAD OF INSERT ON counts BEGIN INSERT INTO samples VALUES(NEW.interval_id, "
-	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;" SQL_9_10 SQL_10_11;
+	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;" SQL_9_10
+		SQL_CHANGES_12;
 
 static int set_version(struct td_store *s, int version)
 {
@@ -319,6 +337,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_10_11) || set_version(s, 11))
 			return -1;
 		version = 11;
+	}
+	if (version == 11) {
+		if (td_store_exec(s, migrate_11_12) || set_version(s, 12))
+			return -1;
+		version = 12;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "control/protocol.h"
 #include "daemon_client.h"
 #include "report/report.h"
 #include "report/report_hotspots.h"
@@ -163,8 +164,13 @@ static int change_found(void *ctx, const struct td_store_change *c)
 	f->found = json_pack("{s:I, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:I}", "change", (json_int_t)c->id, "group",
 			     c->workload, "node", c->node, "before", c->before, "after", c->after, "p", c->p,
 			     "n_before", c->n_before, "n_after", c->n_after, "session", (json_int_t)c->session);
-	if (f->found)
+	if (f->found) {
+		const int seqs[4] = { c->before_first, c->before_last, c->after_first, c->after_last };
 		json_object_set_new(f->found, "drill_session", c->drill ? json_integer(c->drill) : json_null());
+		for (int k = 0; k < 4; k++)
+			json_object_set_new(f->found, td_change_seq_keys[k],
+					    seqs[k] >= 0 ? json_integer(seqs[k]) : json_null());
+	}
 	return 1;
 }
 
@@ -192,9 +198,43 @@ static json_t *change_from_db(const char *db, long n)
 	return rep;
 }
 
+/* The trees of change ch's watch session over its baseline and over its
+ * latest window, side by side, from database db (NULL: not readable here:
+ * a line says so); nothing for a change stored without its intervals. */
+static void change_trees(const char *db, json_t *ch, const struct td_report_opts *o)
+{
+	int seqs[4];
+	struct td_store *st;
+	td_err err;
+
+	for (int k = 0; k < 4; k++) {
+		json_t *v = json_object_get(ch, td_change_seq_keys[k]);
+		if (!json_is_integer(v)) {
+			printf("(no trees before and after: the change was stored without its intervals, before "
+			       "schema version 12)\n\n");
+			return;
+		}
+		seqs[k] = (int)json_integer_value(v);
+	}
+	if (!db) {
+		printf("(the trees before and after: give -d DB, the daemon's database, to read them)\n\n");
+		return;
+	}
+	if (tdctl_open_store(db, TD_STORE_READ, &st))
+		return;
+	if (td_report_change_trees(st, json_integer_value(json_object_get(ch, "session")), seqs, o->events_dir, stdout,
+				   &err))
+		printf("(no trees before and after: %s)\n", err.msg);
+	td_store_close(st);
+	putchar('\n');
+}
+
 /* --change N: watch mode's change N as the database holds it (or as
- * topdownd keeps it, with --socket), then its drill-down session's report. */
-static int run_change(const char *db, const char *sock, const char *arg, struct td_report_opts *o, int color)
+ * topdownd keeps it, with --socket), its watch session's trees over the
+ * baseline and the latest window it was decided on (from the database),
+ * then its drill-down session's report. */
+static int run_change(const char *db, const char *trees_db, const char *sock, const char *arg, struct td_report_opts *o,
+		      int color)
 {
 	struct td_request r = { .op = TD_OP_CHANGES, .id = 1, .limit = 100000 };
 	json_t *rep, *ch, *found = NULL;
@@ -228,7 +268,7 @@ static int run_change(const char *db, const char *sock, const char *arg, struct 
 		return 1;
 	}
 	printf("change %ld: %s %s moved from %.1f%% to %.1f%% (medians of %lld and %lld intervals, p = %.2g), "
-	       "watch session %lld; drill-down session %lld:\n\n",
+	       "watch session %lld; drill-down session %lld\n\n",
 	       n, json_string_value(json_object_get(found, "group")), json_string_value(json_object_get(found, "node")),
 	       100 * json_number_value(json_object_get(found, "before")),
 	       100 * json_number_value(json_object_get(found, "after")),
@@ -238,6 +278,8 @@ static int run_change(const char *db, const char *sock, const char *arg, struct 
 	       (long long)json_integer_value(json_object_get(found, "session")),
 	       (long long)json_integer_value(json_object_get(found, "drill_session")));
 	snprintf(drill, sizeof(drill), "%lld", (long long)json_integer_value(json_object_get(found, "drill_session")));
+	change_trees(trees_db, found, o);
+	printf("drill-down session %s:\n\n", drill);
 	json_decref(rep);
 	fflush(stdout);
 	rc = sock ? through_daemon(sock, drill, o, false) : run(db, drill, o, color, NULL, WHAT_TREE);
@@ -261,7 +303,7 @@ int cmd_report(int argc, char **argv)
 	struct td_report_opts o = { .format = TD_REPORT_TEXT };
 	const char *db = "topdown.db", *path = NULL, *from = NULL, *to = NULL, *sock = NULL, *change = NULL;
 	int c, color = -1;
-	bool repeats = false, hotspots = false, folded = false;
+	bool repeats = false, hotspots = false, folded = false, db_given = false;
 	long v;
 
 	optind = 1;
@@ -269,6 +311,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'd':
 			db = optarg;
+			db_given = true;
 			break;
 		case 'l':
 			if (td_parse_long(optarg, 1, 9, &v)) {
@@ -372,7 +415,7 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	if (change)
-		return run_change(db, sock, change, &o, color);
+		return run_change(db, sock && !db_given ? NULL : db, sock, change, &o, color);
 	if (sock)
 		return through_daemon(sock, optind < argc ? argv[optind] : NULL, &o, repeats);
 	return run(db, optind < argc ? argv[optind] : NULL, &o, color, path,

@@ -80,6 +80,9 @@ struct watch_change {
 	char *group, *node;
 	double before, after, p; /* the node's medians, baseline and window; the test's p-value */
 	int n_before, n_after;
+	/* the watch session's intervals (seq) of the baseline and of the latest
+	 * window it was decided on, first and last; -1: not known */
+	int before_first, before_last, after_first, after_last;
 	int64_t session; /* the watch session whose values moved */
 	int64_t drill;	 /* the drill-down session it started, 0: none (why in the log) */
 };
@@ -92,6 +95,11 @@ struct watch_group {
 	int idle;	 /* ... listings since it was last among the busiest */
 	int64_t session; /* its running watch session, 0: none */
 	struct td_watch_series series;
+	/* the interval (seq) of each row the series was given, the last baseline
+	 * + 2 windows of them (a ring: the seq_n-th at seq_n % that): which
+	 * intervals a change was decided on */
+	int *seqs;
+	long long seq_n;
 	bool has_series;
 	bool seen;	 /* found by the latest scan */
 	bool start_said; /* why its session could not start is logged (once, not every scan) */

@@ -34,11 +34,21 @@ static uint64_t cpu_ns(void)
 	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
 }
 
+/* The series and its rows' seqs gone: a baseline starts again. */
+static void drop_series(struct watch_group *g)
+{
+	if (g->has_series)
+		td_watch_series_free(&g->series);
+	free(g->seqs);
+	g->seqs = NULL;
+	g->seq_n = 0;
+	g->has_series = false;
+}
+
 static void free_group(struct watch_group *g)
 {
 	free(g->path);
-	if (g->has_series)
-		td_watch_series_free(&g->series);
+	drop_series(g);
 }
 
 void daemon_watch_free(struct daemon *d)
@@ -321,9 +331,7 @@ static void scan(struct daemon *d)
 		if (ds || over)
 			continue;
 		/* a new group, or one whose session ended: its baseline starts again */
-		if (g->has_series)
-			td_watch_series_free(&g->series);
-		g->has_series = false;
+		drop_series(g);
 		g->session = 0;
 		if (start_on(d, g, false, 1, 0, &g->session, &err)) {
 			if (!g->start_said)
@@ -414,7 +422,11 @@ static int64_t store_change(struct daemon *d, const struct watch_change *c)
 				       .after = c->after,
 				       .p = c->p,
 				       .n_before = c->n_before,
-				       .n_after = c->n_after };
+				       .n_after = c->n_after,
+				       .before_first = c->before_first,
+				       .before_last = c->before_last,
+				       .after_first = c->after_first,
+				       .after_last = c->after_last };
 	struct td_store *st;
 	td_err err;
 	int64_t id = -1;
@@ -447,6 +459,10 @@ static int load_one(void *ctx, const struct td_store_change *r)
 				    .p = r->p,
 				    .n_before = r->n_before,
 				    .n_after = r->n_after,
+				    .before_first = r->before_first,
+				    .before_last = r->before_last,
+				    .after_first = r->after_first,
+				    .after_last = r->after_last,
 				    .session = r->session,
 				    .drill = r->drill };
 	if (!c->group || !c->node) {
@@ -510,6 +526,8 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 			  const struct td_watch_trigger *t)
 {
 	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
+	const struct watch_state *w = d->watching;
+	int rows = w->pr.baseline + 2 * w->pr.window;
 	char said[512];
 	td_err err;
 
@@ -528,6 +546,13 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	c->p = t->p;
 	c->n_before = t->n_before;
 	c->n_after = t->n_after;
+	c->before_first = c->before_last = c->after_first = c->after_last = -1;
+	if (g->seqs && g->seq_n >= rows) { /* row k of the series: the (seq_n - rows + k)-th given */
+		c->before_first = g->seqs[(g->seq_n - rows) % rows];
+		c->before_last = g->seqs[(g->seq_n - rows + w->pr.baseline - 1) % rows];
+		c->after_first = g->seqs[(g->seq_n - w->pr.window) % rows];
+		c->after_last = g->seqs[(g->seq_n - 1) % rows];
+	}
 	c->session = ds->id;
 	if (start_on(d, g, true, d->cfg.watch.drill_level, d->cfg.watch.drill_duration_ns, &c->drill, &err)) {
 		c->drill = 0;
@@ -593,6 +618,8 @@ void daemon_watch_step(struct daemon *d)
 
 	if (!w)
 		return;
+	/* the rows a verdict is decided on (the series holds them all by then) */
+	int rows = w->pr.baseline + 2 * w->pr.window;
 	for (int i = 0; i < w->ng; i++) {
 		struct watch_group *g = &w->g[i];
 		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;
@@ -604,11 +631,16 @@ void daemon_watch_step(struct daemon *d)
 			continue;
 		ds->wfresh = false;
 		if (!g->has_series) {
-			if (td_watch_series_init(&g->series, &w->pr, ds->nw))
+			if (!(g->seqs = calloc((size_t)rows, sizeof(*g->seqs))) ||
+			    td_watch_series_init(&g->series, &w->pr, ds->nw)) {
+				free(g->seqs);
+				g->seqs = NULL;
 				continue; /* out of memory: tried again next interval */
+			}
 			g->has_series = true;
 		}
 		group_cpu(w, g, &cpu);
+		g->seqs[g->seq_n++ % rows] = ds->wseq;
 		v = td_watch_add_cpu(&g->series, &w->limits, &w->pr, ds->wvals, &cpu, td_now_ns(), &t);
 		if (v != TD_WATCH_NONE)
 			dump_rows(w, g, ds, &t, v);

@@ -154,6 +154,10 @@ void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_re
 				  ch->before, "after", ch->after, "p", ch->p, "n_before", ch->n_before, "n_after",
 				  ch->n_after, "session", (json_int_t)ch->session);
 		json_object_set_new(o, "drill_session", ch->drill ? json_integer(ch->drill) : json_null());
+		const int seqs[4] = { ch->before_first, ch->before_last, ch->after_first, ch->after_last };
+		for (int k = 0; k < 4; k++)
+			json_object_set_new(o, td_change_seq_keys[k],
+					    seqs[k] >= 0 ? json_integer(seqs[k]) : json_null());
 		json_array_append_new(a, o);
 	}
 	rep = daemon_reply_ok(r->id);

@@ -155,12 +155,41 @@ else
 fi
 drill_done() { [ "$(sql "$DB" "select status from sessions where id = '$DRILL'")" = completed ]; }
 check "... which completes after drill_duration" wait_for 10 drill_done
-"$TDCTL" report --change 1 -d "$DB" --socket "$SOCK" >"$D/rc.txt" 2>&1
+# (--events-dir: the test tree's file, which the sessions name, for the trees tdctl evaluates itself)
+"$TDCTL" report --change 1 -d "$DB" --socket "$SOCK" --events-dir "$D/events" >"$D/rc.txt" 2>&1
 check_eq "report --change 1 through the daemon exits 0" 0 "$?"
-check_match "... naming the change" "^change 1: $rel/phase $NODE moved from .* drill-down session $DRILL:" \
+check_match "... naming the change" "^change 1: $rel/phase $NODE moved from .* drill-down session $DRILL\$" \
 	"$(head -1 "$D/rc.txt")"
+# the trees before and after: the watch session's over the intervals the change was decided on
+seqs=$(sql "$DB" "select before_first_seq || ' ' || before_last_seq || ' ' || after_first_seq || ' ' || after_last_seq
+	from changes where id = 1")
+set -- $seqs
+check_eq "the change stores its intervals: a baseline of 12, a latest window of 4, 4 apart (the first window)" \
+	"12 4 5" "$(($2 - $1 + 1)) $(($4 - $3 + 1)) $(($3 - $2))"
+check_match "... and report --change names them" \
+	"^watch session $SP: its baseline \(intervals $1 to $2, 12 stored\) against its latest window \(intervals $3 to $4, 4 stored\)" \
+	"$(sed -n 3p "$D/rc.txt")"
+sed -n '3,9p' "$D/rc.txt" | sed 's/^/# /'
+# Running over the latest window from the session's raw counts, by the soft tree's formula
+# (tests/data/live/soft-tree.td: TC / (TC + 1e6 CS + 1)), against the after column
+running_of() { # running_of FIRST LAST: the group's Running (percent) over those intervals
+	sql "$DB" "select 100.0 * tc / (tc + 1e6 * cs + 1) from (select
+		sum(case when e.name = 'TC' then c.value * 1.0 * c.enabled / c.running end) tc,
+		sum(case when e.name = 'CS' then c.value * 1.0 * c.enabled / c.running end) cs
+		from counts c join events e on e.id = c.event_id join intervals i on i.id = c.interval_id
+		join targets t on t.id = c.thread_id
+		where i.session_id = $SP and i.seq between $1 and $2 and t.kind = 'cgroup' and c.running > 0)"
+}
+row=$(grep '^Running ' "$D/rc.txt" | head -1)
+for side in before after; do
+	if [ $side = before ]; then want=$(running_of "$1" "$2"); got=$(echo "$row" | awk '{ print $2 }'); else
+		want=$(running_of "$3" "$4"); got=$(echo "$row" | awk '{ print $3 }'); fi
+	check "... Running $side: ${got:-none} %, the raw counts' ${want:-none} %" \
+		awk -v a="${got:-x}" -v b="${want:-y}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a == a + 0 && d <= 0.051) }'
+done
 "$TDCTL" report "$DRILL" --socket "$SOCK" >"$D/drill.txt" 2>&1
-check_eq "... then the drill-down session's report" "$(cat "$D/drill.txt")" "$(tail -n +3 "$D/rc.txt")"
+check_eq "... then the drill-down session's report" "$(cat "$D/drill.txt")" \
+	"$(sed -n "/^drill-down session $DRILL:\$/,\$p" "$D/rc.txt" | tail -n +3)"
 "$TDCTL" report --change 2 --socket "$SOCK" >/dev/null 2>"$D/err"
 check_eq "report --change 2 (none) exits 1" 1 "$?"
 check_match "... saying there is none" "no change 2 was found: 'tdctl changes' lists them" "$(cat "$D/err")"
@@ -171,11 +200,14 @@ check_eq "the change is stored in the database (changes table, read by sqlite3)"
 check "... with the reply's medians and p-value" awk -v b="$BEFORE" -v a="$AFTER" -v p="$(field p)" \
 	-v row="$(sql "$DB" "select before || ' ' || after || ' ' || p_value from changes")" \
 	'BEGIN { split(row, r, " "); exit !((r[1] - b)^2 < 1e-12 && (r[2] - a)^2 < 1e-12 && (r[3] - p)^2 < 1e-12 * p * p) }'
-"$TDCTL" report --change 1 -d "$DB" >"$D/rc-db.txt" 2>&1
+"$TDCTL" report --change 1 -d "$DB" --events-dir "$D/events" >"$D/rc-db.txt" 2>&1
 check_eq "report --change 1 from the database (no daemon asked) exits 0" 0 "$?"
 check_eq "... naming the change as the daemon's answer does" "$(head -1 "$D/rc.txt")" "$(head -1 "$D/rc-db.txt")"
-"$TDCTL" report "$DRILL" -d "$DB" >"$D/drill-db.txt" 2>&1
-check_eq "... then the drill-down session's report from the database" "$(cat "$D/drill-db.txt")" "$(tail -n +3 "$D/rc-db.txt")"
+"$TDCTL" report "$DRILL" -d "$DB" --events-dir "$D/events" >"$D/drill-db.txt" 2>&1
+check_eq "... then the trees before and after, as through the daemon" \
+	"$(sed -n "3,/^drill-down session $DRILL:\$/p" "$D/rc.txt")" "$(sed -n "3,/^drill-down session $DRILL:\$/p" "$D/rc-db.txt")"
+check_eq "... then the drill-down session's report from the database" "$(cat "$D/drill-db.txt")" \
+	"$(sed -n "/^drill-down session $DRILL:\$/,\$p" "$D/rc-db.txt" | tail -n +3)"
 # a reload that keeps [watch] keeps the groups' sessions (and their baselines) and the changes
 kill -HUP "$DAEMON"
 check "SIGHUP reloads" wait_for 10 grep -q "configuration reloaded" "$D/log"
