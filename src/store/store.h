@@ -108,7 +108,8 @@ struct td_store_change {
 	int64_t id, session, drill;
 	uint64_t when_ns;
 	char *workload, *node;
-	double before, after, p;
+	bool threshold;		 /* kind: a node over its threshold for threshold_for, else moved */
+	double before, after, p; /* before and p NaN: not known (stored as NULL) */
 	int n_before, n_after;
 	/* the watch session's intervals (seq) of the baseline and of the latest
 	 * window, first and last; -1: not known (a change stored before v12) */

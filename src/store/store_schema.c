@@ -190,22 +190,28 @@ static const char migrate_9_10[] = SQL_9_10;
 	" p_value REAL NOT NULL, drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL);"
 static const char migrate_10_11[] = SQL_10_11;
 
-/* v11 -> v12: the intervals of the watch session a change was decided on
- * (seq, first and last): its baseline's and its latest window's; NULL for a
- * change stored before (tdctl report --change shows no trees for it). */
-static const char migrate_11_12[] = "ALTER TABLE changes ADD COLUMN before_first_seq INTEGER;"
-				    "ALTER TABLE changes ADD COLUMN before_last_seq INTEGER;"
-				    "ALTER TABLE changes ADD COLUMN after_first_seq INTEGER;"
-				    "ALTER TABLE changes ADD COLUMN after_last_seq INTEGER;";
-/* the changes table as version 12 has it: what SQLite leaves of SQL_10_11's
- * text after migrate_11_12 (each column added before the closing parenthesis) */
-#define SQL_CHANGES_12                                                                                     \
-	"CREATE TABLE changes( id INTEGER PRIMARY KEY,"                                                    \
-	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"                          \
-	" detected_ns INTEGER NOT NULL, workload TEXT NOT NULL, node TEXT NOT NULL,"                       \
-	" before REAL NOT NULL, after REAL NOT NULL, n_before INTEGER NOT NULL, n_after INTEGER NOT NULL," \
-	" p_value REAL NOT NULL, drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,"     \
+/* v11 -> v12: a change's kind (moved: the rank test; threshold: a node over
+ * its threshold for threshold_for), its p-value NULL where no test was
+ * possible (a threshold held over a baseline not counted), and the
+ * intervals of the watch session it was decided on (seq, first and last):
+ * its baseline's and its latest window's (the held ones for a threshold);
+ * NULL for a change stored before (tdctl report --change shows no trees for
+ * it). SQLite cannot drop a NOT NULL: the table is made again. */
+#define SQL_CHANGES_12(name)                                                                                    \
+	"CREATE TABLE " name "( id INTEGER PRIMARY KEY,"                                                        \
+	" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"                               \
+	" detected_ns INTEGER NOT NULL, workload TEXT NOT NULL, node TEXT NOT NULL,"                            \
+	" kind TEXT NOT NULL DEFAULT 'moved' CHECK(kind IN ('moved','threshold')),"                             \
+	" before REAL, after REAL NOT NULL, n_before INTEGER NOT NULL, n_after INTEGER NOT NULL, p_value REAL," \
+	" drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,"                                 \
 	" before_first_seq INTEGER, before_last_seq INTEGER, after_first_seq INTEGER, after_last_seq INTEGER);"
+static const char migrate_11_12[] = SQL_CHANGES_12(
+	"changes_12") "INSERT INTO changes_12(id, session_id, detected_ns, workload, node, before, after,"
+		      " n_before, n_after, p_value, drill_session_id) SELECT id, session_id, detected_ns,"
+		      " workload, node, before, after, n_before, n_after, p_value, drill_session_id FROM"
+		      " changes;"
+		      "DROP TABLE changes;"
+		      "ALTER TABLE changes_12 RENAME TO changes;";
 
 /* v8 -> v9: what counting added to a context switch of the target, measured
  * at the session's start; NULL for every older session and when not measured. */
@@ -268,7 +274,7 @@ static const char schema_current[] =
 	"json_each(s.vals) v;"
 	"CREATE TRIGGER counts_insert INSTEAD OF INSERT ON counts BEGIN INSERT INTO samples VALUES(NEW.interval_id, "
 	"NEW.thread_id, NEW.event_id, NEW.enabled, NEW.running,  '[' || NEW.value || ']'); END;" SQL_9_10
-		SQL_CHANGES_12;
+		SQL_CHANGES_12("changes");
 
 static int set_version(struct td_store *s, int version)
 {

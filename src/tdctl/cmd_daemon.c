@@ -183,18 +183,26 @@ int cmd_changes(int argc, char **argv)
 	if (json) {
 		print_json(rep);
 	} else {
-		printf("%6s  %-19s  %-24s  %-20s  %8s  %8s  %8s  %7s\n", "CHANGE", "WHEN", "GROUP", "NODE", "BEFORE",
-		       "AFTER", "P", "DRILL");
+		printf("%6s  %-19s  %-24s  %-20s  %-9s  %8s  %8s  %8s  %7s\n", "CHANGE", "WHEN", "GROUP", "NODE",
+		       "KIND", "BEFORE", "AFTER", "P", "DRILL");
 		json_array_foreach(all, i, ch)
 		{
 			char at[32], drill[32] = "-";
 			when((uint64_t)num(ch, "when_ns"), at, sizeof(at));
 			if (json_is_integer(json_object_get(ch, "drill_session")))
 				snprintf(drill, sizeof(drill), "%.0f", num(ch, "drill_session"));
-			printf("%6.0f  %-19s  %-24s  %-20s  %7.1f%%  %7.1f%%  %8.2g  %7s\n", num(ch, "change"), at,
+			char before[16] = "n/a", p[16] = "n/a"; /* not known: never 0 */
+			if (!isnan(num(ch, "before")))
+				snprintf(before, sizeof(before), "%.1f%%", 100 * num(ch, "before"));
+			if (!isnan(num(ch, "p")))
+				snprintf(p, sizeof(p), "%.2g", num(ch, "p"));
+			printf("%6.0f  %-19s  %-24s  %-20s  %-9s  %8s  %7.1f%%  %8s  %7s\n", num(ch, "change"), at,
 			       json_string_value(json_object_get(ch, "group")),
-			       json_string_value(json_object_get(ch, "node")), 100 * num(ch, "before"),
-			       100 * num(ch, "after"), num(ch, "p"), drill);
+			       json_string_value(json_object_get(ch, "node")),
+			       json_is_string(json_object_get(ch, "kind"))
+				       ? json_string_value(json_object_get(ch, "kind"))
+				       : "moved",
+			       before, 100 * num(ch, "after"), p, drill);
 		}
 		if (!json_is_true(json_object_get(rep, "watch")))
 			printf("(watch mode is off: enable it in [watch] of topdownd.conf)\n");

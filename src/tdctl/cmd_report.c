@@ -161,9 +161,14 @@ static int change_found(void *ctx, const struct td_store_change *c)
 
 	if (c->id != f->n)
 		return 0;
-	f->found = json_pack("{s:I, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:I}", "change", (json_int_t)c->id, "group",
-			     c->workload, "node", c->node, "before", c->before, "after", c->after, "p", c->p,
-			     "n_before", c->n_before, "n_after", c->n_after, "session", (json_int_t)c->session);
+	f->found =
+		json_pack("{s:I, s:s, s:s, s:s, s:f, s:i, s:i, s:I}", "change", (json_int_t)c->id, "group", c->workload,
+			  "node", c->node, "kind", c->threshold ? "threshold" : "moved", "after", c->after, "n_before",
+			  c->n_before, "n_after", c->n_after, "session", (json_int_t)c->session);
+	if (f->found) { /* not known: null, as topdownd's reply */
+		json_object_set_new(f->found, "before", isnan(c->before) ? json_null() : json_real(c->before));
+		json_object_set_new(f->found, "p", isnan(c->p) ? json_null() : json_real(c->p));
+	}
 	if (f->found) {
 		const int seqs[4] = { c->before_first, c->before_last, c->after_first, c->after_last };
 		json_object_set_new(f->found, "drill_session", c->drill ? json_integer(c->drill) : json_null());
@@ -267,14 +272,19 @@ static int run_change(const char *db, const char *trees_db, const char *sock, co
 		json_decref(rep);
 		return 1;
 	}
-	printf("change %ld: %s %s moved from %.1f%% to %.1f%% (medians of %lld and %lld intervals, p = %.2g), "
+	const char *kind = json_string_value(json_object_get(found, "kind"));
+	char before[32] = "n/a", p[32] = "n/a";
+	if (json_is_number(json_object_get(found, "before")))
+		snprintf(before, sizeof(before), "%.1f%%", 100 * json_number_value(json_object_get(found, "before")));
+	if (json_is_number(json_object_get(found, "p")))
+		snprintf(p, sizeof(p), "%.2g", json_number_value(json_object_get(found, "p")));
+	printf("change %ld: %s %s %s from %s to %.1f%% (medians of %lld and %lld intervals, p = %s), "
 	       "watch session %lld; drill-down session %lld\n\n",
 	       n, json_string_value(json_object_get(found, "group")), json_string_value(json_object_get(found, "node")),
-	       100 * json_number_value(json_object_get(found, "before")),
+	       kind && !strcmp(kind, "threshold") ? "went over its threshold" : "moved", before,
 	       100 * json_number_value(json_object_get(found, "after")),
 	       (long long)json_integer_value(json_object_get(found, "n_before")),
-	       (long long)json_integer_value(json_object_get(found, "n_after")),
-	       json_number_value(json_object_get(found, "p")),
+	       (long long)json_integer_value(json_object_get(found, "n_after")), p,
 	       (long long)json_integer_value(json_object_get(found, "session")),
 	       (long long)json_integer_value(json_object_get(found, "drill_session")));
 	snprintf(drill, sizeof(drill), "%lld", (long long)json_integer_value(json_object_get(found, "drill_session")));

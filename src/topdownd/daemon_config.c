@@ -155,6 +155,20 @@ static int parse_duration_ns(const char *v, void *field, char *why, size_t len)
 	return 0;
 }
 
+/* "off" (0) or a duration */
+static int parse_threshold_for(const char *v, void *field, char *why, size_t len)
+{
+	if (!strcmp(v, "off")) {
+		*(uint64_t *)field = 0;
+		return 0;
+	}
+	if (td_parse_duration(v, field) || *(uint64_t *)field == 0) {
+		snprintf(why, len, "give 'off' or a duration such as 2s or 1m");
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_duration_ms(const char *v, void *field, char *why, size_t len)
 {
 	uint64_t ns;
@@ -432,6 +446,7 @@ static const struct key watch_keys[] = {
 	WKEY("drill_level", parse_level, drill_level),
 	WKEY("drill_duration", parse_duration_ns, drill_duration_ns),
 	WKEY("workload_every", parse_duration_ns, workload_every_ns),
+	WKEY("threshold_for", parse_threshold_for, threshold_for_ns),
 	WKEY("changes_per_hour", parse_per_hour, changes_per_hour),
 	WKEY("max_cpu_percent", parse_percent, max_cpu_percent),
 	WKEY("top_processes", parse_top, top_processes),
@@ -495,6 +510,11 @@ static int check_watch(struct parser *p, const struct td_watch_config *w)
 	if (w->workload_every_ns < (uint64_t)w->interval_ms * 1000000ull * (uint64_t)w->window)
 		return fail(p, "[watch]: 'workload_every' must be at least 'window' intervals (%d x %d ms)", w->window,
 			    w->interval_ms);
+	if (w->threshold_for_ns > (uint64_t)w->interval_ms * 1000000ull * 2 * (uint64_t)w->window)
+		return fail(p,
+			    "[watch]: 'threshold_for' must be at most 2 x 'window' intervals (2 x %d x %d ms: what a "
+			    "workload's ring keeps after its baseline); raise 'window' or shorten it",
+			    w->window, w->interval_ms);
 	return 0;
 }
 

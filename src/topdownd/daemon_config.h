@@ -56,6 +56,7 @@ struct td_watch_config {
 	int drill_level;	    /* the drill-down session's level */
 	uint64_t drill_duration_ns; /* and its length */
 	uint64_t workload_every_ns; /* at most one change of a workload in this */
+	uint64_t threshold_for_ns;  /* a level-1 node over its threshold this long is a change (0: no) */
 	int changes_per_hour;	    /* all workloads' changes in any hour */
 	double max_cpu_percent;	    /* the daemon's CPU time over which no group is added */
 	int top_processes;	    /* the busiest processes watched too (0: none) */

@@ -58,6 +58,7 @@ struct dsession {
 	const char *watch;
 	char **wnames; /* "watch": the level-1 nodes, and their values of the latest interval */
 	double *wvals;
+	unsigned char *wflags; /* ... and their thresholds (enum td_watch_flag) */
 	int nw, wseq;
 	bool wfresh;	   /* wvals not yet seen by daemon_watch.c */
 	bool shared_store; /* writes through d->store (watch mode's sessions) */
@@ -78,7 +79,8 @@ struct watch_change {
 	int64_t id;	  /* 1, 2, ... in this daemon's life */
 	uint64_t when_ns; /* wall */
 	char *group, *node;
-	double before, after, p; /* the node's medians, baseline and window; the test's p-value */
+	bool threshold;		 /* over its threshold for threshold_for (else moved: the rank test) */
+	double before, after, p; /* the node's medians, baseline and window; the test's p-value (NaN: none) */
 	int n_before, n_after;
 	/* the watch session's intervals (seq) of the baseline and of the latest
 	 * window it was decided on, first and last; -1: not known */

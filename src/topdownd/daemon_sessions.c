@@ -36,6 +36,7 @@ void daemon_session_free(struct dsession *ds)
 		free(ds->wnames[i]);
 	free(ds->wnames);
 	free(ds->wvals);
+	free(ds->wflags);
 	free(ds);
 }
 
@@ -60,7 +61,7 @@ static void keep_level1(struct dsession *ds, const struct td_live_value *v)
 			n += m->nodes[i].level == 1;
 		if (n == 0)
 			return;
-		if (!(ds->wnames = calloc((size_t)n + 1, sizeof(char *))) ||
+		if (!(ds->wnames = calloc((size_t)n + 1, sizeof(char *))) || !(ds->wflags = calloc((size_t)n + 1, 1)) ||
 		    !(ds->wvals = calloc((size_t)n + 1, sizeof(double))))
 			return; /* out of memory: the group is not watched (wvals NULL) */
 		for (int i = 0; i < m->nnodes; i++)
@@ -74,8 +75,13 @@ static void keep_level1(struct dsession *ds, const struct td_live_value *v)
 	if (!ds->wvals)
 		return;
 	for (int i = 0; i < m->nnodes && k < ds->nw; i++)
-		if (m->nodes[i].level == 1)
+		if (m->nodes[i].level == 1) {
+			/* its threshold as the report flags it (a level-1 node's own) */
+			ds->wflags[k] = isnan(v->ev->node[i]) || !m->nodes[i].thr ? TD_WATCH_NA
+					: v->ev->flagged[i]			  ? TD_WATCH_OVER
+										  : TD_WATCH_UNDER;
 			ds->wvals[k++] = v->ev->node[i];
+		}
 	ds->wseq = v->seq;
 	ds->wfresh = k == ds->nw;
 }

@@ -91,8 +91,8 @@ static bool same_watch(const struct td_watch_config *a, const struct td_watch_co
 	       a->baseline == b->baseline && a->window == b->window && a->p_value == b->p_value &&
 	       a->min_shift == b->min_shift && a->drill_level == b->drill_level &&
 	       a->drill_duration_ns == b->drill_duration_ns && a->workload_every_ns == b->workload_every_ns &&
-	       a->changes_per_hour == b->changes_per_hour && a->max_cpu_percent == b->max_cpu_percent &&
-	       a->top_processes == b->top_processes;
+	       a->threshold_for_ns == b->threshold_for_ns && a->changes_per_hour == b->changes_per_hour &&
+	       a->max_cpu_percent == b->max_cpu_percent && a->top_processes == b->top_processes;
 }
 
 /* A session on g for watch mode (drill: a drill-down, else its level 1): a
@@ -381,7 +381,11 @@ int daemon_setup_watch(struct daemon *d, td_err *err)
 					  .min_shift = c->min_shift,
 					  .workload_every_ns = c->workload_every_ns,
 					  .per_hour = c->changes_per_hour,
-					  .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN) };
+					  .ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN),
+					  /* whole intervals, at least the time given */
+					  .hold = (int)((c->threshold_for_ns + (uint64_t)c->interval_ms * 1000000ull -
+							 1) /
+							((uint64_t)c->interval_ms * 1000000ull)) };
 	if (td_watch_limits_init(&w->limits, &w->pr)) {
 		free(w->conf.root);
 		free(w);
@@ -418,6 +422,7 @@ static int64_t store_change(struct daemon *d, const struct watch_change *c)
 				       .when_ns = c->when_ns,
 				       .workload = c->group,
 				       .node = c->node,
+				       .threshold = c->threshold,
 				       .before = c->before,
 				       .after = c->after,
 				       .p = c->p,
@@ -454,6 +459,7 @@ static int load_one(void *ctx, const struct td_store_change *r)
 				    .when_ns = r->when_ns,
 				    .group = strdup(r->workload),
 				    .node = strdup(r->node),
+				    .threshold = r->threshold,
 				    .before = r->before,
 				    .after = r->after,
 				    .p = r->p,
@@ -546,11 +552,13 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	c->p = t->p;
 	c->n_before = t->n_before;
 	c->n_after = t->n_after;
+	c->threshold = t->kind == TD_WATCH_THRESHOLD;
 	c->before_first = c->before_last = c->after_first = c->after_last = -1;
 	if (g->seqs && g->seq_n >= rows) { /* row k of the series: the (seq_n - rows + k)-th given */
+		int after = c->threshold ? w->pr.hold : w->pr.window; /* the held rows, or the latest window */
 		c->before_first = g->seqs[(g->seq_n - rows) % rows];
 		c->before_last = g->seqs[(g->seq_n - rows + w->pr.baseline - 1) % rows];
-		c->after_first = g->seqs[(g->seq_n - w->pr.window) % rows];
+		c->after_first = g->seqs[(g->seq_n - after) % rows];
 		c->after_last = g->seqs[(g->seq_n - 1) % rows];
 	}
 	c->session = ds->id;
@@ -561,9 +569,22 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	if ((c->id = store_change(d, c)) < 0) /* kept in memory only, numbered after the last */
 		c->id = d->nchanges > 1 ? d->changes[d->nchanges - 2].id + 1 : 1;
 	cpu_said(t, said, sizeof(said));
-	daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld%s",
-		   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p, (long long)c->drill,
-		   said);
+	if (c->threshold) {
+		char before[24] = "n/a", p[24] = "n/a"; /* not known (a baseline not counted): said so */
+		if (!isnan(c->before))
+			snprintf(before, sizeof(before), "%.1f%%", 100 * c->before);
+		if (!isnan(c->p))
+			snprintf(p, sizeof(p), "%.2g", c->p);
+		daemon_log(d,
+			   "watch: change %lld: %s %s %s -> %.1f%% (p = %s): over its threshold for %d intervals, "
+			   "drill-down session %lld",
+			   (long long)c->id, g->path, c->node, before, 100 * c->after, p, w->pr.hold,
+			   (long long)c->drill);
+	} else {
+		daemon_log(d, "watch: change %lld: %s %s %.1f%% -> %.1f%% (p = %.2g), drill-down session %lld%s",
+			   (long long)c->id, g->path, c->node, 100 * c->before, 100 * c->after, c->p,
+			   (long long)c->drill, said);
+	}
 }
 
 /* The value after key (a line "key N" or "key ... total=N") in file name of the cgroup at full. */
@@ -641,7 +662,7 @@ void daemon_watch_step(struct daemon *d)
 		}
 		group_cpu(w, g, &cpu);
 		g->seqs[g->seq_n++ % rows] = ds->wseq;
-		v = td_watch_add_cpu(&g->series, &w->limits, &w->pr, ds->wvals, &cpu, td_now_ns(), &t);
+		v = td_watch_add_flags(&g->series, &w->limits, &w->pr, ds->wvals, ds->wflags, &cpu, td_now_ns(), &t);
 		if (v != TD_WATCH_NONE)
 			dump_rows(w, g, ds, &t, v);
 		if (v == TD_WATCH_CHANGE) {

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -148,11 +149,13 @@ void daemon_op_changes(struct daemon *d, struct td_client *c, const struct td_re
 	}
 	for (int i = d->nchanges - 1; i >= 0 && (int)json_array_size(a) < limit; i--) {
 		const struct watch_change *ch = &d->changes[i];
-		json_t *o =
-			json_pack("{s:I, s:I, s:s, s:s, s:f, s:f, s:f, s:i, s:i, s:I}", "change", (json_int_t)ch->id,
-				  "when_ns", (json_int_t)ch->when_ns, "group", ch->group, "node", ch->node, "before",
-				  ch->before, "after", ch->after, "p", ch->p, "n_before", ch->n_before, "n_after",
-				  ch->n_after, "session", (json_int_t)ch->session);
+		json_t *o = json_pack("{s:I, s:I, s:s, s:s, s:s, s:f, s:i, s:i, s:I}", "change", (json_int_t)ch->id,
+				      "when_ns", (json_int_t)ch->when_ns, "group", ch->group, "node", ch->node, "kind",
+				      ch->threshold ? "threshold" : "moved", "after", ch->after, "n_before",
+				      ch->n_before, "n_after", ch->n_after, "session", (json_int_t)ch->session);
+		/* not known (a threshold held over a baseline not counted): null, never 0 */
+		json_object_set_new(o, "before", isnan(ch->before) ? json_null() : json_real(ch->before));
+		json_object_set_new(o, "p", isnan(ch->p) ? json_null() : json_real(ch->p));
 		json_object_set_new(o, "drill_session", ch->drill ? json_integer(ch->drill) : json_null());
 		const int seqs[4] = { ch->before_first, ch->before_last, ch->after_first, ch->after_last };
 		for (int k = 0; k < 4; k++)

@@ -18,12 +18,18 @@ int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params
 	memset(s, 0, sizeof(*s));
 	s->nnodes = nnodes;
 	s->ring = calloc((size_t)ROWS(pr) * (size_t)(nnodes + 2), sizeof(double));
-	return s->ring ? 0 : -1;
+	s->flags = calloc((size_t)ROWS(pr) * (size_t)(nnodes > 0 ? nnodes : 1), 1);
+	if (!s->ring || !s->flags) {
+		td_watch_series_free(s);
+		return -1;
+	}
+	return 0;
 }
 
 void td_watch_series_free(struct td_watch_series *s)
 {
 	free(s->ring);
+	free(s->flags);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -303,14 +309,69 @@ enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watc
 				       const struct td_watch_params *pr, const double *values,
 				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t)
 {
+	return td_watch_add_flags(s, l, pr, values, NULL, cpu, now_ns, t);
+}
+
+/* Node i's threshold in row k (0: the oldest of the ring) */
+static int flag_at(const struct td_watch_series *s, int rows, int k, int i)
+{
+	int r = (s->head - s->filled + k + rows) % rows;
+
+	return s->flags[(size_t)r * (size_t)s->nnodes + (size_t)i];
+}
+
+/* Node i over its threshold in each of the last pr->hold rows, after a row
+ * under it: t filled (the baseline's median against the held rows'). */
+static bool held_over(const struct td_watch_series *s, const struct td_watch_params *pr, int i, double *a, double *b,
+		      struct td_watch_trigger *t)
+{
+	int rows = ROWS(pr), from = rows - pr->hold;
+	struct td_stats sa, sb;
+	double u;
+
+	if (flag_at(s, rows, from - 1, i) != TD_WATCH_UNDER)
+		return false;
+	for (int k = from; k < rows; k++)
+		if (flag_at(s, rows, k, i) != TD_WATCH_OVER)
+			return false;
+	for (int k = 0; k < pr->baseline; k++)
+		a[k] = at(s, rows, k, i);
+	for (int k = 0; k < pr->hold; k++)
+		b[k] = at(s, rows, from + k, i);
+	td_stats_describe(a, pr->baseline, &sa);
+	td_stats_describe(b, pr->hold, &sb);
+	memset(t, 0, sizeof(*t));
+	t->kind = TD_WATCH_THRESHOLD;
+	t->node = i;
+	t->before = sa.median;
+	t->after = sb.median;
+	t->n_before = sa.n;
+	t->n_after = sb.n;
+	t->p = NAN;
+	if (sa.n < 1 || td_mann_whitney(a, pr->baseline, b, pr->hold, &u, &t->p))
+		t->p = NAN; /* the baseline not counted: no test (the medians say what is known) */
+	for (int w = 0; w < 2; w++)
+		t->run[w] = t->wait[w] = (struct td_watch_move){ NAN, NAN, NAN };
+	t->why = "over its threshold";
+	return true;
+}
+
+enum td_watch_verdict td_watch_add_flags(struct td_watch_series *s, struct td_watch_limits *l,
+					 const struct td_watch_params *pr, const double *values,
+					 const unsigned char *flags, const struct td_watch_cpu *cpu, uint64_t now_ns,
+					 struct td_watch_trigger *t)
+{
 	int rows = ROWS(pr);
 	enum td_watch_verdict v = TD_WATCH_NONE;
 	double *a, *b, *row = s->ring + (size_t)s->head * (size_t)(s->nnodes + 2);
-	bool neighbours;
+	unsigned char *frow = s->flags + (size_t)s->head * (size_t)s->nnodes;
+	bool neighbours = false;
 
 	memcpy(row, values, (size_t)s->nnodes * sizeof(double));
 	row[s->nnodes] = cpu ? cpu->run : NAN;
 	row[s->nnodes + 1] = cpu ? cpu->wait : NAN;
+	for (int i = 0; i < s->nnodes; i++)
+		frow[i] = flags ? flags[i] : TD_WATCH_NA;
 	s->head = (s->head + 1) % rows;
 	if (s->filled < rows)
 		s->filled++;
@@ -320,15 +381,27 @@ enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watc
 	if (!a)
 		return TD_WATCH_NONE; /* out of memory: no test this interval; the next one tries again */
 	b = a + pr->baseline;
-	for (int i = 0; i < s->nnodes; i++) {
+	for (int i = 0; pr->hold > 0 && i < s->nnodes; i++) {
 		struct td_watch_trigger c;
-		if (test_node(s, pr, i, a, b, &c))
+		if (!held_over(s, pr, i, a, b, &c))
 			continue;
 		if (v == TD_WATCH_NONE || fabs(c.after - c.before) > fabs(t->after - t->before))
 			*t = c;
 		v = TD_WATCH_CHANGE;
 	}
-	neighbours = v != TD_WATCH_NONE && by_neighbours(s, pr, a, b, t);
+	bool threshold = v != TD_WATCH_NONE; /* a threshold held: no move is tested */
+	for (int i = 0; !threshold && i < s->nnodes; i++) {
+		struct td_watch_trigger c;
+		if (test_node(s, pr, i, a, b, &c))
+			continue;
+		c.kind = TD_WATCH_MOVED;
+		if (v == TD_WATCH_NONE || fabs(c.after - c.before) > fabs(t->after - t->before))
+			*t = c;
+		v = TD_WATCH_CHANGE;
+	}
+	/* a threshold held is the events file's rule: not held back as the neighbours' */
+	if (v != TD_WATCH_NONE && !threshold)
+		neighbours = by_neighbours(s, pr, a, b, t);
 	free(a);
 	if (v == TD_WATCH_NONE)
 		return v;

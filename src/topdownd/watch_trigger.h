@@ -20,13 +20,26 @@ struct td_watch_params {
 	uint64_t workload_every_ns; /* at most one change of a workload in this */
 	int per_hour;		    /* at most this many changes of all workloads in any hour */
 	int ncpus;		    /* the CPUs a workload's tasks can spread over (the contention test; 0: 1) */
+	/* a node over its threshold in each of the last `hold` intervals, after
+	 * an interval under it, is a change too (threshold_for; 0: no such
+	 * rule): 1 to 2 x window, the rows the ring keeps after the baseline */
+	int hold;
+};
+
+/* A node's threshold in an interval (the events file's, as the report's
+ * flag: its own holds, and its ancestors'), per node of a row. */
+enum td_watch_flag {
+	TD_WATCH_UNDER, /* its threshold does not hold */
+	TD_WATCH_OVER,	/* it holds */
+	TD_WATCH_NA	/* the value not counted, or the node has no threshold */
 };
 
 /* One workload's recent values: a ring of (baseline + 2 window) rows of
  * nnodes, then its CPU time and its wait for a CPU (struct td_watch_cpu). */
 struct td_watch_series {
 	int nnodes;
-	double *ring; /* rows of nnodes + 2, the oldest at (head - filled) */
+	double *ring;	      /* rows of nnodes + 2, the oldest at (head - filled) */
+	unsigned char *flags; /* rows of nnodes enum td_watch_flag, beside the ring's */
 	int head, filled;
 	uint64_t last_change_ns; /* 0: none yet */
 };
@@ -59,7 +72,13 @@ struct td_watch_move {
 	double before, after, p;
 };
 
+enum td_watch_kind {
+	TD_WATCH_MOVED,	   /* moved against the baseline in both windows (the rank test) */
+	TD_WATCH_THRESHOLD /* over its threshold for `hold` intervals after one under it */
+};
+
 struct td_watch_trigger {
+	enum td_watch_kind kind;
 	int node;	       /* the index of the node that moved most (of those significant) */
 	double before, after;  /* its medians: the baseline's, the latest window's */
 	double p;	       /* the larger of the two windows' two-sided p-values */
@@ -104,5 +123,18 @@ enum td_watch_verdict td_watch_add(struct td_watch_series *s, struct td_watch_li
 enum td_watch_verdict td_watch_add_cpu(struct td_watch_series *s, struct td_watch_limits *l,
 				       const struct td_watch_params *pr, const double *values,
 				       const struct td_watch_cpu *cpu, uint64_t now_ns, struct td_watch_trigger *t);
+
+/* The same with each node's threshold in the interval (flags: nnodes enum
+ * td_watch_flag; NULL: none known). With pr->hold, a node whose threshold
+ * held in each of the latest hold intervals, and did not in the one before
+ * them, is a change (t->kind TD_WATCH_THRESHOLD; before: the baseline's
+ * median, after: the held intervals', p: the rank test's between them),
+ * found before any move is tested and not held back as the neighbours':
+ * the events file's threshold is the user's rule. The rate limits hold it
+ * back as any change. Of several nodes, the one that moved most. */
+enum td_watch_verdict td_watch_add_flags(struct td_watch_series *s, struct td_watch_limits *l,
+					 const struct td_watch_params *pr, const double *values,
+					 const unsigned char *flags, const struct td_watch_cpu *cpu, uint64_t now_ns,
+					 struct td_watch_trigger *t);
 
 #endif

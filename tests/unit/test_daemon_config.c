@@ -29,6 +29,7 @@ static void test_defaults(void **state)
 	assert_null(c.export_listen); /* the exporter is off unless configured */
 	assert_false(c.watch.enable); /* watch mode is off unless configured */
 	assert_null(c.watch.root);
+	assert_true(c.watch.threshold_for_ns == 0); /* the threshold rule is off unless configured */
 	assert_int_equal(c.export_top, 10);
 	assert_false(c.export_comm);
 	td_config_free(&c);
@@ -91,6 +92,7 @@ static void test_every_key(void **state)
 				   "drill_level = 3\n"
 				   "drill_duration = 1m\n"
 				   "workload_every = 1h\n"
+				   "threshold_for = 2s\n"
 				   "changes_per_hour = 4\n"
 				   "max_cpu_percent = 0.5\n"
 				   "top_processes = 7\n";
@@ -160,6 +162,7 @@ static void test_every_key(void **state)
 	assert_int_equal(c.watch.drill_level, 3);
 	assert_true(c.watch.drill_duration_ns == 60ull * 1000000000ull);
 	assert_true(c.watch.workload_every_ns == 3600ull * 1000000000ull);
+	assert_true(c.watch.threshold_for_ns == 2000000000ull);
 	assert_int_equal(c.watch.changes_per_hour, 4);
 	assert_true(c.watch.max_cpu_percent == 0.5);
 	assert_int_equal(c.watch.top_processes, 7);
@@ -192,6 +195,9 @@ static void test_errors(void **state)
 		{ "[watch]\ndrill_level = 7\n", "t.conf:2: bad drill_level '7': give a whole number from 1 to 6" },
 		{ "[watch]\nchanges_per_hour = 0\n", "t.conf:2: bad changes_per_hour '0'" },
 		{ "[watch]\nworkload_every = soon\n", "t.conf:2: bad workload_every 'soon': give a duration" },
+		{ "[watch]\nthreshold_for = 0\n", "t.conf:2: bad threshold_for '0': give 'off' or a duration" },
+		{ "[watch]\ninterval = 1s\nwindow = 3\nthreshold_for = 7s\n",
+		  "t.conf:4: [watch]: 'threshold_for' must be at most 2 x 'window' intervals (2 x 3 x 1000 ms" },
 		{ "[watch]\ninterval = 2s\ndrill_duration = 1s\n",
 		  "t.conf:3: [watch]: 'drill_duration' must not be shorter than 'interval'" },
 		{ "[watch]\ninterval = 1s\nwindow = 10\nworkload_every = 5s\n",

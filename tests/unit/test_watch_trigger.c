@@ -5,7 +5,9 @@
  * workload and per hour hold a change back; a move while the workload's CPU
  * time turned into wait for a CPU (its neighbours') is held back, as is one
  * while its CPU time fell and it kept waiting (starved), one while it asked
- * for more CPU (a phase change) is not. */
+ * for more CPU (a phase change) is not. A node over its threshold for `hold`
+ * intervals after one under it is a change, not for fewer, nor when it was
+ * over all along. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -499,13 +501,153 @@ static void test_phase_not_held(void **state)
 	td_watch_limits_free(&l);
 }
 
+/* The threshold rule (pr.hold): node 0 under its threshold (> 0.5, as an
+ * events file would say; the flags are written here from the values) at
+ * 0.40 .. 0.49, then from interval `from` on at f's values; node 1 has no
+ * threshold. The moved rule is kept out (min_shift 100 points). */
+static const struct td_watch_params PT = { .baseline = 10,
+					   .window = 5,
+					   .p_value = 0.01,
+					   .min_shift = 100,
+					   .workload_every_ns = 600 * S,
+					   .per_hour = 2,
+					   .hold = 3 };
+
+static double under(int k)
+{
+	return 0.40 + 0.01 * (k % 10);
+}
+
+static enum td_watch_verdict feed_flags(struct td_watch_series *s, struct td_watch_limits *l, int from, int to,
+					double (*f)(int), struct td_watch_trigger *t, int *at)
+{
+	enum td_watch_verdict v = TD_WATCH_NONE;
+
+	for (int k = 0; k < to && v == TD_WATCH_NONE; k++) {
+		double x[2] = { k < from ? under(k) : f(k), 0.5 };
+		unsigned char fl[2] = { isnan(x[0])  ? TD_WATCH_NA
+					: x[0] > 0.5 ? TD_WATCH_OVER
+						     : TD_WATCH_UNDER,
+					TD_WATCH_NA };
+		v = td_watch_add_flags(s, l, &PT, x, fl, NULL, (uint64_t)k * S + S, t);
+		*at = k;
+	}
+	return v;
+}
+
+static double over(int k)
+{
+	return 0.55 + 0.01 * (k % 5);
+}
+
+/* over for two intervals, then under again */
+static double blip(int k)
+{
+	return k < 22 ? over(k) : under(k);
+}
+
+/* over, but not counted in the second interval of the run */
+static double gap(int k)
+{
+	return k == 21 ? NAN : over(k);
+}
+
+static void test_threshold_held(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at = -1;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &PT, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &PT), 0);
+	/* over from interval 20: held 3 intervals at 22 (20, 21, 22 over; 19 under) */
+	assert_int_equal(feed_flags(&s, &l, 20, 60, over, &t, &at), TD_WATCH_CHANGE);
+	assert_int_equal(at, 22);
+	assert_int_equal(t.kind, TD_WATCH_THRESHOLD);
+	assert_int_equal(t.node, 0);
+	/* the ring at 22 holds 3 .. 22: the baseline 3 .. 12 (0.43 .. 0.49, 0.40 .. 0.42: median 0.445),
+	 * the held 20 .. 22 (0.55, 0.56, 0.57: median 0.56) */
+	assert_true(fabs(t.before - 0.445) < 1e-12);
+	assert_true(fabs(t.after - 0.56) < 1e-12);
+	assert_int_equal(t.n_before, 10);
+	assert_int_equal(t.n_after, 3);
+	/* every held value above every baseline value: U = 0, exact two-sided p = 2 / C(13, 3) */
+	assert_true(fabs(t.p - 2.0 / 286.0) < 1e-12);
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
+static void test_threshold_not_held(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at = -1;
+
+	(void)state;
+	/* two intervals over, then under: not held */
+	assert_int_equal(td_watch_series_init(&s, &PT, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &PT), 0);
+	assert_int_equal(feed_flags(&s, &l, 20, 60, blip, &t, &at), TD_WATCH_NONE);
+	td_watch_series_free(&s);
+	/* an interval not counted within the run: the run starts again after it (no crossing
+	 * from "not counted" to over: 22, 23, 24 over follow 21, not an interval under) */
+	assert_int_equal(td_watch_series_init(&s, &PT, 2), 0);
+	assert_int_equal(feed_flags(&s, &l, 20, 60, gap, &t, &at), TD_WATCH_NONE);
+	td_watch_series_free(&s);
+	/* over from the first interval: never crossed */
+	assert_int_equal(td_watch_series_init(&s, &PT, 2), 0);
+	assert_int_equal(feed_flags(&s, &l, 0, 60, over, &t, &at), TD_WATCH_NONE);
+	td_watch_series_free(&s);
+	/* the same history as test_threshold_held without flags (td_watch_add): no threshold known */
+	assert_int_equal(td_watch_series_init(&s, &PT, 2), 0);
+	for (int k = 0; k < 60; k++) {
+		double x[2] = { k < 20 ? under(k) : over(k), 0.5 };
+		assert_int_equal(td_watch_add(&s, &l, &PT, x, (uint64_t)k * S + S, &t), TD_WATCH_NONE);
+	}
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
+/* A threshold held is a change for the rate limits like any other: within
+ * workload_every of the last, held back. */
+static void test_threshold_limited(void **state)
+{
+	struct td_watch_series s;
+	struct td_watch_limits l;
+	struct td_watch_trigger t;
+	int at = -1;
+
+	(void)state;
+	assert_int_equal(td_watch_series_init(&s, &PT, 2), 0);
+	assert_int_equal(td_watch_limits_init(&l, &PT), 0);
+	assert_int_equal(feed_flags(&s, &l, 20, 60, over, &t, &at), TD_WATCH_CHANGE);
+	/* under again for a full ring, then over: 600 s have not passed */
+	for (int k = 23; k < 50; k++) {
+		double x[2] = { k < 45 ? under(k) : over(k), 0.5 };
+		unsigned char fl[2] = { x[0] > 0.5 ? TD_WATCH_OVER : TD_WATCH_UNDER, TD_WATCH_NA };
+		enum td_watch_verdict v = td_watch_add_flags(&s, &l, &PT, x, fl, NULL, (uint64_t)k * S + S, &t);
+		assert_int_equal(v, k == 47 ? TD_WATCH_HELD_ONE : TD_WATCH_NONE);
+	}
+	td_watch_series_free(&s);
+	td_watch_limits_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_step_is_a_change), cmocka_unit_test(test_no_change),
-		cmocka_unit_test(test_burst_is_none),	 cmocka_unit_test(test_not_counted),
-		cmocka_unit_test(test_limits),		 cmocka_unit_test(test_neighbours_held),
+		cmocka_unit_test(test_step_is_a_change),
+		cmocka_unit_test(test_no_change),
+		cmocka_unit_test(test_burst_is_none),
+		cmocka_unit_test(test_not_counted),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_neighbours_held),
 		cmocka_unit_test(test_phase_not_held),
+		cmocka_unit_test(test_threshold_held),
+		cmocka_unit_test(test_threshold_not_held),
+		cmocka_unit_test(test_threshold_limited),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
