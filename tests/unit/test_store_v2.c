@@ -606,6 +606,96 @@ static void test_migration_v2(void **state)
 	assert_int_equal(sql_int(p, "SELECT count(*) FROM metric_values WHERE spans = 1 AND name = 'X'"), 1);
 }
 
+struct change_seen {
+	int n;
+	struct td_store_change c;
+};
+
+static int on_change(void *ctx, const struct td_store_change *c)
+{
+	struct change_seen *seen = ctx;
+
+	seen->c = *c;
+	seen->c.workload = seen->c.node = NULL; /* freed after the call */
+	seen->n++;
+	return 0;
+}
+
+/* A version-11 file's change (its changes table as version 11 made it,
+ * written here from that version's text, with a row) migrates to the
+ * current version: the row kept as a move, its medians and p-value as they
+ * were, its intervals not known; and a change of kind threshold with what
+ * is not known (its baseline's median, its p-value) goes in and comes back
+ * not known, not 0. */
+static void test_migration_v11_changes(void **state)
+{
+	char p[160];
+	struct td_store *s;
+	struct change_seen seen = { 0 };
+	td_err err;
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/v11.db", dir);
+	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), 0);
+	assert_true(td_store_session_begin(s, &(struct td_session_info){ .kind = "record", .command = "x" }, &err) > 0);
+	td_store_close(s);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(
+			db,
+			"DROP TABLE changes;"
+			"CREATE TABLE changes( id INTEGER PRIMARY KEY,"
+			" session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+			" detected_ns INTEGER NOT NULL, workload TEXT NOT NULL, node TEXT NOT NULL,"
+			" before REAL NOT NULL, after REAL NOT NULL, n_before INTEGER NOT NULL, n_after INTEGER NOT "
+			"NULL,"
+			" p_value REAL NOT NULL, drill_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL);"
+			"INSERT INTO changes VALUES(7, 1, 123, '/g', 'Running', 0.25, 0.75, 30, 5, 0.001, NULL);"
+			"PRAGMA user_version = 11;",
+			NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(td_store_open(p, TD_STORE_WRITE, &s, &err), 0);
+	assert_int_equal(sql_int(p, "PRAGMA user_version"), TD_SCHEMA_VERSION);
+	assert_int_equal(td_store_changes(s, on_change, &seen), 0);
+	assert_int_equal(seen.n, 1);
+	assert_true(seen.c.id == 7 && seen.c.session == 1 && seen.c.when_ns == 123);
+	assert_false(seen.c.threshold);
+	assert_true(seen.c.before == 0.25 && seen.c.after == 0.75 && seen.c.p == 0.001);
+	assert_int_equal(seen.c.n_before, 30);
+	assert_int_equal(seen.c.n_after, 5);
+	assert_int_equal(seen.c.before_first, -1);
+	assert_int_equal(seen.c.after_last, -1);
+	/* a threshold's change: its baseline not counted */
+	struct td_store_change t = { .session = 1,
+				     .when_ns = 456,
+				     .workload = "/g",
+				     .node = "Running",
+				     .threshold = true,
+				     .before = NAN,
+				     .after = 0.9,
+				     .p = NAN,
+				     .n_before = 0,
+				     .n_after = 4,
+				     .before_first = 3,
+				     .before_last = 14,
+				     .after_first = 17,
+				     .after_last = 20 };
+	assert_true(td_store_change_add(s, &t) > 7);
+	seen.n = 0;
+	assert_int_equal(td_store_changes(s, on_change, &seen), 0);
+	assert_int_equal(seen.n, 2);
+	assert_true(seen.c.threshold);
+	assert_true(isnan(seen.c.before) && isnan(seen.c.p) && seen.c.after == 0.9);
+	assert_true(seen.c.before_first == 3 && seen.c.before_last == 14 && seen.c.after_first == 17 &&
+		    seen.c.after_last == 20);
+	td_store_close(s);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM changes WHERE before IS NULL AND p_value IS NULL"), 1);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM changes WHERE kind = 'moved' AND id = 7"), 1);
+	assert_int_equal(sql_int(p, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check != 'ok'"), 0);
+}
+
 static void test_query_only(void **state)
 {
 	struct td_store *s;
@@ -657,8 +747,8 @@ int main(void)
 		cmocka_unit_test(test_counts_packed), cmocka_unit_test(test_counts_batched),
 		cmocka_unit_test(test_targets),	      cmocka_unit_test(test_metrics_bits),
 		cmocka_unit_test(test_metrics_rows),  cmocka_unit_test(test_migration_v1),
-		cmocka_unit_test(test_migration_v2),  cmocka_unit_test(test_query_only),
-		cmocka_unit_test(test_prune_age),
+		cmocka_unit_test(test_migration_v2),  cmocka_unit_test(test_migration_v11_changes),
+		cmocka_unit_test(test_query_only),    cmocka_unit_test(test_prune_age),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
