@@ -14,34 +14,13 @@
 # within 10 of the group's intervals after the shift; the drill-down session
 # it opened is stored with its level-2 values; the steady group has none.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_watch.sh"
 
-TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
 [ "$(id -u)" = 0 ] || skip_all "the daemon counts cgroups as root here (as CI runs); not root"
 command -v perl >/dev/null || skip_all "perl (the workloads' loops) is not installed"
-mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$mnt" ] || skip_all "no cgroup v2 hierarchy in /proc/mounts (mount one: mount -t cgroup2 none /sys/fs/cgroup)"
 # a systemd-style slice name: the exporter labels the groups below it with it (workload.c)
-root="$mnt/td-watch-$$.slice"
-rel="${root#"$mnt"}"
-if ! mkdir "$root" "$root/steady" "$root/phase" 2>"$WORK/mkdir.err"; then
-	rmdir "$root/steady" "$root/phase" "$root" 2>/dev/null
-	skip_all "cannot create cgroups under $mnt (run the tests as root, with write access to it): $(cat "$WORK/mkdir.err")"
-fi
-cleanup_cgroups() {
-	[ -n "${CLEANUP_PIDS:-}" ] && kill -9 $CLEANUP_PIDS 2>/dev/null
-	for g in steady phase; do
-		# the daemon and the workloads killed: the kernel empties the groups
-		wait_for 5 sh -c "! grep -q . '$root/$g/cgroup.procs'"
-	done
-	rmdir "$root/steady" "$root/phase" "$root" 2>/dev/null
-}
-trap 'cleanup_cgroups; finish_cleanup' EXIT
-
-D="$WORK/d"
-mkdir "$D" "$D/events"
-cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$D/events/"
-SOCK="$D/sock"
-DB="$D/td.db"
+watch_cgroups "td-watch-$$.slice" steady phase
+watch_dir
 # 250 ms intervals; a baseline of 12 and a window of 4: a test from the 16th interval on
 printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[exporter]" "listen = 127.0.0.1:0" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \
 	"interval = 250ms" "baseline = 12" "window = 4" "p_value = 0.01" "min_shift = 10" "drill_level = 2" \

@@ -13,30 +13,12 @@
 # all before it), found within 4 + 2 intervals of the shift; tdctl changes
 # and report --change say so.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_watch.sh"
 
-TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
 [ "$(id -u)" = 0 ] || skip_all "the daemon counts cgroups as root here (as CI runs); not root"
 command -v perl >/dev/null || skip_all "perl (the workload's loops) is not installed"
-mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$mnt" ] || skip_all "no cgroup v2 hierarchy in /proc/mounts (mount one: mount -t cgroup2 none /sys/fs/cgroup)"
-root="$mnt/td-watch-thr-$$"
-rel="${root#"$mnt"}"
-if ! mkdir "$root" "$root/phase" 2>"$WORK/mkdir.err"; then
-	rmdir "$root/phase" "$root" 2>/dev/null
-	skip_all "cannot create cgroups under $mnt (run the tests as root, with write access to it): $(cat "$WORK/mkdir.err")"
-fi
-cleanup_cgroups() {
-	[ -n "${CLEANUP_PIDS:-}" ] && kill -9 $CLEANUP_PIDS 2>/dev/null
-	wait_for 5 sh -c "! grep -q . '$root/phase/cgroup.procs'"
-	rmdir "$root/phase" "$root" 2>/dev/null
-}
-trap 'cleanup_cgroups; finish_cleanup' EXIT
-
-D="$WORK/d"
-mkdir "$D" "$D/events"
-cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$D/events/"
-SOCK="$D/sock"
-DB="$D/td.db"
+watch_cgroups "td-watch-thr-$$" phase
+watch_dir
 # 250 ms intervals; a baseline of 12 and windows of 4 (the ring: 20 intervals); held 1 s: 4 intervals
 printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \
 	"interval = 250ms" "baseline = 12" "window = 4" "p_value = 0.01" "min_shift = 100" "threshold_for = 1s" \

@@ -17,22 +17,12 @@
 # the watch sessions' shared transaction fails, and the process's session
 # keeps its counts for the next interval written, which spans the failed ones.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_watch.sh"
 
-TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
 [ "$(id -u)" = 0 ] || skip_all "the daemon attaches to any process as root here (as CI runs); not root"
 command -v perl >/dev/null || skip_all "perl (the spinning process) is not installed"
-mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$mnt" ] || skip_all "no cgroup v2 hierarchy in /proc/mounts (mount one: mount -t cgroup2 none /sys/fs/cgroup)"
-root="$mnt/td-watch-top-$$"
-mkdir "$root" 2>"$WORK/mkdir.err" ||
-	skip_all "cannot create a cgroup under $mnt (run the tests as root): $(cat "$WORK/mkdir.err")"
-trap '[ -n "${CLEANUP_PIDS:-}" ] && kill -9 $CLEANUP_PIDS 2>/dev/null; rmdir "$root" 2>/dev/null; finish_cleanup' EXIT
-
-D="$WORK/d"
-mkdir "$D" "$D/events"
-cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$D/events/"
-SOCK="$D/sock"
-DB="$D/td.db"
+watch_cgroups "td-watch-top-$$"
+watch_dir
 printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[watch]" "enable = yes" "root = $root" "interval = 250ms" \
 	"top_processes = 3" "max_cpu_percent = 100" >"$D/topdownd.conf"
 "$TOPDOWND" --check-config -c "$D/topdownd.conf" >"$D/check" 2>&1

@@ -16,24 +16,11 @@
 # tool's stored Running of its intervals within the workload has the same
 # median, within the spread either saw.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_watch.sh"
 
-TOPDOWND="$TD_BUILDDIR/src/topdownd/topdownd"
 [ "$(id -u)" = 0 ] || skip_all "the daemon counts cgroups as root here (as CI runs); not root"
 command -v perl >/dev/null || skip_all "perl (the workload's loop) is not installed"
-mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$mnt" ] || skip_all "no cgroup v2 hierarchy in /proc/mounts (mount one: mount -t cgroup2 none /sys/fs/cgroup)"
-root="$mnt/td-wvr-$$"
-rel="${root#"$mnt"}"
-if ! mkdir "$root" "$root/g" 2>"$WORK/mkdir.err"; then
-	rmdir "$root/g" "$root" 2>/dev/null
-	skip_all "cannot create cgroups under $mnt (run the tests as root, with write access to it): $(cat "$WORK/mkdir.err")"
-fi
-cleanup_cgroups() {
-	[ -n "${CLEANUP_PIDS:-}" ] && kill -9 $CLEANUP_PIDS 2>/dev/null
-	wait_for 5 sh -c "! grep -q . '$root/g/cgroup.procs'"
-	rmdir "$root/g" "$root" 2>/dev/null
-}
-trap 'cleanup_cgroups; finish_cleanup' EXIT
+watch_cgroups "td-wvr-$$" g
 USER_HZ=$(getconf CLK_TCK)
 steal_ns() { awk -v hz="$USER_HZ" '$1 == "cpu" { printf "%.0f", $9 * 1e9 / hz }' /proc/stat; }
 usage_ns() { awk '$1 == "usage_usec" { printf "%.0f", $2 * 1000 }' "$root/g/cpu.stat"; }
@@ -52,11 +39,7 @@ else
 	echo "# perf stat cannot count task-clock here: allowed $GAP_NS ns a switch"
 fi
 
-D="$WORK/d"
-mkdir "$D" "$D/events"
-cp "$TD_SRCDIR"/events/*.td "$TD_SRCDIR/tests/data/live/soft-tree.td" "$D/events/"
-SOCK="$D/sock"
-DB="$D/td.db"
+watch_dir
 REC="$D/rec.db"
 # a shift of 100 points can never be seen: no change, no drill-down session beside the watch session
 printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \

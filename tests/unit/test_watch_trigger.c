@@ -518,18 +518,23 @@ static double under(int k)
 	return 0.40 + 0.01 * (k % 10);
 }
 
+/* Interval k of node 0 at value x0 (node 1 at 0.5, no threshold) to the series */
+static enum td_watch_verdict add_flagged(struct td_watch_series *s, struct td_watch_limits *l, int k, double x0,
+					 struct td_watch_trigger *t)
+{
+	double x[2] = { x0, 0.5 };
+	unsigned char fl[2] = { isnan(x0) ? TD_WATCH_NA : x0 > 0.5 ? TD_WATCH_OVER : TD_WATCH_UNDER, TD_WATCH_NA };
+
+	return td_watch_add_flags(s, l, &PT, x, fl, NULL, (uint64_t)k * S + S, t);
+}
+
 static enum td_watch_verdict feed_flags(struct td_watch_series *s, struct td_watch_limits *l, int from, int to,
 					double (*f)(int), struct td_watch_trigger *t, int *at)
 {
 	enum td_watch_verdict v = TD_WATCH_NONE;
 
 	for (int k = 0; k < to && v == TD_WATCH_NONE; k++) {
-		double x[2] = { k < from ? under(k) : f(k), 0.5 };
-		unsigned char fl[2] = { isnan(x[0])  ? TD_WATCH_NA
-					: x[0] > 0.5 ? TD_WATCH_OVER
-						     : TD_WATCH_UNDER,
-					TD_WATCH_NA };
-		v = td_watch_add_flags(s, l, &PT, x, fl, NULL, (uint64_t)k * S + S, t);
+		v = add_flagged(s, l, k, k < from ? under(k) : f(k), t);
 		*at = k;
 	}
 	return v;
@@ -625,12 +630,9 @@ static void test_threshold_limited(void **state)
 	assert_int_equal(td_watch_limits_init(&l, &PT), 0);
 	assert_int_equal(feed_flags(&s, &l, 20, 60, over, &t, &at), TD_WATCH_CHANGE);
 	/* under again for a full ring, then over: 600 s have not passed */
-	for (int k = 23; k < 50; k++) {
-		double x[2] = { k < 45 ? under(k) : over(k), 0.5 };
-		unsigned char fl[2] = { x[0] > 0.5 ? TD_WATCH_OVER : TD_WATCH_UNDER, TD_WATCH_NA };
-		enum td_watch_verdict v = td_watch_add_flags(&s, &l, &PT, x, fl, NULL, (uint64_t)k * S + S, &t);
-		assert_int_equal(v, k == 47 ? TD_WATCH_HELD_ONE : TD_WATCH_NONE);
-	}
+	for (int k = 23; k < 50; k++)
+		assert_int_equal(add_flagged(&s, &l, k, k < 45 ? under(k) : over(k), &t),
+				 k == 47 ? TD_WATCH_HELD_ONE : TD_WATCH_NONE);
 	td_watch_series_free(&s);
 	td_watch_limits_free(&l);
 }
