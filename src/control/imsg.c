@@ -41,6 +41,7 @@ static const struct field request[] = {
 	{ "id", F_I64, AT(request.r.id), 0, 0, LLONG_MAX },
 	{ "pid", F_I32, AT(request.r.pid), 0, 0, 4194304 },
 	{ "children", F_BOOL, AT(request.r.children), 0, 0, 1 },
+	{ "unlisted_off", F_BOOL, AT(request.r.unlisted_off), 0, 0, 1 },
 	{ "interval_ms", F_I32, AT(request.r.interval_ms), 0, 0, 3600000 },
 	{ "duration_ms", F_I32, AT(request.r.duration_ms), 0, 0, INT32_MAX },
 	{ "level", F_I32, AT(request.r.level), 0, 0, 6 },

@@ -44,6 +44,7 @@ struct key {
 static const struct key keys[] = {
 	{ "pid", K_INT, 1, 4194304, OP(TD_OP_ATTACH), FIELD(pid) },
 	{ "children", K_BOOL, 0, 1, OP(TD_OP_ATTACH), FIELD(children) },
+	{ "unlisted_off", K_BOOL, 0, 1, OP(TD_OP_ATTACH), FIELD(unlisted_off) },
 	{ "interval_ms", K_INT, 10, 3600000, OP(TD_OP_ATTACH), FIELD(interval_ms) },
 	{ "duration_ms", K_INT, 0, INT_MAX, OP(TD_OP_ATTACH), FIELD(duration_ms) },
 	{ "level", K_INT, 1, 6, OP(TD_OP_ATTACH), FIELD(level) },
@@ -214,6 +215,8 @@ char *td_request_encode(const struct td_request *r)
 		json_object_set_new(o, "pid", json_integer(r->pid));
 		if (r->children)
 			json_object_set_new(o, "children", json_true());
+		if (r->unlisted_off)
+			json_object_set_new(o, "unlisted_off", json_true());
 		if (r->interval_ms)
 			json_object_set_new(o, "interval_ms", json_integer(r->interval_ms));
 		if (r->duration_ms)

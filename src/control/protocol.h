@@ -20,7 +20,7 @@
 #define TD_PROTOCOL_VERSION 1
 
 enum td_op {
-	TD_OP_ATTACH,	   /* follow a process: pid, children, interval_ms, duration_ms, level, nodes */
+	TD_OP_ATTACH,	   /* follow a process: pid, children, unlisted_off, interval_ms, duration_ms, level, nodes */
 	TD_OP_DETACH,	   /* end a running session: session */
 	TD_OP_LIST,	   /* the running sessions the client may see */
 	TD_OP_STATUS,	   /* the daemon: version, uptime, sessions, schedule */
@@ -37,10 +37,11 @@ struct td_request {
 	enum td_op op;
 	pid_t pid;
 	bool children;
-	int interval_ms; /* 0: the daemon's default */
-	int duration_ms; /* 0: until the target exits or detach */
-	int level;	 /* 0: the default */
-	char nodes[512]; /* "" none */
+	bool unlisted_off; /* attach: no unlisted remainder (tdctl attach --unlisted=off) */
+	int interval_ms;   /* 0: the daemon's default */
+	int duration_ms;   /* 0: until the target exits or detach */
+	int level;	   /* 0: the default */
+	char nodes[512];   /* "" none */
 	int64_t session;
 	char format[8]; /* report: text (default) or json */
 	char entry[64]; /* profile-now: the schedule entry */

@@ -80,8 +80,6 @@ static const char *daemon_refuses(const struct td_session_opts *o)
 		return "--events-dir";
 	if (o->hotspots)
 		return "--hotspots";
-	if (o->unlisted_off)
-		return "--unlisted=off";
 	if (o->scan_ms)
 		return "--scan-ms";
 	if (o->bpf_map_entries != TD_BPF_MAP_ENTRIES_DEFAULT)
@@ -158,6 +156,7 @@ int cmd_attach(int argc, char **argv)
 						.id = 1,
 						.pid = o.attach_pid,
 						.children = o.attach_children,
+						.unlisted_off = o.unlisted_off,
 						.interval_ms = o.interval_ms,
 						.duration_ms = o.duration_ms,
 						.level = o.level };

@@ -36,6 +36,7 @@ void daemon_op_attach(struct daemon *d, struct td_client *c, const struct td_req
 	ds->pid = r->pid;
 	o.attach_pid = r->pid;
 	o.attach_children = r->children;
+	o.unlisted_off = r->unlisted_off;
 	o.interval_ms = r->interval_ms ? r->interval_ms : d->cfg.interval_ms;
 	o.duration_ms = r->duration_ms;
 	o.level = r->level;

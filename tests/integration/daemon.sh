@@ -76,7 +76,7 @@ check_match "... and says how to end it" "topdownd follows PID $ROOTPID in sessi
 check_match "tdctl list shows it" "^ *$S1  attach .*PID $ROOTPID \(uid 0\)" "$("$TDCTL" list --socket "$SOCK")"
 # what only a session of tdctl's own can do is refused with the way out, not dropped: each of these
 # would otherwise start a daemon session counting as if it had not been given
-for opt in --unlisted=off "--scan-ms 50" "--bpf-map-entries 64" --no-priority --counting=per-thread; do
+for opt in "--scan-ms 50" "--bpf-map-entries 64" --no-priority --counting=per-thread; do
 	# shellcheck disable=SC2086 # the option's value is a word of its own
 	"$TDCTL" attach "$ROOTPID" --socket "$SOCK" -I 100 $opt >"$D/out" 2>"$D/err"
 	check_eq "attach $opt through the daemon: exit 2" 2 "$?"
@@ -84,6 +84,17 @@ for opt in --unlisted=off "--scan-ms 50" "--bpf-map-entries 64" --no-priority --
 	[ "$want" != --counting=per-thread ] || want=--tracker/--counting
 	check_match "... saying to count in tdctl instead" "^tdctl: attach: $want is not available through topdownd: add --standalone" "$(cat "$D/err")"
 done
+# --unlisted=off goes through: the daemon's session counts no unlisted remainder, and says so
+sleep 60 &
+UNLPID=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $UNLPID"
+S0=$("$TDCTL" attach "$UNLPID" --socket "$SOCK" -I 100 --duration 1 --unlisted=off 2>"$D/err")
+check_eq "attach --unlisted=off through the daemon exits 0" 0 "$?"
+unl_done() { [ "$(sql "$DB" "select status from sessions where id = '$S0'")" = completed ]; }
+check "... its session completes" wait_for 10 unl_done
+check_match "... and counted no unlisted remainder, as its note says" \
+	"the unlisted remainder not counted \(--unlisted=off\)\$" "$(sql "$DB" "select counting_note from sessions where id = '$S0'")"
+kill "$UNLPID" 2>/dev/null
 intervals() { sql "$DB" "select count(*) from intervals where session_id = $1"; }
 five() { test "$(intervals "$S1")" -ge 5; }
 check "the session writes intervals" wait_for 10 five

@@ -59,6 +59,7 @@ static void attach_wire(struct wire *w, int32_t pid)
 	w_int(w, 42, 8);		    /* id */
 	w_int(w, (uint32_t)pid, 4);	    /* pid */
 	w_int(w, 1, 1);			    /* children */
+	w_int(w, 0, 1);			    /* unlisted_off */
 	w_int(w, 250, 4);		    /* interval_ms */
 	w_int(w, 5000, 4);		    /* duration_ms */
 	w_int(w, 2, 4);			    /* level */
@@ -78,7 +79,7 @@ static void test_request_layout(void **state)
 
 	(void)state;
 	attach_wire(&w, 1234);
-	assert_int_equal(w.n, 8 + 8 + 4 + 4 + 8 + 4 + 1 + 4 + 4 + 4 + 8 + 4 + 4 + 13 + 4 + 4);
+	assert_int_equal(w.n, 8 + 8 + 4 + 4 + 8 + 4 + 1 + 1 + 4 + 4 + 4 + 8 + 4 + 4 + 13 + 4 + 4);
 	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), 0);
 	assert_int_equal(m.type, TD_IMSG_REQUEST);
 	assert_true(m.u.request.conn == 0x0102030405060708ull);
@@ -87,6 +88,7 @@ static void test_request_layout(void **state)
 	assert_int_equal(m.u.request.r.id, 42);
 	assert_int_equal(m.u.request.r.pid, 1234);
 	assert_true(m.u.request.r.children);
+	assert_false(m.u.request.r.unlisted_off);
 	assert_int_equal(m.u.request.r.interval_ms, 250);
 	assert_int_equal(m.u.request.r.duration_ms, 5000);
 	assert_int_equal(m.u.request.r.level, 2);
@@ -264,9 +266,13 @@ static void test_fields_out_of_range(void **state)
 	attach_wire(&w, 1);
 	w.b[8 + 8 + 4 + 4 + 8 + 4] = 2;
 	refused(&w, "field children is 2");
+	/* unlisted_off 2 */
+	attach_wire(&w, 1);
+	w.b[8 + 8 + 4 + 4 + 8 + 4 + 1] = 2;
+	refused(&w, "field unlisted_off is 2");
 	/* interval 5 ms: in range, but a hole */
 	attach_wire(&w, 1);
-	w.b[8 + 8 + 4 + 4 + 8 + 4 + 1] = 5;
+	w.b[8 + 8 + 4 + 4 + 8 + 4 + 1 + 1] = 5;
 	refused(&w, "interval_ms is 5");
 	/* a string that says more than is left */
 	attach_wire(&w, 1);
@@ -308,7 +314,8 @@ static void test_fields_out_of_range(void **state)
 	w_int(&w, TD_OP_DETACH, 4);
 	w_int(&w, 0, 8);
 	w_int(&w, 0, 4);
-	w_int(&w, 0, 1);
+	w_int(&w, 0, 1); /* children */
+	w_int(&w, 0, 1); /* unlisted_off */
 	w_int(&w, 0, 4);
 	w_int(&w, 0, 4);
 	w_int(&w, 0, 4);

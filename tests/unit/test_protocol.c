@@ -24,13 +24,15 @@ static void test_attach_fields(void **state)
 
 	(void)state;
 	assert_int_equal(decode("{\"v\":1,\"id\":42,\"op\":\"attach\",\"pid\":1234,\"children\":true,"
-				"\"interval_ms\":250,\"duration_ms\":5000,\"level\":3,\"nodes\":\"Backend_Bound\"}",
+				"\"unlisted_off\":true,\"interval_ms\":250,\"duration_ms\":5000,\"level\":3,"
+				"\"nodes\":\"Backend_Bound\"}",
 				&r, &err),
 			 0);
 	assert_int_equal(r.id, 42);
 	assert_int_equal(r.op, TD_OP_ATTACH);
 	assert_int_equal(r.pid, 1234);
 	assert_true(r.children);
+	assert_true(r.unlisted_off);
 	assert_int_equal(r.interval_ms, 250);
 	assert_int_equal(r.duration_ms, 5000);
 	assert_int_equal(r.level, 3);
@@ -39,6 +41,7 @@ static void test_attach_fields(void **state)
 	assert_int_equal(decode("{\"v\":1,\"op\":\"attach\",\"pid\":7}", &r, &err), 0);
 	assert_int_equal(r.id, 0);
 	assert_false(r.children);
+	assert_false(r.unlisted_off);
 	assert_int_equal(r.interval_ms + r.duration_ms + r.level, 0);
 	assert_string_equal(r.nodes, "");
 }
@@ -144,6 +147,7 @@ static void test_encode_roundtrip(void **state)
 				 .op = TD_OP_ATTACH,
 				 .pid = 99,
 				 .children = true,
+				 .unlisted_off = true,
 				 .interval_ms = 100,
 				 .duration_ms = 2000,
 				 .level = 2 },
