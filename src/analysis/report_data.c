@@ -129,6 +129,51 @@ static double iv_secs(const struct td_count_row *r)
 }
 
 /* Is the interval [start, end] in the filter's time window? */
+struct seq_walk {
+	int first, last, n;
+	uint64_t first_ns, from_ns, to_ns; /* first_ns: the session's first interval's start (0: none yet) */
+	bool any;
+};
+
+static int on_seq(int seq, uint64_t start_ns, uint64_t end_ns, void *ctx)
+{
+	struct seq_walk *w = ctx;
+
+	if (!w->any) /* time order: the session's first */
+		w->first_ns = start_ns;
+	w->any = true;
+	if (seq < w->first || seq > w->last)
+		return 0;
+	if (w->n++ == 0)
+		w->from_ns = start_ns;
+	w->to_ns = end_ns;
+	return 0;
+}
+
+int td_report_seq_window(struct td_store *s, int64_t session, int first, int last, struct td_report_filter *f, int *n,
+			 td_err *err)
+{
+	struct seq_walk w = { .first = first, .last = last };
+
+	if (td_store_interval_seqs(s, session, on_seq, &w)) {
+		td_store_describe_error(s, err);
+		return -1;
+	}
+	*n = w.n;
+	if (w.n == 0) {
+		td_err_set(err,
+			   "the intervals %d to %d of session %lld are no longer in the database (retention removed "
+			   "them, or tdctl prune)",
+			   first, last, (long long)session);
+		return -1;
+	}
+	*f = (struct td_report_filter){ .kind = TD_RF_ALL,
+					.window = true,
+					.from = (double)(w.from_ns - w.first_ns) / 1e9,
+					.to = (double)(w.to_ns - w.first_ns) / 1e9 };
+	return 0;
+}
+
 bool td_report_filter_keeps_interval(const struct td_report_filter *f, uint64_t first_ns, uint64_t start_ns,
 				     uint64_t end_ns)
 {

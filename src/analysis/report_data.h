@@ -50,6 +50,12 @@ struct td_report_filter {
  * interval (its midpoint in the window, in seconds after first_ns, the
  * start of the session's first interval)? */
 bool td_report_filter_keeps(const struct td_report_filter *f, const struct td_target_info *t);
+/* The window of session's intervals first..last (seq) as a filter of every
+ * target: from the first one's start to the last one's end, in seconds after
+ * the session's first interval (each interval's midpoint within); *n the
+ * intervals stored in it. 0, or -1 with err (none of them stored). */
+int td_report_seq_window(struct td_store *s, int64_t session, int first, int last, struct td_report_filter *f, int *n,
+			 td_err *err);
 bool td_report_filter_keeps_interval(const struct td_report_filter *f, uint64_t first_ns, uint64_t start_ns,
 				     uint64_t end_ns);
 

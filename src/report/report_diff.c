@@ -263,52 +263,17 @@ int td_report_diff(struct td_store *s, int64_t ida, int64_t idb, const struct td
 	return rc;
 }
 
-/* The window of intervals first..last (seq) of d as a filter: seconds after
- * the session's first interval, from the first one's start to the last
- * one's end (each interval's midpoint within: report_data's rule). */
-static int seq_window(const struct td_report_data *d, int first, int last, struct td_report_filter *f, int *n,
-		      td_err *err)
-{
-	int a = -1, b = -1;
-
-	*n = 0;
-	for (int i = 0; i < d->nivs; i++) {
-		if (d->ivs[i].seq < first || d->ivs[i].seq > last)
-			continue;
-		if (a < 0)
-			a = i;
-		b = i;
-		(*n)++;
-	}
-	if (a < 0) {
-		td_err_set(err,
-			   "the intervals %d to %d of session %lld are no longer in the database (retention removed "
-			   "them, or tdctl prune)",
-			   first, last, (long long)d->h.id);
-		return -1;
-	}
-	*f = (struct td_report_filter){ .kind = TD_RF_ALL,
-					.window = true,
-					.from = (double)(d->ivs[a].start_ns - d->h.first_ns) / 1e9,
-					.to = (double)(d->ivs[b].end_ns - d->h.first_ns) / 1e9 };
-	return 0;
-}
-
 int td_report_change_trees(struct td_store *s, int64_t session, const int seqs[4], const char *events_dir, FILE *out,
 			   td_err *err)
 {
-	struct td_report_filter all = { .kind = TD_RF_ALL, .to = INFINITY }, fa, fb;
-	struct td_report_data d, a, b;
+	struct td_report_filter fa, fb;
+	struct td_report_data a, b;
 	struct drow *rows;
 	int n, na, nb, rc = 0;
 
-	if (load(s, session, &all, events_dir, &d, err))
+	if (td_report_seq_window(s, session, seqs[0], seqs[1], &fa, &na, err) ||
+	    td_report_seq_window(s, session, seqs[2], seqs[3], &fb, &nb, err))
 		return -1;
-	if (seq_window(&d, seqs[0], seqs[1], &fa, &na, err) || seq_window(&d, seqs[2], seqs[3], &fb, &nb, err)) {
-		td_report_data_free(&d);
-		return -1;
-	}
-	td_report_data_free(&d);
 	if (load(s, session, &fa, events_dir, &a, err))
 		return -1;
 	if (load(s, session, &fb, events_dir, &b, err)) {

@@ -165,12 +165,11 @@ static int change_found(void *ctx, const struct td_store_change *c)
 		json_pack("{s:I, s:s, s:s, s:s, s:f, s:i, s:i, s:I}", "change", (json_int_t)c->id, "group", c->workload,
 			  "node", c->node, "kind", c->threshold ? "threshold" : "moved", "after", c->after, "n_before",
 			  c->n_before, "n_after", c->n_after, "session", (json_int_t)c->session);
-	if (f->found) { /* not known: null, as topdownd's reply */
-		json_object_set_new(f->found, "before", isnan(c->before) ? json_null() : json_real(c->before));
-		json_object_set_new(f->found, "p", isnan(c->p) ? json_null() : json_real(c->p));
-	}
 	if (f->found) {
 		const int seqs[4] = { c->before_first, c->before_last, c->after_first, c->after_last };
+		/* not known: null, as topdownd's reply */
+		json_object_set_new(f->found, "before", isnan(c->before) ? json_null() : json_real(c->before));
+		json_object_set_new(f->found, "p", isnan(c->p) ? json_null() : json_real(c->p));
 		json_object_set_new(f->found, "drill_session", c->drill ? json_integer(c->drill) : json_null());
 		for (int k = 0; k < 4; k++)
 			json_object_set_new(f->found, td_change_seq_keys[k],

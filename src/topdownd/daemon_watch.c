@@ -511,7 +511,7 @@ static void dump_rows(const struct watch_state *w, const struct watch_group *g, 
 		      const struct td_watch_trigger *t, enum td_watch_verdict v)
 {
 	const char *path = getenv("TD_DEBUG_WATCH");
-	int rows = w->pr.baseline + 2 * w->pr.window;
+	int rows = td_watch_rows(&w->pr);
 	FILE *f;
 
 	if (!path || !(f = fopen(path, "ae")))
@@ -533,7 +533,7 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 {
 	struct watch_change *c = td_array_push(&d->changes, &d->nchanges, sizeof(*c));
 	const struct watch_state *w = d->watching;
-	int rows = w->pr.baseline + 2 * w->pr.window;
+	int rows = td_watch_rows(&w->pr);
 	char said[512];
 	td_err err;
 
@@ -640,7 +640,7 @@ void daemon_watch_step(struct daemon *d)
 	if (!w)
 		return;
 	/* the rows a verdict is decided on (the series holds them all by then) */
-	int rows = w->pr.baseline + 2 * w->pr.window;
+	int rows = td_watch_rows(&w->pr);
 	for (int i = 0; i < w->ng; i++) {
 		struct watch_group *g = &w->g[i];
 		struct dsession *ds = g->session ? daemon_find_running(d, g->session) : NULL;

@@ -13,6 +13,11 @@
 /* The ring: the baseline, then the two windows the shift must persist over. */
 #define ROWS(pr) ((pr)->baseline + 2 * (pr)->window)
 
+int td_watch_rows(const struct td_watch_params *pr)
+{
+	return ROWS(pr);
+}
+
 int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params *pr, int nnodes)
 {
 	memset(s, 0, sizeof(*s));
@@ -347,7 +352,6 @@ static bool held_over(const struct td_watch_series *s, const struct td_watch_par
 	t->after = sb.median;
 	t->n_before = sa.n;
 	t->n_after = sb.n;
-	t->p = NAN;
 	if (sa.n < 1 || td_mann_whitney(a, pr->baseline, b, pr->hold, &u, &t->p))
 		t->p = NAN; /* the baseline not counted: no test (the medians say what is known) */
 	for (int w = 0; w < 2; w++)

@@ -90,6 +90,8 @@ struct td_watch_trigger {
 	const char *why;
 };
 
+/* The rows a series keeps, and a verdict is decided on: baseline + 2 windows. */
+int td_watch_rows(const struct td_watch_params *pr);
 /* 0, or -1 out of memory. */
 int td_watch_series_init(struct td_watch_series *s, const struct td_watch_params *pr, int nnodes);
 void td_watch_series_free(struct td_watch_series *s);
