@@ -1,6 +1,7 @@
 /* recompute: raw counts of a session -> metric values (see recompute.h). */
 #include "recompute.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,9 +248,15 @@ static void pass_free(struct pass *p)
 	td_session_counts_free(&p->sc);
 }
 
+/* The intervals evaluated (by seq), and whether every target is written. */
+struct seqs {
+	int first, last;
+	bool each_target;
+};
+
 /* Evaluate file over the session's counts (inside the caller's transaction). */
 static int run_file(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
-		    const char *file, const char *model, const char *prefix, bool each_target,
+		    const char *file, const char *model, const char *prefix, const struct seqs *r,
 		    struct td_recompute_result *res, td_err *err)
 {
 	static const struct td_count_walk walk = { .target = on_target, .interval_end = on_interval_end };
@@ -271,14 +278,14 @@ static int run_file(struct td_store *s, int64_t session, const struct td_session
 	p.res = res;
 	p.session = session;
 	p.cat = cat;
-	p.each_target = each_target;
+	p.each_target = r->each_target;
 	if (td_session_counts_bind(&p.sc, s, session, cat, file, model, err))
 		goto out;
 	res->events_matched += p.sc.bound;
 	if (!(p.ev = td_evaluator_new(m, meta->smt, meta->num_cpus)) || td_evaluation_init(&p.out, m) ||
 	    store_aliases(&p) || map_targets(&p, p.sc.ngroups) ||
 	    td_metric_writer_new_prefixed(s, m, prefix, &p.w, err) ||
-	    td_session_counts_walk(&p.sc, s, session, &walk, &p))
+	    td_session_counts_walk_range(&p.sc, s, session, r->first, r->last, &walk, &p))
 		goto out;
 	rc = 0;
 out:
@@ -380,7 +387,7 @@ static int hybrid_files_missing(const char *dir, const char *spec, td_err *err)
 /* Each core PMU's tree of a hybrid session: the first (cpu_core) under the plain node names,
  * the others prefixed with their PMU ("cpu_atom:Frontend_Bound"). */
 static int run_hybrid(struct td_store *s, int64_t session, const struct td_session_meta *meta, const char *dir,
-		      bool each_target, struct td_recompute_result *res, td_err *err)
+		      const struct seqs *r, struct td_recompute_result *res, td_err *err)
 {
 	char models[TD_MODEL_SPEC_MAX][TD_MODEL_NAME_MAX], file[64], prefix[80];
 	int n = td_model_spec_split(meta->pmu_model, models);
@@ -390,7 +397,7 @@ static int run_hybrid(struct td_store *s, int64_t session, const struct td_sessi
 		if (td_catalog_find(dir, models[i], file, sizeof(file)))
 			return -1;
 		snprintf(prefix, sizeof(prefix), "%s%s", i && pmu ? pmu : "", i && pmu ? ":" : "");
-		if (run_file(s, session, meta, dir, file, models[i], prefix, each_target, res, err))
+		if (run_file(s, session, meta, dir, file, models[i], prefix, r, res, err))
 			return -1;
 		if (add_file_name(res, file, err))
 			return -1;
@@ -398,8 +405,10 @@ static int run_hybrid(struct td_store *s, int64_t session, const struct td_sessi
 	return 0;
 }
 
-int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
-		 struct td_recompute_result *res, td_err *err)
+/* Recompute the intervals r of session: all of them in a transaction of its
+ * own (whole), else those in the caller's transaction. */
+static int recompute(struct td_store *s, int64_t session, const char *events_dir, const struct seqs *r, bool whole,
+		     struct td_recompute_result *res, td_err *err)
 {
 	struct td_session_meta meta;
 	struct files_seen seen = { 0 };
@@ -435,27 +444,30 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 			   seen.model[0] ? ")" : "");
 		return -1;
 	}
-	if (td_store_begin(s))
+	if (!whole) {
+		if (td_store_metrics_clear_range(s, session, r->first, r->last))
+			goto db_error;
+	} else if (td_store_begin(s))
 		goto db_error;
-	if (td_store_event_aliases_clear(s, session) || td_store_metrics_clear(s, session)) {
+	else if (td_store_event_aliases_clear(s, session) || td_store_metrics_clear(s, session)) {
 		td_store_rollback(s);
 		goto db_error;
 	}
 	/* the model file, then (live sessions) the files every run opens */
 	if (model_file[0]) {
-		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, "", each_target, res, err);
+		rc = run_file(s, session, &meta, dir, model_file, meta.pmu_model, "", r, res, err);
 		if (!rc)
 			rc = add_file_name(res, model_file, err);
 	}
 	if (hybrid)
-		rc = run_hybrid(s, session, &meta, dir, each_target, res, err);
+		rc = run_hybrid(s, session, &meta, dir, r, res, err);
 	if (!rc && live && seen.software) {
-		rc = run_file(s, session, &meta, dir, "software.td", NULL, "", each_target, res, err);
+		rc = run_file(s, session, &meta, dir, "software.td", NULL, "", r, res, err);
 		if (!rc)
 			rc = add_file_name(res, "software.td", err);
 	}
 	if (!rc && live && seen.generic) {
-		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, "", each_target, res, err);
+		rc = run_file(s, session, &meta, dir, "generic.td", meta.pmu_model, "", r, res, err);
 		if (!rc)
 			rc = add_file_name(res, "generic.td", err);
 	}
@@ -463,6 +475,11 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 		if (unmatched.out_of_memory)
 			td_err_set(err, "out of memory listing the events not read: free some memory and try again");
 		rc = -1;
+	}
+	if (!whole) {
+		if (rc && !err->msg[0])
+			td_err_set(err, "cannot recompute session %lld: %s", (long long)session, td_store_errmsg(s));
+		return rc ? -1 : 0;
 	}
 	if (rc || td_store_commit(s)) {
 		if (!err->msg[0])
@@ -474,6 +491,22 @@ int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bo
 db_error:
 	td_err_set(err, "cannot recompute session %lld: %s", (long long)session, td_store_errmsg(s));
 	return -1;
+}
+
+int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
+		 struct td_recompute_result *res, td_err *err)
+{
+	const struct seqs all = { INT_MIN, INT_MAX, each_target };
+
+	return recompute(s, session, events_dir, &all, true, res, err);
+}
+
+int td_recompute_range(struct td_store *s, int64_t session, const char *events_dir, int first_seq, int last_seq,
+		       struct td_recompute_result *res, td_err *err)
+{
+	const struct seqs r = { first_seq, last_seq, false };
+
+	return recompute(s, session, events_dir, &r, false, res, err);
 }
 
 void td_recompute_result_free(struct td_recompute_result *res)

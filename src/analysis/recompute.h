@@ -32,6 +32,13 @@ struct td_recompute_result {
  * the return. */
 int td_recompute(struct td_store *s, int64_t session, const char *events_dir, bool each_target,
 		 struct td_recompute_result *res, td_err *err);
+/* The metric values of the intervals [first_seq, last_seq] only (their
+ * old ones deleted), inside the caller's transaction (nothing is committed
+ * or rolled back here), each target written as a live session writes it
+ * (without --thread-metrics); the events rows' aliases are left as they
+ * are. res as for td_recompute. */
+int td_recompute_range(struct td_store *s, int64_t session, const char *events_dir, int first_seq, int last_seq,
+		       struct td_recompute_result *res, td_err *err);
 void td_recompute_result_free(struct td_recompute_result *res);
 
 #endif

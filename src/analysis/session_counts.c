@@ -3,6 +3,7 @@
 #include "session_counts.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,8 +201,8 @@ static int walk_rows(const struct td_count_row *r, void *ctx)
 	return 0;
 }
 
-int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, struct td_store *s, int64_t session,
-			     const struct td_count_walk *const *w, void *const *ctx)
+static int walk_n(const struct td_session_counts *const *sc, int n, struct td_store *s, int64_t session, int first_seq,
+		  int last_seq, const struct td_count_walk *const *w, void *const *ctx)
 {
 	struct walks ks = { .k = calloc((size_t)n + 1, sizeof(*ks.k)), .n = n };
 	int rc = ks.k ? 0 : -1;
@@ -210,7 +211,7 @@ int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, s
 		ks.k[i] = (struct walk){ .sc = sc[i], .w = w[i], .ctx = ctx[i] };
 		rc = td_group_counts_init(&ks.k[i].cur, sc[i]->cat ? sc[i]->cat->nevents : 0, sc[i]->ngroups);
 	}
-	if (rc == 0 && td_store_counts(s, session, walk_rows, &ks))
+	if (rc == 0 && td_store_counts_range(s, session, first_seq, last_seq, walk_rows, &ks))
 		rc = -1;
 	for (int i = 0; rc == 0 && i < n; i++)
 		rc = end_interval(&ks.k[i]);
@@ -220,6 +221,18 @@ int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, s
 	}
 	free(ks.k);
 	return rc;
+}
+
+int td_session_counts_walk_n(const struct td_session_counts *const *sc, int n, struct td_store *s, int64_t session,
+			     const struct td_count_walk *const *w, void *const *ctx)
+{
+	return walk_n(sc, n, s, session, INT_MIN, INT_MAX, w, ctx);
+}
+
+int td_session_counts_walk_range(const struct td_session_counts *sc, struct td_store *s, int64_t session, int first_seq,
+				 int last_seq, const struct td_count_walk *w, void *ctx)
+{
+	return walk_n(&sc, 1, s, session, first_seq, last_seq, &w, &ctx);
 }
 
 struct td_count_walker {

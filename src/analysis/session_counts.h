@@ -66,6 +66,9 @@ struct td_count_walk {
  * store could not be read or memory ran out. */
 int td_session_counts_walk(const struct td_session_counts *sc, struct td_store *s, int64_t session,
 			   const struct td_count_walk *w, void *ctx);
+/* The same walk over the intervals whose seq is within [first_seq, last_seq]. */
+int td_session_counts_walk_range(const struct td_session_counts *sc, struct td_store *s, int64_t session, int first_seq,
+				 int last_seq, const struct td_count_walk *w, void *ctx);
 /* n walks in one read of the session's counts: walk k binds sc[k] and calls
  * w[k] with ctx[k], each exactly as td_session_counts_walk would (the calls
  * of different walks interleave). What reading the counts costs is paid once. */

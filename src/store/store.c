@@ -1224,6 +1224,14 @@ static int sample_add(struct td_store *s, int64_t interval, int64_t target, cons
 
 int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)
 {
+	if (td_store_samples_put(s, interval, target, c, n))
+		return -1;
+	observe_counts(s, interval, target, c, n);
+	return 0;
+}
+
+int td_store_samples_put(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n)
+{
 	for (int i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && c[j].event == c[j - 1].event + 1 && c[j].enabled == c[i].enabled &&
 				c[j].running == c[i].running;
@@ -1232,7 +1240,6 @@ int td_store_counts_add(struct td_store *s, int64_t interval, int64_t target, co
 		if (sample_add(s, interval, target, c + i, j - i))
 			return -1;
 	}
-	observe_counts(s, interval, target, c, n);
 	return 0;
 }
 
@@ -1311,4 +1318,22 @@ int td_store_metrics_clear(struct td_store *s, int64_t session)
 {
 	return run_stmt(s, "DELETE FROM metrics WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1)",
 			session, NULL, NULL);
+}
+
+int td_store_metrics_clear_range(struct td_store *s, int64_t session, int first_seq, int last_seq)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "DELETE FROM metrics WHERE interval_id IN (SELECT id FROM intervals WHERE session_id=?1"
+			       " AND seq BETWEEN ?2 AND ?3)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int(st, 2, first_seq);
+	sqlite3_bind_int(st, 3, last_seq);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	return rc;
 }

@@ -213,6 +213,8 @@ int td_store_metric_add(struct td_store *s, int64_t interval, int64_t target, in
 			double confidence, bool flagged, bool bottleneck, bool spans);
 /* Delete the metric values of a session (before recomputing them). */
 int td_store_metrics_clear(struct td_store *s, int64_t session);
+/* ... of its intervals whose seq is within [first_seq, last_seq]. */
+int td_store_metrics_clear_range(struct td_store *s, int64_t session, int first_seq, int last_seq);
 
 /* Per-thread totals of one event over a session: raw sums and the sum of
  * per-interval scaled values (NaN when no interval was counted). */
@@ -353,6 +355,8 @@ struct td_count_row {
 };
 typedef int (*td_count_fn)(const struct td_count_row *c, void *ctx);
 int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx);
+/* The same, of the intervals whose seq is within [first_seq, last_seq]. */
+int td_store_counts_range(struct td_store *s, int64_t session, int first_seq, int last_seq, td_count_fn fn, void *ctx);
 
 /* The counts of one interval, handed to an observer once its transaction
  * committed (store_observe.c): rows in target, event order as
@@ -429,6 +433,34 @@ int td_store_prune(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, 
 #define TD_RETAIN_STEP_ROWS 5000
 int td_store_retain_step(struct td_store *s, uint64_t max_age_ns, uint64_t max_bytes, struct td_prune_result *res,
 			 td_err *err);
+
+/* ---- downsampling (store_downsample.c) ------------------------------------ */
+
+/* The intervals of a session whose start lies in one width-wide bucket of
+ * the wall clock (start_ns / width). */
+struct td_ds_bucket {
+	int first_seq, last_seq, n;
+	uint64_t start_ns, end_ns; /* the first one's start, the last one's end */
+};
+/* The buckets of session from the interval from_seq on that are over: the
+ * bucket after each one ended before before_ns too (wall clock). At most
+ * max, oldest first, into out; merged or not, mergeable or not. Their
+ * number, or -1 on a store error. */
+int td_store_downsample_due(struct td_store *s, int64_t session, int from_seq, uint64_t before_ns, uint64_t width_ns,
+			    struct td_ds_bucket *out, int max);
+/* 1 when bucket b can be merged: more than one interval, each with counts,
+ * each target counting the same perf-group events in each interval it has
+ * counts in (/proc's come when read), none of them one a change was
+ * decided on; 0 when not; -1 on a store error. */
+int td_store_downsample_mergeable(struct td_store *s, int64_t session, const struct td_ds_bucket *b);
+/* Inside a transaction: the intervals [first_seq, last_seq] of session
+ * become the first of them, ending where the last one ended, its samples
+ * per target and event the sums of theirs (values, enabled and running
+ * times), its collector time, reads and system calls their sums (NULL when
+ * one is); their metric values are deleted (the caller writes the merged
+ * interval's), hot samples and stacks move to it. The counts are not
+ * handed to an observer again. 0, or -1 on a store error or out of memory. */
+int td_store_intervals_merge(struct td_store *s, int64_t session, int first_seq, int last_seq);
 
 /* What td_store_prune would delete, deleting nothing: the counts, and in
  * bytes_after the size the data would take once vacuumed. */

@@ -101,6 +101,10 @@ void observe_rollback(struct td_store *s, bool savepoint); /* ... rolled back: i
 void observe_committed(struct td_store *s);		   /* all kept rows committed: handed over */
 void observe_free(struct td_store *s);
 
+/* store.c: td_store_counts_add's rows without handing them to the observer
+ * (counts already handed over once, merged: store_downsample.c) */
+int td_store_samples_put(struct td_store *s, int64_t interval, int64_t target, const struct td_store_count *c, int n);
+
 /* store_sql.c: the SQLite helpers */
 int td_store_exec(struct td_store *s, const char *sql);
 int td_store_pragma_int(struct td_store *s, const char *sql, int *out);

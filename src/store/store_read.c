@@ -2,6 +2,7 @@
  * for summaries, session rows, the event plan, targets, raw counts and
  * metric values of a session, and arbitrary read-only queries. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -667,17 +668,24 @@ struct count_walk {
 
 int td_store_counts(struct td_store *s, int64_t session, td_count_fn fn, void *ctx)
 {
+	return td_store_counts_range(s, session, INT_MIN, INT_MAX, fn, ctx);
+}
+
+int td_store_counts_range(struct td_store *s, int64_t session, int first_seq, int last_seq, td_count_fn fn, void *ctx)
+{
 	sqlite3_stmt *st = prepare_session(s,
 					   "SELECT i.id, i.seq, i.start_ns, i.end_ns, c.target_id, c.event_id,"
 					   " c.vals, c.enabled, c.running FROM intervals i"
 					   " JOIN samples c ON c.interval_id = i.id WHERE i.session_id=?1"
-					   " ORDER BY i.seq, c.target_id, c.event_id",
+					   " AND i.seq BETWEEN ?2 AND ?3 ORDER BY i.seq, c.target_id, c.event_id",
 					   session);
 	struct unpacked u = { 0 };
 	int rc = 0, step = SQLITE_DONE;
 
 	if (!st)
 		return -1;
+	sqlite3_bind_int(st, 2, first_seq);
+	sqlite3_bind_int(st, 3, last_seq);
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct td_count_row c = {
 			.interval = sqlite3_column_int64(st, 0),

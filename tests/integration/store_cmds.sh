@@ -178,5 +178,5 @@ for bad in "--max-age 7" "--max-age 3w" "--max-age -1d" "--max-size 0" "--max-si
 	check_eq "prune $bad: exit 2, one line" "2 1" "$? $(printf '%s\n' "$err" | wc -l)"
 done
 err=$("$TDCTL" prune -d "$DB" 2>&1)
-check_match "prune without a limit says to give one" "give --max-age AGE and/or --max-size MB" "$err"
+check_match "prune without a limit says to give one" "give --max-age AGE, --max-size MB and/or --downsample WIDTH" "$err"
 finish

@@ -1,0 +1,67 @@
+/* downsample: old intervals merged, their values evaluated again (see downsample.h). */
+#include "downsample.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "recompute.h"
+
+int td_downsample(struct td_store *s, int64_t session, const char *events_dir, int from_seq, uint64_t before_ns,
+		  uint64_t width_ns, int max_buckets, struct td_downsample_result *res, td_err *err)
+{
+	struct td_ds_bucket *b = calloc((size_t)(max_buckets > 0 ? max_buckets : 1), sizeof(*b));
+	struct td_recompute_result rr = { 0 };
+	int n, first = 0, last = 0, rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->next_seq = from_seq;
+	err->msg[0] = '\0';
+	if (!b) {
+		td_err_set(err, "out of memory downsampling session %lld", (long long)session);
+		return -1;
+	}
+	if ((n = td_store_downsample_due(s, session, from_seq, before_ns, width_ns, b, max_buckets)) <= 0) {
+		free(b);
+		if (n < 0)
+			td_err_set(err, "cannot downsample session %lld: %s", (long long)session, td_store_errmsg(s));
+		return n < 0 ? -1 : 0;
+	}
+	if (td_store_begin(s)) {
+		free(b);
+		td_err_set(err, "cannot downsample session %lld: %s", (long long)session, td_store_errmsg(s));
+		return -1;
+	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		int m = td_store_downsample_mergeable(s, session, &b[i]);
+		if (m < 0 || (m > 0 && td_store_intervals_merge(s, session, b[i].first_seq, b[i].last_seq))) {
+			rc = -1;
+			break;
+		}
+		if (m == 0) {
+			res->kept += b[i].n > 1; /* a bucket of one is merged already, or was never more */
+			continue;
+		}
+		if (!res->buckets++)
+			first = b[i].first_seq;
+		last = b[i].first_seq;
+		res->intervals += b[i].n - 1;
+	}
+	/* the merged intervals' values, from their counts (those between them,
+	 * left as they were, are evaluated again too: the same counts give the
+	 * same values) */
+	if (rc == 0 && res->buckets)
+		rc = td_recompute_range(s, session, events_dir, first, last, &rr, err);
+	td_recompute_result_free(&rr);
+	if (rc || td_store_commit(s)) {
+		if (!err->msg[0])
+			td_err_set(err, "cannot downsample session %lld: %s", (long long)session, td_store_errmsg(s));
+		td_store_rollback(s);
+		free(b);
+		memset(res, 0, sizeof(*res));
+		res->next_seq = from_seq;
+		return -1;
+	}
+	res->next_seq = b[n - 1].last_seq + 1;
+	free(b);
+	return 0;
+}
