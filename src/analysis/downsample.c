@@ -1,6 +1,7 @@
 /* downsample: old intervals merged, their values evaluated again (see downsample.h). */
 #include "downsample.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,34 +11,35 @@ int td_downsample(struct td_store *s, int64_t session, const char *events_dir, i
 		  uint64_t width_ns, int max_buckets, struct td_downsample_result *res, td_err *err)
 {
 	struct td_ds_bucket *b = calloc((size_t)(max_buckets > 0 ? max_buckets : 1), sizeof(*b));
+	bool *merged = calloc((size_t)(max_buckets > 0 ? max_buckets : 1), sizeof(*merged));
 	struct td_recompute_result rr = { 0 };
 	int n, first = 0, last = 0, rc = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->next_seq = from_seq;
 	err->msg[0] = '\0';
-	if (!b) {
+	if (!b || !merged) {
+		free(b);
+		free(merged);
 		td_err_set(err, "out of memory downsampling session %lld", (long long)session);
 		return -1;
 	}
 	if ((n = td_store_downsample_due(s, session, from_seq, before_ns, width_ns, b, max_buckets)) <= 0) {
 		free(b);
+		free(merged);
 		if (n < 0)
 			td_err_set(err, "cannot downsample session %lld: %s", (long long)session, td_store_errmsg(s));
 		return n < 0 ? -1 : 0;
 	}
 	if (td_store_begin(s)) {
 		free(b);
+		free(merged);
 		td_err_set(err, "cannot downsample session %lld: %s", (long long)session, td_store_errmsg(s));
 		return -1;
 	}
+	rc = td_store_downsample_merge(s, session, b, n, merged);
 	for (int i = 0; i < n && rc == 0; i++) {
-		int m = td_store_downsample_mergeable(s, session, &b[i]);
-		if (m < 0 || (m > 0 && td_store_intervals_merge(s, session, b[i].first_seq, b[i].last_seq))) {
-			rc = -1;
-			break;
-		}
-		if (m == 0) {
+		if (!merged[i]) {
 			res->kept += b[i].n > 1; /* a bucket of one is merged already, or was never more */
 			continue;
 		}
@@ -57,11 +59,13 @@ int td_downsample(struct td_store *s, int64_t session, const char *events_dir, i
 			td_err_set(err, "cannot downsample session %lld: %s", (long long)session, td_store_errmsg(s));
 		td_store_rollback(s);
 		free(b);
+		free(merged);
 		memset(res, 0, sizeof(*res));
 		res->next_seq = from_seq;
 		return -1;
 	}
 	res->next_seq = b[n - 1].last_seq + 1;
 	free(b);
+	free(merged);
 	return 0;
 }

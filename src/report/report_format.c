@@ -66,6 +66,8 @@ void td_report_header_text(FILE *out, const struct td_report_data *d, const char
 		fprintf(out, "%sDuration: n/a (not recorded) in %d interval%s", p, d->nivs, d->nivs == 1 ? "" : "s");
 	if (h->interval_ms > 0)
 		fprintf(out, " of %d ms", h->interval_ms);
+	if (h->merged) /* tdctl prune --downsample, topdownd's watch sessions */
+		fprintf(out, " (%d of them downsampled: %d intervals as read merged)", h->merged, h->merged_from);
 	if (d->window.window) {
 		fprintf(out, "\n%sWindow:   %.3f s to ", p, d->window.from);
 		if (isinf(d->window.to))

@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-#define TD_SCHEMA_VERSION 12
+#define TD_SCHEMA_VERSION 13
 
 struct td_store;
 
@@ -308,6 +308,7 @@ struct td_session_header {
 	int interval_ms, smt, num_cpus;
 	uint64_t started_ns, ended_ns;
 	uint64_t first_ns, last_ns; /* start of the first interval, end of the last; 0: none */
+	int merged, merged_from;    /* intervals downsampling merged, and how many as read they hold */
 };
 int td_store_session_header(struct td_store *s, int64_t id, struct td_session_header *h);
 
@@ -453,14 +454,19 @@ int td_store_downsample_due(struct td_store *s, int64_t session, int from_seq, u
  * counts in (/proc's come when read), none of them one a change was
  * decided on; 0 when not; -1 on a store error. */
 int td_store_downsample_mergeable(struct td_store *s, int64_t session, const struct td_ds_bucket *b);
-/* Inside a transaction: the intervals [first_seq, last_seq] of session
- * become the first of them, ending where the last one ended, its samples
- * per target and event the sums of theirs (values, enabled and running
- * times), its collector time, reads and system calls their sums (NULL when
- * one is); their metric values are deleted (the caller writes the merged
- * interval's), hot samples and stacks move to it. The counts are not
- * handed to an observer again. 0, or -1 on a store error or out of memory. */
-int td_store_intervals_merge(struct td_store *s, int64_t session, int first_seq, int last_seq);
+/* Inside a transaction: each of the buckets b[0..n) (in seq order, as
+ * td_store_downsample_due lists them) that can be merged (merged[i] says
+ * which) becomes the first of its intervals, ending where the last one
+ * ended, its samples per target and event the sums of theirs (values,
+ * enabled and running times), its collector time, reads and system calls
+ * their sums (NULL when one is); their metric values are deleted (the
+ * caller writes the merged interval's), hot samples and stacks move to it.
+ * The counts are not handed to an observer again. 0, or -1 on a store
+ * error or out of memory (the transaction is then to be rolled back). */
+int td_store_downsample_merge(struct td_store *s, int64_t session, const struct td_ds_bucket *b, int n, bool *merged);
+/* The ids of the sessions whose schedule matches glob (GLOB: "watch:*"),
+ * oldest first, to fn; fn's non-zero stops with it. 0, or -1 on a store error. */
+int td_store_sessions_scheduled(struct td_store *s, const char *glob, int (*fn)(void *ctx, int64_t id), void *ctx);
 
 /* What td_store_prune would delete, deleting nothing: the counts, and in
  * bytes_after the size the data would take once vacuumed. */

@@ -54,56 +54,130 @@ int td_store_downsample_due(struct td_store *s, int64_t session, int from_seq, u
 
 /* The ids of [?2, ?3] of session ?1. */
 #define RANGE "(SELECT id FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
+/* The first one's: the merged interval's. */
+#define KEEP "(SELECT id FROM intervals WHERE session_id=?1 AND seq=?2)"
+/* a total is known when every interval's is: NULL (not measured) otherwise */
+#define TOTAL(c)                                                \
+	"(SELECT CASE WHEN count(" c ") = count(*) THEN sum(" c \
+	") END FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
 
-/* One integer of a query over [first_seq, last_seq] of session; -1 on error. */
-static int64_t range_int(struct td_store *s, const char *sql, int64_t session, int first_seq, int last_seq)
+/* The statements of a bucket, each bound to (session, first seq, last seq),
+ * prepared once for all the buckets of a call. */
+enum {
+	Q_CHANGES,
+	Q_KINDS,
+	Q_KEEP,
+	Q_END,
+	Q_METRICS,
+	Q_SAMPLES,
+	Q_HOT,
+	Q_STACK,
+	Q_INTERVALS,
+	NQ
+};
+static const char *const sqls[NQ] = {
+	/* a change decided on one of its intervals */
+	[Q_CHANGES] = "SELECT count(*) FROM changes WHERE session_id=?1 AND before_first_seq IS NOT NULL"
+		      " AND before_first_seq <= ?3 AND after_last_seq >= ?2",
+	/* every interval has rows, and each target's events (those of perf
+	 * groups: /proc's counts come when read) are the same in each interval
+	 * it has rows in: their ids in order (each value's: a samples row holds
+	 * a run of them), one name per target */
+	[Q_KINDS] = "SELECT (SELECT count(DISTINCT interval_id) FROM samples WHERE interval_id IN " RANGE
+		    ") = (SELECT count(*) FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
+		    " AND NOT EXISTS (SELECT 1 FROM (SELECT target_id, group_concat(event_id) AS sig"
+		    "  FROM (SELECT c.interval_id, c.thread_id AS target_id, c.event_id FROM counts c JOIN events e"
+		    "   ON e.id = c.event_id WHERE e.group_idx >= 0 AND c.interval_id IN " RANGE
+		    "   ORDER BY 1, 2, 3) GROUP BY interval_id, target_id)"
+		    "  GROUP BY target_id HAVING count(DISTINCT sig) > 1)",
+	[Q_KEEP] = "SELECT id FROM intervals WHERE session_id=?1 AND seq=?2 AND ?3 = ?3",
+	[Q_END] = "UPDATE intervals SET end_ns = (SELECT max(end_ns) FROM intervals WHERE session_id=?1 AND seq BETWEEN"
+		  " ?2 AND ?3), collector_ns = " TOTAL("collector_ns") ", counter_reads = " TOTAL(
+			  "counter_reads") ", syscalls = " TOTAL("syscalls") ", merged = (SELECT sum(coalesce(merged, "
+									     "1)) FROM intervals"
+									     " WHERE session_id=?1 AND seq BETWEEN ?2 "
+									     "AND ?3) WHERE session_id=?1 AND seq=?2",
+	[Q_METRICS] = "DELETE FROM metrics WHERE interval_id IN " RANGE,
+	[Q_SAMPLES] = "DELETE FROM samples WHERE interval_id IN " RANGE,
+	[Q_HOT] = "UPDATE samples_hot SET interval_id = " KEEP " WHERE interval_id IN " RANGE,
+	[Q_STACK] = "UPDATE samples_stack SET interval_id = " KEEP " WHERE interval_id IN " RANGE,
+	[Q_INTERVALS] = "DELETE FROM intervals WHERE session_id=?1 AND seq > ?2 AND seq <= ?3",
+};
+#undef TOTAL
+#undef KEEP
+#undef RANGE
+
+struct stmts {
+	sqlite3_stmt *q[NQ];
+};
+
+static void finish(struct stmts *t)
 {
-	sqlite3_stmt *st;
-	int64_t v = -1;
+	for (int i = 0; i < NQ; i++)
+		sqlite3_finalize(t->q[i]);
+}
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
+static int prepare(struct td_store *s, struct stmts *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < NQ; i++)
+		if (sqlite3_prepare_v2(s->db, sqls[i], -1, &t->q[i], NULL) != SQLITE_OK) {
+			finish(t);
+			return -1;
+		}
+	return 0;
+}
+
+/* Run st over [first, last] of session: its first column's integer (0
+ * when it gives no row), or -1 on error. */
+static int64_t run(sqlite3_stmt *st, int64_t session, int first, int last)
+{
+	int64_t v = 0;
+	int step;
+
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, session);
-	sqlite3_bind_int(st, 2, first_seq);
-	sqlite3_bind_int(st, 3, last_seq);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	sqlite3_bind_int(st, 2, first);
+	sqlite3_bind_int(st, 3, last);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	else if (step != SQLITE_DONE)
+		v = -1;
+	sqlite3_reset(st);
 	return v;
 }
 
-int td_store_downsample_mergeable(struct td_store *s, int64_t session, const struct td_ds_bucket *b)
+static int mergeable(struct stmts *t, int64_t session, const struct td_ds_bucket *b)
 {
 	int64_t changes, kinds;
 
 	if (b->n < 2)
 		return 0; /* nothing to merge (a bucket merged before has one) */
-	changes = range_int(s,
-			    "SELECT count(*) FROM changes WHERE session_id=?1 AND before_first_seq IS NOT NULL"
-			    " AND before_first_seq <= ?3 AND after_last_seq >= ?2",
-			    session, b->first_seq, b->last_seq);
-	/* every interval has rows, and each target's events (those of perf
-	 * groups: /proc's counts come when read) are the same in each interval
-	 * it has rows in: their ids in order (each value's: a samples row
-	 * holds a run of them), one name per target */
-	kinds = range_int(
-		s,
-		"SELECT (SELECT count(DISTINCT interval_id) FROM samples WHERE interval_id IN " RANGE
-		") = (SELECT count(*) FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
-		" AND NOT EXISTS (SELECT 1 FROM (SELECT target_id, group_concat(event_id) AS sig"
-		"  FROM (SELECT c.interval_id, c.thread_id AS target_id, c.event_id FROM counts c JOIN events e"
-		"   ON e.id = c.event_id WHERE e.group_idx >= 0 AND c.interval_id IN " RANGE
-		"   ORDER BY 1, 2, 3) GROUP BY interval_id, target_id)"
-		"  GROUP BY target_id HAVING count(DISTINCT sig) > 1)",
-		session, b->first_seq, b->last_seq);
+	changes = run(t->q[Q_CHANGES], session, b->first_seq, b->last_seq);
+	kinds = run(t->q[Q_KINDS], session, b->first_seq, b->last_seq);
 	if (changes < 0 || kinds < 0)
 		return -1;
 	return changes == 0 && kinds == 1;
 }
 
-/* Per target and event, the sums of the bucket's counts. */
+int td_store_downsample_mergeable(struct td_store *s, int64_t session, const struct td_ds_bucket *b)
+{
+	struct stmts t;
+	int m;
+
+	if (prepare(s, &t))
+		return -1;
+	m = mergeable(&t, session, b);
+	finish(&t);
+	return m;
+}
+
+/* The counts of the buckets, in seq order: per target and event, after
+ * add_up, the sums of one bucket's. */
 struct sums {
 	struct sum {
+		int seq;
 		int64_t target, event;
 		uint64_t value, enabled, running;
 	} * v;
@@ -122,7 +196,7 @@ static int add_row(const struct td_count_row *r, void *ctx)
 		x->v = nv;
 		x->cap = cap;
 	}
-	x->v[x->n++] = (struct sum){ r->target, r->event, r->value, r->enabled, r->running };
+	x->v[x->n++] = (struct sum){ r->seq, r->target, r->event, r->value, r->enabled, r->running };
 	return 0;
 }
 
@@ -135,83 +209,94 @@ static int cmp_sum(const void *a, const void *b)
 	return (x->event > y->event) - (x->event < y->event);
 }
 
-/* Sort, and add up the rows of one (target, event): n afterwards is the number of pairs. */
-static void add_up(struct sums *x)
+/* Sort v[0..n), and add up the rows of one (target, event): the number of pairs. */
+static int add_up(struct sum *v, int n)
 {
 	int k = 0;
 
-	qsort(x->v, (size_t)x->n, sizeof(*x->v), cmp_sum);
-	for (int i = 0; i < x->n; i++) {
-		if (k && !cmp_sum(&x->v[k - 1], &x->v[i])) {
-			x->v[k - 1].value += x->v[i].value;
-			x->v[k - 1].enabled += x->v[i].enabled;
-			x->v[k - 1].running += x->v[i].running;
+	qsort(v, (size_t)n, sizeof(*v), cmp_sum);
+	for (int i = 0; i < n; i++) {
+		if (k && !cmp_sum(&v[k - 1], &v[i])) {
+			v[k - 1].value += v[i].value;
+			v[k - 1].enabled += v[i].enabled;
+			v[k - 1].running += v[i].running;
 		} else
-			x->v[k++] = x->v[i];
+			v[k++] = v[i];
 	}
-	x->n = k;
+	return k;
 }
 
-/* Write the sums into interval, one target's events at a time. */
-static int write_sums(struct td_store *s, int64_t interval, const struct sums *x)
+/* Write the sums v[0..n) into interval, one target's events at a time (c: room for n). */
+static int write_sums(struct td_store *s, int64_t interval, const struct sum *v, int n, struct td_store_count *c)
 {
-	struct td_store_count *c = malloc((size_t)(x->n + 1) * sizeof(*c));
-	int rc = c ? 0 : -1;
-
-	for (int i = 0, j; rc == 0 && i < x->n; i = j) {
+	for (int i = 0, j; i < n; i = j) {
 		int k = 0;
-		for (j = i; j < x->n && x->v[j].target == x->v[i].target; j++)
-			c[k++] = (struct td_store_count){ x->v[j].event, x->v[j].value, x->v[j].enabled,
-							  x->v[j].running };
-		rc = td_store_samples_put(s, interval, x->v[i].target, c, k);
+		for (j = i; j < n && v[j].target == v[i].target; j++)
+			c[k++] = (struct td_store_count){ v[j].event, v[j].value, v[j].enabled, v[j].running };
+		if (td_store_samples_put(s, interval, v[i].target, c, k))
+			return -1;
 	}
+	return 0;
+}
+
+/* Merge bucket b, whose counts are v[0..n). */
+static int merge(struct td_store *s, struct stmts *t, int64_t session, const struct td_ds_bucket *b, struct sum *v,
+		 int n)
+{
+	int64_t keep = run(t->q[Q_KEEP], session, b->first_seq, b->last_seq);
+	struct td_store_count *c = malloc((size_t)(n + 1) * sizeof(*c));
+	int rc = keep > 0 && c ? 0 : -1;
+
+	n = add_up(v, n);
+	for (int q = Q_END; rc == 0 && q < NQ; q++)
+		rc = run(t->q[q], session, b->first_seq, b->last_seq) < 0 ? -1 : 0;
+	if (rc == 0)
+		rc = write_sums(s, keep, v, n, c);
 	free(c);
 	return rc;
 }
 
-int td_store_intervals_merge(struct td_store *s, int64_t session, int first_seq, int last_seq)
+int td_store_downsample_merge(struct td_store *s, int64_t session, const struct td_ds_bucket *b, int n, bool *merged)
 {
-#define KEEP "(SELECT id FROM intervals WHERE session_id=?1 AND seq=?2)"
-	/* a total is known when every interval's is: NULL (not measured) otherwise */
-#define TOTAL(c)                                                \
-	"(SELECT CASE WHEN count(" c ") = count(*) THEN sum(" c \
-	") END FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
-	static const char *const sqls[] = {
-		"UPDATE intervals SET end_ns = (SELECT max(end_ns) FROM intervals WHERE session_id=?1 AND seq BETWEEN"
-		" ?2 AND ?3), collector_ns = " TOTAL("collector_ns") ", counter_reads = " TOTAL(
-			"counter_reads") ", syscalls = " TOTAL("syscalls") " WHERE session_id=?1 AND seq=?2",
-		"DELETE FROM metrics WHERE interval_id IN " RANGE,
-		"DELETE FROM samples WHERE interval_id IN " RANGE,
-		"UPDATE samples_hot SET interval_id = " KEEP " WHERE interval_id IN " RANGE,
-		"UPDATE samples_stack SET interval_id = " KEEP " WHERE interval_id IN " RANGE,
-		"DELETE FROM intervals WHERE session_id=?1 AND seq > ?2 AND seq <= ?3",
-	};
-#undef TOTAL
-#undef KEEP
 	struct sums x = { 0 };
-	int64_t keep =
-		range_int(s, "SELECT id FROM intervals WHERE session_id=?1 AND seq=?2 AND ?3", session, first_seq, 1);
-	int rc = keep > 0 ? 0 : -1;
+	struct stmts t;
+	int rc, at = 0;
 
-	/* the counts first: the rows are about to go */
-	if (rc == 0)
-		rc = td_store_counts_range(s, session, first_seq, last_seq, add_row, &x);
-	if (rc == 0)
-		add_up(&x);
-	for (size_t i = 0; rc == 0 && i < sizeof(sqls) / sizeof(sqls[0]); i++) {
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(s->db, sqls[i], -1, &st, NULL) != SQLITE_OK) {
+	if (n <= 0)
+		return 0;
+	if (prepare(s, &t))
+		return -1;
+	/* the counts first, of all of them in one read: the rows are about to go */
+	rc = td_store_counts_range(s, session, b[0].first_seq, b[n - 1].last_seq, add_row, &x);
+	for (int i = 0; rc == 0 && i < n; i++) {
+		int m = mergeable(&t, session, &b[i]), end;
+		while (at < x.n && x.v[at].seq < b[i].first_seq)
+			at++;
+		for (end = at; end < x.n && x.v[end].seq <= b[i].last_seq; end++)
+			;
+		merged[i] = m > 0;
+		if (m < 0 || (m > 0 && merge(s, &t, session, &b[i], x.v + at, end - at)))
 			rc = -1;
-			break;
-		}
-		sqlite3_bind_int64(st, 1, session);
-		sqlite3_bind_int(st, 2, first_seq);
-		sqlite3_bind_int(st, 3, last_seq);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-		sqlite3_finalize(st);
+		at = end;
 	}
-	if (rc == 0)
-		rc = write_sums(s, keep, &x);
 	free(x.v);
+	finish(&t);
+	return rc;
+}
+
+int td_store_sessions_scheduled(struct td_store *s, const char *glob, int (*fn)(void *ctx, int64_t id), void *ctx)
+{
+	sqlite3_stmt *st;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT id FROM sessions WHERE schedule GLOB ?1 ORDER BY id", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	td_store_bind_text(st, 1, glob);
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, sqlite3_column_int64(st, 0));
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(st);
 	return rc;
 }

@@ -467,7 +467,9 @@ int td_store_session_header(struct td_store *s, int64_t id, struct td_session_he
 		" coalesce(events_file,''), coalesce(status,''), coalesce(interval_ms,0), coalesce(smt,-1),"
 		" coalesce(num_cpus,0), coalesce(started_ns,0), coalesce(ended_ns,0),"
 		" (SELECT coalesce(min(start_ns),0) FROM intervals WHERE session_id = sessions.id),"
-		" (SELECT coalesce(max(end_ns),0) FROM intervals WHERE session_id = sessions.id)"
+		" (SELECT coalesce(max(end_ns),0) FROM intervals WHERE session_id = sessions.id),"
+		" (SELECT count(merged) FROM intervals WHERE session_id = sessions.id),"
+		" (SELECT coalesce(sum(merged),0) FROM intervals WHERE session_id = sessions.id)"
 		" FROM sessions WHERE id = ?";
 	sqlite3_stmt *st;
 	int rc;
@@ -497,6 +499,8 @@ int td_store_session_header(struct td_store *s, int64_t id, struct td_session_he
 		h->ended_ns = (uint64_t)sqlite3_column_int64(st, 15);
 		h->first_ns = (uint64_t)sqlite3_column_int64(st, 16);
 		h->last_ns = (uint64_t)sqlite3_column_int64(st, 17);
+		h->merged = sqlite3_column_int(st, 18);
+		h->merged_from = sqlite3_column_int(st, 19);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : -1;

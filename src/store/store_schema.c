@@ -217,6 +217,10 @@ static const char migrate_11_12[] = SQL_CHANGES_12(
  * at the session's start; NULL for every older session and when not measured. */
 static const char migrate_8_9[] = "ALTER TABLE sessions ADD COLUMN switch_cost_ns REAL;";
 
+/* v12 -> v13: how many intervals as read an interval holds once downsampling
+ * merged them (store_downsample.c); NULL: as read. */
+static const char migrate_12_13[] = "ALTER TABLE intervals ADD COLUMN merged INTEGER;";
+
 /* The schema of version TD_SCHEMA_VERSION: sqlite_master's text of a file
  * migrated from version 1 (SQLite appends added columns to a table's text and
  * quotes a renamed table's name: "targets"). A change of schema adds a
@@ -238,7 +242,7 @@ static const char schema_current[] =
 	"CREATE TABLE intervals( id INTEGER PRIMARY KEY, "
 	"session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL, "
 	"start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, collector_ns INTEGER, counter_reads INTEGER, "
-	"syscalls INTEGER, UNIQUE(session_id, seq));"
+	"syscalls INTEGER, merged INTEGER, UNIQUE(session_id, seq));"
 	"CREATE TABLE targets( id INTEGER PRIMARY KEY, "
 	"session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, "
 	"kind TEXT NOT NULL CHECK(kind IN ('thread','process','cpu','cgroup','whole')), pid INTEGER, "
@@ -348,6 +352,11 @@ int td_store_schema_upgrade(struct td_store *s, int version)
 		if (td_store_exec(s, migrate_11_12) || set_version(s, 12))
 			return -1;
 		version = 12;
+	}
+	if (version == 12) {
+		if (td_store_exec(s, migrate_12_13) || set_version(s, 13))
+			return -1;
+		version = 13;
 	}
 	return version == TD_SCHEMA_VERSION ? 0 : -1;
 }

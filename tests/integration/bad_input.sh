@@ -49,7 +49,7 @@ expect_error "SQLite database of another program" 1 "is a SQLite database of ano
 check_eq "the foreign database was not touched" "songs" "$(sql "$WORK/foreign.db" "select group_concat(name) from sqlite_master")"
 cp "$WORK/foreign.db" "$WORK/newer.db"
 sqlite3 "$WORK/newer.db" "pragma application_id=$((0x5444574e)); pragma user_version=99"
-expect_error "database of a newer topdown" 1 "has schema version 99, newer than this tdctl understands \(12\): upgrade topdown" \
+expect_error "database of a newer topdown" 1 "has schema version 99, newer than this tdctl understands \(13\): upgrade topdown" \
 	"$TDCTL" run -d "$WORK/newer.db" -- true
 expect_error "unknown command" 2 "^tdctl: unknown command 'frobnicate'" "$TDCTL" frobnicate
 

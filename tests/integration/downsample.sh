@@ -28,6 +28,7 @@ check_eq "prune --downsample exits 0" 0 "$?"
 # what it merges: the buckets of more than one interval
 check_eq "it says what it merged" "downsampled $DB: ${many#* } intervals merged into ${many%% *} of 1 s" "$out"
 check_eq "one interval a bucket" "$buckets" "$(sql "$DB" "select count(*) from intervals")"
+check_eq "each says how many intervals as read it holds: $n0 in all" "$n0" "$(sql "$DB" "select sum(coalesce(merged, 1)) from intervals")"
 check_eq "each from its bucket's first start to its last end" 0 "$(sql "$DB" "attach '$WORK/orig.db' as o;
 	select count(*) from intervals i where i.start_ns != (select min(start_ns) from o.intervals where start_ns / 1000000000 = i.start_ns / 1000000000)
 	or i.end_ns != (select max(end_ns) from o.intervals where start_ns / 1000000000 = i.start_ns / 1000000000)")"
@@ -67,6 +68,7 @@ out=$("$TDCTL" prune -d "$DB" --downsample 1s --full-resolution 1ms 2>&1)
 check_eq "a second pass merges nothing" "downsampled $DB: 0 intervals merged into 0 of 1 s" "$out"
 "$TDCTL" report -d "$DB" >"$WORK/report.out" 2>&1
 check_eq "the report reads the downsampled session" 0 "$?"
+check_match "... and says it was downsampled" "^Duration: .* in $buckets intervals of 100 ms \(${many%% *} of them downsampled: ${many#* } intervals as read merged\)" "$(cat "$WORK/report.out")"
 
 # a bucket younger than --full-resolution is left as it is
 cp "$WORK/orig.db" "$WORK/young.db"

@@ -28,7 +28,7 @@ check_match "the refusal says it only reads" "tdctl query only reads" "$err"
 err=$("$TDCTL" query -d "$DB" "select 1; delete from sessions" 2>&1)
 check_eq "a second statement is refused" 1 "$?"
 check_match "and says so" "one SQL statement at a time" "$err"
-check_eq "nothing was deleted or changed" "3|12" "$(sql "$DB" "select count(*) from sessions; pragma user_version" | tr '\n' '|' | sed 's/|$//')"
+check_eq "nothing was deleted or changed" "3|13" "$(sql "$DB" "select count(*) from sessions; pragma user_version" | tr '\n' '|' | sed 's/|$//')"
 err=$("$TDCTL" query -d "$DB" "select nope from nowhere" 2>&1)
 check_match "bad SQL: one line naming the problem" "^tdctl: query: no such table: nowhere$" "$err"
 "$TDCTL" query -d "$WORK/none.db" "select 1" 2>/dev/null
@@ -117,7 +117,7 @@ check_eq "the run completes after being pruned around" completed "$(sql "$RDB" "
 cp "$TD_SRCDIR/tests/data/store/v1.db" "$WORK/v1.db"
 chmod u+w "$WORK/v1.db"
 out=$("$TDCTL" sessions -d "$WORK/v1.db")
-check_eq "v1 file: tdctl sessions migrates it to version 12" 12 "$(sql "$WORK/v1.db" "pragma user_version")"
+check_eq "v1 file: tdctl sessions migrates it to version 13" 13 "$(sql "$WORK/v1.db" "pragma user_version")"
 check_match "v1 file: both sessions listed as before" "^ +2  run +completed .* 1 thr +1 int  true" "$out"
 check_eq "v1 file: export of the migrated run gives its 320 counts" 320 \
 	"$("$TDCTL" export 1 -d "$WORK/v1.db" --format csv | grep -c '^count,')"
@@ -142,7 +142,7 @@ check_eq "v1 file: no process targets existed, so the threads are summed as 'who
 cp "$TD_SRCDIR/tests/data/store/v3.db" "$WORK/v3.db"
 chmod u+w "$WORK/v3.db"
 "$TDCTL" sessions -d "$WORK/v3.db" >/dev/null
-check_eq "v3 file: tdctl sessions migrates it to version 12" 12 "$(sql "$WORK/v3.db" "pragma user_version")"
+check_eq "v3 file: tdctl sessions migrates it to version 13" 13 "$(sql "$WORK/v3.db" "pragma user_version")"
 check_eq "v3 file: its sessions say nothing of a counting mode (NULL, not a guess)" 0 \
 	"$(sql "$WORK/v3.db" "select count(*) from sessions where counting is not null or counting_note is not null")"
 check_eq "v3 file: the counts view gives every v3 count, value, enabled and running" "" \

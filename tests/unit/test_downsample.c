@@ -2,7 +2,7 @@
  * (their next bucket over too, from a seq on, at most so many), which can
  * be merged (each interval with counts, each target the same perf-group
  * events in each of its intervals, no change decided on one of them), and
- * what a merge leaves: one interval from the first start to the last end,
+ * what merging the due ones leaves: one interval from the first start to the last end,
  * per target and event the sums of the values, enabled and running times
  * (worked out here by hand from the numbers written), the costs summed or
  * NULL when one is not known, the metric values gone, hot samples moved,
@@ -201,6 +201,7 @@ static void test_merge(void **state)
 {
 	struct td_store *s;
 	struct td_ds_bucket b[8];
+	bool merged[8];
 	td_err err;
 	char q[256];
 
@@ -209,11 +210,14 @@ static void test_merge(void **state)
 	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
 	td_store_observe_counts(s, observe, NULL);
 	observed = 0;
+	assert_int_equal(td_store_downsample_due(s, sess, 0, 5000, 1000, b, 8), 4);
 	assert_int_equal(td_store_begin(s), 0);
-	assert_int_equal(td_store_intervals_merge(s, sess, 0, 3), 0);
-	assert_int_equal(td_store_intervals_merge(s, sess, 4, 7), 0);
+	assert_int_equal(td_store_downsample_merge(s, sess, b, 4, merged), 0);
 	assert_int_equal(td_store_commit(s), 0);
 	assert_int_equal(observed, 0);
+	/* buckets 0 and 1 merged; 2 (a read short of ev1) and 3 (the change) kept */
+	assert_true(merged[0] && merged[1] && !merged[2] && !merged[3]);
+	assert_int_equal(sql_int("SELECT count(*) FROM intervals WHERE seq BETWEEN 8 AND 15"), 6);
 
 	/* bucket 0: seq 0 from 0 to 1000, the others gone */
 	assert_int_equal(sql_int("SELECT count(*) FROM intervals WHERE seq BETWEEN 0 AND 3"), 1);
@@ -222,7 +226,7 @@ static void test_merge(void **state)
 	/* A: 10+20+30+40, 100+200+300+400, enabled 4*250, running 4*200 */
 #define A_SQL(col, e)                                                                                              \
 	"SELECT " col " FROM counts c JOIN intervals i ON i.id = c.interval_id WHERE i.seq = 0 AND c.thread_id = " \
-		      "%lld AND c.event_id = %lld",                                                                \
+	"%lld AND c.event_id = %lld",                                                                              \
 		(long long)thr_a, (long long)ev[e]
 	snprintf(q, sizeof(q), A_SQL("value", 0));
 	assert_int_equal(sql_int(q), 100);
@@ -243,6 +247,10 @@ static void test_merge(void **state)
 		 " ON i.id = c.interval_id WHERE i.seq = 0 AND c.thread_id = %lld",
 		 (long long)thr_b);
 	assert_int_equal(sql_int(q), 9 * 1000000 + 750 * 1000 + 750);
+	/* how many intervals as read each holds: 4, 4; the ones kept as read NULL */
+	assert_int_equal(sql_int("SELECT merged FROM intervals WHERE seq = 0"), 4);
+	assert_int_equal(sql_int("SELECT merged FROM intervals WHERE seq = 4"), 4);
+	assert_int_equal(sql_int("SELECT merged FROM intervals WHERE seq = 8"), -2);
 	/* costs: 1000+1001+1002+1003, 4*3 reads, 4*2 calls; bucket 1's calls not known */
 	assert_int_equal(sql_int("SELECT collector_ns FROM intervals WHERE seq = 0"), 4006);
 	assert_int_equal(sql_int("SELECT counter_reads FROM intervals WHERE seq = 0"), 12);

@@ -251,7 +251,7 @@ static void test_refusals(void **state)
 	snprintf(p, sizeof(p), "%s/newer.db", dir);
 	raw_sql(p, "CREATE TABLE t(x); PRAGMA application_id=1413764942; PRAGMA user_version=99");
 	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), -1);
-	assert_non_null(strstr(err.msg, "schema version 99, newer than this tdctl understands (12)"));
+	assert_non_null(strstr(err.msg, "schema version 99, newer than this tdctl understands (13)"));
 
 	snprintf(p, sizeof(p), "%s/missing.db", dir);
 	assert_int_equal(td_store_open(p, TD_STORE_READ, &s, &err), -1);
