@@ -6,7 +6,13 @@
 # the busiest; on a busy one the host's own are, and those are watched), and
 # runs the daemon three times on a temporary socket and database for SECONDS
 # each: idle (no [watch]), watching the groups at level 1 every second, then
-# the groups and the top PROCS processes (top_processes) — the test tree over
+# the groups and the top PROCS processes (top_processes); then that again with
+# the watch sessions downsampled (full_resolution = 40s, the least the
+# defaults allow), measured from 45 s on, once the passes have begun: with
+# downsample = 6s, a pass a minute merging each session's buckets of 6
+# intervals (the defaults: a pass every 10 minutes, buckets of 60), over
+# 120 s; and with downsample = 2s, the narrowest buckets of 1 s intervals,
+# a pass every 20 s, over 60 s — the test tree over
 # software events, tests/data/live/soft-tree.td, as the tests: counted on any
 # host. Reads the daemon's utime + stime from /proc (the kernel's accounting,
 # from outside) after a warm-up of 8 s (the processes are listed every 5 s, the busiest
@@ -61,21 +67,22 @@ while [ $i -lt "$procs" ]; do
 	i=$((i + 1))
 done
 
-# run CONF: the daemon's CPU over $seconds after 8 s, in hundredths of a CPU-percent
+# run CONF [WARMUP [SECONDS]]: the daemon's CPU over SECONDS ($seconds) after WARMUP (8) s, in hundredths of a CPU-percent
 run() {
+	span=${3:-$seconds}
 	rm -f "$dir/d.db"*
 	TD_PFM_MODEL=td_soft_tree "$daemon" -f -c "$1" --socket "$dir/sock" --database "$dir/d.db" 2>"$dir/log" &
 	dpid=$!
 	n=0
 	while ! "$tdctl" status --socket "$dir/sock" >/dev/null 2>&1 && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
-	sleep 8
+	sleep "${2:-8}"
 	c0=$(awk '{ print $14 + $15 }' "/proc/$dpid/stat")
-	sleep "$seconds"
+	sleep "$span"
 	c1=$(awk '{ print $14 + $15 }' "/proc/$dpid/stat")
 	kill "$dpid"
 	wait "$dpid" || :
 	dpid=
-	echo $(((c1 - c0) * 10000 / tck / seconds))
+	echo $(((c1 - c0) * 10000 / tck / span))
 }
 printf '%s\n' "[daemon]" "events_dir = $dir/events" >"$dir/idle.conf"
 printf '%s\n' "[daemon]" "events_dir = $dir/events" "max_sessions = $((groups + procs + 16))" "[watch]" "enable = yes" \
@@ -88,5 +95,17 @@ sessions=$(sqlite3 "$dir/d.db" "select count(*) from sessions where schedule lik
 top=$(run "$dir/top.conf")
 tsessions=$(sqlite3 "$dir/d.db" "select count(*) from sessions where schedule like 'watch:%'" 2>/dev/null || echo "?")
 psessions=$(sqlite3 "$dir/d.db" "select count(*) from sessions where schedule like 'watch-process:%'" 2>/dev/null || echo "?")
+merged() {
+	sqlite3 "$dir/d.db" "select count(*) || ' of ' || sum(merged) from intervals i join sessions s on s.id = i.session_id
+		where s.schedule like 'watch%' and i.merged is not null" 2>/dev/null || echo "?"
+}
+cp "$dir/top.conf" "$dir/ds6.conf"
+printf '%s\n' "full_resolution = 40s" "downsample = 6s" >>"$dir/ds6.conf"
+ds6=$(run "$dir/ds6.conf" 45 120)
+merged6=$(merged)
+cp "$dir/top.conf" "$dir/ds2.conf"
+printf '%s\n' "full_resolution = 40s" "downsample = 2s" >>"$dir/ds2.conf"
+ds2=$(run "$dir/ds2.conf" 45 60)
+merged2=$(merged)
 pct() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
-echo "bench_watch: topdownd idle $(pct "$idle") % of one CPU; watching $groups groups at 1 s: $(pct "$watch") % ($sessions watch sessions); $groups groups and the top $procs processes: $(pct "$top") % ($tsessions group and $psessions process sessions, over the run) over $seconds s each (target <= 1 %)"
+echo "bench_watch: topdownd idle $(pct "$idle") % of one CPU; watching $groups groups at 1 s: $(pct "$watch") % ($sessions watch sessions); $groups groups and the top $procs processes: $(pct "$top") % ($tsessions group and $psessions process sessions, over the run) over $seconds s each; the same downsampled (full_resolution 40 s) to 6 s, a pass a minute: $(pct "$ds6") % over 120 s ($merged6 merged), to 2 s, a pass every 20 s: $(pct "$ds2") % over 60 s ($merged2 merged) (target <= 1 %)"

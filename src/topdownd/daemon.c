@@ -181,6 +181,7 @@ static void loop(struct daemon *d)
 			if (td_session_done(d->s[i]->s))
 				daemon_reap(d, i);
 		daemon_watch_step(d);
+		daemon_downsample_step(d);
 		if (p[0].revents & POLLIN)
 			handle_signal(d);
 		daemon_privsep_dispatch(d, p + 1, nkids);
@@ -242,6 +243,7 @@ out:
 	td_exec_watch_free(d.watch);
 	td_auto_rules_free(&d.autos);
 	daemon_watch_free(&d);
+	daemon_downsample_free(&d);
 	daemon_watch_changes_free(&d);
 	td_store_close(d.store); /* after the sessions that shared it */
 	free(d.store_path);

@@ -43,6 +43,8 @@ void td_config_defaults(struct td_config *c)
 	c->watch.changes_per_hour = 10;
 	c->watch.max_cpu_percent = 1;
 	c->watch.top_processes = 0;
+	c->watch.full_resolution_ns = 3600ull * 1000000000ull;
+	c->watch.downsample_ns = 60ull * 1000000000ull;
 }
 
 static void free_entry(struct td_schedule_entry *e)
@@ -450,6 +452,8 @@ static const struct key watch_keys[] = {
 	WKEY("changes_per_hour", parse_per_hour, changes_per_hour),
 	WKEY("max_cpu_percent", parse_percent, max_cpu_percent),
 	WKEY("top_processes", parse_top, top_processes),
+	WKEY("full_resolution", parse_duration_ns, full_resolution_ns),
+	WKEY("downsample", parse_threshold_for, downsample_ns),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -515,6 +519,17 @@ static int check_watch(struct parser *p, const struct td_watch_config *w)
 			    "[watch]: 'threshold_for' must be at most 2 x 'window' intervals (2 x %d x %d ms: what a "
 			    "workload's ring keeps after its baseline); raise 'window' or shorten it",
 			    w->window, w->interval_ms);
+	if (w->downsample_ns &&
+	    w->full_resolution_ns < (uint64_t)w->interval_ms * 1000000ull * (uint64_t)(w->baseline + 2 * w->window))
+		return fail(p,
+			    "[watch]: 'full_resolution' must be at least the intervals a change is decided on "
+			    "(baseline + 2 x window = %d x %d ms)",
+			    w->baseline + 2 * w->window, w->interval_ms);
+	if (w->downsample_ns && w->downsample_ns < (uint64_t)w->interval_ms * 1000000ull * 2)
+		return fail(p,
+			    "[watch]: 'downsample' must be 'off' or at least 2 x 'interval' (2 x %d ms): a bucket "
+			    "holds the intervals it merges",
+			    w->interval_ms);
 	return 0;
 }
 

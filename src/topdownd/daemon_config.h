@@ -46,20 +46,22 @@ struct td_auto_rule {
  * moves (docs/watch.md). */
 struct td_watch_config {
 	bool enable;
-	char *root;		    /* the groups are below this cgroup (NULL: the mount's root) */
-	int depth;		    /* groups this many levels below root (1: its children) */
-	int interval_ms;	    /* each group's reading period */
-	int baseline;		    /* intervals in a workload's baseline window */
-	int window;		    /* the latest intervals held against it */
-	double p_value;		    /* a trigger's Mann-Whitney p below this ... */
-	double min_shift;	    /* ... and its medians this many percentage points apart */
-	int drill_level;	    /* the drill-down session's level */
-	uint64_t drill_duration_ns; /* and its length */
-	uint64_t workload_every_ns; /* at most one change of a workload in this */
-	uint64_t threshold_for_ns;  /* a level-1 node over its threshold this long is a change (0: no) */
-	int changes_per_hour;	    /* all workloads' changes in any hour */
-	double max_cpu_percent;	    /* the daemon's CPU time over which no group is added */
-	int top_processes;	    /* the busiest processes watched too (0: none) */
+	char *root;		     /* the groups are below this cgroup (NULL: the mount's root) */
+	int depth;		     /* groups this many levels below root (1: its children) */
+	int interval_ms;	     /* each group's reading period */
+	int baseline;		     /* intervals in a workload's baseline window */
+	int window;		     /* the latest intervals held against it */
+	double p_value;		     /* a trigger's Mann-Whitney p below this ... */
+	double min_shift;	     /* ... and its medians this many percentage points apart */
+	int drill_level;	     /* the drill-down session's level */
+	uint64_t drill_duration_ns;  /* and its length */
+	uint64_t workload_every_ns;  /* at most one change of a workload in this */
+	uint64_t threshold_for_ns;   /* a level-1 node over its threshold this long is a change (0: no) */
+	int changes_per_hour;	     /* all workloads' changes in any hour */
+	double max_cpu_percent;	     /* the daemon's CPU time over which no group is added */
+	int top_processes;	     /* the busiest processes watched too (0: none) */
+	uint64_t full_resolution_ns; /* a watch session's intervals are kept as read this long ... */
+	uint64_t downsample_ns;	     /* ... then merged per bucket of this width (0: never) */
 };
 
 struct td_config {

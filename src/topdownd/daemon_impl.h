@@ -138,10 +138,11 @@ struct daemon {
 	int ns;
 	uint64_t start_mono;
 	long long intervals_written, sessions_started, missed_runs, intervals_lost, periods_missed;
-	double scrape_seconds;	      /* the previous scrape's, < 0 none */
-	struct td_exec_watch *watch;  /* with [auto] rules: every exec on the system */
-	struct td_auto_rules autos;   /* d->cfg.autos, resolved */
-	struct watch_state *watching; /* [watch] enabled, NULL: not */
+	double scrape_seconds;	       /* the previous scrape's, < 0 none */
+	struct td_exec_watch *watch;   /* with [auto] rules: every exec on the system */
+	struct td_auto_rules autos;    /* d->cfg.autos, resolved */
+	struct watch_state *watching;  /* [watch] enabled, NULL: not */
+	struct ds_state *downsampling; /* watch sessions' retention (daemon_downsample.c), NULL: not begun */
 	/* the database opened at the start (store_path), kept: watch mode's
 	 * sessions write through it, each interval's in one transaction */
 	struct td_store *store;
@@ -193,6 +194,10 @@ int daemon_setup_watch(struct daemon *d, td_err *err);
 void daemon_watch_step(struct daemon *d);
 int daemon_watch_timeout_ms(const struct daemon *d);
 void daemon_watch_free(struct daemon *d);
+
+/* daemon_downsample.c: watch sessions' intervals older than full_resolution merged per downsample bucket */
+void daemon_downsample_step(struct daemon *d);
+void daemon_downsample_free(struct daemon *d);
 /* At the end: the changes too. */
 void daemon_watch_changes_free(struct daemon *d);
 /* At the start: the changes the database holds (found by earlier daemons). */

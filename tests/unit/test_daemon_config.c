@@ -30,6 +30,8 @@ static void test_defaults(void **state)
 	assert_false(c.watch.enable); /* watch mode is off unless configured */
 	assert_null(c.watch.root);
 	assert_true(c.watch.threshold_for_ns == 0); /* the threshold rule is off unless configured */
+	assert_true(c.watch.full_resolution_ns == 3600ull * 1000000000ull); /* an hour as read ... */
+	assert_true(c.watch.downsample_ns == 60ull * 1000000000ull);	    /* ... then a minute an interval */
 	assert_int_equal(c.export_top, 10);
 	assert_false(c.export_comm);
 	td_config_free(&c);
@@ -95,7 +97,9 @@ static void test_every_key(void **state)
 				   "threshold_for = 2s\n"
 				   "changes_per_hour = 4\n"
 				   "max_cpu_percent = 0.5\n"
-				   "top_processes = 7\n";
+				   "top_processes = 7\n"
+				   "full_resolution = 2h\n"
+				   "downsample = off\n";
 	struct td_config c;
 	td_err err;
 
@@ -166,6 +170,8 @@ static void test_every_key(void **state)
 	assert_int_equal(c.watch.changes_per_hour, 4);
 	assert_true(c.watch.max_cpu_percent == 0.5);
 	assert_int_equal(c.watch.top_processes, 7);
+	assert_true(c.watch.full_resolution_ns == 7200ull * 1000000000ull);
+	assert_true(c.watch.downsample_ns == 0);
 	td_config_free(&c);
 }
 
@@ -203,6 +209,13 @@ static void test_errors(void **state)
 		{ "[watch]\ninterval = 1s\nwindow = 10\nworkload_every = 5s\n",
 		  "t.conf:4: [watch]: 'workload_every' must be at least 'window' intervals (10 x 1000 ms)" },
 		{ "[watch]\n[watch]\n", "t.conf:2: [watch] is given twice" },
+		{ "[watch]\ndownsample = soon\n", "t.conf:2: bad downsample 'soon': give 'off' or a duration" },
+		{ "[watch]\nfull_resolution = 0\n", "t.conf:2: bad full_resolution '0'" },
+		{ "[watch]\ninterval = 1s\nbaseline = 30\nwindow = 5\nfull_resolution = 39s\n",
+		  "t.conf:5: [watch]: 'full_resolution' must be at least the intervals a change is decided on "
+		  "(baseline + 2 x window = 40 x 1000 ms)" },
+		{ "[watch]\ninterval = 1s\ndownsample = 1500ms\n",
+		  "t.conf:3: [watch]: 'downsample' must be 'off' or at least 2 x 'interval' (2 x 1000 ms)" },
 		{ "[watch]\ncgroup = /x\n",
 		  "t.conf:2: unknown key 'cgroup' in [watch]: the keys are enable, root, depth," },
 		{ "[exporter]\nlisten = localhost:9464\n",
