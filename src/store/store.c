@@ -55,6 +55,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_RELEASE] = "RELEASE td_one",
 	[ST_HOT_ADD] = "INSERT INTO samples_hot VALUES(?,?,?,?,?,?,?,?,?,?)",
 	[ST_HOT_STACK_ADD] = "INSERT INTO samples_stack VALUES(?,?,?,?,?,?,?)",
+	[ST_METRIC_ID] = "SELECT id FROM metric_names WHERE name=? AND kind=?",
+	[ST_METRIC_NAME_ADD] = "INSERT INTO metric_names(name, kind) VALUES(?,?)",
 };
 _Static_assert(TD_SAMPLE_BATCH == 16, "ST_SAMPLE_ADD_BATCH has 16 rows");
 
@@ -1253,20 +1255,21 @@ int td_store_count_add(struct td_store *s, int64_t interval, int64_t thread, int
 
 int64_t td_store_metric_id(struct td_store *s, const char *name, const char *kind)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *get = s->stmt[ST_METRIC_ID], *add = s->stmt[ST_METRIC_NAME_ADD];
 	int64_t id = -1;
 
-	if (run_stmt(s, "INSERT OR IGNORE INTO metric_names(name, kind) SELECT ?2, ?3 WHERE ?1", 1, name, kind))
-		return -1;
-	if (sqlite3_prepare_v2(s->db, "SELECT id FROM metric_names WHERE name=? AND kind=?", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return -1;
-	td_store_bind_text(st, 1, name);
-	td_store_bind_text(st, 2, kind);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return id;
+	/* known names are the rule (every evaluation pass asks for all of its own) */
+	sqlite3_reset(get);
+	td_store_bind_text(get, 1, name);
+	td_store_bind_text(get, 2, kind);
+	if (sqlite3_step(get) == SQLITE_ROW)
+		id = sqlite3_column_int64(get, 0);
+	sqlite3_reset(get);
+	if (id > 0)
+		return id;
+	td_store_bind_text(add, 1, name);
+	td_store_bind_text(add, 2, kind);
+	return td_store_step_insert(s, add);
 }
 
 /* Bind metrics row r at parameter base + 1... of st. */

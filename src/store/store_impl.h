@@ -32,6 +32,8 @@ enum stmt_id {
 	ST_RELEASE,
 	ST_HOT_ADD, /* samples_hot and samples_stack rows: hundreds an interval with --hotspots */
 	ST_HOT_STACK_ADD,
+	ST_METRIC_ID, /* td_store_metric_id: each metric of each evaluation pass (recompute, downsampling) */
+	ST_METRIC_NAME_ADD,
 	ST_COUNT
 };
 

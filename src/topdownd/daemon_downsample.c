@@ -31,7 +31,7 @@ struct ds_state {
 	int nids, at;	       /* ... and the next one to look at */
 	uint64_t next_pass_ns; /* monotonic */
 	bool failed_said;      /* a failure is logged once until a pass succeeds */
-	long long merged, buckets;
+	long long merged, buckets; /* this pass's: intervals as read merged into buckets (logged at its end) */
 };
 
 void daemon_downsample_free(struct daemon *d)
@@ -123,8 +123,8 @@ void daemon_downsample_step(struct daemon *d)
 		if (td_downsample(d->store, cur->session, d->cfg.events_dir, cur->next_seq,
 				  wall - c->full_resolution_ns, c->downsample_ns, CALL_BUCKETS, &r, &err)) {
 			if (!st->failed_said)
-				daemon_log(d, "watch: cannot downsample: %s (tried again every %llu s)", err.msg,
-					   (unsigned long long)(period / 1000000000ull));
+				daemon_log(d, "watch: cannot downsample: %s (tried again every %g s)", err.msg,
+					   (double)period / 1e9);
 			st->failed_said = true;
 			st->at = st->nids; /* the rest at the next pass */
 			return;
@@ -136,6 +136,11 @@ void daemon_downsample_step(struct daemon *d)
 		else
 			cur->next_seq = r.next_seq;
 	}
-	if (st->at >= st->nids)
+	if (st->at >= st->nids) { /* the pass is over */
+		if (st->buckets)
+			daemon_log(d, "watch: downsampled %lld intervals older than %g s into %lld of %g s", st->merged,
+				   (double)c->full_resolution_ns / 1e9, st->buckets, (double)c->downsample_ns / 1e9);
+		st->merged = st->buckets = 0;
 		st->failed_said = false;
+	}
 }

@@ -8,7 +8,8 @@
 # over those sums (CPU_Time = TASK_CLOCK / 1e9 scaled by enabled/running,
 # Switches_per_s = CONTEXT_SWITCHES / the merged interval's length); the
 # totals over the session are unchanged; a second pass merges nothing; the
-# report reads it; bad options are one-line errors.
+# report reads it; without the events files to evaluate the merged values
+# nothing is merged; bad options are one-line errors.
 . "$(dirname "$0")/lib.sh"
 
 DB="$WORK/d.db"
@@ -74,6 +75,15 @@ check_match "... and says it was downsampled" "^Duration: .* in $buckets interva
 cp "$WORK/orig.db" "$WORK/young.db"
 "$TDCTL" prune -d "$WORK/young.db" --downsample 1s --full-resolution 1h >/dev/null 2>&1
 check_eq "--full-resolution 1h leaves a run of seconds ago as it was" "$n0" "$(sql "$WORK/young.db" "select count(*) from intervals")"
+
+# a bucket whose values cannot be evaluated again is not merged: the transaction is rolled back
+mkdir "$WORK/noevents"
+cp "$WORK/orig.db" "$WORK/fail.db"
+"$TDCTL" prune -d "$WORK/fail.db" --downsample 1s --full-resolution 1ms --events-dir "$WORK/noevents" >"$WORK/e0" 2>&1
+check_eq "--downsample without the events files to evaluate: exit 1" 1 "$?"
+check_eq "... one line saying why" 1 "$(wc -l <"$WORK/e0")"
+check_eq "... and the session as it was: $n0 intervals, none merged" "$n0|0" \
+	"$(sql "$WORK/fail.db" "select count(*), count(merged) from intervals")"
 
 "$TDCTL" prune -d "$DB" --downsample 1s --dry-run >"$WORK/e1" 2>&1
 check_eq "--downsample with --dry-run: exit 2" 2 "$?"

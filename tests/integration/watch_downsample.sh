@@ -102,4 +102,5 @@ check "each interval's Running is TC / (TC + 1e6 CS + 1) of its stored counts, m
 merged_running=$(sql "$DB" "select count(*) from metric_values where session_id = $SP and name = 'Running'
 	and target_kind = 'cgroup' and end_ns - start_ns > 600000000 and value is not null")
 check "... a value for each merged interval ($merged_running)" test "$merged_running" -ge 3
+check "the daemon's log says what a pass merged" grep -q "watch: downsampled [0-9]* intervals older than 5 s into [0-9]* of 1 s" "$D/log"
 finish
