@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 struct td_syswide {
 	struct td_perf_group_spec specs[TD_MAX_SPECS];
@@ -278,6 +281,20 @@ int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err)
 	int fd;
 
 	if (path[0] == '/' && (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		struct statfs fs;
+		/* a directory of another file system (a tmpfs where cgroup v1 controllers
+		 * are mounted below it) is no cgroup: perf_event_open would say EBADF */
+		if (fstatfs(fd, &fs) == 0 && fs.f_type != CGROUP2_SUPER_MAGIC && fs.f_type != CGROUP_SUPER_MAGIC) {
+			close(fd);
+			if (cgroup_mount(mnt, sizeof(mnt)))
+				td_err_set(err, "'%s' is not a cgroup, and no cgroup v2 (or v1 perf_event) hierarchy is "
+						"mounted: mount one",
+					   path);
+			else
+				td_err_set(err, "'%s' is not a cgroup: give a directory under %s, or a path inside it", path,
+					   mnt);
+			return -1;
+		}
 		snprintf(resolved, len, "%s", path);
 		return fd;
 	}

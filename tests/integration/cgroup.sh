@@ -106,4 +106,9 @@ done
 "$TDCTL" record --cgroup "no-such-cgroup-$$" -d "$DB" 2>"$WORK/bad"
 check_eq "an unknown cgroup: exit 1" 1 "$?"
 check_match "one line naming it and what to give" "^tdctl: no cgroup 'no-such-cgroup-$$'.*give a directory under" "$(cat "$WORK/bad")"
+# a directory that is no cgroup (here: the test's own, on another file system)
+"$TDCTL" record --cgroup "$WORK" -d "$DB" 2>"$WORK/bad2"
+check_eq "a directory that is no cgroup: exit 1" 1 "$?"
+check_eq "... one line" 1 "$(wc -l <"$WORK/bad2")"
+check_match "... saying so, and where the hierarchy is" "^tdctl: '$WORK' is not a cgroup: give a directory under $mnt" "$(cat "$WORK/bad2")"
 finish
