@@ -107,6 +107,7 @@ struct watch_group {
 	bool start_said; /* why its session could not start is logged (once, not every scan) */
 	/* a cgroup's cpu.stat usage_usec and cpu.pressure "some" total at cpu_ns (monotonic; 0: not read) */
 	uint64_t cpu_ns, cpu_run_us, cpu_wait_us;
+	int cpu_fd[2]; /* its cpu.stat and cpu.pressure, open once read (-1: not open) */
 };
 
 struct watch_state {

@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -49,6 +50,9 @@ static void free_group(struct watch_group *g)
 {
 	free(g->path);
 	drop_series(g);
+	for (int i = 0; i < 2; i++)
+		if (g->cpu_fd[i] >= 0)
+			close(g->cpu_fd[i]);
 }
 
 void daemon_watch_free(struct daemon *d)
@@ -235,7 +239,9 @@ static void list_processes(struct daemon *d)
 			daemon_log(d, "watch: process %d not watched: out of memory", (int)busy[k].pid);
 			continue;
 		}
-		*g = (struct watch_group){ .path = exe, .pid = busy[k].pid, .start = busy[k].start, .seen = true };
+		*g = (struct watch_group){
+			.path = exe, .pid = busy[k].pid, .start = busy[k].start, .seen = true, .cpu_fd = { -1, -1 }
+		};
 		have++;
 	}
 	free(busy);
@@ -276,6 +282,7 @@ static void list_groups(struct daemon *d, const char *dir, const char *rel, int 
 			continue;
 		}
 		g->seen = true;
+		g->cpu_fd[0] = g->cpu_fd[1] = -1;
 	}
 	closedir(dp);
 }
@@ -587,23 +594,37 @@ static void record_change(struct daemon *d, struct watch_group *g, const struct 
 	}
 }
 
-/* The value after key (a line "key N" or "key ... total=N") in file name of the cgroup at full. */
-static int read_key(const char *full, const char *name, const char *key, const char *field, uint64_t *v)
+/* The value after key (a line "key N" or "key ... total=N") in file name
+ * of the cgroup at full, read through *fd (opened at the first reading and
+ * kept: a cgroup file is a seq_file, read afresh from offset 0 by each
+ * pread — Debian linux-source-6.12, fs/kernfs/file.c:294-297 hands a read to
+ * seq_read_iter(), which at a position other than where the last read
+ * ended calls traverse() (fs/seq_file.c:193-196), which at offset 0 empties
+ * the buffer and starts over (lines 96-99) — which spares an open and a
+ * close per file, group and interval). The keys read
+ * are on the first lines: a line cut at the buffer's end is not parsed. */
+static int read_key(int *fd, const char *full, const char *name, const char *key, const char *field, uint64_t *v)
 {
-	char path[4200], line[256];
-	FILE *f;
-	int rc = -1;
+	char path[4200], buf[4096];
+	ssize_t n;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", full, name) >= sizeof(path) || !(f = fopen(path, "re")))
+	if (*fd < 0 && ((size_t)snprintf(path, sizeof(path), "%s/%s", full, name) >= sizeof(path) ||
+			(*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0))
 		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		const char *at = strstr(line, field);
-		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ' ' && at &&
-		    sscanf(at + strlen(field), "%" SCNu64, v) == 1)
-			rc = 0;
+	if ((n = pread(*fd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		close(*fd); /* the group is gone, or the file cannot be read: opened again next time */
+		*fd = -1;
+		return -1;
 	}
-	fclose(f);
-	return rc;
+	buf[n] = '\0';
+	for (char *line = buf, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		const char *at;
+		*nl = '\0';
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ' ' && (at = strstr(line, field)) &&
+		    sscanf(at + strlen(field), "%" SCNu64, v) == 1)
+			return 0;
+	}
+	return -1;
 }
 
 /* A group's CPU time and its wait for a CPU since the last reading, as
@@ -619,8 +640,8 @@ static void group_cpu(const struct watch_state *w, struct watch_group *g, struct
 	if (g->pid || strncmp(g->path, w->root_rel, rl))
 		return;
 	snprintf(full, sizeof(full), "%s%s", w->root, g->path + (strcmp(w->root_rel, "/") ? rl : 0));
-	if (read_key(full, "cpu.stat", "usage_usec", "usage_usec ", &run) ||
-	    read_key(full, "cpu.pressure", "some", "total=", &wait)) {
+	if (read_key(&g->cpu_fd[0], full, "cpu.stat", "usage_usec", "usage_usec ", &run) ||
+	    read_key(&g->cpu_fd[1], full, "cpu.pressure", "some", "total=", &wait)) {
 		g->cpu_ns = 0;
 		return;
 	}

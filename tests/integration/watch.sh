@@ -39,7 +39,7 @@ CLEANUP_PIDS="$STEADY $PHASEPID"
 check "the workloads run in their groups" wait_for 10 sh -c \
 	"grep -qx $STEADY '$root/steady/cgroup.procs' && grep -qx $PHASEPID '$root/phase/cgroup.procs'"
 
-TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/topdownd.conf" --socket "$SOCK" --database "$DB" >"$D/log" 2>&1 &
+TD_DEBUG_WATCH="$D/rows" TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/topdownd.conf" --socket "$SOCK" --database "$DB" >"$D/log" 2>&1 &
 DAEMON=$!
 CLEANUP_PIDS="$CLEANUP_PIDS $DAEMON"
 check "the daemon starts and answers" wait_for 10 "$TDCTL" status --socket "$SOCK"
@@ -104,6 +104,16 @@ check_eq "... a cgroup session on the phase group" "cgroup|drill:$rel/phase|$roo
 drilled() { [ "$(sql "$DB" "select count(*) from metric_values where session_id = '$DRILL' and name like 'Running.%'")" -gt 0 ]; }
 check "... which stores level-2 values" wait_for 10 drilled
 check "the log says it" grep -q "watch: change 1: $rel/phase $NODE" "$D/log"
+# the rows the change was decided on (TD_DEBUG_WATCH): per interval the nodes' values, then
+# the group's CPU time and its wait for a CPU read from its cpu.stat and cpu.pressure (the
+# files kept open, read again from their start): numbers in every row but the first
+# reading's; in the latest window, the compute loop's CPU time at least a third of a CPU
+rows=$(awk '/^# .*\/phase / { n = 0; next } /^#/ { n = -1 } n >= 0 { n++; print }' "$D/rows")
+check "the rows of the change: CPU time and wait read in each after the first ($(echo "$rows" | wc -l) rows)" \
+	sh -c "echo '$rows' | awk 'NR > 1 && (\$(NF - 1) !~ /^[0-9]/ || \$NF !~ /^[0-9]/) { bad = 1 }
+		END { exit !(NR >= 20 && !bad) }'"
+check "... the compute loop's CPU time in the latest window above a third of a CPU" \
+	sh -c "echo '$rows' | tail -4 | awk '{ if (\$(NF - 1) > 0.33) n++ } END { exit !(n >= 3) }'"
 if scrape "$D/scrape"; then
 	check_eq "the exporter counts the change" "topdown_watch_changes_total 1" "$(grep '^topdown_watch_changes_total ' "$D/scrape")"
 	check_eq "... and serves each group's level 1, labelled with the slice its path names" "2 2" "$(grep -c "^topdown_node_ratio{target=\"watch:$rel/\(steady\|phase\)\",systemd_slice=\"td-watch-$$.slice\",node=\"Running\",level=\"1\"" "$D/scrape") $(grep -c "^topdown_node_ratio{target=\"watch:$rel/[a-z]*\",systemd_slice=\"td-watch-$$.slice\",node=\"Switching\",level=\"1\"" "$D/scrape")"
