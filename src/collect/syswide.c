@@ -287,12 +287,13 @@ int td_cgroup_open(const char *path, char *resolved, size_t len, td_err *err)
 		if (fstatfs(fd, &fs) == 0 && fs.f_type != CGROUP2_SUPER_MAGIC && fs.f_type != CGROUP_SUPER_MAGIC) {
 			close(fd);
 			if (cgroup_mount(mnt, sizeof(mnt)))
-				td_err_set(err, "'%s' is not a cgroup, and no cgroup v2 (or v1 perf_event) hierarchy is "
-						"mounted: mount one",
+				td_err_set(err,
+					   "'%s' is not a cgroup, and no cgroup v2 (or v1 perf_event) hierarchy is "
+					   "mounted: mount one",
 					   path);
 			else
-				td_err_set(err, "'%s' is not a cgroup: give a directory under %s, or a path inside it", path,
-					   mnt);
+				td_err_set(err, "'%s' is not a cgroup: give a directory under %s, or a path inside it",
+					   path, mnt);
 			return -1;
 		}
 		snprintf(resolved, len, "%s", path);

@@ -27,10 +27,10 @@ struct ds_cursor {
 struct ds_state {
 	struct ds_cursor *c; /* in session order */
 	int n;
-	int64_t *ids;	       /* this pass's sessions, in order */
-	int nids, at;	       /* ... and the next one to look at */
-	uint64_t next_pass_ns; /* monotonic */
-	bool failed_said;      /* a failure is logged once until a pass succeeds */
+	int64_t *ids;		   /* this pass's sessions, in order */
+	int nids, at;		   /* ... and the next one to look at */
+	uint64_t next_pass_ns;	   /* monotonic */
+	bool failed_said;	   /* a failure is logged once until a pass succeeds */
 	long long merged, buckets; /* this pass's: intervals as read merged into buckets (logged at its end) */
 };
 
