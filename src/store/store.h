@@ -449,10 +449,12 @@ struct td_ds_bucket {
  * number, or -1 on a store error. */
 int td_store_downsample_due(struct td_store *s, int64_t session, int from_seq, uint64_t before_ns, uint64_t width_ns,
 			    struct td_ds_bucket *out, int max);
-/* 1 when bucket b can be merged: more than one interval, each with counts,
- * each target counting the same perf-group events in each interval it has
- * counts in (/proc's come when read), none of them one a change was
- * decided on; 0 when not; -1 on a store error. */
+/* 1 when bucket b can be merged: more than one interval; no count missing
+ * (outside BPF counting, where a missing row is 0: each interval with
+ * rows, no target without rows in an interval between two it has rows
+ * in); each target counting the same perf-group events in each interval
+ * it has counts in (/proc's come when read); none of them one a change was
+ * decided on. 0 when not; -1 on a store error. */
 int td_store_downsample_mergeable(struct td_store *s, int64_t session, const struct td_ds_bucket *b);
 /* Inside a transaction: each of the buckets b[0..n) (in seq order, as
  * td_store_downsample_due lists them) that can be merged (merged[i] says

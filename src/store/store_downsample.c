@@ -8,10 +8,12 @@
  * that interval would have recorded — nothing is estimated. Its metric
  * values are the caller's to write again (analysis/downsample.c).
  *
- * A bucket is left as it is when merging would lose something: when one
- * of its intervals has no counts, or a target's perf-group events differ
- * between its intervals (a read failed: the sums would mix times), or when
- * a change (store_changes.c) was decided on one of its intervals (tdctl
+ * A bucket is left as it is when merging would lose something: when a
+ * count is missing from it — outside BPF counting (where a missing row is
+ * 0) an interval without rows, or a target without rows in an interval
+ * between two it has rows in (a read failed: the sums would mix times) —
+ * or a target's perf-group events differ between its intervals, or a
+ * change (store_changes.c) was decided on one of its intervals (tdctl
  * report --change shows those intervals). */
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,8 @@ int td_store_downsample_due(struct td_store *s, int64_t session, int from_seq, u
  * prepared once for all the buckets of a call. */
 enum {
 	Q_CHANGES,
+	Q_BPF,
+	Q_ROWS,
 	Q_KINDS,
 	Q_KEEP,
 	Q_END,
@@ -75,34 +79,48 @@ enum {
 	Q_INTERVALS,
 	NQ
 };
+/* the events of perf groups (/proc's counts come when read) */
+#define GROUPED "JOIN events e ON e.id = c.event_id WHERE e.group_idx >= 0"
 static const char *const sqls[NQ] = {
 	/* a change decided on one of its intervals */
 	[Q_CHANGES] = "SELECT count(*) FROM changes WHERE session_id=?1 AND before_first_seq IS NOT NULL"
 		      " AND before_first_seq <= ?3 AND after_last_seq >= ?2",
-	/* every interval has rows, and each target's events (those of perf
-	 * groups: /proc's counts come when read) are the same in each interval
-	 * it has rows in: their ids in order (each value's: a samples row holds
-	 * a run of them), one name per target */
-	[Q_KINDS] = "SELECT (SELECT count(DISTINCT interval_id) FROM samples WHERE interval_id IN " RANGE
-		    ") = (SELECT count(*) FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
-		    " AND NOT EXISTS (SELECT 1 FROM (SELECT target_id, group_concat(event_id) AS sig"
-		    "  FROM (SELECT c.interval_id, c.thread_id AS target_id, c.event_id FROM counts c JOIN events e"
-		    "   ON e.id = c.event_id WHERE e.group_idx >= 0 AND c.interval_id IN " RANGE
-		    "   ORDER BY 1, 2, 3) GROUP BY interval_id, target_id)"
+	/* counted by the BPF program: a target's missing row is 0 (docs/schema.md, samples) */
+	[Q_BPF] = "SELECT coalesce(counting = 'bpf', 0) FROM sessions WHERE id=?1 AND ?2 = ?2 AND ?3 = ?3",
+	/* elsewhere a missing row is "not counted": every interval has rows, and
+	 * no target misses one between its first and its last in the bucket (one
+	 * born or gone inside it counted what it lived) */
+	[Q_ROWS] = "SELECT (SELECT count(DISTINCT interval_id) FROM samples WHERE interval_id IN " RANGE
+		   ") = (SELECT count(*) FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
+		   " AND NOT EXISTS (SELECT 1 FROM (SELECT c.thread_id, min(i.seq) lo, max(i.seq) hi,"
+		   "  count(DISTINCT i.seq) n FROM counts c JOIN intervals i ON i.id = c.interval_id " GROUPED
+		   "  AND i.session_id=?1 AND i.seq BETWEEN ?2 AND ?3 GROUP BY c.thread_id) t"
+		   "  WHERE t.n != (SELECT count(*) FROM intervals WHERE session_id=?1 AND seq BETWEEN t.lo AND t.hi))",
+	/* each target's events are the same in each interval it has rows in:
+	 * their ids in order (each value's: a samples row holds a run of them),
+	 * one name per target */
+	[Q_KINDS] = "SELECT NOT EXISTS (SELECT 1 FROM (SELECT target_id, group_concat(event_id) AS sig"
+		    "  FROM (SELECT c.interval_id, c.thread_id AS target_id, c.event_id FROM counts c " GROUPED
+		    "   AND c.interval_id IN " RANGE " ORDER BY 1, 2, 3) GROUP BY interval_id, target_id)"
 		    "  GROUP BY target_id HAVING count(DISTINCT sig) > 1)",
 	[Q_KEEP] = "SELECT id FROM intervals WHERE session_id=?1 AND seq=?2 AND ?3 = ?3",
-	[Q_END] = "UPDATE intervals SET end_ns = (SELECT max(end_ns) FROM intervals WHERE session_id=?1 AND seq BETWEEN"
-		  " ?2 AND ?3), collector_ns = " TOTAL("collector_ns") ", counter_reads = " TOTAL(
-			  "counter_reads") ", syscalls = " TOTAL("syscalls") ", merged = (SELECT sum(coalesce(merged, "
-									     "1)) FROM intervals"
-									     " WHERE session_id=?1 AND seq BETWEEN ?2 "
-									     "AND ?3) WHERE session_id=?1 AND seq=?2",
+	[Q_END] =
+		"UPDATE intervals SET"
+		" end_ns = (SELECT max(end_ns) FROM intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3),"
+		" collector_ns = " TOTAL("collector_ns") ", counter_reads = " TOTAL(
+			"counter_reads") ","
+					 " syscalls = " TOTAL(
+						 "syscalls") ","
+							     " merged = (SELECT sum(coalesce(merged, 1)) FROM "
+							     "intervals WHERE session_id=?1 AND seq BETWEEN ?2 AND ?3)"
+							     " WHERE session_id=?1 AND seq=?2",
 	[Q_METRICS] = "DELETE FROM metrics WHERE interval_id IN " RANGE,
 	[Q_SAMPLES] = "DELETE FROM samples WHERE interval_id IN " RANGE,
 	[Q_HOT] = "UPDATE samples_hot SET interval_id = " KEEP " WHERE interval_id IN " RANGE,
 	[Q_STACK] = "UPDATE samples_stack SET interval_id = " KEEP " WHERE interval_id IN " RANGE,
 	[Q_INTERVALS] = "DELETE FROM intervals WHERE session_id=?1 AND seq > ?2 AND seq <= ?3",
 };
+#undef GROUPED
 #undef TOTAL
 #undef KEEP
 #undef RANGE
@@ -150,15 +168,17 @@ static int64_t run(sqlite3_stmt *st, int64_t session, int first, int last)
 
 static int mergeable(struct stmts *t, int64_t session, const struct td_ds_bucket *b)
 {
-	int64_t changes, kinds;
+	int64_t changes, bpf, rows, kinds;
 
 	if (b->n < 2)
 		return 0; /* nothing to merge (a bucket merged before has one) */
 	changes = run(t->q[Q_CHANGES], session, b->first_seq, b->last_seq);
+	bpf = run(t->q[Q_BPF], session, b->first_seq, b->last_seq);
+	rows = bpf ? 1 : run(t->q[Q_ROWS], session, b->first_seq, b->last_seq);
 	kinds = run(t->q[Q_KINDS], session, b->first_seq, b->last_seq);
-	if (changes < 0 || kinds < 0)
+	if (changes < 0 || bpf < 0 || rows < 0 || kinds < 0)
 		return -1;
-	return changes == 0 && kinds == 1;
+	return changes == 0 && rows == 1 && kinds == 1;
 }
 
 int td_store_downsample_mergeable(struct td_store *s, int64_t session, const struct td_ds_bucket *b)

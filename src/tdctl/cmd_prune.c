@@ -61,7 +61,7 @@ static int downsample(struct td_store *st, const char *db, uint64_t width, uint6
 		printf("downsampled %s: %lld interval%s merged into %d of %.3g s%s", db, (long long)(merged + buckets),
 		       merged + buckets == 1 ? "" : "s", buckets, (double)width / 1e9, kept ? "" : "\n");
 	if (rc == 0 && kept)
-		printf("; %d bucket%s kept as %s (an interval missing events, or a change decided on it)\n", kept,
+		printf("; %d bucket%s kept as %s (a count missing, or a change decided on it)\n", kept,
 		       kept == 1 ? "" : "s", kept == 1 ? "it was" : "they were");
 	return rc;
 }

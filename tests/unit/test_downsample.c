@@ -1,7 +1,9 @@
 /* Unit tests for store_downsample: which buckets of a session are due
  * (their next bucket over too, from a seq on, at most so many), which can
- * be merged (each interval with counts, each target the same perf-group
- * events in each of its intervals, no change decided on one of them), and
+ * be merged (no count missing — outside BPF counting each interval with
+ * rows and no target without one between two it has; each target the same
+ * perf-group events in each of its intervals; no change decided on one of
+ * them), and
  * what merging the due ones leaves: one interval from the first start to the last end,
  * per target and event the sums of the values, enabled and running times
  * (worked out here by hand from the numbers written), the costs summed or
@@ -13,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,11 +280,69 @@ static void test_merge(void **state)
 #undef A_SQL
 }
 
+/* Missing rows: thread A without rows in seq 2 (between 1 and 3), thread B
+ * with rows in 5 and 6 only (born and gone inside bucket 1), nothing at
+ * all in seq 9. Outside BPF counting a missing row is "not counted": bucket
+ * 0 (A's gap) and bucket 2 (an interval without rows) are kept, bucket 1
+ * merged; in a BPF counting session a missing row is 0: all three merged,
+ * A's sum over bucket 0 that of its three rows. */
+static void missing_rows(bool bpf)
+{
+	struct td_store *s;
+	struct td_ds_bucket b[4];
+	bool merged[4];
+	td_err err;
+	int64_t iv;
+
+	unlink(path);
+	assert_int_equal(td_store_open(path, TD_STORE_WRITE, &s, &err), 0);
+	assert_true((sess = td_store_session_begin(s, &info, &err)) > 0);
+	if (bpf)
+		assert_int_equal(td_store_session_counting(s, sess, "bpf", NULL), 0);
+	assert_int_equal(td_store_begin(s), 0);
+	ev[0] = td_store_event_add(s, sess, "E0", "perf::E0", 0, 1, 0, "counting", NULL, "software.td");
+	thr_a = td_store_thread_add(s, sess, 42, 42, "a", 0);
+	thr_b = td_store_thread_add(s, sess, 42, 43, "b", 1250);
+	for (int k = 0; k < 12; k++) {
+		add(s, k, &iv);
+		if (k != 2 && k != 9)
+			assert_int_equal(td_store_count_add(s, iv, thr_a, ev[0], 10, 250, 250), 0);
+		if (k == 5 || k == 6)
+			assert_int_equal(td_store_count_add(s, iv, thr_b, ev[0], 1, 250, 250), 0);
+	}
+	assert_int_equal(td_store_commit(s), 0);
+	assert_int_equal(td_store_downsample_due(s, sess, 0, 4000, 1000, b, 4), 3);
+	assert_int_equal(td_store_begin(s), 0);
+	assert_int_equal(td_store_downsample_merge(s, sess, b, 3, merged), 0);
+	assert_int_equal(td_store_commit(s), 0);
+	assert_true(merged[0] == bpf && merged[1] && merged[2] == bpf);
+	td_store_close(s);
+	/* bucket 0: A's three rows of 10 (30), enabled 750 when merged; four intervals as read otherwise */
+	assert_int_equal(sql_int("SELECT count(*) FROM intervals WHERE seq BETWEEN 0 AND 3"), bpf ? 1 : 4);
+	assert_int_equal(sql_int("SELECT sum(value) * 1000 + sum(enabled) FROM counts c JOIN intervals i"
+				 " ON i.id = c.interval_id WHERE i.seq BETWEEN 0 AND 3"),
+			 30 * 1000 + 750);
+	/* bucket 1 merged either way: A 40, B 2 */
+	assert_int_equal(sql_int("SELECT merged FROM intervals WHERE seq = 4"), 4);
+	assert_int_equal(sql_int("SELECT sum(value) FROM counts c JOIN intervals i ON i.id = c.interval_id"
+				 " WHERE i.seq = 4"),
+			 42);
+	assert_int_equal(sql_int("SELECT count(*) FROM intervals WHERE seq BETWEEN 8 AND 11"), bpf ? 1 : 4);
+}
+
+static void test_missing_rows(void **state)
+{
+	(void)state;
+	missing_rows(false);
+	missing_rows(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_due),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_missing_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
