@@ -98,6 +98,24 @@ static const struct field metrics[] = {
 	{ NULL, F_U64, 0, 0, 0, 0 },
 };
 
+static const struct field resolve[] = {
+	{ "id", F_U64, AT(resolve.id), 0, 0, 0 },
+	{ "pid", F_I32, AT(resolve.pid), 0, 1, 4194304 },
+	{ "ip", F_U64, AT(resolve.ip), 0, 0, 0 },
+	{ NULL, F_U64, 0, 0, 0, 0 },
+};
+static const struct field symbol[] = {
+	{ "id", F_U64, AT(symbol.id), 0, 0, 0 },
+	{ "line", F_I32, AT(symbol.line), 0, 0, INT32_MAX },
+	{ "function", F_REF, AT(symbol.function), AT(symbol.function_len), 1, TD_IMSG_FUNCTION_MAX },
+	{ "module", F_REF, AT(symbol.module), AT(symbol.module_len), 1, TD_IMSG_PATH_MAX },
+	{ "file", F_REF, AT(symbol.file), AT(symbol.file_len), 0, TD_IMSG_PATH_MAX },
+	{ NULL, F_U64, 0, 0, 0, 0 },
+};
+static const struct field epoch[] = {
+	{ NULL, F_U64, 0, 0, 0, 0 },
+};
+
 static const struct {
 	const char *name;
 	const struct field *fields;
@@ -112,6 +130,9 @@ static const struct {
 	[TD_IMSG_FAILED] = { "failed", failed },
 	[TD_IMSG_SCRAPE] = { "scrape", scrape },
 	[TD_IMSG_METRICS] = { "metrics", metrics },
+	[TD_IMSG_RESOLVE] = { "resolve", resolve },
+	[TD_IMSG_SYMBOL] = { "symbol", symbol },
+	[TD_IMSG_EPOCH] = { "epoch", epoch },
 };
 
 const char *td_imsg_type_name(int type)

@@ -20,10 +20,12 @@
 #include "control/protocol.h"
 
 #define TD_IMSG_VERSION 1
-#define TD_IMSG_HEADER 8       /* u32 length, u16 version, u16 type */
-#define TD_IMSG_MAX 32768      /* a whole message, header included */
-#define TD_IMSG_TEXT_MAX 32000 /* a reply's or metrics' chunk of text */
-#define TD_IMSG_LINE_MAX 1024  /* a log line, a failure's reason */
+#define TD_IMSG_HEADER 8	   /* u32 length, u16 version, u16 type */
+#define TD_IMSG_MAX 32768	   /* a whole message, header included */
+#define TD_IMSG_TEXT_MAX 32000	   /* a reply's or metrics' chunk of text */
+#define TD_IMSG_LINE_MAX 1024	   /* a log line, a failure's reason */
+#define TD_IMSG_FUNCTION_MAX 16384 /* a symbol's name (a C++ one mangled) */
+#define TD_IMSG_PATH_MAX 4096	   /* a symbol's module and source file */
 
 enum td_imsg_type {
 	TD_IMSG_REQUEST = 1, /* front -> monitor, the client's socket attached (SCM_RIGHTS) */
@@ -32,12 +34,15 @@ enum td_imsg_type {
 	TD_IMSG_LOG,	     /* front, exporter -> monitor: a line for the daemon's log */
 	TD_IMSG_FRONT_CONFIG,
 	TD_IMSG_EXPORTER_CONFIG,
-	TD_IMSG_READY,	/* front, exporter -> monitor: serving (the exporter's port) */
-	TD_IMSG_FAILED, /* front, exporter -> monitor: cannot start, and why */
-	TD_IMSG_SCRAPE, /* exporter -> monitor: the metrics, please */
-	TD_IMSG_METRICS /* monitor -> exporter: a chunk of the metrics' text */
+	TD_IMSG_READY,	 /* front, exporter -> monitor: serving (the exporter's port) */
+	TD_IMSG_FAILED,	 /* front, exporter -> monitor: cannot start, and why */
+	TD_IMSG_SCRAPE,	 /* exporter -> monitor: the metrics, please */
+	TD_IMSG_METRICS, /* monitor -> exporter: a chunk of the metrics' text */
+	TD_IMSG_RESOLVE, /* monitor -> symbolizer: an address of a process, please */
+	TD_IMSG_SYMBOL,	 /* symbolizer -> monitor: what the address is */
+	TD_IMSG_EPOCH	 /* monitor -> symbolizer: a period of samples ended (td_symbols_epoch) */
 };
-#define TD_IMSG_TYPES 10
+#define TD_IMSG_TYPES 13
 
 /* REPLY and METRICS flags */
 #define TD_IMSG_MORE 1u	  /* the text goes on in the next message */
@@ -89,6 +94,17 @@ struct td_imsg {
 			const char *text;
 			size_t len;
 		} metrics;
+		struct {
+			uint64_t id; /* the monitor's, said again in the answer */
+			int32_t pid;
+			uint64_t ip; /* a user-space address */
+		} resolve;
+		struct {
+			uint64_t id;
+			int32_t line;			      /* 0: no line information */
+			const char *function, *module, *file; /* into the decoded buffer; file may be empty */
+			size_t function_len, module_len, file_len;
+		} symbol;
 	} u;
 };
 

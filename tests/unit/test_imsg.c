@@ -122,6 +122,88 @@ static void test_reply_layout(void **state)
 	assert_ptr_equal(m.u.reply.text, (const char *)w.b + 8 + 8 + 4 + 4); /* points into the message */
 }
 
+/* The symbolizer's answer (docs/protocol.md, type 12): what the monitor
+ * takes from a process that parsed a user's ELF files. */
+static void test_symbol_layout(void **state)
+{
+	struct wire w;
+	struct td_imsg m;
+	td_err err;
+	static char name[TD_IMSG_FUNCTION_MAX + 2];
+
+	(void)state;
+	w_header(&w, 12);
+	w_int(&w, 99, 8);  /* id */
+	w_int(&w, 417, 4); /* line */
+	w_str(&w, "compute_chunk");
+	w_str(&w, "td-demo");
+	w_str(&w, "src/demo/td-demo.c");
+	w_end(&w);
+	assert_int_equal(w.n, 8 + 8 + 4 + 4 + 13 + 4 + 7 + 4 + 18);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), 0);
+	assert_int_equal(m.type, TD_IMSG_SYMBOL);
+	assert_true(m.u.symbol.id == 99);
+	assert_int_equal(m.u.symbol.line, 417);
+	assert_int_equal(m.u.symbol.function_len, 13);
+	assert_memory_equal(m.u.symbol.function, "compute_chunk", 13);
+	assert_memory_equal(m.u.symbol.module, "td-demo", 7);
+	assert_int_equal(m.u.symbol.file_len, 18);
+	/* no function, a negative line, a name one byte over its maximum: refused */
+	w_header(&w, 12);
+	w_int(&w, 1, 8);
+	w_int(&w, 0, 4);
+	w_str(&w, "");
+	w_str(&w, "m");
+	w_str(&w, "");
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "function"));
+	w_header(&w, 12);
+	w_int(&w, 1, 8);
+	w_int(&w, 0xffffffffu, 4);
+	w_str(&w, "f");
+	w_str(&w, "m");
+	w_str(&w, "");
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "line"));
+	memset(name, 'f', TD_IMSG_FUNCTION_MAX + 1);
+	w_header(&w, 12);
+	w_int(&w, 1, 8);
+	w_int(&w, 0, 4);
+	w_str(&w, name);
+	w_str(&w, "m");
+	w_str(&w, "");
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "function"));
+	/* a question: id, pid (1-4194304), ip */
+	w_header(&w, 11);
+	w_int(&w, 5, 8);
+	w_int(&w, 4321, 4);
+	w_int(&w, 0x7f0012345678ull, 8);
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), 0);
+	assert_int_equal(m.type, TD_IMSG_RESOLVE);
+	assert_int_equal(m.u.resolve.pid, 4321);
+	assert_true(m.u.resolve.ip == 0x7f0012345678ull);
+	w_header(&w, 11);
+	w_int(&w, 5, 8);
+	w_int(&w, 0, 4);
+	w_int(&w, 1, 8);
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), -1);
+	assert_non_null(strstr(err.msg, "pid"));
+	/* an epoch has no field: a byte after the header is refused */
+	w_header(&w, 13);
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), 0);
+	assert_int_equal(m.type, TD_IMSG_EPOCH);
+	w_int(&w, 0, 1);
+	w_end(&w);
+	assert_int_equal(td_imsg_decode(w.b, w.n, &m, &err), -1);
+}
+
 static void roundtrip(const struct td_imsg *m)
 {
 	unsigned char buf[TD_IMSG_MAX];
@@ -199,6 +281,28 @@ static void test_every_type_roundtrips(void **state)
 	m.type = TD_IMSG_METRICS;
 	m.u.metrics.flags = TD_IMSG_FAIL;
 	roundtrip(&m);
+	memset(&m, 0, sizeof(m));
+	m.type = TD_IMSG_RESOLVE;
+	m.u.resolve.id = UINT64_MAX;
+	m.u.resolve.pid = 4194304;
+	m.u.resolve.ip = UINT64_MAX;
+	roundtrip(&m);
+	static char fn[TD_IMSG_FUNCTION_MAX], path[TD_IMSG_PATH_MAX];
+	memset(fn, 'f', sizeof(fn));
+	memset(path, 'p', sizeof(path));
+	memset(&m, 0, sizeof(m));
+	m.type = TD_IMSG_SYMBOL;
+	m.u.symbol.line = INT32_MAX;
+	m.u.symbol.function = fn; /* the longest of each: still one message */
+	m.u.symbol.function_len = sizeof(fn);
+	m.u.symbol.module = path;
+	m.u.symbol.module_len = sizeof(path);
+	m.u.symbol.file = path;
+	m.u.symbol.file_len = sizeof(path);
+	roundtrip(&m);
+	memset(&m, 0, sizeof(m));
+	m.type = TD_IMSG_EPOCH;
+	roundtrip(&m);
 }
 
 /* decode must fail and its reason name what */
@@ -225,8 +329,8 @@ static void test_header_lies(void **state)
 	w.b[4] = 2;
 	refused(&w, "version 2");
 	attach_wire(&w, 1);
-	w.b[6] = 11;
-	refused(&w, "unknown type 11");
+	w.b[6] = 14;
+	refused(&w, "unknown type 14");
 	w.b[6] = 0;
 	refused(&w, "unknown type 0");
 	w.n = 3;
@@ -358,9 +462,13 @@ static void test_encoder_refuses_what_decoder_would(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_request_layout),	      cmocka_unit_test(test_reply_layout),
-		cmocka_unit_test(test_every_type_roundtrips), cmocka_unit_test(test_header_lies),
-		cmocka_unit_test(test_fields_out_of_range),   cmocka_unit_test(test_encoder_refuses_what_decoder_would),
+		cmocka_unit_test(test_symbol_layout),
+		cmocka_unit_test(test_request_layout),
+		cmocka_unit_test(test_reply_layout),
+		cmocka_unit_test(test_every_type_roundtrips),
+		cmocka_unit_test(test_header_lies),
+		cmocka_unit_test(test_fields_out_of_range),
+		cmocka_unit_test(test_encoder_refuses_what_decoder_would),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
