@@ -21,9 +21,13 @@
  *    :1042 PERF_RECORD_SAMPLE with sample_type IP|TID[|CALLCHAIN]: {u64 ip;
  *    u32 pid, tid; [u64 nr; u64 ips[nr]]}, the callchain's entries at or
  *    above PERF_CONTEXT_MAX (:1266) marking where kernel and user frames
- *    begin. */
+ *    begin;
+ *  - kernel/events/core.c:12895-12901, 12939: with PERF_FLAG_PID_CGROUP
+ *    the pid argument is a cgroup directory's fd and the event per CPU:
+ *    it counts (samples) whichever of the cgroup's tasks runs there. */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -54,13 +58,14 @@ struct td_sampling {
 	bool lost_readable;    /* the events were opened with PERF_FORMAT_LOST */
 	uint64_t lost_records; /* what PERF_RECORD_LOST and _LOST_SAMPLES said */
 	uint64_t chain[TD_SAMPLING_MAX_STACK];
-	int map_errno; /* the event opened but its ring buffer could not be mapped (0: none) */
+	int map_errno;	     /* the event opened but its ring buffer could not be mapped (0: none) */
+	unsigned long flags; /* perf_event_open's: PERF_FLAG_PID_CGROUP for a cgroup */
 };
 
 /* thin wrapper of the system call: the descriptor or -errno */
-static int event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+static int event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long flags)
 {
-	long fd = syscall(SYS_perf_event_open, a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC);
+	long fd = syscall(SYS_perf_event_open, a, pid, cpu, group, PERF_FLAG_FD_CLOEXEC | flags);
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -92,10 +97,10 @@ static int open_on(struct td_sampling *s, struct perf_event_attr *a, pid_t tid)
 {
 	for (int r = 0; r < s->nrings; r++) {
 		struct ring *ring = &s->rings[r];
-		int fd = event_open(a, tid, ring->cpu, -1);
+		int fd = event_open(a, tid, ring->cpu, -1, s->flags);
 		if (fd == -EINVAL && a->read_format) { /* before Linux 6.0: no PERF_FORMAT_LOST */
 			a->read_format = 0;
-			fd = event_open(a, tid, ring->cpu, -1);
+			fd = event_open(a, tid, ring->cpu, -1, s->flags);
 		}
 		if (fd < 0)
 			return fd;
@@ -166,13 +171,16 @@ static int open_threads(struct td_sampling *s, struct perf_event_attr *a, pid_t 
 	return rc;
 }
 
-int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threads, struct td_sampling **out,
-		     td_err *err)
+/* A sampling of o's event on pid (cgroup: the fd of a cgroup's directory):
+ * its rings, one per online CPU, and every event opened. */
+static int sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threads, bool cgroup,
+			 struct td_sampling **out, td_err *err)
 {
 	struct td_sampling *s = calloc(1, sizeof(*s));
 	struct perf_event_attr a;
 	int *cpus = NULL, ncpus, pages = o->pages ? o->pages : TD_SAMPLING_PAGES, rc;
 	long psz = sysconf(_SC_PAGESIZE);
+	char what[32];
 
 	*out = NULL;
 	if (pages & (pages - 1))
@@ -200,28 +208,37 @@ int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threa
 		s->rings[i] = (struct ring){ .cpu = cpus[i], .fd = -1, .data_size = (size_t)pages * (size_t)psz };
 	s->nrings = ncpus;
 	free(cpus);
+	if (cgroup)
+		snprintf(what, sizeof(what), "the cgroup");
+	else
+		snprintf(what, sizeof(what), "process %d", (int)pid);
 	fill_attr(o, &a);
+	if (cgroup) {
+		/* the cgroup's fd as pid, an event per CPU (core.c:12900, 12939); no task to inherit from */
+		s->flags = PERF_FLAG_PID_CGROUP;
+		a.inherit = 0;
+	}
 	rc = all_threads ? open_threads(s, &a, pid) : open_on(s, &a, pid);
 	if (rc < 0) {
 		if (s->map_errno)
 			td_err_set(err,
-				   "cannot map a ring buffer of %zu KiB to sample process %d for --hotspots: %s: the "
+				   "cannot map a ring buffer of %zu KiB to sample %s for --hotspots: %s: the "
 				   "event opened, its buffer did not map; raise kernel.perf_event_mlock_kb or "
 				   "'ulimit -l'",
-				   s->map_len / 1024, (int)pid, strerror(s->map_errno));
+				   s->map_len / 1024, what, strerror(s->map_errno));
 		else if (rc == -ENOENT || rc == -ENODEV || rc == -EOPNOTSUPP || rc == -EINVAL)
 			td_err_set(err,
-				   "cannot sample process %d for --hotspots: %s: this machine has no PMU that samples "
+				   "cannot sample %s for --hotspots: %s: this machine has no PMU that samples "
 				   "the event; give --hotspots alone for time-based hotspots (cpu-clock)",
-				   (int)pid, strerror(-rc));
+				   what, strerror(-rc));
 		else if (rc == -EACCES || rc == -EPERM)
 			td_err_set(err,
-				   "cannot sample process %d for --hotspots: %s: perf_event_paranoid or the ptrace "
+				   "cannot sample %s for --hotspots: %s: perf_event_paranoid or the ptrace "
 				   "permission forbids it; run as the process's owner, lower "
 				   "/proc/sys/kernel/perf_event_paranoid, or grant CAP_PERFMON",
-				   (int)pid, strerror(-rc));
+				   what, strerror(-rc));
 		else
-			td_err_set(err, "cannot sample process %d for --hotspots: %s", (int)pid, strerror(-rc));
+			td_err_set(err, "cannot sample %s for --hotspots: %s", what, strerror(-rc));
 		td_sampling_free(s);
 		return -1;
 	}
@@ -230,6 +247,17 @@ int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threa
 	s->st.events = s->nfds;
 	*out = s;
 	return 0;
+}
+
+int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threads, struct td_sampling **out,
+		     td_err *err)
+{
+	return sampling_open(o, pid, all_threads, false, out, err);
+}
+
+int td_sampling_open_cgroup(const struct td_sampling_opts *o, int cgroup_fd, struct td_sampling **out, td_err *err)
+{
+	return sampling_open(o, cgroup_fd, false, true, out, err);
 }
 
 /* The callchain at p (u64 nr, then nr entries) into smp: the frames

@@ -59,6 +59,9 @@ struct td_sampling_stats {
  * and what to do. */
 int td_sampling_open(const struct td_sampling_opts *o, pid_t pid, bool all_threads, struct td_sampling **out,
 		     td_err *err);
+/* Open the event on every task of a cgroup (cgroup_fd: its directory, kept
+ * by the caller), per online CPU: samples of any process in it. */
+int td_sampling_open_cgroup(const struct td_sampling_opts *o, int cgroup_fd, struct td_sampling **out, td_err *err);
 /* Hand every sample written so far to fn; what was lost is counted. */
 void td_sampling_drain(struct td_sampling *s, td_sample_fn fn, void *ctx);
 void td_sampling_stats(const struct td_sampling *s, struct td_sampling_stats *st);

@@ -18,6 +18,8 @@
 #include "live_metrics.h"
 #include "store/store.h"
 
+struct td_resolver; /* symbols/symbols.h */
+
 /* What a session tells its user while it runs: notes (what the plan
  * multiplexes, formulas spanning groups: a quiet run drops them) and
  * warnings (a thread that cannot be counted, a write that failed). */
@@ -84,14 +86,16 @@ struct td_session_opts {
 	const char *hotspots; /* --hotspots[=EVENT]: sample beside the counting (NULL: no; "": the
 				    * default event: session_hotspots.c) */
 	int hotspots_hz;      /* samples a second per busy CPU (0: TD_HOTSPOTS_HZ) */
-	const char *switch_cost_cache; /* a file keeping this boot's switch costs across processes
+	const struct td_resolver *resolver; /* --hotspots: who names user-space addresses (symbols.h;
+					     * topdownd's symbolizer), NULL: this process, libdwfl */
+	const char *switch_cost_cache;	    /* a file keeping this boot's switch costs across processes
 					* (session_cost_cache.c; tdctl), NULL none */
-	const char *priority_said;     /* what the program got (td_sampler_priority's said): a note at the end
+	const char *priority_said;	    /* what the program got (td_sampler_priority's said): a note at the end
 				   * of a session that ran, NULL none */
-	struct td_store *store;	       /* a writer handle on db_path the caller owns and shares (topdownd's
+	struct td_store *store;		    /* a writer handle on db_path the caller owns and shares (topdownd's
 				    * watch sessions: their intervals written in one transaction,
 				    * td_store_outer_begin), NULL: the session opens its own */
-	bool aligned;		       /* its intervals end on multiples of interval_ms of the monotonic
+	bool aligned;			    /* its intervals end on multiples of interval_ms of the monotonic
 				    * clock, so that sessions of one interval are read together */
 };
 

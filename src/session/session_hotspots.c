@@ -3,10 +3,12 @@
  * evaluation names a bottleneck whose path has a locate line, then that
  * line's event, from the next interval on; said plainly as time-based
  * when no PMU can sample), opened beside the counting before the command
- * runs (collect/sampling), the ring buffers drained at every scan and
- * interval, each sample's address resolved (symbols/) and counted per
- * thread and location, the counts written with the interval's transaction
- * (kept for the next one when it fails), and what was lost said. */
+ * runs (collect/sampling; a process's threads, or a cgroup's tasks), the
+ * ring buffers drained at every scan and interval, each sample's address
+ * resolved (symbols/; a user-space one by the session's resolver where it
+ * has one: topdownd's symbolizer) and counted per thread and location, the
+ * counts written with the interval's transaction (kept for the next one
+ * when it fails), and what was lost said. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,7 +42,8 @@ struct stack_row {
 
 struct session_hot {
 	struct td_sampling *smp;
-	struct td_symbols *sym;
+	struct td_symbols *sym; /* kernel addresses; user-space ones too without a resolver */
+	const struct td_resolver *resolver;
 	char event[256];
 	char node_buf[128];
 	const char *node; /* the tree node the event locates (node_buf; by default nodes[]); NULL: none */
@@ -68,6 +71,16 @@ struct session_hot {
 	struct td_sampling_stats before; /* the events' before the one sampled now */
 	uint64_t clock_samples;		 /* cpu-clock's, before the first switch */
 };
+
+/* ip of pid: a kernel address always here (/proc/kallsyms: the kernel's
+ * text), a user-space one by the session's resolver where it has one. */
+static void resolve(struct session_hot *h, pid_t pid, uint64_t ip, bool kernel, struct td_symbol *y)
+{
+	if (!kernel && h->resolver)
+		h->resolver->resolve(h->resolver->ctx, pid, ip, y);
+	else
+		td_symbols_resolve(h->sym, pid, ip, kernel, y);
+}
 
 static uint64_t str_hash(const char *s, uint64_t h)
 {
@@ -185,7 +198,7 @@ static void count_stack(struct session_hot *h, const struct td_sample *smp)
 	for (int i = 0; i < smp->nchain && n < TD_SAMPLING_MAX_STACK; i++) {
 		struct td_symbol y;
 		bool kernel = (smp->kernel_frames >> i) & 1;
-		td_symbols_resolve(h->sym, smp->pid, i > 0 ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
+		resolve(h, smp->pid, i > 0 ? smp->chain[i] - 1 : smp->chain[i], kernel, &y);
 		bool unresolved = kernel && !strcmp(y.function, "[kernel]");
 		if (unresolved && in_kernel)
 			continue;
@@ -219,7 +232,7 @@ static void on_sample(void *ctx, const struct td_sample *smp)
 
 	if (smp->nchain > 0)
 		count_stack(h, smp);
-	td_symbols_resolve(h->sym, smp->pid, smp->ip, smp->kernel, &y);
+	resolve(h, smp->pid, smp->ip, smp->kernel, &y);
 	if (!strcmp(y.function, "[unknown]"))
 		h->unresolved++;
 	if ((h->used + 1) * 2 > h->cap && grow(h) && h->used + 1 >= h->cap)
@@ -353,6 +366,16 @@ static pid_t target_pid(const struct td_session *rs)
 	return rs->o.argv ? rs->child : rs->o.attach_pid;
 }
 
+/* so on the session's target: a process's threads (a command's from its
+ * exec), or a cgroup's tasks (record --cgroup, topdownd's groups). */
+static int open_sampling(struct td_session *rs, const struct td_sampling_opts *so, struct td_sampling **out,
+			 td_err *err)
+{
+	if (rs->o.cgroup)
+		return td_sampling_open_cgroup(so, rs->cg_fd, out, err);
+	return td_sampling_open(so, target_pid(rs), rs->o.argv == NULL, out, err);
+}
+
 /* Each interval's values of each process (live_metrics): the first whose
  * evaluation of the session's events file names a bottleneck with a locate
  * line on its path chooses that line's event, opened at the commit. */
@@ -407,7 +430,7 @@ static void switch_to_node(struct td_session *rs, struct session_hot *h)
 		so.config = enc.attr.config;
 		so.config1 = enc.attr.config1;
 	}
-	if (err.msg[0] || td_sampling_open(&so, target_pid(rs), true, &smp, &err)) {
+	if (err.msg[0] || open_sampling(rs, &so, &smp, &err)) {
 		session_say(rs, TD_SAY_WARNING,
 			    "hotspots: interval %d's bottleneck is located by %s (%s's locate line), which could "
 			    "not be sampled: %s; the session keeps sampling %s",
@@ -454,8 +477,9 @@ int session_hotspots_open(struct td_session *rs, td_err *err)
 
 	if (!rs->o.hotspots)
 		return 0;
-	if (rs->o.system || rs->o.cgroup || pid <= 0) {
-		td_err_set(err, "--hotspots samples a process (tdctl run or attach): leave it out of record");
+	if (rs->o.system || (!rs->o.cgroup && pid <= 0)) {
+		td_err_set(err, "--hotspots samples a process or a cgroup (tdctl run, attach, record --cgroup): "
+				"leave it out of record --system");
 		return -1;
 	}
 	if (!(h = calloc(1, sizeof(*h))) || !(h->sym = td_symbols_new(getenv("TD_PERF_MAP_DIR")))) {
@@ -464,11 +488,12 @@ int session_hotspots_open(struct td_session *rs, td_err *err)
 		return -1;
 	}
 	rs->hot = h;
+	h->resolver = rs->o.resolver;
 	if (choose_event(rs, h, &so, err))
 		return -1;
 	so.enable_on_exec = rs->o.argv != NULL;
 	so.callchain = TD_SAMPLING_MAX_STACK;
-	if (td_sampling_open(&so, pid, rs->o.argv == NULL, &h->smp, err))
+	if (open_sampling(rs, &so, &h->smp, err))
 		return -1;
 	if (!so.exclude_kernel && td_symbols_kernel(h->sym) == 0)
 		session_say(rs, TD_SAY_NOTE,
@@ -503,6 +528,8 @@ void session_hotspots_drain(struct td_session *rs)
 	if (rs->hot) {
 		td_sampling_drain(rs->hot->smp, on_sample, rs->hot);
 		td_symbols_epoch(rs->hot->sym);
+		if (rs->hot->resolver)
+			rs->hot->resolver->epoch(rs->hot->resolver->ctx);
 	}
 }
 

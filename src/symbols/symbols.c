@@ -16,6 +16,7 @@ struct proc {
 	Dwfl *dwfl;	    /* NULL: never listed (or listing failed) */
 	unsigned listed_at; /* the epoch it was last listed in */
 	struct td_perf_map *jit;
+	int maps_fd; /* its /proc/PID/maps opened by whoever may (td_symbols_set_maps), -1: opened here */
 };
 
 struct entry {
@@ -106,9 +107,69 @@ static struct proc *proc_of(struct td_symbols *s, pid_t pid)
 	p = td_array_push(&s->procs, &s->nprocs, sizeof(*p));
 	if (!p)
 		return NULL;
+	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->maps_fd = -1;
 	p->jit = td_perf_map_new(pid, s->perf_map_dir);
 	return p;
+}
+
+/* The text of fd (a /proc/PID/maps), read from its start: seq_file's
+ * read at offset 0 lists the mappings anew (Debian linux-source-6.12,
+ * fs/seq_file.c:193-196 and 96-99). NULL when it cannot be read. */
+static char *read_maps(int fd, size_t *len)
+{
+	size_t cap = 16384, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	while (buf && (r = pread(fd, buf + n, cap - n, (off_t)n)) > 0) {
+		n += (size_t)r;
+		if (n == cap) {
+			char *grown = realloc(buf, cap * 2);
+			if (!grown) {
+				free(buf);
+				return NULL;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	if (buf && r < 0) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/* The modules listed from the maps fd given: its text as a stream. */
+static void report_given(struct proc *p)
+{
+	size_t len = 0;
+	char *text = read_maps(p->maps_fd, &len);
+	FILE *f = text && len ? fmemopen(text, len, "r") : NULL;
+
+	if (f) {
+		dwfl_linux_proc_maps_report(p->dwfl, f);
+		fclose(f);
+	}
+	free(text);
+}
+
+int td_symbols_set_maps(struct td_symbols *s, pid_t pid, int fd)
+{
+	struct proc *p = proc_of(s, pid);
+
+	if (!p) {
+		close(fd);
+		return -1;
+	}
+	if (p->maps_fd >= 0)
+		close(p->maps_fd);
+	p->maps_fd = fd;
+	p->listed_at = 0; /* listed from it at the next address */
+	return 0;
 }
 
 /* (Re)list the modules pid maps now; what was listed stays when it cannot
@@ -124,7 +185,10 @@ static void list_modules(struct td_symbols *s, struct proc *p)
 			return;
 	}
 	dwfl_report_begin_add(p->dwfl);
-	dwfl_linux_proc_report(p->dwfl, p->pid);
+	if (p->maps_fd >= 0)
+		report_given(p);
+	else
+		dwfl_linux_proc_report(p->dwfl, p->pid);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 }
 
@@ -241,10 +305,14 @@ void td_symbols_epoch(struct td_symbols *s)
 	for (int i = 0; i < s->nprocs; i++) {
 		struct proc *p = &s->procs[i];
 		snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
-		if (p->dwfl && access(path, F_OK) != 0) {
-			dwfl_end(p->dwfl);
+		if ((p->dwfl || p->maps_fd >= 0) && access(path, F_OK) != 0) {
+			if (p->dwfl)
+				dwfl_end(p->dwfl);
 			p->dwfl = NULL;
 			p->listed_at = 0;
+			if (p->maps_fd >= 0)
+				close(p->maps_fd);
+			p->maps_fd = -1;
 		}
 	}
 }
@@ -275,6 +343,8 @@ void td_symbols_free(struct td_symbols *s)
 	for (int i = 0; i < s->nprocs; i++) {
 		if (s->procs[i].dwfl)
 			dwfl_end(s->procs[i].dwfl);
+		if (s->procs[i].maps_fd >= 0)
+			close(s->procs[i].maps_fd);
 		td_perf_map_free(s->procs[i].jit);
 	}
 	free(s->procs);

@@ -26,12 +26,29 @@ struct td_symbol {
 	int line;
 };
 
+/* Who resolves a process's user-space addresses in place of a td_symbols
+ * of the caller's own: topdownd's monitor, which must not parse the ELF
+ * files its targets' owners write, hands them to a process of the owner's
+ * (topdownd/symbolizer.h). resolve fills out with strings the resolver
+ * keeps until it is freed; epoch is td_symbols_epoch's moment. */
+struct td_resolver {
+	void (*resolve)(void *ctx, pid_t pid, uint64_t ip, struct td_symbol *out);
+	void (*epoch)(void *ctx);
+	void *ctx;
+};
+
 /* perf_map_dir: where perf-PID.map files are (NULL: /tmp). NULL when out of memory. */
 struct td_symbols *td_symbols_new(const char *perf_map_dir);
 /* Resolve ip of pid (kernel: a kernel address, looked up in /proc/kallsyms
  * (kallsyms.h), read at the first; "[kernel]" as function and module when
  * it cannot be read, shows no address, or no symbol covers ip). */
 void td_symbols_resolve(struct td_symbols *s, pid_t pid, uint64_t ip, bool kernel, struct td_symbol *out);
+/* pid's modules listed from fd, its /proc/PID/maps opened by a process the
+ * kernel let (the permission is checked at open), read again from its
+ * start when listed anew — not from /proc/PID/maps by this process (a
+ * symbolizer, which may not: symbolizer_proc.h). Takes fd; -1 when out of
+ * memory (fd closed). */
+int td_symbols_set_maps(struct td_symbols *s, pid_t pid, int fd);
 /* A new period: a process whose address fell in no module may be listed
  * again, and the modules of a process that is gone (no /proc/PID: exited
  * and reaped) are let go — call it after every address of a period was

@@ -393,8 +393,9 @@ int tdctl_parse_collect_opts(int argc, char **argv, const char *usage, bool atta
 		tdctl_error("--hotspots-hz sets the rate of --hotspots: give --hotspots too");
 		return -1;
 	}
-	if (o->hotspots && (o->system || o->cgroup)) {
-		tdctl_error("--hotspots samples a process: give it to 'tdctl run' or 'tdctl attach'");
+	if (o->hotspots && o->system) {
+		tdctl_error("--hotspots samples a process or a cgroup: give it to 'tdctl run', 'tdctl attach' or "
+			    "'tdctl record --cgroup', not with --system");
 		return -1;
 	}
 	if (o->level && o->nodes) {

@@ -31,8 +31,8 @@ CLEANUP_PIDS=$DPID
 wait_for 20 grep -qx "$DPID" "$busy/cgroup.procs" || not_ok "the demo moved into $busy"
 usage_us() { awk '$1 == "usage_usec" { print $2 }' "$busy/cpu.stat" 2>/dev/null; }
 u0=$(usage_us)
-"$TDCTL" record --cgroup "$busy" --duration 2 -I 500 -d "$DB" 2>"$WORK/err"
-check_eq "record --cgroup exits 0" 0 "$?"
+"$TDCTL" record --cgroup "$busy" --hotspots --duration 2 -I 500 -d "$DB" 2>"$WORK/err"
+check_eq "record --cgroup --hotspots exits 0" 0 "$?"
 u1=$(usage_us)
 "$TDCTL" record --cgroup "${idle#$mnt/}" --duration 1 -I 500 -d "$DB" 2>"$WORK/err2"
 check_eq "record --cgroup with a path inside the cgroup mount exits 0" 0 "$?"
@@ -53,6 +53,19 @@ if [ -n "$u0" ] && [ -n "$u1" ]; then
 else
 	check "the busy cgroup's TASK_CLOCK is the demo's CPU time (${busy_ms} ms in 2 s, > 0; no cpu.stat here)" test "${busy_ms:-0}" -gt 0
 fi
+# --hotspots on a cgroup: its tasks sampled on every CPU (PERF_FLAG_PID_CGROUP), named by td-demo's
+# own symbol table (nm, not our reader)
+if command -v nm >/dev/null; then
+	nm "$DEMO" | awk '$2 == "t" || $2 == "T" { print $3 }' >"$WORK/nm"
+	TOP=$(sql "$DB" "select function from samples_hot where session_id = 1 and pid = $DPID and module = 'td-demo'
+		group by function order by sum(count) desc limit 1")
+	check "record --cgroup --hotspots: the demo's most sampled function is one of its symbols ($TOP)" \
+		grep -qxF "$TOP" "$WORK/nm"
+else
+	skip "record --cgroup --hotspots names the demo's functions" "nm (binutils) is not installed"
+fi
+check_eq "... and the session without --hotspots sampled nothing" "0" \
+	"$(sql "$DB" "select count(*) from samples_hot where session_id = 2")"
 check_eq "the empty cgroup counted no CPU time" 0 \
 	"$(sql "$DB" "select sum(c.value) from counts c join events e on e.id=c.event_id
 		join targets t on t.id=c.thread_id where e.name='TASK_CLOCK' and t.cgroup='$idle'")"

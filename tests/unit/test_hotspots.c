@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -201,6 +202,53 @@ static void test_symbols_self(void **state)
 	td_symbols_free(s);
 }
 
+/* td_symbols_set_maps: the modules are listed from the maps given, not
+ * from /proc/PID/maps — an empty one lists none; this process's lines of
+ * its own binary, given for another pid (1, whose maps hold no such file),
+ * name this process's function there. */
+static void test_symbols_given_maps(void **state)
+{
+	uint64_t ip = (uint64_t)(uintptr_t)&td_test_hot_marker + 1;
+	char path[4200], line[4200], exe[4096];
+	struct td_symbols *s;
+	struct td_symbol y;
+	ssize_t n;
+	FILE *in, *out;
+	int lines = 0, fd;
+
+	(void)state;
+	assert_non_null(s = td_symbols_new(dir));
+	assert_int_equal(td_symbols_set_maps(s, getpid(), open("/dev/null", O_RDONLY | O_CLOEXEC)), 0);
+	td_symbols_resolve(s, getpid(), ip, false, &y);
+	assert_string_equal(y.function, "[unknown]");
+	assert_string_equal(y.module, "[unknown]");
+	td_symbols_free(s);
+
+	assert_true((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) > 0);
+	exe[n] = '\0';
+	snprintf(path, sizeof(path), "%s/maps", dir);
+	assert_non_null(in = fopen("/proc/self/maps", "r"));
+	assert_non_null(out = fopen(path, "w"));
+	while (fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line), el = strlen(exe);
+		if (len > el + 1 && !strncmp(line + len - el - 1, exe, el) && line[len - 1] == '\n') {
+			fputs(line, out);
+			lines++;
+		}
+	}
+	fclose(in);
+	fclose(out);
+	assert_true(lines >= 2); /* the ELF header's mapping and the text's at least */
+	assert_non_null(s = td_symbols_new(dir));
+	assert_true((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0);
+	assert_int_equal(td_symbols_set_maps(s, 1, fd), 0);
+	td_symbols_resolve(s, 1, ip, false, &y);
+	assert_string_equal(y.function, "td_test_hot_marker");
+	assert_string_equal(y.module, "test_hotspots");
+	td_symbols_free(s);
+	unlink(path);
+}
+
 /* A kallsyms file as the kernel prints it (kernel/kallsyms.c s_show, Linux
  * 6.12: "%px %c %s\n", a module's "%px %c %s\t[%s]\n"): text symbols only
  * (t, T, w, W; the data and absolute ones left out), each up to the next;
@@ -387,7 +435,7 @@ int main(void)
 		cmocka_unit_test(test_locate_lines), cmocka_unit_test(test_shipped_locates_encode),
 		cmocka_unit_test(test_perf_map),     cmocka_unit_test(test_symbols_self),
 		cmocka_unit_test(test_symbols_gone), cmocka_unit_test(test_sampling_lost),
-		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms),     cmocka_unit_test(test_symbols_given_maps),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
