@@ -28,7 +28,7 @@ WRAPPERS="
 base/util.h td_read_file td_read_long td_slurp
 machine/procfs.h td_proc_tasks td_proc_pids td_proc_stat td_proc_identity td_proc_exe td_proc_cgroup_v2
 machine/procfs.h td_proc_schedstat td_proc_ctxt_switches td_proc_starttime td_self_syscalls td_proc_uids
-machine/procfs.h td_proc_uid td_proc_cpu_time td_proc_switches
+machine/procfs.h td_proc_uid td_proc_cpu_time td_proc_switches td_proc_owner
 machine/host.h td_host_online_cpus
 collect/perf_group.h td_perf_group_open td_perf_group_read td_perf_group_enable td_perf_group_split td_perf_group_try_part
 collect/tracker.h td_tracker_add_process td_tracker_add_descendants td_tracker_poll

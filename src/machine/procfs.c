@@ -234,6 +234,27 @@ int td_proc_uids(pid_t pid, uid_t ids[3])
 	return rc;
 }
 
+int td_proc_owner(pid_t pid, uid_t *uid, gid_t *gid)
+{
+	char path[300];
+	char *text = NULL, *u, *g;
+	unsigned long r, rg;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
+	if ((rc = td_slurp(path, &text, NULL)) < 0)
+		return rc;
+	u = strstr(text, "\nUid:");
+	g = strstr(text, "\nGid:");
+	rc = u && g && sscanf(u, "\nUid: %lu", &r) == 1 && sscanf(g, "\nGid: %lu", &rg) == 1 ? 0 : -ENODATA;
+	if (rc == 0) {
+		*uid = (uid_t)r;
+		*gid = (gid_t)rg;
+	}
+	free(text);
+	return rc;
+}
+
 /* /proc/self/io, kept open: read every interval (an open and a close fewer
  * each time); opened again in a child of the process that opened it. */
 int td_proc_switches(uint64_t *n)

@@ -53,6 +53,9 @@ int td_proc_switches(uint64_t *n);
 /* Real, effective and saved uids of process pid (/proc/PID/status Uid:).
  * 0 or -errno: a thin wrapper of the system call (its read). */
 int td_proc_uids(pid_t pid, uid_t ids[3]);
+/* Real uid and gid of process pid (/proc/PID/status Uid:, Gid:). 0 or
+ * -errno: a thin wrapper of the system call (its read). */
+int td_proc_owner(pid_t pid, uid_t *uid, gid_t *gid);
 /* Owner uid of /proc/PID. 0 or -errno: a thin wrapper of the system call
  * (stat). */
 int td_proc_uid(pid_t pid, uid_t *uid);

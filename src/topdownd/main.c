@@ -14,6 +14,7 @@
 #include "export_proc.h"
 #include "front.h"
 #include "report_job.h"
+#include "symbolizer_proc.h"
 
 static const char usage[] =
 	"usage: topdownd [OPTIONS]\n"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
 		{ "privsep-front", required_argument, NULL, 'X' },
 		{ "privsep-exporter", required_argument, NULL, 'Y' },
 		{ "privsep-front-exe", required_argument, NULL, 'Z' },
+		{ "privsep-symbolizer", required_argument, NULL, 'W' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -124,6 +126,17 @@ int main(int argc, char **argv)
 			}
 			return c == 'X' ? td_front_main(TD_PRIVSEP_FD, (uid_t)uid, (gid_t)gid)
 					: td_export_proc_main(TD_PRIVSEP_FD, (uid_t)uid, (gid_t)gid);
+		}
+		case 'W': {
+			/* a drill-down's symbolizer, its channel on fd 3: a target's owner, root's too */
+			unsigned uid, gid;
+			char tail;
+			if (sscanf(optarg, "%u:%u%c", &uid, &gid, &tail) != 2) {
+				fprintf(stderr,
+					"topdownd: --privsep-symbolizer is topdownd's own, not to be run by hand\n");
+				return 2;
+			}
+			return td_symbolizer_proc_main(TD_PRIVSEP_FD, (uid_t)uid, (gid_t)gid);
 		}
 		case 'Z':
 			o.front_exe = optarg;

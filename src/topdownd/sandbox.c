@@ -145,12 +145,20 @@ static const int render_allowed[] = {
 #endif
 };
 #define NRENDER (sizeof(render_allowed) / sizeof(render_allowed[0]))
+
+/* What a symbolizer makes besides a renderer's: sysinfo, which glibc's
+ * qsort calls (sysconf(_SC_PHYS_PAGES)) as libdwfl sorts a module's
+ * symbols. */
+static const int symbolizer_allowed[] = {
+	SYS_sysinfo,
+};
+#define NSYMBOLIZER (sizeof(symbolizer_allowed) / sizeof(symbolizer_allowed[0]))
 #endif
 
-static int install_filter(bool render, td_err *err)
+static int install_filter(bool render, bool symbolizer, td_err *err)
 {
 #ifdef TD_AUDIT_ARCH
-	struct sock_filter f[8 + 2 * NALLOWED + 2 * NRENDER + 16];
+	struct sock_filter f[8 + 2 * NALLOWED + 2 * NRENDER + 2 * NSYMBOLIZER + 16];
 	unsigned n = 0;
 	pid_t self = getpid();
 
@@ -169,6 +177,10 @@ static int install_filter(bool render, td_err *err)
 	}
 	for (size_t i = 0; render && i < NRENDER; i++) {
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)render_allowed[i], 0, 1);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	}
+	for (size_t i = 0; symbolizer && i < NSYMBOLIZER; i++) {
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)symbolizer_allowed[i], 0, 1);
 		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	}
 	if (render) {
@@ -199,12 +211,13 @@ static int install_filter(bool render, td_err *err)
 	return 0;
 #else
 	(void)render;
+	(void)symbolizer;
 	(void)err; /* no filter written for this architecture: td_sandbox_has_filter says so */
 	return 0;
 #endif
 }
 
-static int enter(uid_t uid, gid_t gid, bool render, td_err *err)
+static int enter(uid_t uid, gid_t gid, bool render, bool symbolizer, td_err *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct data[2];
@@ -230,7 +243,7 @@ static int enter(uid_t uid, gid_t gid, bool render, td_err *err)
 		td_err_set(err, "cannot drop every capability");
 		return -1;
 	}
-	if (setuid(0) == 0) {
+	if (uid != 0 && setuid(0) == 0) {
 		td_err_set(err, "uid 0 could be taken back after dropping it");
 		return -1;
 	}
@@ -238,15 +251,28 @@ static int enter(uid_t uid, gid_t gid, bool render, td_err *err)
 		td_err_set(err, "cannot set no_new_privs: %s", strerror(errno));
 		return -1;
 	}
-	return install_filter(render, err);
+	return install_filter(render, symbolizer, err);
 }
 
 int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err)
 {
-	return enter(uid, gid, false, err);
+	if (uid == 0) {
+		td_err_set(err, "the front and the exporter do not run as uid 0");
+		return -1;
+	}
+	return enter(uid, gid, false, false, err);
 }
 
 int td_sandbox_enter_render(uid_t uid, gid_t gid, td_err *err)
 {
-	return enter(uid, gid, true, err);
+	if (uid == 0) {
+		td_err_set(err, "a report is not rendered as uid 0");
+		return -1;
+	}
+	return enter(uid, gid, true, false, err);
+}
+
+int td_sandbox_enter_symbolizer(uid_t uid, gid_t gid, td_err *err)
+{
+	return enter(uid, gid, true, true, err);
 }

@@ -34,5 +34,10 @@ int td_sandbox_enter(uid_t uid, gid_t gid, td_err *err);
  * fcntl locks, the -shm's mapping) and openat for reading only (the events
  * files); an openat to write fails with EACCES. */
 int td_sandbox_enter_render(uid_t uid, gid_t gid, td_err *err);
+/* The same filter for a symbolizer (symbolizer_proc.h), which becomes a
+ * target's owner: uid 0 too for a root-owned target — without any
+ * capability, and with openat for reading only and no call that writes to
+ * a file by its name, root's uid reads root's files and changes none. */
+int td_sandbox_enter_symbolizer(uid_t uid, gid_t gid, td_err *err);
 
 #endif
