@@ -39,6 +39,7 @@ void td_config_defaults(struct td_config *c)
 	c->watch.min_shift = 10;
 	c->watch.drill_level = 2;
 	c->watch.drill_duration_ns = 30000000000ull;
+	c->watch.drill_hotspots = true;
 	c->watch.workload_every_ns = 600000000000ull;
 	c->watch.changes_per_hour = 10;
 	c->watch.max_cpu_percent = 1;
@@ -447,6 +448,7 @@ static const struct key watch_keys[] = {
 	WKEY("min_shift", parse_percent, min_shift),
 	WKEY("drill_level", parse_level, drill_level),
 	WKEY("drill_duration", parse_duration_ns, drill_duration_ns),
+	WKEY("drill_hotspots", parse_yes_no, drill_hotspots),
 	WKEY("workload_every", parse_duration_ns, workload_every_ns),
 	WKEY("threshold_for", parse_threshold_for, threshold_for_ns),
 	WKEY("changes_per_hour", parse_per_hour, changes_per_hour),

@@ -55,6 +55,7 @@ struct td_watch_config {
 	double min_shift;	     /* ... and its medians this many percentage points apart */
 	int drill_level;	     /* the drill-down session's level */
 	uint64_t drill_duration_ns;  /* and its length */
+	bool drill_hotspots;	     /* and its hotspots (time-based where no PMU samples; symbolizer.h) */
 	uint64_t workload_every_ns;  /* at most one change of a workload in this */
 	uint64_t threshold_for_ns;   /* a level-1 node over its threshold this long is a change (0: no) */
 	int changes_per_hour;	     /* all workloads' changes in any hour */

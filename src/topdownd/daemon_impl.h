@@ -60,8 +60,9 @@ struct dsession {
 	double *wvals;
 	unsigned char *wflags; /* ... and their thresholds (enum td_watch_flag) */
 	int nw, wseq;
-	bool wfresh;	   /* wvals not yet seen by daemon_watch.c */
-	bool shared_store; /* writes through d->store (watch mode's sessions) */
+	bool wfresh;		    /* wvals not yet seen by daemon_watch.c */
+	bool shared_store;	    /* writes through d->store (watch mode's sessions) */
+	struct td_symbolizer *symz; /* a drill-down's hotspots: its symbolizers (symbolizer.h), NULL none */
 };
 
 struct sched_state {

@@ -14,6 +14,7 @@
 #include "daemon_impl.h"
 #include "eval/evaluator.h"
 #include "model/model.h"
+#include "symbolizer.h"
 
 static void session_said(void *ctx, enum td_say kind, const char *line)
 {
@@ -31,6 +32,7 @@ void daemon_session_free(struct dsession *ds)
 	free(ds->nodes);
 	free(ds->cgroup);
 	td_top_snapshot_free(ds->top);
+	td_symbolizer_free(ds->symz); /* after the session: its last interval's addresses were resolved */
 	td_snapshot_free(&ds->snap);
 	for (int i = 0; i < ds->nw; i++)
 		free(ds->wnames[i]);

@@ -24,6 +24,7 @@
 #include "collect/syswide.h"
 #include "machine/procfs.h"
 #include "daemon_impl.h"
+#include "symbolizer.h"
 
 static uint64_t cpu_ns(void)
 {
@@ -94,9 +95,17 @@ static bool same_watch(const struct td_watch_config *a, const struct td_watch_co
 	return a->enable == b->enable && a->depth == b->depth && a->interval_ms == b->interval_ms &&
 	       a->baseline == b->baseline && a->window == b->window && a->p_value == b->p_value &&
 	       a->min_shift == b->min_shift && a->drill_level == b->drill_level &&
-	       a->drill_duration_ns == b->drill_duration_ns && a->workload_every_ns == b->workload_every_ns &&
-	       a->threshold_for_ns == b->threshold_for_ns && a->changes_per_hour == b->changes_per_hour &&
-	       a->max_cpu_percent == b->max_cpu_percent && a->top_processes == b->top_processes;
+	       a->drill_hotspots == b->drill_hotspots && a->drill_duration_ns == b->drill_duration_ns &&
+	       a->workload_every_ns == b->workload_every_ns && a->threshold_for_ns == b->threshold_for_ns &&
+	       a->changes_per_hour == b->changes_per_hour && a->max_cpu_percent == b->max_cpu_percent &&
+	       a->top_processes == b->top_processes;
+}
+
+static void symbolizer_said(void *ctx, const char *line)
+{
+	struct dsession *ds = ctx;
+
+	daemon_log(ds->d, "session %lld: %s", (long long)ds->id, line);
 }
 
 /* A session on g for watch mode (drill: a drill-down, else its level 1): a
@@ -146,6 +155,18 @@ static int start_on(struct daemon *d, const struct watch_group *g, bool drill, i
 		ds->shared_store = true;
 	}
 	o.aligned = !drill;
+	/* a drill-down's hotspots: time-based until an interval names a bottleneck with a locate
+	 * line (session_hotspots.c); user-space addresses named by symbolizers of the owners of
+	 * the processes sampled, never by the monitor (symbolizer.h) */
+	if (drill && d->cfg.watch.drill_hotspots) {
+		if (!(ds->symz = td_symbolizer_new(NULL, symbolizer_said, ds))) {
+			daemon_session_free(ds);
+			td_err_set(err, "out of memory");
+			return -1;
+		}
+		o.hotspots = "";
+		o.resolver = td_symbolizer_resolver(ds->symz);
+	}
 	if (daemon_start_session(d, ds, &o, err)) {
 		daemon_session_free(ds);
 		return -1;

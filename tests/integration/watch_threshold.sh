@@ -22,7 +22,7 @@ watch_dir
 # 250 ms intervals; a baseline of 12 and windows of 4 (the ring: 20 intervals); held 1 s: 4 intervals
 printf '%s\n' "[daemon]" "events_dir = $D/events" "" "[watch]" "enable = yes" "root = $root" "depth = 1" \
 	"interval = 250ms" "baseline = 12" "window = 4" "p_value = 0.01" "min_shift = 100" "threshold_for = 1s" \
-	"drill_level = 2" "drill_duration = 1s" "workload_every = 1m" >"$D/topdownd.conf"
+	"drill_level = 2" "drill_duration = 1s" "drill_hotspots = no" "workload_every = 1m" >"$D/topdownd.conf"
 "$TOPDOWND" --check-config -c "$D/topdownd.conf" >"$D/check" 2>&1
 check_eq "--check-config accepts threshold_for" "0" "$?"
 
@@ -79,6 +79,9 @@ over_all=$(sql "$DB" "select count(*) from metric_values where session_id = $SP 
 under_before=$(sql "$DB" "select count(*) from metric_values where session_id = $SP and name = 'Running'
 	and target_kind = 'cgroup' and seq = $(($3 - 1)) and value <= 0.5")
 check_eq "... Running stored over 0.5 in each held interval, and not in the one before" "4 1" "$over_all $under_before"
+DRILL=$(sql "$DB" "select drill_session_id from changes")
+check_eq "drill_hotspots = no: the drill-down session $DRILL samples nothing" "0" \
+	"$(sql "$DB" "select count(*) from sampling where session_id = '$DRILL'")"
 "$TDCTL" report --change 1 -d "$DB" --events-dir "$D/events" >"$D/rc.txt" 2>&1
 check_eq "report --change 1 exits 0" 0 "$?"
 check_match "... saying it went over its threshold" \

@@ -32,6 +32,7 @@ static void test_defaults(void **state)
 	assert_true(c.watch.threshold_for_ns == 0); /* the threshold rule is off unless configured */
 	assert_true(c.watch.full_resolution_ns == 3600ull * 1000000000ull); /* an hour as read ... */
 	assert_true(c.watch.downsample_ns == 60ull * 1000000000ull);	    /* ... then a minute an interval */
+	assert_true(c.watch.drill_hotspots); /* a drill-down samples where its workload spends its time */
 	assert_int_equal(c.export_top, 10);
 	assert_false(c.export_comm);
 	td_config_free(&c);
@@ -93,6 +94,7 @@ static void test_every_key(void **state)
 				   "min_shift = 2.5\n"
 				   "drill_level = 3\n"
 				   "drill_duration = 1m\n"
+				   "drill_hotspots = no\n"
 				   "workload_every = 1h\n"
 				   "threshold_for = 2s\n"
 				   "changes_per_hour = 4\n"
@@ -165,6 +167,7 @@ static void test_every_key(void **state)
 	assert_true(c.watch.min_shift == 2.5);
 	assert_int_equal(c.watch.drill_level, 3);
 	assert_true(c.watch.drill_duration_ns == 60ull * 1000000000ull);
+	assert_false(c.watch.drill_hotspots);
 	assert_true(c.watch.workload_every_ns == 3600ull * 1000000000ull);
 	assert_true(c.watch.threshold_for_ns == 2000000000ull);
 	assert_int_equal(c.watch.changes_per_hour, 4);
@@ -188,6 +191,7 @@ static void test_errors(void **state)
 		{ "[daemon\n",
 		  "t.conf:1: a section header is [daemon], [exporter], [watch], [schedule NAME] or [auto NAME]" },
 		{ "[watch]\nenable = on\n", "t.conf:2: bad enable 'on': give yes or no" },
+		{ "[watch]\ndrill_hotspots = 1\n", "t.conf:2: bad drill_hotspots '1': give yes or no" },
 		{ "[watch]\nroot = sys/fs/cgroup\n", "t.conf:2: bad root 'sys/fs/cgroup': give an absolute path" },
 		{ "[watch]\ndepth = 0\n", "t.conf:2: bad depth '0': give a whole number from 1 to 16" },
 		{ "[watch]\nbaseline = 2\n", "t.conf:2: bad baseline '2': give a whole number from 3 to 10000" },
