@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "machine/procfs.h"
@@ -147,9 +148,9 @@ static int addrs_rebuild(struct td_symbolizer *z, size_t cap, bool (*keep)(struc
 	return 0;
 }
 
-/* The owner of pid, its process's credentials read at its first address
- * (the real uid and gid: the kernel lets a process of those read its maps
- * when the effective and saved ones are the same, and it is dumpable). */
+/* The owner of pid, its credentials read at its first address: the real
+ * uid and gid, the user who started it (a set-user-ID program's files are
+ * then read with its user's rights, not its owner's). */
 static struct pid_owner *owner_of(struct td_symbolizer *z, pid_t pid)
 {
 	struct pid_owner *po;
@@ -178,11 +179,24 @@ static struct pid_owner *owner_of(struct td_symbolizer *z, pid_t pid)
 	return po;
 }
 
+#define EXIT_WAIT_MS 200 /* for a process whose channel closed to end of itself */
+
 static void give_up(struct td_symbolizer *z, struct owner *ow, const char *why)
 {
 	char how[128];
 	pid_t pid = ow->k.pid;
+	siginfo_t si;
 
+	/* a process that closed its channel is ending: its own status is the one to say, not the
+	 * SIGKILL td_child_end would give it (waited for without reaping: WNOWAIT) */
+	for (int i = 0; i < EXIT_WAIT_MS / 5; i++) {
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == pid)
+			break;
+		if (i == 0 && !strstr(why, "closed its channel"))
+			break; /* alive and not ending: ended now */
+		usleep(5000);
+	}
 	td_child_end(&ow->k, how, sizeof(how));
 	ow->given_up = true;
 	say(z, "hotspots: the symbolizer of uid %u gid %u (process %d) %s%s%s: its addresses are [unknown] from now on",
