@@ -12,6 +12,7 @@
 #include "control/protocol.h"
 #include "daemon_client.h"
 #include "report/report.h"
+#include "analysis/hotspots_data.h"
 #include "report/report_hotspots.h"
 #include "tdctl.h"
 #include "base/util.h"
@@ -233,6 +234,26 @@ static void change_trees(const char *db, json_t *ch, const struct td_report_opts
 	putchar('\n');
 }
 
+/* Did the drill-down session (arg) of database db sample hotspots
+ * (topdownd's [watch] drill_hotspots)? */
+static bool drill_sampled(const char *db, const char *arg)
+{
+	struct td_hotspots h;
+	struct td_store *st;
+	long session;
+	bool any = false;
+	td_err err;
+
+	if (td_parse_long(arg, 1, 0x7fffffffffffffffL, &session) || td_store_open(db, TD_STORE_READ, &st, &err))
+		return false;
+	if (td_hotspots_load(st, session, false, 0, &h, &err) == 0) {
+		any = h.sampled && h.stored > 0;
+		td_hotspots_free(&h);
+	}
+	td_store_close(st);
+	return any;
+}
+
 /* --change N: watch mode's change N as the database holds it (or as
  * topdownd keeps it, with --socket), its watch session's trees over the
  * baseline and the latest window it was decided on (from the database),
@@ -292,6 +313,11 @@ static int run_change(const char *db, const char *trees_db, const char *sock, co
 	json_decref(rep);
 	fflush(stdout);
 	rc = sock ? through_daemon(sock, drill, o, false) : run(db, drill, o, color, NULL, WHAT_TREE);
+	if (rc == 0 && trees_db && drill_sampled(trees_db, drill)) {
+		printf("\ndrill-down session %s's hotspots:\n\n", drill);
+		fflush(stdout);
+		rc = run(trees_db, drill, o, color, NULL, WHAT_HOTSPOTS);
+	}
 	return rc;
 }
 

@@ -176,9 +176,19 @@ for side in before after; do
 	check "... Running $side: ${got:-none} %, the raw counts' ${want:-none} %" \
 		awk -v a="${got:-x}" -v b="${want:-y}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a == a + 0 && d <= 0.051) }'
 done
+# a report --change's part (FILE, tree or hot): after its heading (and the blank line after it),
+# to the next heading
+part() {
+	awk -v a="drill-down session $DRILL:" -v b="drill-down session $DRILL's hotspots:" -v want="$2" '
+		$0 == a { s = 1; skip = 1; next }
+		$0 == b { s = 2; skip = 1; next }
+		skip { skip = 0; next }
+		s == 1 { t[++n] = $0 }
+		s == 2 && want == "hot" { print }
+		END { if (want == "tree") { if (s == 2 && n && t[n] == "") n--; for (i = 1; i <= n; i++) print t[i] } }' "$1"
+}
 "$TDCTL" report "$DRILL" --socket "$SOCK" >"$D/drill.txt" 2>&1
-check_eq "... then the drill-down session's report" "$(cat "$D/drill.txt")" \
-	"$(sed -n "/^drill-down session $DRILL:\$/,\$p" "$D/rc.txt" | tail -n +3)"
+check_eq "... then the drill-down session's report" "$(cat "$D/drill.txt")" "$(part "$D/rc.txt" tree)"
 "$TDCTL" report --change 2 --socket "$SOCK" >/dev/null 2>"$D/err"
 check_eq "report --change 2 (none) exits 1" 1 "$?"
 check_match "... saying there is none" "no change 2 was found: 'tdctl changes' lists them" "$(cat "$D/err")"
@@ -195,8 +205,15 @@ check_eq "... naming the change as the daemon's answer does" "$(head -1 "$D/rc.t
 "$TDCTL" report "$DRILL" -d "$DB" --events-dir "$D/events" >"$D/drill-db.txt" 2>&1
 check_eq "... then the trees before and after, as through the daemon" \
 	"$(sed -n "3,/^drill-down session $DRILL:\$/p" "$D/rc.txt")" "$(sed -n "3,/^drill-down session $DRILL:\$/p" "$D/rc-db.txt")"
-check_eq "... then the drill-down session's report from the database" "$(cat "$D/drill-db.txt")" \
-	"$(sed -n "/^drill-down session $DRILL:\$/,\$p" "$D/rc-db.txt" | tail -n +3)"
+check_eq "... then the drill-down session's report from the database" "$(cat "$D/drill-db.txt")" "$(part "$D/rc-db.txt" tree)"
+# the drill-down sampled the group ([watch] drill_hotspots, by default): its hotspots follow, as
+# 'report --hotspots' prints them (the daemon's reply has none: it renders the tree)
+if [ "$(sql "$DB" "select count(*) from samples_hot where session_id = $DRILL")" -gt 0 ]; then
+	"$TDCTL" report "$DRILL" --hotspots -d "$DB" >"$D/drill-hot.txt" 2>&1
+	check_eq "... then its hotspots" "$(cat "$D/drill-hot.txt")" "$(part "$D/rc-db.txt" hot)"
+else
+	check_eq "... no hotspots after it: the drill-down stored no sample" "" "$(part "$D/rc-db.txt" hot)"
+fi
 # a reload that keeps [watch] keeps the groups' sessions (and their baselines) and the changes
 kill -HUP "$DAEMON"
 check "SIGHUP reloads" wait_for 10 grep -q "configuration reloaded" "$D/log"

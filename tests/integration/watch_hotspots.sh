@@ -117,6 +117,8 @@ check "... its most sampled function one of td-demo's own symbols ($TOPR)" grep 
 check_eq "... in its module" "td-demo-r" "${TOPR#*|}"
 check "the daemon says whom it started a symbolizer for" grep -q \
 	"session $DRILL: hotspots: symbolizer process [0-9]* started for uid 65534 gid 65534\$" "$D/log"
-check "tdctl report shows the drill-down's hotspots" sh -c \
-	"'$TDCTL' report $DRILL -d '$DB' --events-dir '$D/events' --hotspots 2>&1 | grep -q '$(echo "$TOP" | cut -d'|' -f1)'"
+"$TDCTL" report --change 1 -d "$DB" --events-dir "$D/events" >"$D/rc.txt" 2>&1
+check_eq "tdctl report --change 1 exits 0" 0 "$?"
+check "... its drill-down's hotspots after the drill-down's tree" grep -qx "drill-down session $DRILL's hotspots:" "$D/rc.txt"
+check "... naming the readable copy's most sampled function" grep -q "${TOP%|*}" "$D/rc.txt"
 finish
