@@ -6,7 +6,8 @@
 # over software events, as the tests): one with drill_hotspots = yes, one
 # with no; both groups run the same loop of 0.5 ms sleeps and, from the same
 # moment, the same busy processes — td-demo -t 2 as nobody and as root
-# (two owners: two symbolizers) — so that each daemon finds a change and
+# (two owners: two symbolizers), and a perl loop filling a hash as nobody
+# (an interpreter: many functions, deep stacks) — so that each daemon finds a change and
 # drills down for drill_duration (30 s). Prints each daemon's CPU time
 # (user + system, its reaped children's — the symbolizers — included) from
 # the shift to the end of both drill-downs, the difference per second of
@@ -36,16 +37,16 @@ pids=
 cleanup() {
 	kill $pids 2>/dev/null || :
 	sleep 0.5
-	rmdir "$root/on" "$root/off" "$root" 2>/dev/null || :
+	rmdir "$root/on/g" "$root/off/g" "$root/on" "$root/off" "$root" 2>/dev/null || :
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-mkdir "$root" "$root/on" "$root/off" "$dir/events"
+mkdir "$root" "$root/on" "$root/off" "$root/on/g" "$root/off/g" "$dir/events"
 cp "$src"/events/*.td "$src/tests/data/live/soft-tree.td" "$dir/events/"
 cp "$demo" "$dir/td-demo"
 chmod 755 "$dir/td-demo"
 for g in on off; do
-	sh -c "echo \$\$ >'$root/$g/cgroup.procs' && exec perl -e 'select(undef, undef, undef, 0.0005) while 1'" &
+	sh -c "echo \$\$ >'$root/$g/g/cgroup.procs' && exec perl -e 'select(undef, undef, undef, 0.0005) while 1'" &
 	pids="$pids $!"
 	yes=no
 	[ $g = on ] && yes=yes
@@ -63,10 +64,15 @@ cpu() { awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$1/stat";
 on0=$(cpu "$pid_on")
 off0=$(cpu "$pid_off")
 for g in on off; do
-	sh -c "echo \$\$ >'$root/$g/cgroup.procs' && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+	sh -c "echo \$\$ >'$root/$g/g/cgroup.procs' && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
 		'$dir/td-demo' -t 2 -l 0 -e 0 -s 120" >/dev/null 2>&1 &
 	pids="$pids $!"
-	sh -c "echo \$\$ >'$root/$g/cgroup.procs' && exec '$dir/td-demo' -t 2 -l 0 -e 0 -s 120" >/dev/null 2>&1 &
+	sh -c "echo \$\$ >'$root/$g/g/cgroup.procs' && exec '$dir/td-demo' -t 2 -l 0 -e 0 -s 120" >/dev/null 2>&1 &
+	pids="$pids $!"
+	# and an interpreter's many code paths (hashes, strings, numbers: libperl's functions), as nobody
+	sh -c "echo \$\$ >'$root/$g/g/cgroup.procs' && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+		perl -e 'my %h; while (1) { \$h{sprintf(\"%x\", rand(1e9))} = [split //, rand()]; %h = () if keys %h > 1e5 }'" \
+		>/dev/null 2>&1 &
 	pids="$pids $!"
 done
 drilled() { sqlite3 "$dir/$1.db" "select count(*) from sessions where id in
@@ -75,7 +81,8 @@ i=0
 while [ "$(drilled on)" != 1 ] || [ "$(drilled off)" != 1 ]; do
 	i=$((i + 1))
 	if [ $i -gt 120 ]; then
-		echo "bench_drill_hotspots: no completed drill-down on both daemons within 2 minutes (on: $(drilled on), off: $(drilled off))"
+		echo "bench_drill_hotspots: no completed drill-down on both daemons within 2 minutes (on: $(drilled on), off: $(drilled off)); their logs' watch lines:"
+		grep -h 'watch:' "$dir/on.log" "$dir/off.log" | tail -n 6
 		exit 0
 	fi
 	sleep 1
@@ -83,11 +90,12 @@ done
 on1=$(cpu "$pid_on")
 off1=$(cpu "$pid_off")
 hz=$(getconf CLK_TCK)
-secs() { sqlite3 "$dir/$1.db" "select (end_ns - start_ns) / 1e9 from sessions where id =
+secs() { sqlite3 "$dir/$1.db" "select (ended_ns - started_ns) / 1e9 from sessions where id =
 	(select drill_session_id from changes)"; }
 don=$(secs on)
 samples=$(sqlite3 "$dir/on.db" "select samples || ' samples, ' || unresolved || ' without a symbol' from sampling")
 asked=$(sed -n 's/.*hotspots: \([0-9]* address.* kept\)$/\1/p' "$dir/on.log" | tail -1)
+grep -h 'hotspots: .*symbolizer' "$dir/on.log" | sed 's/^/  log: /' | grep -v ' started for ' || :
 awk -v a="$((on1 - on0))" -v b="$((off1 - off0))" -v hz="$hz" -v d="$don" -v s="$samples" -v q="$asked" 'BEGIN {
 	printf "bench_drill_hotspots: from the shift to the end of both drill-downs (%.1f s of drill-down)\n", d
 	printf "  drill_hotspots = yes: %.0f ms of CPU (symbolizers included); %s; %s\n", 1000 * a / hz, s, q

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -14,9 +15,30 @@
 #include "front.h"
 #include "privsep.h"
 
+extern char **environ;
+
+/* The monitor's environment but DEBUGINFOD_URLS: no unprivileged process
+ * connects anywhere (a symbolizer's libdwfl would start a debuginfod client
+ * at its load, before main, where the variable is set; its filter kills it
+ * at the socket). The strings are the monitor's. NULL: out of memory. */
+static char **child_environment(void)
+{
+	size_t n = 0, k = 0;
+	char **envp;
+
+	while (environ && environ[n])
+		n++;
+	if (!(envp = calloc(n + 1, sizeof(*envp))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "DEBUGINFOD_URLS=", 16) != 0)
+			envp[k++] = environ[i];
+	return envp;
+}
+
 int td_child_spawn(struct td_child *k, const char *exe, uid_t uid, gid_t gid, td_err *err)
 {
-	char flag[32], ids[32];
+	char flag[32], ids[32], **envp;
 	int sv[2];
 	pid_t parent = getpid(), pid;
 
@@ -26,8 +48,15 @@ int td_child_spawn(struct td_child *k, const char *exe, uid_t uid, gid_t gid, td
 	}
 	snprintf(flag, sizeof(flag), "--privsep-%s", k->role);
 	snprintf(ids, sizeof(ids), "%u:%u", (unsigned)uid, (unsigned)gid);
+	if (!(envp = child_environment())) {
+		td_err_set(err, "cannot start the %s: out of memory", k->role);
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
 	if ((pid = fork()) < 0) {
 		td_err_set(err, "cannot start the %s: %s", k->role, strerror(errno));
+		free(envp);
 		close(sv[0]);
 		close(sv[1]);
 		return -1;
@@ -42,9 +71,10 @@ int td_child_spawn(struct td_child *k, const char *exe, uid_t uid, gid_t gid, td
 		/* the channel on fd 3 and nothing else of the monitor's above stderr */
 		if (dup2(sv[1], TD_PRIVSEP_FD) < 0 || close_range(TD_PRIVSEP_FD + 1, ~0u, 0) != 0)
 			_exit(127);
-		execv(exe ? exe : "/proc/self/exe", argv);
+		execve(exe ? exe : "/proc/self/exe", argv, envp);
 		_exit(127);
 	}
+	free(envp);
 	close(sv[1]);
 	if (!(k->ch = td_chan_new(sv[0]))) {
 		kill(pid, SIGKILL);

@@ -2,8 +2,9 @@
  * from the monitor's own executable (`--privsep-front UID:GID`,
  * `--privsep-exporter UID:GID`) with a SOCK_SEQPACKET socketpair on fd 3 and
  * no other descriptor of the monitor's (no counter, map, database or
- * signalfd reaches it), the signal mask cleared, killed if the monitor
- * dies; ended and reaped. What they say is the daemon's business
+ * signalfd reaches it), the signal mask cleared, the monitor's environment
+ * without DEBUGINFOD_URLS (none of them connects anywhere), killed if the
+ * monitor dies; ended and reaped. What they say is the daemon's business
  * (daemon_privsep.c). */
 #ifndef TD_PRIVSEP_H
 #define TD_PRIVSEP_H
@@ -16,7 +17,7 @@
 #include "chan.h"
 
 struct td_child {
-	const char *role; /* "front" or "exporter" */
+	const char *role; /* "front", "exporter" or "symbolizer" */
 	pid_t pid;	  /* 0: not running */
 	struct td_chan *ch;
 	bool ready;	     /* it said so */

@@ -148,9 +148,15 @@ static const int render_allowed[] = {
 
 /* What a symbolizer makes besides a renderer's: sysinfo, which glibc's
  * qsort calls (sysconf(_SC_PHYS_PAGES)) as libdwfl sorts a module's
- * symbols. */
+ * symbols; socketpair, a pair of sockets joined to each other and to
+ * nothing else, which libcurl makes when libdwfl, looking for a module's
+ * debug file, starts a debuginfod client (elfutils 0.188 loads
+ * libdebuginfod and calls debuginfod_begin whatever the environment; with
+ * no DEBUGINFOD_URLS, which privsep.c does not pass, it asks no server:
+ * socket and connect stay forbidden). */
 static const int symbolizer_allowed[] = {
 	SYS_sysinfo,
+	SYS_socketpair,
 };
 #define NSYMBOLIZER (sizeof(symbolizer_allowed) / sizeof(symbolizer_allowed[0]))
 #endif

@@ -74,9 +74,6 @@ int td_symbolizer_proc_main(int chan_fd, uid_t uid, gid_t gid)
 	signal(SIGHUP, SIG_IGN);
 	if (!(ch = td_chan_new(chan_fd)))
 		return 1;
-	/* no debuginfod: a process that parses a user's files makes no connection (its filter would
-	 * kill it at the socket) */
-	unsetenv("DEBUGINFOD_URLS");
 	if (!(sym = td_symbols_new(getenv("TD_PERF_MAP_DIR")))) {
 		failed(ch, "out of memory");
 		td_chan_free(ch);

@@ -5,7 +5,7 @@
 # In the group a loop of 0.5 ms sleeps (perl); at the shift, copies of
 # td-demo start in it: two as user nobody (setpriv) — one readable by
 # anyone, one whose file is execute-only (0711: nobody may run it, not read
-# it) — and one as root. The change opens a drill-down session that samples the group
+# it) — and one as root, and a perl loop as nobody. The change opens a drill-down session that samples the group
 # (cpu-clock: the test tree locates nothing; by cgroup, per CPU) and hands each
 # user-space address to a symbolizer process of its process's owner. Shown:
 # while the drill-down runs, a symbolizer runs as nobody and one as root,
@@ -48,7 +48,8 @@ LOOP=$!
 CLEANUP_PIDS="$LOOP"
 check "the loop runs in the group" wait_for 10 grep -qx "$LOOP" "$root/phase/cgroup.procs"
 
-TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/topdownd.conf" --socket "$SOCK" --database "$DB" >"$D/log" 2>&1 &
+# DEBUGINFOD_URLS as a desktop's profile sets it: no symbolizer may connect (its filter would kill it)
+DEBUGINFOD_URLS=http://127.0.0.1:9 TD_PFM_MODEL=td_soft_tree "$TOPDOWND" -f -c "$D/topdownd.conf" --socket "$SOCK" --database "$DB" >"$D/log" 2>&1 &
 DAEMON=$!
 CLEANUP_PIDS="$CLEANUP_PIDS $DAEMON"
 check "the daemon starts and answers" wait_for 10 "$TDCTL" status --socket "$SOCK"
@@ -66,9 +67,16 @@ done
 DEMO=$(echo "$CLEANUP_PIDS" | awk '{ print $(NF - 2) }')
 DEMOX=$(echo "$CLEANUP_PIDS" | awk '{ print $(NF - 1) }')
 DEMOR=$(echo "$CLEANUP_PIDS" | awk '{ print $NF }')
+# and an interpreter filling a hash, as nobody: libperl's functions, a library without debug
+# information (where libdwfl looks for a debug file, and would start a debuginfod client)
+sh -c "echo \$\$ >'$root/phase/cgroup.procs' && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+	perl -e 'my %h; while (1) { \$h{sprintf(\"%x\", rand(1e9))} = [split //, rand()]; %h = () if keys %h > 1e5 }'" \
+	>/dev/null 2>&1 &
+PERL=$!
+CLEANUP_PIDS="$CLEANUP_PIDS $PERL"
 uid_of() { awk '/^Uid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 running() {
-	for p in $DEMO $DEMOX $DEMOR; do grep -qx "$p" "$root/phase/cgroup.procs" || return 1; done
+	for p in $DEMO $DEMOX $DEMOR $PERL; do grep -qx "$p" "$root/phase/cgroup.procs" || return 1; done
 	[ "$(uid_of "$DEMO") $(uid_of "$DEMOX") $(uid_of "$DEMOR")" = "65534 65534 0" ]
 }
 check "the copies run in the group, two as nobody and one as root" wait_for 10 running
@@ -115,6 +123,12 @@ check "the drill-down sampled root's copy" test -n "$(hot "$DEMOR")"
 TOPR=$(hot "$DEMOR" | head -n 1)
 check "... its most sampled function one of td-demo's own symbols ($TOPR)" grep -qxF "${TOPR%|*}|td-demo" "$D/nm"
 check_eq "... in its module" "td-demo-r" "${TOPR#*|}"
+check "the drill-down sampled the interpreter" test -n "$(hot "$PERL")"
+sed -n 's|.* /\([^ ]*/\)*\([^ /]*\)$|\2|p' "/proc/$PERL/maps" | sort -u >"$D/perl-modules"
+TOPP=$(hot "$PERL" | grep -v '^\[unknown\]|' | head -n 1)
+check "... named ($TOPP)" test -n "$TOPP"
+check "... in a module its maps list" grep -qxF "${TOPP#*|}" "$D/perl-modules"
+check_eq "no symbolizer was given up" "" "$(grep 'its addresses are \[unknown\]' "$D/log")"
 check "the daemon says whom it started a symbolizer for" grep -q \
 	"session $DRILL: hotspots: symbolizer process [0-9]* started for uid 65534 gid 65534\$" "$D/log"
 "$TDCTL" report --change 1 -d "$DB" --events-dir "$D/events" >"$D/rc.txt" 2>&1
