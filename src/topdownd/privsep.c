@@ -18,9 +18,10 @@
 extern char **environ;
 
 /* The monitor's environment but DEBUGINFOD_URLS: no unprivileged process
- * connects anywhere (a symbolizer's libdwfl would start a debuginfod client
- * at its load, before main, where the variable is set; its filter kills it
- * at the socket). The strings are the monitor's. NULL: out of memory. */
+ * connects anywhere (a symbolizer's libdwfl starts a debuginfod client
+ * when it looks for a module's debug file, which asks the servers that
+ * variable names: its filter would kill it there). The strings are the
+ * monitor's. NULL: out of memory. */
 static char **child_environment(void)
 {
 	size_t n = 0, k = 0;
