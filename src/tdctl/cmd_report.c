@@ -12,7 +12,6 @@
 #include "control/protocol.h"
 #include "daemon_client.h"
 #include "report/report.h"
-#include "analysis/hotspots_data.h"
 #include "report/report_hotspots.h"
 #include "tdctl.h"
 #include "base/util.h"
@@ -238,18 +237,15 @@ static void change_trees(const char *db, json_t *ch, const struct td_report_opts
  * (topdownd's [watch] drill_hotspots)? */
 static bool drill_sampled(const char *db, const char *arg)
 {
-	struct td_hotspots h;
+	struct td_sampling_row row;
 	struct td_store *st;
 	long session;
-	bool any = false;
+	bool any;
 	td_err err;
 
 	if (td_parse_long(arg, 1, 0x7fffffffffffffffL, &session) || td_store_open(db, TD_STORE_READ, &st, &err))
 		return false;
-	if (td_hotspots_load(st, session, false, 0, &h, &err) == 0) {
-		any = h.sampled && h.stored > 0;
-		td_hotspots_free(&h);
-	}
+	any = td_store_sampling(st, session, &row) == 1 && row.samples > 0;
 	td_store_close(st);
 	return any;
 }

@@ -181,7 +181,9 @@ static struct pid_owner *owner_of(struct td_symbolizer *z, pid_t pid)
 
 #define EXIT_WAIT_MS 200 /* for a process whose channel closed to end of itself */
 
-static void give_up(struct td_symbolizer *z, struct owner *ow, const char *why)
+/* ow's process ended for good, why said; ending: it closed its channel and
+ * is ending of itself. */
+static void give_up(struct td_symbolizer *z, struct owner *ow, const char *why, bool ending)
 {
 	char how[128];
 	pid_t pid = ow->k.pid;
@@ -193,7 +195,7 @@ static void give_up(struct td_symbolizer *z, struct owner *ow, const char *why)
 		si.si_pid = 0;
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == pid)
 			break;
-		if (i == 0 && !strstr(why, "closed its channel"))
+		if (!ending)
 			break; /* alive and not ending: ended now */
 		usleep(5000);
 	}
@@ -249,7 +251,7 @@ static int ask(struct td_symbolizer *z, struct pid_owner *po, uint64_t ip, struc
 		close(maps);
 	if (rc) {
 		snprintf(why, sizeof(why), "could not be asked: %s", err.msg);
-		give_up(z, ow, why);
+		give_up(z, ow, why, false);
 		return -1;
 	}
 	z->asked++;
@@ -272,13 +274,13 @@ static int ask(struct td_symbolizer *z, struct pid_owner *po, uint64_t ip, struc
 			}
 			if (m.type == TD_IMSG_FAILED) {
 				snprintf(why, sizeof(why), "could not start: %.*s", (int)m.u.line.len, m.u.line.text);
-				give_up(z, ow, why);
+				give_up(z, ow, why, false);
 				return -1;
 			}
 			/* anything else: no earlier question is left waiting (each is answered or its
 			 * process ended), so another id is as wrong as another type */
 			snprintf(why, sizeof(why), "sent a %s message not asked for", td_imsg_type_name(m.type));
-			give_up(z, ow, why);
+			give_up(z, ow, why, false);
 			return -1;
 		}
 		if (rc < 0) {
@@ -286,13 +288,13 @@ static int ask(struct td_symbolizer *z, struct pid_owner *po, uint64_t ip, struc
 				 td_chan_refused(ow->k.ch) ? "sent what the internal protocol refuses"
 							   : "closed its channel",
 				 err.msg);
-			give_up(z, ow, why);
+			give_up(z, ow, why, !td_chan_refused(ow->k.ch));
 			return -1;
 		}
 		uint64_t now = td_now_ns();
 		if (now >= deadline) {
 			snprintf(why, sizeof(why), "did not answer within %d ms", TD_SYMBOLIZER_WAIT_MS);
-			give_up(z, ow, why);
+			give_up(z, ow, why, false);
 			return -1;
 		}
 		struct pollfd p = { .fd = td_chan_fd(ow->k.ch),
@@ -300,12 +302,12 @@ static int ask(struct td_symbolizer *z, struct pid_owner *po, uint64_t ip, struc
 		int ms = (int)((deadline - now + 999999ull) / 1000000ull);
 		if (poll(&p, 1, ms) < 0 && errno != EINTR) {
 			snprintf(why, sizeof(why), "could not be waited for: %s", strerror(errno));
-			give_up(z, ow, why);
+			give_up(z, ow, why, false);
 			return -1;
 		}
 		if ((p.revents & POLLOUT) && td_chan_flush(ow->k.ch, &err)) {
 			snprintf(why, sizeof(why), "closed its channel: %s", err.msg);
-			give_up(z, ow, why);
+			give_up(z, ow, why, true);
 			return -1;
 		}
 	}
@@ -353,7 +355,7 @@ static void epoch(void *ctx)
 		if (ow->k.pid && td_chan_send(ow->k.ch, &m, -1, &err)) {
 			char why[TD_IMSG_LINE_MAX + 64];
 			snprintf(why, sizeof(why), "could not be told a period ended: %s", err.msg);
-			give_up(z, ow, why);
+			give_up(z, ow, why, false);
 		}
 	}
 	for (int i = 0; i < z->npids; i++) {
