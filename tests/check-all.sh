@@ -15,6 +15,9 @@ started=$(date +%s)
 # each phase's header says how far into the run it starts (CI has 20 minutes)
 at() { echo "($(($(date +%s) - started)) s in)"; }
 passed=0 failed=0 skipped=0
+# the failed tests' names and their logs' ends, printed again at the very end:
+# CI keeps only the tail of what a run printed
+failures=$(mktemp "${TMPDIR:-/tmp}/td-failures.XXXXXX")
 total() { awk -v k="$2" '$1 == "#" && $2 == k":" { print $3; exit }' "$1"; }
 
 for variant in plain sanitizers; do
@@ -42,6 +45,14 @@ for variant in plain sanitizers; do
 	passed=$((passed + $(total "$log" PASS) + $(total "$log" XFAIL)))
 	failed=$((failed + $(total "$log" FAIL) + $(total "$log" ERROR) + $(total "$log" XPASS)))
 	skipped=$((skipped + $(total "$log" SKIP)))
+	for t in $(sed -n 's/^\(FAIL\|ERROR\|XPASS\): \([^ ]*\).*/\2/p' "$log" | sort -u); do
+		{
+			echo "-- $variant: $t --"
+			l="$dir/${t%.sh}.log" # automake names tests/x.sh's log tests/x.log
+			grep -E '^(not ok|Bail out!|FAIL|ERROR)' "$l" 2>/dev/null | head -20
+			tail -15 "$l" 2>/dev/null
+		} >>"$failures"
+	done
 	[ "$(total "$log" TOTAL)" -gt 0 ] || { echo "check-all: the $variant run executed no test"; status=1; }
 done
 
@@ -75,6 +86,11 @@ else
 fi
 rm -rf "$debdir"
 [ "$failed" -eq 0 ] || status=1
+if [ -s "$failures" ]; then
+	echo "== what failed =="
+	cat "$failures"
+fi
+rm -f "$failures"
 echo "== done $(at) =="
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
