@@ -317,6 +317,7 @@ struct sim_group {
 	struct sim_event *ev[MAX_GROUP]; /* [0] the leader */
 	int n;
 	bool scheduled;
+	bool read_in_burst; /* read in its context's current burst of reads (now_ns) */
 };
 struct sim_event {
 	int fd;
@@ -795,12 +796,25 @@ void pmu_sim_set_clock(int64_t (*clock)(bool cpu_wide, bool process, int target)
 	pthread_mutex_unlock(&lock);
 }
 
-/* A target's CPU time now. The real clocks are sampled once per burst of reads: every read within
- * READ_BURST_NS of wall time after a context's sample sees that sample. tdctl reads a target's groups one
- * after the other, microseconds apart, while the target runs on: each group's counts would cover a slightly
- * different window and ratios across groups would be off by as much (1e-5 at a 1-s interval), which a real
- * PMU does too but which no exact comparison survives. The emulator reads them all at one instant. */
+/* A target's CPU time now. The real clocks are sampled once per burst of reads: tdctl reads a target's
+ * groups one after the other, microseconds apart, while the target runs on: each group's counts would cover a
+ * slightly different window and ratios across groups would be off by as much (1e-5 at a 1-s interval), which
+ * a real PMU does too but which no exact comparison survives. The emulator reads them all at one instant.
+ * A burst is one pass over the context's groups (their opening and enabling one after the other too): it
+ * ends when a group it read is read again, and READ_BURST_NS of wall time after its sample at the latest. The kernel has no such window (a read of a per-task event updates its
+ * times to the moment of the read: perf_read -> __perf_read -> perf_read_group -> __perf_read_group_add
+ * -> perf_event_read, Debian linux-source-6.12 6.12.117-1~deb12u1, kernel/events/core.c:5866-5880,
+ * 5840-5864, 5759-5777, 5689, 4786-4857): a burst held by
+ * wall time alone gave a session's last interval, read within the window of the one before, no hardware
+ * movement while its software counters moved (tests/unit/test_pmu_sim.c test_burst). */
 #define READ_BURST_NS 50000000LL
+static void end_burst(struct sim_ctx *c)
+{
+	c->sampled_wall = 0;
+	for (int i = 0; i < c->ngroups; i++)
+		c->groups[i]->read_in_burst = false;
+}
+
 static int64_t now_ns(struct sim_ctx *c)
 {
 	struct timespec w;
@@ -812,6 +826,7 @@ static int64_t now_ns(struct sim_ctx *c)
 	wall = (int64_t)w.tv_sec * 1000000000LL + w.tv_nsec;
 	if (c->sampled_wall && wall - c->sampled_wall < READ_BURST_NS)
 		return c->sampled_ns;
+	end_burst(c);
 	c->sampled_wall = wall;
 	c->sampled_ns = real_clock(c->cpu_wide, c->process, c->target);
 	return c->sampled_ns;
@@ -1322,7 +1337,10 @@ static ssize_t sim_read(struct sim_event *e, void *buf, size_t count)
 	uint64_t rf = e->attr.read_format;
 	struct sim_group *g = e->group;
 
+	if (g->read_in_burst)
+		end_burst(g->ctx); /* the next pass over the groups */
 	advance(g->ctx);
+	g->read_in_burst = true;
 	if (rf & PERF_FORMAT_GROUP) {
 		/* { nr; time_enabled; time_running; { value; id; lost; } cntr[nr] } of the leader's group */
 		struct sim_event *l = g->ev[0];

@@ -2,7 +2,7 @@
  * values derived by hand from Linux 6.12.117's rules: rates from a trace,
  * multiplexing, PERF_METRICS, and the errno of groups the kernel refuses.
  * The CPU time the emulator sees is the test's own clock, so every figure is
- * exact. */
+ * exact; test_burst alone reads the real one (its own thread's CPU time). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -355,12 +356,48 @@ static void test_cpu_wide(void **state)
 	close(fd3);
 }
 
+/* This thread's CPU time (what the emulator's real clock reads for it). */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The real clock: a group read again starts the next burst of reads, so
+ * that it sees the CPU time since, however soon after the first read it
+ * comes (with the burst held 50 ms of wall time, a read 5 ms of CPU later
+ * returned the first read's times: a session's last interval, read soon
+ * after the one before, had software counts and no hardware movement). */
+static void test_burst(void **state)
+{
+	uint64_t a[8], b[8];
+	volatile uint64_t x = 0;
+
+	(void)state;
+	host("skl-bare", trace_1to2);
+	pmu_sim_set_clock(NULL);
+	int l = open_ev(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, -1);
+	assert_true(l >= 0);
+	read_group(l, a, 8);
+	int64_t until = thread_cpu_ns() + 5000000; /* 5 ms of this thread's CPU */
+	while (thread_cpu_ns() < until)
+		x++;
+	read_group(l, b, 8);
+	/* at least the 5 ms burned, at 3 cycles per ns: the time since the first read's sample */
+	assert_true(b[1] - a[1] >= 5000000);
+	assert_true(b[3] - a[3] >= 15000000);
+	assert_int_equal((b[3] - a[3]) % 3, 0);
+	close(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rates),	cmocka_unit_test(test_group_too_big), cmocka_unit_test(test_rotation),
 		cmocka_unit_test(test_offcore), cmocka_unit_test(test_metrics),	      cmocka_unit_test(test_paranoid),
-		cmocka_unit_test(test_zen4),	cmocka_unit_test(test_cpu_wide),
+		cmocka_unit_test(test_zen4),	cmocka_unit_test(test_cpu_wide),      cmocka_unit_test(test_burst),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
