@@ -59,7 +59,6 @@ struct load {
 	struct acc col; /* the chart column being summed (per_col > 1) */
 	int col_n, col_seq;
 	uint64_t col_start;
-	bool no_row_is_zero; /* BPF counting: a quiet thread's interval has no row (td_group_counts_add_time) */
 };
 
 static int acc_init(struct acc *a, int n, int ngroups)
@@ -218,7 +217,7 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 
 	if (t && t->selected) {
 		acc_add(&L->iv, c, 0);
-		td_group_counts_add_time(&t->total.c, c, L->no_row_is_zero);
+		td_group_counts_add_time(&t->total.c, c);
 		t->total.secs += iv_secs(r);
 		t->total.used = true;
 		t->total.any |= td_group_counts_any(c);
@@ -536,8 +535,6 @@ int td_report_data_load_model(struct td_store *s, int64_t session, const struct 
 	memset(&L, 0, sizeof(L));
 	L.d = d;
 	L.f = f;
-	struct td_session_meta meta;
-	L.no_row_is_zero = td_store_session_meta(s, session, &meta) == 0 && !strcmp(meta.counting, "bpf");
 	err->msg[0] = '\0';
 	rc = run(&L, s, session, err);
 	if (rc && !err->msg[0])

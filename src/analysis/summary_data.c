@@ -296,8 +296,8 @@ static int on_target(void *ctx, const struct td_count_row *r, int64_t target, co
 		if (L->sum)
 			L->sum->rows[t->row].counted = true;
 		t->any = true;
-		/* one thread's intervals: multiplexed-out ones are gaps; BPF counting leaves out a quiet one */
-		td_group_counts_add_time(&t->c[fw->file], c, !strcmp(L->meta.counting, "bpf"));
+		/* one thread's intervals: multiplexed-out ones are gaps; one without a row counted nothing */
+		td_group_counts_add_time(&t->c[fw->file], c);
 		if (fw->file == SOFTWARE)
 			t->window_ns += span; /* one call per (interval, target) */
 		t->counted[fw->file] |=

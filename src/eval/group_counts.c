@@ -101,7 +101,7 @@ void td_group_counts_add(struct td_group_counts *sum, const struct td_group_coun
 	}
 }
 
-void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part, bool no_row_is_zero)
+void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part)
 {
 	assert(sum->n == part->n && sum->ngroups == part->ngroups);
 	for (int i = 0; i < sum->n * sum->ngroups; i++) {
@@ -110,10 +110,10 @@ void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group
 			sum->rows[i]++;
 			continue;
 		}
-		if (isnan(part->val[i]) && no_row_is_zero && part->rows[i] == 0 && part->gap[i] == 0)
-			continue; /* no row: the target counted nothing in it */
+		if (isnan(part->val[i]) && part->rows[i] == 0 && part->gap[i] == 0)
+			continue; /* no row: nothing of it moved in this part */
 		sum->rows[i]++;
-		sum->val[i] += part->val[i]; /* no row (NaN, nothing enabled): NaN + x is NaN */
+		sum->val[i] += part->val[i];
 		sum->en[i] += part->en[i];
 		sum->gap[i] += part->gap[i];
 		if (!isnan(part->cov[i]))
@@ -124,7 +124,7 @@ void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group
 void td_group_counts_extrapolate(struct td_group_counts *c)
 {
 	for (int i = 0; i < c->n * c->ngroups; i++) {
-		if (c->rows[i] == 0) /* no part had a row of it (add_time, no_row_is_zero) */
+		if (c->rows[i] == 0) /* no part had a row of it (add_time) */
 			c->val[i] = NAN;
 		if (c->gap[i] <= 0)
 			continue;

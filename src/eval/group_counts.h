@@ -53,16 +53,19 @@ void td_group_counts_add(struct td_group_counts *sum, const struct td_group_coun
  * in the total but time the estimate covers less of: its enabled time goes to
  * gap and td_group_counts_extrapolate scales the rest over it, as scaling by
  * enabled / running does within an interval. An alias with no row in part
- * (nothing enabled) makes the sum not counted, as td_group_counts_add —
- * unless no_row_is_zero: where the counting leaves out the rows of a target
- * that counted nothing (the BPF mode's quiet threads), such a part adds
- * nothing, and the sum is not counted only when no part had a row of it
- * (td_group_counts_extrapolate decides). */
-void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part, bool no_row_is_zero);
+ * adds nothing: a session writes no row of a group that did not move (its
+ * time enabled neither: the target did not run), whatever the counting —
+ * the collector delivers nothing for a thread with nothing new, a session
+ * no second row of a group unchanged since its last in the same commit
+ * (session_written.c), BPF counting no row of a quiet thread — so a
+ * missing row is a part counted as nothing, not a hole; the sum is not
+ * counted only when no part had a row of it (td_group_counts_extrapolate
+ * decides). */
+void td_group_counts_add_time(struct td_group_counts *sum, const struct td_group_counts *part);
 /* After add_time: each value with a gap scaled by (en + gap) / en — the
  * counted parts' sum over all the enabled time — its coverage at most en /
- * (en + gap); not counted when no part was, or (no_row_is_zero) when no
- * part had a row of it. */
+ * (en + gap); not counted when no part was, or when no part had a row of
+ * it. */
 void td_group_counts_extrapolate(struct td_group_counts *c);
 
 /* Has c a row of any alias (counted, or enabled without running)? A target

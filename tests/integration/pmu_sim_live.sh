@@ -104,6 +104,38 @@ live() {
 
 live run skl-l4-core-ports skl-bare-smtoff skl
 
+# A group with no row in an interval counted nothing in it: a session writes no row of a group that
+# did not move since its last row (session_written.c), and on a real kernel a thread whose only run
+# in an interval fell between the reads of its software and hardware groups in the interval before
+# moves the one and not the other (each read updates its event's times to its own instant:
+# kernel/events/core.c:4786-4857, linux 6.12.117). The run's last interval is made so — its
+# hardware rows removed, its software rows kept — and the session's level 1 must still be toplev's
+# (the rates are constant: any intervals give its ratios), not "unavailable" as when a missing row
+# made a thread's total, and so the session's, not counted.
+c=skl-l4-core-ports
+env TD_SYSROOT="$HOSTS/skl-bare-smtoff" TD_PFM_MODEL=skl LIBPFM_FORCE_PMU=skl TD_PMU_SIM_HOST="$HOSTS/skl-bare-smtoff" \
+	TD_PMU_SIM_TRACE="$ORACLE/inputs/$c.perf.csv" TD_PMU_SIM_EVENTS="$TD_SRCDIR/tests/data/pmu_sim/skl.events" \
+	TD_PMU_SIM_FREQ=1e14 LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" "$TDCTL" run -q -l 1 -I 50 \
+	--counting=per-thread -d "$WORK/norow.db" -- sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i + 1)); done' \
+	>/dev/null 2>"$WORK/err"
+check_eq "no row: tdctl run -I 50 on the emulated host exits 0" 0 "$?"
+last=$(sql "$WORK/norow.db" "SELECT max(id) FROM intervals WHERE session_id = 1")
+sql "$WORK/norow.db" "DELETE FROM samples WHERE interval_id = $last AND event_id IN (SELECT id FROM events WHERE type = 4)"
+check "no row: the last interval keeps software rows and no hardware row; an earlier one has hardware rows" [ \
+	"$(sql "$WORK/norow.db" "SELECT count(*) FROM samples WHERE interval_id = $last")" -gt 0 -a \
+	"$(sql "$WORK/norow.db" "SELECT count(*) FROM samples s JOIN events e ON e.id = s.event_id
+		WHERE s.interval_id = $last AND e.type = 4")" = 0 -a \
+	"$(sql "$WORK/norow.db" "SELECT count(*) FROM samples s JOIN events e ON e.id = s.event_id
+		WHERE s.interval_id < $last AND e.type = 4 AND s.running > 0")" -gt 0 ]
+"$TDCTL" report 1 -d "$WORK/norow.db" -l 1 --format csv -o "$WORK/norow.csv"
+check_eq "no row: report exits 0" 0 "$?"
+for n in Frontend_Bound Bad_Speculation Backend_Bound Retiring; do
+	want=$(awk -F, -v n="$n" '$1 == n { print $2 }' "$ORACLE/expected/$c.csv")
+	got=$(awk -F, -v n="$n" '$1 == "session" && $2 == n { print $4 }' "$WORK/norow.csv")
+	check "no row: the session's $n is toplev's ($want %; got ${got:-none})" \
+		awk -v a="${got:-x}" -v b="$want" 'BEGIN { d = a - b; exit !(a ~ /^[0-9.]+$/ && d < 1e-3 && d > -1e-3) }'
+done
+
 # trace_rates DB: "OK ROWS WORST": each interval's scaled count of every hardware event over the scaled
 # count of INST_RETIRED.ANY (0xc0) of the same thread against their counts' ratio in the Skylake trace (events
 # the trace lacks, e.g. AnyThread ones, count 0 and are left out)
