@@ -179,7 +179,9 @@ static struct pid_owner *owner_of(struct td_symbolizer *z, pid_t pid)
 	return po;
 }
 
-#define EXIT_WAIT_MS 200 /* for a process whose channel closed to end of itself */
+/* for a process whose channel closed to end of itself: as long as for an answer
+ * (a loaded host may not run it for a while: 200 ms, as it was, is a short time there) */
+#define EXIT_WAIT_MS TD_SYMBOLIZER_WAIT_MS
 
 /* ow's process ended for good, why said; ending: it closed its channel and
  * is ending of itself. */
