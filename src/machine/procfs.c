@@ -213,23 +213,39 @@ int td_proc_ctxt_switches(pid_t pid, pid_t tid, uint64_t *vol, uint64_t *invol)
 	return found == 2 ? 0 : -ENODATA;
 }
 
+/* The first n numbers of line "KEY:" of status text (Uid and Gid: real,
+ * effective, saved, filesystem). */
+static bool status_ids(const char *text, const char *key, unsigned long *v, int n)
+{
+	char want[16];
+	const char *p;
+	char *end;
+
+	snprintf(want, sizeof(want), "\n%s:", key);
+	if (!(p = strstr(text, want)))
+		return false;
+	p += strlen(want);
+	for (int i = 0; i < n; i++, p = end) {
+		v[i] = strtoul(p, &end, 10);
+		if (end == p)
+			return false;
+	}
+	return true;
+}
+
 int td_proc_uids(pid_t pid, uid_t ids[3])
 {
 	char path[300];
-	char *text = NULL, *p;
-	unsigned long r, e, sv;
+	char *text = NULL;
+	unsigned long v[3];
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
 	if ((rc = td_slurp(path, &text, NULL)) < 0)
 		return rc;
-	p = strstr(text, "\nUid:");
-	rc = p && sscanf(p, "\nUid: %lu %lu %lu", &r, &e, &sv) == 3 ? 0 : -ENODATA;
-	if (rc == 0) {
-		ids[0] = (uid_t)r;
-		ids[1] = (uid_t)e;
-		ids[2] = (uid_t)sv;
-	}
+	rc = status_ids(text, "Uid", v, 3) ? 0 : -ENODATA;
+	for (int i = 0; i < 3 && rc == 0; i++)
+		ids[i] = (uid_t)v[i];
 	free(text);
 	return rc;
 }
@@ -237,19 +253,17 @@ int td_proc_uids(pid_t pid, uid_t ids[3])
 int td_proc_owner(pid_t pid, uid_t *uid, gid_t *gid)
 {
 	char path[300];
-	char *text = NULL, *u, *g;
-	unsigned long r, rg;
+	char *text = NULL;
+	unsigned long u, g;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%d/status", proc_root, (int)pid);
 	if ((rc = td_slurp(path, &text, NULL)) < 0)
 		return rc;
-	u = strstr(text, "\nUid:");
-	g = strstr(text, "\nGid:");
-	rc = u && g && sscanf(u, "\nUid: %lu", &r) == 1 && sscanf(g, "\nGid: %lu", &rg) == 1 ? 0 : -ENODATA;
+	rc = status_ids(text, "Uid", &u, 1) && status_ids(text, "Gid", &g, 1) ? 0 : -ENODATA;
 	if (rc == 0) {
-		*uid = (uid_t)r;
-		*gid = (gid_t)rg;
+		*uid = (uid_t)u;
+		*gid = (gid_t)g;
 	}
 	free(text);
 	return rc;

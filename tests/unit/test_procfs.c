@@ -46,7 +46,7 @@ static int setup(void **state)
 	put("77/task/80/status", "Name:\tworker-2\n");
 	put("9/stat", "9 (x) Z 77 9 9 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99 0 0\n");
 	/* a setuid program's ids: real 1000, effective 0, saved 0 */
-	put("77/status", "Name:\tmain\nUmask:\t0022\nUid:\t1000\t0\t0\t0\nGid:\t1000\t1000\t1000\t1000\n");
+	put("77/status", "Name:\tmain\nUmask:\t0022\nUid:\t1000\t0\t0\t0\nGid:\t100\t1000\t1000\t1000\n");
 	put("9/status", "Name:\tx\nState:\tZ (zombie)\n");
 	put("77/cgroup", "12:cpu,cpuacct:/old\n0::/system.slice/a b.service\n");
 	put("9/cgroup", "12:cpu,cpuacct:/old\n");
@@ -104,6 +104,13 @@ static void test_fixture(void **state)
 	assert_int_equal(ids[2], 0);
 	assert_int_equal(td_proc_uids(9, ids), -ENODATA);
 	assert_int_equal(td_proc_uids(5, ids), -ENOENT);
+	uid_t ou = 0;
+	gid_t og = 0;
+	assert_int_equal(td_proc_owner(77, &ou, &og), 0); /* the real ids: the first of each line */
+	assert_int_equal(ou, 1000);
+	assert_int_equal(og, 100);
+	assert_int_equal(td_proc_owner(9, &ou, &og), -ENODATA);
+	assert_int_equal(td_proc_owner(5, &ou, &og), -ENOENT);
 	assert_int_equal(td_proc_identity(77, &ppid, &start, comm, sizeof(comm)), 0);
 	assert_int_equal(ppid, 12);
 	assert_int_equal(start, 123456);
