@@ -108,25 +108,28 @@ live run skl-l4-core-ports skl-bare-smtoff skl
 # did not move since its last row (session_written.c), and on a real kernel a thread whose only run
 # in an interval fell between the reads of its software and hardware groups in the interval before
 # moves the one and not the other (each read updates its event's times to its own instant:
-# kernel/events/core.c:4786-4857, linux 6.12.117). The run's last interval is made so — its
-# hardware rows removed, its software rows kept — and the session's level 1 must still be toplev's
+# kernel/events/core.c:4786-4857, linux 6.12.117). The run's last interval with rows of both kinds
+# after its first (at -I 10 a run of ~0.1 s of CPU has several) is made so — its hardware rows
+# removed, its software rows kept — and the session's level 1 must still be toplev's
 # (the rates are constant: any intervals give its ratios), not "unavailable" as when a missing row
 # made a thread's total, and so the session's, not counted.
 c=skl-l4-core-ports
 env TD_SYSROOT="$HOSTS/skl-bare-smtoff" TD_PFM_MODEL=skl LIBPFM_FORCE_PMU=skl TD_PMU_SIM_HOST="$HOSTS/skl-bare-smtoff" \
 	TD_PMU_SIM_TRACE="$ORACLE/inputs/$c.perf.csv" TD_PMU_SIM_EVENTS="$TD_SRCDIR/tests/data/pmu_sim/skl.events" \
-	TD_PMU_SIM_FREQ=1e14 LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" "$TDCTL" run -q -l 1 -I 50 \
+	TD_PMU_SIM_FREQ=1e14 LD_PRELOAD="$SIM" ASAN_OPTIONS="$ASAN_PRELOAD" "$TDCTL" run -q -l 1 -I 10 \
 	--counting=per-thread -d "$WORK/norow.db" -- sh -c 'i=0; while [ $i -lt 150000 ]; do i=$((i + 1)); done' \
 	>/dev/null 2>"$WORK/err"
-check_eq "no row: tdctl run -I 50 on the emulated host exits 0" 0 "$?"
-last=$(sql "$WORK/norow.db" "SELECT max(id) FROM intervals WHERE session_id = 1")
-sql "$WORK/norow.db" "DELETE FROM samples WHERE interval_id = $last AND event_id IN (SELECT id FROM events WHERE type = 4)"
-check "no row: the last interval keeps software rows and no hardware row; an earlier one has hardware rows" [ \
-	"$(sql "$WORK/norow.db" "SELECT count(*) FROM samples WHERE interval_id = $last")" -gt 0 -a \
+check_eq "no row: tdctl run -I 10 on the emulated host exits 0" 0 "$?"
+last=$(sql "$WORK/norow.db" "SELECT max(s.interval_id) FROM samples s JOIN events e ON e.id = s.event_id
+	WHERE e.type = 4 AND s.interval_id > (SELECT min(id) FROM intervals WHERE session_id = 1) AND EXISTS
+	(SELECT 1 FROM samples w JOIN events f ON f.id = w.event_id WHERE w.interval_id = s.interval_id AND f.type = 1)")
+sql "$WORK/norow.db" "DELETE FROM samples WHERE interval_id = ${last:-0} AND event_id IN (SELECT id FROM events WHERE type = 4)"
+check "no row: interval ${last:-none} keeps software rows and no hardware row; an earlier one has hardware rows" [ \
+	-n "$last" -a "$(sql "$WORK/norow.db" "SELECT count(*) FROM samples WHERE interval_id = ${last:-0}")" -gt 0 -a \
 	"$(sql "$WORK/norow.db" "SELECT count(*) FROM samples s JOIN events e ON e.id = s.event_id
-		WHERE s.interval_id = $last AND e.type = 4")" = 0 -a \
+		WHERE s.interval_id = ${last:-0} AND e.type = 4")" = 0 -a \
 	"$(sql "$WORK/norow.db" "SELECT count(*) FROM samples s JOIN events e ON e.id = s.event_id
-		WHERE s.interval_id < $last AND e.type = 4 AND s.running > 0")" -gt 0 ]
+		WHERE s.interval_id < ${last:-0} AND e.type = 4 AND s.running > 0")" -gt 0 ]
 "$TDCTL" report 1 -d "$WORK/norow.db" -l 1 --format csv -o "$WORK/norow.csv"
 check_eq "no row: report exits 0" 0 "$?"
 for n in Frontend_Bound Bad_Speculation Backend_Bound Retiring; do
